@@ -1,0 +1,40 @@
+# The two commands: `make run` serves the app, `make test` runs the whole suite.
+# Both install what they need on a fresh machine (a virtualenv in .venv, Debian's chromium).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-test chromium lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+install-test: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+
+# Browser tests drive Debian's chromium (never `playwright install`).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing Debian's chromium"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+run: install
+	$(BIN)/chronicle serve --host $(HOST) --port $(PORT)
+
+test: install-test chromium
+	$(BIN)/ruff check events server client tests bench
+	$(BIN)/python -m pytest
+
+bench: install-test chromium
+	$(BIN)/python -m bench.fold
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,0 +1,82 @@
+"""The game contract: a game is a plain object of pure functions and some data.
+
+Modelled on boardgame.io's game definition and the Decider pattern: ``start`` gives the first
+events, ``decide`` turns a command into events or a Rejection, ``evolve`` folds one event into a
+new state, and ``view``, ``legal``, ``is_over`` and ``turn`` answer the questions the shell, the
+browser and bots ask. Every function is pure: no I/O, no clock, and randomness only through
+the ``rng`` handed to ``decide``.
+"""
+
+from __future__ import annotations
+
+from events.record import Record, Registry
+from events.rules import Catalogue, Rejection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+
+class GameStarted(Record):
+    """The first event of every game: everything it started from, so a log alone replays it.
+
+    ``scenario`` is the validated scenario as canonical JSON text (records hold no dicts), with
+    every referenced file already inlined by whoever loaded it.
+    """
+
+    __slots__ = ("game", "rules_version", "seed", "seats", "scenario")
+    __match_args__ = __slots__
+    TYPE = "GameStarted"
+
+    def __init__(self, game: str, rules_version: str, seed: int, seats: tuple, scenario: str) -> None:
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "rules_version", rules_version)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "scenario", scenario)
+
+
+class Game:
+    """One rule system. Built once per game package; the shell never looks inside."""
+
+    def __init__(
+        self,
+        name: str,
+        rules_version: str,
+        catalogue: Catalogue,
+        events: Registry,
+        commands: Registry,
+        start: Callable[[dict, int], list],
+        decide: Callable[[Any, str, Any, Any], list | Rejection],
+        evolve: Callable[[Any, Any], Any],
+        view: Callable[[Any, str | None], Any],
+        legal: Callable[[Any, str], list],
+        is_over: Callable[[Any], bool],
+        turn: Callable[[Any], tuple],
+        seats: Callable[[Any], tuple],
+        trace: Callable[[Any], list] | None = None,
+    ) -> None:
+        if "GameStarted" not in events:
+            raise ValueError(f"game {name!r} must register GameStarted among its events")
+        self.name = name
+        self.rules_version = rules_version
+        self.catalogue = catalogue
+        self.events = events
+        self.commands = commands
+        self.start = start
+        self.decide = decide
+        self.evolve = evolve
+        self.view = view
+        self.legal = legal
+        self.is_over = is_over
+        self.turn = turn
+        self.seats = seats
+        self.trace = trace or (lambda event: [])
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r}, rules {self.rules_version})"
+
+
+def rule_of(event: Any) -> str | None:
+    """The clause an event cites: its ``rule`` field, or its class's ``RULE``."""
+    return getattr(event, "rule", None) or getattr(type(event), "RULE", None)

@@ -1,0 +1,19 @@
+"""The rule systems, by name. Each is a package ``events.games.<name>`` exposing ``GAME``.
+
+Imported lazily so a page or a command pays only for the game it plays.
+"""
+
+from __future__ import annotations
+
+NAMES = ("mecha",)
+
+
+def load(name: str):
+    """The ``Game`` object of a rule system; ``KeyError`` names the known ones."""
+    if name not in NAMES:
+        raise KeyError(f"unknown game {name!r} (known: {', '.join(NAMES)})")
+    if name == "mecha":
+        from events.games.mecha import GAME
+
+        return GAME
+    raise KeyError(name)  # pragma: no cover - NAMES and the branches above are kept in step

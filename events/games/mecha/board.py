@@ -1,0 +1,191 @@
+"""Boards, bags and scenarios of ``mecha`` as data: validated once, with a path to every fault.
+
+The file formats are documented in ``docs/mecha-format.md``. A scenario arrives here as one
+dict with its board and bag already inlined (the shell reads files; the core does not).
+"""
+
+from __future__ import annotations
+
+from events.geometry.graph import graph_from_links
+from events.geometry.hexgrid import hex_neighbors
+from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
+
+from events.games.mecha.model import Board, Location, Seat
+
+COLOURS = ("orange", "turquoise")
+SEAT_NAME_LIMIT = 24
+
+
+class Setup:
+    """A validated scenario: what ``start`` turns into the first state."""
+
+    __slots__ = ("title", "board", "seats", "bag", "rounds", "starts")
+
+    def __init__(self, title: str, board: Board, seats: tuple, bag: tuple, rounds: int, starts: tuple) -> None:
+        self.title = title
+        self.board = board
+        self.seats = seats
+        self.bag = bag
+        self.rounds = rounds
+        self.starts = starts
+
+
+def load_board(raw: object, path: str = "$") -> Board:
+    """A board from its JSON data (MV-C1); refuses a Camp not adjacent to exactly 3 Locations (MV-2)."""
+    data = obj(raw, path, ("name", "locations", "camp", "card_spaces"), ("links", "notes"))
+    name = text(data["name"], f"{path}.name")
+    locations = []
+    numbers: set = set()
+    hexes: dict = {}
+    for i, item in enumerate(array(data["locations"], f"{path}.locations", 1)):
+        where = f"{path}.locations[{i}]"
+        loc = obj(item, where, ("number", "hex", "level", "face_up"), ("name", "map_token"))
+        number = integer(loc["number"], f"{where}.number", 1)
+        if number in numbers:
+            raise ScenarioError(f"{where}.number", f"Location {number} is listed twice")
+        numbers.add(number)
+        hex = pair(loc["hex"], f"{where}.hex")
+        if hex in hexes:
+            raise ScenarioError(f"{where}.hex", f"hex {list(hex)} is already used by {hexes[hex]}")
+        hexes[hex] = f"Location {number}"
+        face_up = boolean(loc["face_up"], f"{where}.face_up")
+        map_token = boolean(loc.get("map_token", False), f"{where}.map_token")
+        if face_up and map_token:
+            raise ScenarioError(f"{where}.map_token", "only a face-down Location carries a map token (MV-C1)")
+        locations.append(
+            Location(
+                number, text(loc.get("name", f"Location {number}"), f"{where}.name"), hex,
+                integer(loc["level"], f"{where}.level", 0), face_up, map_token,
+            )
+        )
+    cards = []
+    for i, item in enumerate(array(data["card_spaces"], f"{path}.card_spaces")):
+        where = f"{path}.card_spaces[{i}]"
+        card = obj(item, where, ("name", "hex"))
+        hex = pair(card["hex"], f"{where}.hex")
+        if hex in hexes:
+            raise ScenarioError(f"{where}.hex", f"hex {list(hex)} is already used by {hexes[hex]}")
+        card_name = text(card["name"], f"{where}.name")
+        hexes[hex] = f"card space {card_name!r}"
+        cards.append((card_name, hex))
+    camp = obj(data["camp"], f"{path}.camp", ("hex", "adjacent"))
+    camp_hex = pair(camp["hex"], f"{path}.camp.hex")
+    if camp_hex in hexes:
+        raise ScenarioError(f"{path}.camp.hex", f"hex {list(camp_hex)} is already used by {hexes[camp_hex]}")
+    adjacent = array(camp["adjacent"], f"{path}.camp.adjacent")
+    if len(adjacent) != 3:
+        raise ScenarioError(
+            f"{path}.camp.adjacent", f"the Camp must be adjacent to exactly 3 Locations (MV-2), got {len(adjacent)}"
+        )
+    camp_adjacent = []
+    for i, number in enumerate(adjacent):
+        number = integer(number, f"{path}.camp.adjacent[{i}]")
+        if number not in numbers:
+            raise ScenarioError(f"{path}.camp.adjacent[{i}]", f"unknown Location {number}")
+        if number in camp_adjacent:
+            raise ScenarioError(f"{path}.camp.adjacent[{i}]", f"Location {number} is listed twice")
+        camp_adjacent.append(number)
+    if "links" in data:
+        links = _explicit_links(data["links"], numbers, f"{path}.links")
+    else:
+        links = _hex_links(locations)
+    locations.sort(key=lambda location: location.number)
+    return Board(name, tuple(locations), links, camp_hex, tuple(sorted(camp_adjacent)), tuple(cards))
+
+
+def _explicit_links(raw: object, numbers: set, path: str) -> tuple:
+    links = set()
+    for i, item in enumerate(array(raw, path)):
+        a, b = pair(item, f"{path}[{i}]")
+        for j, number in enumerate((a, b)):
+            if number not in numbers:
+                raise ScenarioError(f"{path}[{i}][{j}]", f"unknown Location {number}")
+        if a == b:
+            raise ScenarioError(f"{path}[{i}]", f"Location {a} cannot be linked to itself")
+        links.add((min(a, b), max(a, b)))
+    return tuple(sorted(links))
+
+
+def _hex_links(locations: list) -> tuple:
+    """Two Locations are adjacent when their hexes touch (card spaces are not nodes: MV-4)."""
+    by_hex = {location.hex: location.number for location in locations}
+    links = set()
+    for location in locations:
+        for near in hex_neighbors(location.hex):
+            other = by_hex.get(near)
+            if other is not None:
+                links.add((min(location.number, other), max(location.number, other)))
+    return tuple(sorted(links))
+
+
+def load_bag(raw: object, path: str = "$") -> tuple:
+    """The Corruption bag (MV-C2): sorted (value, colour, count) with counts merged."""
+    data = obj(raw, path, ("tokens",), ("notes",))
+    counts: dict = {}
+    for i, item in enumerate(array(data["tokens"], f"{path}.tokens", 1)):
+        where = f"{path}.tokens[{i}]"
+        token = obj(item, where, ("value", "colour", "count"))
+        key = (integer(token["value"], f"{where}.value", 1), text(token["colour"], f"{where}.colour", COLOURS))
+        counts[key] = counts.get(key, 0) + integer(token["count"], f"{where}.count", 1)
+    return tuple((value, colour, count) for (value, colour), count in sorted(counts.items()))
+
+
+def load_scenario(raw: object, path: str = "$") -> Setup:
+    """A whole scenario: board, bag, 1–5 seats with their Mechas, rounds, optional start positions."""
+    data = obj(raw, path, ("game", "title", "board", "bag", "seats", "rounds"), ("start", "notes"))
+    if data["game"] != "mecha":
+        raise ScenarioError(f"{path}.game", f"expected 'mecha', got {data['game']!r}")
+    board = load_board(data["board"], f"{path}.board")
+    bag = load_bag(data["bag"], f"{path}.bag")
+    numbers = {location.number for location in board.locations}
+    if 20 in numbers and not any(value == 20 for value, _, _ in bag):
+        raise ScenarioError(f"{path}.bag", "the board has Location 20, so the bag needs its value-20 token (MV-7)")
+    seats = []
+    for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, 5)):
+        where = f"{path}.seats[{i}]"
+        seat = obj(item, where, ("seat", "mech"), ("range",))
+        name = text(seat["seat"], f"{where}.seat")
+        if len(name) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in name):
+            raise ScenarioError(f"{where}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {name!r}")
+        if any(other.seat == name for other in seats):
+            raise ScenarioError(f"{where}.seat", f"seat {name!r} is listed twice")
+        low, high = pair(seat.get("range", [1, 3]), f"{where}.range")
+        if not 1 <= low <= high:
+            raise ScenarioError(f"{where}.range", f"expected 1 <= min <= max, got [{low}, {high}] (MV-3)")
+        seats.append(Seat(name, text(seat["mech"], f"{where}.mech"), low, high))
+    starts = _starts(data.get("start", {}), seats, numbers, f"{path}.start")
+    rounds = integer(data["rounds"], f"{path}.rounds", 1, 10_000)
+    return Setup(text(data["title"], f"{path}.title"), board, tuple(seats), bag, rounds, starts)
+
+
+def _starts(raw: object, seats: list, numbers: set, path: str) -> tuple:
+    """Where each Mecha begins: the Camp (MV-2) unless a test scenario places it in a Location."""
+    names = tuple(seat.seat for seat in seats)
+    data = obj(raw, path, (), names)
+    positions = []
+    taken: dict = {}
+    for name in names:
+        where = data.get(name)
+        if where is None or where == "camp":
+            positions.append(None)
+            continue
+        number = integer(where, f"{path}.{name}")
+        if number not in numbers:
+            raise ScenarioError(f"{path}.{name}", f"unknown Location {number}")
+        if number in taken:
+            raise ScenarioError(f"{path}.{name}", f"Location {number} already holds {taken[number]}'s Mecha (MV-1)")
+        taken[number] = name
+        positions.append(number)
+    return tuple(positions)
+
+
+def neighbours(board: Board) -> dict:
+    """Location number -> sorted adjacent Location numbers."""
+    return graph_from_links(tuple(location.number for location in board.locations), board.links)
+
+
+def location(board: Board, number: int) -> Location | None:
+    for item in board.locations:
+        if item.number == number:
+            return item
+    return None

@@ -1,0 +1,332 @@
+"""Expeditions' Move action as a decider: start, decide, evolve, legal (shared/rules/mecha.md)."""
+
+from __future__ import annotations
+
+from events.canonical import canonical_json
+from events.game import GameStarted
+from events.geometry.graph import graph_within
+from events.rules import Rejection
+
+from events.games.mecha import board as boards
+from events.games.mecha.model import (
+    BagRanOut, CorruptionDrawn, CorruptionPlaced, GameEnded, LocationRevealed, MechMoved, MechStayed, Move,
+    Pass, PlanTokenGained, State, TurnEnded, TurnPassed,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+RULES_VERSION = "mecha-1"
+TOKEN_20 = (20, "orange")
+
+
+# --- start -----------------------------------------------------------------------------------------
+
+
+def start(scenario: dict, seed: int) -> list:
+    """The first event: the scenario validated (raises ScenarioError) and recorded whole."""
+    setup = boards.load_scenario(scenario)
+    seats = tuple(seat.seat for seat in setup.seats)
+    return [GameStarted("mecha", RULES_VERSION, seed, seats, canonical_json(scenario))]
+
+
+def initial_state(event: GameStarted) -> State:
+    """The state a GameStarted describes: Mechas in the Camp (MV-2), the 20-token set aside (MV-C2)."""
+    import json
+
+    setup = boards.load_scenario(json.loads(event.scenario))
+    bag = setup.bag
+    token_20 = None
+    if any(location.number == 20 for location in setup.board.locations):
+        token_20 = _token_20(bag)
+        bag = _take(bag, token_20)
+    return State(
+        setup.title, setup.board, setup.seats, setup.starts,
+        tuple(location.number for location in setup.board.locations if location.face_up),
+        tuple(location.number for location in setup.board.locations if location.map_token),
+        (), bag, token_20, tuple(() for _ in setup.seats), tuple(() for _ in setup.seats), 0, 1, setup.rounds, False,
+    )
+
+
+def _token_20(bag: tuple) -> tuple:
+    for value, colour, _count in bag:
+        if value == 20:
+            return (value, colour)
+    return TOKEN_20  # pragma: no cover - load_scenario refuses a board with Location 20 and no 20-token
+
+
+# --- questions about a state -----------------------------------------------------------------------
+
+
+def seat_index(state: State, seat: str) -> int:
+    for index, item in enumerate(state.seats):
+        if item.seat == seat:
+            return index
+    return -1
+
+
+def destinations(state: State, index: int) -> dict:
+    """Every valid destination of seat ``index``'s Mecha -> its shortest legal path (MV-1…MV-6)."""
+    seat = state.seats[index]
+    here = state.positions[index]
+    occupied = {position for position in state.positions if position is not None}
+    face_up = set(state.face_up)
+    first = state.board.camp_adjacent if here is None else None  # MV-2: the Camp only leads out
+    reach = graph_within(
+        boards.neighbours(state.board), here, seat.range_max,
+        may_continue=lambda place: place in face_up,  # MV-6: a face-down Location ends the move
+        first_steps=first,
+    )
+    return {
+        place: path for place, path in reach.items()
+        if place not in occupied and place != here and len(path) >= seat.range_min  # MV-1, MV-3
+    }
+
+
+def current_seat(state: State) -> str:
+    return state.seats[state.turn].seat
+
+
+def turn(state: Any) -> tuple:
+    """The seats that may act now."""
+    if state is None or state.over:
+        return ()
+    return (current_seat(state),)
+
+
+def seats(state: Any) -> tuple:
+    return () if state is None else tuple(seat.seat for seat in state.seats)
+
+
+def is_over(state: Any) -> bool:
+    return state is not None and state.over
+
+
+def legal(state: Any, seat: str) -> list:
+    """The commands ``decide`` accepts from ``seat`` now: each destination, or Move(None) (MV-5), and Pass."""
+    if seat not in turn(state):
+        return []
+    options = destinations(state, seat_index(state, seat))
+    moves = [Move(place) for place in sorted(options)] or [Move(None)]
+    return moves + [Pass()]
+
+
+# --- decide ----------------------------------------------------------------------------------------
+
+
+def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    if state is None:
+        return Rejection("MV-C3", "the game has not started")
+    if state.over:
+        return Rejection("MV-C3", f"the game is over: all {state.rounds} rounds are played")
+    index = seat_index(state, seat)
+    if index < 0:
+        return Rejection("MV-C3", f"there is no seat {seat!r} in this game")
+    if index != state.turn:
+        return Rejection("MV-C3", f"it is {current_seat(state)}'s turn, not {seat}'s")
+    if isinstance(command, Move):
+        outcome = _decide_move(state, index, command, rng)
+    elif isinstance(command, Pass):
+        outcome = [TurnPassed(seat)]
+    else:
+        return Rejection("MV-C3", f"{type(command).__name__} is not a command of this game")
+    if isinstance(outcome, Rejection):
+        return outcome
+    return outcome + _end_turn(state, index)
+
+
+def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Rejection:
+    seat = state.seats[index]
+    here = state.positions[index]
+    options = destinations(state, index)
+    to = command.to
+    if to is None:
+        if options:
+            listed = ", ".join(str(place) for place in sorted(options))
+            return Rejection("MV-5", f"a Move needs a destination while valid ones exist: {listed}")
+        return [MechStayed(seat.seat, here)]
+    if to not in options:
+        return _why_not(state, index, to)
+    path = options[to]
+    occupied = {position: state.seats[i].seat for i, position in enumerate(state.positions) if position is not None}
+    passed = tuple(place for place in path[:-1] if place in occupied)
+    events: list = [MechMoved(seat.seat, here, to, path, passed)]
+    if to not in state.face_up:
+        events += _reveal(state, seat.seat, to, rng)
+    return events
+
+
+def _why_not(state: State, index: int, to: Any) -> Rejection:
+    """The most specific reason a destination is not valid, with the clause that says so."""
+    seat = state.seats[index]
+    here = state.positions[index]
+    if not isinstance(to, int) or isinstance(to, bool) or boards.location(state.board, to) is None:
+        cards = [name for name, _hex in state.board.card_spaces]
+        return Rejection("MV-4", f"{to!r} is not a Location of this board (the Camp and the card spaces "
+                         f"{', '.join(cards)} cannot be entered)")
+    if to == here:
+        return Rejection("MV-3", f"the Mecha is already in Location {to}: a move must end elsewhere")
+    for i, position in enumerate(state.positions):
+        if position == to:
+            return Rejection("MV-1", f"Location {to} is occupied by {state.seats[i].seat}'s Mecha")
+    unrestricted = graph_within(
+        boards.neighbours(state.board), here, len(state.board.locations),
+        first_steps=state.board.camp_adjacent if here is None else None,
+    )
+    if to not in unrestricted:
+        return Rejection("MV-2", f"Location {to} cannot be reached from {_where(here)}")
+    steps = len(unrestricted[to])
+    if steps > seat.range_max or steps < seat.range_min:
+        return Rejection("MV-3", f"Location {to} is {steps} steps from {_where(here)}; "
+                         f"{seat.mech}'s Range is {seat.range_min}–{seat.range_max}")
+    return Rejection("MV-6", f"every route of at most {seat.range_max} steps to Location {to} passes through a "
+                     f"face-down Location, and entering one ends the move")
+
+
+def _where(position: int | None) -> str:
+    return "the Camp" if position is None else f"Location {position}"
+
+
+def _reveal(state: State, seat: str, number: int, rng: Any) -> list:
+    """MV-6a…MV-8, in order: map token, face up, then Corruption until the level is reached."""
+    location = boards.location(state.board, number)
+    events: list = []
+    if number in state.map_tokens:
+        events.append(PlanTokenGained(seat, number))
+    events.append(LocationRevealed(seat, number))
+    if number == 20 and state.token_20 is not None:
+        value, colour = state.token_20
+        events.append(CorruptionPlaced(number, value, colour))
+        return events
+    total = _stack_total(state, number)
+    bag = state.bag
+    while total < location.level:
+        tokens = _tokens(bag)
+        if not tokens:
+            events.append(BagRanOut(number, total, location.level))
+            break
+        value, colour = rng.pick(tokens, face=lambda token: token[0])
+        bag = _take(bag, (value, colour))
+        total += value
+        events.append(CorruptionDrawn(number, value, colour, total, location.level))
+    return events
+
+
+def _tokens(bag: tuple) -> tuple:
+    """One entry per physical token, in a fixed order, so a draw is uniform over tokens."""
+    return tuple((value, colour) for value, colour, count in bag for _ in range(count))
+
+
+def _take(bag: tuple, token: tuple) -> tuple:
+    out = []
+    for value, colour, count in bag:
+        if (value, colour) == token:
+            count -= 1
+        if count:
+            out.append((value, colour, count))
+    return tuple(out)
+
+
+def _stack_total(state: State, number: int) -> int:
+    for place, tokens in state.stacks:
+        if place == number:
+            return sum(value for value, _colour in tokens)
+    return 0
+
+
+def _end_turn(state: State, index: int) -> list:
+    """MV-C3: play passes to the next seat; after the last seat of the last round, the game ends."""
+    next_index = (index + 1) % len(state.seats)
+    next_round = state.round + (1 if next_index == 0 else 0)
+    events: list = [TurnEnded(state.seats[index].seat, state.seats[next_index].seat, next_round)]
+    if next_round > state.rounds:
+        events.append(GameEnded(state.rounds, _tally(state.plans), _tally(state.revealed)))
+    return events
+
+
+def _tally(per_seat: tuple) -> tuple:
+    return tuple(len(items) for items in per_seat)
+
+
+# --- evolve ----------------------------------------------------------------------------------------
+
+
+def evolve(state: Any, event: Any) -> State:
+    """One event folded into a new state; the input is never touched."""
+    s = state
+    match event:
+        case GameStarted():
+            return initial_state(event)
+        case MechMoved(seat, _start, to, _path, _passed):
+            i = seat_index(s, seat)
+            positions = s.positions[:i] + (to,) + s.positions[i + 1 :]
+            return State(s.title, s.board, s.seats, positions, s.face_up, s.map_tokens, s.stacks, s.bag,
+                         s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+        case MechStayed() | TurnPassed():
+            return s
+        case PlanTokenGained(seat, location):
+            i = seat_index(s, seat)
+            plans = s.plans[:i] + (s.plans[i] + (location,),) + s.plans[i + 1 :]
+            map_tokens = tuple(place for place in s.map_tokens if place != location)
+            return State(s.title, s.board, s.seats, s.positions, s.face_up, map_tokens, s.stacks, s.bag,
+                         s.token_20, plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+        case LocationRevealed(seat, location):
+            i = seat_index(s, seat)
+            revealed = s.revealed[:i] + (s.revealed[i] + (location,),) + s.revealed[i + 1 :]
+            face_up = tuple(sorted(s.face_up + (location,)))
+            return State(s.title, s.board, s.seats, s.positions, face_up, s.map_tokens, s.stacks, s.bag,
+                         s.token_20, s.plans, revealed, s.turn, s.round, s.rounds, s.over)
+        case CorruptionDrawn(location, value, colour, _total, _level):
+            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens,
+                         _stack(s.stacks, location, (value, colour)), _take(s.bag, (value, colour)),
+                         s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+        case CorruptionPlaced(location, value, colour):
+            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens,
+                         _stack(s.stacks, location, (value, colour)), s.bag,
+                         None, s.plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+        case BagRanOut():
+            return s
+        case TurnEnded(_seat, next_seat, round):
+            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens, s.stacks, s.bag,
+                         s.token_20, s.plans, s.revealed, seat_index(s, next_seat), round, s.rounds, s.over)
+        case GameEnded():
+            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens, s.stacks, s.bag,
+                         s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, True)
+    raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
+
+
+def _stack(stacks: tuple, location: int, token: tuple) -> tuple:
+    """Put a token on top of a Location's stack; stacks stay sorted by Location."""
+    found = False
+    out = []
+    for place, tokens in stacks:
+        if place == location:
+            tokens = tokens + (token,)
+            found = True
+        out.append((place, tokens))
+    if not found:
+        out.append((location, (token,)))
+        out.sort(key=lambda item: item[0])
+    return tuple(out)
+
+
+# --- explain ---------------------------------------------------------------------------------------
+
+
+def trace(event: Any) -> list:
+    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
+    match event:
+        case MechMoved(seat, start, to, path, passed):
+            lines = [f"{seat}'s Mecha: {_where(start)} → " + " → ".join(str(p) for p in path)
+                     + f" ({len(path)} step{'s' if len(path) != 1 else ''}, shortest legal path: MV-C4)"]
+            for place in passed:
+                lines.append(f"passed through occupied Location {place} (MV-4, as in MV-9)")
+            return lines
+        case CorruptionDrawn(location, value, _colour, total, level):
+            more = "level reached" if total >= level else "below the level: draw again (MV-6c)"
+            return [f"Location {location}: drew {value}, stack sum {total} against level {level}+: {more}"]
+        case BagRanOut(location, total, level):
+            return [f"Location {location}: the bag is empty at sum {total} < level {level}: drawing stops (MV-8)"]
+    return []

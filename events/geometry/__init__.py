@@ -1,0 +1,1 @@
+"""Board geometry as small integer functions: graphs, hexes (and, later, squares)."""

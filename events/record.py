@@ -1,0 +1,146 @@
+"""Immutable records: the one base class of every event, command and state.
+
+BRYTHON.md measured why this is a plain class: frozen ``dataclasses`` with ``slots=True`` cost
+~200 ms per class at page load, while a class with ``__slots__``, ``__match_args__`` and an
+explicit ``__init__`` costs ~0.1 ms. A record's class body is its field list; its ``__init__``
+stores each field once through ``object.__setattr__`` and then the record refuses assignment,
+so no reducer can mutate a state it was given.
+
+Fields hold only ``int``, ``str``, ``bool``, ``None``, tuples of them and nested records (no
+floats: they serialise differently in Brython; no sets: their order differs between runtimes).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_set = object.__setattr__
+
+
+class Record:
+    """Base of every record. Subclasses declare ``TYPE`` (a stable tag) and ``__slots__``."""
+
+    __slots__: tuple[str, ...] = ()
+    TYPE = ""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+    def fields(self) -> tuple:
+        """The field values in declaration order."""
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.fields() == other.fields()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.fields()))
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({parts})"
+
+    def to_data(self) -> dict:
+        """Plain JSON-able data: ``{"type": TYPE, field: value, ...}`` (tuples become lists)."""
+        data: dict = {"type": self.TYPE}
+        for name in self.__slots__:
+            data[name] = to_data(getattr(self, name))
+        return data
+
+
+def to_data(value: Any) -> Any:
+    """Turn a record, tuple or scalar into JSON-able builtins."""
+    if isinstance(value, Record):
+        return value.to_data()
+    if isinstance(value, tuple):
+        return [to_data(item) for item in value]
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise TypeError(f"a record field may hold int, str, bool, None, tuple or record, not {type(value).__name__}")
+
+
+class Registry:
+    """Stable type tag -> record class, for one game's events or commands (or the core's)."""
+
+    def __init__(self, kind: str, classes: tuple = ()) -> None:
+        self.kind = kind
+        self.by_type: dict[str, type] = {}
+        for cls in classes:
+            self.add(cls)
+
+    def add(self, cls: type) -> type:
+        tag = cls.TYPE  # type: ignore[attr-defined]
+        if not tag:
+            raise ValueError(f"{cls.__name__} has no TYPE tag")
+        if tag in self.by_type and self.by_type[tag] is not cls:
+            raise ValueError(f"{self.kind} type {tag!r} is registered twice")
+        self.by_type[tag] = cls
+        return cls
+
+    def names(self) -> list[str]:
+        return sorted(self.by_type)
+
+    def __contains__(self, tag: str) -> bool:
+        return tag in self.by_type
+
+    def build(self, data: Any, path: str = "$") -> Record:
+        """Rebuild a record from ``to_data`` output; errors name the path and what was wrong."""
+        if not isinstance(data, dict):
+            raise DecodeError(f"{path}: expected an object with a 'type', got {_kind(data)}")
+        tag = data.get("type")
+        cls = self.by_type.get(tag) if isinstance(tag, str) else None
+        if cls is None:
+            known = ", ".join(self.names())
+            raise DecodeError(f"{path}.type: unknown {self.kind} type {tag!r} (known: {known})")
+        slots = cls.__slots__
+        extra = sorted(key for key in data if key != "type" and key not in slots)
+        if extra:
+            raise DecodeError(f"{path}: {self.kind} {tag!r} has no field {extra[0]!r}")
+        args = []
+        for name in slots:
+            if name in data:
+                args.append(from_data(data[name], self, f"{path}.{name}"))
+            elif name in getattr(cls, "DEFAULTS", {}):
+                args.append(cls.DEFAULTS[name])
+            else:
+                raise DecodeError(f"{path}: {self.kind} {tag!r} is missing field {name!r}")
+        try:
+            return cls(*args)
+        except (TypeError, ValueError) as error:
+            raise DecodeError(f"{path}: {self.kind} {tag!r}: {error}") from None
+
+
+def from_data(value: Any, registry: Registry | None = None, path: str = "$") -> Any:
+    """Lists become tuples; objects with a registered ``type`` become records."""
+    if isinstance(value, list):
+        return tuple(from_data(item, registry, f"{path}[{i}]") for i, item in enumerate(value))
+    if isinstance(value, dict):
+        if registry is None:
+            raise DecodeError(f"{path}: nested objects need a registry")
+        return registry.build(value, path)
+    if isinstance(value, float):
+        raise DecodeError(f"{path}: floats are not allowed (got {value!r})")
+    return value
+
+
+class DecodeError(ValueError):
+    """Data that does not describe a known record, with a path to the fault."""
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", str: "a string", list: "a list", float: "a number"}.get(
+        type(value), type(value).__name__
+    )

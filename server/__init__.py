@@ -1,0 +1,1 @@
+"""Chronicle's imperative shell: files, the command line, the store and the WebSocket server."""
