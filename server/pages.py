@@ -1,0 +1,2 @@
+"""Pages and static files (owned by the client engineer)."""
+routes: list = []
