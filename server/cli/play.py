@@ -1,0 +1,243 @@
+"""Play a game headless and print one JSON line per command.
+
+Start from a scenario (a file, or a built-in name such as mecha/sample) or continue the game a
+log holds (--continue LOG, e.g. a branch made by `chronicle fork`). Commands come from a file
+(--commands, played first) and/or are chosen at random among the legal ones (--random N, stopping
+early when the game is over or nobody can act). Each command prints
+
+  {"seq": 4, "ok": true, "events": [{"type": ..., "data": ..., "rule": ...}, ...]}
+  {"seq": null, "ok": false, "rule": "MV-1", "reason": "..."}
+
+Rejected commands are reported and change nothing; the exit status is still 0. A commands file
+has one JSON object per line: {"seat": "red", "type": "Move", "data": {"to": 3}} with an optional
+"id" (the command id; a repeated id is answered with its earlier events, marked "repeated").
+
+--dice 1,2 loads the dice: the values are consumed in order across commands (a draw takes the
+token whose value comes next), then the usual seeded generator takes over. The log records the
+values each command used, so `chronicle audit` still reproduces the game.
+
+A what-if branch:  chronicle fork g.jsonl --at 9 --out b.jsonl
+                   chronicle play --continue b.jsonl --commands other.jsonl --log b.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+
+import events.games
+from events.log import Table
+from events.record import DecodeError
+from events.rng import LoadedDiceMismatch, LoadedRng, Rng
+from events.rules import Rejection
+from events.validate import ScenarioError
+from server import logfile, scenarios
+from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+
+DEFAULT_GAME_ID = "local"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "scenario", nargs="?", metavar="SCENARIO", help="a scenario file, or a built-in scenario such as mecha/sample"
+    )
+    source.add_argument(
+        "--continue",
+        dest="continue_log",
+        metavar="LOG",
+        help="continue the game this log holds instead of starting one",
+    )
+    parser.add_argument("--commands", metavar="FILE", help="JSON Lines of commands to play, in order")
+    parser.add_argument(
+        "--random",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="then play up to N commands chosen at random among the legal ones",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="the game seed recorded in GameStarted (default 0); also seeds --random's choices",
+    )
+    parser.add_argument(
+        "--dice",
+        type=_dice,
+        default=(),
+        metavar="V,V,...",
+        help="loaded dice: values that throws and draws take, in order, across commands",
+    )
+    parser.add_argument("--log", metavar="OUT", help="write the whole log here (JSON Lines)")
+    parser.add_argument("--game-id", metavar="ID", help=f"the new game's id (default {DEFAULT_GAME_ID!r})")
+
+
+def run(args: argparse.Namespace) -> int:
+    table = _open(args)
+    game = table.game
+    commands = _read_commands(args.commands, game) if args.commands else []
+    dice = list(args.dice)
+    for where, seat, command, command_id in commands:
+        _print(_submit(table, seat, command, command_id, dice, where))
+    chooser = Rng(args.seed)  # its own stream: the game's draws stay Rng.for_command(seed, seq)
+    for number in range(1, args.random + 1):
+        if game.is_over(table.state):
+            break
+        seats = tuple(seat for seat in game.turn(table.state) if game.legal(table.state, seat))
+        if not seats:
+            break
+        seat = chooser.pick(seats)
+        command = chooser.pick(tuple(game.legal(table.state, seat)))
+        _print(_submit(table, seat, command, None, dice, f"random command {number}"))
+    if dice:
+        unused = ", ".join(str(value) for value in dice)
+        print(f"chronicle: note: {len(dice)} loaded dice value(s) were not used: {unused}", file=sys.stderr)
+    if args.log:
+        logfile.write(args.log, table.envelopes)
+    return SUCCESS
+
+
+def _open(args: argparse.Namespace) -> Table:
+    """A new game from the scenario, or the game a log holds (its hashes verified)."""
+    if args.continue_log is not None:
+        if args.game_id is not None:
+            raise CommandError("play: --game-id cannot be used with --continue: the log names its game", BAD_ARGS)
+        game, envelopes = logfile.read(args.continue_log)
+        return logfile.restore(game, envelopes, args.continue_log)
+    if args.game_id is not None and not args.game_id.strip():
+        raise CommandError("play: --game-id must not be empty", BAD_ARGS)
+    try:
+        name, scenario = scenarios.load(args.scenario)
+    except UnicodeDecodeError as error:  # read_json lets read_text's decoding error through
+        raise CommandError(f"{args.scenario}: not UTF-8 text: {error.reason} at byte {error.start}") from None
+    game = events.games.load(name)
+    try:
+        return Table.create(game, args.game_id or DEFAULT_GAME_ID, scenario, args.seed, at=_now())
+    except ScenarioError as error:
+        raise CommandError(f"{args.scenario}: {error}", BAD_INPUT) from None
+
+
+def _submit(table: Table, seat: str, command, command_id: str | None, dice: list, where: str) -> dict:
+    """Hand one command to the table; consume the loaded values it used (only if it was accepted)."""
+    rng = None
+    if dice:
+        # Table.submit records rng.values[:rng.used], so each command gets a generator of its own
+        # over what is left, falling back to the very generator audit will rebuild for it.
+        rng = LoadedRng(tuple(dice), fallback=Rng.for_command(table.seed, table.seq + 1))
+    if command_id is None:
+        command_id = _fresh_id(table)
+    before = table.seq
+    try:
+        result = table.submit(seat, command, command_id, at=_now(), rng=rng)
+    except LoadedDiceMismatch as error:
+        raise CommandError(f"--dice: {where} ({seat} {command.TYPE}): {error}", BAD_ARGS) from None
+    if isinstance(result, Rejection):
+        return {"seq": None, "ok": False, "rule": result.rule, "reason": result.reason}
+    envelopes = result.envelopes
+    fresh = envelopes[0].seq > before
+    if fresh and rng is not None:
+        del dice[: rng.used]
+    line = {"seq": envelopes[0].seq, "ok": True, "events": [_event(envelope) for envelope in envelopes]}
+    if not fresh:
+        line["repeated"] = True
+    return line
+
+
+def _event(envelope) -> dict:
+    data = envelope.to_dict()
+    return {"type": data["type"], "data": data["data"], "rule": data["rule"]}
+
+
+def _fresh_id(table: Table) -> str:
+    """``cli-<first seq>``: unique in this log, and readable next to the seq it started at."""
+    command_id = f"cli-{table.seq + 1}"
+    suffix = 1
+    while command_id in table.by_command:  # a continued log may hold ids made elsewhere
+        suffix += 1
+        command_id = f"cli-{table.seq + 1}-{suffix}"
+    return command_id
+
+
+def _read_commands(path: str, game) -> list[tuple]:
+    """Every line checked before anything is played: (where, seat, command, id) each."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+    except OSError as error:
+        raise CommandError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{path}: not UTF-8 text") from None
+    commands = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{path} line {number}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise CommandError(f"{where}: not valid JSON: {error.msg} at column {error.colno}") from None
+        commands.append((where, *_command(raw, game, where)))
+    return commands
+
+
+def _command(raw: object, game, where: str) -> tuple:
+    """(seat, command record, id or None) from one line of a commands file."""
+    if not isinstance(raw, dict):
+        raise CommandError(
+            f"{where}: expected an object such as "
+            '{"seat": "red", "type": "Move", "data": {"to": 3}}, got ' + type(raw).__name__
+        )
+    unknown = sorted(set(raw) - {"seat", "type", "data", "id"})
+    if unknown:
+        raise CommandError(f"{where}: $.{unknown[0]}: unknown key (expected seat, type, data and optionally id)")
+    for key in ("seat", "type"):
+        if not isinstance(raw.get(key), str) or not raw[key]:
+            raise CommandError(f"{where}: $.{key}: expected a non-empty string, got {raw.get(key)!r}")
+    if raw["type"] not in game.commands:
+        known = ", ".join(game.commands.names())
+        raise CommandError(f"{where}: $.type: unknown {game.name} command {raw['type']!r} (known: {known})")
+    data = raw.get("data", {})
+    if not isinstance(data, dict):
+        raise CommandError(f"{where}: $.data: expected an object, got {data!r}")
+    if "type" in data:
+        raise CommandError(f"{where}: $.data.type: the command's type goes beside data, not inside it")
+    command_id = raw.get("id")
+    if command_id is not None and (not isinstance(command_id, str) or not command_id):
+        raise CommandError(f"{where}: $.id: expected a non-empty string, got {command_id!r}")
+    try:
+        command = game.commands.build(dict(data, type=raw["type"]), "$.data")
+    except DecodeError as error:
+        raise CommandError(f"{where}: {error}") from None
+    return raw["seat"], command, command_id
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def _dice(text: str) -> tuple:
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected integers separated by commas, such as 5,2,6, got {text!r}"
+        ) from None
+
+
+def _now() -> str:
+    """Informative only: no reducer reads ``at``."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _print(line: dict) -> None:
+    print(json.dumps(line, ensure_ascii=False), flush=True)
