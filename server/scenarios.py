@@ -1,8 +1,8 @@
 """Finding and reading scenario files: built-in names (``mecha/sample``) or paths.
 
-A scenario is JSON. Any top-level string value ending in ``.json`` names another file (a board,
-a bag) relative to the scenario's folder; it is read and inlined here, so the game's first event
-records the whole scenario and a log replays without any file.
+A scenario is JSON. A top-level value under one of ``FILE_KEYS`` (``board``, ``bag``, ...) that is a
+string names another JSON file relative to the scenario's folder; it is read and inlined here,
+so the game's first event records the whole scenario and a log replays without any file.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import events.games
 
 GAMES_DIR = Path(events.games.__file__).parent
+FILE_KEYS = ("board", "bag", "map", "cards", "monsters", "decks")
 
 
 class ScenarioFileError(ValueError):
@@ -49,12 +50,12 @@ def read_json(path: Path) -> object:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ScenarioFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ScenarioFileError(f"{path}: not UTF-8 text (byte {error.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise ScenarioFileError(f"{path}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-    except UnicodeDecodeError as error:  # pragma: no cover - read_text decodes first
-        raise ScenarioFileError(f"{path}: not UTF-8: {error}") from None
 
 
 def load(name_or_path: str) -> tuple[str, dict]:
@@ -68,7 +69,7 @@ def load(name_or_path: str) -> tuple[str, dict]:
         raise ScenarioFileError(f"{path}: $.game must be one of {', '.join(events.games.NAMES)}, got {game!r}")
     inlined = dict(data)
     for key, value in data.items():
-        if isinstance(value, str) and value.endswith(".json"):
+        if key in FILE_KEYS and isinstance(value, str):
             ref = (path.parent / value).resolve()
             if not ref.is_file():
                 raise ScenarioFileError(f"{path}: $.{key} names {value!r}, which does not exist ({ref})")
