@@ -1,0 +1,31 @@
+"""Board renderers by rule system: the next game adds one module and one line here.
+
+A renderer is a class built with ``(game, board_node, info_node)`` that offers:
+
+- ``draw(state, envelopes, seat, interactive, on_pick)``: the board as SVG and the side panel;
+  ``seat`` is the seat whose hints to show (None: nobody's), ``on_pick(place)`` is called when a
+  place is clicked while ``interactive``;
+- ``describe(event)``: one line of text for the event log;
+- ``actions(state, seat)``: the buttons besides clicking the board, as ``(label, command type,
+  command data)``.
+
+Renderers are imported only when a page meets a game of theirs.
+"""
+
+from __future__ import annotations
+
+
+def _mecha() -> type:
+    from client.boards.mecha import MechaView
+
+    return MechaView
+
+
+RENDERERS = {"mecha": _mecha}
+
+
+def renderer(game_name: str) -> type:
+    """The renderer class of a rule system; KeyError names the known ones."""
+    if game_name not in RENDERERS:
+        raise KeyError(f"no board renderer for {game_name!r} (known: {', '.join(sorted(RENDERERS))})")
+    return RENDERERS[game_name]()

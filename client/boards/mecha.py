@@ -1,0 +1,346 @@
+"""The ``mecha`` board as SVG: hex Locations, the Camp, card spaces, Mechas, Corruption, the route.
+
+Hexes are axial ``[q, r]`` and drawn pointy-top (Red Blob Games' layout): pixels exist only here.
+Everything shown is read from the folded state; the legal destinations come from the game's own
+``legal`` and ``destinations``, never from a second copy of the rules.
+
+DOM calls are the expensive part of a page in Brython, so the board is built once per game (hexes,
+links, labels) and each later ``draw`` only changes what differs: classes, stacks, Mechas, route.
+"""
+
+from __future__ import annotations
+
+from client.dom import add, clear, el, listen, svg
+from events.games.mecha.model import Move
+from events.games.mecha.rules import destinations, seat_index, turn
+
+SIZE = 50  # hex radius in SVG units
+SQRT3 = 1.7320508075688772
+# Pointy-top corner offsets for a unit hex, from -30 degrees clockwise.
+CORNERS = ((0.866, -0.5), (0.866, 0.5), (0.0, 1.0), (-0.866, 0.5), (-0.866, -0.5), (0.0, -1.0))
+SEAT_COLOURS = {
+    "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
+    "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
+}
+PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0")
+TOKEN_COLOURS = {"orange": "#f08c2e", "turquoise": "#2bb5b0"}
+
+
+def hex_center(hex: tuple) -> tuple:
+    q, r = hex
+    return (round(SIZE * SQRT3 * (q + r / 2), 1), SIZE * 1.5 * r)
+
+
+def hex_points(center: tuple, scale: float = 0.94) -> str:
+    x, y = center
+    s = SIZE * scale
+    return " ".join(f"{round(x + dx * s, 1)},{round(y + dy * s, 1)}" for dx, dy in CORNERS)
+
+
+def seat_colour(state: object, seat: str) -> str:
+    if seat in SEAT_COLOURS:
+        return SEAT_COLOURS[seat]
+    index = seat_index(state, seat)
+    return PALETTE[index % len(PALETTE)] if index >= 0 else "#888888"
+
+
+def _where(position: object) -> str:
+    return "the Camp" if position is None else f"Location {position}"
+
+
+class _Place:
+    """The nodes of one Location, and what they show now (to skip unchanged updates)."""
+
+    __slots__ = ("group", "title", "tokens", "map_token", "cls", "stack", "label")
+
+    def __init__(self, group: object, title: object, tokens: object, map_token: object, label: str) -> None:
+        self.group = group
+        self.title = title
+        self.tokens = tokens
+        self.map_token = map_token
+        self.label = label
+        self.cls = ""
+        self.stack = ()
+
+
+class MechaView:
+    """Draws one ``mecha`` state into a board node (SVG inside) and an info node (HTML)."""
+
+    def __init__(self, game: object, board_node: object, info_node: object) -> None:
+        self.game = game
+        self.board_node = board_node
+        self.info_node = info_node
+        self.board = None  # the Board the SVG was built for
+        self.places: dict = {}
+        self.mechs: dict = {}
+        self.route = None
+        self.centres: dict = {}
+        self.camp = (0, 0)
+        self.interactive = False
+        self.on_pick = None
+
+    # --- what the page asks -----------------------------------------------------------------------
+
+    def hints(self, state: object, seat: object) -> dict:
+        """Legal destinations of ``seat`` now -> shortest legal path, from the game's own rules."""
+        if state is None or seat is None or seat not in turn(state):
+            return {}
+        paths = destinations(state, seat_index(state, seat))
+        legal = self.game.legal(state, seat)
+        return {cmd.to: paths.get(cmd.to, ()) for cmd in legal if isinstance(cmd, Move) and cmd.to is not None}
+
+    def actions(self, state: object, seat: object) -> list:
+        """Buttons: Pass always; a Move that stays put when no destination exists (MV-5)."""
+        out = [("Pass", "Pass", {})]
+        if state is not None and seat in turn(state):
+            if any(isinstance(cmd, Move) and cmd.to is None for cmd in self.game.legal(state, seat)):
+                out.insert(0, ("Move (no destination: stay)", "Move", {"to": None}))
+        return out
+
+    def describe(self, event: object) -> str:
+        kind = event.TYPE
+        if kind == "GameStarted":
+            return f"game started: {', '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+        if kind == "MechMoved":
+            route = " → ".join(str(place) for place in event.path)
+            return f"{event.seat}'s Mecha moves from {_where(event.start)} → {route}"
+        if kind == "MechStayed":
+            return f"{event.seat}'s Mecha has no valid destination and stays in {_where(event.at)}"
+        if kind == "PlanTokenGained":
+            return f"{event.seat} takes the map token of Location {event.location}"
+        if kind == "LocationRevealed":
+            return f"{event.seat} turns Location {event.location} face up"
+        if kind == "CorruptionDrawn":
+            return (f"Location {event.location}: drew {event.value} ({event.colour}), "
+                    f"stack {event.total} against level {event.level}")
+        if kind == "CorruptionPlaced":
+            return f"Location {event.location}: the value-{event.value} token is placed"
+        if kind == "BagRanOut":
+            return f"Location {event.location}: the bag is empty at {event.total} < level {event.level}"
+        if kind == "TurnPassed":
+            return f"{event.seat} passes"
+        if kind == "TurnEnded":
+            return f"{event.seat}'s turn ends; {event.next_seat} plays (round {event.round})"
+        if kind == "GameEnded":
+            return f"game over after {event.rounds} rounds: plans {list(event.plans)}, revealed {list(event.revealed)}"
+        return kind
+
+    # --- drawing -----------------------------------------------------------------------------------
+
+    def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
+        if state is None:
+            return
+        if self.board is not state.board:
+            self._build(state)
+        self.interactive = interactive
+        self.on_pick = on_pick
+        hints = self.hints(state, seat)
+        face_up = state.face_up
+        map_tokens = state.map_tokens
+        stacks = dict(state.stacks)
+        for number, place in self.places.items():
+            up = number in face_up
+            hint = hints.get(number)
+            cls = "loc face-up" if up else "loc face-down"
+            if hint is not None:
+                cls += " dest"
+            if interactive:
+                cls += " clickable"
+            if cls != place.cls:
+                place.group.setAttribute("class", cls)
+                place.group.setAttribute("data-dest", "1" if hint is not None else "0")
+                place.cls = cls
+            text = place.label + (", face up" if up else ", face down")
+            if hint is not None:
+                text += " · legal destination via " + " → ".join(str(step) for step in hint)
+            place.title.textContent = text
+            place.map_token.setAttribute("visibility", "visible" if number in map_tokens else "hidden")
+            stack = stacks.get(number, ())
+            if stack != place.stack:
+                self._tokens(place, stack)
+        self._draw_mechs(state)
+        self._draw_route(envelopes)
+        clear(self.info_node)
+        add(self.info_node, *self._info(state))
+
+    def _build(self, state: object) -> None:
+        """The parts that never change during a game: hexes, links, labels, card spaces, the Camp."""
+        board = state.board
+        self.board = board
+        self.centres = {location.number: hex_center(location.hex) for location in board.locations}
+        self.camp = camp = hex_center(board.camp_hex)
+        points = list(self.centres.values()) + [hex_center(hex) for _, hex in board.card_spaces] + [camp]
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        pad = SIZE * 1.2
+        box = f"{round(min(xs) - pad)} {round(min(ys) - pad)} {round(max(xs) - min(xs) + 2 * pad)} " \
+              f"{round(max(ys) - min(ys) + 2 * pad)}"
+        root = svg("svg", "board", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
+        add(root, svg("title", None, (), board.name))
+        marker = svg("marker", None, (("id", "arrow"), ("viewBox", "0 0 10 10"), ("refX", "8"), ("refY", "5"),
+                                      ("markerWidth", "5"), ("markerHeight", "5"),
+                                      ("orient", "auto-start-reverse")))
+        add(root, add(svg("defs"), add(marker, svg("path", "arrow-head", (("d", "M 0 0 L 10 5 L 0 10 z"),)))))
+
+        links = svg("g", "links")
+        for a, b in board.links:
+            (x1, y1), (x2, y2) = self.centres[a], self.centres[b]
+            add(links, svg("line", "link", (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))))
+        for number in board.camp_adjacent:
+            x2, y2 = self.centres[number]
+            add(links, svg("line", "link camp-link", (("x1", camp[0]), ("y1", camp[1]), ("x2", x2), ("y2", y2))))
+        add(root, links)
+
+        for name, hex in board.card_spaces:
+            x, y = hex_center(hex)
+            group = svg("g", "card-space", (("data-card", name),))
+            add(group, svg("polygon", "card", (("points", hex_points((x, y), 0.8)),)),
+                svg("text", "card-label", (("x", x), ("y", y + 4)), f"card {name}"))
+            add(root, group)
+
+        group = svg("g", "camp")
+        add(group, svg("polygon", "camp-hex", (("points", hex_points(camp, 0.9)),)),
+            svg("text", "camp-label", (("x", camp[0]), ("y", camp[1] - SIZE * 0.45)), "Camp"))
+        add(root, group)
+
+        self.places = {}
+        for location in board.locations:
+            add(root, self._build_location(location))
+        self.route = svg("polyline", "route", (("marker-end", "url(#arrow)"), ("points", "")))
+        add(root, add(svg("g", "last-move"), self.route))
+        self.mechs = {}
+        mechs = svg("g", "mechs")
+        for seat in state.seats:
+            mech = svg("g", "mech", (("data-seat", seat.seat),))
+            title = svg("title")
+            add(mech, title, svg("circle", "mech-body", (("r", "11"), ("fill", seat_colour(state, seat.seat)))),
+                svg("text", "mech-label", (("y", "4"),), seat.seat[:1].upper()))
+            self.mechs[seat.seat] = (mech, title, [None])
+            add(mechs, mech)
+        add(root, mechs)
+        clear(self.board_node)
+        add(self.board_node, root)
+
+    def _build_location(self, location: object) -> object:
+        number = location.number
+        x, y = self.centres[number]
+        group = svg("g", "loc", (("data-number", number),))
+        title = svg("title")
+        add(group, title, svg("polygon", "hex", (("points", hex_points((x, y))),)),
+            svg("text", "loc-number", (("x", x), ("y", y - SIZE * 0.38)), number))
+        for i, line in enumerate(_wrap(location.name, 14)[:2]):
+            add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), line))
+        add(group, svg("text", "loc-level", (("x", x), ("y", y + SIZE * 0.5)), f"level {location.level}"))
+        mx, my = x + SIZE * 0.5, y - SIZE * 0.42
+        map_token = svg("rect", "map-token", (("x", mx - 6), ("y", my - 6), ("width", "12"), ("height", "12"),
+                                              ("transform", f"rotate(45 {mx} {my})"), ("visibility", "hidden")))
+        tokens = svg("g", "stack", (("data-location", number),))
+        add(group, map_token, tokens)
+        listen(group, "click", lambda event: self._clicked(number))
+        label = f"Location {number}: {location.name}, level {location.level}"
+        self.places[number] = _Place(group, title, tokens, map_token, label)
+        return group
+
+    def _clicked(self, number: int) -> None:
+        if self.interactive and self.on_pick is not None:
+            self.on_pick(number)
+
+    def _tokens(self, place: object, stack: tuple) -> None:
+        """A Location's Corruption stack: one coloured disc per token, bottom first, value inside."""
+        clear(place.tokens)
+        number = int(place.group.getAttribute("data-number"))
+        x, y = self.centres[number]
+        for i, (value, colour) in enumerate(stack):
+            tx = x - SIZE * 0.55 + i * 13
+            ty = y + SIZE * 0.22
+            token = svg("g", f"token token-{colour}", (("data-value", value),))
+            add(token, svg("circle", None, (("cx", tx), ("cy", ty), ("r", "6.5"),
+                                            ("fill", TOKEN_COLOURS.get(colour, "#999999")))),
+                svg("text", "token-value", (("x", tx), ("y", ty + 3)), value))
+            add(place.tokens, token)
+        place.stack = stack
+
+    def _draw_mechs(self, state: object) -> None:
+        in_camp = 0
+        for index, seat in enumerate(state.seats):
+            position = state.positions[index]
+            if position is None:
+                x = self.camp[0] - SIZE * 0.45 + in_camp * SIZE * 0.3
+                y = self.camp[1] + SIZE * 0.1
+                in_camp += 1
+            else:
+                x, y = self.centres[position]
+                x += SIZE * 0.42
+                y -= SIZE * 0.05
+            node, title, shown = self.mechs[seat.seat]
+            if shown[0] != (x, y):
+                node.setAttribute("transform", f"translate({round(x, 1)} {round(y, 1)})")
+                node.setAttribute("data-at", "camp" if position is None else position)
+                title.textContent = f"{seat.seat}: {seat.mech} ({_where(position)})"
+                shown[0] = (x, y)
+
+    def _draw_route(self, envelopes: list) -> None:
+        """The last move's path (MV-C4), from where it started, drawn as a line with an arrow."""
+        for envelope in reversed(envelopes):
+            event = envelope.event
+            if event.TYPE == "MechMoved":
+                points = [self.camp if event.start is None else self.centres[event.start]]
+                points += [self.centres[place] for place in event.path if place in self.centres]
+                self.route.setAttribute("points", " ".join(f"{x},{y}" for x, y in points))
+                self.route.setAttribute("data-path", " ".join(str(place) for place in event.path))
+                self.route.setAttribute("visibility", "visible")
+                return
+        self.route.setAttribute("visibility", "hidden")
+
+    def _info(self, state: object) -> list:
+        nodes = [el("h2", state.title, "game-title")]
+        if state.over:
+            nodes.append(el("p", f"Game over after {state.rounds} rounds", "turn over"))
+        else:
+            seat = state.seats[state.turn]
+            line = el("p", None, "turn")
+            add(line, el("span", "Round "), el("b", f"{state.round} / {state.rounds}", "round"),
+                el("span", " · turn: "), _swatch(seat_colour(state, seat.seat)),
+                el("b", f"{seat.seat} ({seat.mech})", "turn-seat"))
+            nodes.append(line)
+        table = el("table", None, "seats")
+        head = el("tr")
+        for title in ("seat", "Mecha", "at", "range", "map tokens taken", "revealed"):
+            add(head, el("th", title))
+        add(table, head)
+        for index, seat in enumerate(state.seats):
+            row = el("tr", None, "seat-row", (("data-seat", seat.seat),))
+            name = add(el("td", None, "seat-name"), _swatch(seat_colour(state, seat.seat)), el("span", f" {seat.seat}"))
+            plans = state.plans[index]
+            add(row, name, el("td", seat.mech), el("td", _where(state.positions[index])),
+                el("td", f"{seat.range_min}–{seat.range_max}"),
+                el("td", f"{len(plans)}: {', '.join(str(p) for p in plans) or '—'}", "plans"),
+                el("td", len(state.revealed[index])))
+            add(table, row)
+        nodes.append(table)
+        total = sum(count for _, _, count in state.bag)
+        parts = [f"{value} {colour} ×{count}" for value, colour, count in state.bag]
+        bag = add(el("p", None, "bag"), el("b", "Corruption bag: "), el("span", f"{total} tokens", "bag-total"),
+                  el("span", " (" + ", ".join(parts) + ")" if parts else " (empty)"))
+        if state.token_20 is not None:
+            add(bag, el("span", f" · set aside for Location 20: {state.token_20[0]} {state.token_20[1]}"))
+        nodes.append(bag)
+        nodes.append(el("p", f"Map tokens on the board: {len(state.map_tokens)}", "map-left"))
+        return nodes
+
+
+def _swatch(colour: str) -> object:
+    """A seat's colour as a small SVG dot (a style attribute would need CSP 'unsafe-inline')."""
+    dot = svg("svg", "swatch", (("viewBox", "0 0 10 10"), ("width", "12"), ("height", "12")))
+    return add(dot, svg("circle", None, (("cx", "5"), ("cy", "5"), ("r", "4.5"), ("fill", colour))))
+
+
+def _wrap(text: str, width: int) -> list:
+    """Words into lines of about ``width`` characters (SVG text does not wrap)."""
+    lines: list = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines

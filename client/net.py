@@ -1,0 +1,91 @@
+"""One WebSocket to the game's Room (docs/protocol.md), reconnecting with the last seq held.
+
+The connection is a small state machine: ``connecting`` -> ``open`` (hello sent) -> ``closed``
+-> (after a back-off) ``connecting`` again. Every (re)connection says ``hello`` with the seq the
+page holds, so the server sends only what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+
+from browser import timer, websocket, window
+
+CONNECTING = "connecting"
+OPEN = "open"
+CLOSED = "closed"
+BACKOFF_MS = (250, 500, 1000, 2000, 4000)
+
+
+class Connection:
+    """``held()`` gives the last seq the page holds; ``on_frame(dict)`` gets every server frame."""
+
+    def __init__(self, game_id: str, token: str | None, held: object, on_frame: object, on_state: object) -> None:
+        self.game_id = game_id
+        self.token = token
+        self.held = held
+        self.on_frame = on_frame
+        self.on_state = on_state
+        self.state = CLOSED
+        self.socket = None
+        self.failures = 0
+        self.counter = 0
+        self.stopped = False
+
+    def url(self) -> str:
+        scheme = "wss" if str(window.location.protocol) == "https:" else "ws"
+        return f"{scheme}://{window.location.host}/ws/{window.encodeURIComponent(self.game_id)}"
+
+    def open(self) -> None:
+        self.state = CONNECTING
+        self.on_state(self.state)
+        socket = websocket.WebSocket(self.url())
+        self.socket = socket
+        socket.bind("open", lambda event: self._opened(socket))
+        socket.bind("message", lambda event: self._message(socket, event))
+        socket.bind("close", lambda event: self._closed(socket))
+
+    def _opened(self, socket: object) -> None:
+        if socket is not self.socket:
+            return
+        self.state = OPEN
+        self.failures = 0
+        socket.send(json.dumps({"type": "hello", "since": self.held(), "token": self.token}))
+        self.on_state(self.state)
+
+    def _message(self, socket: object, event: object) -> None:
+        if socket is not self.socket:
+            return
+        try:
+            frame = json.loads(event.data)
+        except Exception as error:  # a frame we cannot read is shown, and the socket stays up
+            frame = {"type": "error", "code": "bad-frame", "message": f"the page could not read a frame: {error}"}
+        self.on_frame(frame)
+
+    def _closed(self, socket: object) -> None:
+        if socket is not self.socket:
+            return
+        self.socket = None
+        self.state = CLOSED
+        self.on_state(self.state)
+        if self.stopped:
+            return
+        delay = BACKOFF_MS[min(self.failures, len(BACKOFF_MS) - 1)]
+        self.failures += 1
+        timer.set_timeout(self.open, delay)
+
+    def restart(self) -> None:
+        """Drop the socket and say hello again (after a gap in the seqs)."""
+        if self.socket is not None:
+            self.socket.close()  # _closed reconnects
+
+    def send_command(self, command_type: str, data: dict) -> str:
+        """Send a ``command`` frame; returns its id (``c-<time>-<n>``: unique per page)."""
+        self.counter += 1
+        command_id = f"c-{int(window.Date.now())}-{self.counter}"
+        frame = {"type": "command", "id": command_id, "command": {"type": command_type, "data": data}}
+        if self.socket is not None and self.state == OPEN:
+            self.socket.send(json.dumps(frame))
+        else:
+            self.on_frame({"type": "error", "code": "not-connected", "message": "not connected: try again in a moment"})
+        return command_id

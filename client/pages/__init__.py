@@ -1,0 +1,1 @@
+"""One module per page: ``lobby`` (``/``), ``play`` (``/play/{id}`` and ``/watch/{id}``), ``replay``."""

@@ -1,0 +1,203 @@
+"""``/play/{id}#token=…`` (a seat) and ``/watch/{id}`` (a spectator): the live game.
+
+The page says ``hello`` with the seq it holds, folds every envelope with ``events/``, checks each
+hash, and draws the board. A seat clicks a Location to send ``Move`` (any Location: the server's
+rules decide, and a refusal comes back with its clause and reason) or presses an action button.
+A spectator's page is the same without a seat: nothing is clickable and there are no buttons.
+"""
+
+from __future__ import annotations
+
+from browser import timer
+
+import events.games
+from client.boards import renderer
+from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id
+from client.eventlog import event_row, notice_row, rejection_row
+from client.follow import Follower, Gap
+from client.net import Connection
+from events.record import DecodeError
+
+
+class PlayPage:
+    def __init__(self, game_id: str, token: str | None, seated: bool) -> None:
+        self.game_id = game_id
+        self.token = token
+        self.seated = seated
+        self.seat = None
+        self.game = None
+        self.view = None
+        self.follower = None
+        self.head = 0
+        self.ready = False
+        self.render_pending = False
+        self.checking = False
+        self.tried: dict = {}  # command id -> what it asked, for the rejection row
+        self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
+
+    def held(self) -> int:
+        return self.follower.seq if self.follower is not None else 0
+
+    def start(self) -> None:
+        byid("game-id").textContent = self.game_id
+        if self.seated and not self.token:
+            self.notice("no seat token in this link (#token=…): watching only", "warning")
+        self.connection.open()
+
+    # --- frames ------------------------------------------------------------------------------------
+
+    def on_connection(self, state: str) -> None:
+        node = byid("connection")
+        node.textContent = state
+        node.setAttribute("class", f"connection {state}")
+
+    def on_frame(self, frame: dict) -> None:
+        kind = frame.get("type")
+        if kind == "welcome":
+            self.welcome(frame)
+        elif kind == "event":
+            self.event(frame.get("envelope"))
+        elif kind == "ack":
+            self.tried.pop(frame.get("id"), None)
+            self.notice(f"accepted: events {frame.get('first')}–{frame.get('last')}", "ok")
+        elif kind == "rejected":
+            tried = self.tried.pop(frame.get("id"), "command")
+            add(byid("log"), rejection_row(self.game, frame, tried))
+            self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
+            self.scroll_log()
+        elif kind == "error":
+            self.notice(f"error {frame.get('code')}: {frame.get('message')}", "error")
+        else:
+            self.notice(f"unknown frame type {kind!r}", "error")
+
+    def welcome(self, frame: dict) -> None:
+        mark("welcome")
+        if self.game is None:
+            self.game = events.games.load(frame["rules"])
+            self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
+            self.follower = Follower(self.game)
+            mark("game-loaded")
+        self.seat = frame.get("seat")
+        self.head = max(self.head, frame.get("head") or 0)
+        who = byid("who")
+        if self.seat is not None:
+            who.textContent = f"You play {self.seat}"
+        else:
+            who.textContent = "Spectating" if not self.seated else "No seat (token refused?)"
+        self.maybe_ready()
+
+    def event(self, raw: object) -> None:
+        if self.follower is None:
+            self.notice("an event arrived before welcome", "error")
+            return
+        try:
+            envelope = self.follower.add(raw)
+        except Gap as gap:
+            self.notice(f"{gap}: asking again", "warning")
+            self.connection.restart()
+            return
+        except DecodeError as error:
+            self.notice(f"cannot read an envelope: {error}", "error")
+            return
+        if envelope is None:
+            return
+        add(byid("log"), event_row(self.game, self.view, envelope))
+        self.schedule_render()
+
+    # --- drawing -------------------------------------------------------------------------------------
+
+    def schedule_render(self) -> None:
+        """Draw once per burst of frames (a command's events, or the catch-up), not per event."""
+        if not self.render_pending:
+            self.render_pending = True
+            timer.set_timeout(self.render, 0)
+
+    def render(self) -> None:
+        self.render_pending = False
+        follower = self.follower
+        follower.check_latest()
+        self.show_hash()
+        state = follower.state
+        if state is not None:
+            turn = self.game.turn(state)
+            current = turn[0] if turn else None
+            interactive = self.seat is not None and not self.game.is_over(state)
+            self.view.draw(state, follower.envelopes, current, interactive, self.pick)
+            self.draw_actions(state, current)
+        self.scroll_log()
+        self.maybe_ready()
+        if not self.checking:
+            self.checking = True
+            timer.set_timeout(self.check_older, 20)
+
+    def show_hash(self) -> None:
+        follower = self.follower
+        status = byid("hash")
+        status.textContent = follower.status()
+        status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
+        status.setAttribute("data-seq", str(follower.seq))
+        status.setAttribute("title", f"{follower.checked_count()} of {follower.seq} hashes checked by this page")
+
+    def check_older(self) -> None:
+        """Check the hashes of envelopes folded in a burst, a few per tick, so the page stays responsive."""
+        more = self.follower.check_some(3)
+        self.show_hash()
+        if more:
+            timer.set_timeout(self.check_older, 0)
+        else:
+            self.checking = False
+
+    def draw_actions(self, state: object, current: object) -> None:
+        box = clear(byid("actions"))
+        if self.seat is None:
+            return
+        mine = current == self.seat
+        if self.game.is_over(state):
+            add(box, el("span", "The game is over.", "over"))
+            return
+        add(box, el("span", "Your turn: click a highlighted Location, or" if mine else f"Waiting for {current}…",
+                    "prompt"))
+        for label, kind, data in self.view.actions(state, self.seat):
+            button = el("button", label, "action", (("data-command", kind),))
+            if not mine:
+                button.setAttribute("disabled", "disabled")
+            listen(button, "click", self.action_handler(label, kind, data))
+            add(box, button)
+
+    def action_handler(self, label: str, kind: str, data: dict) -> object:
+        def handler(event: object) -> None:
+            self.send(kind, data, label)
+
+        return handler
+
+    def pick(self, place: object) -> None:
+        self.send("Move", {"to": place}, f"Move to {place}")
+
+    def send(self, kind: str, data: dict, label: str) -> None:
+        command_id = self.connection.send_command(kind, data)
+        self.tried[command_id] = label
+
+    def maybe_ready(self) -> None:
+        if not self.ready and self.follower is not None and self.follower.seq >= self.head:
+            if self.head == 0 or self.follower.state is not None:
+                self.ready = True
+                mark_ready()
+
+    # --- panels --------------------------------------------------------------------------------------
+
+    def notice(self, text: str, cls: str) -> None:
+        node = byid("notice")
+        node.textContent = text
+        node.setAttribute("class", f"notice {cls}")
+        if cls in ("error", "warning"):
+            add(byid("log"), notice_row(text, cls))
+
+    def scroll_log(self) -> None:
+        log = byid("log")
+        log.scrollTop = log.scrollHeight
+
+
+def main(seated: bool) -> None:
+    mark("imported")
+    token = fragment_params().get("token") if seated else None
+    PlayPage(path_game_id(), token, seated).start()

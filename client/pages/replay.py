@@ -1,0 +1,156 @@
+"""``/replay/{id}?seq=N``: a game's log, stepped, scrubbed or played at a chosen speed.
+
+The whole log comes from ``GET /api/games/{id}/log`` (JSON Lines). It is folded once, keeping the
+state after every event (states are immutable and share their parts, so this is cheap); moving to
+seq N only redraws. The page hashes the state it shows and compares it with the logged hash for
+that seq. The URL follows the position (``history.replaceState``), so it can be shared.
+"""
+
+from __future__ import annotations
+
+import json
+
+from browser import ajax, timer, window
+
+import events.games
+from client.boards import renderer
+from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params
+from client.eventlog import event_row
+from events.canonical import state_hash
+from events.log import Envelope
+
+SPEEDS = (("0.5×", 2000), ("1×", 1000), ("2×", 500), ("4×", 250), ("8×", 125), ("32×", 31))
+
+
+class ReplayPage:
+    def __init__(self, game_id: str, start: int) -> None:
+        self.game_id = game_id
+        self.start_at = start
+        self.game = None
+        self.view = None
+        self.envelopes: list = []
+        self.states: list = []  # states[i] is the state after envelopes[i]
+        self.seq = 0
+        self.playing = None  # the interval id while playing
+        self.delay = 1000
+
+    def start(self) -> None:
+        byid("game-id").textContent = self.game_id
+        url = f"/api/games/{window.encodeURIComponent(self.game_id)}/log"
+        ajax.get(url, mode="text", oncomplete=self.loaded)
+
+    def loaded(self, request: object) -> None:
+        if request.status != 200:
+            self.fail(f"could not load the log: HTTP {request.status} {request.text[:200]}")
+            return
+        lines = [line for line in request.text.split("\n") if line.strip()]
+        if not lines:
+            self.fail("the log is empty")
+            return
+        try:
+            raws = [json.loads(line) for line in lines]
+            self.game = events.games.load(raws[0]["data"]["game"])
+            state = None
+            for index, raw in enumerate(raws):
+                envelope = Envelope.from_dict(self.game, raw, f"line {index + 1}")
+                state = self.game.evolve(state, envelope.event)
+                self.envelopes.append(envelope)
+                self.states.append(state)
+        except Exception as error:  # any fault in the log is shown, with where it is
+            self.fail(f"cannot replay this log: {error}")
+            return
+        self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
+        self.build_controls()
+        self.go(self.start_at if self.start_at > 0 else len(self.envelopes))
+        mark_ready()
+
+    def fail(self, message: str) -> None:
+        node = byid("notice")
+        node.textContent = message
+        node.setAttribute("class", "notice error")
+        mark_ready()
+
+    # --- controls ------------------------------------------------------------------------------------
+
+    def build_controls(self) -> None:
+        box = clear(byid("controls"))
+        last = len(self.envelopes)
+        buttons = (("first", "⏮", lambda e: self.go(1)), ("back", "◀ step", lambda e: self.go(self.seq - 1)),
+                   ("forward", "step ▶", lambda e: self.go(self.seq + 1)), ("last", "⏭", lambda e: self.go(last)))
+        for name, label, handler in buttons:
+            button = el("button", label, "step", (("data-step", name),))
+            listen(button, "click", handler)
+            add(box, button)
+        play = el("button", "▶ play", "play", (("id", "play"),))
+        listen(play, "click", lambda e: self.toggle_play())
+        speed = el("select", None, "speed", (("id", "speed"),))
+        for label, delay in SPEEDS:
+            option = el("option", label, None, (("value", delay),))
+            if delay == self.delay:
+                option.setAttribute("selected", "selected")
+            add(speed, option)
+        listen(speed, "change", lambda e: self.set_speed(int(speed.value)))
+        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1)))
+        listen(slider, "input", lambda e: self.go(int(slider.value)))
+        add(box, play, speed, slider, el("span", None, "position", (("id", "position"),)))
+
+    def set_speed(self, delay: int) -> None:
+        self.delay = delay
+        if self.playing is not None:
+            self.stop()
+            self.toggle_play()
+
+    def toggle_play(self) -> None:
+        if self.playing is not None:
+            self.stop()
+            return
+        if self.seq >= len(self.envelopes):
+            self.go(1)
+        self.playing = timer.set_interval(self.tick, self.delay)
+        byid("play").textContent = "⏸ pause"
+
+    def stop(self) -> None:
+        if self.playing is not None:
+            timer.clear_interval(self.playing)
+            self.playing = None
+        byid("play").textContent = "▶ play"
+
+    def tick(self) -> None:
+        if self.seq >= len(self.envelopes):
+            self.stop()
+        else:
+            self.go(self.seq + 1)
+
+    # --- position ------------------------------------------------------------------------------------
+
+    def go(self, seq: int) -> None:
+        seq = max(1, min(seq, len(self.envelopes)))
+        self.seq = seq
+        state = self.states[seq - 1]
+        envelope = self.envelopes[seq - 1]
+        shown = self.envelopes[:seq]
+        turn = self.game.turn(state)
+        self.view.draw(state, shown, turn[0] if turn else None, False, None)
+        folded = state_hash(state)
+        status = byid("hash")
+        status.setAttribute("data-seq", str(seq))
+        status.setAttribute("data-hash", folded)
+        if folded == envelope.hash:
+            status.textContent = f"hash ✓ seq {seq}: {folded}"
+            status.setAttribute("class", "hash ok")
+        else:
+            status.textContent = f"hash ✗ MISMATCH at seq {seq}: logged {envelope.hash}, page {folded}"
+            status.setAttribute("class", "hash bad")
+        byid("scrub").value = str(seq)
+        byid("position").textContent = f"seq {seq} / {len(self.envelopes)}"
+        log = clear(byid("log"))
+        for item in shown[-60:]:
+            add(log, event_row(self.game, self.view, item))
+        log.scrollTop = log.scrollHeight
+        window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
+
+
+def main() -> None:
+    raw = query_params().get("seq", "")
+    start = int(raw) if raw.isdigit() else 0
+    ReplayPage(path_game_id(), start).start()
