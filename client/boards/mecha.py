@@ -10,7 +10,7 @@ links, labels) and each later ``draw`` only changes what differs: classes, stack
 
 from __future__ import annotations
 
-from client.dom import add, clear, el, listen, svg
+from client.dom import add, clear, el, listen, set_text, svg
 from events.games.mecha.model import Move
 from events.games.mecha.rules import destinations, seat_index, turn
 
@@ -153,7 +153,7 @@ class MechaView:
             text = place.label + (", face up" if up else ", face down")
             if hint is not None:
                 text += " · legal destination via " + " → ".join(str(step) for step in hint)
-            place.title.textContent = text
+            set_text(place.title, text)
             place.map_token.setAttribute("visibility", "visible" if number in map_tokens else "hidden")
             stack = stacks.get(number, ())
             if stack != place.stack:
@@ -276,7 +276,7 @@ class MechaView:
             if shown[0] != (x, y):
                 node.setAttribute("transform", f"translate({round(x, 1)} {round(y, 1)})")
                 node.setAttribute("data-at", "camp" if position is None else position)
-                title.textContent = f"{seat.seat}: {seat.mech} ({_where(position)})"
+                set_text(title, f"{seat.seat}: {seat.mech} ({_where(position)})")
                 shown[0] = (x, y)
 
     def _draw_route(self, envelopes: list) -> None:

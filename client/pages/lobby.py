@@ -1,7 +1,7 @@
 """``/``: the games, and a form to create one from a built-in scenario.
 
 Kept light on purpose: it imports no game and nothing from ``events/``, only ``json`` and
-Brython's ``ajax``. Every name (scenario title, seat) reaches the page through ``textContent``.
+Brython's ``ajax``. Every name (scenario title, seat) reaches the page as a Text node (``client.dom``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import json
 
 from browser import ajax, window
 
-from client.dom import add, byid, clear, el, link, listen, mark_ready
+from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
 
 
 class Lobby:
@@ -88,7 +88,7 @@ class Lobby:
 
     def message(self, text: str, cls: str) -> None:
         node = byid("notice")
-        node.textContent = text
+        set_text(node, text)
         node.setAttribute("class", f"notice {cls}")
 
     def ready(self, part: str) -> None:

@@ -12,7 +12,7 @@ from browser import timer
 
 import events.games
 from client.boards import renderer
-from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id
+from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
 from client.net import Connection
@@ -39,7 +39,7 @@ class PlayPage:
         return self.follower.seq if self.follower is not None else 0
 
     def start(self) -> None:
-        byid("game-id").textContent = self.game_id
+        set_text(byid("game-id"), self.game_id)
         if self.seated and not self.token:
             self.notice("no seat token in this link (#token=…): watching only", "warning")
         self.connection.open()
@@ -48,7 +48,7 @@ class PlayPage:
 
     def on_connection(self, state: str) -> None:
         node = byid("connection")
-        node.textContent = state
+        set_text(node, state)
         node.setAttribute("class", f"connection {state}")
 
     def on_frame(self, frame: dict) -> None:
@@ -79,17 +79,21 @@ class PlayPage:
             mark("game-loaded")
         self.seat = frame.get("seat")
         self.head = max(self.head, frame.get("head") or 0)
+        if self.ready and self.follower.seq >= self.head:
+            self.schedule_render()  # a reconnection: nothing missed
         who = byid("who")
         if self.seat is not None:
-            who.textContent = f"You play {self.seat}"
+            set_text(who, f"You play {self.seat}")
         else:
-            who.textContent = "Spectating" if not self.seated else "No seat (token refused?)"
+            set_text(who, "Spectating" if not self.seated else "No seat (token refused?)")
         self.maybe_ready()
 
     def event(self, raw: object) -> None:
         if self.follower is None:
             self.notice("an event arrived before welcome", "error")
             return
+        if self.follower.seq == 0:
+            mark("first-event")
         try:
             envelope = self.follower.add(raw)
         except Gap as gap:
@@ -102,7 +106,11 @@ class PlayPage:
         if envelope is None:
             return
         add(byid("log"), event_row(self.game, self.view, envelope))
-        self.schedule_render()
+        if self.ready:
+            self.schedule_render()
+        elif self.follower.seq >= self.head:
+            mark("folded")
+            self.render()  # the catch-up is complete: draw once
 
     # --- drawing -------------------------------------------------------------------------------------
 
@@ -116,6 +124,8 @@ class PlayPage:
         self.render_pending = False
         follower = self.follower
         follower.check_latest()
+        if not self.ready:
+            mark("hashed")
         self.show_hash()
         state = follower.state
         if state is not None:
@@ -133,7 +143,7 @@ class PlayPage:
     def show_hash(self) -> None:
         follower = self.follower
         status = byid("hash")
-        status.textContent = follower.status()
+        set_text(status, follower.status())
         status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
         status.setAttribute("data-seq", str(follower.seq))
         status.setAttribute("title", f"{follower.checked_count()} of {follower.seq} hashes checked by this page")
@@ -179,15 +189,16 @@ class PlayPage:
 
     def maybe_ready(self) -> None:
         if not self.ready and self.follower is not None and self.follower.seq >= self.head:
-            if self.head == 0 or self.follower.state is not None:
-                self.ready = True
-                mark_ready()
+            if self.follower.state is None:
+                return  # nothing to draw yet: wait for the first envelope
+            self.ready = True
+            mark_ready()
 
     # --- panels --------------------------------------------------------------------------------------
 
     def notice(self, text: str, cls: str) -> None:
         node = byid("notice")
-        node.textContent = text
+        set_text(node, text)
         node.setAttribute("class", f"notice {cls}")
         if cls in ("error", "warning"):
             add(byid("log"), notice_row(text, cls))

@@ -14,7 +14,7 @@ from browser import ajax, timer, window
 
 import events.games
 from client.boards import renderer
-from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params
+from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
 from events.canonical import state_hash
 from events.log import Envelope
@@ -35,7 +35,7 @@ class ReplayPage:
         self.delay = 1000
 
     def start(self) -> None:
-        byid("game-id").textContent = self.game_id
+        set_text(byid("game-id"), self.game_id)
         url = f"/api/games/{window.encodeURIComponent(self.game_id)}/log"
         ajax.get(url, mode="text", oncomplete=self.loaded)
 
@@ -66,7 +66,7 @@ class ReplayPage:
 
     def fail(self, message: str) -> None:
         node = byid("notice")
-        node.textContent = message
+        set_text(node, message)
         node.setAttribute("class", "notice error")
         mark_ready()
 
@@ -107,13 +107,13 @@ class ReplayPage:
         if self.seq >= len(self.envelopes):
             self.go(1)
         self.playing = timer.set_interval(self.tick, self.delay)
-        byid("play").textContent = "⏸ pause"
+        set_text(byid("play"), "⏸ pause")
 
     def stop(self) -> None:
         if self.playing is not None:
             timer.clear_interval(self.playing)
             self.playing = None
-        byid("play").textContent = "▶ play"
+        set_text(byid("play"), "▶ play")
 
     def tick(self) -> None:
         if self.seq >= len(self.envelopes):
@@ -136,13 +136,13 @@ class ReplayPage:
         status.setAttribute("data-seq", str(seq))
         status.setAttribute("data-hash", folded)
         if folded == envelope.hash:
-            status.textContent = f"hash ✓ seq {seq}: {folded}"
+            set_text(status, f"hash ✓ seq {seq}: {folded}")
             status.setAttribute("class", "hash ok")
         else:
-            status.textContent = f"hash ✗ MISMATCH at seq {seq}: logged {envelope.hash}, page {folded}"
+            set_text(status, f"hash ✗ MISMATCH at seq {seq}: logged {envelope.hash}, page {folded}")
             status.setAttribute("class", "hash bad")
         byid("scrub").value = str(seq)
-        byid("position").textContent = f"seq {seq} / {len(self.envelopes)}"
+        set_text(byid("position"), f"seq {seq} / {len(self.envelopes)}")
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))
