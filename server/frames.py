@@ -1,0 +1,201 @@
+"""The wire at the server's edge: client frames decoded strictly, server frames and envelopes encoded.
+
+After msgspec's asyncio example: message types are Structs, a tagged union on ``type`` with
+unknown fields forbidden, one decoder built at import. A frame that does not decode is answered
+with an error frame carrying msgspec's own message (expected type, found type, ``$.path``); the
+connection stays open. ``events/`` never sees msgspec: a command's body is checked here for
+shape, then built into a record by the game's registry.
+
+Envelopes are encoded once, as JSON text, and that text is both what the store keeps and what
+every client receives (wrapped in an ``event`` frame without re-encoding).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+from events.log import Envelope
+from events.record import DecodeError, Record
+
+MAX_FRAME_BYTES = 8 * 1024  # a command is ~100 bytes; anything near this is a mistake or abuse
+COMMAND_ID = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+
+# --- client -> server ------------------------------------------------------------------------------
+
+
+class CommandBody(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    type: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    data: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields=True, frozen=True):
+    since: Annotated[int, msgspec.Meta(ge=0)]
+    token: str | None = None
+
+
+class Command(msgspec.Struct, tag="command", tag_field="type", forbid_unknown_fields=True, frozen=True):
+    id: COMMAND_ID
+    command: CommandBody
+
+
+ClientFrame = Hello | Command
+CLIENT_TAGS = ("hello", "command")
+_client_decoder = msgspec.json.Decoder(ClientFrame)
+
+
+class _Tag(msgspec.Struct):
+    """Only on the error path: was it an object with a ``type`` we do not know?"""
+
+    type: Any = None
+
+
+_tag_decoder = msgspec.json.Decoder(_Tag)
+
+
+class FrameError(Exception):
+    """A frame the server cannot take: a stable code and the fact, for the error frame."""
+
+    def __init__(self, code: str, message: str, command_id: str | None = None) -> None:
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.command_id = command_id
+
+
+def decode_client_frame(raw: str | bytes) -> Hello | Command:
+    """One client frame, or FrameError (``frame-too-large``, ``bad-frame``, ``unknown-frame``)."""
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > MAX_FRAME_BYTES:
+        raise FrameError("frame-too-large", f"a frame may hold at most {MAX_FRAME_BYTES} bytes, got {size}")
+    try:
+        return _client_decoder.decode(raw)
+    except msgspec.ValidationError as error:
+        tag = _frame_tag(raw)
+        if isinstance(tag, str) and tag not in CLIENT_TAGS:
+            raise FrameError(
+                "unknown-frame", f"expected a frame type in {', '.join(CLIENT_TAGS)}, got {tag!r}"
+            ) from None
+        raise FrameError("bad-frame", str(error)) from None
+    except msgspec.DecodeError as error:
+        raise FrameError("bad-frame", f"not JSON: {error}") from None
+
+
+def _frame_tag(raw: str | bytes) -> Any:
+    try:
+        return _tag_decoder.decode(raw).type
+    except msgspec.DecodeError:
+        return None
+
+
+def build_command(game: Any, frame: Command) -> Record:
+    """The command's record, via the game's registry (``unknown-command`` / ``bad-frame``)."""
+    body = frame.command
+    if body.type not in game.commands:
+        known = ", ".join(game.commands.names())
+        raise FrameError(
+            "unknown-command", f"{game.name} has no command {body.type!r} (known: {known})", frame.id
+        )
+    if "type" in body.data:
+        raise FrameError("bad-frame", "$.command.data: the command's type belongs in $.command.type", frame.id)
+    try:
+        return game.commands.build(dict(body.data, type=body.type), "$.command.data")
+    except DecodeError as error:
+        raise FrameError("bad-frame", str(error), frame.id) from None
+
+
+# --- server -> client ------------------------------------------------------------------------------
+
+
+class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
+    game: str
+    rules: str
+    seat: str | None
+    head: int
+
+
+class Event(msgspec.Struct, tag="event", tag_field="type"):
+    envelope: msgspec.Raw
+
+
+class Ack(msgspec.Struct, tag="ack", tag_field="type"):
+    id: str
+    first: int
+    last: int
+
+
+class Rejected(msgspec.Struct, tag="rejected", tag_field="type"):
+    id: str
+    rule: str
+    reason: str
+
+
+class Error(msgspec.Struct, tag="error", tag_field="type"):
+    code: str
+    message: str
+    id: str | None = None
+
+
+ServerFrame = Welcome | Event | Ack | Rejected | Error
+_encoder = msgspec.json.Encoder()
+server_frame_decoder = msgspec.json.Decoder(ServerFrame)  # for tests and the bench's clients
+
+
+def encode(frame: msgspec.Struct) -> str:
+    return _encoder.encode(frame).decode("utf-8")
+
+
+def error_frame(code: str, message: str, command_id: str | None = None) -> str:
+    return encode(Error(code, message, command_id))
+
+
+# --- envelopes -------------------------------------------------------------------------------------
+
+
+def encode_envelope(envelope: Envelope) -> str:
+    """The envelope's JSON text: what the store keeps and what clients get, byte for byte."""
+    return _encoder.encode(envelope.to_dict()).decode("utf-8")
+
+
+def event_frame(envelope_json: str) -> str:
+    """Wrap stored envelope JSON in an ``event`` frame without decoding it again."""
+    return '{"type":"event","envelope":' + envelope_json + "}"
+
+
+class EnvelopeWire(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """An envelope's shape on the wire (``Envelope.to_dict()``); records are built after."""
+
+    game: str
+    seq: Annotated[int, msgspec.Meta(ge=1)]
+    type: str
+    data: dict[str, Any]
+    seat: str | None = None
+    command_id: str | None = None
+    command: CommandBody | None = None
+    dice: list[int] | None = None
+    rule: str | None = None
+    hash: str
+    at: str | None = None
+
+
+_envelope_decoder = msgspec.json.Decoder(EnvelopeWire)
+
+
+def decode_envelope(game: Any, text: str | bytes) -> Envelope:
+    """Envelope JSON -> ``events.log.Envelope``; raises DecodeError with a path."""
+    try:
+        wire = _envelope_decoder.decode(text)
+    except msgspec.DecodeError as error:
+        raise DecodeError(f"envelope: {error}") from None
+    if "type" in wire.data:
+        raise DecodeError("$.data: the event's type belongs in $.type, not in its data")
+    event = game.events.build(dict(wire.data, type=wire.type), "$.data")
+    command = None
+    if wire.command is not None:
+        if "type" in wire.command.data:
+            raise DecodeError("$.command.data: the command's type belongs in $.command.type")
+        command = game.commands.build(dict(wire.command.data, type=wire.command.type), "$.command")
+    dice = tuple(wire.dice) if wire.dice is not None else None
+    return Envelope(wire.game, wire.seq, event, wire.seat, wire.command_id, command, dice, wire.rule, wire.hash, wire.at)

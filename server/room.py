@@ -1,0 +1,388 @@
+"""One Room per live game: the single writer, its guard ladder, and the connections it feeds.
+
+A command runs down the guard ladder, top to bottom, each rung an early answer with its own
+code (STYLE habit 7, after boardgame.io's master with the write moved before the broadcast):
+
+1. frame    — the connection said hello, the frame decoded, its body is a command of this game
+              (``hello-first``, ``bad-frame``, ``unknown-command``; decoding itself is in frames.py);
+2. token    — the seat token given at hello still matches the stored hash (``bad-token``);
+3. seat     — the connection holds a seat: spectators only read (``spectator``);
+4. repeated — a command id already in the log is answered with its earlier ack, applied once
+              (another seat's id is ``id-taken``);
+5. decide   — the rules accept (events) or refuse (``rejected``, with the clause and the fact).
+
+Then the events are appended to the store with the expected seq, and only once the store has
+them are they broadcast; if another writer got there first (``SeqConflict``) the Room re-reads
+the log and runs rungs 4–5 again. Rooms are built lazily from the store (``Table.restore``), so
+a server killed and restarted resumes every game with nothing lost.
+
+Each connection has a bounded send queue drained by its own task; a client that cannot keep up
+is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import enum
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+import events.games
+from events.log import Envelope, Table
+from events.rules import Rejection
+from server import frames
+from server.frames import Command, FrameError, Hello
+from server.store import GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
+from server.tokens import seat_for_token
+
+log = logging.getLogger("chronicle.room")
+
+# Close codes: number and meaning in one name (4000-4999 are ours to define).
+CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001  # the server is shutting down
+CLOSE_TRY_AGAIN_LATER = 1013  # the store failed; reconnect later and say hello with your seq
+CLOSE_NO_SUCH_GAME = 4004  # the URL names no game in the store
+CLOSE_TOO_SLOW = 4008  # the client's send queue overflowed: it read too slowly
+
+SEND_QUEUE_LIMIT = 256  # queued items (one per command, or one catch-up batch) per connection
+CONFLICT_RETRIES = 5
+
+
+class ConnectionState(enum.Enum):
+    AWAITING_HELLO = "awaiting-hello"
+    GREETED = "greeted"
+    CLOSED = "closed"
+
+
+_TRANSITIONS = {
+    ConnectionState.AWAITING_HELLO: (ConnectionState.GREETED, ConnectionState.CLOSED),
+    ConnectionState.GREETED: (ConnectionState.CLOSED,),
+    ConnectionState.CLOSED: (),
+}
+
+
+def visible_to(game: Any, envelope: Envelope, seat: str | None) -> Envelope | None:
+    """What ``seat`` (None: a spectator) may see of an envelope: itself, a redacted copy, or None.
+
+    Every envelope leaving the server passes here. Mecha hides nothing; a game with hidden
+    information (Gloomhaven's decks) will redact by the envelope's audience.
+    """
+    return envelope
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Connection:
+    """One client's socket: its state, its seat, and the bounded queue its writer task drains."""
+
+    def __init__(self, websocket: WebSocket, queue_limit: int = SEND_QUEUE_LIMIT) -> None:
+        self.websocket = websocket
+        self.state = ConnectionState.AWAITING_HELLO
+        self.seat: str | None = None
+        self.token: str | None = None
+        self.close_code: int | None = None
+        self._queue: asyncio.Queue[list[str] | int] = asyncio.Queue(queue_limit + 1)  # +1: room for the close
+        self._limit = queue_limit
+        self._writer = asyncio.create_task(self._pump())
+
+    def __repr__(self) -> str:
+        return f"Connection({self.state.value}, seat={self.seat!r})"
+
+    def transition(self, to: ConnectionState) -> None:
+        if to not in _TRANSITIONS[self.state]:
+            raise RuntimeError(f"connection cannot go from {self.state.value} to {to.value}")
+        self.state = to
+
+    def send(self, *frames_: str) -> bool:
+        """Queue frames to go out in order; False (and the connection is dropped) if it overflowed."""
+        return self.send_batch(list(frames_))
+
+    def send_batch(self, batch: list[str]) -> bool:
+        if self.state is ConnectionState.CLOSED:
+            return False
+        if self._queue.qsize() >= self._limit:
+            self.close(CLOSE_TOO_SLOW)
+            return False
+        if batch:
+            self._queue.put_nowait(batch)
+        return True
+
+    def close(self, code: int) -> None:
+        """Stop accepting frames; the writer sends what is queued before it (unless too slow), then closes."""
+        if self.state is ConnectionState.CLOSED:
+            return
+        self.transition(ConnectionState.CLOSED)
+        self.close_code = code
+        if code == CLOSE_TOO_SLOW:  # its backlog is the problem: drop it, close at once
+            while not self._queue.empty():
+                self._queue.get_nowait()
+        self._queue.put_nowait(code)
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, int):
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self.websocket.close(item), 5)
+                    return
+                for frame in item:
+                    await self.websocket.send_text(frame)
+        except Exception:  # the peer went away mid-send: nothing left to tell it
+            if self.state is not ConnectionState.CLOSED:
+                self.transition(ConnectionState.CLOSED)
+
+    async def finish(self) -> None:
+        """After the socket's receive loop ended: let a pending close go out, then stop the writer."""
+        if self.close_code is not None and not self._writer.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._writer), 5)
+        if self.state is not ConnectionState.CLOSED:
+            self.transition(ConnectionState.CLOSED)
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._writer
+
+
+class Room:
+    """One game in memory (a Table), its writer lock, and the connections that watch it."""
+
+    def __init__(self, store: Store, meta: GameMeta, game: Any, table: Table, stored: list[Stored]) -> None:
+        self.store = store
+        self.meta = meta
+        self.game = game
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.clients: set[Connection] = set()
+        self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
+        self._frames = [frames.event_frame(item.envelope) for item in stored]  # public frame per seq
+
+    @classmethod
+    async def load(cls, store: Store, game_id: str) -> Room:
+        """Rebuild from the store: every hash checked by ``Table.restore``."""
+        meta = await store.get_game(game_id)
+        game = events.games.load(meta.rules)
+        stored = await store.read(game_id)
+        table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored])
+        return cls(store, meta, game, table, stored)
+
+    async def _reload(self) -> None:
+        """After a conflict or a failed append: the store is the truth, catch up with it."""
+        fresh = await Room.load(self.store, self.meta.game_id)
+        self.meta, self.table, self._frames = fresh.meta, fresh.table, fresh._frames
+
+    def frame_for(self, envelope: Envelope, seat: str | None) -> str | None:
+        visible = visible_to(self.game, envelope, seat)
+        if visible is None:
+            return None
+        if visible is envelope:
+            return self._frames[envelope.seq - 1]
+        return frames.event_frame(frames.encode_envelope(visible))
+
+    def _frames_for(self, envelopes: list[Envelope], seat: str | None) -> list[str]:
+        out = []
+        for envelope in envelopes:
+            frame = self.frame_for(envelope, seat)
+            if frame is not None:
+                out.append(frame)
+        return out
+
+    # --- hello ------------------------------------------------------------------------------------
+
+    async def hello(self, connection: Connection, frame: Hello) -> None:
+        if connection.state is ConnectionState.GREETED:
+            connection.send(frames.error_frame("already-greeted", f"this connection already said hello as "
+                                               f"{_who(connection.seat)}; open another socket to change seat"))
+            return
+        seat = None
+        if frame.token is not None:
+            seat = seat_for_token(frame.token, self.meta.token_hashes)
+            if seat is None:
+                connection.send(frames.error_frame(
+                    "bad-token", "the token matches no seat of this game; say hello again with a seat's token, "
+                    "or with token null to watch"))
+                return
+        async with self.lock:  # a consistent cut: nothing is broadcast between catch-up and joining
+            head = self.table.seq
+            if frame.since > head:
+                connection.send(frames.error_frame(
+                    "bad-since", f"since {frame.since} is beyond the last seq {head} of this game"))
+                return
+            connection.seat, connection.token = seat, frame.token
+            connection.transition(ConnectionState.GREETED)
+            welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head))
+            if connection.send_batch([welcome] + self._frames_for(self.table.envelopes[frame.since :], seat)):
+                self.clients.add(connection)
+
+    # --- the guard ladder -------------------------------------------------------------------------
+
+    async def command(self, connection: Connection, frame: Command) -> None:
+        # 1. frame
+        if connection.state is not ConnectionState.GREETED:
+            connection.send(frames.error_frame("hello-first", "expected a hello frame before any command", frame.id))
+            return
+        try:
+            command = frames.build_command(self.game, frame)
+        except FrameError as error:
+            connection.send(frames.error_frame(error.code, error.message, frame.id))
+            return
+        # 2. token
+        if connection.token is not None and seat_for_token(connection.token, self.meta.token_hashes) != connection.seat:
+            connection.send(frames.error_frame("bad-token", f"the token no longer matches seat {connection.seat}",
+                                               frame.id))
+            return
+        # 3. seat
+        if connection.seat is None:
+            connection.send(frames.error_frame(
+                "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
+            return
+        async with self.lock:
+            reply = await self._decide_and_append(connection.seat, command, frame.id)
+        connection.send(reply)
+
+    async def _decide_and_append(self, seat: str, command: Any, command_id: str) -> str:
+        for _attempt in range(CONFLICT_RETRIES):
+            # 4. repeated command id
+            earlier = self.table.by_command.get(command_id)
+            if earlier is not None:
+                if earlier[0].seat != seat:
+                    return frames.error_frame("id-taken", f"command id {command_id!r} was already used by seat "
+                                              f"{earlier[0].seat} in this game; ids must be unique per game", command_id)
+                return frames.encode(frames.Ack(command_id, earlier[0].seq, earlier[-1].seq))
+            # 5. decide
+            head = self.table.seq
+            try:
+                result = self.table.submit(seat, command, command_id, at=now())
+            except Exception as error:  # a bug in the rules: say so, and drop the half-applied table
+                log.exception("game %s: deciding %r failed", self.meta.game_id, command)
+                await self._reload_or_give_up()
+                return frames.error_frame("internal-error", f"the server failed to decide this command: "
+                                          f"{type(error).__name__}: {error}", command_id)
+            if isinstance(result, Rejection):
+                return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
+            texts = [frames.encode_envelope(envelope) for envelope in result.envelopes]
+            batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(result.envelopes, texts)]
+            try:
+                await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
+            except SeqConflict:
+                await self._reload_or_give_up()  # another process wrote first: re-read, then rungs 4–5 again
+                continue
+            except StoreError as error:
+                log.error("game %s: append failed: %s", self.meta.game_id, error)
+                await self._reload_or_give_up()
+                return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
+            # Stored: only now does anyone hear of it.
+            self._frames.extend(frames.event_frame(text) for text in texts)
+            self._broadcast(result.envelopes)
+            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
+        return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
+                                  command_id)
+
+    async def _reload_or_give_up(self) -> None:
+        try:
+            await self._reload()
+        except Exception:
+            log.exception("game %s: cannot reload from the store; closing its connections", self.meta.game_id)
+            for client in list(self.clients):
+                client.close(CLOSE_TRY_AGAIN_LATER)
+            self.clients.clear()
+            raise
+
+    def _broadcast(self, envelopes: list[Envelope]) -> None:
+        for client in list(self.clients):
+            if not client.send_batch(self._frames_for(envelopes, client.seat)):
+                self.clients.discard(client)
+
+
+def _who(seat: str | None) -> str:
+    return "a spectator" if seat is None else f"seat {seat}"
+
+
+class Rooms:
+    """The live rooms of this process, loaded on first use and dropped when nobody is connected."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+
+    async def enter(self, game_id: str) -> Room:
+        """The game's Room, counted as in use until ``leave``; raises UnknownGame."""
+        while True:
+            room = self.rooms.get(game_id)
+            if room is None:
+                room = await asyncio.shield(self._load(game_id))
+            if self.rooms.get(game_id) is room:  # not evicted while we waited
+                room.users += 1
+                return room
+
+    def _load(self, game_id: str) -> asyncio.Future[Room]:
+        future = self._loading.get(game_id)
+        if future is None:
+            future = asyncio.ensure_future(self._build(game_id))
+            self._loading[game_id] = future
+            future.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return future
+
+    async def _build(self, game_id: str) -> Room:
+        room = await Room.load(self.store, game_id)
+        self.rooms[game_id] = room
+        return room
+
+    def leave(self, room: Room, connection: Connection | None = None) -> None:
+        if connection is not None:
+            room.clients.discard(connection)
+        room.users -= 1
+        if room.users == 0 and self.rooms.get(room.meta.game_id) is room:
+            del self.rooms[room.meta.game_id]
+
+    def close_all(self, code: int = CLOSE_GOING_AWAY) -> None:
+        for room in self.rooms.values():
+            for client in list(room.clients):
+                client.close(code)
+
+
+async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SEND_QUEUE_LIMIT) -> None:
+    """A WebSocket's whole life: accept, find the room, read frames until it closes."""
+    game_id = websocket.path_params["game_id"]
+    await websocket.accept()
+    try:
+        room = await rooms.enter(game_id)
+    except UnknownGame:
+        await websocket.send_text(frames.error_frame("no-such-game", f"there is no game {game_id!r}"))
+        await websocket.close(CLOSE_NO_SUCH_GAME)
+        return
+    except StoreError as error:
+        log.error("game %s: cannot load: %s", game_id, error)
+        await websocket.send_text(frames.error_frame("store-unavailable", f"the game cannot be loaded: {error}"))
+        await websocket.close(CLOSE_TRY_AGAIN_LATER)
+        return
+    connection = Connection(websocket, queue_limit)
+    try:
+        while connection.state is not ConnectionState.CLOSED:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            try:
+                frame = frames.decode_client_frame(raw)
+            except FrameError as error:
+                connection.send(frames.error_frame(error.code, error.message))
+                continue
+            if isinstance(frame, Hello):
+                await room.hello(connection, frame)
+            else:
+                await room.command(connection, frame)
+    except StoreError:
+        pass  # the room could not reload and has closed its connections
+    finally:
+        rooms.leave(room, connection)
+        await connection.finish()

@@ -1,0 +1,26 @@
+"""Where games live: the store contract (``base``) and its back ends, chosen by URL.
+
+``open_store("chronicle.db")`` or ``open_store("sqlite:///path/to.db")`` gives SQLite;
+``postgresql://…`` is reserved for the PostgreSQL back end (not written yet).
+"""
+
+from __future__ import annotations
+
+from server.store.base import GameExists, GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
+
+__all__ = ["GameExists", "GameMeta", "SeqConflict", "Store", "StoreError", "Stored", "UnknownGame", "store_for"]
+
+
+def store_for(url_or_path: str) -> Store:
+    """A store (not yet opened) for a URL or a SQLite file path."""
+    if url_or_path.startswith(("postgresql://", "postgres://")):
+        raise StoreError("the PostgreSQL store is not available yet: use a SQLite file path")
+    if "://" in url_or_path and not url_or_path.startswith("sqlite://"):
+        scheme = url_or_path.split("://", 1)[0]
+        raise StoreError(f"unknown store URL scheme {scheme!r}: expected a file path or sqlite:///path")
+    from server.store.sqlite import SqliteStore
+
+    path = url_or_path.removeprefix("sqlite://") if url_or_path.startswith("sqlite://") else url_or_path
+    if not path:
+        raise StoreError("sqlite:// needs a path, e.g. sqlite:///var/lib/chronicle.db")
+    return SqliteStore(path)

@@ -1,0 +1,132 @@
+"""The store contract: a few methods over games and their events, and one small error family.
+
+A store keeps, per game, a metadata row (rules, title, seats, seat-token hashes, head, over)
+and one row per event: ``(seq, command_id, envelope JSON text)``. It knows nothing of the rules:
+the Room encodes envelopes before appending and decodes what it reads. ``append`` is atomic for
+the whole batch and optimistic: it names the seq the caller believes is the head, and if any
+other writer got there first it raises ``SeqConflict`` and writes nothing, on every back end
+(after eventsourcing's recorders). The caller re-reads and re-decides.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+
+
+class StoreError(Exception):
+    """Anything a store could not do; the back end's own error is chained as ``__cause__``."""
+
+
+class SeqConflict(StoreError):
+    """Another writer appended first: ``expected`` was not the head any more. Nothing was written."""
+
+    def __init__(self, game_id: str, expected: int, head: int | None = None) -> None:
+        where = f", the head is {head}" if head is not None else ""
+        StoreError.__init__(self, f"game {game_id}: append expected head {expected}{where}")
+        self.game_id = game_id
+        self.expected = expected
+        self.head = head
+
+
+class UnknownGame(StoreError):
+    """No game with this id in the store."""
+
+    def __init__(self, game_id: str) -> None:
+        StoreError.__init__(self, f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+class GameExists(StoreError):
+    """``create_game`` with an id the store already holds (ids are random: a retry picks another)."""
+
+
+class Stored:
+    """One stored event: its seq, the command id that produced it (None for the start), its JSON."""
+
+    __slots__ = ("seq", "command_id", "envelope")
+
+    def __init__(self, seq: int, command_id: str | None, envelope: str) -> None:
+        self.seq = seq
+        self.command_id = command_id
+        self.envelope = envelope
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Stored):
+            return NotImplemented
+        return (self.seq, self.command_id, self.envelope) == (other.seq, other.command_id, other.envelope)
+
+    def __repr__(self) -> str:
+        return f"Stored(seq={self.seq}, command_id={self.command_id!r}, envelope={self.envelope[:40]!r}…)"
+
+
+class GameMeta:
+    """What the lobby lists about a game, plus the sha256 hashes of its seat tokens (never the tokens)."""
+
+    __slots__ = ("game_id", "rules", "title", "seats", "token_hashes", "created", "head", "over")
+
+    def __init__(
+        self, game_id: str, rules: str, title: str, seats: tuple, token_hashes: dict, created: str,
+        head: int = 0, over: bool = False,
+    ) -> None:
+        self.game_id = game_id
+        self.rules = rules
+        self.title = title
+        self.seats = tuple(seats)
+        self.token_hashes = dict(token_hashes)
+        self.created = created
+        self.head = head
+        self.over = over
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameMeta):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"GameMeta({self.game_id!r}, {self.rules!r}, head={self.head}, over={self.over})"
+
+
+class Store(abc.ABC):
+    """The methods every back end implements; all are coroutines (SQLite runs them in a thread)."""
+
+    @abc.abstractmethod
+    async def open(self) -> None:
+        """Connect and create the schema if missing; called once by the app's lifespan."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+
+    @abc.abstractmethod
+    async def create_game(self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False) -> None:
+        """Record a new game and its first events (seq 1..n) in one transaction; raises GameExists."""
+
+    @abc.abstractmethod
+    async def append(self, game_id: str, expected_seq: int, events: Sequence[Stored], *, over: bool = False) -> None:
+        """Append events ``expected_seq + 1 …`` atomically, or raise SeqConflict and write nothing.
+
+        ``over`` marks the game finished in the same transaction (the lobby lists it).
+        Raises UnknownGame, and ValueError if the batch's seqs are not dense from expected_seq + 1.
+        """
+
+    @abc.abstractmethod
+    async def read(self, game_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[Stored]:
+        """The events with ``after_seq < seq <= upto_seq`` in order; raises UnknownGame."""
+
+    @abc.abstractmethod
+    async def get_game(self, game_id: str) -> GameMeta:
+        """One game's metadata; raises UnknownGame."""
+
+    @abc.abstractmethod
+    async def list_games(self) -> list[GameMeta]:
+        """Every game, newest first."""
+
+
+def check_batch(expected_seq: int, events: Sequence[Stored]) -> None:
+    """A programming error, not a conflict: the batch itself must be dense from expected_seq + 1."""
+    if not events:
+        raise ValueError("append needs at least one event")
+    for offset, event in enumerate(events, start=1):
+        if event.seq != expected_seq + offset:
+            raise ValueError(f"batch seq {event.seq} should be {expected_seq + offset} (expected head {expected_seq})")

@@ -1,0 +1,199 @@
+"""One factory for a real Chronicle server: a uvicorn subprocess on a free port over a SQLite file.
+
+Every test that needs a server gets it from here, so the store back end is chosen in one place
+(STYLE habit 13). Nothing is mocked: the server is the real app in its own process, so a test
+can kill it with SIGKILL and start it again on the same database.
+
+API::
+
+    from tests.server_fixture import ServerProcess, chronicle_server, chronicle_server_factory
+
+    ServerProcess(db_path, *, port=None, env=None, via_cli=False)
+        .start(timeout=20.0) -> self   spawn, then wait until GET /api/games answers 200
+        .base_url                      "http://127.0.0.1:PORT"
+        .ws_url                        "ws://127.0.0.1:PORT"  (a game's socket: f"{ws_url}/ws/{game_id}")
+        .kill()                        SIGKILL (nothing flushed, nothing closed), wait for the exit
+        .stop()                        SIGTERM, SIGKILL after 10 s
+        .restart(timeout=20.0)         kill -9, then start again: same port, same db
+        .port, .db_path, .pid, .log_path (the server's stdout and stderr), .log_text()
+        with ServerProcess(...).start() as server: ...   (stops on exit)
+
+    free_port() -> int
+    get_json(url) -> (status, data);  post_json(url, data) -> (status, data)
+    create_game(base_url, scenario="mecha/sample", seed=None) -> the POST /api/games answer (dict)
+
+    pytest fixtures (import them into a conftest.py to use them there):
+      chronicle_server_factory   a function start(**ServerProcess kwargs) -> started ServerProcess;
+                                 db_path defaults to a fresh file under tmp_path; all are stopped
+                                 at teardown
+      chronicle_server           one started server on a fresh database
+
+``via_cli=True`` runs ``python -m server.cli.main serve --host 127.0.0.1 --port P --db PATH``
+instead of ``python -m uvicorn --factory server.app:app_from_env``; both serve the same app.
+``env`` adds environment variables (e.g. ``{"CHRONICLE_SEND_QUEUE": "8"}``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _request(url: str, method: str = "GET", body: bytes | None = None, timeout: float = 10.0) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, data=body, method=method,
+                                     headers={"content-type": "application/json"} if body is not None else {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def get_json(url: str) -> tuple[int, Any]:
+    status, body = _request(url)
+    return status, json.loads(body)
+
+
+def post_json(url: str, data: Any) -> tuple[int, Any]:
+    status, body = _request(url, "POST", json.dumps(data).encode())
+    return status, json.loads(body)
+
+
+def create_game(base_url: str, scenario: Any = "mecha/sample", seed: int | None = None) -> dict:
+    body: dict = {"scenario": scenario}
+    if seed is not None:
+        body["seed"] = seed
+    status, data = post_json(f"{base_url}/api/games", body)
+    if status != 201:
+        raise AssertionError(f"POST /api/games answered {status}: {data}")
+    return data
+
+
+class ServerProcess:
+    """A real server in a subprocess; see the module docstring."""
+
+    def __init__(self, db_path: str | os.PathLike, *, port: int | None = None, env: dict | None = None,
+                 via_cli: bool = False) -> None:
+        self.db_path = Path(db_path)
+        self.port = port or free_port()
+        self.env = dict(env or {})
+        self.via_cli = via_cli
+        self.log_path = self.db_path.with_name(self.db_path.name + f".{self.port}.log")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process else None
+
+    def _command(self) -> list[str]:
+        if self.via_cli:
+            return [sys.executable, "-m", "server.cli.main", "serve", "--host", "127.0.0.1",
+                    "--port", str(self.port), "--db", str(self.db_path)]
+        return [sys.executable, "-m", "uvicorn", "--factory", "server.app:app_from_env", "--host", "127.0.0.1",
+                "--port", str(self.port), "--log-level", "warning", "--no-access-log"]
+
+    def start(self, timeout: float = 20.0) -> ServerProcess:
+        if self.process is not None and self.process.poll() is None:
+            raise RuntimeError(f"the server on port {self.port} is already running (pid {self.pid})")
+        env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT), **self.env)
+        log = open(self.log_path, "ab")
+        try:
+            self.process = subprocess.Popen(self._command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        finally:
+            log.close()
+        self._wait_ready(timeout)
+        return self
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.process.returncode}:\n{self.log_text()[-3000:]}")
+            try:
+                status, _ = _request(f"{self.base_url}/api/games", timeout=1.0)
+                if status == 200:
+                    return
+            except (OSError, urllib.error.URLError):
+                pass
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_text()[-3000:]}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to flush or close anything."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self, timeout: float = 20.0) -> ServerProcess:
+        self.kill()
+        return self.start(timeout)
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@pytest.fixture
+def chronicle_server_factory(tmp_path):
+    started: list[ServerProcess] = []
+
+    def start(db_path: str | os.PathLike | None = None, **kwargs: Any) -> ServerProcess:
+        path = db_path or tmp_path / f"chronicle-{len(started)}.db"
+        server = ServerProcess(path, **kwargs)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def chronicle_server(chronicle_server_factory) -> ServerProcess:
+    return chronicle_server_factory()
