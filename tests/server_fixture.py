@@ -117,7 +117,8 @@ class ServerProcess:
             return [sys.executable, "-m", "server.cli.main", "serve", "--host", "127.0.0.1",
                     "--port", str(self.port), "--db", str(self.db_path)]
         return [sys.executable, "-m", "uvicorn", "--factory", "server.app:app_from_env", "--host", "127.0.0.1",
-                "--port", str(self.port), "--log-level", "warning", "--no-access-log"]
+                "--port", str(self.port), "--log-level", "warning", "--no-access-log",
+                "--ws-max-size", str(1024 * 1024)]
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
         if self.process is not None and self.process.poll() is None:

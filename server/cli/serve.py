@@ -1,0 +1,52 @@
+"""Serve the lobby, the pages and the games over HTTP and WebSocket, with uvicorn.
+
+The store is a SQLite file: --db, else $CHRONICLE_DB, else ./chronicle.db (created if missing).
+A server killed and restarted on the same file resumes every game where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+
+from server.cli.status import BAD_INPUT, SUCCESS, UNAVAILABLE, CommandError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009); below, frames.py answers with an error
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST})")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
+    parser.add_argument("--db", default=None,
+                        help="SQLite file or sqlite:///path (default: $CHRONICLE_DB, else ./chronicle.db)")
+    parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
+                        help="uvicorn's log level (default info)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.app import DEFAULT_DB, create_app
+    from server.store import StoreError
+
+    db = args.db or os.environ.get("CHRONICLE_DB") or DEFAULT_DB
+    try:
+        app = create_app(db)
+    except StoreError as error:
+        raise CommandError(f"--db {db}: {error}", BAD_INPUT) from None
+    # We bind the socket ourselves so that a busy port is a one-line error, not a log and an exit.
+    try:
+        listener = socket.create_server((args.host, args.port), reuse_port=False)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}", UNAVAILABLE) from None
+    host, port = listener.getsockname()[:2]
+    print(f"chronicle: serving http://{host}:{port}/ with store {db}", flush=True)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, lifespan="on")
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn shut down cleanly, then re-raised the Ctrl-C: a normal end
+        pass
+    return SUCCESS
