@@ -9,11 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 
-from events.record import to_data
+from events.record import Record, to_data
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+_set = object.__setattr__
 
 
 def canonical_json(data: Any) -> str:
@@ -22,5 +24,76 @@ def canonical_json(data: Any) -> str:
 
 
 def state_hash(state: Any) -> str:
-    """sha256 of the state's canonical JSON, in hex."""
-    return hashlib.sha256(canonical_json(to_data(state)).encode("ascii")).hexdigest()
+    """sha256 of the state's canonical JSON, in hex: ``canonical_json(to_data(state))``, spelt faster."""
+    return hashlib.sha256(record_json(state).encode("ascii")).hexdigest()
+
+
+def record_json(value: Any) -> str:
+    """``canonical_json(to_data(value))`` for a record, tuple or scalar, built piece by piece.
+
+    Records are immutable, so each one's text is computed once and kept in its ``_json`` slot: the
+    states of a game share their board, seats and Locations, and hashing after every event then
+    costs only the parts that changed (``bench/fold.py`` measures it; in Brython 3.15 a mecha state
+    took ~11 ms through ``canonical_json(to_data(...))`` and ~4.5 ms this way). Strings are escaped
+    here rather than by ``json``, whose Brython version leaves DEL (U+007F) unescaped where CPython
+    writes ``\\u007f``: the same state would hash differently in the browser.
+    """
+    kind = type(value)
+    if kind is int:
+        return str(value)  # json spells an int as repr() does
+    if kind is str:
+        return _quote(value)
+    if kind is tuple:
+        parts = []
+        for item in value:
+            kind = type(item)
+            if kind is int:
+                parts.append(str(item))
+            elif kind is str:
+                parts.append(_quote(item))
+            else:
+                parts.append(record_json(item))
+        return "[" + ",".join(parts) + "]"
+    if isinstance(value, Record):
+        text = getattr(value, "_json", None)
+        if text is None:
+            names = sorted(("type",) + tuple(value.__slots__))
+            text = "{" + ",".join(
+                [f'"{name}":' + (_quote(value.TYPE) if name == "type" else record_json(getattr(value, name)))
+                 for name in names]
+            ) + "}"
+            _set(value, "_json", text)
+        return text
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if isinstance(value, int):  # subclasses (an IntEnum) are spelt as their base type, as json does
+        return str(int(value))
+    if isinstance(value, str):
+        return _quote(str.__str__(value))
+    if isinstance(value, tuple):
+        return record_json(tuple(value))
+    return canonical_json(to_data(value))  # raises the TypeError that names what a record may hold
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _quote(text: str) -> str:
+    """A JSON string exactly as CPython's ``json.dumps(text, ensure_ascii=True)`` spells it."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return '"' + text + '"'
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif 0x20 <= code < 0x7F:
+            out.append(char)
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}")
+    return '"' + "".join(out) + '"'

@@ -14,7 +14,8 @@ from events.rules import Catalogue, Rejection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from collections.abc import Callable
+    from typing import Any
 
 
 class GameStarted(Record):

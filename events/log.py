@@ -97,11 +97,16 @@ class Envelope:
             raise DecodeError(f"{where}.seq: expected a positive integer, got {seq!r}")
         if not isinstance(raw["data"], dict):
             raise DecodeError(f"{where}.data: expected an object, got {type(raw['data']).__name__}")
+        if "type" in raw["data"]:
+            raise DecodeError(f"{where}.data: the event's type belongs in {where}.type, not in its data")
         event = game.events.build(dict(raw["data"], type=raw["type"]), f"{where}.data")
         command = None
         if raw.get("command") is not None:
             body = raw["command"]
-            if not isinstance(body, dict) or set(body) != {"type", "data"} or not isinstance(body["data"], dict):
+            if (
+                not isinstance(body, dict) or set(body) != {"type", "data"} or not isinstance(body["data"], dict)
+                or "type" in body["data"]
+            ):
                 raise DecodeError(f"{where}.command: expected {{'type': ..., 'data': {{...}}}}, got {body!r}")
             command = game.commands.build(dict(body["data"], type=body["type"]), f"{where}.command")
         dice = raw.get("dice")
@@ -167,6 +172,8 @@ class Table:
         for envelope in envelopes:
             if envelope.seq != table.seq + 1:
                 raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
+            if (envelope.seq == 1) != isinstance(envelope.event, GameStarted):
+                raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
             table.state = game.evolve(table.state, envelope.event)
             if isinstance(envelope.event, GameStarted):
                 table.seed = envelope.event.seed

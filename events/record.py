@@ -20,10 +20,21 @@ _set = object.__setattr__
 
 
 class Record:
-    """Base of every record. Subclasses declare ``TYPE`` (a stable tag) and ``__slots__``."""
+    """Base of every record. Subclasses declare ``TYPE`` (a stable tag) and ``__slots__``.
 
-    __slots__: tuple[str, ...] = ()
+    The base's one slot, ``_json``, is not a field: ``events.canonical`` memoises the record's
+    canonical JSON there (a record never changes, so neither does its text), which lets a state
+    hash reuse the text of the board and the seats it shares with the state before it.
+    """
+
+    __slots__ = ("_json",)
     TYPE = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A subclass without its own __slots__ would read the base's and lose its field list.
+        if "__slots__" not in cls.__dict__:
+            raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
+        super().__init_subclass__(**kwargs)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")

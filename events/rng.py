@@ -14,7 +14,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from collections.abc import Callable
+    from typing import Any
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from events.game import Game
-
 from events.games.mecha import rules
 from events.games.mecha.clauses import CATALOGUE
 from events.games.mecha.model import COMMANDS, EVENTS

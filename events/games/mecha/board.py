@@ -6,11 +6,10 @@ dict with its board and bag already inlined (the shell reads files; the core doe
 
 from __future__ import annotations
 
+from events.games.mecha.model import Board, Location, Seat
 from events.geometry.graph import graph_from_links
 from events.geometry.hexgrid import hex_neighbors
 from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
-
-from events.games.mecha.model import Board, Location, Seat
 
 COLOURS = ("orange", "turquoise")
 SEAT_NAME_LIMIT = 24
@@ -119,14 +118,24 @@ def _hex_links(locations: list) -> tuple:
 
 
 def load_bag(raw: object, path: str = "$") -> tuple:
-    """The Corruption bag (MV-C2): sorted (value, colour, count) with counts merged."""
+    """The Corruption bag (MV-C2): sorted (value, colour, count) with counts merged.
+
+    MV-7 speaks of *the* value-20 token: a bag holds at most one, and it is set aside for
+    Location 20, never drawn.
+    """
     data = obj(raw, path, ("tokens",), ("notes",))
     counts: dict = {}
+    twenties = 0
     for i, item in enumerate(array(data["tokens"], f"{path}.tokens", 1)):
         where = f"{path}.tokens[{i}]"
         token = obj(item, where, ("value", "colour", "count"))
         key = (integer(token["value"], f"{where}.value", 1), text(token["colour"], f"{where}.colour", COLOURS))
-        counts[key] = counts.get(key, 0) + integer(token["count"], f"{where}.count", 1)
+        count = integer(token["count"], f"{where}.count", 1)
+        if key[0] == 20:
+            twenties += count
+            if twenties > 1:
+                raise ScenarioError(f"{where}.count", f"the bag holds one value-20 token (MV-7), got {twenties}")
+        counts[key] = counts.get(key, 0) + count
     return tuple((value, colour, count) for (value, colour), count in sorted(counts.items()))
 
 
@@ -153,15 +162,20 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
         if not 1 <= low <= high:
             raise ScenarioError(f"{where}.range", f"expected 1 <= min <= max, got [{low}, {high}] (MV-3)")
         seats.append(Seat(name, text(seat["mech"], f"{where}.mech"), low, high))
-    starts = _starts(data.get("start", {}), seats, numbers, f"{path}.start")
+    starts = _starts(data.get("start", {}), seats, board, f"{path}.start")
     rounds = integer(data["rounds"], f"{path}.rounds", 1, 10_000)
     return Setup(text(data["title"], f"{path}.title"), board, tuple(seats), bag, rounds, starts)
 
 
-def _starts(raw: object, seats: list, numbers: set, path: str) -> tuple:
-    """Where each Mecha begins: the Camp (MV-2) unless a test scenario places it in a Location."""
+def _starts(raw: object, seats: list, board: Board, path: str) -> tuple:
+    """Where each Mecha begins: the Camp (MV-2) unless a test scenario places it in a Location.
+
+    A Location given here must be face up: a Mecha that enters a face-down Location reveals it
+    (MV-6), so no Mecha can stand on one.
+    """
     names = tuple(seat.seat for seat in seats)
     data = obj(raw, path, (), names)
+    by_number = {item.number: item for item in board.locations}
     positions = []
     taken: dict = {}
     for name in names:
@@ -170,8 +184,11 @@ def _starts(raw: object, seats: list, numbers: set, path: str) -> tuple:
             positions.append(None)
             continue
         number = integer(where, f"{path}.{name}")
-        if number not in numbers:
+        if number not in by_number:
             raise ScenarioError(f"{path}.{name}", f"unknown Location {number}")
+        if not by_number[number].face_up:
+            raise ScenarioError(f"{path}.{name}", f"Location {number} is face down: a Mecha starts in the Camp "
+                                "or on a face-up Location (MV-6)")
         if number in taken:
             raise ScenarioError(f"{path}.{name}", f"Location {number} already holds {taken[number]}'s Mecha (MV-1)")
         taken[number] = name

@@ -4,21 +4,32 @@ from __future__ import annotations
 
 from events.canonical import canonical_json
 from events.game import GameStarted
-from events.geometry.graph import graph_within
-from events.rules import Rejection
-
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
-    BagRanOut, CorruptionDrawn, CorruptionPlaced, GameEnded, LocationRevealed, MechMoved, MechStayed, Move,
-    Pass, PlanTokenGained, State, TurnEnded, TurnPassed,
+    BagRanOut,
+    CorruptionDrawn,
+    CorruptionPlaced,
+    GameEnded,
+    LocationRevealed,
+    MechMoved,
+    MechStayed,
+    Move,
+    Pass,
+    PlanTokenGained,
+    State,
+    TurnEnded,
+    TurnPassed,
 )
+from events.geometry.graph import graph_within
+from events.rules import Rejection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-RULES_VERSION = "mecha-1"
-TOKEN_20 = (20, "orange")
+#: Recorded in every GameStarted. mecha-2: GameEnded tallies include the last command's own
+#: reveal, a value-20 token never comes out of the bag, a non-integer destination is refused.
+RULES_VERSION = "mecha-2"
 
 
 # --- start -----------------------------------------------------------------------------------------
@@ -32,14 +43,17 @@ def start(scenario: dict, seed: int) -> list:
 
 
 def initial_state(event: GameStarted) -> State:
-    """The state a GameStarted describes: Mechas in the Camp (MV-2), the 20-token set aside (MV-C2)."""
+    """The state a GameStarted describes: Mechas in the Camp (MV-2), the 20-token set aside (MV-C2).
+
+    The value-20 token is set aside whether or not the board has a Location 20: the digest's
+    MV-C2 sets it aside "for Location 20", so no draw (MV-6c) can ever produce it.
+    """
     import json
 
     setup = boards.load_scenario(json.loads(event.scenario))
     bag = setup.bag
-    token_20 = None
-    if any(location.number == 20 for location in setup.board.locations):
-        token_20 = _token_20(bag)
+    token_20 = _token_20(bag)
+    if token_20 is not None:
         bag = _take(bag, token_20)
     return State(
         setup.title, setup.board, setup.seats, setup.starts,
@@ -49,11 +63,12 @@ def initial_state(event: GameStarted) -> State:
     )
 
 
-def _token_20(bag: tuple) -> tuple:
+def _token_20(bag: tuple) -> tuple | None:
+    """The one value-20 token (``load_bag`` refuses a second), or None if the bag has none."""
     for value, colour, _count in bag:
         if value == 20:
             return (value, colour)
-    return TOKEN_20  # pragma: no cover - load_scenario refuses a board with Location 20 and no 20-token
+    return None
 
 
 # --- questions about a state -----------------------------------------------------------------------
@@ -67,7 +82,13 @@ def seat_index(state: State, seat: str) -> int:
 
 
 def destinations(state: State, index: int) -> dict:
-    """Every valid destination of seat ``index``'s Mecha -> its shortest legal path (MV-1…MV-6)."""
+    """Every valid destination of seat ``index``'s Mecha -> its shortest legal path (MV-1…MV-6).
+
+    Range counts the shortest legal route (MV-3, MV-C4): with Range 2–3 an adjacent Location is
+    one step away even if a detour of two exists. Occupied Locations are passed and counted
+    (MV-4), a face-down one is entered but never left (MV-6), and the Camp is only ever a start
+    whose three exits are the first steps (MV-2).
+    """
     seat = state.seats[index]
     here = state.positions[index]
     occupied = {position for position in state.positions if position is not None}
@@ -134,7 +155,15 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         return Rejection("MV-C3", f"{type(command).__name__} is not a command of this game")
     if isinstance(outcome, Rejection):
         return outcome
-    return outcome + _end_turn(state, index)
+    # The turn ends on the state the action left, so GameEnded's tallies count this action too.
+    after = state
+    for event in outcome:
+        after = evolve(after, event)
+    return outcome + _end_turn(after, index)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Rejection:
@@ -147,10 +176,10 @@ def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Re
             listed = ", ".join(str(place) for place in sorted(options))
             return Rejection("MV-5", f"a Move needs a destination while valid ones exist: {listed}")
         return [MechStayed(seat.seat, here)]
-    if to not in options:
+    if not _is_number(to) or to not in options:  # ``True in {1: ...}`` holds: check the type first
         return _why_not(state, index, to)
     path = options[to]
-    occupied = {position: state.seats[i].seat for i, position in enumerate(state.positions) if position is not None}
+    occupied = {position for position in state.positions if position is not None}
     passed = tuple(place for place in path[:-1] if place in occupied)
     events: list = [MechMoved(seat.seat, here, to, path, passed)]
     if to not in state.face_up:
@@ -159,30 +188,66 @@ def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Re
 
 
 def _why_not(state: State, index: int, to: Any) -> Rejection:
-    """The most specific reason a destination is not valid, with the clause that says so."""
+    """The most specific reason a destination is not valid, with the clause that says so.
+
+    The checks run from the kind of place named to the route: not a Location at all (MV-4 for a
+    card space, MV-2 for the Camp, MV-1 otherwise), where the Mecha already is (MV-3), occupied
+    (MV-1), unreachable except through the Camp (MV-2) or at all (MV-C1), out of Range by the
+    shortest route (MV-3), and last blocked by face-down Locations (MV-6), which is the only
+    restriction left once the others pass.
+    """
     seat = state.seats[index]
     here = state.positions[index]
-    if not isinstance(to, int) or isinstance(to, bool) or boards.location(state.board, to) is None:
-        cards = [name for name, _hex in state.board.card_spaces]
-        return Rejection("MV-4", f"{to!r} is not a Location of this board (the Camp and the card spaces "
-                         f"{', '.join(cards)} cannot be entered)")
+    cards = tuple(name for name, _hex in state.board.card_spaces)
+    if not _is_number(to):
+        if to in cards:
+            return Rejection("MV-4", f"card space {to} holds a central card, not a Location: no Mecha enters it")
+        if isinstance(to, str) and to.lower() == "camp":
+            return Rejection("MV-2", "the Camp is not a Location: a Mecha that has left it never returns")
+        return Rejection("MV-1", f"a Move goes to a Location number, got {to!r}")
+    if boards.location(state.board, to) is None:
+        return Rejection("MV-1", f"there is no Location {to} on this board")
     if to == here:
         return Rejection("MV-3", f"the Mecha is already in Location {to}: a move must end elsewhere")
     for i, position in enumerate(state.positions):
         if position == to:
             return Rejection("MV-1", f"Location {to} is occupied by {state.seats[i].seat}'s Mecha")
+    table = boards.neighbours(state.board)
+    camp_exits = state.board.camp_adjacent
     unrestricted = graph_within(
-        boards.neighbours(state.board), here, len(state.board.locations),
-        first_steps=state.board.camp_adjacent if here is None else None,
+        table, here, len(table), first_steps=camp_exits if here is None else None,
     )
     if to not in unrestricted:
-        return Rejection("MV-2", f"Location {to} cannot be reached from {_where(here)}")
-    steps = len(unrestricted[to])
-    if steps > seat.range_max or steps < seat.range_min:
-        return Rejection("MV-3", f"Location {to} is {steps} steps from {_where(here)}; "
+        if to in graph_within(_with_camp(table, camp_exits), here, len(table) + 1):
+            return Rejection("MV-2", f"every route from {_where(here)} to Location {to} passes through the Camp, "
+                             "and no route passes through the Camp")
+        return Rejection("MV-C1", f"no route on this board links {_where(here)} to Location {to}")
+    route = unrestricted[to]
+    if len(route) > seat.range_max or len(route) < seat.range_min:
+        return Rejection("MV-3", f"Location {to} is {_steps(len(route))} from {_where(here)}; "
                          f"{seat.mech}'s Range is {seat.range_min}–{seat.range_max}")
+    face_up = set(state.face_up)
+    hidden = ", ".join(str(place) for place in route[:-1] if place not in face_up)
     return Rejection("MV-6", f"every route of at most {seat.range_max} steps to Location {to} passes through a "
-                     f"face-down Location, and entering one ends the move")
+                     f"face-down Location (the shortest, {_route(here, route)}, through {hidden}), and "
+                     "entering one ends the move")
+
+
+def _with_camp(table: dict, camp_exits: tuple) -> dict:
+    """The Location graph plus the Camp as node 0 (Location numbers start at 1): only to ask MV-2."""
+    out = dict(table)
+    out[0] = camp_exits
+    for number in camp_exits:
+        out[number] = tuple(sorted(table[number] + (0,)))
+    return out
+
+
+def _steps(count: int) -> str:
+    return f"{count} step" if count == 1 else f"{count} steps"
+
+
+def _route(here: int | None, path: tuple) -> str:
+    return " → ".join([_where(here)] + [str(place) for place in path])
 
 
 def _where(position: int | None) -> str:
@@ -200,7 +265,7 @@ def _reveal(state: State, seat: str, number: int, rng: Any) -> list:
         value, colour = state.token_20
         events.append(CorruptionPlaced(number, value, colour))
         return events
-    total = _stack_total(state, number)
+    total = 0  # a face-down Location has no Corruption yet: its stack starts here
     bag = state.bag
     while total < location.level:
         tokens = _tokens(bag)
@@ -227,13 +292,6 @@ def _take(bag: tuple, token: tuple) -> tuple:
         if count:
             out.append((value, colour, count))
     return tuple(out)
-
-
-def _stack_total(state: State, number: int) -> int:
-    for place, tokens in state.stacks:
-        if place == number:
-            return sum(value for value, _colour in tokens)
-    return 0
 
 
 def _end_turn(state: State, index: int) -> list:
@@ -318,9 +376,8 @@ def _stack(stacks: tuple, location: int, token: tuple) -> tuple:
 def trace(event: Any) -> list:
     """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
     match event:
-        case MechMoved(seat, start, to, path, passed):
-            lines = [f"{seat}'s Mecha: {_where(start)} → " + " → ".join(str(p) for p in path)
-                     + f" ({len(path)} step{'s' if len(path) != 1 else ''}, shortest legal path: MV-C4)"]
+        case MechMoved(seat, start, _to, path, passed):
+            lines = [f"{seat}'s Mecha: {_route(start, path)} ({_steps(len(path))}, shortest legal path: MV-C4)"]
             for place in passed:
                 lines.append(f"passed through occupied Location {place} (MV-4, as in MV-9)")
             return lines

@@ -1,0 +1,119 @@
+"""How fast the core folds, hashes and decides a long mecha game, in this process.
+
+``python -m bench.fold [--commands N] [--seed S] [--scenario NAME] [--repeat R]``
+
+It plays one long random game in memory (a built-in scenario with its rounds raised; each
+command picked among ``legal()`` with ``events.rng.Rng``), then times, best of ``--repeat`` runs:
+
+* **fold**: ``evolve`` over every event from nothing (what a replay or a browser page does);
+* **fold + hash**: the same with ``state_hash`` after every event (what ``Table.restore`` and the
+  page's hash check do);
+* **decide**: ``decide`` for every logged command on the state it was decided on (the server's
+  per-command work, without storage or network);
+* **legal**: ``legal()`` on those same states (the UI's hints and the bots).
+
+Figures vary with the machine and its load: it prints them with the platform, Python and CPU
+count and asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+from events.canonical import state_hash
+from events.games import load as load_game
+from events.log import Accepted, Table
+from events.rng import Rng
+
+MAX_ROUNDS = 10_000  # load_scenario's bound on "rounds"
+
+
+def read_scenario(name: str) -> dict:
+    """The scenario with its files inlined, read the way the server reads it."""
+    from server.scenarios import load
+
+    _game, scenario = load(name)
+    return scenario
+
+
+def play(game, scenario: dict, commands: int, seed: int) -> tuple[list, list]:
+    """One long random game: (events, [(state, seat, command, rng seed seq)] for every command)."""
+    scenario = dict(scenario, rounds=min(MAX_ROUNDS, commands // len(scenario["seats"]) + 1))
+    table = Table.create(game, "bench", scenario, seed)
+    picker = Rng(seed)
+    decided = []
+    while len(decided) < commands and not game.is_over(table.state):
+        seat = game.turn(table.state)[0]
+        options = game.legal(table.state, seat)
+        command = options[picker.below(len(options))]
+        decided.append((table.state, seat, command, table.seq + 1))
+        result = table.submit(seat, command, f"c-{len(decided)}")
+        assert isinstance(result, Accepted), result
+    return [envelope.event for envelope in table.envelopes], decided
+
+
+def best(repeat: int, run) -> float:
+    """The fastest of ``repeat`` runs, in seconds (the least disturbed by the rest of the machine)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.fold", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commands", type=int, default=10_000, help="commands in the game (default 10000)")
+    parser.add_argument("--seed", type=int, default=7, help="game seed and command picker seed (default 7)")
+    parser.add_argument("--scenario", default="mecha/sample", help="built-in name or path (default mecha/sample)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measure; the best counts (default 3)")
+    args = parser.parse_args(argv)
+
+    game = load_game("mecha")
+    start = time.perf_counter()
+    events, decided = play(game, read_scenario(args.scenario), args.commands, args.seed)
+    built = time.perf_counter() - start
+
+    def fold() -> None:
+        state = None
+        for event in events:
+            state = game.evolve(state, event)
+
+    def fold_and_hash() -> None:
+        state = None
+        for event in events:
+            state = game.evolve(state, event)
+            state_hash(state)
+
+    def decide() -> None:
+        for state, seat, command, seq in decided:
+            game.decide(state, seat, command, Rng.for_command(args.seed, seq))
+
+    def legal() -> None:
+        for state, seat, _command, _seq in decided:
+            game.legal(state, seat)
+
+    rows = [
+        ("fold (evolve only)", len(events), "events", best(args.repeat, fold)),
+        ("fold + state_hash", len(events), "events", best(args.repeat, fold_and_hash)),
+        ("decide", len(decided), "commands", best(args.repeat, decide)),
+        ("legal", len(decided), "states", best(args.repeat, legal)),
+    ]
+    print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs")
+    print(f"python:  {platform.python_implementation()} {sys.version.split()[0]}")
+    print(f"game:    {args.scenario}, seed {args.seed}: {len(decided)} commands, {len(events)} events "
+          f"(built and logged with hashes in {built:.2f} s)")
+    print(f"timing:  best of {args.repeat}")
+    for label, count, unit, seconds in rows:
+        rate = count / seconds if seconds else float("inf")
+        print(f"  {label:<20} {rate:>12,.0f} {unit}/s  ({count:,} in {seconds * 1000:,.1f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

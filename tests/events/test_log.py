@@ -1,0 +1,282 @@
+"""The log: Table (submit, idempotency, restore), envelopes on the wire, fold and audit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from events.canonical import state_hash
+from events.game import GameStarted
+from events.log import Accepted, Envelope, LogError, Table, audit, command_groups, fold
+from events.record import DecodeError
+from events.rng import LoadedRng, Rng
+from events.rules import Rejection
+from tests.events.toy import TOY, Add, Added, Broken, Count, Roll, Rolled, make
+
+SCENARIO = {"seats": ["a"]}
+
+
+def toy_table(seed: int = 5) -> Table:
+    return Table.create(TOY, "g-1", SCENARIO, seed, at="2026-01-01T00:00:00Z")
+
+
+def played() -> Table:
+    """Check: a game with a plain command, a rolled one and a loaded one."""
+    table = toy_table()
+    table.submit("a", Add(2), "c-1")
+    table.submit("a", Roll(2), "c-2")
+    table.submit("a", Roll(1), "c-3", rng=LoadedRng((6,)))
+    return table
+
+
+def roundtrip(envelopes: list) -> list:
+    return [Envelope.from_dict(TOY, json.loads(json.dumps(envelope.to_dict()))) for envelope in envelopes]
+
+
+# --- Table ------------------------------------------------------------------------------------------
+
+
+def test_create_logs_game_started_first():
+    table = toy_table()
+    assert table.seq == 1 and table.seed == 5
+    head = table.envelopes[0]
+    assert head.event == GameStarted("toy", "toy-1", 5, ("a",), "{}")
+    assert (head.seq, head.seat, head.command_id, head.command, head.dice, head.rule) == (1, None, None, None, None, None)
+    assert head.hash == state_hash(Count(0, ("a",), 5))
+    assert head.at == "2026-01-01T00:00:00Z"
+    assert table.state == Count(0, ("a",), 5)
+
+
+def test_submit_folds_and_logs_every_event_with_its_command():
+    table = toy_table()
+    result = table.submit("a", Roll(3), "c-1")
+    assert isinstance(result, Accepted)
+    assert [envelope.seq for envelope in result.envelopes] == [2, 3, 4]
+    assert all(envelope.command == Roll(3) and envelope.command_id == "c-1" for envelope in result.envelopes)
+    assert all(envelope.rule == "T-2" for envelope in result.envelopes)
+    rng = Rng.for_command(5, 2)
+    assert [envelope.event for envelope in result.envelopes] == [Rolled(rng.roll()) for _ in range(3)]
+    assert table.state.total == sum(envelope.event.value for envelope in result.envelopes)
+    assert result.envelopes[-1].hash == state_hash(table.state)
+
+
+def test_submit_answers_a_repeated_command_id_with_its_earlier_envelopes():
+    table = toy_table()
+    first = table.submit("a", Add(2), "c-1")
+    again = table.submit("a", Add(40), "c-1")
+    assert again.envelopes == first.envelopes
+    assert table.seq == 2 and table.state.total == 2
+
+
+def test_a_rejection_changes_nothing():
+    table = toy_table()
+    result = table.submit("a", Add(-1), "c-1")
+    assert result == Rejection("T-1", "cannot add -1: below 0")
+    assert table.seq == 1 and "c-1" not in table.by_command
+    assert isinstance(table.submit("a", Add(1), "c-1"), Accepted)
+
+
+def test_loaded_dice_are_recorded_on_the_first_envelope_only():
+    table = toy_table()
+    result = table.submit("a", Roll(2), "c-1", rng=LoadedRng((6, 1)))
+    assert [envelope.event.value for envelope in result.envelopes] == [6, 1]
+    assert [envelope.dice for envelope in result.envelopes] == [(6, 1), None]
+
+
+def test_decide_that_accepts_with_no_event_is_a_bug():
+    table = toy_table()
+    with pytest.raises(LogError, match="toy: decide accepted Broken\\(how='nothing'\\) but produced no event"):
+        table.submit("a", Broken("nothing"), "c-1")
+
+
+def test_unregistered_events_and_unknown_clauses_are_refused():
+    table = toy_table()
+    with pytest.raises(LogError, match="event type 'Unregistered' is not registered"):
+        table.submit("a", Broken("unregistered"), "c-1")
+    with pytest.raises(LogError, match="event Rolled cites unknown clause 'T-99'"):
+        table.submit("a", Broken("uncited"), "c-2")
+    assert table.seq == 1
+
+
+# --- restore ----------------------------------------------------------------------------------------
+
+
+def test_restore_replays_to_the_same_state_and_log():
+    live = played()
+    restored = Table.restore(TOY, "g-1", roundtrip(live.envelopes))
+    assert restored.state == live.state
+    assert restored.seq == live.seq and restored.seed == live.seed
+    assert [e.hash for e in restored.envelopes] == [e.hash for e in live.envelopes]
+    assert restored.by_command.keys() == live.by_command.keys()
+    # Check: the restored table carries on exactly like the live one, idempotency included.
+    assert restored.submit("a", Add(1), "c-1").envelopes[0].seq == 2
+    assert restored.submit("a", Roll(1), "c-4").envelopes[0].event == live.submit("a", Roll(1), "c-4").envelopes[0].event
+
+
+def test_restore_refuses_a_gap():
+    envelopes = played().envelopes
+    with pytest.raises(LogError, match="seq 3 follows seq 1: the log has a gap"):
+        Table.restore(TOY, "g-1", [envelopes[0], envelopes[2]])
+
+
+def test_restore_refuses_a_log_that_does_not_start_with_game_started():
+    envelopes = played().envelopes
+    with pytest.raises(LogError, match="seq 1: a log starts with one GameStarted, got Added"):
+        Table.restore(TOY, "g-1", [_with(envelopes[1], seq=1)])
+    with pytest.raises(LogError, match="seq 2: a log starts with one GameStarted, got GameStarted"):
+        Table.restore(TOY, "g-1", [envelopes[0], _with(envelopes[0], seq=2)])
+
+
+def test_restore_refuses_a_bad_hash_unless_told_not_to_verify():
+    envelopes = played().envelopes
+    envelopes[2] = _with(envelopes[2], hash="0" * 64)
+    with pytest.raises(LogError, match="seq 3: the logged hash does not match the replayed state"):
+        Table.restore(TOY, "g-1", envelopes)
+    assert Table.restore(TOY, "g-1", envelopes, verify=False).seq == len(envelopes)
+
+
+def _with(envelope: Envelope, **changes) -> Envelope:
+    data = {name: getattr(envelope, name) for name in Envelope.__slots__}
+    data.update(changes)
+    return Envelope(**data)
+
+
+# --- fold and audit ---------------------------------------------------------------------------------
+
+
+def test_fold_is_the_replay():
+    live = played()
+    assert fold(TOY, [envelope.event for envelope in live.envelopes]) == live.state
+    assert fold(TOY, []) is None
+    assert fold(TOY, [Added(3)], Count(1, (), 0)) == Count(4, (), 0)
+
+
+def test_command_groups_cut_the_log_per_command():
+    groups = command_groups(played().envelopes)
+    assert [[envelope.seq for envelope in group] for group in groups] == [[1], [2], [3, 4], [5]]
+
+
+def test_audit_accepts_an_honest_log():
+    assert audit(TOY, played().envelopes) is None
+    assert audit(TOY, roundtrip(played().envelopes)) is None
+    assert audit(TOY, []) is None
+
+
+def test_audit_catches_a_tampered_event():
+    envelopes = played().envelopes
+    value = envelopes[2].event.value
+    forged = Rolled(value % 6 + 1)
+    envelopes[2] = _with(envelopes[2], event=forged)
+    divergence = audit(TOY, envelopes)
+    assert divergence.seq == 3
+    assert divergence.logged == f'{{"rule":"T-2","type":"Rolled","value":{forged.value}}}'
+    assert str(divergence).startswith("seq 3: logged {")
+
+
+def test_audit_catches_a_tampered_hash():
+    envelopes = played().envelopes
+    envelopes[1] = _with(envelopes[1], hash="f" * 64)
+    divergence = audit(TOY, envelopes)
+    assert (divergence.seq, divergence.logged) == (2, "hash ffffffffffff")
+    envelopes = played().envelopes
+    envelopes[0] = _with(envelopes[0], hash="e" * 64)
+    assert audit(TOY, envelopes).seq == 1
+
+
+def test_audit_catches_loaded_dice_that_were_not_used():
+    envelopes = played().envelopes
+    envelopes[4] = _with(envelopes[4], dice=(2,))
+    divergence = audit(TOY, envelopes)
+    assert divergence.seq == 5 and "produced" in str(divergence)
+
+
+def test_audit_catches_missing_and_extra_events():
+    envelopes = played().envelopes
+    shorter = envelopes[:3] + envelopes[4:]  # the Roll(2) command lost its second event
+    divergence = audit(TOY, shorter)
+    assert (divergence.seq, divergence.logged) == (4, "no event")
+    assert divergence.produced.startswith('{"rule":"T-2","type":"Rolled"')
+    longer = envelopes[:3] + [_with(envelopes[3], seq=4), _with(envelopes[3], seq=5)]
+    divergence = audit(TOY, longer)
+    assert (divergence.seq, divergence.produced) == (5, "no event")
+
+
+def test_audit_reports_a_rules_change_that_now_rejects_or_crashes():
+    envelopes = played().envelopes
+
+    def stricter(state, seat, command, rng):
+        return Rejection("T-1", "no more adding") if command == Add(2) else TOY.decide(state, seat, command, rng)
+
+    assert str(audit(make(stricter), envelopes)) == "seq 2: logged Add accepted, produced rejection T-1: no more adding"
+
+    def crashing(state, seat, command, rng):
+        raise RuntimeError("the rules crashed")
+
+    assert str(audit(make(crashing), envelopes)) == "seq 2: logged Add accepted, produced an error: the rules crashed"
+
+
+# --- envelopes on the wire --------------------------------------------------------------------------
+
+
+def test_envelope_to_dict_is_the_wire_shape():
+    envelope = played().envelopes[4]
+    data = envelope.to_dict()
+    assert list(data) == ["game", "seq", "type", "data", "seat", "command_id", "command", "dice", "rule", "hash", "at"]
+    assert data["type"] == "Rolled" and envelope.type == "Rolled"
+    assert data["data"] == {"value": 6, "rule": "T-2"}
+    assert data["command"] == {"type": "Roll", "data": {"dice": 1}}
+    assert data["dice"] == [6]
+
+
+def test_envelope_round_trips_through_json():
+    for envelope, back in zip(played().envelopes, roundtrip(played().envelopes)):
+        assert back.to_dict() == envelope.to_dict()
+        assert back.event == envelope.event and back.command == envelope.command
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("hash"), "$: envelope is missing 'hash'"),
+        (lambda d: [d.pop("seq"), d.pop("data")], "$: envelope is missing 'seq', 'data'"),
+        (lambda d: d.update(extra=1), "$: envelope has unknown field 'extra'"),
+        (lambda d: d.update(seq=0), "$.seq: expected a positive integer, got 0"),
+        (lambda d: d.update(seq=True), "$.seq: expected a positive integer, got True"),
+        (lambda d: d.update(seq="2"), "$.seq: expected a positive integer, got '2'"),
+        (lambda d: d.update(data=[]), "$.data: expected an object, got list"),
+        (lambda d: d["data"].update(type="Added"), "$.data: the event's type belongs in $.type"),
+        (lambda d: d.update(type="Exploded"), "$.data.type: unknown event type 'Exploded'"),
+        (lambda d: d["data"].update(value=1.0), "$.data.value: floats are not allowed"),
+        (lambda d: d["data"].update(colour="red"), "$.data: event 'Rolled' has no field 'colour'"),
+        (lambda d: d.update(command={"type": "Roll"}), "$.command: expected {'type': ..., 'data': {...}}"),
+        (lambda d: d.update(command={"type": "Roll", "data": {"type": "Add", "dice": 1}}), "$.command: expected"),
+        (lambda d: d.update(command={"type": "Fly", "data": {}}), "$.command.type: unknown command type 'Fly'"),
+        (lambda d: d.update(dice=[6, "1"]), "$.dice: expected a list of integers, got [6, '1']"),
+        (lambda d: d.update(dice=[True]), "$.dice: expected a list of integers"),
+        (lambda d: d.update(dice=6), "$.dice: expected a list of integers, got 6"),
+        (lambda d: d.update(game=7), "$.game: expected a string, got 7"),
+        (lambda d: d.update(hash=None), "$.hash: expected a string, got None"),
+        (lambda d: d.update(seat=1), "$.seat: expected a string or null, got 1"),
+        (lambda d: d.update(at=[]), "$.at: expected a string or null, got []"),
+    ],
+)
+def test_envelope_from_dict_errors_are_clear(change, message):
+    data = played().envelopes[4].to_dict()
+    change(data)
+    with pytest.raises(DecodeError) as caught:
+        Envelope.from_dict(TOY, data)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_envelope_from_dict_refuses_a_non_object_and_names_where():
+    with pytest.raises(DecodeError, match=r"^line 3: expected an envelope object, got list$"):
+        Envelope.from_dict(TOY, [], "line 3")
+
+
+def test_envelope_optional_fields_may_be_left_out():
+    data = played().envelopes[1].to_dict()
+    minimal = {name: data[name] for name in ("game", "seq", "type", "data", "hash")}
+    envelope = Envelope.from_dict(TOY, minimal)
+    assert (envelope.seat, envelope.command_id, envelope.command, envelope.dice, envelope.rule, envelope.at) == (
+        None, None, None, None, None, None)

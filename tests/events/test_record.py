@@ -1,0 +1,165 @@
+"""Records: immutable, compared by value, and rebuilt from plain data with errors that name a path."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.record import DecodeError, Record, Registry, from_data, to_data
+
+
+class Point(Record):
+    __slots__ = ("x", "y")
+    __match_args__ = __slots__
+    TYPE = "Point"
+    DEFAULTS = {"y": 0}
+
+    def __init__(self, x: int, y: int) -> None:
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+
+
+class Path(Record):
+    __slots__ = ("name", "points")
+    __match_args__ = __slots__
+    TYPE = "Path"
+
+    def __init__(self, name: str, points: tuple) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a string, got {name!r}")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "points", points)
+
+
+class Other(Record):
+    __slots__ = ("x", "y")
+    TYPE = "Other"
+
+    def __init__(self, x: int, y: int) -> None:
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+
+
+class Empty(Record):
+    __slots__ = ()
+    TYPE = "Empty"
+
+
+REGISTRY = Registry("shape", (Point, Path))
+
+
+def test_setting_or_deleting_an_attribute_raises():
+    point = Point(1, 2)
+    with pytest.raises(AttributeError, match="Point is immutable: cannot set 'x'"):
+        point.x = 5
+    with pytest.raises(AttributeError, match="cannot set 'z'"):
+        point.z = 5
+    with pytest.raises(AttributeError, match="Point is immutable: cannot delete 'x'"):
+        del point.x
+    assert point.x == 1
+
+
+def test_equality_and_hash_follow_the_fields():
+    assert Point(1, 2) == Point(1, 2)
+    assert Point(1, 2) != Point(2, 1)
+    assert hash(Point(1, 2)) == hash(Point(1, 2))
+    assert len({Point(1, 2), Point(1, 2), Point(2, 1)}) == 2
+    assert Empty() == Empty() and not (Empty() != Empty())
+
+
+def test_records_of_different_types_never_compare_equal():
+    assert Point(1, 2) != Other(1, 2)
+    assert not (Point(1, 2) == Other(1, 2))
+    assert Point(1, 2) != (1, 2)
+    assert hash(Point(1, 2)) != hash(Other(1, 2))
+
+
+def test_repr_and_fields():
+    assert repr(Point(1, 2)) == "Point(x=1, y=2)"
+    assert Path("p", (Point(0, 0),)).fields() == ("p", (Point(0, 0),))
+    assert repr(Empty()) == "Empty()"
+
+
+def test_match_args_allow_positional_patterns():
+    match Point(3, 4):
+        case Point(x, y):
+            assert (x, y) == (3, 4)
+
+
+def test_to_data_and_back_round_trip():
+    path = Path("zigzag", (Point(0, 0), Point(1, -1), None, True, ("a", 2)))
+    data = path.to_data()
+    assert data == {
+        "type": "Path", "name": "zigzag",
+        "points": [{"type": "Point", "x": 0, "y": 0}, {"type": "Point", "x": 1, "y": -1}, None, True, ["a", 2]],
+    }
+    assert REGISTRY.build(data) == path
+    assert from_data(to_data((1, (2, 3)))) == (1, (2, 3))
+
+
+def test_to_data_refuses_values_a_record_may_not_hold():
+    for bad in (1.5, [1], {1}, {"a": 1}):
+        with pytest.raises(TypeError, match="a record field may hold int, str, bool, None, tuple or record, not"):
+            Point(bad, 0).to_data()
+
+
+def test_build_fills_declared_defaults():
+    assert REGISTRY.build({"type": "Point", "x": 4}) == Point(4, 0)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([1, 2], "$: expected an object with a 'type', got a list"),
+        (None, "$: expected an object with a 'type', got null"),
+        ("Point", "$: expected an object with a 'type', got a string"),
+        ({"x": 1}, "$.type: unknown shape type None (known: Path, Point)"),
+        ({"type": "Circle"}, "$.type: unknown shape type 'Circle' (known: Path, Point)"),
+        ({"type": 3}, "$.type: unknown shape type 3"),
+        ({"type": "Point", "x": 1, "z": 2}, "$: shape 'Point' has no field 'z'"),
+        ({"type": "Path", "points": []}, "$: shape 'Path' is missing field 'name'"),
+        ({"type": "Point", "x": 1.5}, "$.x: floats are not allowed (got 1.5)"),
+        ({"type": "Path", "name": "p", "points": [{"type": "Point", "x": 0.0}]}, "$.points[0].x: floats are not allowed"),
+        ({"type": "Path", "name": "p", "points": [{"type": "Hex"}]}, "$.points[0].type: unknown shape type 'Hex'"),
+        ({"type": "Path", "name": 5, "points": []}, "$: shape 'Path': name must be a string, got 5"),
+    ],
+)
+def test_build_errors_name_the_path(data, message):
+    with pytest.raises(DecodeError) as caught:
+        REGISTRY.build(data)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_build_error_path_can_be_given():
+    with pytest.raises(DecodeError, match=r"^\$\.events\[3\]\.type: unknown"):
+        REGISTRY.build({"type": "Nope"}, "$.events[3]")
+
+
+def test_nested_objects_need_a_registry():
+    with pytest.raises(DecodeError, match=r"\$\[0\]: nested objects need a registry"):
+        from_data([{"type": "Point"}])
+
+
+def test_registry_refuses_missing_and_clashing_tags():
+    registry = Registry("shape", (Point,))
+    registry.add(Point)  # the same class again is harmless
+    assert registry.names() == ["Point"]
+    assert "Point" in registry and "Path" not in registry
+
+    class Untagged(Record):
+        __slots__ = ()
+
+    class Impostor(Record):
+        __slots__ = ()
+        TYPE = "Point"
+
+    with pytest.raises(ValueError, match="Untagged has no TYPE tag"):
+        registry.add(Untagged)
+    with pytest.raises(ValueError, match="shape type 'Point' is registered twice"):
+        registry.add(Impostor)
+
+
+def test_a_record_class_must_declare_its_slots():
+    """A subclass without __slots__ would read the base's and lose its field list: refused at once."""
+    with pytest.raises(TypeError, match="record Loose must declare __slots__"):
+        class Loose(Record):
+            TYPE = "Loose"

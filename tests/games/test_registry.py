@@ -1,0 +1,139 @@
+"""Every game's records, checked as declarations (STYLE habits 3 and 4).
+
+Unique stable tags; each registered type built from sample data holds only ints, strings,
+booleans, None, tuples and records; every event cites a clause of its catalogue; and a fold meets
+one of every registered event type.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import events.games
+from events.game import GameStarted, rule_of
+from events.games.mecha import model
+from events.games.mecha.model import (
+    BagRanOut,
+    CorruptionDrawn,
+    CorruptionPlaced,
+    GameEnded,
+    LocationRevealed,
+    MechMoved,
+    MechStayed,
+    PlanTokenGained,
+    TurnEnded,
+    TurnPassed,
+)
+from events.record import Record
+from tests.games.mecha.helpers import GAME, chain, line, loc, scenario, table
+
+GAMES = [events.games.load(name) for name in events.games.NAMES]
+
+SAMPLES = {
+    "mecha": {
+        "GameStarted": {"game": "mecha", "rules_version": "mecha-2", "seed": 7, "seats": ["red"], "scenario": "{}"},
+        "MechMoved": {"seat": "red", "start": None, "to": 4, "path": [2, 4], "passed_through": [2]},
+        "MechStayed": {"seat": "red", "at": 3},
+        "PlanTokenGained": {"seat": "red", "location": 8},
+        "LocationRevealed": {"seat": "red", "location": 8},
+        "CorruptionDrawn": {"location": 8, "value": 4, "colour": "orange", "total": 4, "level": 5},
+        "CorruptionPlaced": {"location": 20, "value": 20, "colour": "orange"},
+        "BagRanOut": {"location": 8, "total": 2, "level": 5},
+        "TurnPassed": {"seat": "red"},
+        "TurnEnded": {"seat": "red", "next_seat": "blue", "round": 2},
+        "GameEnded": {"rounds": 12, "plans": [3, 1], "revealed": [3, 2]},
+        "Move": {"to": 4},
+        "Pass": {},
+    },
+}
+
+
+def plain(value) -> bool:
+    """Only what a record may hold: int, str, bool, None, tuples of them and nested records."""
+    if isinstance(value, Record):
+        return all(plain(item) for item in value.fields())
+    if isinstance(value, tuple):
+        return all(plain(item) for item in value)
+    return value is None or type(value) in (int, str, bool)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_tags_are_unique_across_events_and_commands(game):
+    assert not set(game.events.names()) & set(game.commands.names())
+    classes = list(game.events.by_type.values()) + list(game.commands.by_type.values())
+    assert len({cls.TYPE for cls in classes}) == len(classes)
+    assert all(tag == cls.TYPE for tag, cls in game.events.by_type.items())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_every_registered_type_builds_from_sample_data_into_plain_fields(game):
+    samples = SAMPLES[game.name]
+    for registry in (game.events, game.commands):
+        for tag in registry.names():
+            assert tag in samples, f"add sample data for {game.name} {registry.kind} {tag}"
+            record = registry.build(dict(samples[tag], type=tag))
+            assert plain(record), record
+            assert registry.build(record.to_data()) == record
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_every_event_cites_a_clause_of_its_catalogue(game):
+    for tag in game.events.names():
+        event = game.events.build(dict(SAMPLES[game.name][tag], type=tag))
+        rule = rule_of(event)
+        assert rule is None if tag == "GameStarted" else rule in game.catalogue, (tag, rule)
+
+
+def test_mecha_every_record_class_is_registered():
+    """A record class in model.py that no registry knows could never be decoded."""
+    from events.games.mecha.model import COMMANDS, EVENTS, STATES
+
+    declared = {cls for _name, cls in inspect.getmembers(model, inspect.isclass)
+                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__}
+    registered = set(EVENTS.by_type.values()) | set(COMMANDS.by_type.values()) | set(STATES.by_type.values())
+    assert declared <= registered
+
+
+def test_mecha_catalogue_holds_every_clause_of_the_digest():
+    assert GAME.catalogue.ids() == [
+        "MV-1", "MV-2", "MV-3", "MV-4", "MV-5", "MV-6", "MV-6a", "MV-6b", "MV-6c", "MV-7", "MV-8", "MV-9",
+        "MV-C1", "MV-C2", "MV-C3", "MV-C4",
+    ]
+
+
+def test_mecha_folds_one_of_every_registered_event_type():
+    """STYLE habit 3: one case per event type; a fold through all of them, each with its effect."""
+    locations = [loc(1), loc(2, level=3, up=False), loc(3), loc(20, up=False)]
+    tab = table(scenario(locations, [(1, 2), (2, 3), (3, 20)], rounds=1, start={"blue": 3}))
+    state = tab.state
+    folded = {GameStarted}
+    steps = [
+        MechMoved("red", None, 2, (2,), ()),
+        PlanTokenGained("red", 2),
+        LocationRevealed("red", 2),
+        CorruptionDrawn(2, 2, "orange", 2, 3),
+        BagRanOut(2, 2, 3),
+        TurnEnded("red", "blue", 1),
+        MechStayed("blue", 3),
+        TurnPassed("blue"),
+        CorruptionPlaced(20, 20, "orange"),
+        TurnEnded("blue", "red", 2),
+        GameEnded(1, (1, 0), (1, 0)),
+    ]
+    for event in steps:
+        after = GAME.evolve(state, event)
+        folded.add(type(event))
+        state = after
+    assert {cls.TYPE for cls in folded} == set(GAME.events.names())
+    assert state.positions == (2, 3)
+    assert state.plans == ((2,), ()) and state.revealed == ((2,), ()) and 2 in state.face_up
+    assert state.stacks == ((2, ((2, "orange"),)), (20, ((20, "orange"),)))
+    assert state.token_20 is None
+    assert (state.turn, state.round, state.over) == (0, 2, True)
+
+
+def test_mecha_evolve_refuses_an_unknown_event_naming_it():
+    with pytest.raises(TypeError, match="mecha cannot fold an event of type Move"):
+        GAME.evolve(table(scenario(line(4), chain(4))).state, model.Move(2))
