@@ -243,10 +243,14 @@ class Room:
                 "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
             return
         async with self.lock:
-            reply = await self._decide_and_append(connection.seat, command, frame.id)
+            reply = await self.submit(connection.seat, command, frame.id)
         connection.send(reply)
 
-    async def _decide_and_append(self, seat: str, command: Any, command_id: str) -> str:
+    async def submit(self, seat: str, command: Any, command_id: str) -> str:
+        """Rungs 4–5, the append and the broadcast, for a seat already checked; the sender's reply frame.
+
+        The caller holds ``self.lock``.
+        """
         for _attempt in range(CONFLICT_RETRIES):
             # 4. repeated command id
             earlier = self.table.by_command.get(command_id)

@@ -1,0 +1,106 @@
+"""A test client over real ``websockets``: says hello, sends commands, folds what it receives.
+
+It folds with ``events/`` exactly as the browser does (``Envelope.from_dict`` of ``json.loads``),
+checking every hash, so a test can ask for the legal moves of the seat it plays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import websockets
+
+import events.games
+from events.canonical import state_hash
+from events.log import Envelope
+
+TIMEOUT = 10.0
+
+
+def run(coroutine: Any, timeout: float = 60.0) -> Any:
+    """Run one async test body, bounded in time."""
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+class Client:
+    def __init__(self, socket: Any, game_id: str) -> None:
+        self.socket = socket
+        self.game_id = game_id
+        self.game = events.games.load("mecha")
+        self.envelopes: list[dict] = []  # every envelope received, as sent
+        self.state: Any = None
+        self.welcome: dict | None = None
+        self.replies: list[dict] = []  # frames that are not events, in order
+
+    @classmethod
+    async def connect(cls, ws_url: str, game_id: str) -> Client:
+        socket = await websockets.connect(f"{ws_url}/ws/{game_id}", max_size=2**22)
+        return cls(socket, game_id)
+
+    @classmethod
+    async def join(cls, ws_url: str, game_id: str, token: str | None = None, since: int = 0) -> Client:
+        """Connect, say hello, and read the welcome and the catch-up up to the head."""
+        client = await cls.connect(ws_url, game_id)
+        await client.send({"type": "hello", "since": since, "token": token})
+        welcome = await client.recv()
+        assert welcome["type"] == "welcome", welcome
+        client.welcome = welcome
+        if since:
+            client.seq_base = since
+        await client.events_until(welcome["head"])
+        return client
+
+    seq_base = 0
+
+    @property
+    def head(self) -> int:
+        return self.envelopes[-1]["seq"] if self.envelopes else self.seq_base
+
+    async def send(self, frame: Any) -> None:
+        await self.socket.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
+
+    async def recv(self) -> dict:
+        """The next frame; events are folded on the way (when this client holds the whole log)."""
+        frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
+        if frame["type"] == "event":
+            self._fold(frame["envelope"])
+        else:
+            self.replies.append(frame)
+        return frame
+
+    def _fold(self, raw: dict) -> None:
+        assert raw["seq"] == self.head + 1, f"expected seq {self.head + 1}, got {raw['seq']}"
+        self.envelopes.append(raw)
+        if self.seq_base == 0:
+            envelope = Envelope.from_dict(self.game, raw)
+            self.state = self.game.evolve(self.state, envelope.event)
+            assert state_hash(self.state) == raw["hash"], f"hash differs at seq {raw['seq']}"
+
+    async def events_until(self, seq: int) -> None:
+        while self.head < seq:
+            frame = await self.recv()
+            assert frame["type"] == "event", f"expected events up to {seq}, got {frame}"
+
+    async def command(self, command_id: str, type_: str, data: dict | None = None) -> dict:
+        """Send a command; return the answer for it (ack, rejected or error), folding events before it."""
+        await self.send({"type": "command", "id": command_id, "command": {"type": type_, "data": data or {}}})
+        return await self.answer()
+
+    async def answer(self) -> dict:
+        while True:
+            frame = await self.recv()
+            if frame["type"] != "event":
+                return frame
+
+    def legal(self, seat: str) -> list:
+        return self.game.legal(self.state, seat)
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+
+def command_json(command: Any) -> tuple[str, dict]:
+    data = command.to_data()
+    return data.pop("type"), data

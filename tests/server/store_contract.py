@@ -1,0 +1,158 @@
+"""The store contract as one abstract test class; each back end subclasses it with a factory.
+
+After eventsourcing's recorder suite: a subclass supplies only ``make_store`` (SQLite today,
+PostgreSQL later), and every back end must pass the same checks, down to "a batch with one
+conflicting seq writes nothing".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.store import GameExists, GameMeta, SeqConflict, Store, Stored, UnknownGame
+from tests.server.client import run
+
+
+def meta(game_id: str = "g-0000000001", created: str = "2026-01-01T00:00:00Z") -> GameMeta:
+    return GameMeta(game_id, "mecha", "A title", ("red", "blue"), {"red": "a" * 64, "blue": "b" * 64}, created)
+
+
+def events(first: int, last: int, command_id: str | None = "c-1") -> list[Stored]:
+    return [Stored(seq, command_id, f'{{"seq":{seq},"cmd":"{command_id}"}}') for seq in range(first, last + 1)]
+
+
+class StoreContract:
+    """Subclasses define ``make_store(tmp_path) -> Store`` (not opened) and inherit every check."""
+
+    def make_store(self, tmp_path) -> Store:
+        raise NotImplementedError
+
+    def using(self, tmp_path, body) -> None:
+        async def main():
+            store = self.make_store(tmp_path)
+            await store.open()
+            try:
+                await body(store)
+            finally:
+                await store.close()
+
+        run(main())
+
+    def test_create_read_list(self, tmp_path):
+        async def body(store: Store):
+            # Check a new game is listed with its metadata and head, and its first events read back.
+            await store.create_game(meta(), events(1, 1, None))
+            got = await store.get_game("g-0000000001")
+            assert (got.game_id, got.rules, got.title, got.seats, got.head, got.over) == (
+                "g-0000000001", "mecha", "A title", ("red", "blue"), 1, False)
+            assert got.token_hashes == {"red": "a" * 64, "blue": "b" * 64}
+            assert await store.read("g-0000000001") == events(1, 1, None)
+            # Check the listing is newest first.
+            await store.create_game(meta("g-0000000002", "2026-01-02T00:00:00Z"), events(1, 2, None))
+            assert [m.game_id for m in await store.list_games()] == ["g-0000000002", "g-0000000001"]
+
+        self.using(tmp_path, body)
+
+    def test_unknown_game(self, tmp_path):
+        async def body(store: Store):
+            for call in (store.get_game("g-nope"), store.read("g-nope"), store.append("g-nope", 0, events(1, 1))):
+                with pytest.raises(UnknownGame):
+                    await call
+
+        self.using(tmp_path, body)
+
+    def test_create_twice_raises_game_exists(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            with pytest.raises(GameExists):
+                await store.create_game(meta(), events(1, 1, None))
+
+        self.using(tmp_path, body)
+
+    def test_append_with_expected_seq(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            # Check appends at the head go in, in order, and move the head.
+            await store.append("g-0000000001", 1, events(2, 3, "c-1"))
+            await store.append("g-0000000001", 3, events(4, 4, "c-2"))
+            assert await store.read("g-0000000001") == events(1, 1, None) + events(2, 3, "c-1") + events(4, 4, "c-2")
+            assert (await store.get_game("g-0000000001")).head == 4
+            # Check reading a window.
+            assert [e.seq for e in await store.read("g-0000000001", after_seq=2)] == [3, 4]
+            assert [e.seq for e in await store.read("g-0000000001", 1, 3)] == [2, 3]
+
+        self.using(tmp_path, body)
+
+    def test_conflicting_append_raises_seq_conflict(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            await store.append("g-0000000001", 1, events(2, 2, "c-1"))
+            # Check a writer that still believes the head is 1 is refused, and nothing changed.
+            with pytest.raises(SeqConflict) as raised:
+                await store.append("g-0000000001", 1, events(2, 2, "c-other"))
+            assert raised.value.expected == 1
+            assert await store.read("g-0000000001") == events(1, 1, None) + events(2, 2, "c-1")
+
+        self.using(tmp_path, body)
+
+    def test_batch_with_one_conflicting_seq_writes_nothing(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            await store.append("g-0000000001", 1, events(2, 3, "c-1"))
+            # Check a batch 3..5 (3 is taken, 4 and 5 are free) writes none of its events.
+            with pytest.raises(SeqConflict):
+                await store.append("g-0000000001", 2, events(3, 5, "c-2"))
+            assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
+            assert (await store.get_game("g-0000000001")).head == 3
+            # Check the game still takes the right next batch.
+            await store.append("g-0000000001", 3, events(4, 5, "c-2"))
+            assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3, 4, 5]
+
+        self.using(tmp_path, body)
+
+    def test_unique_game_seq(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta("g-a"), events(1, 1, None))
+            await store.create_game(meta("g-b"), events(1, 1, None))
+            # Check the same seq exists once per game, and two games have their own seq 2.
+            await store.append("g-a", 1, events(2, 2, "c-a"))
+            await store.append("g-b", 1, events(2, 2, "c-b"))
+            with pytest.raises(SeqConflict):
+                await store.append("g-a", 1, events(2, 2, "c-a2"))
+            assert await store.read("g-a") == events(1, 1, None) + events(2, 2, "c-a")
+            assert await store.read("g-b") == events(1, 1, None) + events(2, 2, "c-b")
+
+        self.using(tmp_path, body)
+
+    def test_batch_must_be_dense(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            # Check a batch that skips a seq is a programming error, not a conflict.
+            with pytest.raises(ValueError, match="should be 2"):
+                await store.append("g-0000000001", 1, events(3, 3))
+            with pytest.raises(ValueError, match="at least one"):
+                await store.append("g-0000000001", 1, [])
+
+        self.using(tmp_path, body)
+
+    def test_over_is_recorded_with_the_append(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            await store.append("g-0000000001", 1, events(2, 2), over=True)
+            assert (await store.get_game("g-0000000001")).over is True
+            assert [m.over for m in await store.list_games()] == [True]
+
+        self.using(tmp_path, body)
+
+    def test_survives_reopening(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            await store.append("g-0000000001", 1, events(2, 3))
+
+        self.using(tmp_path, body)
+
+        async def again(store: Store):
+            assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
+            assert (await store.get_game("g-0000000001")).head == 3
+
+        self.using(tmp_path, again)
