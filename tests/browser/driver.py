@@ -7,6 +7,7 @@ a scripted game is a real game: every command goes down the server's guard ladde
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 
@@ -26,6 +27,7 @@ class ScriptedGame:
         self.game_id = created["game"]
         self.tokens = {seat: info["token"] for seat, info in created["seats"].items()}
         self.sockets: dict = {}
+        self.stack = contextlib.ExitStack()  # websockets wants its sync sockets used as context managers
         self.table: Table | None = None
 
     def __enter__(self) -> ScriptedGame:
@@ -35,13 +37,12 @@ class ScriptedGame:
         self.close()
 
     def close(self) -> None:
-        for socket in self.sockets.values():
-            socket.close()
         self.sockets.clear()
+        self.stack.close()
 
     def _socket(self, seat: str):
         if seat not in self.sockets:
-            socket = connect(f"{self.ws_url}/ws/{self.game_id}", open_timeout=10)
+            socket = self.stack.enter_context(connect(f"{self.ws_url}/ws/{self.game_id}", open_timeout=10))
             socket.send(json.dumps({"type": "hello", "since": 0, "token": self.tokens[seat]}))
             welcome = self._receive(socket)
             assert welcome["type"] == "welcome" and welcome["seat"] == seat, welcome

@@ -1,0 +1,94 @@
+"""Browser tests: one real server and one headless Chromium for the whole session.
+
+The server comes from ``tests/server_fixture.py`` (a uvicorn subprocess over a fresh SQLite file);
+Chromium is Debian's (``/usr/bin/chromium``, never ``playwright install``), driven through
+Playwright's sync API. Each test gets fresh browser contexts (own cache, own indexedDB) and opens
+pages with ``open_page``, which waits for ``window.chronicle_ready`` and collects everything the
+page complained about: uncaught errors, console errors (a CSP violation is one), failed requests.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.server_fixture import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+]
+READY_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> ServerProcess:
+    with ServerProcess(tmp_path_factory.mktemp("browser") / "chronicle.db").start() as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (make chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_context(browser):
+    """``new_context()`` -> a fresh browser context (closed at teardown)."""
+    made = []
+
+    def make():
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+class Problems(list):
+    """What a page complained about; a test asserts it stays empty."""
+
+
+def open_page(context, url: str, wait: bool = True):
+    """Open ``url`` in ``context``; ``page.problems`` lists errors; waits for chronicle_ready."""
+    page = context.new_page()
+    problems = Problems()
+    page.problems = problems
+    page.on("pageerror", lambda error: problems.append(f"uncaught: {error}"))
+    page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" else None)
+    page.on("response", lambda response: problems.append(f"HTTP {response.status} {response.url}")
+            if response.status >= 400 else None)
+    page.on("dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.goto(url)
+    if wait:
+        wait_ready(page)
+    return page
+
+
+def wait_ready(page) -> None:
+    page.wait_for_function("window.chronicle_ready === true", timeout=READY_TIMEOUT_MS)
+
+
+def hash_seq(page) -> int:
+    return int(page.get_attribute("#hash", "data-seq") or 0)
+
+
+def wait_seq(page, seq: int) -> None:
+    """Until the page has folded ``seq`` envelopes and checked the newest hash."""
+    page.wait_for_function(
+        "seq => { const h = document.getElementById('hash');"
+        " return h && Number(h.dataset.seq) >= seq && h.textContent.startsWith('hash ✓'); }",
+        arg=seq, timeout=READY_TIMEOUT_MS,
+    )

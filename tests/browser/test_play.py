@@ -1,0 +1,123 @@
+"""The play and spectate pages (client/pages/play.py) against a real server and Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+import events.games
+from events.games.mecha.model import Move
+from events.rng import Rng
+from tests.browser.conftest import hash_seq, open_page, wait_seq
+from tests.browser.driver import ScriptedGame
+from tests.server_fixture import create_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def test_mv_1_click_on_a_highlighted_destination_moves_the_mecha_on_every_page(server, new_context):
+    """MV-1: red clicks a highlighted Location; the spectator's page shows the Mecha there, and
+    both pages show hash ✓ at the same seq."""
+    created = create_game(server.base_url, seed=11)
+    game_id = created["game"]
+    # Check the spectator and the red seat both start at seq 1 with a verified hash.
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    assert red.text_content("#who") == "You play red"
+    assert watcher.text_content("#who") == "Spectating"
+    assert red.text_content("#hash") == watcher.text_content("#hash") == "hash ✓ seq 1"
+
+    # Check the highlighted Locations are exactly the game's own legal destinations (MV-2: the
+    # Camp leads to 2, 3 and 4; MV-3: up to 3 steps).
+    with ScriptedGame(server.ws_url, created) as script:
+        script.current_seat()
+        legal = sorted(command.to for command in script.legal_moves("red") if isinstance(command, Move))
+    shown = sorted(int(n) for n in red.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)"))
+    assert shown == legal
+    # The spectator sees the same hints, but nothing is clickable and there is no Pass button.
+    assert watcher.locator("g.loc.clickable").count() == 0
+    assert watcher.locator("button[data-command='Pass']").count() == 0
+
+    # Check a click sends Move and every page folds the resulting events.
+    target = legal[0]
+    red.click(f"g.loc[data-number='{target}']")
+    red.wait_for_function("n => document.querySelector(\"g.mech[data-seat='red']\").dataset.at === String(n)",
+                          arg=target)
+    watcher.wait_for_function("n => document.querySelector(\"g.mech[data-seat='red']\").dataset.at === String(n)",
+                              arg=target)
+    seq = hash_seq(red)
+    assert seq > 1
+    wait_seq(watcher, seq)
+    assert red.text_content("#hash") == watcher.text_content("#hash") == f"hash ✓ seq {seq}"
+    # Check the last move's path is drawn (MV-C4) and logged with its clause.
+    assert watcher.get_attribute("polyline.route", "data-path").split()[-1] == str(target)
+    moved = watcher.locator("#log li[data-type='MechMoved']")
+    assert moved.count() == 1
+    assert "MV-1" in moved.text_content() and "Move" in moved.text_content()
+    assert red.problems == [] and watcher.problems == []
+
+
+def test_mv_3_a_refused_move_is_shown_to_its_player_only_with_clause_and_reason(server, new_context):
+    """A click on a Location out of reach is sent as Move; the rejection (clause + reason) shows
+    on the page of the player who tried, and not on the spectator's."""
+    created = create_game(server.base_url, seed=5)
+    game_id = created["game"]
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    # Location 17 is far from the Camp: the rules refuse it. Ask them which clause and why.
+    with ScriptedGame(server.ws_url, created) as script:
+        script.current_seat()
+        game = events.games.load("mecha")
+        expected = game.decide(script.state, "red", Move(17), Rng(0))
+    assert red.get_attribute("g.loc[data-number='17']", "data-dest") == "0"
+
+    red.click("g.loc[data-number='17']")
+    rejected = red.locator("#log li.rejected")
+    rejected.wait_for()
+    assert rejected.get_attribute("data-rule") == expected.rule
+    text = rejected.text_content()
+    assert expected.rule in text and expected.reason in text
+    title = game.catalogue[expected.rule].title
+    assert title in text
+    assert f"rejected {expected.rule}: {expected.reason}" == red.text_content("#notice")
+
+    # Nothing changed, and the spectator never heard of it.
+    watcher.wait_for_timeout(300)
+    assert watcher.locator("#log li.rejected").count() == 0
+    assert hash_seq(red) == hash_seq(watcher) == 1
+    assert red.problems == [] and watcher.problems == []
+
+
+def test_mv_c3_a_move_out_of_turn_is_refused_with_the_turn_clause(server, new_context):
+    """MV-C3: blue clicks while it is red's turn; the refusal names whose turn it is."""
+    created = create_game(server.base_url, seed=6)
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    assert blue.is_disabled("button[data-command='Pass']")
+    blue.click("g.loc[data-number='3']")
+    rejected = blue.locator("#log li.rejected")
+    rejected.wait_for()
+    assert rejected.get_attribute("data-rule") == "MV-C3"
+    assert "it is red's turn, not blue's" in rejected.text_content()
+    assert blue.problems == []
+
+
+def test_the_page_catches_up_reconnects_and_keeps_folding(server, new_context):
+    """A spectator joining mid-game folds the whole log; after the socket drops it says hello with
+    the seq it holds and gets only what it missed."""
+    created = create_game(server.base_url, seed=8)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(6)
+        watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+        assert hash_seq(watcher) == script.table.seq
+        # Drop the socket from the server side by restarting the server (same port, same db).
+        server.restart()
+    watcher.wait_for_function("document.getElementById('connection').textContent === 'open'", timeout=20_000)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+        wait_seq(watcher, script.table.seq)
+        assert watcher.text_content("#hash") == f"hash ✓ seq {script.table.seq}"
+    # Every hash of the catch-up was checked, in the background after the newest.
+    watcher.wait_for_function(
+        "() => document.getElementById('hash').title.startsWith(document.getElementById('hash').dataset.seq + ' of')")
+    seqs = watcher.eval_on_selector_all("#log li.event", "items => items.map(li => Number(li.dataset.seq))")
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert [p for p in watcher.problems if "WebSocket" not in p] == []
