@@ -200,7 +200,7 @@ class Table:
             return result
         if not result:
             raise LogError(f"{self.game.name}: decide accepted {command!r} but produced no event")
-        dice = tuple(rng.values[: rng.used]) if isinstance(rng, LoadedRng) else None
+        dice = tuple(rng.values[: rng.used]) if isinstance(rng, LoadedRng) and rng.used else None
         first = self.seq + 1
         for event in result:
             self._append(event, seat, command_id, command, dice, at)
@@ -260,7 +260,10 @@ def audit(game: Game, envelopes: list) -> Divergence | None:
         head = group[0]
         if head.command is None:
             for envelope in group:
-                state = game.evolve(state, envelope.event)
+                try:
+                    state = game.evolve(state, envelope.event)
+                except Exception as error:  # an event today's rules cannot fold is a finding too
+                    return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {error}")
                 if isinstance(envelope.event, GameStarted):
                     seed = envelope.event.seed
                 if state_hash(state) != envelope.hash:
@@ -280,7 +283,10 @@ def audit(game: Game, envelopes: list) -> Divergence | None:
                 return Divergence(envelope.seq, _describe(envelope.event), "no event")
             if produced[index] != envelope.event:
                 return Divergence(envelope.seq, _describe(envelope.event), _describe(produced[index]))
-            state = game.evolve(state, envelope.event)
+            try:
+                state = game.evolve(state, envelope.event)
+            except Exception as error:  # pragma: no cover - decide produced it, so evolve folds it
+                return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {error}")
             if state_hash(state) != envelope.hash:
                 return Divergence(envelope.seq, f"hash {envelope.hash[:12]}", f"hash {state_hash(state)[:12]}")
         if len(produced) > len(group):

@@ -196,7 +196,7 @@ def test_audit_reports_an_event_todays_rules_cannot_fold(chronicle, tmp_path):
     write_log(tmp_path / "t.jsonl", log)
     result = chronicle("audit", "t.jsonl")
     assert result.returncode == DIVERGED
-    assert result.stdout.startswith("seq 1: logged GameStarted, produced an error: ScenarioError")
+    assert result.stdout.startswith("seq 1: logged GameStarted folded, produced an error: $: missing required key 'game'")
 
 
 # --- loaded dice -----------------------------------------------------------------------------------
