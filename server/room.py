@@ -269,6 +269,11 @@ class Room:
                 return frames.error_frame("internal-error", f"the server failed to decide this command: "
                                           f"{type(error).__name__}: {error}", command_id)
             if isinstance(result, Rejection):
+                # A refusal must not rest on a stale state (another process may have moved on):
+                # it costs one read, only when refusing.
+                if (await self.store.get_game(self.meta.game_id)).head != head:
+                    await self._reload_or_give_up()
+                    continue
                 return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
             texts = [frames.encode_envelope(envelope) for envelope in result.envelopes]
             batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(result.envelopes, texts)]

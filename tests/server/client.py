@@ -7,6 +7,7 @@ checking every hash, so a test can ask for the legal moves of the seat it plays.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -19,9 +20,21 @@ from events.log import Envelope
 TIMEOUT = 10.0
 
 
+_OPEN: list[Any] = []  # sockets of the running test body, closed by ``run`` whatever happens
+
+
 def run(coroutine: Any, timeout: float = 60.0) -> Any:
-    """Run one async test body, bounded in time."""
-    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+    """Run one async test body, bounded in time; every client it opened is closed at the end."""
+
+    async def main() -> Any:
+        try:
+            return await asyncio.wait_for(coroutine, timeout)
+        finally:
+            while _OPEN:
+                with contextlib.suppress(Exception):
+                    await _OPEN.pop().close()
+
+    return asyncio.run(main())
 
 
 class Client:
@@ -37,6 +50,7 @@ class Client:
     @classmethod
     async def connect(cls, ws_url: str, game_id: str) -> Client:
         socket = await websockets.connect(f"{ws_url}/ws/{game_id}", max_size=2**22)
+        _OPEN.append(socket)
         return cls(socket, game_id)
 
     @classmethod
