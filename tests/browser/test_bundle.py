@@ -1,0 +1,84 @@
+"""server/bundle.py and server/pages.py without a browser: what the pages are made of and how it is served."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import urllib.request
+
+import pytest
+
+from server import bundle, pages
+
+
+def _vfs(asset: bundle.Asset, prefix: str, suffix: str) -> dict:
+    text = asset.body.decode()
+    return json.loads(text[text.index(prefix) + len(prefix) : text.rindex(suffix)])
+
+
+def test_bundle_has_brython_the_trimmed_stdlib_and_every_client_and_events_module():
+    built = bundle.current()
+    assert [name.split(".")[0] for name in built.scripts] == ["brython", "stdlib", "chronicle"]
+    stdlib = _vfs(built.assets[built.scripts[1]], "var scripts = ", "\n__BRYTHON__.update_VFS")
+    assert sorted(name for name in stdlib if name != "$timestamp") == sorted(bundle.STDLIB_MODULES)
+    package = _vfs(built.assets[built.scripts[2]], "__BRYTHON__.loadBrythonPackage(", ")")
+    expected = set()
+    for path in bundle.source_files():
+        parts = path.relative_to(bundle.ROOT).with_suffix("").parts
+        expected.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    assert set(package) - {"$timestamp"} == expected
+    # No test, static file or server module sneaks into the browser.
+    assert not any(name.startswith(("tests", "server", "client.static")) for name in package)
+
+
+def test_bundle_names_carry_a_hash_of_their_content_and_gzip_round_trips():
+    built = bundle.current()
+    for name, asset in built.assets.items():
+        assert name == bundle._named(name.split(".")[0], asset.body).name
+        assert gzip.decompress(asset.gzipped) == asset.body
+
+
+def test_bundle_is_stable_while_the_sources_do_not_change():
+    """Same sources, same key, same bytes: the browser's caches (HTTP and indexedDB) stay valid."""
+    files = bundle.source_files()
+    key = bundle.source_key(files)
+    assert key == bundle.source_key(files)
+    assert bundle.build_package_js(key) == bundle.build_package_js(key)
+    assert f'{{"$timestamp":{int(key[:12], 16)},' in bundle.build_package_js(key).decode()[:80]
+
+
+def test_trimmed_json_defers_its_encoder_so_re_and_enum_are_never_compiled():
+    stdlib = json.loads(bundle.build_stdlib_js().decode().split("var scripts = ", 1)[1].rsplit("\n__BRYTHON__", 1)[0])
+    source = stdlib["json"][1]
+    assert "from.encoder import JSONEncoder" not in source.splitlines()  # not at module level
+    assert "def __getattr__(name):" in source
+    assert "re" not in stdlib and "enum" not in stdlib
+
+
+def test_an_unknown_stdlib_module_is_a_clear_error():
+    with pytest.raises(bundle.BundleError, match="no module 'no_such_module'"):
+        bundle.build_stdlib_js(("json", "no_such_module"))
+
+
+def test_pages_are_shells_with_no_inline_script_and_no_request_data():
+    for kind in ("lobby", "play", "watch", "replay"):
+        html = pages.render_page(kind)
+        assert f'<body data-page="{kind}">' in html
+        assert html.count("<script") == html.count('<script src="/static/') == 4
+
+
+@pytest.mark.server
+def test_served_pages_and_scripts(server):
+    with urllib.request.urlopen(f"{server.base_url}/watch/%3Cb%3E", timeout=10) as response:
+        assert response.headers["Content-Security-Policy"] == pages.CSP
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert b"<b>" not in response.read()
+    name = bundle.current().scripts[2]
+    request = urllib.request.Request(f"{server.base_url}/static/js/{name}", headers={"Accept-Encoding": "identity"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert "Content-Encoding" not in response.headers
+        assert response.read().startswith(b"__BRYTHON__.loadBrythonPackage(")
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{server.base_url}/static/js/chronicle.000000000000.js", timeout=10)
+    assert missing.value.code == 404
+    missing.value.close()
