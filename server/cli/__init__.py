@@ -42,5 +42,6 @@ COMMANDS: dict[str, CommandInfo] = {
     "audit": CommandInfo(
         "server.cli.audit", "re-decide every logged command under today's rules; report the first divergence"
     ),
+    "ask": CommandInfo("server.cli.ask", "answer a rule question about a scenario (paths, reach, line of sight, dice)"),
     "fork": CommandInfo("server.cli.fork", "copy a log up to a command boundary, to continue it as a what-if branch"),
 }

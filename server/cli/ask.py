@@ -1,0 +1,42 @@
+"""Answer a rule question about a scenario: ``chronicle ask GAME QUESTION SCENARIO [options]``.
+
+Rule questions settle disputes before (or without) a game: the cheapest route between two
+Arkham areas, what a Gloomhaven monster would do, whether a skirmish square sees another. Each
+game's questions live in their own module, ``server.cli.ask_<game>``, listed in ``QUESTIONS``;
+that module provides ``add_questions(subparsers)`` (one sub-parser per question, each setting
+``func``) and prints JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from server.cli.status import UNAVAILABLE, CommandError
+
+QUESTIONS = {
+    "arkham": "server.cli.ask_arkham",
+    "gloomhaven": "server.cli.ask_gloomhaven",
+    "echo": "server.cli.ask_echo",
+    "skirmish": "server.cli.ask_skirmish",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
+    for game, module_name in QUESTIONS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            continue  # a rule system without questions yet
+        sub = games.add_parser(game, help=(module.__doc__ or "").strip().splitlines()[0])
+        module.add_questions(sub.add_subparsers(dest="question", metavar="QUESTION", required=True))
+
+
+def run(args: argparse.Namespace) -> int:
+    func = getattr(args, "func", None)
+    if func is None:  # pragma: no cover - argparse requires a question
+        raise CommandError(f"no question given for {args.game}", UNAVAILABLE)
+    return func(args)
