@@ -107,6 +107,7 @@ class Connection:
         if self.state is ConnectionState.CLOSED:
             return False
         if self._queue.qsize() >= self._limit:
+            log.warning("dropping a client too slow to read (%s): %d items queued", self, self._limit)
             self.close(CLOSE_TOO_SLOW)
             return False
         if batch:

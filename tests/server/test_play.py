@@ -3,6 +3,7 @@ apply once, and a server killed with SIGKILL resumes every game from its SQLite 
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from tests.server.client import Client, command_json, run
@@ -120,3 +121,75 @@ def test_server_killed_mid_game_resumes_from_the_store(chronicle_server):
             await client.close()
 
     run(after())
+
+
+def _long_game(path, commands: int) -> tuple[str, dict, int]:
+    """A real game of ``commands`` passes written to a SQLite file before the server starts."""
+    import events.games
+    from events.games.mecha.model import Pass
+    from events.log import Table
+    from server import frames
+    from server.room import now
+    from server.scenarios import load
+    from server.store import GameMeta, Stored
+    from server.store.sqlite import SqliteStore
+    from server.tokens import new_token, token_hash
+
+    game = events.games.load("mecha")
+    _, scenario = load("mecha/sample")
+    table = Table.create(game, "g-longgame01", dict(scenario, rounds=10_000), 3, at=now())
+    for number in range(commands):
+        table.submit(game.turn(table.state)[0], Pass(), f"c-{number}", at=now())
+    tokens = {"red": new_token(), "blue": new_token()}
+    stored = [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes]
+
+    async def write():
+        store = SqliteStore(path)
+        await store.open()
+        meta = GameMeta("g-longgame01", "mecha", "long", ("red", "blue"),
+                        {seat: token_hash(token) for seat, token in tokens.items()}, now())
+        await store.create_game(meta, stored)
+        await store.close()
+
+    run(write())
+    return "g-longgame01", tokens, table.seq
+
+
+def test_slow_client_is_dropped_without_stalling_the_others(tmp_path, chronicle_server_factory):
+    import socket
+    import time
+
+    import websockets
+
+    from server.room import CLOSE_TOO_SLOW
+
+    # A catch-up of ~6 MB is more than the kernel's socket buffers hold for a client that does not read.
+    game_id, tokens, head = _long_game(tmp_path / "long.db", 12_000)
+    server = chronicle_server_factory(tmp_path / "long.db", env={"CHRONICLE_SEND_QUEUE": "4"})
+
+    async def main():
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        raw.connect(("127.0.0.1", server.port))
+        slow = await websockets.connect(f"{server.ws_url}/ws/{game_id}", sock=raw, max_queue=1, compression=None)
+        await slow.send('{"type": "hello", "since": 0, "token": null}')
+        await asyncio.sleep(0.5)  # the server's writer for it is now stuck
+        seats = {seat: await Client.join(server.ws_url, game_id, token, since=head) for seat, token in tokens.items()}
+        # Check the seats keep playing promptly while the slow spectator reads nothing.
+        for number in range(10):
+            started = time.monotonic()
+            answer = await seats["red" if number % 2 == 0 else "blue"].command(f"p-{number}", "Pass")
+            assert answer["type"] == "ack", answer
+            assert time.monotonic() - started < 2.0
+        # Check the slow one, once it reads, finds itself dropped with the named close code, short of the head.
+        received = 0
+        try:
+            while True:
+                await asyncio.wait_for(slow.recv(), 10)
+                received += 1
+        except websockets.ConnectionClosed as closed:
+            assert closed.rcvd is not None and closed.rcvd.code == CLOSE_TOO_SLOW
+        assert received < head + 20
+        await slow.close()
+
+    run(main())

@@ -1,0 +1,33 @@
+"""``chronicle serve``: the real command line starts the app; a busy port is a one-line error."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+from tests.server_fixture import ROOT, create_game, get_json
+
+
+def test_serve_runs_the_app_through_the_cli(chronicle_server_factory, tmp_path):
+    server = chronicle_server_factory(tmp_path / "cli.db", via_cli=True)
+    game = create_game(server.base_url, seed=1)
+    status, games = get_json(f"{server.base_url}/api/games")
+    assert status == 200 and [g["game"] for g in games] == [game["game"]]
+    assert (tmp_path / "cli.db").exists()
+
+
+def test_serve_busy_port_is_one_line_and_a_status(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "server.cli.main", "serve", "--port", str(port), "--db", str(tmp_path / "x.db")],
+            cwd=ROOT, capture_output=True, text=True, timeout=30,
+        )
+    from server.cli.status import UNAVAILABLE
+
+    assert done.returncode == UNAVAILABLE
+    assert done.stderr.startswith(f"chronicle: error: cannot listen on 127.0.0.1:{port}: ")
+    assert len(done.stderr.strip().splitlines()) == 1
