@@ -31,7 +31,7 @@ def hex_center(hex: tuple) -> tuple:
     return (round(SIZE * SQRT3 * (q + r / 2), 1), SIZE * 1.5 * r)
 
 
-def hex_points(center: tuple, scale: float = 0.94) -> str:
+def hex_points(center: tuple, scale: float = 0.9) -> str:
     x, y = center
     s = SIZE * scale
     return " ".join(f"{round(x + dx * s, 1)},{round(y + dy * s, 1)}" for dx, dy in CORNERS)
@@ -213,7 +213,7 @@ class MechaView:
         for seat in state.seats:
             mech = svg("g", "mech", (("data-seat", seat.seat),))
             title = svg("title")
-            add(mech, title, svg("circle", "mech-body", (("r", "11"), ("fill", seat_colour(state, seat.seat)))),
+            add(mech, title, svg("circle", "mech-body", (("r", "10"), ("fill", seat_colour(state, seat.seat)))),
                 svg("text", "mech-label", (("y", "4"),), seat.seat[:1].upper()))
             self.mechs[seat.seat] = (mech, title, [None])
             add(mechs, mech)
@@ -270,8 +270,8 @@ class MechaView:
                 in_camp += 1
             else:
                 x, y = self.centres[position]
-                x += SIZE * 0.42
-                y -= SIZE * 0.05
+                x += SIZE * 0.56  # lower right: clear of the name, the level and the stack
+                y += SIZE * 0.3
             node, title, shown = self.mechs[seat.seat]
             if shown[0] != (x, y):
                 node.setAttribute("transform", f"translate({round(x, 1)} {round(y, 1)})")

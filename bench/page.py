@@ -1,0 +1,170 @@
+"""Time to interactive of the pages, cold and warm, and events folded per second in the browser.
+
+    python -m bench.page [--runs 3] [--moves 12]
+
+Starts a real server (tests/server_fixture.py) on a scratch database, plays a game part-way with
+scripted players, then loads pages in headless Chromium (Debian's, ``/usr/bin/chromium``):
+
+- **cold**: a new browser context (no HTTP cache, no indexedDB, so every Python module is
+  compiled in the page), first load;
+- **warm**: the same context, loaded again (scripts from the HTTP cache, compiled modules from
+  Brython's indexedDB cache).
+
+"Interactive" is ``window.chronicle_ready``: the page has folded every envelope it was sent,
+checked the newest hash and drawn the board. The marks the page records on the way
+(``window.chronicle_marks``, ms since navigation) are printed too. Then, in a page, the log of a
+finished game is decoded and folded in a loop to give events/s. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.driver import ScriptedGame
+from tests.server_fixture import ServerProcess, create_game
+
+MARKS = ("scripts", "python", "imported", "welcome", "game-loaded", "folded", "ready")
+
+FOLD_BENCH = r"""
+import json
+from browser import ajax, window
+import events.games
+from events.canonical import state_hash
+from events.log import Envelope
+
+now = window.performance.now
+
+
+def measure(request):
+    raws = [json.loads(line) for line in request.text.split("\n") if line.strip()]
+    game = events.games.load(raws[0]["data"]["game"])
+    out = {"events": len(raws)}
+    t = now()
+    rounds = 0
+    while rounds < 3 or now() - t < 400:
+        envelopes = [Envelope.from_dict(game, raw) for raw in raws]
+        rounds += 1
+    out["decode_per_s"] = round(rounds * len(raws) / ((now() - t) / 1000))
+    events_ = [envelope.event for envelope in envelopes]
+    t = now()
+    rounds = 0
+    while rounds < 3 or now() - t < 400:
+        state = None
+        for event in events_:
+            state = game.evolve(state, event)
+        rounds += 1
+    out["fold_per_s"] = round(rounds * len(raws) / ((now() - t) / 1000))
+    t = now()
+    state = None
+    for event in events_:
+        state = game.evolve(state, event)
+        state_hash(state)
+    out["fold_and_hash_per_s"] = round(len(raws) / ((now() - t) / 1000))
+    out["matches_log"] = state_hash(state) == raws[-1]["hash"]
+    window.bench_fold = json.dumps(out)
+
+
+ajax.get("/api/games/GAME_ID/log", mode="text", oncomplete=measure)
+"""
+
+
+def load(context, url: str) -> dict:
+    page = context.new_page()
+    errors: list = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function("window.chronicle_ready === true", timeout=60_000)
+    wall = (time.perf_counter() - started) * 1000
+    marks = page.evaluate("window.chronicle_marks")
+    page.wait_for_timeout(1000)  # let Brython finish storing compiled modules in indexedDB, as a reader would
+    page.close()
+    if errors:
+        raise RuntimeError(f"{url}: {errors[0]}")
+    return {"wall": wall, **marks}
+
+
+def time_pages(browser, url: str, runs: int) -> tuple[list, list]:
+    cold, warm = [], []
+    for _ in range(runs):
+        context = browser.new_context()
+        cold.append(load(context, url))
+        warm.append(load(context, url))
+        warm.append(load(context, url))
+        context.close()
+    return cold, warm
+
+
+def summary(label: str, samples: list) -> str:
+    ready = statistics.median(sample["ready"] for sample in samples)
+    parts = []
+    for mark in MARKS:
+        values = [sample[mark] for sample in samples if mark in sample]
+        if values and mark != "ready":
+            parts.append(f"{mark} {statistics.median(values):.0f}")
+    spread = f"{min(s['ready'] for s in samples):.0f}–{max(s['ready'] for s in samples):.0f}"
+    return f"  {label:5} ready {ready:6.0f} ms (range {spread}, n={len(samples)})   marks: {', '.join(parts)}"
+
+
+def fold_rate(browser, server: ServerProcess, game_id: str) -> dict:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server.base_url}/watch/{game_id}")
+    page.wait_for_function("window.chronicle_ready === true", timeout=60_000)
+    page.evaluate("source => __BRYTHON__.runPythonSource(source)", FOLD_BENCH.replace("GAME_ID", game_id))
+    page.wait_for_function("window.bench_fold !== undefined", timeout=120_000)
+    result = json.loads(page.evaluate("window.bench_fold"))
+    context.close()
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="fresh browser contexts per page (default 3)")
+    parser.add_argument("--moves", type=int, default=12, help="moves played before the play page loads (default 12)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp, \
+            ServerProcess(Path(tmp) / "bench.db").start() as server, sync_playwright() as playwright:
+        mid = create_game(server.base_url, seed=7)
+        with ScriptedGame(server.ws_url, mid) as script:
+            script.play(args.moves)
+            seat = script.current_seat()
+            head = script.table.seq
+        done = create_game(server.base_url, seed=9)
+        with ScriptedGame(server.ws_url, done) as script:
+            script.play_to_end()
+            finished = script.table.seq
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        load(browser.new_context(), f"{server.base_url}/")  # the first page of a browser pays its start-up
+        print(f"Chronicle pages, {args.runs} fresh contexts each (cold = first load, warm = 2 reloads); "
+              "ms since navigation, medians")
+        pages = (
+            (f"play page, {seat}'s seat, {head} events", f"{server.base_url}{mid['seats'][seat]['link']}"),
+            (f"watch page, {head} events", f"{server.base_url}/watch/{mid['game']}"),
+            (f"replay page, {finished} events", f"{server.base_url}/replay/{done['game']}"),
+            ("lobby", f"{server.base_url}/"),
+        )
+        for label, url in pages:
+            cold, warm = time_pages(browser, url, args.runs)
+            print(label)
+            print(summary("cold", cold))
+            print(summary("warm", warm))
+        rates = fold_rate(browser, server, done["game"])
+        print(f"folding in the browser, a finished game of {rates['events']} events:")
+        print(f"  decode (Envelope.from_dict)      {rates['decode_per_s']:>8} events/s")
+        print(f"  fold (evolve)                    {rates['fold_per_s']:>8} events/s")
+        print(f"  fold + state_hash every event    {rates['fold_and_hash_per_s']:>8} events/s"
+              f"   (final hash matches the log: {rates['matches_log']})")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
