@@ -156,3 +156,25 @@ class StoreContract:
             assert (await store.get_game("g-0000000001")).head == 3
 
         self.using(tmp_path, again)
+
+    def test_concurrent_appends_each_stand_alone(self, tmp_path):
+        import asyncio
+
+        async def body(store: Store):
+            for name in ("g-a", "g-b", "g-c"):
+                await store.create_game(meta(name), events(1, 1, None))
+            # Check appends to several games at once all land, and a conflicting one among them fails alone.
+            outcomes = await asyncio.gather(
+                store.append("g-a", 1, events(2, 3, "c-a")),
+                store.append("g-b", 1, events(2, 2, "c-b")),
+                store.append("g-c", 5, events(6, 6, "c-c")),
+                store.append("g-a", 1, events(2, 2, "c-late")),
+                return_exceptions=True,
+            )
+            assert outcomes[:2] == [None, None]
+            assert isinstance(outcomes[2], SeqConflict) and isinstance(outcomes[3], SeqConflict)
+            assert await store.read("g-a") == events(1, 1, None) + events(2, 3, "c-a")
+            assert [e.seq for e in await store.read("g-b")] == [1, 2]
+            assert [e.seq for e in await store.read("g-c")] == [1]
+
+        self.using(tmp_path, body)

@@ -1,0 +1,216 @@
+"""Load a real server: N games × M WebSocket clients, seats playing random legal moves.
+
+``python -m bench.server [--games 10] [--spectators 2] [--seconds 10] [--warmup 2]``
+
+A real ``uvicorn`` subprocess (the one from ``tests/server_fixture.py``) on a free port over a
+fresh SQLite file; real ``websockets`` clients in this process. Each game has two seats and
+``--spectators`` watchers. The seat whose turn it is sends a random legal command as soon as
+the previous one reached every client of its game (the seats fold the events with ``events/``
+to know what is legal), so each game has one command in flight, like people taking turns fast.
+
+A command counts when every client of its game has received its last event; its latency runs
+from the send to that moment (as PEERS.md measures boardgame.io). Bytes are the frames' payload
+received per client (before any permessage-deflate). Only the measuring window counts, after a
+warm-up. It prints figures and asserts nothing; it ends within ``warmup + seconds + 30`` s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+import websockets
+
+import events.games
+from server import frames
+from server.scenarios import load
+from tests.server_fixture import ServerProcess, create_game
+
+GAME = events.games.load("mecha")
+
+
+class _Seq(msgspec.Struct):
+    seq: int
+
+
+_seq_decoder = msgspec.json.Decoder(_Seq)
+
+
+class Table:
+    """One game under load: its clients' progress, and the one command in flight."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.clients: list[Client] = []
+        self.target = 0
+        self.reached: asyncio.Future | None = None
+
+    def progressed(self) -> None:
+        if self.reached is not None and not self.reached.done() and all(c.head >= self.target for c in self.clients):
+            self.reached.set_result(time.perf_counter())
+
+
+class Client:
+    def __init__(self, table: Table, socket, seat: str | None) -> None:
+        self.table = table
+        self.socket = socket
+        self.seat = seat
+        self.head = 0
+        self.state = None
+        self.bytes = 0
+        self.answers: asyncio.Queue = asyncio.Queue()
+
+    async def read(self, counting: dict) -> None:
+        try:
+            async for message in self.socket:
+                if counting["on"]:
+                    self.bytes += len(message)
+                frame = frames.server_frame_decoder.decode(message)
+                if isinstance(frame, frames.Event):
+                    if self.seat is not None:
+                        envelope = frames.decode_envelope(GAME, frame.envelope)
+                        self.state = GAME.evolve(self.state, envelope.event)
+                        self.head = envelope.seq
+                    else:
+                        self.head = _seq_decoder.decode(frame.envelope).seq
+                    self.table.progressed()
+                elif not isinstance(frame, frames.Welcome):
+                    self.answers.put_nowait(frame)
+        except websockets.ConnectionClosed:
+            pass
+
+
+async def join(ws_url: str, table: Table, token: str | None, seat: str | None, deflate: bool) -> Client:
+    socket = await websockets.connect(f"{ws_url}/ws/{table.game_id}", max_size=2**24,
+                                      compression="deflate" if deflate else None)
+    await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
+    client = Client(table, socket, seat)
+    table.clients.append(client)
+    return client
+
+
+async def drive(table: Table, seats: dict, rng: random.Random, results: dict, counting: dict, stop: asyncio.Event) -> None:
+    number = 0
+    anyone = next(iter(seats.values()))
+    while not stop.is_set():
+        seat = GAME.turn(anyone.state)[0]
+        mover = seats[seat]
+        command = rng.choice(GAME.legal(mover.state, seat)).to_data()
+        kind = command.pop("type")
+        number += 1
+        started = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        table.reached = loop.create_future()
+        table.target = 1 << 62  # not known until the ack
+        await mover.socket.send(json.dumps({"type": "command", "id": f"b-{number}",
+                                            "command": {"type": kind, "data": command}}))
+        answer = await mover.answers.get()
+        if not isinstance(answer, frames.Ack):
+            results["refused"] += 1
+            continue
+        table.target = answer.last
+        table.progressed()
+        finished = await table.reached
+        if counting["on"]:
+            results["latencies"].append(finished - started)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
+    _, scenario = load("mecha/sample")
+    scenario = dict(scenario, rounds=10_000)  # long enough that no game ends inside the window
+    rng = random.Random(args.seed)
+    counting = {"on": False}
+    results: dict = {"latencies": [], "refused": 0}
+    tables, drivers, readers = [], [], []
+    stop = asyncio.Event()
+    for index in range(args.games):
+        created = create_game(server.base_url, scenario, seed=index)
+        table = Table(created["game"])
+        seats = {seat: await join(server.ws_url, table, link["token"], seat, args.deflate)
+                 for seat, link in created["seats"].items()}
+        for _ in range(args.spectators):
+            await join(server.ws_url, table, None, None, args.deflate)
+        readers += [asyncio.create_task(client.read(counting)) for client in table.clients]
+        tables.append((table, seats))
+    while any(client.head < 1 for table, _ in tables for client in table.clients):
+        await asyncio.sleep(0.01)
+    for table, seats in tables:
+        drivers.append(asyncio.create_task(drive(table, seats, random.Random(rng.random()), results, counting, stop)))
+    await asyncio.sleep(args.warmup)
+    counting["on"] = True
+    cpu_before, own_before, started = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    counting["on"] = False
+    window, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu_before
+    own = time.process_time() - own_before
+    stop.set()
+    for task in drivers + readers:
+        task.cancel()
+    for table, _ in tables:
+        for client in table.clients:
+            await client.socket.close()
+    clients = [client for table, _ in tables for client in table.clients]
+    done = len(results["latencies"])
+    return {
+        "commands": done, "window": window, "server_cpu": cpu, "own_cpu": own, "refused": results["refused"],
+        "latencies": sorted(results["latencies"]),
+        # each command reaches the clients of its own game only
+        "bytes_per_command_per_client": sum(c.bytes for c in clients) / max(done, 1) / (2 + args.spectators),
+    }
+
+
+def percentile(values: list, fraction: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(fraction * len(values)))] * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.server", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--spectators", type=int, default=2, help="watchers per game, besides its 2 seats")
+    parser.add_argument("--seconds", type=float, default=10.0, help="the measuring window")
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=True,
+                        help="negotiate permessage-deflate, as browsers do (default on)")
+    parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as scratch:
+        env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync}
+        with ServerProcess(Path(scratch) / "bench.db", env=env).start() as server:
+            result = asyncio.run(asyncio.wait_for(bench(args, server), args.warmup + args.seconds + 30))
+    latencies = result["latencies"]
+    clients = 2 + args.spectators
+    print(f"chronicle server bench: {args.games} games x {clients} clients (2 seats + {args.spectators} spectators), "
+          f"deflate {'on' if args.deflate else 'off'}, SQLite synchronous={args.sqlite_sync}, "
+          f"{result['window']:.1f} s window after {args.warmup:.0f} s warm-up")
+    print(f"  commands/s            {result['commands'] / result['window']:,.0f}  ({result['commands']} commands"
+          f"{', %d refused' % result['refused'] if result['refused'] else ''})")
+    if latencies:
+        print(f"  latency p50/p95/p99   {percentile(latencies, .5):.1f} / {percentile(latencies, .95):.1f} / "
+              f"{percentile(latencies, .99):.1f} ms  (mean {statistics.fmean(latencies) * 1000:.1f}, "
+              f"max {latencies[-1] * 1000:.1f})")
+    print(f"  bytes/command/client  {result['bytes_per_command_per_client']:,.0f}  (frame payload)")
+    print(f"  CPU                   server {result['server_cpu'] / result['window'] * 100:.0f} %, "
+          f"load generator {result['own_cpu'] / result['window'] * 100:.0f} % of one core "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
