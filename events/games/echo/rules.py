@@ -1,0 +1,834 @@
+"""Echo's Movement phase as a decider: start, decide, evolve, legal, turn, trace (shared/rules/echo.md).
+
+A round (EC-2, EC-C3): every living investigator gets Speed movement points, then the seats move
+one after another, a step per ``Move``, until each sends ``EndMove``. An investigator in a place
+with enemies it has not evaded must evade (EC-4) or fight (EC-3) before it may leave or end its
+move (EC-15). A fight (``Combat``) is a series of rounds whose steps wait for one seat's command
+at a time (the prompt queue, EC-C3): the strike-order check (EC-7, EC-8, EC-16), the first
+strikes (EC-9…EC-12), the enemies' attacks, each rolled by the seat to the fighter's left (EC-13,
+EC-14), the strikes of those who go second, the round's movement cost (EC-15) and, after it, a
+new evasion or fighting on (EC-5). Whatever follows a command without a choice (the next step,
+the end of a fight, the next seat's turn, a new round) is decided in the same ``decide`` call and
+written as events, so ``evolve`` only applies facts.
+"""
+
+from __future__ import annotations
+
+from events.canonical import canonical_json
+from events.game import GameStarted
+from events.games.echo import board as boards
+from events.games.echo.dice import dice_count, hits, passed, roll
+from events.games.echo.model import (
+    CheckOrder,
+    Combat,
+    CombatBegan,
+    CombatEnded,
+    CombatLeft,
+    CombatRoundEnded,
+    CombatStepBegan,
+    DetainedExchanged,
+    EndMove,
+    Enemy,
+    EnemyAttacked,
+    EnemyDamaged,
+    EnemyDetained,
+    EnemyKilled,
+    Evade,
+    EvasionRolled,
+    Exchange,
+    Fight,
+    FightContinued,
+    FixedDamageDealt,
+    GameEnded,
+    InvestigatorDied,
+    InvestigatorMoved,
+    InvestigatorSentAway,
+    ItemStruck,
+    ItemTraded,
+    Move,
+    Pass,
+    PowerPaid,
+    RollAttack,
+    RoundBegan,
+    SpellCast,
+    State,
+    Strike,
+    StrikeOrderRolled,
+    StrikeOrderSet,
+    StrikePassed,
+    Trade,
+    TurnEnded,
+)
+from events.rules import Rejection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Recorded in every GameStarted.
+RULES_VERSION = "echo-1"
+
+SKILLS = ("speed", "stealth", "attention", "knowledge", "intuition")
+SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention", "knowledge": "Knowledge",
+               "intuition": "Intuition"}
+
+
+def _copy(record: Any, **changes: Any) -> Any:
+    """The record rebuilt through its constructor with some fields changed (no ``replace``)."""
+    return type(record)(*[changes[name] if name in changes else getattr(record, name) for name in record.__slots__])
+
+
+# --- start -----------------------------------------------------------------------------------------
+
+
+def start(scenario: dict, seed: int) -> list:
+    """The first events: the scenario validated (raises ScenarioError) and recorded whole, then round 1."""
+    setup = boards.load_scenario(scenario)
+    first = [GameStarted("echo", RULES_VERSION, seed, setup.seats, canonical_json(scenario))]
+    state = evolve(None, first[0])
+    return first + [_round_began(state, 1)]
+
+
+def initial_state(event: GameStarted) -> State:
+    """The state a GameStarted describes: investigators and enemies where the scenario puts them."""
+    import json
+
+    setup = boards.load_scenario(json.loads(event.scenario))
+    return State(setup.title, setup.map, setup.cards, setup.seats, setup.investigators, setup.enemies, 0, 0,
+                 setup.rounds, (), None, False)
+
+
+def _round_began(state: State, number: int) -> RoundBegan:
+    """EC-2: each living investigator's movement points are its Speed; the first living seat moves."""
+    alive = [inv for inv in state.investigators if inv.alive]
+    return RoundBegan(number, tuple((inv.seat, inv.speed) for inv in alive), alive[0].seat)
+
+
+# --- questions about a state -----------------------------------------------------------------------
+
+
+def seat_index(state: State, seat: str) -> int:
+    for index, name in enumerate(state.seats):
+        if name == seat:
+            return index
+    return -1
+
+
+def investigator(state: State, seat: str) -> Any:
+    return state.investigators[seat_index(state, seat)]
+
+
+def left_of(state: State, seat: str) -> str:
+    """The seat to the left of ``seat``: the next one in seat order, wrapping round (EC-13, EC-C3)."""
+    return state.seats[(seat_index(state, seat) + 1) % len(state.seats)]
+
+
+def enemy(state: State, eid: str) -> Enemy | None:
+    for item in state.enemies:
+        if item.id == eid:
+            return item
+    return None
+
+
+def card_of(state: State, eid: str) -> Any:
+    return boards.enemy_card(state.cards, enemy(state, eid).card)
+
+
+def enemy_name(state: State, eid: str) -> str:
+    card = card_of(state, eid)
+    return f"{card.name_en} ({eid})"
+
+
+def place_name(state: State, lid: str) -> str:
+    place = boards.location(state.map, lid)
+    return f"{place.name_en} / {place.name_ru}" if place is not None else repr(lid)
+
+
+def enemies_at(state: State, lid: str) -> tuple:
+    """The active enemies in a place, in scenario order."""
+    return tuple(item for item in state.enemies if item.location == lid and item.status == "active")
+
+
+def unescaped(state: State, seat: str) -> tuple:
+    """Active enemies in the investigator's place that it has not evaded (EC-3)."""
+    inv = investigator(state, seat)
+    return tuple(item for item in enemies_at(state, inv.location) if item.id not in inv.escaped)
+
+
+def combat_enemies(state: State) -> tuple:
+    """Ids of the enemies still in the fight (active), in the fight's order."""
+    combat = state.combat
+    return tuple(eid for eid in combat.enemies if enemy(state, eid).status == "active")
+
+
+def targets(state: State, seat: str) -> tuple:
+    """The enemies of the fight that this investigator has not escaped: those it fights (EC-16)."""
+    escaped = investigator(state, seat).escaped
+    return tuple(eid for eid in combat_enemies(state) if eid not in escaped)
+
+
+def weapons(state: State, seat: str) -> tuple:
+    """Cards this investigator can strike with: items that deal damage, spells castable in combat (EC-9, EC-11)."""
+    inv = investigator(state, seat)
+    out = []
+    for cid in inv.items:
+        card = boards.item(state.cards, cid)
+        if card.sanity or card.health:
+            out.append(cid)
+    for cid in inv.spells:
+        if boards.spell(state.cards, cid).combat:
+            out.append(cid)
+    return tuple(out)
+
+
+def prompt(state: Any) -> tuple | None:
+    """The combat step waiting now, ``(kind, actor, seat, enemy)``, or None."""
+    if state is None or state.combat is None or not state.combat.queue:
+        return None
+    return state.combat.queue[0]
+
+
+def current_seat(state: State) -> str:
+    return state.seats[state.turn]
+
+
+def turn(state: Any) -> tuple:
+    """The seat that may act now: the prompt's actor during a fight, else the moving seat (EC-C3)."""
+    if state is None or state.over:
+        return ()
+    waiting = prompt(state)
+    if waiting is not None:
+        return (waiting[1],)
+    return (current_seat(state),)
+
+
+def seats(state: Any) -> tuple:
+    return () if state is None else state.seats
+
+
+def is_over(state: Any) -> bool:
+    return state is not None and state.over
+
+
+def legal(state: Any, seat: str) -> list:
+    """The commands ``decide`` accepts from ``seat`` now (Trade and Exchange only on its own turn here)."""
+    if seat not in turn(state):
+        return []
+    waiting = prompt(state)
+    if waiting is not None:
+        kind = waiting[0]
+        if kind == "order":
+            return [CheckOrder("attention")] + ([CheckOrder("stealth")] if state.combat.round == 1 else [])
+        if kind == "strike":
+            return [Strike(eid, cid) for eid in targets(state, seat) for cid in weapons(state, seat)] + [Pass()]
+        if kind == "attack":
+            return [RollAttack()]
+        return [Evade(eid) for eid in targets(state, seat)] + [Fight()]
+    inv = investigator(state, seat)
+    blocking = unescaped(state, seat)
+    if blocking:
+        return [Evade(item.id) for item in blocking] + [Fight()]
+    out: list = []
+    if inv.mp >= 1:
+        out += [Move(place) for place, _kind in boards.neighbours(state.map)[inv.location]
+                if place != state.map.dark_side]
+        if inv.location in state.map.ministry:
+            out.append(Move(state.map.dark_side))
+    out.append(EndMove())
+    out += [Exchange(eid) for eid in inv.detained]
+    for other in state.investigators:
+        if other.seat != seat and other.alive and other.location == inv.location:
+            out += [Trade(cid, other.seat) for cid in inv.items]
+    return out
+
+
+# --- decide ----------------------------------------------------------------------------------------
+
+
+def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    if state is None:
+        return Rejection("EC-C3", "the game has not started")
+    if state.over:
+        return Rejection("EC-C3", f"the game is over after round {state.round}")
+    if seat_index(state, seat) < 0:
+        return Rejection("EC-C3", f"there is no seat {seat!r} in this game")
+    if isinstance(command, Trade):
+        outcome = _trade(state, seat, command)
+    elif isinstance(command, Exchange):
+        outcome = _exchange(state, seat, command)
+    elif isinstance(command, (Move, EndMove, Evade, Fight, CheckOrder, Strike, Pass, RollAttack)):
+        if not investigator(state, seat).alive and not isinstance(command, RollAttack):
+            return Rejection("EC-18", f"{seat}'s investigator is dead")
+        if state.combat is not None:
+            outcome = _in_combat(state, seat, command, rng)
+        else:
+            outcome = _moving(state, seat, command, rng)
+    else:
+        return Rejection("EC-1", f"{type(command).__name__} is not a command of the Movement phase: investigators "
+                         "move, evade, fight and trade items")
+    if isinstance(outcome, Rejection):
+        return outcome
+    after = state
+    for event in outcome:
+        after = evolve(after, event)
+    return outcome + _follow(after)
+
+
+def _follow(state: State) -> list:
+    """Everything that happens next without anyone's choice, until a seat must act."""
+    events: list = []
+    while True:
+        more = _automatic(state)
+        if not more:
+            return events
+        for event in more:
+            state = evolve(state, event)
+        events += more
+
+
+def _automatic(state: State) -> list:
+    if state.over:
+        return []
+    combat = state.combat
+    if combat is not None:
+        live = combat_enemies(state)
+        for seat in combat.seats:
+            escaped = investigator(state, seat).escaped
+            if live and all(eid in escaped for eid in live):
+                return [CombatLeft(seat)]
+        if not live:
+            return [CombatEnded(combat.location, "every enemy of the fight is detained or dead")]
+        if not combat.seats:
+            return [CombatEnded(combat.location, "no investigator is left in the fight")]
+        if combat.queue:
+            return []
+        return _next_step(state)
+    current = state.investigators[state.turn]
+    if not current.alive or current.seat in state.finished:
+        return _end_turn(state)
+    return []
+
+
+def _next_step(state: State) -> list:
+    """EC-6: order, first strikes, the enemies' attacks, second strikes, the round's cost, then after."""
+    combat = state.combat
+    step = combat.step
+    number = combat.round
+    if step == "after":
+        number += 1
+        queue = tuple(("order", seat, seat, None) for seat in combat.seats if seat not in combat.forced)
+        events: list = [CombatStepBegan(number, "order", queue)]
+        for seat in combat.seats:
+            if seat in combat.forced:
+                events.append(StrikeOrderSet(seat, False, "its evasion failed: no strike-order check, the enemies "
+                                             "strike first", "EC-8"))
+        return events
+    if step == "order":
+        return [CombatStepBegan(number, "first", tuple(("strike", seat, seat, None) for seat in combat.seats
+                                                       if seat in combat.first))]
+    if step == "first":
+        queue = tuple(("attack", left_of(state, seat), seat, eid) for seat in combat.seats
+                      for eid in targets(state, seat))
+        return [CombatStepBegan(number, "attack", queue)]
+    if step == "attack":
+        return [CombatStepBegan(number, "second", tuple(("strike", seat, seat, None) for seat in combat.seats
+                                                        if seat not in combat.first))]
+    points = tuple((seat, max(0, investigator(state, seat).mp - 1)) for seat in combat.seats)
+    return [CombatRoundEnded(number, points),
+            CombatStepBegan(number, "after", tuple(("after", seat, seat, None) for seat in combat.seats))]
+
+
+def _end_turn(state: State) -> list:
+    """EC-C3: the next living seat that has not finished moves; after the last, a new round or the end."""
+    index = state.turn
+    seat = state.seats[index]
+    for later in range(index + 1, len(state.seats)):
+        other = state.investigators[later]
+        if other.alive and other.seat not in state.finished:
+            return [TurnEnded(seat, other.seat, state.round)]
+    if not any(inv.alive for inv in state.investigators):
+        return [TurnEnded(seat, None, state.round), GameEnded(state.round, "no investigator is alive")]
+    if state.round >= state.rounds:
+        return [TurnEnded(seat, None, state.round), GameEnded(state.round, f"all {state.rounds} rounds are played")]
+    began = _round_began(state, state.round + 1)
+    return [TurnEnded(seat, began.first, began.round), began]
+
+
+# --- moving (no fight under way) -------------------------------------------------------------------
+
+
+def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
+    current = current_seat(state)
+    if isinstance(command, RollAttack):
+        return Rejection("EC-13", "no enemy attack is waiting to be rolled: no fight is under way")
+    if isinstance(command, (CheckOrder, Strike, Pass)):
+        return Rejection("EC-6", f"no fight is under way: {type(command).__name__} belongs to a combat round")
+    if seat != current:
+        return Rejection("EC-C3", f"it is {current}'s movement, not {seat}'s")
+    inv = investigator(state, seat)
+    blocking = unescaped(state, seat)
+    here = place_name(state, inv.location)
+    if isinstance(command, Move):
+        return _move(state, inv, command.to, blocking)
+    if isinstance(command, EndMove):
+        if blocking:
+            names = ", ".join(enemy_name(state, item.id) for item in blocking)
+            return Rejection("EC-15", f"{names} {'is' if len(blocking) == 1 else 'are'} in {here}: even with "
+                             f"{inv.mp} movement point(s) left, {inv.name_en} must defeat every enemy here or "
+                             "escape them all")
+        return _end_turn(state)
+    if isinstance(command, Evade):
+        target = enemy(state, command.enemy) if isinstance(command.enemy, str) else None
+        if target is None or target.status != "active" or target.location != inv.location:
+            return Rejection("EC-4", f"there is no enemy {command.enemy!r} to evade in {here}")
+        if target.id in inv.escaped:
+            return Rejection("EC-4", f"{inv.name_en} has already evaded {enemy_name(state, target.id)}")
+        rolled = _evasion(state, inv, target.id, rng, "EC-4")
+        if rolled.success:
+            return [rolled]
+        return [rolled, _begin_combat(state, seat, (seat,), "EC-4")]
+    # Fight
+    if not blocking:
+        return Rejection("EC-3", f"there is no enemy to fight in {here}")
+    return [_begin_combat(state, seat, (), "EC-3")]
+
+
+def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
+    here = place_name(state, inv.location)
+    if not isinstance(to, str) or boards.location(state.map, to) is None:
+        return Rejection("EC-C1", f"there is no location {to!r} on this map")
+    if blocking:
+        names = ", ".join(enemy_name(state, item.id) for item in blocking)
+        return Rejection("EC-3", f"{names} {'is' if len(blocking) == 1 else 'are'} in {here}: to leave, "
+                         f"{inv.name_en} must evade or defeat {'it' if len(blocking) == 1 else 'each of them'}")
+    board = state.map
+    if to == board.dark_side:
+        if inv.location not in board.ministry:
+            return Rejection("EC-19", f"the Dark Side is reached only from a Ministry of Perfect Order location, "
+                             f"and {here} is not one")
+        if inv.mp < 1:
+            return Rejection("EC-19", f"going to the Dark Side costs 1 movement point; {inv.name_en} has none left")
+        return [InvestigatorMoved(inv.seat, inv.location, to, "dark-side", 1, inv.mp - 1, "EC-19")]
+    links = dict(boards.neighbours(board)[inv.location])
+    if to not in links:
+        return Rejection("EC-2", f"{place_name(state, to)} is not joined to {here} by a white arrow or the Dark Path")
+    if inv.mp < 1:
+        return Rejection("EC-2", f"a step costs 1 movement point; {inv.name_en} has spent all {inv.speed} "
+                         f"(Speed {inv.speed})")
+    return [InvestigatorMoved(inv.seat, inv.location, to, links[to], 1, inv.mp - 1, "EC-2")]
+
+
+def _evasion(state: State, inv: Any, eid: str, rng: Any, rule: str) -> EvasionRolled:
+    """EC-4: Stealth − the enemy's evasion penalty dice; a 5 or 6 succeeds; no dice fails."""
+    penalty = card_of(state, eid).evasion
+    dice = roll(rng, dice_count(inv.stealth, penalty))
+    return EvasionRolled(inv.seat, eid, inv.stealth, penalty, dice, passed(dice), rule)
+
+
+def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBegan:
+    """EC-16: every investigator here that has not escaped all enemies here fights, in seat order from ``seat``."""
+    here = investigator(state, seat).location
+    present = tuple(item.id for item in enemies_at(state, here))
+    start = seat_index(state, seat)
+    order = state.seats[start:] + state.seats[:start]
+    fighters = []
+    for name in order:
+        other = investigator(state, name)
+        if other.alive and other.location == here and not all(eid in other.escaped for eid in present):
+            fighters.append(name)
+    if rule == "EC-3" and (len(fighters) > 1 or len(present) > 1):
+        rule = "EC-16"
+    return CombatBegan(here, tuple(fighters), present, forced, rule)
+
+
+# --- a fight under way -----------------------------------------------------------------------------
+
+
+def _in_combat(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
+    kind, actor, fighter, eid = prompt(state)
+    if seat != actor:
+        if isinstance(command, RollAttack):
+            if kind == "attack":
+                return Rejection("EC-13", f"the dice of {enemy_name(state, eid)} against {fighter}'s investigator "
+                                 f"are rolled by {actor}, the seat to {fighter}'s left, not by {seat}")
+            return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
+        return Rejection("EC-C3", f"{_waiting(state)}, not {seat}")
+    if kind == "attack":
+        if not isinstance(command, RollAttack):
+            return Rejection("EC-13", f"{_waiting(state)}: only RollAttack answers it")
+        return _attack(state, actor, fighter, eid, rng)
+    if isinstance(command, RollAttack):
+        return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
+    if isinstance(command, (Move, EndMove)):
+        return Rejection("EC-15", f"a fight is under way in {place_name(state, state.combat.location)}: every enemy "
+                         "must be defeated or escaped first")
+    if kind == "order":
+        if not isinstance(command, CheckOrder):
+            return Rejection("EC-7", f"{_waiting(state)}: first the strike-order check (CheckOrder)")
+        return _check_order(state, seat, command.skill, rng)
+    if kind == "strike":
+        if isinstance(command, Pass):
+            return [StrikePassed(seat)]
+        if not isinstance(command, Strike):
+            return Rejection("EC-9", f"{_waiting(state)}: strike with an item or a spell, or pass")
+        return _strike(state, seat, command, rng)
+    # after a round: evade again or fight on (EC-5)
+    if isinstance(command, Fight):
+        return [FightContinued(seat)]
+    if not isinstance(command, Evade):
+        return Rejection("EC-5", f"{_waiting(state)}: evade again (Evade) or fight on (Fight)")
+    if command.enemy not in targets(state, seat):
+        return Rejection("EC-5", f"{command.enemy!r} is not an enemy {seat}'s investigator is fighting")
+    rolled = _evasion(state, investigator(state, seat), command.enemy, rng, "EC-5")
+    return [rolled]
+
+
+def _waiting(state: State) -> str:
+    """What the fight waits for, in words."""
+    kind, actor, fighter, eid = prompt(state)
+    if kind == "order":
+        return f"{actor} must make the strike-order check"
+    if kind == "strike":
+        return f"{actor} must strike"
+    if kind == "attack":
+        return f"{actor} must roll the dice of {enemy_name(state, eid)} against {fighter}'s investigator"
+    return f"{actor} must choose to evade again or fight on"
+
+
+def _check_order(state: State, seat: str, skill: Any, rng: Any) -> list | Rejection:
+    """EC-7 (Attention), EC-8 (Stealth in the first round), EC-16 (against every enemy or none)."""
+    if skill not in ("attention", "stealth"):
+        return Rejection("EC-7", f"the strike-order check uses attention (or stealth the first time), not {skill!r}")
+    combat = state.combat
+    if skill == "stealth" and combat.round != 1:
+        return Rejection("EC-8", f"Stealth replaces Attention only the first time; this is round {combat.round}")
+    inv = investigator(state, seat)
+    value = getattr(inv, skill)
+    rule = "EC-8" if skill == "stealth" else "EC-7"
+    events: list = []
+    failed = []
+    for eid in targets(state, seat):
+        penalty = card_of(state, eid).attention
+        dice = roll(rng, dice_count(value, penalty))
+        ok = passed(dice)
+        events.append(StrikeOrderRolled(seat, eid, skill, value, penalty, dice, ok, rule))
+        if not ok:
+            failed.append(eid)
+    group = len(events) > 1
+    if not failed:
+        reason = "passed against every enemy: strikes first" if group else "passed: strikes first"
+        events.append(StrikeOrderSet(seat, True, reason, "EC-16" if group else rule))
+    else:
+        names = ", ".join(enemy_name(state, eid) for eid in failed)
+        if group:
+            reason = f"failed against {names}: counts as failing against all, every enemy strikes first"
+        else:
+            reason = f"failed: {names} strikes first"
+        events.append(StrikeOrderSet(seat, False, reason, "EC-16" if group else rule))
+    return events
+
+
+def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Rejection:
+    inv = investigator(state, seat)
+    if command.enemy not in targets(state, seat):
+        return Rejection("EC-9", f"{command.enemy!r} is not an enemy {inv.name_en} is fighting "
+                         f"(fighting: {', '.join(targets(state, seat))})")
+    cid = command.card
+    item = boards.item(state.cards, cid) if isinstance(cid, str) else None
+    if item is not None and cid in inv.items:
+        if not (item.sanity or item.health):
+            return Rejection("EC-9", f"{item.name_en} deals no damage: it is nothing to strike with")
+        events: list = [ItemStruck(seat, command.enemy, cid, item.sanity, item.health)]
+        return events + _hurt_enemy(state, seat, command.enemy, item.sanity, item.health, "EC-9")
+    spell = boards.spell(state.cards, cid) if isinstance(cid, str) else None
+    if spell is None or cid not in inv.spells:
+        return Rejection("EC-9", f"{inv.name_en} holds no item and knows no spell {cid!r}")
+    if not spell.combat:
+        return Rejection("EC-11", f"{spell.name_en} cannot be cast in combat: its card says so")
+    skill = "knowledge" if spell.kind == "obvious" else "intuition"
+    value = getattr(inv, skill)
+    dice = roll(rng, dice_count(value, spell.difficulty))
+    success = passed(dice)
+    events = [SpellCast(seat, command.enemy, cid, skill, value, spell.difficulty, dice, success)]
+    if success and (spell.sanity or spell.health):
+        events += _hurt_enemy(state, seat, command.enemy, spell.sanity, spell.health, "EC-12")
+    if spell.price:
+        sanity = inv.sanity - spell.price
+        events.append(PowerPaid(seat, cid, spell.price, sanity))
+        events += _fate(state, seat, sanity, inv.health)
+    return events
+
+
+def _hurt_enemy(state: State, seat: str, eid: str, sanity_loss: int, health_loss: int, rule: str) -> list:
+    """EC-12 damage, then EC-17 (and EC-C4): detained or dead."""
+    target = enemy(state, eid)
+    sanity = target.sanity - sanity_loss
+    health = target.health - health_loss
+    events: list = [EnemyDamaged(eid, seat, sanity_loss, health_loss, sanity, health, rule)]
+    card = card_of(state, eid)
+    if sanity <= -2 or health <= -2:
+        events.append(EnemyKilled(eid, seat, sanity, health, "Sanity or Health at −2 or below", "EC-17"))
+    elif sanity <= 0 and health <= 0:
+        events.append(EnemyKilled(eid, seat, sanity, health, "Sanity and Health both at 0 or below", "EC-17"))
+    elif sanity <= 0 or health <= 0:
+        if card.kind == "person":
+            events.append(EnemyDetained(eid, seat, sanity, health))
+        else:
+            events.append(EnemyKilled(eid, seat, sanity, health, f"a {card.kind} cannot be detained: destroyed at "
+                                      "the detaining threshold", "EC-C4"))
+    return events
+
+
+def _attack(state: State, roller: str, seat: str, eid: str, rng: Any) -> list:
+    """EC-13: blue dice for Sanity, red for Health, each 5 or 6 a point; EC-14 fixed damage; EC-18."""
+    card = card_of(state, eid)
+    inv = investigator(state, seat)
+    blue = roll(rng, card.blue)
+    red = roll(rng, card.red)
+    sanity = inv.sanity - hits(blue)
+    health = inv.health - hits(red)
+    events: list = [EnemyAttacked(roller, seat, eid, blue, red, hits(blue), hits(red), sanity, health)]
+    if card.fixed_sanity or card.fixed_health:
+        sanity -= card.fixed_sanity
+        health -= card.fixed_health
+        events.append(FixedDamageDealt(seat, eid, card.fixed_sanity, card.fixed_health, sanity, health))
+    return events + _fate(state, seat, sanity, health)
+
+
+def _fate(state: State, seat: str, sanity: int, health: int) -> list:
+    """EC-18: below −1 in either, or 0/−1 in both: dead; one track at 0/−1: the Asylum or the Ministry."""
+    inv = investigator(state, seat)
+    if sanity < -1 or health < -1:
+        return [InvestigatorDied(seat, sanity, health, "Sanity or Health below −1")]
+    if sanity <= 0 and health <= 0:
+        return [InvestigatorDied(seat, sanity, health, "Sanity and Health both at 0 or −1")]
+    if sanity <= 0:
+        return [InvestigatorSentAway(seat, inv.location, state.map.asylum, "sanity")]
+    if health <= 0:
+        return [InvestigatorSentAway(seat, inv.location, state.map.ministry[0], "health")]
+    return []
+
+
+# --- any time: trading items, exchanging detained enemies ------------------------------------------
+
+
+def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
+    """EC-20: items only, between living investigators in the same location."""
+    giver = investigator(state, seat)
+    what = command.item
+    if not giver.alive:
+        return Rejection("EC-18", f"{seat}'s investigator is dead")
+    if not isinstance(command.to, str) or seat_index(state, command.to) < 0:
+        return Rejection("EC-20", f"there is no seat {command.to!r} to trade with")
+    if command.to == seat:
+        return Rejection("EC-20", "an investigator cannot trade with itself")
+    taker = investigator(state, command.to)
+    if not taker.alive:
+        return Rejection("EC-20", f"{command.to}'s investigator is dead")
+    if taker.location != giver.location:
+        return Rejection("EC-20", f"{giver.name_en} is in {place_name(state, giver.location)} and {taker.name_en} in "
+                         f"{place_name(state, taker.location)}: only investigators in the same location trade")
+    if what in giver.items:
+        return [ItemTraded(seat, command.to, what)]
+    if what in giver.spells:
+        return Rejection("EC-20", f"{what!r} is a spell: spells cannot be traded, only items")
+    if what in giver.allies:
+        return Rejection("EC-20", f"{what!r} is an ally: allies cannot be traded, only items")
+    if what in ("clue", "clues"):
+        return Rejection("EC-20", f"clues cannot be traded, only items ({giver.name_en} has {giver.clues})")
+    if what in SKILLS:
+        return Rejection("EC-20", f"{SKILL_NAMES[what]} is a skill: skills cannot be traded, only items")
+    if what in giver.detained:
+        return Rejection("EC-20", f"{what!r} is a detained enemy's card, not an item: exchange it for clues (EC-17)")
+    return Rejection("EC-20", f"{giver.name_en} holds no item {what!r}")
+
+
+def _exchange(state: State, seat: str, command: Exchange) -> list | Rejection:
+    inv = investigator(state, seat)
+    if not inv.alive:
+        return Rejection("EC-18", f"{seat}'s investigator is dead")
+    if command.enemy not in inv.detained:
+        held = ", ".join(inv.detained) or "none"
+        return Rejection("EC-17", f"{inv.name_en} holds no detained enemy {command.enemy!r} (detained: {held})")
+    return [DetainedExchanged(seat, command.enemy, card_of(state, command.enemy).clues)]
+
+
+# --- evolve ----------------------------------------------------------------------------------------
+
+
+def _with(state: State, seat: str, **changes: Any) -> tuple:
+    """``state.investigators`` with one investigator's fields changed."""
+    index = seat_index(state, seat)
+    invs = state.investigators
+    return invs[:index] + (_copy(invs[index], **changes),) + invs[index + 1 :]
+
+
+def _with_enemy(state: State, eid: str, **changes: Any) -> tuple:
+    return tuple(_copy(item, **changes) if item.id == eid else item for item in state.enemies)
+
+
+def _pop(combat: Combat, kind: str, seat: str) -> tuple:
+    """The queue without its head, if the head is this seat's prompt of this kind."""
+    queue = combat.queue
+    if queue and queue[0][0] == kind and queue[0][2] == seat:
+        return queue[1:]
+    return queue
+
+
+def _leave(combat: Combat | None, seat: str) -> Combat | None:
+    """The fight without this investigator and the prompts about it (its left neighbour still rolls for others)."""
+    if combat is None or seat not in combat.seats:
+        return combat
+    return _copy(combat, seats=tuple(s for s in combat.seats if s != seat),
+                 queue=tuple(p for p in combat.queue if p[2] != seat),
+                 first=tuple(s for s in combat.first if s != seat), forced=tuple(s for s in combat.forced if s != seat))
+
+
+def _drop_enemy(combat: Combat | None, eid: str) -> Combat | None:
+    if combat is None:
+        return None
+    return _copy(combat, queue=tuple(p for p in combat.queue if p[3] != eid))
+
+
+def evolve(state: Any, event: Any) -> State:
+    """One event folded into a new state; the input is never touched."""
+    s = state
+    match event:
+        case GameStarted():
+            return initial_state(event)
+        case RoundBegan(number, points, first):
+            mp = dict(points)
+            invs = tuple(_copy(inv, mp=mp.get(inv.seat, 0), escaped=()) for inv in s.investigators)
+            return _copy(s, investigators=invs, turn=seat_index(s, first), round=number, finished=())
+        case InvestigatorMoved(seat, _start, to, link, _cost, mp, _rule):
+            finished = s.finished + (seat,) if link == "dark-side" else s.finished  # EC-19 ends the move
+            return _copy(s, investigators=_with(s, seat, location=to, mp=mp, escaped=()), finished=finished)
+        case EvasionRolled(seat, eid, _stealth, _penalty, _dice, success, _rule):
+            inv = investigator(s, seat)
+            if success:
+                return _copy(s, investigators=_with(s, seat, escaped=inv.escaped + (eid,)))
+            if s.combat is not None:
+                combat = _copy(s.combat, queue=_pop(s.combat, "after", seat), forced=s.combat.forced + (seat,))
+                return _copy(s, combat=combat)
+            return s
+        case CombatBegan(location, fighters, enemies, forced, _rule):
+            return _copy(s, combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
+        case CombatStepBegan(number, step, queue):
+            first = () if step == "order" else s.combat.first
+            return _copy(s, combat=_copy(s.combat, round=number, step=step, queue=queue, first=first))
+        case StrikeOrderRolled():
+            return s
+        case StrikeOrderSet(seat, first, _reason, _rule):
+            combat = s.combat
+            combat = _copy(combat, queue=_pop(combat, "order", seat),
+                           first=combat.first + (seat,) if first else combat.first,
+                           forced=tuple(name for name in combat.forced if name != seat))
+            return _copy(s, combat=combat)
+        case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
+            return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "strike", seat)))
+        case PowerPaid(seat, _spell, _price, sanity):
+            return _copy(s, investigators=_with(s, seat, sanity=sanity))
+        case EnemyDamaged(eid, _by, _sl, _hl, sanity, health, _rule):
+            return _copy(s, enemies=_with_enemy(s, eid, sanity=sanity, health=health))
+        case EnemyAttacked(_roller, seat, _eid, _blue, _red, _sl, _hl, sanity, health):
+            combat = _copy(s.combat, queue=s.combat.queue[1:])
+            return _copy(s, investigators=_with(s, seat, sanity=sanity, health=health), combat=combat)
+        case FixedDamageDealt(seat, _eid, _sl, _hl, sanity, health):
+            return _copy(s, investigators=_with(s, seat, sanity=sanity, health=health))
+        case EnemyDetained(eid, seat):
+            inv = investigator(s, seat)
+            return _copy(s, enemies=_with_enemy(s, eid, status="detained"),
+                         investigators=_with(s, seat, detained=inv.detained + (eid,)), combat=_drop_enemy(s.combat, eid))
+        case EnemyKilled(eid):
+            return _copy(s, enemies=_with_enemy(s, eid, status="dead"), combat=_drop_enemy(s.combat, eid))
+        case InvestigatorDied(seat):
+            finished = s.finished if seat in s.finished else s.finished + (seat,)
+            return _copy(s, investigators=_with(s, seat, alive=False, mp=0, escaped=()), finished=finished,
+                         combat=_leave(s.combat, seat))
+        case InvestigatorSentAway(seat, _start, to, track):
+            changes = {"location": to, "mp": 0, "escaped": (), track: 1}
+            finished = s.finished if seat in s.finished else s.finished + (seat,)
+            return _copy(s, investigators=_with(s, seat, **changes), finished=finished, combat=_leave(s.combat, seat))
+        case FightContinued(seat):
+            return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "after", seat)))
+        case CombatLeft(seat):
+            return _copy(s, combat=_leave(s.combat, seat))
+        case CombatRoundEnded(_number, points):
+            invs = s.investigators
+            for seat, mp in points:
+                index = seat_index(s, seat)
+                invs = invs[:index] + (_copy(invs[index], mp=mp),) + invs[index + 1 :]
+            return _copy(s, investigators=invs)
+        case CombatEnded():
+            return _copy(s, combat=None)
+        case DetainedExchanged(seat, eid, clues):
+            inv = investigator(s, seat)
+            return _copy(s, investigators=_with(s, seat, detained=tuple(d for d in inv.detained if d != eid),
+                                                clues=inv.clues + clues),
+                         enemies=_with_enemy(s, eid, status="exchanged"))
+        case ItemTraded(seat, to, item):
+            giver = investigator(s, seat)
+            index = list(giver.items).index(item)
+            s = _copy(s, investigators=_with(s, seat, items=giver.items[:index] + giver.items[index + 1 :]))
+            return _copy(s, investigators=_with(s, to, items=investigator(s, to).items + (item,)))
+        case TurnEnded(seat, next_seat, _round):
+            finished = s.finished if seat in s.finished else s.finished + (seat,)
+            return _copy(s, finished=finished, turn=s.turn if next_seat is None else seat_index(s, next_seat))
+        case GameEnded():
+            return _copy(s, over=True)
+    raise TypeError(f"echo cannot fold an event of type {type(event).__name__}")
+
+
+# --- explain ---------------------------------------------------------------------------------------
+
+
+def _dice(dice: tuple) -> str:
+    return "[" + ", ".join(str(value) for value in dice) + "]" if dice else "no dice"
+
+
+def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: tuple, success: bool) -> str:
+    count = dice_count(value, penalty)
+    outcome = "a 5 or 6: success" if success else ("no dice: fails without a roll" if count < 1 else
+                                                    "no 5 or 6: failure")
+    return f"{value_name} {value} − {penalty_name} {penalty} = {count} dice: {_dice(dice)}, {outcome}"
+
+
+def trace(event: Any) -> list:
+    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
+    match event:
+        case EvasionRolled(seat, eid, stealth, penalty, dice, success, rule):
+            lines = [f"{seat} vs {eid}: " + _check("Stealth", stealth, "evasion penalty", penalty, dice, success)]
+            if not success:
+                lines.append("a failed evasion means combat, and the enemy strikes first without a check "
+                             f"(EC-4, EC-8){' (retry: EC-5)' if rule == 'EC-5' else ''}")
+            return lines
+        case StrikeOrderRolled(seat, eid, skill, value, penalty, dice, success, rule):
+            name = SKILL_NAMES.get(skill, skill)
+            extra = " (Stealth instead of Attention, first round only: EC-8)" if rule == "EC-8" else ""
+            return [f"{seat} vs {eid}: " + _check(name, value, "attention penalty", penalty, dice, success) + extra]
+        case SpellCast(seat, eid, spell, skill, value, difficulty, dice, success):
+            magic = "obvious magic: Knowledge" if skill == "knowledge" else "true magic: Intuition"
+            return [f"{seat} casts {spell} at {eid} ({magic}, EC-10): "
+                    + _check(SKILL_NAMES[skill], value, "difficulty", difficulty, dice, success)]
+        case EnemyAttacked(roller, seat, eid, blue, red, sanity_loss, health_loss, sanity, health):
+            return [f"{roller} rolls for {eid}, the seat to {seat}'s left (EC-13)",
+                    f"blue {_dice(blue)}: {sanity_loss} Sanity; red {_dice(red)}: {health_loss} Health "
+                    f"(each 5 or 6 deals 1); {seat} now at Sanity {sanity}, Health {health}"]
+        case CombatBegan(location, fighters, enemies, forced, _rule):
+            lines = [f"in {location}: {', '.join(fighters)} against {', '.join(enemies)}"]
+            if len(fighters) > 1 or len(enemies) > 1:
+                lines.append("several investigators or enemies in one location fight together (EC-16)")
+            for seat in forced:
+                lines.append(f"{seat}'s evasion failed: the enemies strike first without a check (EC-8)")
+            return lines
+        case InvestigatorMoved(seat, start, to, link, cost, mp, _rule):
+            how = {"arrow": "white arrow", "dark": "Dark Path", "dark-side": "from the Ministry to the Dark Side "
+                   "(EC-19)"}.get(link, link)
+            return [f"{seat}: {start} → {to} along the {how}, {cost} movement point; {mp} left"]
+        case EnemyKilled(eid, _seat, sanity, health, reason, _rule):
+            return [f"{eid} at Sanity {sanity}, Health {health}: {reason} (EC-17; the designers' thresholds)"]
+        case EnemyDetained(eid, seat, sanity, health):
+            return [f"{eid} at Sanity {sanity}, Health {health}: 0 or −1 in one track, a person: detained, "
+                    f"{seat} takes its card (EC-17)"]
+    return []
