@@ -13,7 +13,8 @@ code (STYLE habit 7, after boardgame.io's master with the write moved before the
 
 Then the events are appended to the store with the expected seq, and only once the store has
 them are they broadcast; if another writer got there first (``SeqConflict``) the Room re-reads
-the log and runs rungs 4–5 again. Rooms are built lazily from the store (``Table.restore``), so
+the log and runs rungs 4–5 again. A refusal is checked the same way (one head read, only when
+refusing), so no refusal rests on a state another process has moved past. Rooms are built lazily from the store (``Table.restore``), so
 a server killed and restarted resumes every game with nothing lost.
 
 Each connection has a bounded send queue drained by its own task; a client that cannot keep up
@@ -42,7 +43,6 @@ from server.tokens import seat_for_token
 log = logging.getLogger("chronicle.room")
 
 # Close codes: number and meaning in one name (4000-4999 are ours to define).
-CLOSE_NORMAL = 1000
 CLOSE_GOING_AWAY = 1001  # the server is shutting down
 CLOSE_TRY_AGAIN_LATER = 1013  # the store failed; reconnect later and say hello with your seq
 CLOSE_NO_SUCH_GAME = 4004  # the URL names no game in the store
@@ -173,10 +173,15 @@ class Room:
         table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored])
         return cls(store, meta, game, table, stored)
 
-    async def _reload(self) -> None:
-        """After a conflict or a failed append: the store is the truth, catch up with it."""
+    async def _reload(self, known: int) -> None:
+        """After a conflict or a failed append: the store is the truth, catch up with it.
+
+        ``known`` is the last seq this Room had broadcast; what another process appended after
+        it goes out to this Room's clients now, so they see no gap.
+        """
         fresh = await Room.load(self.store, self.meta.game_id)
         self.meta, self.table, self._frames = fresh.meta, fresh.table, fresh._frames
+        self._broadcast(self.table.envelopes[known:])
 
     def frame_for(self, envelope: Envelope, seat: str | None) -> str | None:
         visible = visible_to(self.game, envelope, seat)
@@ -210,6 +215,8 @@ class Room:
                     "or with token null to watch"))
                 return
         async with self.lock:  # a consistent cut: nothing is broadcast between catch-up and joining
+            if (await self.store.get_game(self.meta.game_id)).head != self.table.seq:
+                await self._reload_or_give_up(self.table.seq)  # another process wrote meanwhile
             head = self.table.seq
             if frame.since > head:
                 connection.send(frames.error_frame(
@@ -266,14 +273,14 @@ class Room:
                 result = self.table.submit(seat, command, command_id, at=now())
             except Exception as error:  # a bug in the rules: say so, and drop the half-applied table
                 log.exception("game %s: deciding %r failed", self.meta.game_id, command)
-                await self._reload_or_give_up()
+                await self._reload_or_give_up(head)
                 return frames.error_frame("internal-error", f"the server failed to decide this command: "
                                           f"{type(error).__name__}: {error}", command_id)
             if isinstance(result, Rejection):
                 # A refusal must not rest on a stale state (another process may have moved on):
                 # it costs one read, only when refusing.
                 if (await self.store.get_game(self.meta.game_id)).head != head:
-                    await self._reload_or_give_up()
+                    await self._reload_or_give_up(head)
                     continue
                 return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
             texts = [frames.encode_envelope(envelope) for envelope in result.envelopes]
@@ -281,11 +288,11 @@ class Room:
             try:
                 await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
             except SeqConflict:
-                await self._reload_or_give_up()  # another process wrote first: re-read, then rungs 4–5 again
+                await self._reload_or_give_up(head)  # another process wrote first: re-read, then rungs 4–5 again
                 continue
             except StoreError as error:
                 log.error("game %s: append failed: %s", self.meta.game_id, error)
-                await self._reload_or_give_up()
+                await self._reload_or_give_up(head)
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
             self._frames.extend(frames.event_frame(text) for text in texts)
@@ -294,9 +301,9 @@ class Room:
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
                                   command_id)
 
-    async def _reload_or_give_up(self) -> None:
+    async def _reload_or_give_up(self, known: int) -> None:
         try:
-            await self._reload()
+            await self._reload(known)
         except Exception:
             log.exception("game %s: cannot reload from the store; closing its connections", self.meta.game_id)
             for client in list(self.clients):

@@ -193,3 +193,30 @@ def test_slow_client_is_dropped_without_stalling_the_others(tmp_path, chronicle_
         await slow.close()
 
     run(main())
+
+
+def test_two_server_processes_on_one_sqlite_file(tmp_path, chronicle_server_factory):
+    """Two servers over one file, as behind a load balancer: neither ever overwrites the other."""
+    first = chronicle_server_factory(tmp_path / "one.db")
+    second = chronicle_server_factory(tmp_path / "one.db")
+
+    async def main():
+        game = create_game(first.base_url, seed=41)
+        red = await Client.join(first.ws_url, game["game"], game["seats"]["red"]["token"])
+        blue = await Client.join(second.ws_url, game["game"], game["seats"]["blue"]["token"])
+        # Check red's move through the first server is stored...
+        moved = await red.command("c-1", "Move", {"to": 2})
+        assert moved["type"] == "ack"
+        # ...and blue's move through the second, whose room had not heard of it, is decided after it:
+        # blue first receives red's events, then its own, then its ack.
+        answer = await blue.command("c-2", "Pass")
+        assert answer["type"] == "ack" and answer["first"] == moved["last"] + 1, answer
+        assert [e["seq"] for e in blue.envelopes] == list(range(1, answer["last"] + 1))
+        # Check a resend of red's id through the second server is answered with the first's ack.
+        red_there = await Client.join(second.ws_url, game["game"], game["seats"]["red"]["token"])
+        assert await red_there.command("c-1", "Pass") == moved
+        # Check the log is the same from both servers.
+        assert get_json(f"{first.base_url}/api/games/{game['game']}/state") == \
+            get_json(f"{second.base_url}/api/games/{game['game']}/state")
+
+    run(main())
