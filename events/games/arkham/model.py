@@ -1,0 +1,788 @@
+"""Arkham Horror's Movement phase: the records (board, state, events, commands).
+
+Areas are known by their id (``graveyard``, ``rivertown``, ``rlyeh_2``). Per-seat facts live in
+``Investigator`` records, one per seat in seat order; monsters, gates and clue tokens are tuples
+sorted by id or area, so a state has one spelling in CPython and Brython.
+"""
+
+from __future__ import annotations
+
+from events.game import GameStarted
+from events.record import Record, Registry
+
+_set = object.__setattr__
+
+LOST = "lost_in_time_and_space"
+
+# --- the board (static for a whole game) -----------------------------------------------------------
+
+
+class Area(Record):
+    """One area of the board: a Street, a Location, an Other World area or a special area.
+
+    ``kind`` is ``street``, ``location``, ``other_world`` or ``special``; ``street`` is a Location's
+    own Street area (AH-3); ``world``/``order`` place an Other World area on its card (AH-9);
+    ``at`` is where a renderer draws it.
+    """
+
+    __slots__ = ("id", "name", "kind", "street", "unstable", "world", "order", "at")
+    __match_args__ = __slots__
+    TYPE = "Area"
+
+    def __init__(
+        self, id: str, name: str, kind: str, street: str, unstable: bool, world: str, order: int, at: tuple
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "kind", kind)
+        _set(self, "street", street)
+        _set(self, "unstable", unstable)
+        _set(self, "world", world)
+        _set(self, "order", order)
+        _set(self, "at", at)
+
+
+class OtherWorld(Record):
+    """An Other World card: its first (left) and second (right) areas (AH-9)."""
+
+    __slots__ = ("id", "name", "areas")
+    __match_args__ = __slots__
+    TYPE = "OtherWorld"
+
+    def __init__(self, id: str, name: str, areas: tuple) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "areas", areas)
+
+
+class Board(Record):
+    """Every area, the yellow lines in play (sorted pairs), the lines a source could not confirm."""
+
+    __slots__ = ("name", "areas", "lines", "unverified", "worlds")
+    __match_args__ = __slots__
+    TYPE = "ArkhamBoard"
+
+    def __init__(self, name: str, areas: tuple, lines: tuple, unverified: tuple, worlds: tuple) -> None:
+        _set(self, "name", name)
+        _set(self, "areas", areas)
+        _set(self, "lines", lines)
+        _set(self, "unverified", unverified)
+        _set(self, "worlds", worlds)
+
+
+class Investigator(Record):
+    """One seat's investigator (AH-C6): skills, what it carries, where it is and how it stands.
+
+    ``where`` is an area id (``LOST`` for Lost in Time and Space, "" once devoured); ``explored``
+    is the Location whose Explored marker lies under it (AH-11), else ""; ``trophies`` are
+    ``(monster id, name)`` pairs of defeated monsters (AH-C3).
+    """
+
+    __slots__ = (
+        "seat", "name", "speed", "sneak", "fight", "will", "stamina", "sanity", "clues", "items", "trophies",
+        "where", "delayed", "explored", "blessed", "cursed", "devoured",
+    )
+    __match_args__ = __slots__
+    TYPE = "Investigator"
+
+    def __init__(
+        self, seat: str, name: str, speed: int, sneak: int, fight: int, will: int, stamina: int, sanity: int,
+        clues: int, items: tuple, trophies: tuple, where: str, delayed: bool, explored: str, blessed: bool,
+        cursed: bool, devoured: bool,
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "name", name)
+        _set(self, "speed", speed)
+        _set(self, "sneak", sneak)
+        _set(self, "fight", fight)
+        _set(self, "will", will)
+        _set(self, "stamina", stamina)
+        _set(self, "sanity", sanity)
+        _set(self, "clues", clues)
+        _set(self, "items", items)
+        _set(self, "trophies", trophies)
+        _set(self, "where", where)
+        _set(self, "delayed", delayed)
+        _set(self, "explored", explored)
+        _set(self, "blessed", blessed)
+        _set(self, "cursed", cursed)
+        _set(self, "devoured", devoured)
+
+    def but(self, **changes: object) -> Investigator:
+        """A copy with some fields changed (a constructor call: no ``dataclasses.replace``)."""
+        return Investigator(*[changes[name] if name in changes else getattr(self, name) for name in self.__slots__])
+
+
+class Monster(Record):
+    """A monster on the board (AH-C6): its ratings, damage, toughness and ability flags.
+
+    Ratings are modifiers to the investigator's dice (usually negative); ``nightmarish`` and
+    ``overwhelming`` are N (0: the monster lacks the ability).
+    """
+
+    __slots__ = (
+        "id", "name", "area", "awareness", "horror_rating", "horror_damage", "combat_rating", "combat_damage",
+        "toughness", "elusive", "ambush", "nightmarish", "overwhelming",
+    )
+    __match_args__ = __slots__
+    TYPE = "Monster"
+
+    def __init__(
+        self, id: str, name: str, area: str, awareness: int, horror_rating: int, horror_damage: int,
+        combat_rating: int, combat_damage: int, toughness: int, elusive: bool, ambush: bool, nightmarish: int,
+        overwhelming: int,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "area", area)
+        _set(self, "awareness", awareness)
+        _set(self, "horror_rating", horror_rating)
+        _set(self, "horror_damage", horror_damage)
+        _set(self, "combat_rating", combat_rating)
+        _set(self, "combat_damage", combat_damage)
+        _set(self, "toughness", toughness)
+        _set(self, "elusive", elusive)
+        _set(self, "ambush", ambush)
+        _set(self, "nightmarish", nightmarish)
+        _set(self, "overwhelming", overwhelming)
+
+
+class Pending(Record):
+    """A failed check waiting for its player: spend a Clue token for one more die, or accept (AH-C1)."""
+
+    __slots__ = ("check", "monster", "rolls", "successes", "difficulty", "threshold")
+    __match_args__ = __slots__
+    TYPE = "PendingCheck"
+
+    def __init__(
+        self, check: str, monster: str, rolls: tuple, successes: int, difficulty: int, threshold: int
+    ) -> None:
+        _set(self, "check", check)
+        _set(self, "monster", monster)
+        _set(self, "rolls", rolls)
+        _set(self, "successes", successes)
+        _set(self, "difficulty", difficulty)
+        _set(self, "threshold", threshold)
+
+
+class Offer(Record):
+    """A trade the moving investigator proposed; its partner's seat must answer (AH-C10)."""
+
+    __slots__ = ("seat", "partner", "give", "take")
+    __match_args__ = __slots__
+    TYPE = "TradeOffer"
+
+    def __init__(self, seat: str, partner: str, give: tuple, take: tuple) -> None:
+        _set(self, "seat", seat)
+        _set(self, "partner", partner)
+        _set(self, "give", give)
+        _set(self, "take", take)
+
+
+class State(Record):
+    """Everything true after some events.
+
+    ``active`` indexes the seat whose movement it is; ``step`` what that seat is doing when no
+    trade offer, pending check or combat takes precedence: ``begin`` (nothing yet), ``move``,
+    ``return`` (choose a gate, AH-11), ``place`` (after Lost in Time and Space, AH-C5), ``clues``
+    (AH-5) or ``done``. ``points`` are the movement points left; ``halt`` the clause that took them
+    (AH-8 after a combat, AH-C7 when delayed, AH-9 after an Other World), "" otherwise. ``dealt``
+    lists the monsters of the current area already evaded or set aside in this movement (AH-7,
+    AH-C8, AH-C9); ``combat`` the monster being fought, "" if none.
+    """
+
+    __slots__ = (
+        "title", "board", "investigators", "monsters", "gates", "clues", "spend_clues", "round", "rounds",
+        "active", "step", "points", "halt", "dealt", "combat", "pending", "offer", "over",
+    )
+    __match_args__ = __slots__
+    TYPE = "ArkhamState"
+
+    def __init__(
+        self, title: str, board: Board, investigators: tuple, monsters: tuple, gates: tuple, clues: tuple,
+        spend_clues: bool, round: int, rounds: int, active: int, step: str, points: int, halt: str, dealt: tuple,
+        combat: str, pending: Pending | None, offer: Offer | None, over: bool,
+    ) -> None:
+        _set(self, "title", title)
+        _set(self, "board", board)
+        _set(self, "investigators", investigators)
+        _set(self, "monsters", monsters)
+        _set(self, "gates", gates)
+        _set(self, "clues", clues)
+        _set(self, "spend_clues", spend_clues)
+        _set(self, "round", round)
+        _set(self, "rounds", rounds)
+        _set(self, "active", active)
+        _set(self, "step", step)
+        _set(self, "points", points)
+        _set(self, "halt", halt)
+        _set(self, "dealt", dealt)
+        _set(self, "combat", combat)
+        _set(self, "pending", pending)
+        _set(self, "offer", offer)
+        _set(self, "over", over)
+
+    def but(self, **changes: object) -> State:
+        """A copy with some fields changed (a constructor call: no ``dataclasses.replace``)."""
+        return State(*[changes[name] if name in changes else getattr(self, name) for name in self.__slots__])
+
+
+# --- commands --------------------------------------------------------------------------------------
+
+
+class Move(Record):
+    """Walk to area ``to`` by the cheapest route, one movement point per yellow line (AH-2, AH-3)."""
+
+    __slots__ = ("to",)
+    __match_args__ = __slots__
+    TYPE = "Move"
+
+    def __init__(self, to: str) -> None:
+        _set(self, "to", to)
+
+
+class Stop(Record):
+    """End this movement where the investigator stands (remaining points are lost)."""
+
+    __slots__ = ()
+    __match_args__ = ()
+    TYPE = "Stop"
+
+
+class TakeClues(Record):
+    """Take ``count`` of the Clue tokens where the movement ended, 0 to all (AH-5)."""
+
+    __slots__ = ("count",)
+    __match_args__ = __slots__
+    TYPE = "TakeClues"
+
+    def __init__(self, count: int) -> None:
+        _set(self, "count", count)
+
+
+class Evade(Record):
+    """Try to evade this monster of the investigator's area (AH-7, AH-C2)."""
+
+    __slots__ = ("monster",)
+    __match_args__ = __slots__
+    TYPE = "Evade"
+
+    def __init__(self, monster: str) -> None:
+        _set(self, "monster", monster)
+
+
+class Fight(Record):
+    """Fight this monster: start a combat with it (AH-8), or fight one more round of it (AH-C3)."""
+
+    __slots__ = ("monster",)
+    __match_args__ = __slots__
+    TYPE = "Fight"
+
+    def __init__(self, monster: str) -> None:
+        _set(self, "monster", monster)
+
+
+class Flee(Record):
+    """In combat, flee instead of fighting this round: an Evade check (AH-C3)."""
+
+    __slots__ = ()
+    __match_args__ = ()
+    TYPE = "Flee"
+
+
+class SpendClue(Record):
+    """After a failed roll, spend one Clue token to roll one more die (AH-C1, a scenario option)."""
+
+    __slots__ = ()
+    __match_args__ = ()
+    TYPE = "SpendClue"
+
+
+class AcceptRoll(Record):
+    """Keep the failed roll as it is (AH-C1)."""
+
+    __slots__ = ()
+    __match_args__ = ()
+    TYPE = "AcceptRoll"
+
+
+class Return(Record):
+    """From an Other World's second area, come back through the open gate at ``location`` (AH-11)."""
+
+    __slots__ = ("location",)
+    __match_args__ = __slots__
+    TYPE = "Return"
+
+    def __init__(self, location: str) -> None:
+        _set(self, "location", location)
+
+
+class Place(Record):
+    """Leave Lost in Time and Space for any Location or Street area of Arkham (AH-C5)."""
+
+    __slots__ = ("area",)
+    __match_args__ = __slots__
+    TYPE = "Place"
+
+    def __init__(self, area: str) -> None:
+        _set(self, "area", area)
+
+
+class OfferTrade(Record):
+    """Offer ``partner`` (same area) the items ``give`` for its items ``take`` (AH-C10)."""
+
+    __slots__ = ("partner", "give", "take")
+    __match_args__ = __slots__
+    TYPE = "OfferTrade"
+
+    def __init__(self, partner: str, give: tuple, take: tuple) -> None:
+        _set(self, "partner", partner)
+        _set(self, "give", give)
+        _set(self, "take", take)
+
+
+class AnswerTrade(Record):
+    """The partner of a trade offer accepts it or declines it (AH-C10)."""
+
+    __slots__ = ("accept",)
+    __match_args__ = __slots__
+    TYPE = "AnswerTrade"
+
+    def __init__(self, accept: bool) -> None:
+        _set(self, "accept", accept)
+
+
+# --- events ----------------------------------------------------------------------------------------
+
+
+class MovementBegan(Record):
+    """A seat's movement began with ``points`` movement points; ``rule`` says why that many."""
+
+    __slots__ = ("seat", "area", "points", "rule")
+    __match_args__ = __slots__
+    TYPE = "MovementBegan"
+
+    def __init__(self, seat: str, area: str, points: int, rule: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "area", area)
+        _set(self, "points", points)
+        _set(self, "rule", rule)
+
+
+class StoodUp(Record):
+    """A delayed investigator stood up instead of moving (AH-C7)."""
+
+    __slots__ = ("seat",)
+    __match_args__ = __slots__
+    TYPE = "StoodUp"
+    RULE = "AH-C7"
+
+    def __init__(self, seat: str) -> None:
+        _set(self, "seat", seat)
+
+
+class InvestigatorMoved(Record):
+    """The investigator walked ``path`` (start excluded), one point a line; ``aim`` was the area asked.
+
+    ``to`` differs from ``aim`` when monsters on the way stopped the walk (AH-7).
+    """
+
+    __slots__ = ("seat", "start", "to", "aim", "path", "points_left")
+    __match_args__ = __slots__
+    TYPE = "InvestigatorMoved"
+    RULE = "AH-3"
+
+    def __init__(self, seat: str, start: str, to: str, aim: str, path: tuple, points_left: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "start", start)
+        _set(self, "to", to)
+        _set(self, "aim", aim)
+        _set(self, "path", path)
+        _set(self, "points_left", points_left)
+
+
+class MovedInOtherWorld(Record):
+    """From an Other World's first area to its second (AH-10)."""
+
+    __slots__ = ("seat", "start", "to")
+    __match_args__ = __slots__
+    TYPE = "MovedInOtherWorld"
+    RULE = "AH-10"
+
+    def __init__(self, seat: str, start: str, to: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "start", start)
+        _set(self, "to", to)
+
+
+class GateChoiceOffered(Record):
+    """In an Other World's second area: the open gates its player may return through (AH-11)."""
+
+    __slots__ = ("seat", "world", "gates")
+    __match_args__ = __slots__
+    TYPE = "GateChoiceOffered"
+    RULE = "AH-11"
+
+    def __init__(self, seat: str, world: str, gates: tuple) -> None:
+        _set(self, "seat", seat)
+        _set(self, "world", world)
+        _set(self, "gates", gates)
+
+
+class ReturnedThroughGate(Record):
+    """Back in Arkham at the chosen gate's Location, an Explored marker under it (AH-11)."""
+
+    __slots__ = ("seat", "world", "start", "location")
+    __match_args__ = __slots__
+    TYPE = "ReturnedThroughGate"
+    RULE = "AH-11"
+
+    def __init__(self, seat: str, world: str, start: str, location: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "world", world)
+        _set(self, "start", start)
+        _set(self, "location", location)
+
+
+class MonstersIgnored(Record):
+    """Returning through a gate, the investigator need not face the monsters there (AH-C9)."""
+
+    __slots__ = ("seat", "location", "monsters")
+    __match_args__ = __slots__
+    TYPE = "MonstersIgnored"
+    RULE = "AH-C9"
+
+    def __init__(self, seat: str, location: str, monsters: tuple) -> None:
+        _set(self, "seat", seat)
+        _set(self, "location", location)
+        _set(self, "monsters", monsters)
+
+
+class LostInTimeAndSpace(Record):
+    """The investigator went to Lost in Time and Space, delayed (AH-12, AH-C5)."""
+
+    __slots__ = ("seat", "start", "rule")
+    __match_args__ = __slots__
+    TYPE = "LostInTimeAndSpace"
+
+    def __init__(self, seat: str, start: str, rule: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "start", start)
+        _set(self, "rule", rule)
+
+
+class PlacementOffered(Record):
+    """A Lost investigator's turn: its player picks a Location or Street area of Arkham (AH-C5)."""
+
+    __slots__ = ("seat",)
+    __match_args__ = __slots__
+    TYPE = "PlacementOffered"
+    RULE = "AH-C5"
+
+    def __init__(self, seat: str) -> None:
+        _set(self, "seat", seat)
+
+
+class PlacedInArkham(Record):
+    """The Lost investigator was put in the area its player chose (AH-C5)."""
+
+    __slots__ = ("seat", "area")
+    __match_args__ = __slots__
+    TYPE = "PlacedInArkham"
+    RULE = "AH-C5"
+
+    def __init__(self, seat: str, area: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "area", area)
+
+
+class MonsterEvaded(Record):
+    """The investigator evaded a monster of its area (AH-C2; AH-C6 when the monster is Elusive)."""
+
+    __slots__ = ("seat", "monster", "rule")
+    __match_args__ = __slots__
+    TYPE = "MonsterEvaded"
+
+    def __init__(self, seat: str, monster: str, rule: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "monster", monster)
+        _set(self, "rule", rule)
+
+
+class CheckRolled(Record):
+    """A skill check (AH-C1): ``dice`` = skill + modifier, each roll >= ``threshold`` a success.
+
+    ``check`` is ``evade``, ``horror``, ``combat`` or ``flee``; with ``dice`` <= 0 nothing is rolled
+    and the check fails.
+    """
+
+    __slots__ = ("seat", "check", "monster", "skill", "modifier", "dice", "rolls", "threshold", "successes",
+                 "difficulty", "passed")
+    __match_args__ = __slots__
+    TYPE = "CheckRolled"
+    RULE = "AH-C1"
+
+    def __init__(
+        self, seat: str, check: str, monster: str, skill: int, modifier: int, dice: int, rolls: tuple,
+        threshold: int, successes: int, difficulty: int, passed: bool,
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "check", check)
+        _set(self, "monster", monster)
+        _set(self, "skill", skill)
+        _set(self, "modifier", modifier)
+        _set(self, "dice", dice)
+        _set(self, "rolls", rolls)
+        _set(self, "threshold", threshold)
+        _set(self, "successes", successes)
+        _set(self, "difficulty", difficulty)
+        _set(self, "passed", passed)
+
+
+class ClueSpendOffered(Record):
+    """A failed roll its player may improve with Clue tokens, one die each (AH-C1)."""
+
+    __slots__ = ("seat", "check", "monster", "rolls", "successes", "difficulty", "threshold")
+    __match_args__ = __slots__
+    TYPE = "ClueSpendOffered"
+    RULE = "AH-C1"
+
+    def __init__(
+        self, seat: str, check: str, monster: str, rolls: tuple, successes: int, difficulty: int, threshold: int
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "check", check)
+        _set(self, "monster", monster)
+        _set(self, "rolls", rolls)
+        _set(self, "successes", successes)
+        _set(self, "difficulty", difficulty)
+        _set(self, "threshold", threshold)
+
+
+class ClueSpent(Record):
+    """One Clue token spent for one more die; ``settled`` once the check passes or no Clue is left."""
+
+    __slots__ = ("seat", "check", "roll", "successes", "difficulty", "passed", "settled")
+    __match_args__ = __slots__
+    TYPE = "ClueSpent"
+    RULE = "AH-C1"
+
+    def __init__(
+        self, seat: str, check: str, roll: int, successes: int, difficulty: int, passed: bool, settled: bool
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "check", check)
+        _set(self, "roll", roll)
+        _set(self, "successes", successes)
+        _set(self, "difficulty", difficulty)
+        _set(self, "passed", passed)
+        _set(self, "settled", settled)
+
+
+class RollAccepted(Record):
+    """The player kept a failed roll without spending (more) Clue tokens (AH-C1)."""
+
+    __slots__ = ("seat", "check", "successes", "difficulty")
+    __match_args__ = __slots__
+    TYPE = "RollAccepted"
+    RULE = "AH-C1"
+
+    def __init__(self, seat: str, check: str, successes: int, difficulty: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "check", check)
+        _set(self, "successes", successes)
+        _set(self, "difficulty", difficulty)
+
+
+class StatLost(Record):
+    """Stamina or Sanity lost (``stat``), ``left`` after it; ``rule`` the clause that dealt it."""
+
+    __slots__ = ("seat", "stat", "amount", "left", "monster", "rule")
+    __match_args__ = __slots__
+    TYPE = "StatLost"
+
+    def __init__(self, seat: str, stat: str, amount: int, left: int, monster: str, rule: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "stat", stat)
+        _set(self, "amount", amount)
+        _set(self, "left", left)
+        _set(self, "monster", monster)
+        _set(self, "rule", rule)
+
+
+class CombatBegan(Record):
+    """A combat with ``monster`` began (``cause``: ``fight`` or ``evade failed``); movement is over (AH-8)."""
+
+    __slots__ = ("seat", "monster", "cause", "points_lost")
+    __match_args__ = __slots__
+    TYPE = "CombatBegan"
+    RULE = "AH-8"
+
+    def __init__(self, seat: str, monster: str, cause: str, points_lost: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "monster", monster)
+        _set(self, "cause", cause)
+        _set(self, "points_lost", points_lost)
+
+
+class MonsterDefeated(Record):
+    """The monster was defeated and taken as a trophy (AH-C3)."""
+
+    __slots__ = ("seat", "monster", "name")
+    __match_args__ = __slots__
+    TYPE = "MonsterDefeated"
+    RULE = "AH-C3"
+
+    def __init__(self, seat: str, monster: str, name: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "monster", monster)
+        _set(self, "name", name)
+
+
+class CombatEnded(Record):
+    """The battle is over: ``outcome`` is ``defeated``, ``fled`` or ``collapsed`` (AH-C3, AH-C4)."""
+
+    __slots__ = ("seat", "monster", "outcome")
+    __match_args__ = __slots__
+    TYPE = "CombatEnded"
+    RULE = "AH-C3"
+
+    def __init__(self, seat: str, monster: str, outcome: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "monster", monster)
+        _set(self, "outcome", outcome)
+
+
+class KnockedOut(Record):
+    """At 0 Stamina (``unconscious``) or Sanity (``insane``): moved to ``to``, clues halved, stat 1 (AH-C4)."""
+
+    __slots__ = ("seat", "condition", "start", "to", "clues_lost", "stat")
+    __match_args__ = __slots__
+    TYPE = "KnockedOut"
+    RULE = "AH-C4"
+
+    def __init__(self, seat: str, condition: str, start: str, to: str, clues_lost: int, stat: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "condition", condition)
+        _set(self, "start", start)
+        _set(self, "to", to)
+        _set(self, "clues_lost", clues_lost)
+        _set(self, "stat", stat)
+
+
+class Devoured(Record):
+    """Stamina and Sanity both at 0: the investigator is devoured, out of the game (AH-C4)."""
+
+    __slots__ = ("seat", "start")
+    __match_args__ = __slots__
+    TYPE = "Devoured"
+    RULE = "AH-C4"
+
+    def __init__(self, seat: str, start: str) -> None:
+        _set(self, "seat", seat)
+        _set(self, "start", start)
+
+
+class MovementEnded(Record):
+    """The seat ended its movement in ``area``, where ``clues`` Clue tokens lie (AH-5, AH-6)."""
+
+    __slots__ = ("seat", "area", "points_lost", "clues")
+    __match_args__ = __slots__
+    TYPE = "MovementEnded"
+    RULE = "AH-6"
+
+    def __init__(self, seat: str, area: str, points_lost: int, clues: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "area", area)
+        _set(self, "points_lost", points_lost)
+        _set(self, "clues", clues)
+
+
+class CluesTaken(Record):
+    """The player took ``count`` of the Clue tokens where the movement ended; ``left`` remain (AH-5)."""
+
+    __slots__ = ("seat", "area", "count", "left")
+    __match_args__ = __slots__
+    TYPE = "CluesTaken"
+    RULE = "AH-5"
+
+    def __init__(self, seat: str, area: str, count: int, left: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "area", area)
+        _set(self, "count", count)
+        _set(self, "left", left)
+
+
+class TradeOffered(Record):
+    """The moving investigator offered a trade to an investigator in its area (AH-C10)."""
+
+    __slots__ = ("seat", "partner", "give", "take")
+    __match_args__ = __slots__
+    TYPE = "TradeOffered"
+    RULE = "AH-C10"
+
+    def __init__(self, seat: str, partner: str, give: tuple, take: tuple) -> None:
+        _set(self, "seat", seat)
+        _set(self, "partner", partner)
+        _set(self, "give", give)
+        _set(self, "take", take)
+
+
+class TradeAnswered(Record):
+    """The partner accepted (items change hands) or declined the offer (AH-C10)."""
+
+    __slots__ = ("seat", "partner", "give", "take", "accepted")
+    __match_args__ = __slots__
+    TYPE = "TradeAnswered"
+    RULE = "AH-C10"
+
+    def __init__(self, seat: str, partner: str, give: tuple, take: tuple, accepted: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "partner", partner)
+        _set(self, "give", give)
+        _set(self, "take", take)
+        _set(self, "accepted", accepted)
+
+
+class TurnEnded(Record):
+    """A seat's movement is over; ``next_seat`` moves next, in ``round`` (AH-1: one movement each)."""
+
+    __slots__ = ("seat", "next_seat", "round")
+    __match_args__ = __slots__
+    TYPE = "TurnEnded"
+    RULE = "AH-1"
+
+    def __init__(self, seat: str, next_seat: str, round: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "next_seat", next_seat)
+        _set(self, "round", round)
+
+
+class GameEnded(Record):
+    """The scenario's last Movement phase is over, or no investigator is left (AH-1, AH-C4)."""
+
+    __slots__ = ("rounds", "reason")
+    __match_args__ = __slots__
+    TYPE = "GameEnded"
+    RULE = "AH-1"
+
+    def __init__(self, rounds: int, reason: str) -> None:
+        _set(self, "rounds", rounds)
+        _set(self, "reason", reason)
+
+
+EVENTS = Registry(
+    "event",
+    (
+        GameStarted, MovementBegan, StoodUp, InvestigatorMoved, MovedInOtherWorld, GateChoiceOffered,
+        ReturnedThroughGate, MonstersIgnored, LostInTimeAndSpace, PlacementOffered, PlacedInArkham, MonsterEvaded,
+        CheckRolled, ClueSpendOffered, ClueSpent, RollAccepted, StatLost, CombatBegan, MonsterDefeated,
+        CombatEnded, KnockedOut, Devoured, MovementEnded, CluesTaken, TradeOffered, TradeAnswered, TurnEnded,
+        GameEnded,
+    ),
+)
+COMMANDS = Registry(
+    "command",
+    (Move, Stop, TakeClues, Evade, Fight, Flee, SpendClue, AcceptRoll, Return, Place, OfferTrade, AnswerTrade),
+)
+STATES = Registry("state", (State, Board, Area, OtherWorld, Investigator, Monster, Pending, Offer))

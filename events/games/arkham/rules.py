@@ -1,0 +1,910 @@
+"""Arkham Horror's Movement phase as a decider: start, decide, evolve, legal (shared/rules/arkham.md).
+
+A round is one Movement phase: each seat in turn makes its movement (AH-1). Every choice the rules
+leave to a player is a command of that seat: where to walk, which monster to face first and how,
+fight or flee, how many Clue tokens to take, which gate to return through, where to reappear
+after Lost in Time and Space, whether to spend a Clue token on a failed roll, what to trade.
+Whatever follows without a choice (an Other World's first area, a missing gate, dice, damage,
+being knocked out) the engine does at once and writes into the log.
+"""
+
+from __future__ import annotations
+
+from events.canonical import canonical_json
+from events.game import GameStarted
+from events.games.arkham import board as boards
+from events.games.arkham.model import (
+    LOST,
+    AcceptRoll,
+    AnswerTrade,
+    CheckRolled,
+    ClueSpendOffered,
+    ClueSpent,
+    CluesTaken,
+    CombatBegan,
+    CombatEnded,
+    Devoured,
+    Evade,
+    Fight,
+    Flee,
+    GameEnded,
+    GateChoiceOffered,
+    InvestigatorMoved,
+    KnockedOut,
+    LostInTimeAndSpace,
+    MonsterDefeated,
+    MonsterEvaded,
+    MonstersIgnored,
+    Move,
+    MovedInOtherWorld,
+    MovementBegan,
+    MovementEnded,
+    Offer,
+    OfferTrade,
+    Pending,
+    Place,
+    PlacedInArkham,
+    PlacementOffered,
+    Return,
+    ReturnedThroughGate,
+    RollAccepted,
+    SpendClue,
+    State,
+    StatLost,
+    StoodUp,
+    Stop,
+    TakeClues,
+    TradeAnswered,
+    TradeOffered,
+    TurnEnded,
+)
+from events.rules import Rejection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Recorded in every GameStarted.
+RULES_VERSION = "arkham-1"
+
+HOSPITAL = boards.HOSPITAL
+ASYLUM = boards.ASYLUM
+SKILLS = {"evade": "sneak", "flee": "sneak", "horror": "will", "combat": "fight"}
+CHECK_NAMES = {"evade": "Evade", "flee": "Evade (flee)", "horror": "Horror", "combat": "Combat"}
+
+
+# --- start -----------------------------------------------------------------------------------------
+
+
+def start(scenario: dict, seed: int) -> list:
+    """GameStarted (the scenario validated, raising ScenarioError, and recorded whole), then the first
+    seat's movement begins (AH-1)."""
+    setup = boards.load_scenario(scenario)
+    seats = tuple(inv.seat for inv in setup.investigators)
+    first = GameStarted("arkham", RULES_VERSION, seed, seats, canonical_json(scenario))
+    flow = _Flow(evolve(None, first))
+    flow.events.append(first)
+    if not _begin(flow):
+        _end_turn(flow)
+    return flow.events
+
+
+def initial_state(event: GameStarted) -> State:
+    """The state a GameStarted describes: the first seat about to move in round 1."""
+    import json
+
+    setup = boards.load_scenario(json.loads(event.scenario))
+    return State(
+        setup.title, setup.board, setup.investigators, setup.monsters, setup.gates, setup.clues, setup.spend_clues,
+        1, setup.rounds, 0, "begin", 0, "", (), "", None, None, False,
+    )
+
+
+class _Flow:
+    """Events emitted so far by one decision, and the state they lead to (decide reads its own effects)."""
+
+    __slots__ = ("state", "events")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list = []
+
+    def emit(self, *events: Any) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)
+
+
+# --- questions about a state -----------------------------------------------------------------------
+
+
+def seat_index(state: State, seat: object) -> int:
+    for index, inv in enumerate(state.investigators):
+        if inv.seat == seat:
+            return index
+    return -1
+
+
+def active(state: State) -> Any:
+    return state.investigators[state.active]
+
+
+def phase(state: Any) -> str:
+    """What the game waits for: ``over``, ``trade`` (the partner answers), ``spend`` (AH-C1),
+    ``combat``, or the active seat's step (``move``, ``clues``, ``return``, ``place``)."""
+    if state.over:
+        return "over"
+    if state.offer is not None:
+        return "trade"
+    if state.pending is not None:
+        return "spend"
+    if state.combat:
+        return "combat"
+    return state.step
+
+
+def monster(state: State, monster_id: object) -> Any:
+    for item in state.monsters:
+        if item.id == monster_id:
+            return item
+    return None
+
+
+def monsters_in(state: State, area: str) -> tuple:
+    return tuple(item for item in state.monsters if item.area == area)
+
+
+def undealt(state: State) -> tuple:
+    """The monsters of the active investigator's area it has yet to fight or evade (AH-7, AH-C8)."""
+    return tuple(item for item in monsters_in(state, active(state).where) if item.id not in state.dealt)
+
+
+def clues_at(state: State, area: str) -> int:
+    for place, count in state.clues:
+        if place == area:
+            return count
+    return 0
+
+
+def gates_to(state: State, world: str) -> tuple:
+    """Locations with an open gate to ``world`` (AH-11)."""
+    return tuple(location for location, to in state.gates if to == world)
+
+
+def halts(state: State) -> tuple:
+    """Areas whose monsters stop a walk: leaving them means fighting or evading (AH-7)."""
+    return tuple(sorted({item.area for item in state.monsters}))
+
+
+def threshold(inv: Any) -> int:
+    """The lowest die face that is a success (AH-C1): 5, or 4 Blessed, or 6 Cursed."""
+    return 4 if inv.blessed else 6 if inv.cursed else 5
+
+
+def destinations(state: Any) -> dict:
+    """Where the active seat may Move now -> the cheapest route (AH-2, AH-3, AH-7)."""
+    if state is None or phase(state) != "move" or state.points <= 0 or undealt(state):
+        return {}
+    here = active(state).where
+    reach = boards.routes(state.board, here, halts(state))
+    return {place: path for place, path in reach.items() if len(path) <= state.points}
+
+
+def reach(state: State, index: int) -> dict:
+    """Every area seat ``index`` can end in during its next movement -> (cost, route, clause).
+
+    Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by its
+    cheapest route (AH-3), staying put included; delayed, only where it is (AH-C7); in an Other
+    World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
+    Time and Space (AH-12); Lost, any Street or Location (AH-C5).
+    """
+    inv = state.investigators[index]
+    if inv.devoured:
+        return {}
+    if inv.where == LOST:
+        return {item.id: (0, (), "AH-C5") for item in state.board.areas if item.kind in boards.ARKHAM_KINDS}
+    here = boards.area(state.board, inv.where)
+    if here.kind == "other_world":
+        if inv.delayed:
+            return {here.id: (0, (), "AH-C7")}
+        world = _world(state, here.world)
+        if here.order == 1:
+            return {world.areas[1]: (0, (world.areas[1],), "AH-10")}
+        gates = gates_to(state, world.id)
+        if not gates:
+            return {LOST: (0, (LOST,), "AH-12")}
+        return {location: (0, (location,), "AH-11") for location in gates}
+    out = {here.id: (0, (), "AH-2")}
+    if inv.delayed:
+        return {here.id: (0, (), "AH-C7")}
+    for place, path in boards.routes(state.board, here.id, halts(state)).items():
+        if len(path) <= inv.speed:
+            out[place] = (len(path), path, "AH-2")
+    return out
+
+
+def _world(state: State, world_id: str) -> Any:
+    for world in state.board.worlds:
+        if world.id == world_id:
+            return world
+    raise KeyError(world_id)  # pragma: no cover - the board loader checked every world
+
+
+def turn(state: Any) -> tuple:
+    """The seat that must act now: a trade's partner while it is asked, else the moving seat."""
+    if state is None or state.over:
+        return ()
+    if state.offer is not None:
+        return (state.offer.partner,)
+    return (active(state).seat,)
+
+
+def seats(state: Any) -> tuple:
+    return () if state is None else tuple(inv.seat for inv in state.investigators)
+
+
+def is_over(state: Any) -> bool:
+    return state is not None and state.over
+
+
+def legal(state: Any, seat: str) -> list:
+    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only)."""
+    if seat not in turn(state):
+        return []
+    now = phase(state)
+    if now == "trade":
+        return [AnswerTrade(True), AnswerTrade(False)]
+    if now == "spend":
+        return [SpendClue(), AcceptRoll()]
+    if now == "combat":
+        fought = monster(state, state.combat)
+        return [Fight(fought.id)] + ([] if fought.ambush else [Flee()])
+    if now == "clues":
+        return [TakeClues(count) for count in range(clues_at(state, active(state).where) + 1)]
+    if now == "return":
+        world = boards.area(state.board, active(state).where).world
+        return [Return(location) for location in gates_to(state, world)]
+    if now == "place":
+        return [Place(item.id) for item in state.board.areas if item.kind in boards.ARKHAM_KINDS]
+    if now != "move":
+        return []  # pragma: no cover - begin/done never last past a command
+    facing = undealt(state)
+    out: list = []
+    for item in facing:
+        out += [Evade(item.id), Fight(item.id)]
+    if not facing:
+        out += [Move(place) for place in sorted(destinations(state))] + [Stop()]
+    return out + _trade_offers(state)
+
+
+def _trade_offers(state: State) -> list:
+    """One-item offers to every investigator in the mover's area (AH-C10)."""
+    mover = active(state)
+    out = []
+    for partner in state.investigators:
+        if partner.seat == mover.seat or partner.devoured or partner.where != mover.where:
+            continue
+        for item in sorted(set(mover.items)):
+            out.append(OfferTrade(partner.seat, (item,), ()))
+        for item in sorted(set(partner.items)):
+            out.append(OfferTrade(partner.seat, (), (item,)))
+    return out
+
+
+# --- decide ----------------------------------------------------------------------------------------
+
+
+def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    if state is None:
+        return Rejection("AH-1", "the game has not started")
+    if state.over:
+        return Rejection("AH-1", f"the game is over: all {state.rounds} Movement phases are played")
+    index = seat_index(state, seat)
+    if index < 0:
+        return Rejection("AH-1", f"there is no seat {seat!r} in this game")
+    now = phase(state)
+    if now == "trade":
+        if seat != state.offer.partner:
+            return Rejection("AH-C10", f"{state.offer.partner} must first answer {state.offer.seat}'s trade offer")
+        if not isinstance(command, AnswerTrade):
+            return Rejection("AH-C10", f"{seat} is asked about {state.offer.seat}'s trade offer: accept or decline")
+        return _answer_trade(state, command)
+    if index != state.active:
+        return Rejection("AH-1", f"it is {active(state).seat}'s movement, not {seat}'s")
+    flow = _Flow(state)
+    handlers = {
+        "move": _MOVE_PHASE, "combat": _COMBAT_PHASE, "spend": _SPEND_PHASE, "clues": _CLUES_PHASE,
+        "return": _RETURN_PHASE, "place": _PLACE_PHASE,
+    }
+    handler = handlers.get(now, {}).get(type(command))
+    if handler is None:
+        return _not_now(state, command, now)
+    refused = handler(flow, command, rng)
+    if refused is not None:
+        return refused
+    return flow.events
+
+
+def _not_now(state: State, command: Any, now: str) -> Rejection:
+    """The command exists but the moment is wrong: say what the game waits for, citing its clause."""
+    kind = type(command).__name__
+    if kind not in ("Move", "Stop", "TakeClues", "Evade", "Fight", "Flee", "SpendClue", "AcceptRoll", "Return",
+                    "Place", "OfferTrade", "AnswerTrade"):
+        return Rejection("AH-1", f"{kind} is not a command of this game")
+    inv = active(state)
+    if now == "spend":
+        pending = state.pending
+        return Rejection("AH-C1", f"the failed {CHECK_NAMES[pending.check]} check ({pending.successes} of "
+                         f"{pending.difficulty} successes) waits: spend a Clue token or accept the roll")
+    if now == "combat":
+        name = monster(state, state.combat).name
+        if kind in ("Move", "Stop"):
+            return Rejection("AH-8", f"{inv.name} is in combat with {name}: the movement is over; fight or flee")
+        if kind == "OfferTrade":
+            return Rejection("AH-C10", f"no trading during combat ({inv.name} is fighting {name})")
+        return Rejection("AH-C3", f"{inv.name} is in combat with {name}: fight or flee")
+    if now == "clues":
+        count = clues_at(state, inv.where)
+        where = _name(state, inv.where)
+        return Rejection("AH-5", f"the movement ended in {where}: take 0 to {count} of its Clue tokens first")
+    if now == "return":
+        world = _world(state, boards.area(state.board, inv.where).world)
+        gates = ", ".join(_name(state, location) for location in gates_to(state, world.id))
+        return Rejection("AH-11", f"{inv.name} returns from {world.name}: choose the gate to come back through "
+                         f"({gates})")
+    if now == "place":
+        return Rejection("AH-C5", f"{inv.name} is Lost in Time and Space: first put it in a Location or Street "
+                         "area of Arkham")
+    # now == "move"
+    if kind == "TakeClues":
+        return Rejection("AH-6", f"Clue tokens are taken only where the movement ends: {inv.name} has not "
+                         f"ended it in {_name(state, inv.where)} (Stop first)")
+    if kind in ("SpendClue", "AcceptRoll"):
+        return Rejection("AH-C1", "no failed roll is waiting for a Clue token")
+    if kind == "Flee":
+        return Rejection("AH-C3", f"{inv.name} is not in combat: nothing to flee")
+    if kind == "Return":
+        return Rejection("AH-11", f"{inv.name} is not in the second area of an Other World")
+    if kind == "Place":
+        return Rejection("AH-C5", f"{inv.name} is not Lost in Time and Space")
+    return Rejection("AH-C10", "no trade offer is waiting for an answer")
+
+
+def _name(state: State, area_id: str) -> str:
+    item = boards.area(state.board, area_id)
+    return item.name if item is not None else repr(area_id)
+
+
+def _monster_list(items: tuple) -> str:
+    names = [f"{item.name} ({item.id})" for item in items]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- moving in Arkham ------------------------------------------------------------------------------
+
+
+def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
+    state = flow.state
+    inv = active(state)
+    to = command.to
+    if not isinstance(to, str):
+        return Rejection("AH-3", f"a Move goes to an area id such as 'rivertown', got {to!r}")
+    target = boards.area(state.board, to)
+    if target is None:
+        return Rejection("AH-3", f"there is no area {to!r} on the board")
+    if target.kind == "other_world":
+        return Rejection("AH-9", f"{target.name} is an Other World area: no yellow line leads there")
+    if target.kind == "special":
+        return Rejection("AH-3", f"{target.name} is not joined to Arkham by any yellow line")
+    if to == inv.where:
+        return Rejection("AH-3", f"{inv.name} is already in {target.name}")
+    facing = undealt(state)
+    if facing:
+        return Rejection("AH-7", f"{_monster_list(facing)} {'is' if len(facing) == 1 else 'are'} in "
+                         f"{_name(state, inv.where)}: fight or evade each before leaving")
+    if state.points <= 0:
+        return _no_points(state)
+    path = boards.route(state.board, inv.where, to, halts(state))
+    if path is None:
+        return Rejection("AH-3", f"no yellow line route joins {_name(state, inv.where)} to {target.name}")
+    if len(path) > state.points:
+        if state.points == inv.speed:
+            return Rejection("AH-2", f"{target.name} is {len(path)} points away; Speed is {inv.speed}")
+        return Rejection("AH-2", f"{target.name} is {len(path)} points away; {state.points} movement points are "
+                         f"left of Speed {inv.speed}")
+    walked = []
+    for place in path:  # AH-7: monsters in an area on the way stop the walk there
+        walked.append(place)
+        if place != to and monsters_in(state, place):
+            break
+    flow.emit(InvestigatorMoved(inv.seat, inv.where, walked[-1], to, tuple(walked), state.points - len(walked)))
+    return None
+
+
+def _no_points(state: State) -> Rejection:
+    inv = active(state)
+    if state.halt == "AH-8":
+        return Rejection("AH-8", f"a combat ended {inv.name}'s movement: its remaining points are lost")
+    if state.halt == "AH-C7":
+        return Rejection("AH-C7", f"{inv.name} was delayed: it only stands up this phase (no movement points)")
+    if state.halt == "AH-9":
+        return Rejection("AH-9", f"{inv.name} came back from an Other World this phase: no movement points")
+    return Rejection("AH-2", f"{inv.name} has spent all {inv.speed} movement points of its Speed")
+
+
+def _stop(flow: _Flow, command: Stop, rng: Any) -> Rejection | None:
+    state = flow.state
+    inv = active(state)
+    facing = undealt(state)
+    if facing:
+        return Rejection("AH-7", f"{_monster_list(facing)} {'is' if len(facing) == 1 else 'are'} in "
+                         f"{_name(state, inv.where)}: fight or evade each before ending the movement there")
+    count = clues_at(state, inv.where)
+    flow.emit(MovementEnded(inv.seat, inv.where, state.points, count))
+    if count == 0:
+        _end_turn(flow)
+    return None
+
+
+def _take_clues(flow: _Flow, command: TakeClues, rng: Any) -> Rejection | None:
+    state = flow.state
+    inv = active(state)
+    available = clues_at(state, inv.where)
+    count = command.count
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= available:
+        return Rejection("AH-5", f"{_name(state, inv.where)} holds {available} Clue tokens: take 0 to {available}, "
+                         f"got {count!r}")
+    flow.emit(CluesTaken(inv.seat, inv.where, count, available - count))
+    _end_turn(flow)
+    return None
+
+
+# --- monsters, checks and combat -------------------------------------------------------------------
+
+
+def _facing(state: State, monster_id: object) -> Any:
+    """The monster of the mover's area it may still face, or a Rejection saying why not."""
+    inv = active(state)
+    found = monster(state, monster_id)
+    if found is None:
+        return Rejection("AH-7", f"there is no monster {monster_id!r} on the board")
+    if found.area != inv.where:
+        return Rejection("AH-7", f"{found.name} ({found.id}) is in {_name(state, found.area)}, not in "
+                         f"{_name(state, inv.where)} with {inv.name}")
+    if found.id in state.dealt:
+        if state.halt == "AH-9":
+            return Rejection("AH-C9", f"{inv.name} came back through the gate: {found.name} need not be faced")
+        return Rejection("AH-C8", f"{inv.name} already got past {found.name} ({found.id}) in this movement")
+    return found
+
+
+def _evade(flow: _Flow, command: Evade, rng: Any) -> Rejection | None:
+    found = _facing(flow.state, command.monster)
+    if isinstance(found, Rejection):
+        return found
+    seat = active(flow.state).seat
+    if found.elusive:  # AH-C6: an Elusive monster is evaded without a roll
+        flow.emit(MonsterEvaded(seat, found.id, "AH-C6"))
+        return None
+    passed = _check(flow, "evade", found, rng)
+    if passed is not None:
+        _after_check(flow, "evade", found, passed, rng)
+    return None
+
+
+def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
+    state = flow.state
+    if state.combat:
+        if command.monster != state.combat:
+            fought = monster(state, state.combat)
+            return Rejection("AH-C3", f"{active(state).name} is in combat with {fought.name} ({fought.id}), not "
+                             f"{command.monster!r}")
+        fought = monster(state, state.combat)
+        passed = _check(flow, "combat", fought, rng)
+        if passed is not None:
+            _after_check(flow, "combat", fought, passed, rng)
+        return None
+    found = _facing(state, command.monster)
+    if isinstance(found, Rejection):
+        return found
+    flow.emit(CombatBegan(active(state).seat, found.id, "fight", state.points))
+    _horror(flow, found, rng)
+    return None
+
+
+def _flee(flow: _Flow, command: Flee, rng: Any) -> Rejection | None:
+    fought = monster(flow.state, flow.state.combat)
+    if fought.ambush:
+        return Rejection("AH-C6", f"{fought.name} has Ambush: once combat began, no fleeing")
+    passed = _check(flow, "flee", fought, rng)
+    if passed is not None:
+        _after_check(flow, "flee", fought, passed, rng)
+    return None
+
+
+def _horror(flow: _Flow, fought: Any, rng: Any) -> None:
+    """The once-per-battle Horror check that opens every combat (AH-C2, AH-C3)."""
+    passed = _check(flow, "horror", fought, rng)
+    if passed is not None:
+        _after_check(flow, "horror", fought, passed, rng)
+
+
+def _check(flow: _Flow, check: str, fought: Any, rng: Any) -> bool | None:
+    """Roll a check (AH-C1); None when a failed roll waits for its player to spend Clue tokens."""
+    inv = active(flow.state)
+    skill = getattr(inv, SKILLS[check])
+    modifier = {"evade": fought.awareness, "flee": fought.awareness, "horror": fought.horror_rating,
+                "combat": fought.combat_rating}[check]
+    difficulty = fought.toughness if check == "combat" else 1
+    dice = skill + modifier
+    face = threshold(inv)
+    rolls = tuple(rng.roll(6) for _ in range(dice)) if dice > 0 else ()
+    successes = sum(1 for value in rolls if value >= face)
+    passed = successes >= difficulty
+    flow.emit(CheckRolled(inv.seat, check, fought.id, skill, modifier, dice, rolls, face, successes, difficulty,
+                          passed))
+    if not passed and rolls and flow.state.spend_clues and inv.clues > 0:
+        flow.emit(ClueSpendOffered(inv.seat, check, fought.id, rolls, successes, difficulty, face))
+        return None
+    return passed
+
+
+def _spend_clue(flow: _Flow, command: SpendClue, rng: Any) -> Rejection | None:
+    state = flow.state
+    pending = state.pending
+    inv = active(state)
+    roll = rng.roll(6)
+    successes = pending.successes + (1 if roll >= pending.threshold else 0)
+    passed = successes >= pending.difficulty
+    settled = passed or inv.clues - 1 == 0
+    flow.emit(ClueSpent(inv.seat, pending.check, roll, successes, pending.difficulty, passed, settled))
+    if settled:
+        _after_check(flow, pending.check, monster(state, pending.monster), passed, rng)
+    return None
+
+
+def _accept_roll(flow: _Flow, command: AcceptRoll, rng: Any) -> Rejection | None:
+    pending = flow.state.pending
+    fought = monster(flow.state, pending.monster)
+    flow.emit(RollAccepted(active(flow.state).seat, pending.check, pending.successes, pending.difficulty))
+    _after_check(flow, pending.check, fought, False, rng)
+    return None
+
+
+def _after_check(flow: _Flow, check: str, fought: Any, passed: bool, rng: Any) -> None:
+    """What a settled check leads to (AH-C2, AH-C3, AH-C6), then AH-C4 once the dust settles."""
+    seat = active(flow.state).seat
+    if check == "evade":
+        if passed:
+            flow.emit(MonsterEvaded(seat, fought.id, "AH-C2"))
+            return
+        _lose(flow, "stamina", fought.combat_damage, fought, "AH-C2")
+        flow.emit(CombatBegan(seat, fought.id, "evade failed", flow.state.points))
+        _horror(flow, fought, rng)  # AH-C2: the Horror check still follows
+        return
+    if check == "horror":
+        if not passed:
+            _lose(flow, "sanity", fought.horror_damage, fought, "AH-C3")
+        elif fought.nightmarish:
+            _lose(flow, "sanity", fought.nightmarish, fought, "AH-C6")
+    elif check == "combat":
+        if passed:
+            flow.emit(MonsterDefeated(seat, fought.id, fought.name))
+            if fought.overwhelming:
+                _lose(flow, "stamina", fought.overwhelming, fought, "AH-C6")
+            flow.emit(CombatEnded(seat, fought.id, "defeated"))
+        else:
+            _lose(flow, "stamina", fought.combat_damage, fought, "AH-C3")
+    elif check == "flee":
+        if passed:
+            flow.emit(CombatEnded(seat, fought.id, "fled"))
+        else:
+            _lose(flow, "stamina", fought.combat_damage, fought, "AH-C3")
+    _settle(flow)
+
+
+def _lose(flow: _Flow, stat: str, amount: int, fought: Any, rule: str) -> None:
+    if amount <= 0:
+        return
+    inv = active(flow.state)
+    left = max(0, getattr(inv, stat) - amount)
+    flow.emit(StatLost(inv.seat, stat, amount, left, fought.id, rule))
+
+
+def _settle(flow: _Flow) -> None:
+    """AH-C4: at 0 Stamina or Sanity the investigator collapses, and its movement ends."""
+    inv = active(flow.state)
+    if inv.stamina > 0 and inv.sanity > 0:
+        return
+    if flow.state.combat:
+        flow.emit(CombatEnded(inv.seat, flow.state.combat, "collapsed"))
+    flow.emit(*collapse(flow.state, flow.state.active))
+    _end_turn(flow)
+
+
+def collapse(state: State, index: int) -> list:
+    """The events of AH-C4 for an investigator at 0 Stamina and/or Sanity, wherever it is."""
+    inv = state.investigators[index]
+    if inv.stamina <= 0 and inv.sanity <= 0:
+        return [Devoured(inv.seat, inv.where)]
+    stat = "sanity" if inv.sanity <= 0 else "stamina"
+    condition = "insane" if stat == "sanity" else "unconscious"
+    here = boards.area(state.board, inv.where)
+    if here is None or here.kind not in boards.ARKHAM_KINDS:  # AH-C4: in an Other World, Lost in Time and Space
+        return [KnockedOut(inv.seat, condition, inv.where, LOST, 0, stat)]
+    to = ASYLUM if stat == "sanity" else HOSPITAL
+    return [KnockedOut(inv.seat, condition, inv.where, to, inv.clues // 2, stat)]
+
+
+# --- Other Worlds and Lost in Time and Space --------------------------------------------------------
+
+
+def _return(flow: _Flow, command: Return, rng: Any) -> Rejection | None:
+    state = flow.state
+    inv = active(state)
+    world = _world(state, boards.area(state.board, inv.where).world)
+    gates = gates_to(state, world.id)
+    if command.location not in gates:
+        listed = ", ".join(_name(state, location) for location in gates)
+        where = command.location if not isinstance(command.location, str) else _name(state, command.location)
+        return Rejection("AH-11", f"no open gate to {world.name} at {where} (open gates to it: {listed})")
+    flow.emit(ReturnedThroughGate(inv.seat, world.id, inv.where, command.location))
+    there = tuple(item.id for item in monsters_in(flow.state, command.location))
+    if there:
+        flow.emit(MonstersIgnored(inv.seat, command.location, there))
+    return None
+
+
+def _place(flow: _Flow, command: Place, rng: Any) -> Rejection | None:
+    state = flow.state
+    target = boards.area(state.board, command.area) if isinstance(command.area, str) else None
+    if target is None or target.kind not in boards.ARKHAM_KINDS:
+        shown = target.name if target is not None else repr(command.area)
+        return Rejection("AH-C5", f"a Lost investigator comes back to a Location or Street area of Arkham, not "
+                         f"{shown}")
+    seat = active(state).seat
+    flow.emit(PlacedInArkham(seat, target.id), StoodUp(seat))
+    return None
+
+
+# --- trading ----------------------------------------------------------------------------------------
+
+
+def _offer_trade(flow: _Flow, command: OfferTrade, rng: Any) -> Rejection | None:
+    state = flow.state
+    mover = active(state)
+    index = seat_index(state, command.partner)
+    if index < 0 or index == state.active:
+        return Rejection("AH-C10", f"a trade needs another investigator's seat, got {command.partner!r}")
+    partner = state.investigators[index]
+    if partner.devoured or partner.where != mover.where:
+        return Rejection("AH-C10", f"{partner.name} is not in {_name(state, mover.where)} with {mover.name}: "
+                         "only investigators in the same area trade")
+    for items, owner, key in ((command.give, mover, "give"), (command.take, partner, "take")):
+        if not isinstance(items, tuple) or not all(isinstance(item, str) for item in items):
+            return Rejection("AH-C10", f"{key} lists item names, got {items!r}")
+        missing = _missing(owner.items, items)
+        if missing:
+            return Rejection("AH-C10", f"{owner.name} does not carry {missing!r} to trade")
+    if not command.give and not command.take:
+        return Rejection("AH-C10", "a trade gives or takes at least one item")
+    flow.emit(TradeOffered(mover.seat, partner.seat, command.give, command.take))
+    return None
+
+
+def _missing(items: tuple, wanted: tuple) -> str:
+    left = list(items)
+    for item in wanted:
+        if item not in left:
+            return item
+        left.remove(item)
+    return ""
+
+
+def _answer_trade(state: State, command: AnswerTrade) -> list | Rejection:
+    if not isinstance(command.accept, bool):
+        return Rejection("AH-C10", f"answer a trade with true or false, got {command.accept!r}")
+    offer = state.offer
+    return [TradeAnswered(offer.seat, offer.partner, offer.give, offer.take, command.accept)]
+
+
+_MOVE_PHASE = {Move: _move, Stop: _stop, Evade: _evade, Fight: _fight, OfferTrade: _offer_trade}
+_COMBAT_PHASE = {Fight: _fight, Flee: _flee}
+_SPEND_PHASE = {SpendClue: _spend_clue, AcceptRoll: _accept_roll}
+_CLUES_PHASE = {TakeClues: _take_clues}
+_RETURN_PHASE = {Return: _return}
+_PLACE_PHASE = {Place: _place}
+
+
+# --- turns -----------------------------------------------------------------------------------------
+
+
+def _begin(flow: _Flow) -> bool:
+    """The active seat's movement begins (AH-1); False if it was over at once (nothing to choose)."""
+    state = flow.state
+    inv = active(state)
+    if inv.where == LOST:
+        flow.emit(PlacementOffered(inv.seat))  # AH-C5: its player picks where it comes back
+        return True
+    here = boards.area(state.board, inv.where)
+    if here.kind == "other_world":
+        flow.emit(MovementBegan(inv.seat, inv.where, 0, "AH-9"))
+        if inv.delayed:
+            flow.emit(StoodUp(inv.seat))
+            return False
+        world = _world(state, here.world)
+        if here.order == 1:
+            flow.emit(MovedInOtherWorld(inv.seat, inv.where, world.areas[1]))
+            return False
+        gates = gates_to(state, world.id)
+        if gates:
+            flow.emit(GateChoiceOffered(inv.seat, world.id, gates))
+            return True
+        flow.emit(LostInTimeAndSpace(inv.seat, inv.where, "AH-12"))
+        return False
+    if inv.delayed:
+        flow.emit(MovementBegan(inv.seat, inv.where, 0, "AH-C7"), StoodUp(inv.seat))
+        return True
+    flow.emit(MovementBegan(inv.seat, inv.where, inv.speed, "AH-2"))
+    return True
+
+
+def _end_turn(flow: _Flow) -> None:
+    """AH-1: the next investigator moves; after the last one the next round (Movement phase) begins."""
+    while True:
+        state = flow.state
+        count = len(state.investigators)
+        if all(inv.devoured for inv in state.investigators):
+            flow.emit(GameEnded(state.round, "every investigator is devoured"))
+            return
+        for step in range(1, count + 1):
+            index = (state.active + step) % count
+            if not state.investigators[index].devoured:
+                break
+        round = state.round + (state.active + step) // count
+        flow.emit(TurnEnded(active(state).seat, state.investigators[index].seat, round))
+        if round > state.rounds:
+            flow.emit(GameEnded(state.rounds, "the last Movement phase is over"))
+            return
+        if _begin(flow):
+            return
+
+
+# --- evolve ----------------------------------------------------------------------------------------
+
+
+def _with_investigator(s: State, seat: str, **changes: Any) -> tuple:
+    i = seat_index(s, seat)
+    return s.investigators[:i] + (s.investigators[i].but(**changes),) + s.investigators[i + 1 :]
+
+
+def _set_clues(clues: tuple, area: str, count: int) -> tuple:
+    return tuple(sorted([(place, n) for place, n in clues if place != area] + ([(area, count)] if count else [])))
+
+
+def evolve(state: Any, event: Any) -> State:
+    """One event folded into a new state; the input is never touched."""
+    s = state
+    match event:
+        case GameStarted():
+            return initial_state(event)
+        case MovementBegan(seat, _area, points, rule):
+            return s.but(step="move", points=points, halt="" if rule == "AH-2" else rule, dealt=(), combat="",
+                         pending=None)
+        case StoodUp(seat):
+            return s.but(investigators=_with_investigator(s, seat, delayed=False))
+        case InvestigatorMoved(seat, _start, to, _aim, _path, points_left):
+            return s.but(investigators=_with_investigator(s, seat, where=to, explored=""), points=points_left,
+                         dealt=())
+        case MovedInOtherWorld(seat, _start, to):
+            return s.but(investigators=_with_investigator(s, seat, where=to))
+        case GateChoiceOffered():
+            return s.but(step="return")
+        case ReturnedThroughGate(seat, _world, _start, location):
+            return s.but(investigators=_with_investigator(s, seat, where=location, explored=location), step="move",
+                         points=0, halt="AH-9", dealt=())
+        case MonstersIgnored(_seat, _location, monsters):
+            return s.but(dealt=tuple(sorted(set(s.dealt) | set(monsters))))
+        case LostInTimeAndSpace(seat, _start, _rule):
+            return s.but(investigators=_with_investigator(s, seat, where=LOST, delayed=True, explored=""), step="done")
+        case PlacementOffered():
+            return s.but(step="place")
+        case PlacedInArkham(seat, area):
+            return s.but(investigators=_with_investigator(s, seat, where=area), step="move", points=0, halt="AH-C7",
+                         dealt=())
+        case MonsterEvaded(_seat, monster_id, _rule):
+            return s.but(dealt=tuple(sorted(s.dealt + (monster_id,))))
+        case CheckRolled():
+            return s
+        case ClueSpendOffered(_seat, check, monster_id, rolls, successes, difficulty, face):
+            return s.but(pending=Pending(check, monster_id, rolls, successes, difficulty, face))
+        case ClueSpent(seat, _check, roll, successes, _difficulty, _passed, settled):
+            inv = s.investigators[seat_index(s, seat)]
+            p = s.pending
+            pending = None if settled else Pending(p.check, p.monster, p.rolls + (roll,), successes, p.difficulty,
+                                                   p.threshold)
+            return s.but(investigators=_with_investigator(s, seat, clues=inv.clues - 1), pending=pending)
+        case RollAccepted():
+            return s.but(pending=None)
+        case StatLost(seat, stat, _amount, left, _monster, _rule):
+            return s.but(investigators=_with_investigator(s, seat, **{stat: left}))
+        case CombatBegan(_seat, monster_id, _cause, _points_lost):
+            return s.but(combat=monster_id, points=0, halt="AH-8")
+        case MonsterDefeated(seat, monster_id, name):
+            inv = s.investigators[seat_index(s, seat)]
+            return s.but(investigators=_with_investigator(s, seat, trophies=inv.trophies + ((monster_id, name),)),
+                         monsters=tuple(item for item in s.monsters if item.id != monster_id))
+        case CombatEnded(_seat, monster_id, outcome):
+            dealt = tuple(sorted(s.dealt + (monster_id,))) if outcome == "fled" else s.dealt
+            return s.but(combat="", dealt=dealt)
+        case KnockedOut(seat, _condition, _start, to, clues_lost, stat):
+            inv = s.investigators[seat_index(s, seat)]
+            return s.but(investigators=_with_investigator(s, seat, where=to, clues=inv.clues - clues_lost,
+                                                          explored="", delayed=inv.delayed or to == LOST,
+                                                          **{stat: 1}),
+                         step="done", points=0, combat="", pending=None, dealt=())
+        case Devoured(seat, _start):
+            return s.but(investigators=_with_investigator(s, seat, where="", explored="", devoured=True),
+                         step="done", points=0, combat="", pending=None, dealt=())
+        case MovementEnded(_seat, _area, _points_lost, clues):
+            return s.but(step="clues" if clues else "done", points=0)
+        case CluesTaken(seat, area, count, left):
+            inv = s.investigators[seat_index(s, seat)]
+            return s.but(investigators=_with_investigator(s, seat, clues=inv.clues + count),
+                         clues=_set_clues(s.clues, area, left), step="done")
+        case TradeOffered(seat, partner, give, take):
+            return s.but(offer=Offer(seat, partner, give, take))
+        case TradeAnswered(seat, partner, give, take, accepted):
+            if not accepted:
+                return s.but(offer=None)
+            mover = s.investigators[seat_index(s, seat)]
+            other = s.investigators[seat_index(s, partner)]
+            after = s.but(investigators=_with_investigator(s, seat, items=_swap(mover.items, give, take)))
+            return after.but(investigators=_with_investigator(after, partner, items=_swap(other.items, take, give)),
+                             offer=None)
+        case TurnEnded(_seat, next_seat, round):
+            return s.but(active=seat_index(s, next_seat), round=round, step="begin", points=0, halt="", dealt=(),
+                         combat="", pending=None, offer=None)
+        case GameEnded():
+            return s.but(over=True)
+    raise TypeError(f"arkham cannot fold an event of type {type(event).__name__}")
+
+
+def _swap(items: tuple, out: tuple, into: tuple) -> tuple:
+    left = list(items)
+    for item in out:
+        left.remove(item)
+    return tuple(left) + into
+
+
+# --- explain ---------------------------------------------------------------------------------------
+
+
+def trace(event: Any) -> list:
+    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
+    match event:
+        case MovementBegan(seat, _area, points, rule):
+            why = {"AH-2": "its Speed", "AH-C7": "delayed: it only stands up", "AH-9": "in an Other World"}[rule]
+            return [f"{seat}: {points} movement points ({why}, {rule})"]
+        case InvestigatorMoved(seat, start, to, aim, path, points_left):
+            lines = [f"{seat}: {' → '.join((start,) + path)}, {len(path)} point(s), one per yellow line (AH-3); "
+                     f"{points_left} left"]
+            if to != aim:
+                lines.append(f"stopped in {to} short of {aim}: monsters there must be fought or evaded before "
+                             "leaving (AH-7)")
+            return lines
+        case CheckRolled(seat, check, _monster, skill, modifier, dice, rolls, face, successes, difficulty, passed):
+            name = CHECK_NAMES[check]
+            if dice <= 0:
+                return [f"{name} check: {skill} {modifier:+d} = {dice} dice: fails without a roll (AH-C1)"]
+            shown = ", ".join(str(value) for value in rolls)
+            verdict = "pass" if passed else "fail"
+            return [f"{name} check: {skill} {modifier:+d} = {dice} dice [{shown}], successes on {face}+: "
+                    f"{successes} against difficulty {difficulty}: {verdict} (AH-C1)"]
+        case KnockedOut(seat, condition, start, to, clues_lost, stat):
+            return [f"{seat}: 0 {stat.title()} in {start}: {condition}, to {to}, loses {clues_lost} Clue token(s), "
+                    f"{stat.title()} set to 1 (AH-C4)"]
+        case CombatBegan(seat, monster_id, cause, points_lost):
+            return [f"{seat}: combat with {monster_id} ({cause}): movement over, {points_lost} point(s) lost (AH-8)"]
+    return []
