@@ -7,6 +7,8 @@ one of every registered event type.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import inspect
 
 import pytest
@@ -48,6 +50,10 @@ SAMPLES = {
         "Pass": {},
     },
 }
+# Every other game keeps its sample data beside its tests: ``tests/games/<name>/samples.py``'s SAMPLES.
+for _name in events.games.NAMES:
+    if _name not in SAMPLES and importlib.util.find_spec(f"tests.games.{_name}.samples") is not None:
+        SAMPLES[_name] = importlib.import_module(f"tests.games.{_name}.samples").SAMPLES
 
 
 def plain(value) -> bool:
