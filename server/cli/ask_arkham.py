@@ -1,0 +1,117 @@
+"""Arkham Horror: movement questions (cheapest route, areas reachable this Movement phase).
+
+    chronicle ask arkham path SCENARIO --from AREA --to AREA
+    chronicle ask arkham reachable SCENARIO --investigator SEAT
+
+Both print JSON. ``path`` answers on the scenario's board (its yellow lines, the unverified one
+included unless the scenario drops it): the cheapest route and its cost in movement points, one
+per line (AH-2, AH-3), preferring among equal routes the one that passes fewest monsters (AH-7).
+``reachable`` lists every area the investigator can end its next movement in, with the cost and
+the clause that decides it (AH-2 in Arkham, AH-C7 delayed, AH-10/AH-11/AH-12 in an Other World,
+AH-C5 after Lost in Time and Space), and the monsters it would have to face on the way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+
+from events.games.arkham import board as boards
+from events.games.arkham import rules
+from events.validate import ScenarioError
+from server import scenarios
+from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+
+
+def add_questions(subparsers: argparse._SubParsersAction) -> None:
+    path = subparsers.add_parser("path", help="the cheapest route between two areas and its cost in movement points")
+    path.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (arkham/crossing)")
+    path.add_argument("--from", dest="start", required=True, metavar="AREA", help="an area id, e.g. graveyard")
+    path.add_argument("--to", dest="goal", required=True, metavar="AREA", help="an area id, e.g. administration")
+    path.set_defaults(func=run_path)
+    reach = subparsers.add_parser("reachable", help="every area an investigator can end its next movement in")
+    reach.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (arkham/crossing)")
+    reach.add_argument("--investigator", required=True, metavar="SEAT", help="the investigator's seat (or name)")
+    reach.set_defaults(func=run_reachable)
+
+
+def _initial(name: str):
+    """The scenario's first state: the board, investigators and monsters as the game would start."""
+    game_name, scenario = scenarios.load(name)
+    if game_name != "arkham":
+        raise CommandError(f"{name}: an arkham question needs an arkham scenario, got a {game_name} one", BAD_INPUT)
+    try:
+        started = rules.start(scenario, 0)[0]
+    except ScenarioError as error:
+        raise CommandError(f"{name}: {error}", BAD_INPUT) from None
+    return rules.initial_state(started)
+
+
+def _area(state, area_id: str, option: str):
+    found = boards.area(state.board, area_id)
+    if found is None:
+        known = [item.id for item in state.board.areas]
+        close = difflib.get_close_matches(area_id, known, 3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise CommandError(f"{option}: no area {area_id!r} on {state.board.name}{hint}", BAD_ARGS)
+    if found.kind not in boards.ARKHAM_KINDS:
+        clause = "AH-9" if found.kind == "other_world" else "AH-3"
+        raise CommandError(f"{option}: {found.name} is not a Street or Location: no yellow line reaches it ({clause})",
+                           BAD_ARGS)
+    return found
+
+
+def _monsters_on(state, route: tuple) -> list:
+    out = []
+    for place in route:
+        there = rules.monsters_in(state, place)
+        if there:
+            out.append({"area": place, "monsters": [item.id for item in there]})
+    return out
+
+
+def run_path(args: argparse.Namespace) -> int:
+    state = _initial(args.scenario)
+    start = _area(state, args.start, "--from")
+    goal = _area(state, args.goal, "--to")
+    route = boards.route(state.board, start.id, goal.id, rules.halts(state))
+    answer: dict = {"from": start.id, "to": goal.id, "rule": "AH-3"}
+    if route is None:
+        answer.update(cost=None, route=None, reason=f"no yellow line route joins {start.name} to {goal.name}")
+    else:
+        full = (start.id,) + route
+        answer.update(cost=len(route), route=list(full),
+                      names=[boards.area(state.board, place).name for place in full],
+                      monsters=_monsters_on(state, full))
+    answer["unverified_lines"] = [list(line) for line in state.board.unverified]
+    steps = zip(answer["route"], answer["route"][1:]) if route is not None else ()
+    answer["unverified_used"] = any((min(a, b), max(a, b)) in state.board.unverified for a, b in steps)
+    print(json.dumps(answer, ensure_ascii=False))
+    return SUCCESS
+
+
+def run_reachable(args: argparse.Namespace) -> int:
+    state = _initial(args.scenario)
+    index = rules.seat_index(state, args.investigator)
+    if index < 0:
+        lowered = args.investigator.lower()
+        index = next((i for i, inv in enumerate(state.investigators) if inv.name.lower() == lowered), -1)
+    if index < 0:
+        known = ", ".join(f"{inv.seat} ({inv.name})" for inv in state.investigators)
+        raise CommandError(f"--investigator: no investigator {args.investigator!r} (known: {known})", BAD_ARGS)
+    inv = state.investigators[index]
+    areas = []
+    for place, (cost, route, rule) in sorted(rules.reach(state, index).items(), key=lambda item: (item[1][0], item[0])):
+        areas.append({
+            "area": place, "name": boards.area(state.board, place).name, "cost": cost,
+            "route": [inv.where] + list(route) if rule == "AH-2" else _unique([inv.where, place]),
+            "rule": rule, "monsters": _monsters_on(state, (inv.where,) + route) if rule == "AH-2" else [],
+        })
+    print(json.dumps({"investigator": inv.seat, "name": inv.name, "at": inv.where, "speed": inv.speed,
+                      "delayed": inv.delayed, "areas": areas}, ensure_ascii=False))
+    return SUCCESS
+
+
+def _unique(places: list) -> list:
+    return places[:1] if places[0] == places[-1] else places
