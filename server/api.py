@@ -6,6 +6,7 @@ the same two fields as the WebSocket's error frame.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -16,8 +17,8 @@ from starlette.routing import Route
 
 import events.games
 from events.canonical import state_hash
-from events.log import Table
-from events.record import to_data
+from events.log import LogError, Table
+from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios
 from server.room import now, visible_to
@@ -28,6 +29,7 @@ MAX_BODY_BYTES = 256 * 1024  # an inline scenario with its board is a few KB
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON.parse keeps exact
 RANDOM_SEED_BITS = 31
 _encoder = msgspec.json.Encoder()
+log = logging.getLogger("chronicle.api")
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
@@ -66,6 +68,8 @@ def _answers(handler):
             return problem(404, "no-such-game", f"there is no game {error.game_id!r}")
         except StoreError as error:
             return problem(503, "store-unavailable", str(error))
+        except (LogError, DecodeError, KeyError) as error:  # a log today's rules cannot replay
+            return problem(500, "game-unavailable", f"the game cannot be rebuilt from its log: {error}")
 
     endpoint.__name__ = handler.__name__
     endpoint.__doc__ = handler.__doc__
@@ -88,7 +92,11 @@ async def list_scenarios(request: Request) -> Response:
     if _scenario_list is None:
         listing = []
         for name in scenarios.builtin_scenarios():
-            game, data = scenarios.load(name)
+            try:
+                game, data = scenarios.load(name)
+            except scenarios.ScenarioFileError as error:  # one broken file must not hide the others
+                log.error("built-in scenario %s cannot be read: %s", name, error)
+                continue
             listing.append({"name": name, "game": game, "title": str(data.get("title", name))})
         _scenario_list = listing
     return json_response(_scenario_list)

@@ -44,6 +44,7 @@ log = logging.getLogger("chronicle.room")
 
 # Close codes: number and meaning in one name (4000-4999 are ours to define).
 CLOSE_GOING_AWAY = 1001  # the server is shutting down
+CLOSE_SERVER_ERROR = 1011  # the game cannot be rebuilt from its log (see the error frame)
 CLOSE_TRY_AGAIN_LATER = 1013  # the store failed; reconnect later and say hello with your seq
 CLOSE_NO_SUCH_GAME = 4004  # the URL names no game in the store
 CLOSE_TOO_SLOW = 4008  # the client's send queue overflowed: it read too slowly
@@ -379,6 +380,12 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         log.error("game %s: cannot load: %s", game_id, error)
         await websocket.send_text(frames.error_frame("store-unavailable", f"the game cannot be loaded: {error}"))
         await websocket.close(CLOSE_TRY_AGAIN_LATER)
+        return
+    except Exception as error:  # the log does not replay under today's rules, or its game is gone
+        log.exception("game %s: cannot be rebuilt from its log", game_id)
+        await websocket.send_text(frames.error_frame("game-unavailable", f"the game cannot be rebuilt from its log: "
+                                                     f"{type(error).__name__}: {error}"))
+        await websocket.close(CLOSE_SERVER_ERROR)
         return
     connection = Connection(websocket, queue_limit)
     try:

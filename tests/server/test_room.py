@@ -237,3 +237,32 @@ def test_seq_conflict_re_reads_and_re_decides(tmp_path):
         await store.close()
 
     run(main())
+
+
+def test_a_log_that_no_longer_replays_is_refused_clearly(shared_server):
+    import sqlite3
+
+    from server.room import CLOSE_SERVER_ERROR
+
+    game = create_game(shared_server.base_url, seed=9)
+    # Tamper with the stored hash of seq 1, as a rules change that alters states would.
+    db = sqlite3.connect(shared_server.db_path)
+    with db:
+        db.execute("UPDATE events SET envelope = replace(envelope, '\"hash\":\"', '\"hash\":\"0') "
+                   "WHERE game = ? AND seq = 1", (game["game"],))
+    db.close()
+
+    async def main():
+        async with websockets.connect(f"{shared_server.ws_url}/ws/{game['game']}") as socket:
+            answer = json.loads(await socket.recv())
+            assert answer["code"] == "game-unavailable" and "seq 1" in answer["message"], answer
+            try:
+                await socket.recv()
+            except websockets.ConnectionClosed as closed:
+                assert closed.rcvd.code == CLOSE_SERVER_ERROR
+
+    run(main())
+    from tests.server_fixture import get_json
+
+    status, answer = get_json(f"{shared_server.base_url}/api/games/{game['game']}/state")
+    assert status == 500 and answer["code"] == "game-unavailable"
