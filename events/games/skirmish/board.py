@@ -1,0 +1,171 @@
+"""Maps and scenarios of ``skirmish`` as data: validated once, with a path to every fault (SK-C1).
+
+The formats are documented in ``docs/skirmish-format.md``. A map is an ASCII drawing on a doubled
+grid: square ``(x, y)`` is the character at row ``2y+1``, column ``2x+1`` of the drawing; the
+characters between two squares are their edge, and the characters at even row and even column are
+corner posts (decoration). A scenario arrives here as one dict with its map already inlined (the
+shell reads files; the core does not).
+"""
+
+from __future__ import annotations
+
+from events.games.skirmish.model import Figure, Grid
+from events.geometry.squares import square_edge, square_name, square_parse
+from events.validate import ScenarioError, array, boolean, found, integer, obj, text
+
+#: What a square's character means.
+SQUARE_CHARS = {".": "floor", " ": "floor", "=": "low", "~": "difficult", "O": "pit"}
+#: What an edge's character means.
+EDGE_CHARS = {" ": None, "|": "wall", "-": "wall", "#": "wall", "D": "door"}
+POST_CHARS = "+-| #"
+NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+MAX_SIZE = 40
+NAME_LIMIT = 24
+
+
+class Setup:
+    """A validated scenario: what ``start`` turns into the first state."""
+
+    __slots__ = ("title", "grid", "sides", "figures", "rounds", "first")
+
+    def __init__(self, title: str, grid: Grid, sides: tuple, figures: tuple, rounds: int, first: int) -> None:
+        self.title = title
+        self.grid = grid
+        self.sides = sides
+        self.figures = figures
+        self.rounds = rounds
+        self.first = first
+
+
+def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
+    """A grid from its ASCII drawing (SK-C1): walls (SK-1), doors (SK-6), low objects (SK-3),
+    difficult terrain (SK-4) and pits (SK-5)."""
+    data = obj(raw, path, ("name", "rows"), ("notes",))
+    name = text(data["name"], f"{path}.name")
+    rows = array(data["rows"], f"{path}.rows", 3)
+    for i, row in enumerate(rows):
+        if not isinstance(row, str):
+            raise ScenarioError(f"{path}.rows[{i}]", f"expected a string, got {found(row)}")
+    if len(rows) % 2 == 0:
+        raise ScenarioError(f"{path}.rows", f"expected an odd number of rows (2 × height + 1), got {len(rows)}")
+    longest = max(len(row.rstrip()) for row in rows)
+    width = longest // 2
+    height = len(rows) // 2
+    if width < 1:
+        raise ScenarioError(f"{path}.rows", "the drawing holds no square (a square is at odd row, odd column)")
+    if width > MAX_SIZE or height > MAX_SIZE:
+        raise ScenarioError(f"{path}.rows", f"at most {MAX_SIZE} × {MAX_SIZE} squares, got {width} × {height}")
+    cells = [row.ljust(2 * width + 1) for row in rows]
+    walls = []
+    doors = []
+    low, difficult, pits = [], [], []
+    for r, row in enumerate(cells):
+        for c, char in enumerate(row):
+            where = f"{path}.rows[{r}][{c}]"
+            if c > 2 * width:
+                if char != " ":
+                    raise ScenarioError(where, f"{found(char)} lies right of the last square column")
+                continue
+            if r % 2 == 0 and c % 2 == 0:
+                if char not in POST_CHARS:
+                    raise ScenarioError(where, f"a corner post is one of {POST_CHARS!r}, got {found(char)}")
+                continue
+            if r % 2 == 1 and c % 2 == 1:
+                kind = SQUARE_CHARS.get(char)
+                if kind is None:
+                    raise ScenarioError(where, f"a square is one of {''.join(SQUARE_CHARS)!r} "
+                                        f"(floor, low objects, difficult terrain, pit), got {found(char)}")
+                square = (c // 2, r // 2)
+                {"low": low, "difficult": difficult, "pit": pits}.get(kind, []).append(square)
+                continue
+            if char not in EDGE_CHARS:
+                raise ScenarioError(where, f"an edge is one of {''.join(EDGE_CHARS)!r} "
+                                    f"(nothing, wall, wall, wall, door), got {found(char)}")
+            kind = EDGE_CHARS[char]
+            if kind is None:
+                continue
+            if r % 2 == 1:  # between (c//2 - 1, r//2) and (c//2, r//2)
+                a, b = (c // 2 - 1, r // 2), (c // 2, r // 2)
+                border = c == 0 or c == 2 * width
+            else:
+                a, b = (c // 2, r // 2 - 1), (c // 2, r // 2)
+                border = r == 0 or r == 2 * height
+            if border:
+                if kind == "door":
+                    raise ScenarioError(where, "a door must lie between two squares, not on the map's border")
+                continue  # the border already stops everything
+            edge = square_edge(a, b)
+            if kind == "wall":
+                walls.append(edge)
+            else:
+                doors.append((f"door{len(doors) + 1}", edge))
+    return Grid(name, width, height, tuple(sorted(walls)), tuple(doors), tuple(sorted(low)),
+                tuple(sorted(difficult)), tuple(sorted(pits)), diagonal_cost)
+
+
+def load_scenario(raw: object, path: str = "$") -> Setup:
+    """A whole scenario: map, two sides, figures, rounds, diagonal cost (SK-C1, SK-C2, SK-C5)."""
+    data = obj(raw, path, ("game", "title", "map", "sides", "figures"),
+               ("rounds", "first", "diagonal_cost", "notes"))
+    if data["game"] != "skirmish":
+        raise ScenarioError(f"{path}.game", f"expected 'skirmish', got {found(data['game'])}")
+    diagonal_cost = integer(data.get("diagonal_cost", 2), f"{path}.diagonal_cost", 1, 2)
+    grid = load_map(data["map"], diagonal_cost, f"{path}.map")
+    sides = []
+    for i, item in enumerate(array(data["sides"], f"{path}.sides", 2, 2)):
+        side = _name(item, f"{path}.sides[{i}]")
+        if side in sides:
+            raise ScenarioError(f"{path}.sides[{i}]", f"side {side!r} is listed twice")
+        sides.append(side)
+    first = sides.index(text(data.get("first", sides[0]), f"{path}.first", tuple(sides)))
+    rounds = integer(data.get("rounds", 10), f"{path}.rounds", 1, 1000)
+    figures = []
+    taken: dict = {}
+    for i, item in enumerate(array(data["figures"], f"{path}.figures", 2)):
+        where = f"{path}.figures[{i}]"
+        fig = obj(item, where, ("id", "side", "name", "attack", "defense", "speed", "hp", "at"),
+                  ("damage", "melee", "notes"))
+        figure_id = _name(fig["id"], f"{where}.id")
+        if any(other.id == figure_id for other in figures):
+            raise ScenarioError(f"{where}.id", f"figure {figure_id!r} is listed twice")
+        side = text(fig["side"], f"{where}.side", tuple(sides))
+        at = _square(fig["at"], f"{where}.at", grid)
+        if at in grid.pits:
+            raise ScenarioError(f"{where}.at", f"{square_name(at)} is a pit: no figure stands in one (SK-5)")
+        if at in taken:
+            raise ScenarioError(f"{where}.at", f"{square_name(at)} already holds {taken[at]} (SK-C2)")
+        taken[at] = figure_id
+        hp = integer(fig["hp"], f"{where}.hp", 1, 10_000)
+        figures.append(Figure(
+            figure_id, side, text(fig["name"], f"{where}.name"), integer(fig["attack"], f"{where}.attack", -20, 100),
+            integer(fig["defense"], f"{where}.defense", 0, 100), integer(fig["speed"], f"{where}.speed", 1, 40),
+            hp, hp, integer(fig.get("damage", 10), f"{where}.damage", 1, 10_000),
+            boolean(fig.get("melee", False), f"{where}.melee"), at,
+        ))
+    for side in sides:
+        if not any(figure.side == side for figure in figures):
+            raise ScenarioError(f"{path}.figures", f"side {side!r} has no figure")
+    return Setup(text(data["title"], f"{path}.title"), grid, tuple(sides), tuple(figures), rounds, first)
+
+
+def _name(value: object, path: str) -> str:
+    name = text(value, path)
+    if len(name) > NAME_LIMIT or not all(ch in NAME_CHARS for ch in name):
+        raise ScenarioError(path, f"a name is 1–{NAME_LIMIT} letters, digits, - or _, got {found(name)}")
+    return name
+
+
+def _square(value: object, path: str, grid: Grid) -> tuple:
+    """A square as ``"C3"`` or ``[x, y]``, inside the grid."""
+    if isinstance(value, str):
+        square = square_parse(value)
+        if square is None or "," in value:
+            raise ScenarioError(path, f"expected a square such as \"C3\" or [2, 2], got {found(value)}")
+    elif isinstance(value, list):
+        items = array(value, path, 2, 2)
+        square = (integer(items[0], f"{path}[0]"), integer(items[1], f"{path}[1]"))
+    else:
+        raise ScenarioError(path, f"expected a square such as \"C3\" or [2, 2], got {found(value)}")
+    if not (0 <= square[0] < grid.width and 0 <= square[1] < grid.height):
+        raise ScenarioError(path, f"{found(value)} is off the {grid.width} × {grid.height} map")
+    return square

@@ -1,0 +1,692 @@
+"""The grid skirmish as a decider: start, decide, evolve, legal (shared/rules/skirmish.md).
+
+Sides are the seats. A side on turn activates one figure (SK-C5); the figure moves (SK-C2, with
+SK-1…SK-6 shaping its steps), attacks (SK-C2…SK-C4) and contests doors (SK-10, SK-11), then ends
+its actions, and the seat answers the door decisions the end of its turn calls for (SK-7, SK-8)
+before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, written into events.
+"""
+
+from __future__ import annotations
+
+from events.canonical import canonical_json
+from events.game import GameStarted
+from events.games.skirmish import board as boards
+from events.games.skirmish.model import (
+    Activate,
+    Activation,
+    ActivationEnded,
+    Attack,
+    AttackRolled,
+    ContestDoor,
+    DecideDoor,
+    Door,
+    DoorContested,
+    DoorDecided,
+    DoorDecisionsDue,
+    DoorReleased,
+    DoorTaken,
+    EndActivation,
+    Figure,
+    FigureActivated,
+    FigureDefeated,
+    FigureMoved,
+    GameEnded,
+    Move,
+    RoundEnded,
+    State,
+)
+from events.geometry.squares import (
+    square_adjacent,
+    square_costs,
+    square_cover,
+    square_cut_point,
+    square_edge_name,
+    square_edge_points,
+    square_edges_at,
+    square_first_blocking_edge,
+    square_inside,
+    square_is_diagonal,
+    square_line_of_sight,
+    square_name,
+    square_step_block,
+)
+from events.rules import Rejection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Recorded in every GameStarted.
+RULES_VERSION = "skirmish-1"
+COVER_BONUS = 4  # SK-C3
+ALLY_BONUS = 4  # SK-11
+CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
+
+
+# --- start -------------------------------------------------------------------------------------------
+
+
+def start(scenario: dict, seed: int) -> list:
+    """The first event: the scenario validated (raises ScenarioError) and recorded whole."""
+    setup = boards.load_scenario(scenario)
+    return [GameStarted("skirmish", RULES_VERSION, seed, setup.sides, canonical_json(scenario))]
+
+
+def initial_state(event: GameStarted) -> State:
+    """Figures where the scenario puts them; every door closed and held by nobody (SK-7)."""
+    import json
+
+    setup = boards.load_scenario(json.loads(event.scenario))
+    doors = tuple(Door(door_id, edge, False, None) for door_id, edge in setup.grid.doors)
+    return State(setup.title, setup.grid, setup.sides, setup.figures, doors, 1, setup.rounds, setup.first, (),
+                 None, False, None)
+
+
+# --- questions about a state -------------------------------------------------------------------------
+
+
+def figure(state: State, figure_id: Any) -> Figure | None:
+    for item in state.figures:
+        if item.id == figure_id:
+            return item
+    return None
+
+
+def door(state: State, door_id: Any) -> Door | None:
+    for item in state.doors:
+        if item.id == door_id:
+            return item
+    return None
+
+
+def blocked_edges(state: State) -> set:
+    """Walls (SK-1) and closed doors, which count as walls (SK-6)."""
+    edges = set(state.grid.walls)
+    for item in state.doors:
+        if not item.open:
+            edges.add(item.edge)
+    return edges
+
+
+def edge_label(state: State, edge: tuple) -> str:
+    """``the wall C2|D2`` or ``the closed door door1 (C2|D2)``."""
+    for item in state.doors:
+        if item.edge == edge:
+            return f"the closed door {item.id} ({square_edge_name(edge)})"
+    return f"the wall {square_edge_name(edge)}"
+
+
+def contact_squares(state: State, edge: tuple) -> tuple:
+    """The squares in contact with a door: those touching its edge, ends included (SK-C6)."""
+    (ax, ay), (bx, by) = square_edge_points(edge)
+    squares = set()
+    for px, py in ((ax, ay), (bx, by)):
+        for sq in ((px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)):
+            if square_inside(sq, state.grid.width, state.grid.height):
+                squares.add(sq)
+    return tuple(sorted(squares))
+
+
+def in_contact(state: State, item: Figure, edge: tuple) -> bool:
+    return item.at is not None and item.at in contact_squares(state, edge)
+
+
+def standing(state: State, side: str | None = None) -> tuple:
+    return tuple(item for item in state.figures if item.at is not None and (side is None or item.side == side))
+
+
+def occupant(state: State, square: tuple) -> Figure | None:
+    for item in state.figures:
+        if item.at == square:
+            return item
+    return None
+
+
+def side_of(state: State, seat: str) -> int:
+    return state.sides.index(seat) if seat in state.sides else -1
+
+
+def movement_left(state: State, item: Figure) -> int:
+    """What the active figure may still move (SK-C2): up to twice its movement points if it has
+    not attacked; after an attack made before any move, its movement points again; else none."""
+    active = state.active
+    if not active.attacked:
+        return 2 * item.speed - active.moved_before
+    if active.moved_before == 0:
+        return item.speed - active.moved_after
+    return 0
+
+
+def may_attack(state: State, item: Figure) -> bool:
+    """SK-C2: one attack per activation, and not after moving more than its movement points."""
+    return not state.active.attacked and state.active.moved_before <= item.speed
+
+
+def destinations(state: State, item: Figure, budget: int | None = None) -> dict:
+    """Legal destinations of a figure -> (cost, path): through allies, never into enemies or pits,
+    never stopping on another figure, within ``budget`` (default: what it has left)."""
+    if budget is None:
+        budget = movement_left(state, item)
+    grid = state.grid
+    enemies = {other.at for other in state.figures if other.at is not None and other.side != item.side}
+    pits = set(grid.pits)
+    doubled = set(grid.low) | set(grid.difficult)
+    reach = square_costs(item.at, grid.width, grid.height, blocked_edges(state), grid.diagonal_cost, doubled,
+                         budget, lambda sq: sq not in pits and sq not in enemies)
+    taken = {other.at for other in state.figures if other.at is not None}
+    return {square: found for square, found in reach.items() if square not in taken}
+
+
+def sight(state: State, attacker: tuple, target: tuple) -> tuple:
+    """(line of sight, blocking edge or None, cover, corner, screens) between two squares (SK-C3).
+
+    Screens are other figures' squares and low objects, except low objects in the attacker's own
+    square or adjacent to it; the figures standing on the two squares never screen.
+    """
+    blocked = blocked_edges(state)
+    if not square_line_of_sight(attacker, target, blocked):
+        return (False, square_first_blocking_edge(attacker, target, blocked), False, None, ())
+    screens = {other.at for other in state.figures if other.at is not None and other.at not in (attacker, target)}
+    for square in state.grid.low:
+        if square != attacker and not square_adjacent(attacker, square, blocked):
+            screens.add(square)
+    cover, corner, edges, squares = square_cover(attacker, target, blocked, screens)
+    named = tuple(edge_label(state, edge) for edge in edges) + tuple(_screen_label(state, sq) for sq in squares)
+    return (True, None, cover, corner, named)
+
+
+def _screen_label(state: State, square: tuple) -> str:
+    item = occupant(state, square)
+    parts = []
+    if item is not None:
+        parts.append(f"{item.name} ({item.id})")
+    if square in state.grid.low:
+        parts.append("low objects")
+    return f"{' and '.join(parts)} at {square_name(square)}"
+
+
+def current_side(state: State) -> str:
+    return state.sides[state.turn]
+
+
+def turn(state: Any) -> tuple:
+    """The seats that may act now: the side on turn."""
+    if state is None or state.over:
+        return ()
+    return (current_side(state),)
+
+
+def seats(state: Any) -> tuple:
+    return () if state is None else state.sides
+
+
+def is_over(state: Any) -> bool:
+    return state is not None and state.over
+
+
+def legal(state: Any, seat: str) -> list:
+    """Every command ``decide`` accepts from ``seat`` now (for hints, bots and fuzzing)."""
+    if seat not in turn(state):
+        return []
+    active = state.active
+    if active is None:
+        done = set(state.activated)
+        return [Activate(item.id) for item in standing(state, seat) if item.id not in done]
+    item = figure(state, active.figure)
+    if active.pending:
+        return [DecideDoor(item.id, door_id, choice) for door_id in active.pending for choice in (True, False)]
+    out: list = [Move(item.id, square) for square in sorted(destinations(state, item))]
+    if may_attack(state, item):
+        for other in standing(state):
+            if other.side != item.side and _attack_problem(state, item, other) is None:
+                out.append(Attack(item.id, other.id))
+    for entry in state.doors:
+        if _contest_problem(state, item, entry, not entry.open) is None:
+            out.append(ContestDoor(item.id, entry.id, not entry.open))
+    out.append(EndActivation(item.id))
+    return out
+
+
+# --- decide ------------------------------------------------------------------------------------------
+
+
+def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    if state is None:
+        return Rejection("SK-C5", "the game has not started")
+    if state.over:
+        return Rejection("SK-C5", "the game is over")
+    if seat not in state.sides:
+        return Rejection("SK-C5", f"there is no side {seat!r} in this game (sides: {', '.join(state.sides)})")
+    if seat != current_side(state):
+        return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
+    if not isinstance(command, (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor)):
+        return Rejection("SK-C5", f"{type(command).__name__} is not a command of this game")
+    item = figure(state, command.figure)
+    if item is None:
+        return Rejection("SK-C1", f"there is no figure {command.figure!r}")
+    if item.side != seat:
+        return Rejection("SK-C5", f"{item.name} ({item.id}) is a {item.side} figure, not one of {seat}'s")
+    if item.at is None:
+        return Rejection("SK-C2", f"{item.name} ({item.id}) is defeated")
+    active = state.active
+    if isinstance(command, Activate):
+        if active is not None:
+            return Rejection("SK-C5", f"{_who(state, active.figure)} is acting: its activation must end first")
+        if item.id in state.activated:
+            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+        return [FigureActivated(item.id, item.side, state.round)]
+    if active is None:
+        return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
+    if active.figure != item.id:
+        return Rejection("SK-C5", f"{_who(state, active.figure)} is acting, not {item.name} ({item.id})")
+    if isinstance(command, DecideDoor):
+        return _decide_door(state, item, command)
+    if active.pending:
+        listed = ", ".join(active.pending)
+        return Rejection("SK-7", f"{item.name}'s actions are over: decide {listed} first (open or closed)")
+    if isinstance(command, Move):
+        return _move(state, item, command.to)
+    if isinstance(command, Attack):
+        return _attack(state, item, command.target, rng)
+    if isinstance(command, ContestDoor):
+        return _contest(state, item, command, rng)
+    return _end_actions(state, item)
+
+
+def _who(state: State, figure_id: str) -> str:
+    item = figure(state, figure_id)
+    return f"{item.name} ({item.id})" if item is not None else figure_id
+
+
+# --- moving ------------------------------------------------------------------------------------------
+
+
+def _is_square(value: Any) -> bool:
+    return (
+        isinstance(value, tuple) and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _move(state: State, item: Figure, to: Any) -> list | Rejection:
+    if not _is_square(to):
+        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {to!r}")
+    options = destinations(state, item)
+    if to in options:
+        cost, path = options[to]
+        doubling = set(state.grid.low) | set(state.grid.difficult)
+        allies = {other.at for other in state.figures if other.at is not None and other.id != item.id}
+        return [FigureMoved(item.id, item.at, to, path, cost, tuple(sq for sq in path if sq in doubling),
+                            tuple(sq for sq in path[:-1] if sq in allies))]
+    return _why_not(state, item, to)
+
+
+def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
+    """The most specific reason a square is not a legal destination, with its clause.
+
+    First what is at the square (off the map, a pit, a figure), then what the path needs: each
+    rule is lifted in turn (the corner rule, closed doors, walls, pits, enemies, double costs) and
+    the first whose lifting would let the figure arrive within its points is the one cited.
+    """
+    grid = state.grid
+    name = square_name(to)
+    who = f"{item.name} ({item.id})"
+    if not square_inside(to, grid.width, grid.height):
+        return Rejection("SK-C1", f"{list(to)} is off the {grid.width} × {grid.height} map")
+    if to == item.at:
+        return Rejection("SK-C2", f"{who} is already on {name}")
+    if to in grid.pits:
+        return Rejection("SK-5", f"{name} is a pit: no figure may enter it")
+    other = occupant(state, to)
+    if other is not None and other.side != item.side:
+        return Rejection("SK-C2", f"{name} holds the enemy {other.name} ({other.id}): no figure enters an "
+                         "enemy's square")
+    if other is not None:
+        return Rejection("SK-C2", f"{name} holds {other.name} ({other.id}): a figure may pass through an ally "
+                         "but not stop on it")
+    budget = movement_left(state, item)
+    if budget <= 0:
+        return Rejection("SK-C2", f"{who} has no movement points left this activation")
+    blocked = blocked_edges(state)
+    walls = set(grid.walls)
+    pits = set(grid.pits)
+    enemies = {o.at for o in state.figures if o.at is not None and o.side != item.side}
+    doubled = set(grid.low) | set(grid.difficult)
+
+    def reach(edges: set, corner_rule: bool, avoid: set, double: set, limit: int) -> dict:
+        return square_costs(item.at, grid.width, grid.height, edges, grid.diagonal_cost, double, limit,
+                            lambda sq: sq not in avoid, corner_rule)
+
+    big = 4 * grid.diagonal_cost * (grid.width + grid.height) * 2
+    full = reach(blocked, True, pits | enemies, doubled, big).get(to)
+    if reach(blocked, False, pits | enemies, doubled, budget).get(to) is not None:
+        return Rejection("SK-2", _corner_reason(state, item, to, blocked, full, budget))
+    if reach(walls, False, pits | enemies, doubled, budget).get(to) is not None:
+        return Rejection("SK-6", f"every way of at most {budget} movement points from {square_name(item.at)} to "
+                         f"{name} goes through a closed door, and a closed door is a wall")
+    if reach(set(), False, pits | enemies, doubled, budget).get(to) is not None:
+        return Rejection("SK-1", f"walls stand between {square_name(item.at)} and {name}: no way of at most "
+                         f"{budget} movement points goes round them")
+    if reach(set(), False, enemies, doubled, budget).get(to) is not None:
+        return Rejection("SK-5", f"pits lie between {square_name(item.at)} and {name}: no way of at most {budget} "
+                         "movement points goes round them (a pit blocks movement, not sight)")
+    if reach(set(), False, set(), doubled, budget).get(to) is not None:
+        return Rejection("SK-C2", f"enemies bar every way of at most {budget} movement points to {name}")
+    if full is not None:
+        cost, path = full
+        plain = reach(blocked, True, pits | enemies, set(), budget).get(to)
+        if plain is not None:
+            clause = "SK-3" if any(sq in grid.low for sq in path) else "SK-4"
+            what = "low objects" if clause == "SK-3" else "difficult terrain"
+            return Rejection(clause, f"{name} costs {cost} movement points: entering {what} costs double; "
+                             f"{who} has {budget} left")
+        return Rejection("SK-C2", f"{name} costs {cost} movement points from {square_name(item.at)}; "
+                         f"{who} has {budget} left")
+    return Rejection("SK-C2", f"no way leads from {square_name(item.at)} to {name}")
+
+
+def _corner_reason(state: State, item: Figure, to: tuple, blocked: set, full: tuple | None, budget: int) -> str:
+    start = item.at
+    if max(abs(start[0] - to[0]), abs(start[1] - to[1])) == 1 and square_is_diagonal(start, to):
+        block = square_step_block(start, to, blocked)
+        if block is not None:
+            point = square_cut_point(start, to)
+            what = ", ".join(edge_label(state, edge) for edge in square_edges_at(point, blocked))
+            tail = f" (the way round costs {full[0]}; {budget} left)" if full is not None else ""
+            return (f"the diagonal step {square_name(start)}→{square_name(to)} cuts the corner point "
+                    f"({point[0]}, {point[1]}), which {what} touches{tail}")
+    tail = f"; the way round costs {full[0]}" if full is not None else ""
+    return (f"every way of at most {budget} movement points from {square_name(start)} to {square_name(to)} "
+            f"cuts a corner past a wall or closed door{tail}")
+
+
+# --- attacking ---------------------------------------------------------------------------------------
+
+
+def _attack_problem(state: State, item: Figure, target: Figure) -> Rejection | None:
+    if target.side == item.side:
+        return Rejection("SK-C2", f"{target.name} ({target.id}) is on {item.name}'s side")
+    blocked = blocked_edges(state)
+    if item.melee and not square_adjacent(item.at, target.at, blocked):
+        return Rejection("SK-C2", f"{item.name} ({item.id}) fights in melee only, and {target.name} at "
+                         f"{square_name(target.at)} is not adjacent to {square_name(item.at)}")
+    if not square_line_of_sight(item.at, target.at, blocked):
+        edge = square_first_blocking_edge(item.at, target.at, blocked)
+        where = f" (the line between the centres meets {edge_label(state, edge)})" if edge is not None else ""
+        return Rejection("SK-C3", f"no line of sight from {square_name(item.at)} to {target.name} at "
+                         f"{square_name(target.at)}: every line crosses or touches a wall or closed door{where}")
+    return None
+
+
+def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Rejection:
+    if state.active.attacked:
+        return Rejection("SK-C2", f"{item.name} ({item.id}) has already attacked this activation")
+    if state.active.moved_before > item.speed:
+        return Rejection("SK-C2", f"{item.name} ({item.id}) moved {state.active.moved_before} movement points, "
+                         f"more than its {item.speed}: no attack after that")
+    target = figure(state, target_id)
+    if target is None:
+        return Rejection("SK-C1", f"there is no figure {target_id!r}")
+    if target.at is None:
+        return Rejection("SK-C2", f"{target.name} ({target.id}) is already defeated")
+    problem = _attack_problem(state, item, target)
+    if problem is not None:
+        return problem
+    _los, _edge, cover, corner, screens = sight(state, item.at, target.at)
+    defense = target.defense + (COVER_BONUS if cover else 0)
+    roll = rng.roll(20)
+    critical = roll == 20
+    total = roll + item.attack
+    hit = critical or total >= defense
+    damage = (item.damage * (2 if critical else 1)) if hit else 0
+    events: list = [AttackRolled(item.id, target.id, roll, item.attack, total, defense, cover,
+                                 corner if cover else None, screens if cover else (), critical, hit, damage)]
+    if hit and damage >= target.hp:
+        events.append(FigureDefeated(target.id, target.at))
+        for entry in state.doors:
+            if entry.holder == target.id:
+                events.append(DoorReleased(entry.id, target.id, entry.open))
+        if not any(other.id != target.id for other in standing(state, target.side)):
+            events.append(GameEnded(item.side, f"{target.side} has no figure left"))
+    return events
+
+
+# --- doors -------------------------------------------------------------------------------------------
+
+
+def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
+    clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
+    if not in_contact(state, item, entry.edge):
+        squares = ", ".join(square_name(sq) for sq in contact_squares(state, entry.edge))
+        return Rejection(clause, f"{item.name} at {square_name(item.at)} is not in contact with {entry.id} "
+                         f"(in contact: {squares})")
+    if entry.holder is None:
+        return Rejection("SK-7", f"nobody holds {entry.id}: it is decided by a figure ending its turn in contact "
+                         "with it")
+    if entry.holder == item.id:
+        return Rejection("SK-8", f"{item.name} holds {entry.id}: it decides at the end of its activation")
+    if entry.open == want_open:
+        return Rejection(clause, f"{entry.id} is already {'open' if want_open else 'closed'}")
+    if entry.id in state.active.contested:
+        return Rejection("SK-10", f"{item.name} has already contested {entry.id} this activation")
+    return None
+
+
+def _side(state: State, figure_id: str) -> str | None:
+    item = figure(state, figure_id)
+    return item.side if item is not None else None
+
+
+def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list | Rejection:
+    entry = door(state, command.door)
+    if entry is None:
+        return Rejection("SK-6", f"there is no door {command.door!r} (doors: "
+                         f"{', '.join(d.id for d in state.doors) or 'none'})")
+    if not isinstance(command.open, bool):
+        return Rejection("SK-10", f"open must be true or false, got {command.open!r}")
+    problem = _contest_problem(state, item, entry, command.open)
+    if problem is not None:
+        return problem
+    holder = figure(state, entry.holder)
+    if not in_contact(state, holder, entry.edge):  # SK-C4: no roll
+        return [DoorTaken(entry.id, item.id, holder.id, command.open)]
+    ally = holder.side == item.side
+    in_touch = [other for other in standing(state) if in_contact(state, other, entry.edge)]
+    figure_bonus = CONTACT_BONUS * sum(1 for o in in_touch if o.side == item.side and o.id != item.id)
+    holder_bonus = CONTACT_BONUS * sum(1 for o in in_touch if o.side == holder.side and o.id != holder.id)
+    if ally:
+        figure_bonus += ALLY_BONUS
+    throws = []
+    while True:
+        mine, theirs = rng.roll(20), rng.roll(20)
+        my_total = mine + item.attack + figure_bonus
+        their_total = theirs + holder.attack + holder_bonus
+        throws.append((mine, my_total, theirs, their_total))
+        if mine == 20 and theirs == 20:
+            continue
+        if mine == 20 or theirs == 20:
+            won = mine == 20
+            break
+        if my_total != their_total:
+            won = my_total > their_total
+            break
+    winner = item.id if won else holder.id
+    return [DoorContested(entry.id, item.id, holder.id, command.open, item.attack, figure_bonus, holder.attack,
+                          holder_bonus, tuple(throws), winner, command.open if won else entry.open,
+                          "SK-11" if ally else "SK-10")]
+
+
+def _end_actions(state: State, item: Figure) -> list:
+    """SK-9 for the doors it holds and has left; then the decisions SK-7/SK-8 call for, if any."""
+    events: list = []
+    due = []
+    for entry in state.doors:
+        touching = in_contact(state, item, entry.edge)
+        if entry.holder == item.id and not touching:
+            events.append(DoorReleased(entry.id, item.id, entry.open))
+        elif touching and entry.holder in (None, item.id):
+            due.append(entry.id)
+    if due:
+        return events + [DoorDecisionsDue(item.id, tuple(due))]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    return events + _finish(after, item)
+
+
+def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Rejection:
+    pending = state.active.pending
+    if command.door not in pending:
+        if not pending:
+            return Rejection("SK-7", f"{item.name} has no door to decide: door decisions come at the end of "
+                             "its actions")
+        return Rejection("SK-7", f"{command.door!r} is not among the doors {item.name} must decide "
+                         f"({', '.join(pending)})")
+    if not isinstance(command.open, bool):
+        return Rejection("SK-7", f"open must be true or false, got {command.open!r}")
+    entry = door(state, command.door)
+    rule = "SK-8" if entry.holder == item.id else "SK-7"
+    event = DoorDecided(entry.id, item.id, command.open, entry.open, rule)
+    if len(pending) > 1:
+        return [event]
+    return [event] + _finish(evolve(state, event), item)
+
+
+def _finish(state: State, item: Figure) -> list:
+    """SK-C5: the activation ends; the other side goes next if it has a figure left to activate,
+    else this side again; when nobody has, the round ends (and after the last, the game)."""
+    done = set(state.activated) | {item.id}
+    mine = side_of(state, item.side)
+    other = 1 - mine
+    waiting = [any(f.id not in done for f in standing(state, side)) for side in state.sides]
+    if waiting[other]:
+        return [ActivationEnded(item.id, state.sides[other])]
+    if waiting[mine]:
+        return [ActivationEnded(item.id, state.sides[mine])]
+    opener = state.sides[other] if standing(state, state.sides[other]) else state.sides[mine]
+    events: list = [ActivationEnded(item.id, opener), RoundEnded(state.round, opener)]
+    if state.round >= state.rounds:
+        events.append(GameEnded(None, f"all {state.rounds} rounds are played and both sides still stand"))
+    return events
+
+
+# --- evolve ------------------------------------------------------------------------------------------
+
+
+def _with_figure(s: State, changed: Figure) -> tuple:
+    return tuple(changed if item.id == changed.id else item for item in s.figures)
+
+
+def _with_door(s: State, changed: Door) -> tuple:
+    return tuple(changed if item.id == changed.id else item for item in s.doors)
+
+
+def _replace(s: State, figures: tuple | None = None, doors: tuple | None = None, active: Any = False) -> State:
+    return State(s.title, s.grid, s.sides, s.figures if figures is None else figures,
+                 s.doors if doors is None else doors, s.round, s.rounds, s.turn, s.activated,
+                 s.active if active is False else active, s.over, s.winner)
+
+
+def _moved(f: Figure, at: tuple | None, hp: int | None = None) -> Figure:
+    return Figure(f.id, f.side, f.name, f.attack, f.defense, f.speed, f.hp if hp is None else hp, f.max_hp,
+                  f.damage, f.melee, at)
+
+
+def _act(a: Activation, moved_before: int = 0, moved_after: int = 0, attacked: bool | None = None,
+         contested: tuple = (), pending: tuple | None = None) -> Activation:
+    return Activation(a.figure, a.moved_before + moved_before, a.moved_after + moved_after,
+                      a.attacked if attacked is None else attacked, a.contested + contested,
+                      a.pending if pending is None else pending)
+
+
+def evolve(state: Any, event: Any) -> State:
+    """One event folded into a new state; the input is never touched."""
+    s = state
+    match event:
+        case GameStarted():
+            return initial_state(event)
+        case FigureActivated(figure_id, _side, _round):
+            return _replace(s, active=Activation(figure_id, 0, 0, False, (), ()))
+        case FigureMoved(figure_id, _start, to, _path, cost, _doubled, _passed):
+            a = s.active
+            act = _act(a, moved_after=cost) if a.attacked else _act(a, moved_before=cost)
+            return _replace(s, figures=_with_figure(s, _moved(figure(s, figure_id), to)), active=act)
+        case AttackRolled(_figure, target_id, _roll, _attack, _total, _defense, _cover, _corner, _screens,
+                          _critical, _hit, damage):
+            target = figure(s, target_id)
+            hurt = _moved(target, target.at, max(0, target.hp - damage))
+            return _replace(s, figures=_with_figure(s, hurt), active=_act(s.active, attacked=True))
+        case FigureDefeated(figure_id, _at):
+            return _replace(s, figures=_with_figure(s, _moved(figure(s, figure_id), None, 0)))
+        case DoorContested(door_id, _figure, _holder, _want, _fa, _fb, _ha, _hb, _throws, winner, is_open, _rule):
+            entry = door(s, door_id)
+            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, winner)),
+                            active=_act(s.active, contested=(door_id,)))
+        case DoorTaken(door_id, figure_id, _holder, is_open):
+            entry = door(s, door_id)
+            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, figure_id)),
+                            active=_act(s.active, contested=(door_id,)))
+        case DoorDecisionsDue(_figure, doors):
+            return _replace(s, active=_act(s.active, pending=doors))
+        case DoorDecided(door_id, figure_id, is_open, _was, _rule):
+            entry = door(s, door_id)
+            pending = tuple(d for d in s.active.pending if d != door_id)
+            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, figure_id)),
+                            active=_act(s.active, pending=pending))
+        case DoorReleased(door_id, _figure, _was_open):
+            entry = door(s, door_id)
+            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, False, None)))
+        case ActivationEnded(figure_id, next_side):
+            return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.sides.index(next_side),
+                         s.activated + (figure_id,), None, s.over, s.winner)
+        case RoundEnded(number, next_side):
+            return State(s.title, s.grid, s.sides, s.figures, s.doors, number + 1, s.rounds,
+                         s.sides.index(next_side), (), None, s.over, s.winner)
+        case GameEnded(winner, _reason):
+            return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.turn, s.activated,
+                         s.active, True, winner)
+    raise TypeError(f"skirmish cannot fold an event of type {type(event).__name__}")
+
+
+# --- explain -----------------------------------------------------------------------------------------
+
+
+def trace(event: Any) -> list:
+    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
+    match event:
+        case FigureMoved(figure_id, start, _to, path, cost, doubled, passed):
+            route = " → ".join(square_name(sq) for sq in (start,) + path)
+            lines = [f"{figure_id}: {route}, {cost} movement points (cheapest legal path, SK-C2)"]
+            if doubled:
+                lines.append("double cost into " + ", ".join(square_name(sq) for sq in doubled) + " (SK-3, SK-4)")
+            if passed:
+                lines.append("passed through allies at " + ", ".join(square_name(sq) for sq in passed) + " (SK-C2)")
+            return lines
+        case AttackRolled(figure_id, target_id, roll, attack, total, defense, cover, corner, screens, critical,
+                          hit, damage):
+            against = f"Defense {defense - COVER_BONUS} + {COVER_BONUS} cover = {defense}" if cover else \
+                f"Defense {defense}"
+            lines = [f"{figure_id} → {target_id}: d20 {roll} + Attack {attack} = {total} against {against}: "
+                     + ("critical hit (SK-C4)" if critical else "hit" if hit else "miss")
+                     + (f", {damage} damage" if hit else "")]
+            if cover:
+                lines.append(f"cover from every corner; the best corner ({corner[0]}, {corner[1]}) still passes "
+                             + "; ".join(screens) + " (SK-C3)")
+            return lines
+        case DoorContested(door_id, figure_id, holder, want_open, fa, fb, ha, hb, throws, winner, _open, rule):
+            lines = [f"{figure_id} wants {door_id} {'open' if want_open else 'closed'} against holder {holder} "
+                     f"({rule}): d20 + {fa} + {fb} against d20 + {ha} + {hb}"]
+            for mine, my_total, theirs, their_total in throws:
+                lines.append(f"{mine} → {my_total} vs {theirs} → {their_total}"
+                             + (" (critical)" if 20 in (mine, theirs) and mine != theirs else "")
+                             + (" tie: roll again (SK-C4)" if _tie(mine, my_total, theirs, their_total) else ""))
+            lines.append(f"{winner} wins and holds {door_id}")
+            return lines
+    return []
+
+
+def _tie(mine: int, my_total: int, theirs: int, their_total: int) -> bool:
+    if mine == 20 and theirs == 20:
+        return True
+    return mine != 20 and theirs != 20 and my_total == their_total
