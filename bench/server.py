@@ -199,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"chronicle server bench: {args.games} games x {clients} clients (2 seats + {args.spectators} spectators), "
           f"deflate {'on' if args.deflate else 'off'}, SQLite synchronous={args.sqlite_sync}, "
           f"{result['window']:.1f} s window after {args.warmup:.0f} s warm-up")
-    print(f"  commands/s            {result['commands'] / result['window']:,.0f}  ({result['commands']} commands"
-          f"{', %d refused' % result['refused'] if result['refused'] else ''})")
+    refused = f", {result['refused']} refused" if result["refused"] else ""
+    print(f"  commands/s            {result['commands'] / result['window']:,.0f}  ({result['commands']} commands{refused})")
     if latencies:
         print(f"  latency p50/p95/p99   {percentile(latencies, .5):.1f} / {percentile(latencies, .95):.1f} / "
               f"{percentile(latencies, .99):.1f} ms  (mean {statistics.fmean(latencies) * 1000:.1f}, "

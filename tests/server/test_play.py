@@ -4,7 +4,9 @@ apply once, and a server killed with SIGKILL resumes every game from its SQLite 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import urllib.request
 
 from tests.server.client import Client, command_json, run
 from tests.server_fixture import create_game, get_json
@@ -220,3 +222,57 @@ def test_two_server_processes_on_one_sqlite_file(tmp_path, chronicle_server_fact
             get_json(f"{second.base_url}/api/games/{game['game']}/state")
 
     run(main())
+
+
+def test_server_killed_during_play_loses_nothing_anyone_saw(chronicle_server):
+    """SIGKILL while commands are in flight: every event any client received is in the log afterwards."""
+    import websockets
+
+    from server.scenarios import load
+
+    server = chronicle_server
+    _, scenario = load("mecha/sample")
+    game = create_game(server.base_url, dict(scenario, rounds=1000), seed=51)
+
+    async def play(client: Client, seat: str, seen: dict) -> None:
+        rng = random.Random(seat)
+        number = 0
+        try:
+            while True:
+                if client.state is not None and seat in client.game.turn(client.state):
+                    number += 1
+                    type_, data = command_json(rng.choice(client.legal(seat)))
+                    await client.send({"type": "command", "id": f"{seat}-{number}",
+                                       "command": {"type": type_, "data": data}})
+                await client.recv()
+        except (TimeoutError, websockets.ConnectionClosed):
+            seen[seat] = client.envelopes
+
+    async def main():
+        seen: dict = {}
+        seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
+                 for seat, link in game["seats"].items()}
+        players = [asyncio.create_task(play(client, seat, seen)) for seat, client in seats.items()]
+        await asyncio.sleep(0.4)
+        await asyncio.to_thread(server.kill)
+        await asyncio.gather(*players)
+        return seen
+
+    seen = run(main())
+    assert all(len(envelopes) > 3 for envelopes in seen.values()), "the game had barely started"
+    server.start()
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{game['game']}/log") as response:
+        log = [json.loads(line) for line in response.read().decode().splitlines()]
+    # Check each client's envelopes are exactly a prefix of the stored log.
+    for envelopes in seen.values():
+        assert log[: len(envelopes)] == envelopes
+    # Check the stored log replays (every hash) and play goes on.
+    status, state = get_json(f"{server.base_url}/api/games/{game['game']}/state")
+    assert status == 200 and state["hash"] == log[-1]["hash"]
+
+    async def after():
+        seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
+                 for seat, link in game["seats"].items()}
+        await play_turn(seats, random.Random(1), "after-1")
+
+    run(after())
