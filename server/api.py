@@ -68,7 +68,7 @@ def _answers(handler):
             return problem(404, "no-such-game", f"there is no game {error.game_id!r}")
         except StoreError as error:
             return problem(503, "store-unavailable", str(error))
-        except (LogError, DecodeError, KeyError) as error:  # a log today's rules cannot replay
+        except (LogError, DecodeError) as error:  # a log today's rules cannot replay
             return problem(500, "game-unavailable", f"the game cannot be rebuilt from its log: {error}")
 
     endpoint.__name__ = handler.__name__
@@ -78,6 +78,15 @@ def _answers(handler):
 
 def _store(request: Request) -> Store:
     return request.app.state.store
+
+
+def _rules(meta: GameMeta):
+    """The game's rule system, or a 500 that says it is gone."""
+    try:
+        return events.games.load(meta.rules)
+    except KeyError:
+        raise HTTPProblem(500, "game-unavailable", f"game {meta.game_id} was played under rule system "
+                          f"{meta.rules!r}, which this server does not have") from None
 
 
 # --- scenarios ---------------------------------------------------------------------------------
@@ -176,7 +185,7 @@ async def game_log(request: Request) -> Response:
     store = _store(request)
     meta = await store.get_game(game_id)
     stored = await store.read(game_id)
-    game = events.games.load(meta.rules)
+    game = _rules(meta)
 
     def lines():
         for item in stored:
@@ -202,7 +211,7 @@ async def game_state(request: Request) -> Response:
         if not raw.isdigit() or not 1 <= int(raw) <= meta.head:
             raise HTTPProblem(400, "bad-seq", f"seq: expected an integer from 1 to {meta.head}, got {raw!r}")
         seq = int(raw)
-    game = events.games.load(meta.rules)
+    game = _rules(meta)
     stored = await store.read(game_id, 0, seq)
     table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored])
     return json_response({"seq": seq, "hash": state_hash(table.state), "state": to_data(game.view(table.state, None))})
