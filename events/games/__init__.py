@@ -5,7 +5,7 @@ Imported lazily so a page or a command pays only for the game it plays.
 
 from __future__ import annotations
 
-NAMES = ("mecha", "echo", "arkham", "skirmish")
+NAMES = ("mecha", "echo", "arkham", "skirmish", "gloomhaven")
 
 
 def load(name: str):
