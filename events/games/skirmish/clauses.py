@@ -26,8 +26,10 @@ CATALOGUE = Catalogue(
                "door whose holder left or fell is closed and unheld, and the next figure to end its turn in "
                "contact with it decides it the same way."),
         Clause("SK-8", "Holder's choice", "The holder decides again, at the end of its next activation, to open or "
-               "close the door. Reading: for a figure that became holder by a contest during its activation, "
-               "that activation's end is its next one."),
+               "close the door. Reading: a figure that became holder by a contest during an activation decides "
+               "(or lets the door close, SK-9) at the end of its following activation, not of the current one; "
+               "until then the door keeps the state it won, even if the figure walks away (so SK-C4's contest "
+               "without a roll can happen)."),
         Clause("SK-9", "Holder leaves", "If the holder is not in contact with the door at the end of its next "
                "activation, the door closes and nobody holds it. Reading: a holder that is defeated is no "
                "longer in contact, so the door closes at once."),

@@ -360,6 +360,16 @@ def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
 
     big = 4 * grid.diagonal_cost * (grid.width + grid.height) * 2
     full = reach(blocked, True, pits | enemies, doubled, big).get(to)
+    tail = f" (the way round costs {full[0]}; {budget} left)" if full is not None else ""
+    if max(abs(item.at[0] - to[0]), abs(item.at[1] - to[1])) == 1:  # a single step: what stops it
+        block = square_step_block(item.at, to, blocked)
+        if block is not None and block[0] == "corner":
+            return Rejection("SK-2", _corner_reason(state, item, to, blocked, full, budget))
+        if block is not None:
+            clause = "SK-1" if block[1] in walls else "SK-6"
+            rule = "a wall stops movement" if clause == "SK-1" else "a closed door is a wall"
+            return Rejection(clause, f"the step {square_name(item.at)}→{name} crosses {edge_label(state, block[1])}: "
+                             f"{rule}{tail}")
     if reach(blocked, False, pits | enemies, doubled, budget).get(to) is not None:
         return Rejection("SK-2", _corner_reason(state, item, to, blocked, full, budget))
     if reach(walls, False, pits | enemies, doubled, budget).get(to) is not None:
@@ -518,10 +528,17 @@ def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list
 
 
 def _end_actions(state: State, item: Figure) -> list:
-    """SK-9 for the doors it holds and has left; then the decisions SK-7/SK-8 call for, if any."""
+    """SK-9 for the doors it holds and has left; then the decisions SK-7/SK-8 call for, if any.
+
+    A door the figure won (or took) by a contest during this activation is left as won: the
+    holder's decision comes at the end of its next activation (SK-8), so a winner that walks away
+    leaves a held door with nobody in contact, which SK-C4's contest without a roll is about.
+    """
     events: list = []
     due = []
     for entry in state.doors:
+        if entry.holder == item.id and entry.id in state.active.contested:
+            continue  # won this activation: its "next activation" is the following one (SK-8, SK-C4)
         touching = in_contact(state, item, entry.edge)
         if entry.holder == item.id and not touching:
             events.append(DoorReleased(entry.id, item.id, entry.open))

@@ -1,0 +1,95 @@
+"""Grid skirmish: line of sight, cover and reachable squares on a scenario's map.
+
+    chronicle ask skirmish los SCENARIO --from SQUARE --to SQUARE
+    chronicle ask skirmish reachable SCENARIO --figure ID
+
+Both print JSON and answer on the scenario as it starts (every door closed, figures where the
+scenario puts them). Squares are written ``C3`` (column letter, row number) or ``x,y`` from 0.
+
+``los`` prints ``{"los": bool, "cover": bool, ...}``: line of sight exists when some line from a
+point of one square to a point of the other neither crosses nor touches a wall or closed door
+(SK-1, SK-6, SK-C3); without it, ``blocking_edge`` names the wall or door the line between the
+centres meets first. ``cover`` is what an attacker on the first square would face (SK-C3): the
+other figures and the low objects of the map screen, the figures on the two squares do not.
+``reachable`` lists every square the figure can end a move on this activation (up to twice its
+movement points, SK-C2) with the cost and the cheapest path; ``attack_after`` tells whether it
+could still attack there (cost within its movement points).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from events.games.skirmish import rules
+from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
+from events.validate import ScenarioError
+from server import scenarios
+from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+
+
+def add_questions(subparsers: argparse._SubParsersAction) -> None:
+    los = subparsers.add_parser("los", help="line of sight and cover between two squares")
+    los.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (skirmish/purge)")
+    los.add_argument("--from", dest="start", required=True, metavar="SQUARE", help="e.g. C2 or 2,1")
+    los.add_argument("--to", dest="goal", required=True, metavar="SQUARE", help="e.g. G2 or 6,1")
+    los.set_defaults(func=run_los)
+    reach = subparsers.add_parser("reachable", help="every square a figure can move to, with the cost")
+    reach.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (skirmish/purge)")
+    reach.add_argument("--figure", required=True, metavar="ID", help="a figure id, e.g. ana")
+    reach.set_defaults(func=run_reachable)
+
+
+def _initial(name: str):
+    game_name, scenario = scenarios.load(name)
+    if game_name != "skirmish":
+        raise CommandError(f"{name}: a skirmish question needs a skirmish scenario, got a {game_name} one", BAD_INPUT)
+    try:
+        started = rules.start(scenario, 0)[0]
+    except ScenarioError as error:
+        raise CommandError(f"{name}: {error}", BAD_INPUT) from None
+    return rules.initial_state(started)
+
+
+def _square(state, text: str, option: str) -> tuple:
+    square = square_parse(text)
+    if square is None:
+        raise CommandError(f"{option}: expected a square such as C3 or 2,2, got {text!r}", BAD_ARGS)
+    if not square_inside(square, state.grid.width, state.grid.height):
+        raise CommandError(f"{option}: {text} is off the {state.grid.width} × {state.grid.height} map", BAD_ARGS)
+    return square
+
+
+def run_los(args: argparse.Namespace) -> int:
+    state = _initial(args.scenario)
+    start = _square(state, args.start, "--from")
+    goal = _square(state, args.goal, "--to")
+    seen, edge, cover, corner, screens = rules.sight(state, start, goal)
+    answer: dict = {"from": square_name(start), "to": square_name(goal), "los": seen, "cover": cover}
+    if edge is not None:
+        answer["blocking_edge"] = square_edge_name(edge)
+        answer["blocking"] = rules.edge_label(state, edge)
+    if cover:
+        answer["corner"] = list(corner)
+        answer["screens"] = list(screens)
+    answer["rule"] = "SK-C3"
+    print(json.dumps(answer, ensure_ascii=False))
+    return SUCCESS
+
+
+def run_reachable(args: argparse.Namespace) -> int:
+    state = _initial(args.scenario)
+    item = rules.figure(state, args.figure)
+    if item is None:
+        known = ", ".join(f.id for f in state.figures)
+        raise CommandError(f"--figure: no figure {args.figure!r} in this scenario (figures: {known})", BAD_ARGS)
+    options = rules.destinations(state, item, 2 * item.speed)
+    squares = [
+        {"square": square_name(square), "cost": cost, "path": [square_name(step) for step in path],
+         "attack_after": cost <= item.speed}
+        for square, (cost, path) in sorted(options.items(), key=lambda pair: (pair[1][0], pair[0][1], pair[0][0]))
+    ]
+    answer = {"figure": item.id, "from": square_name(item.at), "movement_points": item.speed,
+              "diagonal_cost": state.grid.diagonal_cost, "reachable": squares, "rule": "SK-C2"}
+    print(json.dumps(answer, ensure_ascii=False))
+    return SUCCESS

@@ -1,0 +1,578 @@
+"""The skirmish clauses played through ``decide``/``evolve`` on hand-set grids.
+
+Each test names the clause it checks (``test_sk_10_…``, ``SK-10`` in its docstring). Dice are
+loaded (``events.rng.LoadedRng``): an attack takes one d20, a door contest two per throw
+(contesting figure first, then the holder).
+"""
+
+from __future__ import annotations
+
+from events.canonical import state_hash
+from events.games.skirmish import rules
+from events.games.skirmish.model import (
+    Activate,
+    Attack,
+    ContestDoor,
+    DecideDoor,
+    DoorContested,
+    DoorDecided,
+    DoorDecisionsDue,
+    DoorReleased,
+    DoorTaken,
+    EndActivation,
+    FigureDefeated,
+    FigureMoved,
+    GameEnded,
+    Move,
+)
+from events.rng import LoadedRng
+from events.rules import Rejection
+from tests.games.skirmish.helpers import GAME, act, activate, end, fig, open_rows, scenario, table, types
+
+# A 4 × 3 room with a door between B2 and C2 (the edge at x = 2 from y = 1 to y = 2).
+DOOR_ROOM = [
+    "+-+-+-+-+",
+    "|. . . .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. . . .|",
+    "+-+-+-+-+",
+]
+
+
+def door_of(tab, door_id: str = "door1"):
+    return rules.door(tab.state, door_id)
+
+
+def hold(tab, figure_id: str, open_: bool):
+    """``figure_id`` activates, ends its actions in contact with door1 and decides it (SK-7)."""
+    activate(tab, figure_id)
+    due = end(tab, figure_id)
+    assert isinstance(due[-1], DoorDecisionsDue), due
+    side = rules.figure(tab.state, figure_id).side
+    return act(tab, side, DecideDoor(figure_id, "door1", open_))
+
+
+def pass_turn(tab, figure_id: str):
+    activate(tab, figure_id)
+    events = end(tab, figure_id)
+    assert isinstance(events, list), events
+    return events
+
+
+# --- SK-1 walls --------------------------------------------------------------------------------------
+
+
+def test_sk_1_a_wall_stops_a_move_and_line_of_sight():
+    """SK-1: no way through the wall B1|C1, and no line of sight across it."""
+    tab = table(scenario(["+-+-+-+-+", "|. .|. .|", "+-+-+-+-+"],
+                         [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
+    activate(tab, "a")
+    refused = act(tab, "red", Move("a", (2, 0)))
+    assert refused.rule == "SK-1" and "walls stand between A1 and C1" in refused.reason
+    refused = act(tab, "red", Attack("a", "b"))
+    assert refused.rule == "SK-C3"
+    assert "the wall B1|C1" in refused.reason
+
+
+# --- SK-2 corners ------------------------------------------------------------------------------------
+
+
+def test_sk_2_a_diagonal_step_is_refused_at_a_walls_end():
+    """SK-2: B2→C1 cuts the point (2, 1) where the wall B1|C1 ends; the way round (C2) holds an
+    enemy, so the move is refused, citing the corner and the wall."""
+    rows = ["+-+-+-+-+", "|. .|. .|", "+ + + + +", "|. . . .|", "+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "C2")]))
+    activate(tab, "a")
+    refused = act(tab, "red", Move("a", (2, 0)))
+    assert refused.rule == "SK-2"
+    assert "the diagonal step B2→C1 cuts the corner point (2, 1), which the wall B1|C1 touches" in refused.reason
+
+
+def test_sk_2_a_diagonal_step_past_a_wall_end_takes_the_way_round_when_there_is_one():
+    """SK-2: with C2 free, B2→C1 goes B2→C2→C1 (2 points), never cutting the wall's end."""
+    rows = ["+-+-+-+-+", "|. .|. .|", "+ + + + +", "|. . . .|", "+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "D2")]))
+    activate(tab, "a")
+    moved = act(tab, "red", Move("a", (2, 0)))
+    assert moved[0] == FigureMoved("a", (1, 1), (2, 0), ((2, 1), (2, 0)), 2, (), ())
+
+
+def test_sk_2_a_diagonal_step_is_refused_at_a_closed_doors_corner_and_allowed_once_it_is_open():
+    """SK-2, SK-6: B3→C2 cuts the point (2, 2), the lower end of door1 (B2|C2). Closed, the door
+    counts as a wall and the step is refused (the way round by C1 costs 4, a has 2); once open,
+    the same step is taken (cost 2)."""
+    figures = [fig("a", "red", "B3", speed=1), fig("b", "blue", "C3"), fig("w", "red", "A1")]
+    tab = table(scenario(DOOR_ROOM, figures))
+    activate(tab, "a")
+    refused = act(tab, "red", Move("a", (2, 1)))
+    assert refused.rule == "SK-2"
+    assert "cuts the corner point (2, 2), which the closed door door1 (B2|C2) touches" in refused.reason
+    due = end(tab, "a")  # a is in contact with door1: it decides to open it (SK-7)
+    assert due[-1] == DoorDecisionsDue("a", ("door1",))
+    act(tab, "red", DecideDoor("a", "door1", True))
+    pass_turn(tab, "b")
+    pass_turn(tab, "w")  # round 1 ends after w
+    # Round 2: blue first (it did not activate last), then a moves diagonally past the open door.
+    activate(tab, "b")
+    act(tab, "blue", EndActivation("b"))
+    activate(tab, "a")
+    moved = act(tab, "red", Move("a", (2, 1)))
+    assert moved[0].path == ((2, 1),) and moved[0].cost == 2
+
+
+# --- SK-3 low objects, SK-4 difficult terrain, SK-5 pits -----------------------------------------------
+
+
+def test_sk_3_entering_low_objects_costs_double():
+    """SK-3: A1→B1 (low objects, 2 points)→C1 (1 point) costs 3; with 2 points left it is refused."""
+    rows = ["+-+-+-+-+-+", "|. = . . .|", "+-+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1")]))
+    activate(tab, "a")
+    moved = act(tab, "red", Move("a", (2, 0)))
+    assert moved[0] == FigureMoved("a", (0, 0), (2, 0), ((1, 0), (2, 0)), 3, ((1, 0),), ())
+    slow = table(scenario(rows, [fig("a", "red", "A1", speed=1), fig("b", "blue", "E1")]))
+    activate(slow, "a")
+    refused = act(slow, "red", Move("a", (2, 0)))
+    assert refused.rule == "SK-3"
+    assert "C1 costs 3 movement points: entering low objects costs double; A (a) has 2 left" == refused.reason
+
+
+def test_sk_3_low_objects_give_cover():
+    """SK-3, SK-C3: low objects at C1, between A1 and E1 and not next to the attacker: +4 Defense."""
+    rows = ["+-+-+-+-+-+", "|. . = . .|", "+-+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1", defense=12)]))
+    activate(tab, "a")
+    rolled = act(tab, "red", Attack("a", "b"), dice=(10,))[0]
+    assert (rolled.cover, rolled.defense, rolled.total, rolled.hit) == (True, 16, 14, False)
+    assert rolled.screens == ("low objects at C1",)
+
+
+def test_sk_4_difficult_terrain_costs_double_and_gives_no_cover():
+    """SK-4: A1→B1 (difficult terrain, 2)→C1 costs 3; a shot over it meets Defense 12, not 16."""
+    rows = ["+-+-+-+-+-+", "|. ~ . . .|", "+-+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1", defense=12)]))
+    activate(tab, "a")
+    rolled = act(tab, "red", Attack("a", "b"), dice=(8,))[0]
+    assert (rolled.cover, rolled.defense, rolled.hit) == (False, 12, True)
+
+
+def test_sk_4_the_move_through_difficult_terrain_costs_double():
+    """SK-4: the cost of a path into difficult terrain counts that step twice."""
+    rows = ["+-+-+-+-+-+", "|. ~ . . .|", "+-+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1")]))
+    activate(tab, "a")
+    moved = act(tab, "red", Move("a", (2, 0)))
+    assert moved[0].cost == 3 and moved[0].doubled == ((1, 0),)
+
+
+def test_sk_5_a_pit_is_seen_across_but_not_crossed():
+    """SK-5: the pit at B1 cuts A1 from C1 (refused, no way round), but A1 sees D1 across it, and
+    the pit gives no cover."""
+    rows = ["+-+-+-+-+", "|. O . .|", "+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "D1", defense=12)]))
+    activate(tab, "a")
+    refused = act(tab, "red", Move("a", (2, 0)))
+    assert refused.rule == "SK-5" and "pits lie between A1 and C1" in refused.reason
+    refused = act(tab, "red", Move("a", (1, 0)))
+    assert refused == Rejection("SK-5", "B1 is a pit: no figure may enter it")
+    assert rules.sight(tab.state, (0, 0), (3, 0))[:3] == (True, None, False)
+    rolled = act(tab, "red", Attack("a", "b"), dice=(8,))[0]
+    assert rolled.cover is False and rolled.defense == 12
+
+
+# --- SK-6 doors --------------------------------------------------------------------------------------
+
+
+def test_sk_6_a_closed_door_is_a_wall_and_an_open_door_changes_nothing():
+    """SK-6: in a wall with one door, closed, door1 stops the step B2→C2 and every line of sight
+    to D2; once a opens it, b at D2 sees and hits a through it."""
+    rows = ["+-+-+-+-+", "|. .|. .|", "+ + + + +", "|. .D. .|", "+ + + + +", "|. .|. .|", "+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "D2", defense=12)]))
+    activate(tab, "a")
+    refused = act(tab, "red", Move("a", (2, 1)))
+    assert refused == Rejection("SK-6", "the step B2→C2 crosses the closed door door1 (B2|C2): a closed door is "
+                                "a wall")
+    refused = act(tab, "red", Attack("a", "b"))
+    assert refused.rule == "SK-C3" and "the closed door door1 (B2|C2)" in refused.reason
+    end(tab, "a")
+    act(tab, "red", DecideDoor("a", "door1", True))
+    assert door_of(tab).open and door_of(tab).holder == "a"
+    activate(tab, "b")
+    rolled = act(tab, "blue", Attack("b", "a"), dice=(15,))[0]
+    assert rolled.hit
+
+
+# --- SK-7 … SK-9: the holder ---------------------------------------------------------------------------
+
+
+def test_sk_7_a_figure_ending_its_turn_next_to_a_free_door_decides_it():
+    """SK-7: after its actions, a figure in contact with a door nobody holds is asked (its seat
+    only); until it answers nothing else is accepted; opening makes it the holder."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "A2"), fig("b", "blue", "D1")]))
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 1)))
+    due = end(tab, "a")
+    assert due == [DoorDecisionsDue("a", ("door1",))]
+    assert GAME.legal(tab.state, "red") == [DecideDoor("a", "door1", True), DecideDoor("a", "door1", False)]
+    assert GAME.legal(tab.state, "blue") == []
+    refused = act(tab, "red", Move("a", (1, 0)))
+    assert refused.rule == "SK-7" and "decide door1 first" in refused.reason
+    decided = act(tab, "red", DecideDoor("a", "door1", True))
+    assert decided[0] == DoorDecided("door1", "a", True, False, "SK-7")
+    assert types(decided)[1:] == ["ActivationEnded"]
+    assert (door_of(tab).open, door_of(tab).holder) == (True, "a")
+
+
+def test_sk_7_a_door_stays_closed_while_figures_only_pass_it():
+    """SK-7: a figure that moves through the door's contact squares and ends elsewhere decides
+    nothing: the door stays closed and nobody holds it."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 1)))
+    act(tab, "red", Move("a", (0, 2)))
+    events = end(tab, "a")
+    assert types(events) == ["ActivationEnded"]
+    assert (door_of(tab).open, door_of(tab).holder) == (False, None)
+
+
+def test_sk_8_the_holder_decides_again_at_the_end_of_its_next_activation():
+    """SK-8: a opened door1 in round 1; at the end of its next activation it closes it (rule SK-8)."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("b", "blue", "D1")]))
+    hold(tab, "a", True)
+    pass_turn(tab, "b")
+    activate(tab, "a")
+    due = end(tab, "a")
+    assert due == [DoorDecisionsDue("a", ("door1",))]
+    decided = act(tab, "red", DecideDoor("a", "door1", False))
+    assert decided[0] == DoorDecided("door1", "a", False, True, "SK-8")
+    assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
+
+
+def test_sk_9_a_holder_that_is_not_in_contact_at_the_end_of_its_activation_lets_the_door_close():
+    """SK-9: a opened door1, then walks to A3 and ends its activation there: the door closes and
+    nobody holds it; no decision is asked."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("b", "blue", "D1")]))
+    hold(tab, "a", True)
+    pass_turn(tab, "b")
+    activate(tab, "a")
+    act(tab, "red", Move("a", (0, 2)))
+    events = end(tab, "a")
+    assert events[0] == DoorReleased("door1", "a", True)
+    assert types(events) == ["DoorReleased", "ActivationEnded"]
+    assert (door_of(tab).open, door_of(tab).holder) == (False, None)
+
+
+def test_sk_9_a_defeated_holder_lets_the_door_close():
+    """SK-9 (reading): a holder that falls is no longer in contact; the door closes at once."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2", hp=10), fig("b", "blue", "C2", damage=10)]))
+    hold(tab, "a", True)
+    activate(tab, "b")
+    events = act(tab, "blue", Attack("b", "a"), dice=(18,))
+    assert types(events) == ["AttackRolled", "FigureDefeated", "DoorReleased", "GameEnded"]
+    assert events[2] == DoorReleased("door1", "a", True)
+    assert (door_of(tab).open, door_of(tab).holder) == (False, None)
+
+
+# --- SK-10, SK-11: contests ----------------------------------------------------------------------------
+
+
+def contest_table(extra: list = (), **stats) -> object:
+    """a (red) holds door1 closed from B2; blue's z stands at D2, ready to step into contact."""
+    figures = [fig("a", "red", "B2", attack=stats.get("a_attack", 4)), fig("z", "blue", "D2", attack=3)]
+    tab = table(scenario(DOOR_ROOM, figures + list(extra)))
+    hold(tab, "a", False)
+    return tab
+
+
+def test_sk_10_an_enemy_contest_is_an_opposed_d20_plus_attack_and_the_winner_holds_the_door():
+    """SK-10: z (Attack 3) steps to C2 and wants door1 open: 15 + 3 = 18 beats a's 10 + 4 = 14."""
+    tab = contest_table()
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    events = act(tab, "blue", ContestDoor("z", "door1", True), dice=(15, 10))
+    assert events == [DoorContested("door1", "z", "a", True, 3, 0, 4, 0, ((15, 18, 10, 14),), "z", True, "SK-10")]
+    assert (door_of(tab).open, door_of(tab).holder) == (True, "z")
+
+
+def test_sk_10_the_holder_wins_a_lower_enemy_roll_and_keeps_the_door():
+    """SK-10: 5 + 3 = 8 against 12 + 4 = 16: a keeps door1 closed; z cannot try again this activation."""
+    tab = contest_table()
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    events = act(tab, "blue", ContestDoor("z", "door1", True), dice=(5, 12))
+    assert events[0].winner == "a" and events[0].open is False
+    assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
+    again = act(tab, "blue", ContestDoor("z", "door1", True))
+    assert again.rule == "SK-10" and "already contested door1 this activation" in again.reason
+
+
+def test_sk_10_each_side_adds_2_per_other_figure_of_its_side_in_contact():
+    """SK-10, SK-C6: blue y at C3 adds +2 to z; red r at B1 adds +2 to a; nobody counts itself."""
+    tab = contest_table([fig("r", "red", "B1"), fig("y", "blue", "C3")])
+    # Round 1 so far: a (red) held the door. Blue's z acts next.
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 10))[0]
+    assert (event.figure_bonus, event.holder_bonus) == (2, 2)
+    assert event.throws[0] == (10, 15, 10, 16)
+
+
+def test_sk_10_a_critical_beats_a_higher_total():
+    """SK-10, SK-C4: z rolls a natural 20 (23) against a's 19 + 10 = 29: the critical wins."""
+    tab = contest_table(a_attack=10)
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(20, 19))[0]
+    assert event.throws == ((20, 23, 19, 29),) and event.winner == "z"
+
+
+def test_sk_10_the_holders_critical_beats_the_contesters_higher_total():
+    """SK-10, SK-C4: a's natural 20 (24) is beaten by nothing but a critical: z's 19 + 3 + 4
+    (two allies in contact) = 26 loses."""
+    tab = contest_table([fig("y1", "blue", "C1"), fig("y2", "blue", "C3")])
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(19, 20))[0]
+    assert event.throws == ((19, 26, 20, 24),) and event.winner == "a"
+
+
+def test_sk_10_equal_totals_are_a_tie_and_both_roll_again():
+    """SK-10, SK-C4: 10 + 3 = 13 against 9 + 4 = 13 is a tie; then 5 + 3 = 8 loses to 12 + 4."""
+    tab = contest_table()
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 9, 5, 12))[0]
+    assert event.throws == ((10, 13, 9, 13), (5, 8, 12, 16)) and event.winner == "a"
+
+
+def test_sk_c4_two_criticals_are_a_tie():
+    """SK-C4: both roll a natural 20: a tie, both roll again (then 10 + 3 beats 2 + 4)."""
+    tab = contest_table()
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(20, 20, 10, 2))[0]
+    assert event.throws == ((20, 23, 20, 24), (10, 13, 2, 6)) and event.winner == "z"
+
+
+def test_sk_10_contests_need_contact_a_holder_and_a_change():
+    """SK-10, SK-7, SK-8: out of contact, at a free door, by the holder itself, or for the state the
+    door already has, a contest is refused with the fact."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("z", "blue", "D2")]))
+    activate(tab, "a")
+    free = act(tab, "red", ContestDoor("a", "door1", True))
+    assert free.rule == "SK-7" and "nobody holds door1" in free.reason
+    end(tab, "a")
+    act(tab, "red", DecideDoor("a", "door1", False))
+    activate(tab, "z")
+    far = act(tab, "blue", ContestDoor("z", "door1", True))
+    assert far.rule == "SK-10" and "D2 is not in contact with door1" in far.reason
+    act(tab, "blue", Move("z", (2, 1)))
+    same = act(tab, "blue", ContestDoor("z", "door1", False))
+    assert same == Rejection("SK-10", "door1 is already closed")
+    act(tab, "blue", EndActivation("z"))
+    activate(tab, "a")
+    own = act(tab, "red", ContestDoor("a", "door1", True))
+    assert own.rule == "SK-8"
+
+
+def test_sk_11_an_ally_of_the_holder_still_rolls_against_it_with_4_more():
+    """SK-11 (the digest's reading): red r steps into contact and wants door1 (held closed by its
+    ally a) open: the same opposed roll, r with +4; each also counts the other as an ally in
+    contact (+2, SK-C6). 6 + 4 + 2 + 4 = 16 beats 9 + 4 + 2 = 15."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("r", "red", "A1"), fig("z", "blue", "D3")]))
+    hold(tab, "a", False)
+    pass_turn(tab, "z")
+    activate(tab, "r")
+    act(tab, "red", Move("r", (1, 0)))
+    event = act(tab, "red", ContestDoor("r", "door1", True), dice=(6, 9))[0]
+    assert event == DoorContested("door1", "r", "a", True, 4, 6, 4, 2, ((6, 16, 9, 15),), "r", True, "SK-11")
+    assert (door_of(tab).open, door_of(tab).holder) == (True, "r")
+
+
+def test_sk_c4_a_contest_declared_when_the_holder_has_left_needs_no_roll():
+    """SK-C4, SK-8: z wins door1 open, walks away and ends its activation (the door keeps the
+    state it won until z's next activation); a, in contact, wants it closed: no roll, a takes it."""
+    tab = contest_table()
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    act(tab, "blue", ContestDoor("z", "door1", True), dice=(15, 10))
+    act(tab, "blue", Move("z", (3, 2)))
+    events = act(tab, "blue", EndActivation("z"))
+    assert types(events) == ["ActivationEnded", "RoundEnded"]
+    assert (door_of(tab).open, door_of(tab).holder) == (True, "z")
+    activate(tab, "a")
+    taken = act(tab, "red", ContestDoor("a", "door1", False), dice=())
+    assert taken == [DoorTaken("door1", "a", "z", False)]
+    assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
+
+
+# --- SK-C2 steps and activations -------------------------------------------------------------------------
+
+
+def test_sk_c2_a_diagonal_step_costs_2_by_default_and_1_when_the_scenario_says_so():
+    """SK-C2: A1→B2 costs 2, or 1 with "diagonal_cost": 1."""
+    rows = open_rows(3, 3)
+    figures = [fig("a", "red", "A1"), fig("b", "blue", "C3")]
+    for cost, extra in ((2, {}), (1, {"diagonal_cost": 1})):
+        tab = table(scenario(rows, figures, **extra))
+        activate(tab, "a")
+        assert act(tab, "red", Move("a", (1, 1)))[0].cost == cost
+
+
+def test_sk_c2_figures_pass_through_allies_but_never_stop_on_them_nor_enter_enemies():
+    """SK-C2: A1→C1 through ally b at B1; B1 itself refused; D1 (enemy) refused; E1 behind the
+    enemy needs the way round the corridor, which has none."""
+    rows = ["+-+-+-+-+-+", "|. . . . .|", "+-+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "red", "B1"), fig("e", "blue", "D1")]))
+    activate(tab, "a")
+    assert act(tab, "red", Move("a", (1, 0))).reason == "B1 holds B (b): a figure may pass through an ally but " \
+                                                         "not stop on it"
+    enemy = act(tab, "red", Move("a", (3, 0)))
+    assert enemy.rule == "SK-C2" and "enemy E (e)" in enemy.reason
+    behind = act(tab, "red", Move("a", (4, 0)))
+    assert behind.rule == "SK-C2" and "enemies bar every way" in behind.reason
+    moved = act(tab, "red", Move("a", (2, 0)))
+    assert moved[0].passed == ((1, 0),)
+
+
+def test_sk_c2_move_then_attack_attack_then_move_or_move_twice():
+    """SK-C2: speed 3 on a long corridor: 3 then attack then nothing; attack then 3; or 6 and no
+    attack after more than 3."""
+    rows = ["+" + "-+" * 12, "|" + " ".join("." * 12) + "|", "+" + "-+" * 12]
+    figures = [fig("a", "red", "A1", speed=3), fig("b", "blue", "L1", hp=50)]
+    tab = table(scenario(rows, figures))
+    activate(tab, "a")
+    act(tab, "red", Move("a", (3, 0)))
+    act(tab, "red", Attack("a", "b"), dice=(2,))
+    assert act(tab, "red", Move("a", (4, 0))).reason == "A (a) has no movement points left this activation"
+    tab = table(scenario(rows, figures))
+    activate(tab, "a")
+    act(tab, "red", Attack("a", "b"), dice=(2,))
+    assert act(tab, "red", Move("a", (3, 0)))[0].cost == 3
+    assert act(tab, "red", Move("a", (4, 0))).rule == "SK-C2"
+    tab = table(scenario(rows, figures))
+    activate(tab, "a")
+    assert act(tab, "red", Move("a", (6, 0)))[0].cost == 6
+    refused = act(tab, "red", Attack("a", "b"))
+    assert refused.rule == "SK-C2" and "moved 6 movement points, more than its 3" in refused.reason
+
+
+def test_sk_c2_a_hit_deals_damage_and_a_figure_at_0_is_defeated():
+    """SK-C2: 11 + 4 = 15 >= Defense 12: 10 damage of 15 hit points; then the next hit defeats it."""
+    figures = [fig("a", "red", "A1"), fig("c", "red", "A2"), fig("b", "blue", "D1", hp=15)]
+    tab = table(scenario(open_rows(4, 2), figures))
+    activate(tab, "a")
+    rolled = act(tab, "red", Attack("a", "b"), dice=(11,))
+    assert rolled[0].hit and rolled[0].damage == 10 and rules.figure(tab.state, "b").hp == 5
+    end(tab, "a")
+    activate(tab, "b")
+    end(tab, "b")
+    activate(tab, "c")
+    events = act(tab, "red", Attack("c", "b"), dice=(9,))
+    assert events[1] == FigureDefeated("b", (3, 0)) and events[2] == GameEnded("red", "blue has no figure left")
+    assert rules.figure(tab.state, "b").at is None and GAME.is_over(tab.state)
+
+
+def test_sk_c2_a_melee_figure_attacks_only_adjacent_figures():
+    """SK-C2 (reading): a melee figure two squares away is refused; adjacent, it attacks."""
+    tab = table(scenario(open_rows(4, 1), [fig("a", "red", "A1", melee=True), fig("b", "blue", "C1")]))
+    activate(tab, "a")
+    refused = act(tab, "red", Attack("a", "b"))
+    assert refused.rule == "SK-C2" and "fights in melee only" in refused.reason
+    act(tab, "red", Move("a", (1, 0)))
+    assert act(tab, "red", Attack("a", "b"), dice=(1,))[0].hit is False
+
+
+# --- SK-C3 line of sight and cover ----------------------------------------------------------------------
+
+
+def test_sk_c3_an_adjacent_target_never_has_cover_but_one_across_a_wall_is_not_adjacent():
+    """SK-C3: across the wall A1|A2 the squares are not adjacent: a melee attack is refused."""
+    rows = ["+-+-+", "|. .|", "+-+ +", "|. .|", "+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1", melee=True), fig("b", "blue", "A2")]))
+    activate(tab, "a")
+    refused = act(tab, "red", Attack("a", "b"))
+    assert refused.rule == "SK-C2" and "not adjacent" in refused.reason
+    assert rules.sight(tab.state, (0, 0), (0, 1))[0] is False
+
+
+def test_sk_c3_figures_in_the_way_give_cover_but_not_next_to_the_attacker_low_objects():
+    """SK-C3: another figure between attacker and target gives cover; low objects in the
+    attacker's own or adjacent squares do not."""
+    rows = ["+-+-+-+-+-+", "|. = . . .|", "+-+-+-+-+-+"]
+    tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1")]))
+    assert rules.sight(tab.state, (0, 0), (4, 0))[2] is False
+    crowded = table(scenario(rows, [fig("a", "red", "A1"), fig("c", "red", "C1"), fig("b", "blue", "E1")]))
+    seen, _edge, cover, _corner, screens = rules.sight(crowded.state, (0, 0), (4, 0))
+    assert seen and cover and screens == ("C (c) at C1",)
+
+
+# --- SK-C5 activations ----------------------------------------------------------------------------------
+
+
+def test_sk_c5_sides_alternate_a_side_with_nobody_left_is_skipped_and_rounds_end():
+    """SK-C5: red a, blue b, red c; blue has nobody left, so the round ends and blue opens round 2
+    (the side that did not act last); after the last round the game ends."""
+    tab = table(scenario(open_rows(5, 1), [fig("a", "red", "A1"), fig("c", "red", "B1"), fig("b", "blue", "E1")],
+                         rounds=2))
+    assert GAME.turn(tab.state) == ("red",)
+    assert [cmd.figure for cmd in GAME.legal(tab.state, "red")] == ["a", "c"]
+    assert end(tab, "a").rule == "SK-C5"  # nobody is acting yet
+    pass_turn(tab, "a")
+    assert GAME.turn(tab.state) == ("blue",)
+    pass_turn(tab, "b")
+    refused = act(tab, "red", Activate("a"))
+    assert refused == Rejection("SK-C5", "A (a) has already activated in round 1")
+    events = pass_turn(tab, "c")
+    assert types(events) == ["ActivationEnded", "RoundEnded"] and events[0].next_side == "blue"
+    assert (tab.state.round, GAME.turn(tab.state)) == (2, ("blue",))
+    pass_turn(tab, "b")
+    pass_turn(tab, "a")
+    events = pass_turn(tab, "c")
+    assert types(events) == ["ActivationEnded", "RoundEnded", "GameEnded"] and events[-1].winner is None
+    assert GAME.is_over(tab.state) and GAME.legal(tab.state, "red") == []
+
+
+def test_sk_c5_only_the_side_on_turn_and_only_the_active_figure_act():
+    """SK-C5: blue out of turn is refused naming whose turn it is; another red figure than the
+    active one is refused; an enemy's figure is refused."""
+    tab = table(scenario(open_rows(4, 1), [fig("a", "red", "A1"), fig("c", "red", "B1"), fig("b", "blue", "D1")]))
+    assert act(tab, "blue", Activate("b")) == Rejection("SK-C5", "it is red's turn, not blue's")
+    assert act(tab, "red", Activate("b")).reason == "B (b) is a blue figure, not one of red's"
+    activate(tab, "a")
+    assert act(tab, "red", Move("c", (2, 0))).reason == "A (a) is acting, not C (c)"
+    assert act(tab, "red", Activate("c")).rule == "SK-C5"
+
+
+# --- SK-C6 contact --------------------------------------------------------------------------------------
+
+
+def test_sk_c6_six_squares_are_in_contact_with_a_door_ends_included():
+    """SK-C6: door1 (B2|C2) touches B1, C1, B2, C2, B3, C3: three on each side."""
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
+    assert rules.contact_squares(tab.state, door_of(tab).edge) == ((1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2))
+
+
+def test_sk_c6_keeping_a_door_closed_holds_it():
+    """SK-C6: deciding to keep door1 closed makes a its holder, so an enemy must roll against a."""
+    tab = contest_table()
+    assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    assert isinstance(act(tab, "blue", ContestDoor("z", "door1", True), dice=(3, 3))[0], DoorContested)
+
+
+# --- purity ---------------------------------------------------------------------------------------------
+
+
+def test_decide_never_changes_the_state_it_is_given():
+    """STYLE habit 2: hash the state, decide every legal command, the hash is unchanged."""
+    tab = contest_table([fig("y", "blue", "C3")])
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    before = state_hash(tab.state)
+    for command in GAME.legal(tab.state, "blue"):
+        GAME.decide(tab.state, "blue", command, LoadedRng((7, 11) * 20))
+        assert state_hash(tab.state) == before
