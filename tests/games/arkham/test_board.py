@@ -1,0 +1,109 @@
+"""The board file and scenario files: loaded once, validated with a path to every fault (STYLE habit 5)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from events.games.arkham import board as boards
+from events.games.arkham import rules
+from events.validate import ScenarioError
+from tests.games.arkham.helpers import BOARD, BUILTINS, builtin, inv, mon, scenario, table
+
+
+def test_ah_c6_the_base_board_holds_the_digests_facts():
+    """AH-C6 / AH-3: 9 Streets, 26 Locations (11 unstable), 8 Other Worlds of two areas, the special areas."""
+    board = boards.load_board(BOARD)
+    kinds: dict = {}
+    for area in board.areas:
+        kinds.setdefault(area.kind, []).append(area)
+    assert (len(kinds["street"]), len(kinds["location"]), len(kinds["other_world"])) == (9, 26, 16)
+    assert sorted(area.id for area in kinds["location"] if area.unstable) == [
+        "black_cave", "graveyard", "hibbs_roadhouse", "historical_society", "independence_square",
+        "science_building", "silver_twilight_lodge", "the_unnamable", "the_witch_house", "unvisited_isle", "woods"]
+    assert sorted(area.id for area in kinds["special"]) == ["lost_in_time_and_space", "outskirts", "sky"]
+    assert [world.areas for world in board.worlds][5] == ("rlyeh_1", "rlyeh_2")
+    assert len(board.lines) == 38
+
+
+def test_ah_3_every_area_has_a_distinct_drawing_position():
+    """AH-3: a renderer draws every area where the board file says ('at', 'areas_at')."""
+    board = boards.load_board(BOARD)
+    spots = [area.at for area in board.areas]
+    assert len(set(spots)) == len(spots) == 54
+    missing = copy.deepcopy(BOARD)
+    del missing["locations"][3]["at"]
+    with pytest.raises(ScenarioError, match=r"^\$\.locations\[3\]: missing required key 'at'$"):
+        boards.load_board(missing)
+
+
+def test_ah_3_the_unverified_line_is_marked_and_a_scenario_may_drop_it():
+    """AH-3: Merchant District – Downtown is kept but marked; ``use_unverified_lines: false`` drops it."""
+    kept = boards.load_board(BOARD)
+    assert kept.unverified == (("downtown", "merchant_district"),)
+    assert ("downtown", "merchant_district") in kept.lines
+    assert boards.route(kept, "merchant_district", "downtown") == ("downtown",)
+    dropped = table(builtin("monster-street")).state.board
+    assert ("downtown", "merchant_district") not in dropped.lines
+    assert dropped.unverified == (("downtown", "merchant_district"),)
+    assert boards.route(dropped, "merchant_district", "downtown") == ("northside", "downtown")
+
+
+def test_ah_c6_every_built_in_scenario_loads():
+    """AH-C6: the built-in scenarios are valid data."""
+    for name in BUILTINS:
+        setup = boards.load_scenario(builtin(name))
+        assert setup.investigators and setup.rounds >= 1, name
+
+
+@pytest.mark.parametrize(("change", "path", "message"), [
+    (lambda s: s.update(investigators=[]), r"\$\.investigators", "expected at least 1 items"),
+    (lambda s: s.update(investigators=[inv(f"s{i}", "northside") for i in range(9)]), r"\$\.investigators",
+     "expected at most 8 items"),
+    (lambda s: s["investigators"].append(inv("red", "downtown")), r"\$\.investigators\[1\]\.seat",
+     "seat 'red' is listed twice"),
+    (lambda s: s["investigators"][0].update(at="sky"), r"\$\.investigators\[0\]\.at", "Sky holds monsters only"),
+    (lambda s: s["investigators"][0].update(speed=-1), r"\$\.investigators\[0\]\.speed", "integer >= 0, got -1"),
+    (lambda s: s["investigators"][0].update(blessed=True, cursed=True), r"\$\.investigators\[0\]\.cursed",
+     "Blessed or Cursed, not both"),
+    (lambda s: s["investigators"][0].update(sped=4), r"\$\.investigators\[0\]\.sped", "unknown key"),
+    (lambda s: s.update(gates=[{"location": "library", "world": "rlyeh"}]), r"\$\.gates\[0\]\.location",
+     "Library is not an unstable Location"),
+    (lambda s: s.update(gates=[{"location": "woods", "world": "kadath"}]), r"\$\.gates\[0\]\.world",
+     "unknown Other World 'kadath'"),
+    (lambda s: s.update(gates=[{"location": "woods", "world": "rlyeh"}, {"location": "woods", "world": "abyss"}]),
+     r"\$\.gates\[1\]\.location", "Woods already has a gate"),
+    (lambda s: s.update(clues=[{"area": "sky", "count": 1}]), r"\$\.clues\[0\]\.area", "Location or Street"),
+    (lambda s: s.update(clues=[{"area": "library", "count": 0}]), r"\$\.clues\[0\]\.count", ">= 1, got 0"),
+    (lambda s: s.update(monsters=[mon("a", "rivertown"), mon("a", "downtown")]), r"\$\.monsters\[1\]\.id",
+     "listed twice"),
+    (lambda s: s.update(options={"spend_clue": True}), r"\$\.options\.spend_clue", "unknown key"),
+    (lambda s: s.update(game="mecha"), r"\$\.game", "expected 'arkham'"),
+    (lambda s: s["board"]["lines"].append({"a": "sky", "b": "downtown"}), r"\$\.board\.lines\[38\]\.a",
+     "no yellow line reaches it"),
+    (lambda s: s["board"]["locations"][0].update(street="downtown"), r"\$\.board\.locations\[0\]\.street",
+     "does not list Location 'curiositie_shoppe'"),
+])
+def test_ah_c6_a_bad_scenario_is_refused_with_a_path(change, path, message):
+    """AH-C6: each fault names where it is and what was expected."""
+    data = scenario([inv("red", "graveyard")])
+    data["board"] = copy.deepcopy(data["board"])
+    change(data)
+    with pytest.raises(ScenarioError, match=rf"^{path}: .*{message}"):
+        boards.load_scenario(data)
+
+
+def test_ah_12_a_board_without_lost_in_time_and_space_is_refused():
+    """AH-12 / AH-C5: the board must have the Lost in Time and Space area."""
+    bad = copy.deepcopy(BOARD)
+    bad["special_areas"] = [area for area in bad["special_areas"] if area["id"] != "lost_in_time_and_space"]
+    with pytest.raises(ScenarioError, match="needs the 'lost_in_time_and_space' area"):
+        boards.load_board(bad)
+
+
+def test_ah_c5_lost_in_time_and_space_in_a_scenario_is_delayed():
+    """AH-C5: an investigator that starts Lost is delayed, whatever the file says."""
+    tab = table(scenario([inv("red", "lost_in_time_and_space"), inv("blue", "northside")]))
+    assert tab.state.investigators[0].delayed
+    assert rules.phase(tab.state) == "place"

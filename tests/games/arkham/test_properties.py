@@ -1,0 +1,139 @@
+"""Properties of whole random games (hypothesis): legal moves, replay, purity, invariants.
+
+Each example plays a built-in scenario (or a crowded one, monsters everywhere and the Clue option
+on) with commands picked from ``legal()`` by the drawn choices, so a failure shrinks to the
+shortest game that shows it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from events.canonical import state_hash
+from events.log import Accepted, Envelope, Table, audit, command_groups, fold
+from events.rng import Rng
+from events.rules import Rejection
+from tests.games.arkham.helpers import BUILTINS, GAME, builtin, inv, mon, scenario
+
+CROWDED = scenario(
+    [inv("red", "graveyard", clues=3, items=["Knife"]), inv("blue", "rivertown", stamina=2, sanity=2, clues=2),
+     inv("green", "abyss_2", sneak=1), inv("yellow", "lost_in_time_and_space")],
+    [mon("zombie", "rivertown", awareness=1, combat_damage=2), mon("ghoul", "rivertown", awareness=-3, ambush=True),
+     mon("dhole", "french_hill", horror_rating=-1, horror_damage=3, combat_rating=-3, combat_damage=3, toughness=3,
+         nightmarish=1, overwhelming=1),
+     mon("nightgaunt", "merchant_district", elusive=True), mon("cultist", "miskatonic_u")],
+    gates=(("woods", "abyss"), ("graveyard", "abyss")), clues={"library": 2, "rivertown": 1, "woods": 1},
+    rounds=4, options={"spend_clues": True},
+)
+SCENARIOS = {name: builtin(name) for name in BUILTINS} | {"crowded": CROWDED}
+FAST = settings(max_examples=25, deadline=None)
+
+names = st.sampled_from(sorted(SCENARIOS))
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+choices = st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=80)
+
+
+def play(name: str, seed: int, picks: list) -> Table:
+    """A game where each pick chooses among the legal commands; every one must be accepted."""
+    tab = Table.create(GAME, "g-prop", SCENARIOS[name], seed)
+    for n, pick in enumerate(picks):
+        if GAME.is_over(tab.state):
+            break
+        seat = GAME.turn(tab.state)[0]
+        options = GAME.legal(tab.state, seat)
+        assert options, (seat, tab.state)
+        command = options[pick % len(options)]
+        result = tab.submit(seat, command, f"c-{n}")
+        assert isinstance(result, Accepted), (command, result)
+    return tab
+
+
+@FAST
+@given(names, seeds, choices)
+def test_ah_1_a_command_from_legal_is_never_rejected_and_someone_can_always_act(name, seed, picks):
+    """AH-1: legal() lists only commands decide accepts, and is never empty before the end (in ``play``)."""
+    tab = play(name, seed, picks)
+    assert tab.seq >= 2
+
+
+@FAST
+@given(names, seeds, choices, st.lists(st.sampled_from(["rivertown", "library", "woods", "sky", "rlyeh_1", "x"]),
+                                       min_size=1, max_size=6))
+def test_ah_2_a_move_is_accepted_exactly_when_legal_lists_it(name, seed, picks, targets):
+    """AH-2 / AH-3 / AH-7: Move(to) is accepted iff listed; any refusal cites a catalogue clause."""
+    from events.games.arkham.model import Move
+
+    tab = play(name, seed, picks)
+    if GAME.is_over(tab.state):
+        return
+    seat = GAME.turn(tab.state)[0]
+    options = GAME.legal(tab.state, seat)
+    for to in targets:
+        result = GAME.decide(tab.state, seat, Move(to), Rng.for_command(tab.seed, tab.seq + 1))
+        if Move(to) in options:
+            assert isinstance(result, list), result
+        else:
+            assert isinstance(result, Rejection) and result.rule in GAME.catalogue and result.reason
+
+
+@FAST
+@given(names, seeds, choices)
+def test_ah_c1_replaying_the_log_gives_the_live_state_and_hashes(name, seed, picks):
+    """AH-C1: dice are in the events: restore, fold and audit agree with the live table."""
+    tab = play(name, seed, picks)
+    restored = Table.restore(GAME, "g-prop", list(tab.envelopes))
+    assert restored.state == tab.state
+    assert fold(GAME, [envelope.event for envelope in tab.envelopes]) == tab.state
+    assert audit(GAME, tab.envelopes) is None
+    for envelope in tab.envelopes:  # the wire: every envelope survives JSON unchanged
+        back = Envelope.from_dict(GAME, json.loads(json.dumps(envelope.to_dict())))
+        assert back.to_dict() == envelope.to_dict()
+
+
+@FAST
+@given(names, seeds, choices)
+def test_evolve_and_decide_never_mutate_their_input(name, seed, picks):
+    """STYLE habit 2: hashing a state before and after evolve or decide finds it unchanged."""
+    tab = play(name, seed, picks)
+    state = None
+    for envelope in tab.envelopes:
+        before = state_hash(state)
+        after = GAME.evolve(state, envelope.event)
+        assert state_hash(state) == before
+        state = after
+    if not GAME.is_over(state):
+        seat = GAME.turn(state)[0]
+        snapshot = state_hash(state)
+        for command in GAME.legal(state, seat):
+            GAME.decide(state, seat, command, Rng(seed))
+        assert state_hash(state) == snapshot
+
+
+@FAST
+@given(names, seeds, choices)
+def test_ah_c4_invariants_hold_after_every_command(name, seed, picks):
+    """AH-C3 / AH-C4 / AH-5: after each command nobody stands at 0 (collapsed or devoured at once),
+    monsters are on the board or trophies, and Clue tokens only move (or are lost by AH-C4)."""
+    tab = play(name, seed, picks)
+    first = tab.envelopes[0].event
+    from events.games.arkham.rules import initial_state
+
+    start = initial_state(first)
+    monsters = {monster.id for monster in start.monsters}
+    clues_at_start = sum(count for _area, count in start.clues) + sum(i.clues for i in start.investigators)
+    state = None
+    lost = 0
+    for group in command_groups(tab.envelopes):
+        state = fold(GAME, [envelope.event for envelope in group], state)
+        lost += sum(envelope.event.clues_lost for envelope in group if envelope.type == "KnockedOut")
+        for investigator in state.investigators:
+            assert investigator.devoured or (investigator.stamina >= 1 and investigator.sanity >= 1)
+        trophies = {monster_id for i in state.investigators for monster_id, _name in i.trophies}
+        assert {monster.id for monster in state.monsters} | trophies == monsters
+        assert not ({monster.id for monster in state.monsters} & trophies)
+        clues = sum(count for _area, count in state.clues) + sum(i.clues for i in state.investigators)
+        spent = sum(1 for envelope in tab.envelopes[: group[-1].seq] if envelope.type == "ClueSpent")
+        assert clues + lost + spent == clues_at_start
