@@ -56,6 +56,8 @@ class Game:
         turn: Callable[[Any], tuple],
         seats: Callable[[Any], tuple],
         trace: Callable[[Any], list] | None = None,
+        visibility: Callable[[Any], tuple | None] | None = None,
+        redact: Callable[[Any], Any] | None = None,
     ) -> None:
         if "GameStarted" not in events:
             raise ValueError(f"game {name!r} must register GameStarted among its events")
@@ -73,9 +75,32 @@ class Game:
         self.turn = turn
         self.seats = seats
         self.trace = trace or (lambda event: [])
+        # Hidden information (optional; a game without it shows every event to everybody):
+        # ``visibility(event)`` -> the seats that may see it in full while the game runs, or None
+        # for everybody; ``redact(record)`` -> the public form of a secret event or command (None
+        # withholds a command). The state every viewer folds must hash the same either way.
+        self.visibility = visibility or (lambda event: None)
+        self.redact = redact or (lambda record: record)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, rules {self.rules_version})"
+
+    def visible(self, envelope: Any, seat: str | None, over: bool = False) -> Any:
+        """What ``seat`` (None: a spectator) may receive of an envelope: itself, or a redacted copy.
+
+        Once the game is over every envelope is public. A redacted copy keeps seq, seat, rule and
+        hash, carries the event's public form, and withholds the command and dice behind it.
+        """
+        if over:
+            return envelope
+        allowed = self.visibility(envelope.event)
+        if allowed is None or (seat is not None and seat in allowed):
+            return envelope
+        return type(envelope)(
+            envelope.game, envelope.seq, self.redact(envelope.event), envelope.seat, envelope.command_id,
+            None if envelope.command is None else self.redact(envelope.command), None, envelope.rule, envelope.hash,
+            envelope.at,
+        )
 
 
 def rule_of(event: Any) -> str | None:

@@ -1,0 +1,380 @@
+"""Gloomhaven's data files, validated once at load with a path to every fault.
+
+Maps, character cards, monster types, scenarios and the monster-turn positions that
+``chronicle ask gloomhaven monster-turn`` reads are all JSON (``docs/gloomhaven-format.md``).
+A scenario arrives here as one dict with its map, cards and monsters already inlined (the shell
+reads files; the core does not).
+"""
+
+from __future__ import annotations
+
+from events.games.gloomhaven.model import (
+    Action,
+    Card,
+    CharacterClass,
+    Map,
+    MonsterAction,
+    MonsterCard,
+    MonsterType,
+    Stats,
+    Summon,
+)
+from events.geometry.hexgrid import hex_distance
+from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
+
+TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
+SEAT_NAME_LIMIT = 24
+RANKS = ("normal", "elite")
+
+
+class Setup:
+    """A validated scenario: what ``start`` turns into the first state."""
+
+    __slots__ = ("title", "level", "rounds", "map", "classes", "types", "characters", "monsters")
+
+    def __init__(self, title: str, level: int, rounds: int, map: Map, classes: tuple, types: tuple,
+                 characters: tuple, monsters: tuple) -> None:
+        self.title = title
+        self.level = level
+        self.rounds = rounds
+        self.map = map
+        self.classes = classes
+        self.types = types
+        self.characters = characters  # (seat, class name, hex)
+        self.monsters = monsters  # (type name, rank, number, hex)
+
+
+# --- maps ---------------------------------------------------------------------------------------------
+
+
+def load_map(raw: object, path: str = "$") -> Map:
+    """A map (GH-C1): hexes (listed or as regions), wall hexes, thin walls, and terrain by hex."""
+    data = obj(raw, path, ("name",), ("hexes", "regions", "walls", "thin_walls", "notes") + TERRAIN)
+    hexes: set = set()
+    for i, item in enumerate(array(data.get("hexes", []), f"{path}.hexes")):
+        hexes.add(pair(item, f"{path}.hexes[{i}]"))
+    for i, item in enumerate(array(data.get("regions", []), f"{path}.regions")):
+        where = f"{path}.regions[{i}]"
+        region = obj(item, where, ("corner", "columns", "rows"))
+        q0, r0 = pair(region["corner"], f"{where}.corner")
+        columns = integer(region["columns"], f"{where}.columns", 1, 60)
+        rows = integer(region["rows"], f"{where}.rows", 1, 60)
+        for column in range(columns):
+            for row in range(rows):
+                hexes.add((q0 + column, r0 + row - (column + (q0 & 1)) // 2))
+    if not hexes:
+        raise ScenarioError(path, "a map needs at least one hex (give hexes or regions)")
+    for i, item in enumerate(array(data.get("walls", []), f"{path}.walls")):
+        hex = pair(item, f"{path}.walls[{i}]")
+        if hex not in hexes:
+            raise ScenarioError(f"{path}.walls[{i}]", f"hex {list(hex)} is not on the map")
+        hexes.discard(hex)
+    thin = []
+    for i, item in enumerate(array(data.get("thin_walls", []), f"{path}.thin_walls")):
+        where = f"{path}.thin_walls[{i}]"
+        ends = array(item, where, 2, 2)
+        a, b = pair(ends[0], f"{where}[0]"), pair(ends[1], f"{where}[1]")
+        for j, hex in enumerate((a, b)):
+            if hex not in hexes:
+                raise ScenarioError(f"{where}[{j}]", f"hex {list(hex)} is not on the map")
+        if hex_distance(a, b) != 1:
+            raise ScenarioError(where, f"a thin wall lies between two neighbouring hexes; {list(a)} and {list(b)} "
+                                "are not neighbours")
+        thin.append((min(a, b), max(a, b)))
+    taken: dict = {}
+    terrain: dict = {}
+    for key in TERRAIN:
+        found = []
+        for i, item in enumerate(array(data.get(key, []), f"{path}.{key}")):
+            hex = pair(item, f"{path}.{key}[{i}]")
+            if hex not in hexes:
+                raise ScenarioError(f"{path}.{key}[{i}]", f"hex {list(hex)} is not on the map")
+            if hex in taken:
+                raise ScenarioError(f"{path}.{key}[{i}]", f"hex {list(hex)} is already {taken[hex]}: a hex holds "
+                                    "one kind of terrain (GH-C1)")
+            taken[hex] = f"listed in {key}"
+            found.append(hex)
+        terrain[key] = tuple(sorted(found))
+    return Map(
+        text(data["name"], f"{path}.name"), tuple(sorted(hexes)), tuple(sorted(set(thin))), terrain["obstacles"],
+        terrain["traps"], terrain["hazardous"], terrain["difficult"], terrain["doors"],
+    )
+
+
+# --- printed data -------------------------------------------------------------------------------------
+
+
+def _pattern(raw: object, path: str) -> tuple:
+    cells = []
+    for i, item in enumerate(array(raw, path, 1, 19)):
+        cell = pair(item, f"{path}[{i}]")
+        if cell == (0, 0):
+            raise ScenarioError(f"{path}[{i}]", "an area pattern never includes the attacker's own hex [0, 0]")
+        cells.append(cell)
+    if not any(hex_distance(cell, (0, 0)) == 1 for cell in cells):
+        raise ScenarioError(path, "a melee area pattern must touch the attacker: one hex at distance 1")
+    return tuple(sorted(set(cells)))
+
+
+def load_action(raw: object, path: str) -> tuple:
+    """A card half: (Action, lost). Exactly one of move, attack, heal, summon."""
+    data = obj(raw, path, (), ("move", "attack", "heal", "summon", "range", "targets", "jump", "advantage", "pattern",
+                               "lost"))
+    kinds = [kind for kind in ("move", "attack", "heal", "summon") if kind in data]
+    if len(kinds) != 1:
+        raise ScenarioError(path, f"expected exactly one of move, attack, heal, summon, got {len(kinds)}")
+    kind = kinds[0]
+    # Area patterns are printed on monster cards only here: a character's attack names its targets.
+    allowed = {"move": ("jump",), "attack": ("range", "targets", "advantage"), "heal": ("range",), "summon": ()}[kind]
+    for key in ("range", "targets", "jump", "advantage", "pattern"):
+        if key in data and key not in allowed:
+            raise ScenarioError(f"{path}.{key}", f"a {kind} action has no {key}")
+    value = 0
+    summon = ""
+    if kind == "summon":
+        summon = text(data["summon"], f"{path}.summon")
+    else:
+        value = integer(data[kind], f"{path}.{kind}", 0 if kind == "move" else 1, 20)
+    action = Action(
+        kind, value, integer(data.get("range", 0), f"{path}.range", 0, 20),
+        integer(data.get("targets", 1), f"{path}.targets", 1, 6), boolean(data.get("jump", False), f"{path}.jump"),
+        boolean(data.get("advantage", False), f"{path}.advantage"), summon,
+    )
+    return action, boolean(data.get("lost", False), f"{path}.lost")
+
+
+def _stats(raw: object, path: str) -> Stats:
+    data = obj(raw, path, ("hp", "move", "attack"), ("range",))
+    return Stats(integer(data["hp"], f"{path}.hp", 1, 99), integer(data["move"], f"{path}.move", 0, 20),
+                 integer(data["attack"], f"{path}.attack", 0, 20), integer(data.get("range", 0), f"{path}.range", 0, 20))
+
+
+def load_classes(raw: object, path: str = "$") -> tuple:
+    """Character classes with their ability cards and summons; card ids unique across classes."""
+    data = obj(raw, path, ("classes",), ("notes",))
+    classes = []
+    ids: dict = {}
+    for i, item in enumerate(array(data["classes"], f"{path}.classes", 1)):
+        where = f"{path}.classes[{i}]"
+        cls = obj(item, where, ("name", "hp", "cards"), ("summons",))
+        name = text(cls["name"], f"{where}.name")
+        if any(other.name == name for other in classes):
+            raise ScenarioError(f"{where}.name", f"class {name!r} is listed twice")
+        summons = []
+        for j, entry in enumerate(array(cls.get("summons", []), f"{where}.summons")):
+            at = f"{where}.summons[{j}]"
+            summon = obj(entry, at, ("name", "hp", "move", "attack"), ("range", "flying"))
+            stats = _stats({key: summon[key] for key in ("hp", "move", "attack", "range") if key in summon}, at)
+            summons.append(Summon(text(summon["name"], f"{at}.name"), stats, boolean(summon.get("flying", False),
+                                                                                     f"{at}.flying")))
+        names = {summon.name for summon in summons}
+        cards = []
+        for j, entry in enumerate(array(cls["cards"], f"{where}.cards", 2)):
+            at = f"{where}.cards[{j}]"
+            card = obj(entry, at, ("id", "name", "initiative", "top", "bottom"))
+            card_id = text(card["id"], f"{at}.id")
+            if card_id in ids:
+                raise ScenarioError(f"{at}.id", f"card id {card_id!r} is already used by {ids[card_id]}")
+            ids[card_id] = f"class {name!r}"
+            top, top_lost = load_action(card["top"], f"{at}.top")
+            bottom, bottom_lost = load_action(card["bottom"], f"{at}.bottom")
+            for half, action in (("top", top), ("bottom", bottom)):
+                if action.kind == "summon" and action.summon not in names:
+                    raise ScenarioError(f"{at}.{half}.summon", f"class {name!r} has no summon {action.summon!r}")
+            cards.append(Card(card_id, text(card["name"], f"{at}.name"),
+                              integer(card["initiative"], f"{at}.initiative", 1, 99), top, bottom, top_lost, bottom_lost))
+        classes.append(CharacterClass(name, integer(cls["hp"], f"{where}.hp", 1, 99), tuple(cards), tuple(summons)))
+    return tuple(classes)
+
+
+def _monster_action(raw: object, path: str) -> MonsterAction:
+    data = obj(raw, path, (), ("move", "attack", "heal", "range", "targets", "pattern", "jump"))
+    kinds = [kind for kind in ("move", "attack", "heal") if kind in data]
+    if len(kinds) != 1:
+        raise ScenarioError(path, f"expected exactly one of move, attack, heal, got {len(kinds)}")
+    kind = kinds[0]
+    low = 1 if kind == "heal" else -9
+    value = integer(data[kind], f"{path}.{kind}", low, 20)
+    if kind != "attack":
+        for key in ("range", "targets", "pattern"):
+            if key in data:
+                raise ScenarioError(f"{path}.{key}", f"a {kind} line has no {key}")
+    if kind != "move" and "jump" in data:
+        raise ScenarioError(f"{path}.jump", f"a {kind} line has no jump")
+    if "pattern" in data and data.get("range", 0) != 0:
+        raise ScenarioError(f"{path}.pattern", "an area pattern is a melee pattern here: give no range with it")
+    return MonsterAction(
+        kind, value, integer(data["range"], f"{path}.range", 0, 20) if "range" in data else None,
+        integer(data.get("targets", 1), f"{path}.targets", 1, 6),
+        _pattern(data["pattern"], f"{path}.pattern") if "pattern" in data else (),
+        boolean(data.get("jump", False), f"{path}.jump"),
+    )
+
+
+def load_monsters(raw: object, path: str = "$") -> tuple:
+    """Monster types: normal and elite stats, flying, and an ability deck of at least one card."""
+    data = obj(raw, path, ("types",), ("notes",))
+    types = []
+    for i, item in enumerate(array(data["types"], f"{path}.types", 1)):
+        where = f"{path}.types[{i}]"
+        entry = obj(item, where, ("name", "normal", "elite", "deck"), ("flying",))
+        name = text(entry["name"], f"{where}.name")
+        if any(other.name == name for other in types):
+            raise ScenarioError(f"{where}.name", f"monster type {name!r} is listed twice")
+        deck = []
+        for j, card in enumerate(array(entry["deck"], f"{where}.deck", 1)):
+            at = f"{where}.deck[{j}]"
+            data_card = obj(card, at, ("id", "initiative", "actions"), ("shuffle",))
+            card_id = text(data_card["id"], f"{at}.id")
+            if any(other.id == card_id for other in deck):
+                raise ScenarioError(f"{at}.id", f"card id {card_id!r} is listed twice in this deck")
+            actions = tuple(_monster_action(action, f"{at}.actions[{k}]")
+                            for k, action in enumerate(array(data_card["actions"], f"{at}.actions", 1)))
+            deck.append(MonsterCard(card_id, integer(data_card["initiative"], f"{at}.initiative", 1, 99), actions,
+                                    boolean(data_card.get("shuffle", False), f"{at}.shuffle")))
+        types.append(MonsterType(name, _stats(entry["normal"], f"{where}.normal"), _stats(entry["elite"], f"{where}.elite"),
+                                 boolean(entry.get("flying", False), f"{where}.flying"), tuple(deck)))
+    return tuple(types)
+
+
+# --- scenarios ----------------------------------------------------------------------------------------
+
+
+def load_scenario(raw: object, path: str = "$") -> Setup:
+    """A whole scenario: map, cards, monster types, 1–4 characters and the monsters on the map."""
+    data = obj(raw, path, ("game", "title", "map", "cards", "monsters", "characters", "figures"),
+               ("level", "rounds", "notes"))
+    if data["game"] != "gloomhaven":
+        raise ScenarioError(f"{path}.game", f"expected 'gloomhaven', got {data['game']!r}")
+    game_map = load_map(data["map"], f"{path}.map")
+    classes = load_classes(data["cards"], f"{path}.cards")
+    types = load_monsters(data["monsters"], f"{path}.monsters")
+    on_map = set(game_map.hexes)
+    blocked = set(game_map.obstacles) | set(game_map.traps) | set(game_map.doors)
+    taken: dict = {}
+
+    def place(hex: tuple, where: str, who: str) -> None:
+        if hex not in on_map:
+            raise ScenarioError(where, f"hex {list(hex)} is not on the map")
+        if hex in blocked:
+            raise ScenarioError(where, f"hex {list(hex)} holds an obstacle, trap or door: no figure starts there")
+        if hex in taken:
+            raise ScenarioError(where, f"hex {list(hex)} already holds {taken[hex]} (GH-4)")
+        taken[hex] = who
+
+    characters = []
+    class_names = {cls.name for cls in classes}
+    for i, item in enumerate(array(data["characters"], f"{path}.characters", 1, 4)):
+        where = f"{path}.characters[{i}]"
+        entry = obj(item, where, ("seat", "class", "hex"))
+        seat = text(entry["seat"], f"{where}.seat")
+        if len(seat) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in seat):
+            raise ScenarioError(f"{where}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {seat!r}")
+        if any(seat == other[0] for other in characters):
+            raise ScenarioError(f"{where}.seat", f"seat {seat!r} is listed twice")
+        cls = text(entry["class"], f"{where}.class")
+        if cls not in class_names:
+            raise ScenarioError(f"{where}.class", f"no class {cls!r} in the cards (known: {', '.join(sorted(class_names))})")
+        if any(cls == other[1] for other in characters):
+            raise ScenarioError(f"{where}.class", f"class {cls!r} is already played by {next(o[0] for o in characters if o[1] == cls)}")
+        hex = pair(entry["hex"], f"{where}.hex")
+        place(hex, f"{where}.hex", f"character {seat}")
+        characters.append((seat, cls, hex))
+    monsters = []
+    type_names = {monster_type.name for monster_type in types}
+    for i, item in enumerate(array(data["figures"], f"{path}.figures", 1)):
+        where = f"{path}.figures[{i}]"
+        entry = obj(item, where, ("type", "rank", "number", "hex"))
+        name = text(entry["type"], f"{where}.type")
+        if name not in type_names:
+            raise ScenarioError(f"{where}.type", f"no monster type {name!r} (known: {', '.join(sorted(type_names))})")
+        rank = text(entry["rank"], f"{where}.rank", RANKS)
+        number = integer(entry["number"], f"{where}.number", 1, 10)
+        if any(other[0] == name and other[2] == number for other in monsters):
+            raise ScenarioError(f"{where}.number", f"{name} {number} is listed twice")
+        hex = pair(entry["hex"], f"{where}.hex")
+        place(hex, f"{where}.hex", f"{name} {number}")
+        monsters.append((name, rank, number, hex))
+    return Setup(
+        text(data["title"], f"{path}.title"), integer(data.get("level", 1), f"{path}.level", 0, 7),
+        integer(data.get("rounds", 12), f"{path}.rounds", 1, 99), game_map, classes, types, tuple(characters),
+        tuple(monsters),
+    )
+
+
+def monster_id(name: str, number: int) -> str:
+    """``Bandit Guard`` 2 -> ``bandit-guard-2``."""
+    return "-".join(name.lower().split()) + f"-{number}"
+
+
+# --- monster-turn positions (chronicle ask) -----------------------------------------------------------
+
+
+class PositionFigure:
+    """A figure of a position file: side, hex, initiative, and (for the actor) its move and attack."""
+
+    __slots__ = ("id", "side", "hex", "initiative", "long_rest", "summoner", "rank", "number", "move", "attack",
+                 "flying", "jump", "muddled")
+
+    def __init__(self, **fields: object) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields[name])
+
+
+def load_position(raw: object, path: str = "$") -> tuple:
+    """A monster-turn question: (Map, level, figures, acting figure id or None)."""
+    data = obj(raw, path, ("map", "figures"), ("level", "monster", "title", "notes", "expect"))
+    game_map = load_map(data["map"], f"{path}.map")
+    on_map = set(game_map.hexes)
+    figures = []
+    taken: dict = {}
+    for i, item in enumerate(array(data["figures"], f"{path}.figures", 1)):
+        where = f"{path}.figures[{i}]"
+        entry = obj(item, where, ("id", "side", "hex"),
+                    ("initiative", "long_rest", "summoner", "rank", "number", "move", "attack", "flying", "jump",
+                     "muddled"))
+        figure_id = text(entry["id"], f"{where}.id")
+        if figure_id in taken.values():
+            raise ScenarioError(f"{where}.id", f"figure id {figure_id!r} is listed twice")
+        side = text(entry["side"], f"{where}.side", ("monster", "character", "summon"))
+        hex = pair(entry["hex"], f"{where}.hex")
+        if hex not in on_map:
+            raise ScenarioError(f"{where}.hex", f"hex {list(hex)} is not on the map")
+        if hex in taken:
+            raise ScenarioError(f"{where}.hex", f"hex {list(hex)} already holds {taken[hex]} (GH-4)")
+        if hex in game_map.obstacles and not boolean(entry.get("flying", False), f"{where}.flying"):
+            raise ScenarioError(f"{where}.hex", f"hex {list(hex)} is an obstacle: only a flying figure stands there")
+        taken[hex] = figure_id
+        attack = None
+        if "attack" in entry:
+            at = f"{where}.attack"
+            spec = obj(entry["attack"], at, (), ("range", "targets", "pattern"))
+            if "pattern" in spec and spec.get("range", 0) != 0:
+                raise ScenarioError(f"{at}.pattern", "an area pattern is a melee pattern here: give no range with it")
+            attack = (integer(spec.get("range", 0), f"{at}.range", 0, 20), integer(spec.get("targets", 1), f"{at}.targets", 1, 6),
+                      _pattern(spec["pattern"], f"{at}.pattern") if "pattern" in spec else ())
+        summoner = entry.get("summoner")
+        if side == "summon":
+            summoner = text(summoner, f"{where}.summoner")
+        elif summoner is not None:
+            raise ScenarioError(f"{where}.summoner", "only a summon has a summoner")
+        figures.append(PositionFigure(
+            id=figure_id, side=side, hex=hex, initiative=integer(entry.get("initiative", 50), f"{where}.initiative", 1, 99),
+            long_rest=boolean(entry.get("long_rest", False), f"{where}.long_rest"), summoner=summoner,
+            rank=text(entry.get("rank", "normal"), f"{where}.rank", RANKS),
+            number=integer(entry.get("number", i + 1), f"{where}.number", 1, 99),
+            move=integer(entry.get("move", 0), f"{where}.move", 0, 20), attack=attack,
+            flying=boolean(entry.get("flying", False), f"{where}.flying"),
+            jump=boolean(entry.get("jump", False), f"{where}.jump"),
+            muddled=boolean(entry.get("muddled", False), f"{where}.muddled"),
+        ))
+    ids = {figure.id for figure in figures}
+    for i, figure in enumerate(figures):
+        if figure.summoner is not None and figure.summoner not in ids:
+            raise ScenarioError(f"{path}.figures[{i}].summoner", f"no figure {figure.summoner!r}")
+    acting = None
+    if "monster" in data:
+        acting = text(data["monster"], f"{path}.monster")
+        if acting not in ids:
+            raise ScenarioError(f"{path}.monster", f"no figure {acting!r}")
+    return game_map, integer(data.get("level", 1), f"{path}.level", 0, 7), tuple(figures), acting
