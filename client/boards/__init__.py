@@ -21,7 +21,13 @@ def _mecha() -> type:
     return MechaView
 
 
-RENDERERS = {"mecha": _mecha}
+def _echo() -> type:
+    from client.boards.echo import EchoView
+
+    return EchoView
+
+
+RENDERERS = {"mecha": _mecha, "echo": _echo}
 
 
 def renderer(game_name: str) -> type:
