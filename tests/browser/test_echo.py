@@ -1,0 +1,108 @@
+"""The echo pages against a real server and Chromium: one fight between two seats (EC-13).
+
+red (Sir Shurf Lonli-Lokli) faces the Novice of the Order of the Barking Fish in the Armstrong and
+Ella; blue sits to red's left, so blue's page, and only blue's, gets the button that rolls the
+Novice's dice. A spectator's page shows every step of the fight as it happens.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from events.games import load
+from events.games.echo.model import Evade
+from events.log import Table
+from server.scenarios import load as load_scenario
+from tests.browser.conftest import hash_seq, open_page, wait_seq
+from tests.server_fixture import create_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+GAME = load("echo")
+FIGHT_TYPES = ["EvasionRolled", "CombatBegan", "CombatStepBegan", "StrikeOrderSet", "CombatStepBegan",
+               "CombatStepBegan", "EnemyAttacked", "FixedDamageDealt", "CombatStepBegan", "ItemStruck",
+               "EnemyDamaged", "EnemyDetained", "CombatEnded"]
+
+
+def failing_evasion_seed() -> int:
+    """A game seed whose first command's dice make red's evasion fail (Stealth 2 − 1 = 1 die).
+
+    The server seeds each command's dice from the game seed and the command's first seq, as
+    ``Table.submit`` does, so a game played here in memory predicts the server's.
+    """
+    _game, scenario = load_scenario("echo/novice-duel")
+    for seed in range(1, 200):
+        table = Table.create(GAME, "probe", scenario, seed)
+        events = [envelope.event for envelope in table.submit("red", Evade("novice-1"), "probe").envelopes]
+        if not events[0].success:
+            return seed
+    raise AssertionError("no seed below 200 fails a 1-die evasion")  # pragma: no cover - (2/3)^199
+
+
+def log_types(page) -> list:
+    return page.eval_on_selector_all("#log li.event", "rows => rows.map(row => row.dataset.type)")
+
+
+def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_left_neighbours_page(
+        server, new_context):
+    """EC-13: red fights; the Novice's dice are rolled from blue's page (blue sits to red's left), the
+    roll button never appears on red's page, and the spectator sees every step (EC-4, EC-8, EC-9,
+    EC-14, EC-17)."""
+    created = create_game(server.base_url, scenario="echo/novice-duel", seed=failing_evasion_seed())
+    game_id = created["game"]
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    # Check the map, the investigators' skills and tracks and the enemy card, in Russian and English.
+    for page in (watcher, red, blue):
+        assert page.locator("svg.echo-map g.echo-loc").count() == 15
+        row = page.locator("tr.seat-row[data-seat='red']")
+        assert "сэр Шурф Лонли-Локли · Sir Shurf Lonli-Lokli" in row.text_content()
+        assert row.locator("td[data-skill='stealth']").text_content() == "2"
+        assert row.locator("td.track.sanity").get_attribute("data-value") == "6"
+        card = page.locator(".echo-card[data-enemy='novice-1']").text_content()
+        assert "Послушник Ордена Лающей Рыбы · Novice of the Order of the Barking Fish" in card
+    # red must deal with the Novice: Evade and Fight are its buttons; blue has none; no roll anywhere.
+    assert red.locator("button[data-command='Evade']").count() == 1
+    assert blue.locator("button.action").count() == 0
+    assert watcher.locator("button").count() == 0
+
+    # Check the evasion fails (1 die, no 5 or 6): the fight begins and, with no strike-order check
+    # (EC-8), the Novice strikes first: its dice wait for blue.
+    red.click("button[data-command='Evade']")
+    for page in (watcher, red, blue):
+        page.wait_for_selector(".echo-waiting[data-kind='attack'][data-actor='blue']")
+    roll = blue.locator("button[data-command='RollAttack']")
+    assert roll.count() == 1 and roll.is_enabled()
+    assert "Roll novice-1's dice against red" in roll.text_content()
+    assert red.locator("button[data-command='RollAttack']").count() == 0
+    assert watcher.locator("button").count() == 0
+    order = watcher.locator(".echo-order li[data-seat='red']")
+    assert order.get_attribute("data-first") == "0" and "EC-8" in order.text_content()
+    assert watcher.locator(".echo-steps li.current").get_attribute("data-step") == "attack"
+
+    # Check blue rolls from its page: the Novice's one blue die and its fixed Sanity (EC-13, EC-14).
+    roll.click()
+    for page in (watcher, red, blue):
+        page.wait_for_selector(".echo-waiting[data-kind='strike'][data-actor='red']")
+    assert watcher.locator(".echo-dice li[data-type='EnemyAttacked'] .echo-die.blue").count() == 1
+    assert watcher.locator(".echo-damage li[data-type='FixedDamageDealt']").count() == 1
+    rolled = watcher.locator("#log li.event[data-type='EnemyAttacked']")
+    assert "EC-13" in rolled.text_content() and "blue" in rolled.text_content()
+
+    # Check red strikes second, with the Gloves of Death: the Novice is detained (EC-9, EC-17).
+    red.locator("button[data-command='Strike']", has_text="gloves-of-death").click()
+    for page in (watcher, red, blue):
+        page.wait_for_selector(".echo-combat[data-over='1']")
+    assert watcher.locator(".echo-card[data-enemy='novice-1']").get_attribute("data-status") == "detained"
+
+    # Check every page folded the same events and hash, and the spectator's log holds every step.
+    seq = hash_seq(red)
+    for page in (watcher, blue):
+        wait_seq(page, seq)
+    assert red.text_content("#hash") == blue.text_content("#hash") == watcher.text_content("#hash")
+    fight = log_types(watcher)[2:]
+    assert fight == FIGHT_TYPES and log_types(red) == log_types(watcher) == log_types(blue)
+    detained = watcher.locator("#log li.event[data-type='EnemyDetained']").text_content()
+    assert "EC-17" in detained and "Побеждённые враги" in detained  # the citation in both languages
+    assert red.problems == [] and blue.problems == [] and watcher.problems == []
