@@ -458,29 +458,33 @@ class EchoView:
         return item
 
     def _investigators(self, state: object) -> object:
+        """One card per investigator: names, place and movement points, the five skills, the tracks."""
         box = el("section", None, "echo-investigators")
         add(box, el("h3", "Сыщики · Investigators"))
-        table = el("table", None, "seats echo-table")
-        head = el("tr")
-        for title in ("", "Сыщик · Investigator", "Где · At", "Дв. · MP") + tuple(f"{ru} {en}" for _, ru, en in SKILLS) + (
-                "Рассудок · Sanity", "Здоровье · Health", "Вещи, заклинания · Items, spells", "Улики · Clues"):
-            add(head, el("th", title))
-        add(table, head)
         for inv in state.investigators:
-            row = el("tr", None, "seat-row" + ("" if inv.alive else " dead"), (("data-seat", inv.seat),))
-            add(row, add(el("td"), _swatch(seat_colour(state, inv.seat)), el("span", f" {inv.seat}")),
-                el("td", both(inv.name_ru, inv.name_en) + ("" if inv.alive else " † погиб · dead")),
-                el("td", self.name(inv.location)), el("td", inv.mp, "mp"))
-            for key, _ru, _en in SKILLS:
-                add(row, el("td", getattr(inv, key), "skill", (("data-skill", key),)))
-            add(row, el("td", _track(inv.sanity), "track sanity", (("data-value", inv.sanity),)),
+            card = el("div", None, "echo-inv seat-row" + ("" if inv.alive else " dead"), (("data-seat", inv.seat),))
+            head = el("div", None, "echo-inv-head")
+            add(head, _swatch(seat_colour(state, inv.seat)), el("b", f" {inv.seat}: "),
+                el("span", both(inv.name_ru, inv.name_en) + ("" if inv.alive else " † погиб · dead")))
+            add(card, head, el("div", f"{self.name(inv.location)} · очки движения · movement points {inv.mp}",
+                                "echo-inv-where", (("data-mp", inv.mp),)))
+            skills = el("table", None, "echo-skills")
+            names = el("tr")
+            values = el("tr")
+            for key, ru, en in SKILLS:
+                add(names, el("th", f"{ru} {en}"))
+                add(values, el("td", getattr(inv, key), "skill", (("data-skill", key),)))
+            add(names, el("th", "Рассудок Sanity"), el("th", "Здоровье Health"))
+            add(values, el("td", _track(inv.sanity), "track sanity", (("data-value", inv.sanity),)),
                 el("td", _track(inv.health), "track health", (("data-value", inv.health),)))
+            add(skills, names, values)
+            add(card, skills)
             held = [self.name(cid) for cid in inv.items + inv.spells]
-            add(row, el("td", ", ".join(held) or "—"),
-                el("td", f"{inv.clues}" + (f" · задержаны · detained: {', '.join(inv.detained)}" if inv.detained
-                                           else "")))
-            add(table, row)
-        add(box, table)
+            extra = f"Вещи, заклинания · Items, spells: {', '.join(held) or '—'} · улики · clues {inv.clues}"
+            if inv.detained:
+                extra += f" · задержаны · detained: {', '.join(self.name(eid) for eid in inv.detained)}"
+            add(card, el("div", extra, "echo-inv-held"))
+            add(box, card)
         return box
 
     def _enemies(self, state: object) -> object:

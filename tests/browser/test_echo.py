@@ -56,7 +56,7 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     # Check the map, the investigators' skills and tracks and the enemy card, in Russian and English.
     for page in (watcher, red, blue):
         assert page.locator("svg.echo-map g.echo-loc").count() == 15
-        row = page.locator("tr.seat-row[data-seat='red']")
+        row = page.locator(".echo-inv[data-seat='red']")
         assert "сэр Шурф Лонли-Локли · Sir Shurf Lonli-Lokli" in row.text_content()
         assert row.locator("td[data-skill='stealth']").text_content() == "2"
         assert row.locator("td.track.sanity").get_attribute("data-value") == "6"
