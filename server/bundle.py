@@ -27,8 +27,10 @@ import hashlib
 import importlib.metadata
 import io
 import json
+import logging
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 import tokenize
@@ -37,10 +39,12 @@ from pathlib import Path
 import brython
 import brython.make_package
 
+log = logging.getLogger("chronicle.bundle")
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("client", "events")
 BRYTHON_DATA = Path(brython.__file__).parent / "data"
-FORMAT = "1"  # bump when the way bundles are made changes
+FORMAT = "2"  # bump when the way bundles are made changes
 BRYTHON_VERSION = importlib.metadata.version("brython")
 
 # Standard-library modules the pages import at run time, measured (docs/client.md): the three pages
@@ -119,7 +123,7 @@ def full_stdlib() -> bool:
 def source_key(files: list[Path]) -> str:
     """Hash of everything a build depends on: our sources, Brython's version, this format."""
     stdlib = "full" if full_stdlib() else STDLIB_MODULES
-    digest = hashlib.sha256(f"{FORMAT}:{BRYTHON_VERSION}:{stdlib}".encode())
+    digest = hashlib.sha256(f"{FORMAT}:{BRYTHON_VERSION}:{stdlib}:{precompile_enabled()}".encode())
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -157,7 +161,8 @@ def build_package_js(key: str) -> bytes:
     ordered = {"$timestamp": timestamp}
     for name in sorted(vfs):
         ordered[name] = vfs[name]
-    return f"__BRYTHON__.loadBrythonPackage({json.dumps(ordered, separators=(',', ':'))})\n".encode()
+    script = f"__BRYTHON__.loadBrythonPackage({json.dumps(ordered, separators=(',', ':'))})\n"
+    return (script + precompiled_js(vfs)).encode()
 
 
 def _only_python(directory: str, names: list) -> list:
@@ -196,7 +201,75 @@ def build_stdlib_js(modules: tuple | None = STDLIB_MODULES) -> bytes:
             raise BundleError("brython_stdlib.js's json no longer imports json.encoder as expected")
         vfs["json"][1] = source.replace(_JSON_EAGER, _JSON_LAZY)
     body = json.dumps(vfs, separators=(",", ":"))
-    return f"__BRYTHON__.use_VFS = true;\nvar scripts = {body}\n__BRYTHON__.update_VFS(scripts)\n".encode()
+    script = f"__BRYTHON__.use_VFS = true;\nvar scripts = {body}\n__BRYTHON__.update_VFS(scripts)\n"
+    return (script + precompiled_js({name: vfs[name] for name in modules})).encode()
+
+
+# Brython compiles each module from Python to JavaScript in the page, the first time it is
+# imported: on a cold page that is most of the load time (docs/client.md). Brython's compiler is
+# JavaScript, so Node runs it here, once per source version, and the bundle registers the result
+# in ``__BRYTHON__.precompiled``, exactly where Brython puts what it compiled itself (from
+# indexedDB on a warm page). The Python source stays in the bundle for tracebacks. Without Node
+# (or with CHRONICLE_PRECOMPILE=0) the pages compile in the browser as before: slower, same result.
+NODE_COMPILER = r"""
+globalThis.self = globalThis;  // brython.js expects a browser or a worker
+globalThis.addEventListener = function () {};
+const fs = require("fs");
+const $B = require(process.argv[2]).__BRYTHON__;
+globalThis.$B = $B;  // Brython's AST classes are made by eval and look for a global $B
+$B.$options = {debug: 0};  // as boot.js starts the pages
+const modules = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+const out = {};
+for (const [name, [source, isPackage]] of Object.entries(modules)) {
+  const filename = "VFS." + name + (isPackage ? "/__init__.py" : ".py");
+  const parts = name.split(".");
+  if (!isPackage) parts.pop();
+  const module = $B.module.$factory(name, "", parts.join("."));
+  $B.url2name[filename] = name;
+  $B.file_cache[filename] = source;
+  out[name] = $B.py2js({src: source, filename, imported: true}, module, name, $B.builtins_scope).to_js();
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def precompile_enabled() -> bool:
+    return os.environ.get("CHRONICLE_PRECOMPILE", "1") != "0" and shutil.which("node") is not None
+
+
+def precompile(vfs: dict) -> dict:
+    """Python modules of a VFS dict -> the JavaScript Brython makes of them (empty without Node)."""
+    modules = {name: [item[1], len(item) > 3] for name, item in vfs.items()
+               if name != "$timestamp" and item[0] == ".py"}
+    if not modules or not precompile_enabled():
+        return {}
+    with tempfile.TemporaryDirectory(prefix="chronicle-compile-") as tmp:
+        driver = Path(tmp) / "compile.js"
+        driver.write_text(NODE_COMPILER, encoding="utf-8")
+        source = Path(tmp) / "modules.json"
+        source.write_text(json.dumps(modules), encoding="utf-8")
+        try:
+            done = subprocess.run([shutil.which("node"), str(driver), str(BRYTHON_DATA / "brython.js"), str(source)],
+                                  capture_output=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            log.warning("precompiling with Node failed (%s): the pages will compile in the browser", error)
+            return {}
+        if done.returncode != 0:
+            log.warning("precompiling with Node failed (exit %s): %s", done.returncode,
+                        done.stderr.decode(errors="replace")[-2000:])
+            return {}
+        compiled = json.loads(done.stdout)
+    return {name: [js] if modules[name][1] else js for name, js in compiled.items()}
+
+
+def precompiled_js(vfs: dict) -> str:
+    compiled = precompile(vfs)
+    if not compiled:
+        return ""
+    body = json.dumps(compiled, separators=(",", ":"), sort_keys=True)
+    # boot.js reads the flag: with every module precompiled, Brython's indexedDB cache of compiled
+    # modules has nothing left to do, and opening it costs the page ~50 ms before Python starts.
+    return f"Object.assign(__BRYTHON__.precompiled, {body});\n__BRYTHON__.chronicle_precompiled = true;\n"
 
 
 def build(key: str) -> Bundle:
@@ -227,12 +300,19 @@ def _write_atomic(path: Path, body: bytes) -> None:
 
 
 class _Current:
-    """The bundle for the sources as they are now; rebuilt when a file changes (development)."""
+    """The bundle for the sources as they are now; rebuilt when a file changes (development).
+
+    Scripts of the last few builds stay servable: a page fetched just before a rebuild still
+    gets the scripts it names (their names hash their content, so an old one is never wrong).
+    """
+
+    KEEP = 4
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.fingerprint = ""
         self.bundle: Bundle | None = None
+        self.recent: list = []
 
     def get(self) -> Bundle:
         files = source_files()
@@ -241,10 +321,21 @@ class _Current:
             if self.bundle is None or fingerprint != self.fingerprint:
                 self.bundle = build(source_key(files))
                 self.fingerprint = fingerprint
+                self.recent = [self.bundle, *[b for b in self.recent if b.key != self.bundle.key]][: self.KEEP]
             return self.bundle
 
+    def asset(self, name: str) -> Asset | None:
+        """A script by name from the current build or a recent one."""
+        self.get()
+        for built in self.recent:
+            if name in built.assets:
+                return built.assets[name]
+        return None
 
-current = _Current().get
+
+_current = _Current()
+current = _current.get
+asset = _current.asset
 
 
 class BundleError(RuntimeError):

@@ -151,7 +151,7 @@ def _send(request: Request, body: bytes, gzipped: bytes, media_type: str) -> Res
 
 def script(request: Request) -> Response:
     """A bundle script by its hashed name (``/static/js/chronicle.3f9a0c1d2e4b.js``)."""
-    asset = bundle.current().assets.get(request.path_params["name"])
+    asset = bundle.asset(request.path_params["name"])
     if asset is None:
         return PlainTextResponse("no such script (the bundle was rebuilt: reload the page)", status_code=404)
     return _send(request, asset.body, asset.gzipped, STATIC_TYPES[".js"])

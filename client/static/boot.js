@@ -10,6 +10,7 @@
   document.body.appendChild(main);
   document.body.onload = function () {
     window.chronicle_marks.brython = performance.now();
-    brython({debug: 0, ids: ["chronicle-main"]});
+    // server/bundle.py sets chronicle_precompiled when Node compiled every module ahead of time.
+    brython({debug: 0, indexeddb: !__BRYTHON__.chronicle_precompiled, ids: ["chronicle-main"]});
   };
 })();
