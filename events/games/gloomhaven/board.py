@@ -323,7 +323,7 @@ class PositionFigure:
 
 def load_position(raw: object, path: str = "$") -> tuple:
     """A monster-turn question: (Map, level, figures, acting figure id or None)."""
-    data = obj(raw, path, ("map", "figures"), ("level", "monster", "title", "notes", "expect"))
+    data = obj(raw, path, ("map", "figures"), ("level", "monster", "title", "notes", "expect", "expect_jotl"))
     game_map = load_map(data["map"], f"{path}.map")
     on_map = set(game_map.hexes)
     figures = []

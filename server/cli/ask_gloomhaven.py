@@ -1,0 +1,115 @@
+"""Gloomhaven: what a monster does on its turn (focus, destination, targets), and why.
+
+    chronicle ask gloomhaven monster-turn POSITION.json [--monster ID] [--rules gloomhaven|jotl]
+
+POSITION is a map with figures (docs/gloomhaven-format.md, "Monster-turn positions"): the
+acting monster carries its move and attack (range, targets, area pattern) and may fly, jump or
+be muddled. ``map`` may be inline or name a map file beside the position. The answer is JSON:
+
+  {"monster": ID, "rules": "gloomhaven", "focus": [ids], "options": [{"destination": [q, r],
+   "path": [[q, r], ...], "attacks": [ids], ...}], "trace": {"decided_by": ..., "candidates": [...]}}
+
+``focus`` is [] when no enemy can be reached (the monster then neither moves nor attacks);
+``options`` is the complete set of equally good moves the rules allow (more than one: the
+players choose, GH-C4); ``trace`` lists every enemy considered with the cost of its best path
+to an attack hex (negative hexes entered, movement points), its proximity and initiative, and
+the rule that broke the tie. ``--rules jotl`` applies the Jaws of the Lion variant: focus ties
+skip proximity (GH-V1) and a jump's landing hex does not cost 2 for difficult terrain (GH-V2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from events.games.gloomhaven.board import load_position
+from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
+from events.geometry.hexmap import HexMap
+from events.validate import ScenarioError
+from server import scenarios
+from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+
+
+def add_questions(subparsers: argparse._SubParsersAction) -> None:
+    turn = subparsers.add_parser("monster-turn", help="a monster's focus, its equally good moves and the trace")
+    turn.add_argument("position", metavar="POSITION", help="a monster-turn position file (JSON)")
+    turn.add_argument("--monster", metavar="ID", help="the acting monster (default: the file's 'monster')")
+    turn.add_argument("--rules", choices=("gloomhaven", "jotl"), default="gloomhaven",
+                      help="gloomhaven (default) or jotl: Jaws of the Lion's focus and jump (GH-V1, GH-V2)")
+    turn.set_defaults(func=run_monster_turn)
+
+
+def read_position(name: str) -> dict:
+    """The position file as a dict, its ``map`` inlined when it names a file beside it."""
+    path = Path(name)
+    if not path.is_file():
+        raise CommandError(f"{name}: no such position file", BAD_INPUT)
+    data = scenarios.read_json(path)
+    if not isinstance(data, dict):
+        raise CommandError(f"{name}: a position is a JSON object, got {type(data).__name__}", BAD_INPUT)
+    if isinstance(data.get("map"), str):
+        ref = path.parent / data["map"]
+        if not ref.is_file():
+            raise CommandError(f"{name}: $.map names {data['map']!r}, which does not exist", BAD_INPUT)
+        data = dict(data, map=scenarios.read_json(ref))
+    return data
+
+
+def answer(data: dict, monster: str | None = None, rules: str = "gloomhaven") -> dict:
+    """The monster-turn answer for a position dict (raises ScenarioError, CommandError)."""
+    game_map, _level, figures, acting = load_position(data)
+    acting = monster or acting
+    if acting is None:
+        raise CommandError("name the acting monster: --monster ID, or \"monster\" in the file", BAD_ARGS)
+    actor = next((figure for figure in figures if figure.id == acting), None)
+    if actor is None:
+        raise CommandError(f"--monster: no figure {acting!r} (figures: {', '.join(f.id for f in figures)})", BAD_ARGS)
+    field = field_of_position(game_map, figures)
+    attack = None if actor.attack is None else Attack(*actor.attack)
+    mode = "fly" if actor.flying else ("jump" if actor.jump else "walk")
+    plan = monster_turn(field, actor.id, actor.move, attack, mode, actor.muddled, rules == "jotl")
+    return {"monster": actor.id, "rules": rules, **plan.to_data()}
+
+
+def field_of_position(game_map, figures: tuple) -> Field:
+    """Teams and initiative order of a position (GH-2, GH-6, GH-C3, GH-C4).
+
+    Characters and summons are one team, monsters the other. Order: initiative (99 for a long
+    rest); a character before a monster on the same initiative; a summon just before its
+    summoner; monsters elite first, then by number; any tie left keeps the file's order (the
+    players' choice, already made).
+    """
+    by_id = {figure.id: (index, figure) for index, figure in enumerate(figures)}
+
+    def initiative(figure) -> int:
+        return 99 if figure.long_rest else figure.initiative
+
+    def key(index: int, figure) -> tuple:
+        if figure.side == "monster":
+            return (initiative(figure), 1, 0 if figure.rank == "elite" else 1, figure.number, index)
+        if figure.side == "summon":
+            owner_index, owner = by_id[figure.summoner]
+            return (initiative(owner), 0, owner_index, 0, index)
+        return (initiative(figure), 0, index, 1, 0)
+
+    ranked = sorted(range(len(figures)), key=lambda i: key(i, figures[i]))
+    bodies = []
+    for position, index in enumerate(ranked):
+        figure = figures[index]
+        team = "monsters" if figure.side == "monster" else "players"
+        shown = initiative(by_id[figure.summoner][1]) if figure.side == "summon" else initiative(figure)
+        bodies.append(Body(figure.id, figure.hex, team, position + 1, shown))
+    hexmap = HexMap(game_map.hexes, game_map.thin_walls, game_map.doors)  # every door closed (GH-C1)
+    return Field(hexmap, frozenset(game_map.obstacles), frozenset(game_map.traps), frozenset(game_map.hazardous),
+                 frozenset(game_map.difficult), tuple(bodies))
+
+
+def run_monster_turn(args: argparse.Namespace) -> int:
+    data = read_position(args.position)
+    try:
+        result = answer(data, args.monster, args.rules)
+    except ScenarioError as error:
+        raise CommandError(f"{args.position}: {error}", BAD_INPUT) from None
+    print(json.dumps(result, ensure_ascii=False))
+    return SUCCESS
