@@ -16,11 +16,21 @@ _set = object.__setattr__
 # --- the grid and the setup (static for a whole game) ------------------------------------------------
 
 
-class Grid(Record):
+class _Memoised(Record):
+    """A record with one more hidden slot, ``_memo``: not a field (never hashed, compared or
+    serialised), a cache of answers computed from the record's own fields. Like the ``_json`` slot
+    of every record, it is safe because a record never changes."""
+
+    __slots__ = ("_memo",)
+
+
+class Grid(_Memoised):
     """The map (SK-C1): size, wall edges (SK-1), door edges by id (SK-6), square features.
 
     ``low``: squares with low objects (SK-3); ``difficult``: difficult terrain (SK-4); ``pits``
     (SK-5); ``diagonal_cost``: what a diagonal step costs (SK-C2). ``doors``: (id, edge) pairs.
+    Line of sight between two squares depends only on the grid and which doors are closed, so
+    the rules keep those answers in the grid's ``_memo`` (every state of a game shares its grid).
     """
 
     __slots__ = ("name", "width", "height", "walls", "doors", "low", "difficult", "pits", "diagonal_cost")

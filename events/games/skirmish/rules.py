@@ -108,6 +108,25 @@ def blocked_edges(state: State) -> set:
     return edges
 
 
+MEMO_LIMIT = 20_000  # answers kept per grid before the memo starts afresh
+
+
+def line_of_sight(state: State, a: tuple, b: tuple) -> bool:
+    """``square_line_of_sight`` with the walls and closed doors of ``state`` (SK-1, SK-6, SK-C3),
+    remembered in the grid's memo under the set of closed doors (it is symmetric)."""
+    memo = getattr(state.grid, "_memo", None)
+    if memo is None or len(memo) > MEMO_LIMIT:
+        memo = {}
+        object.__setattr__(state.grid, "_memo", memo)
+    closed = tuple(item.id for item in state.doors if not item.open)
+    key = (closed, a, b) if a <= b else (closed, b, a)
+    seen = memo.get(key)
+    if seen is None:
+        seen = square_line_of_sight(a, b, blocked_edges(state))
+        memo[key] = seen
+    return seen
+
+
 def edge_label(state: State, edge: tuple) -> str:
     """``the wall C2|D2`` or ``the closed door door1 (C2|D2)``."""
     for item in state.doors:
@@ -184,7 +203,7 @@ def sight(state: State, attacker: tuple, target: tuple) -> tuple:
     square or adjacent to it; the figures standing on the two squares never screen.
     """
     blocked = blocked_edges(state)
-    if not square_line_of_sight(attacker, target, blocked):
+    if not line_of_sight(state, attacker, target):
         return (False, square_first_blocking_edge(attacker, target, blocked), False, None, ())
     screens = {other.at for other in state.figures if other.at is not None and other.at not in (attacker, target)}
     for square in state.grid.low:
@@ -421,7 +440,7 @@ def _attack_problem(state: State, item: Figure, target: Figure) -> Rejection | N
     if item.melee and not square_adjacent(item.at, target.at, blocked):
         return Rejection("SK-C2", f"{item.name} ({item.id}) fights in melee only, and {target.name} at "
                          f"{square_name(target.at)} is not adjacent to {square_name(item.at)}")
-    if not square_line_of_sight(item.at, target.at, blocked):
+    if not line_of_sight(state, item.at, target.at):
         edge = square_first_blocking_edge(item.at, target.at, blocked)
         where = f" (the line between the centres meets {edge_label(state, edge)})" if edge is not None else ""
         return Rejection("SK-C3", f"no line of sight from {square_name(item.at)} to {target.name} at "
