@@ -190,7 +190,7 @@ async def game_log(request: Request) -> Response:
     def lines():
         for item in stored:
             envelope = frames.decode_envelope(game, item.envelope)
-            visible = visible_to(game, envelope, None)
+            visible = visible_to(game, envelope, None, meta.over)
             if visible is envelope:
                 yield item.envelope + "\n"
             elif visible is not None:

@@ -66,13 +66,13 @@ _TRANSITIONS = {
 }
 
 
-def visible_to(game: Any, envelope: Envelope, seat: str | None) -> Envelope | None:
+def visible_to(game: Any, envelope: Envelope, seat: str | None, over: bool = False) -> Envelope | None:
     """What ``seat`` (None: a spectator) may see of an envelope: itself, a redacted copy, or None.
 
-    Every envelope leaving the server passes here. Mecha hides nothing; a game with hidden
-    information (Gloomhaven's decks) will redact by the envelope's audience.
+    Every envelope leaving the server passes here. The game decides (``Game.visible``: its
+    ``visibility`` and ``redact``); once the game is over its whole log is public.
     """
-    return envelope
+    return game.visible(envelope, seat, over)
 
 
 def now() -> str:
@@ -163,7 +163,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Connection] = set()
         self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
-        self._frames = [frames.event_frame(item.envelope) for item in stored]  # public frame per seq
+        self._frames = [frames.event_frame(item.envelope) for item in stored]  # the full frame per seq
+        self._redacted: dict[int, str] = {}  # seq -> the frame of its redacted copy, once someone needed it
 
     @classmethod
     async def load(cls, store: Store, game_id: str) -> Room:
@@ -181,21 +182,26 @@ class Room:
         it goes out to this Room's clients now, so they see no gap.
         """
         fresh = await Room.load(self.store, self.meta.game_id)
-        self.meta, self.table, self._frames = fresh.meta, fresh.table, fresh._frames
+        self.meta, self.table, self._frames, self._redacted = fresh.meta, fresh.table, fresh._frames, {}
         self._broadcast(self.table.envelopes[known:])
 
-    def frame_for(self, envelope: Envelope, seat: str | None) -> str | None:
-        visible = visible_to(self.game, envelope, seat)
+    def frame_for(self, envelope: Envelope, seat: str | None, over: bool) -> str | None:
+        visible = visible_to(self.game, envelope, seat, over)
         if visible is None:
             return None
         if visible is envelope:
             return self._frames[envelope.seq - 1]
-        return frames.event_frame(frames.encode_envelope(visible))
+        # A redacted copy does not depend on who is refused the original: encode it once.
+        frame = self._redacted.get(envelope.seq)
+        if frame is None:
+            frame = self._redacted[envelope.seq] = frames.event_frame(frames.encode_envelope(visible))
+        return frame
 
     def _frames_for(self, envelopes: list[Envelope], seat: str | None) -> list[str]:
+        over = bool(self.game.is_over(self.table.state))
         out = []
         for envelope in envelopes:
-            frame = self.frame_for(envelope, seat)
+            frame = self.frame_for(envelope, seat, over)
             if frame is not None:
                 out.append(frame)
         return out

@@ -41,7 +41,7 @@ class Client:
     def __init__(self, socket: Any, game_id: str) -> None:
         self.socket = socket
         self.game_id = game_id
-        self.game = events.games.load("mecha")
+        self.game = events.games.load("mecha")  # until the welcome names the game's rules
         self.envelopes: list[dict] = []  # every envelope received, as sent
         self.state: Any = None
         self.welcome: dict | None = None
@@ -81,6 +81,8 @@ class Client:
         if frame["type"] == "event":
             self._fold(frame["envelope"])
         else:
+            if frame["type"] == "welcome":
+                self.game = events.games.load(frame["rules"])
             self.replies.append(frame)
         return frame
 
