@@ -30,6 +30,6 @@ def test_rule_of_reads_the_event_field_then_the_class():
 def test_games_load_by_name():
     game = events.games.load("mecha")
     assert game.name == "mecha" and game is events.games.load("mecha")
-    assert events.games.NAMES == ("mecha",)
-    with pytest.raises(KeyError, match="unknown game 'chess' \\(known: mecha\\)"):
+    assert events.games.NAMES[0] == "mecha" and len(set(events.games.NAMES)) == len(events.games.NAMES)
+    with pytest.raises(KeyError, match="unknown game 'chess' \\(known: mecha, "):
         events.games.load("chess")
