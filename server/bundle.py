@@ -238,11 +238,39 @@ def precompile_enabled() -> bool:
 
 
 def precompile(vfs: dict) -> dict:
-    """Python modules of a VFS dict -> the JavaScript Brython makes of them (empty without Node)."""
+    """Python modules of a VFS dict -> the JavaScript Brython makes of them (empty without Node).
+
+    Each module's JavaScript is cached on disk by a hash of its source, so editing one file
+    recompiles one module.
+    """
     modules = {name: [item[1], len(item) > 3] for name, item in vfs.items()
                if name != "$timestamp" and item[0] == ".py"}
     if not modules or not precompile_enabled():
         return {}
+    store = cache_root() / "compiled"
+    paths = {}
+    for name, (source, is_package) in modules.items():
+        digest = hashlib.sha256(f"{FORMAT}:{BRYTHON_VERSION}:{name}:{is_package}\0{source}".encode()).hexdigest()
+        paths[name] = store / f"{digest[:32]}.js"
+    missing = {name: modules[name] for name in modules if not paths[name].is_file()}
+    if missing:
+        compiled = _node_compile(missing)
+        if compiled is None:
+            return {}
+        store.mkdir(parents=True, exist_ok=True)
+        for name, js in compiled.items():
+            _write_atomic(paths[name], js.encode())
+    out = {}
+    for name, (_source, is_package) in modules.items():
+        try:
+            js = paths[name].read_text(encoding="utf-8")
+        except OSError:
+            return {}  # the cache was cleared meanwhile: compile in the browser this time
+        out[name] = [js] if is_package else js
+    return out
+
+
+def _node_compile(modules: dict) -> dict | None:
     with tempfile.TemporaryDirectory(prefix="chronicle-compile-") as tmp:
         driver = Path(tmp) / "compile.js"
         driver.write_text(NODE_COMPILER, encoding="utf-8")
@@ -253,13 +281,12 @@ def precompile(vfs: dict) -> dict:
                                   capture_output=True, timeout=300)
         except (OSError, subprocess.TimeoutExpired) as error:
             log.warning("precompiling with Node failed (%s): the pages will compile in the browser", error)
-            return {}
+            return None
         if done.returncode != 0:
             log.warning("precompiling with Node failed (exit %s): %s", done.returncode,
                         done.stderr.decode(errors="replace")[-2000:])
-            return {}
-        compiled = json.loads(done.stdout)
-    return {name: [js] if modules[name][1] else js for name, js in compiled.items()}
+            return None
+        return json.loads(done.stdout)
 
 
 def precompiled_js(vfs: dict) -> str:

@@ -10,6 +10,7 @@ page complained about: uncaught errors, console errors (a CSP violation is one),
 from __future__ import annotations
 
 import os
+import urllib.request
 
 import pytest
 
@@ -26,6 +27,10 @@ READY_TIMEOUT_MS = 30_000
 @pytest.fixture(scope="session")
 def server(tmp_path_factory) -> ServerProcess:
     with ServerProcess(tmp_path_factory.mktemp("browser") / "chronicle.db").start() as started:
+        # The first page request builds the script bundle (precompiling with Node takes seconds,
+        # more on a busy machine): pay it here, not inside a page's navigation timeout.
+        with urllib.request.urlopen(f"{started.base_url}/", timeout=600) as response:
+            response.read()
         yield started
 
 
