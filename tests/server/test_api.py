@@ -6,6 +6,7 @@ import json
 import random
 import urllib.request
 
+import events.games
 from server.scenarios import load
 from tests.server.client import Client, command_json, run
 from tests.server_fixture import create_game, get_json, post_json
@@ -110,3 +111,13 @@ def test_log_and_state_equal_what_clients_got(shared_server):
         status, answer = get_json(f"{base}/api/games/{game_id}/state?seq={bad}")
         assert status == 400 and answer["code"] == "bad-seq"
         assert f"from 1 to {len(received)}" in answer["message"]
+
+
+def test_every_listed_scenario_creates_a_playable_game(shared_server):
+    _, listing = get_json(f"{shared_server.base_url}/api/scenarios")
+    assert {item["game"] for item in listing} == set(events.games.NAMES)
+    for item in listing:
+        status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": item["name"], "seed": 3})
+        assert status == 201, (item, game)
+        status, state = get_json(f"{shared_server.base_url}/api/games/{game['game']}/state")
+        assert status == 200 and state["seq"] >= 1, (item, state)
