@@ -27,7 +27,13 @@ def _echo() -> type:
     return EchoView
 
 
-RENDERERS = {"mecha": _mecha, "echo": _echo}
+def _skirmish() -> type:
+    from client.boards.skirmish import SkirmishView
+
+    return SkirmishView
+
+
+RENDERERS = {"mecha": _mecha, "echo": _echo, "skirmish": _skirmish}
 
 
 def renderer(game_name: str) -> type:

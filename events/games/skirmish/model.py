@@ -159,11 +159,13 @@ class Activate(Record):
 
 
 class Move(Record):
-    """Move the active figure to square ``to`` by its cheapest legal path (SK-C2)."""
+    """Move the active figure to square ``to`` by its cheapest legal path (SK-C2). ``figure`` may
+    be left out (None): the figure acting now, so a click on a square is a whole command."""
 
     __slots__ = ("figure", "to")
     __match_args__ = __slots__
     TYPE = "Move"
+    DEFAULTS = {"figure": None}
 
     def __init__(self, figure: str, to: tuple) -> None:
         _set(self, "figure", figure)

@@ -281,6 +281,10 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
     if not isinstance(command, (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor)):
         return Rejection("SK-C5", f"{type(command).__name__} is not a command of this game")
+    if isinstance(command, Move) and command.figure is None:  # the figure acting now
+        if state.active is None:
+            return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
+        command = Move(state.active.figure, command.to)
     item = figure(state, command.figure)
     if item is None:
         return Rejection("SK-C1", f"there is no figure {command.figure!r}")

@@ -411,6 +411,17 @@ def test_sk_c4_a_contest_declared_when_the_holder_has_left_needs_no_roll():
 # --- SK-C2 steps and activations -------------------------------------------------------------------------
 
 
+def test_sk_c2_a_move_without_a_figure_moves_the_figure_acting_now():
+    """SK-C2, SK-C5: ``{"to": [1, 0]}`` alone (a click on a square) moves the active figure; with
+    nobody acting it is refused."""
+    tab = table(scenario(open_rows(3, 1), [fig("a", "red", "A1"), fig("b", "blue", "C1")]))
+    command = GAME.commands.build({"type": "Move", "to": [1, 0]})
+    assert command == Move(None, (1, 0))
+    assert act(tab, "red", command).rule == "SK-C5"
+    activate(tab, "a")
+    assert act(tab, "red", command)[0].figure == "a"
+
+
 def test_sk_c2_a_diagonal_step_costs_2_by_default_and_1_when_the_scenario_says_so():
     """SK-C2: A1→B2 costs 2, or 1 with "diagonal_cost": 1."""
     rows = open_rows(3, 3)

@@ -1,0 +1,470 @@
+"""The ``skirmish`` board as SVG: the square grid, its walls, doors and terrain, figures, sight lines.
+
+Colours follow the rule text: magenta walls (SK-1), green low objects (SK-3), yellow difficult
+terrain (SK-4), orange pits (SK-5), light-blue doors (SK-6), drawn solid when closed and as an open
+leaf when open. Colours are SVG presentation attributes, not CSS, so the page needs no stylesheet
+change and no inline style (the CSP forbids those).
+
+Everything shown is read from the folded state and the log: reachable squares and their costs come
+from the game's own ``destinations`` (the cost shows on the square and in its tooltip on hover),
+line of sight and cover from its ``sight`` (SK-C3), drawn from the selected figure (the active one
+unless another is clicked) to every other figure. The buttons are the game's ``legal`` commands
+except moves, which are clicks on a highlighted square. The side panel lists figures and doors and
+the door contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
+"""
+
+from __future__ import annotations
+
+from client.dom import add, clear, el, listen, set_text, svg
+from events.games.skirmish.model import Move
+from events.games.skirmish.rules import destinations, figure, legal, may_attack, movement_left, sight, turn
+from events.geometry.squares import square_edge_points, square_name
+
+S = 46  # a square's side in SVG units
+MARGIN = 22
+WALL = "#d61fd6"  # magenta
+DOOR = "#7cc8f2"  # light blue
+FILL = {"floor": "#f3efe4", "low": "#7ccf6b", "difficult": "#f2d64b", "pit": "#f08c2e"}
+SIDE_COLOURS = ("#d63c3c", "#3c6fd6")
+SIGHT = {"clear": "#1f8a4c", "cover": "#d19a00", "blocked": "#c62828"}
+
+
+def _pt(value: int) -> int:
+    return MARGIN + value * S
+
+
+def _centre(square: tuple) -> tuple:
+    return (MARGIN + square[0] * S + S // 2, MARGIN + square[1] * S + S // 2)
+
+
+class SkirmishView:
+    """Draws one ``skirmish`` state into a board node (SVG inside) and an info node (HTML)."""
+
+    def __init__(self, game: object, board_node: object, info_node: object) -> None:
+        self.game = game
+        self.board_node = board_node
+        self.info_node = info_node
+        self.grid = None
+        self.squares: dict = {}
+        self.doors: dict = {}
+        self.figures: dict = {}
+        self.sight_layer = None
+        self.route = None
+        self.selected = None  # a figure id clicked by the viewer, or None: the active figure
+        self.state = None
+        self.envelopes: list = []
+        self.interactive = False
+        self.on_pick = None
+
+    # --- what the page asks -------------------------------------------------------------------------
+
+    def hints(self, state: object, seat: object) -> dict:
+        """Squares the acting figure can move to now -> (cost, path), from the game's own rules."""
+        if state is None or state.over or state.active is None or state.active.pending:
+            return {}
+        if seat is not None and seat not in turn(state):
+            return {}
+        item = figure(state, state.active.figure)
+        return destinations(state, item)
+
+    def actions(self, state: object, seat: object) -> list:
+        """One button per legal command of ``seat`` except moves (those are clicks on squares)."""
+        if state is None or seat is None:
+            return []
+        out = []
+        for command in legal(state, seat):
+            if isinstance(command, Move):
+                continue
+            data = command.to_data()
+            kind = data.pop("type")
+            out.append((self._label(state, command), kind, data))
+        return out
+
+    def pick_command(self, state: object, seat: object, place: object) -> tuple:
+        """A click on a square moves the acting figure there (the rules say if it may)."""
+        square = tuple(place)
+        name = square_name(square)
+        if state is not None and state.active is not None:
+            item = figure(state, state.active.figure)
+            return ("Move", {"figure": item.id, "to": list(square)}, f"Move {item.name} to {name}")
+        return ("Move", {"to": list(square)}, f"Move to {name}")
+
+    def _label(self, state: object, command: object) -> str:
+        kind = command.TYPE
+        item = figure(state, command.figure)
+        who = item.name if item is not None else command.figure
+        if kind == "Activate":
+            return f"Activate {who}"
+        if kind == "Attack":
+            target = figure(state, command.target)
+            return f"{who} attacks {target.name}"
+        if kind == "ContestDoor":
+            return f"{who}: contest {command.door} ({'open' if command.open else 'close'} it)"
+        if kind == "EndActivation":
+            return f"End {who}'s activation"
+        if kind == "DecideDoor":
+            if command.open:
+                return f"{who}: open {command.door}"
+            return f"{who}: {'close' if self._open(state, command.door) else 'keep closed'} {command.door}"
+        return kind
+
+    @staticmethod
+    def _open(state: object, door_id: str) -> bool:
+        for item in state.doors:
+            if item.id == door_id:
+                return item.open
+        return False
+
+    def describe(self, event: object) -> str:
+        kind = event.TYPE
+        if kind == "GameStarted":
+            return f"game started: {' vs '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+        if kind == "FigureActivated":
+            return f"{event.figure} ({event.side}) activates, round {event.round}"
+        if kind == "FigureMoved":
+            route = " → ".join(square_name(sq) for sq in (event.start,) + event.path)
+            return f"{event.figure} moves {route} ({event.cost} movement points)"
+        if kind == "AttackRolled":
+            result = "critical hit" if event.critical else "hit" if event.hit else "miss"
+            cover = " with cover" if event.cover else ""
+            damage = f", {event.damage} damage" if event.hit else ""
+            return (f"{event.figure} attacks {event.target}: d20 {event.roll} + {event.attack} = {event.total} "
+                    f"vs Defense {event.defense}{cover}: {result}{damage}")
+        if kind == "FigureDefeated":
+            return f"{event.figure} is defeated at {square_name(event.at)}"
+        if kind == "DoorContested":
+            last = event.throws[-1]
+            return (f"{event.figure} contests {event.door} ({'open' if event.want_open else 'close'} it) against "
+                    f"{event.holder}: {last[1]} vs {last[3]} after {len(event.throws)} throw(s); {event.winner} "
+                    f"holds it, {'open' if event.open else 'closed'}")
+        if kind == "DoorTaken":
+            return f"{event.figure} takes {event.door} ({event.holder} is gone): {'open' if event.open else 'closed'}"
+        if kind == "DoorDecisionsDue":
+            return f"{event.figure} must decide {', '.join(event.doors)}"
+        if kind == "DoorDecided":
+            verb = "opens" if event.open else "closes" if event.was_open else "keeps closed"
+            return f"{event.figure} {verb} {event.door} and holds it"
+        if kind == "DoorReleased":
+            return f"{event.door} closes: its holder {event.figure} is gone"
+        if kind == "ActivationEnded":
+            return f"{event.figure}'s activation ends; {event.next_side} next"
+        if kind == "RoundEnded":
+            return f"round {event.round} ends; {event.next_side} opens the next"
+        if kind == "GameEnded":
+            return f"game over: {event.winner + ' wins' if event.winner else 'a draw'} ({event.reason})"
+        return kind
+
+    # --- drawing --------------------------------------------------------------------------------------
+
+    def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
+        if state is None:
+            return
+        if self.grid is not state.grid:
+            self._build(state)
+        self.state = state
+        self.envelopes = envelopes
+        self.interactive = interactive
+        self.on_pick = on_pick
+        hints = self.hints(state, seat)
+        acting = figure(state, state.active.figure) if state.active is not None else None
+        for square, (group, title, cost_text, base) in self.squares.items():
+            found = hints.get(square)
+            if found is not None:
+                cost = found[0]
+                then = "" if acting is None or not may_attack(state, acting) or cost > acting.speed \
+                    else ", then it may still attack"
+                set_text(title, f"{square_name(square)}: {cost} movement point{'s' if cost != 1 else ''}{then}")
+                set_text(cost_text, cost)
+                group.setAttribute("data-cost", cost)
+                group.setAttribute("class", "sq reach" + (" clickable" if interactive else ""))
+            else:
+                set_text(title, base)
+                set_text(cost_text, "")
+                group.setAttribute("data-cost", "")
+                group.setAttribute("class", "sq")
+        for item in state.doors:
+            self._draw_door(state, item)
+        self._draw_figures(state)
+        self._draw_sight(state)
+        self._draw_route(envelopes)
+        clear(self.info_node)
+        add(self.info_node, *self._info(state, envelopes))
+
+    def _build(self, state: object) -> None:
+        grid = state.grid
+        self.grid = grid
+        width, height = 2 * MARGIN + grid.width * S, 2 * MARGIN + grid.height * S
+        root = svg("svg", "board skirmish-board", (("viewBox", f"0 0 {width} {height}"), ("role", "img"),
+                                                   ("data-board", grid.name)))
+        add(root, svg("title", None, (), grid.name))
+        kinds = {}
+        for square in grid.low:
+            kinds[square] = "low"
+        for square in grid.difficult:
+            kinds[square] = "difficult"
+        for square in grid.pits:
+            kinds[square] = "pit"
+        names = {"floor": "", "low": ", low objects (double cost, cover)",
+                 "difficult": ", difficult terrain (double cost)", "pit": ", pit (no entry; seen across)"}
+        layer = svg("g", "squares")
+        self.squares = {}
+        for y in range(grid.height):
+            for x in range(grid.width):
+                square = (x, y)
+                kind = kinds.get(square, "floor")
+                group = svg("g", "sq", (("data-square", square_name(square)), ("data-x", x), ("data-y", y),
+                                        ("data-kind", kind)))
+                title = svg("title")
+                cx, cy = _centre(square)
+                cost = svg("text", "cost", (("x", cx), ("y", cy + 5), ("text-anchor", "middle"), ("font-size", "14"),
+                                            ("font-weight", "700"), ("fill", "#1d2330")))
+                add(group, title, svg("rect", "sq-" + kind, (
+                    ("x", _pt(x)), ("y", _pt(y)), ("width", S), ("height", S), ("fill", FILL[kind]),
+                    ("stroke", "#b9b2a0"), ("stroke-width", "1"))), cost)
+                listen(group, "click", self._square_handler(square))
+                self.squares[square] = (group, title, cost, square_name(square) + names[kind])
+                add(layer, group)
+        add(root, layer)
+        reach = svg("g", "reach-marks")
+        add(root, reach)
+        labels = svg("g", "labels")
+        for x in range(grid.width):
+            add(labels, svg("text", "col", (("x", _pt(x) + S // 2), ("y", MARGIN - 7), ("text-anchor", "middle"),
+                                            ("font-size", "11"), ("fill", "#667085")), square_name((x, 0))[:-1]))
+        for y in range(grid.height):
+            add(labels, svg("text", "row", (("x", MARGIN - 6), ("y", _pt(y) + S // 2 + 4), ("text-anchor", "end"),
+                                            ("font-size", "11"), ("fill", "#667085")), y + 1))
+        add(root, labels)
+        walls = svg("g", "walls")
+        for edge in grid.walls:
+            (ax, ay), (bx, by) = square_edge_points(edge)
+            add(walls, svg("line", "wall", (("x1", _pt(ax)), ("y1", _pt(ay)), ("x2", _pt(bx)), ("y2", _pt(by)),
+                                            ("stroke", WALL), ("stroke-width", "7"), ("stroke-linecap", "round"))))
+        add(root, walls)
+        doors = svg("g", "doors")
+        self.doors = {}
+        for door_id, edge in grid.doors:
+            group = svg("g", "door", (("data-door", door_id),))
+            title = svg("title")
+            (ax, ay), (bx, by) = square_edge_points(edge)
+            leaf = svg("line", "leaf", (("x1", _pt(ax)), ("y1", _pt(ay)), ("x2", _pt(bx)), ("y2", _pt(by)),
+                                        ("stroke", DOOR), ("stroke-width", "8"), ("stroke-linecap", "butt")))
+            label = svg("text", "door-label", (("x", (_pt(ax) + _pt(bx)) // 2 + 4), ("y", (_pt(ay) + _pt(by)) // 2 - 4),
+                                               ("font-size", "10"), ("fill", "#1b5d85")), door_id)
+            add(group, title, leaf, label)
+            self.doors[door_id] = (group, title, leaf, (ax, ay, bx, by), [None])
+            add(doors, group)
+        add(root, doors)
+        self.route = svg("polyline", "route", (("points", ""), ("fill", "none"), ("stroke", "#e4572e"),
+                                               ("stroke-width", "3"), ("stroke-opacity", "0.8"),
+                                               ("pointer-events", "none")))
+        add(root, self.route)
+        self.sight_layer = svg("g", "sight", (("pointer-events", "none"),))
+        add(root, self.sight_layer)
+        figures = svg("g", "figures")
+        self.figures = {}
+        for item in state.figures:
+            colour = SIDE_COLOURS[state.sides.index(item.side) % 2]
+            group = svg("g", "fig", (("data-figure", item.id), ("data-side", item.side)))
+            title = svg("title")
+            ring = svg("circle", "ring", (("r", S // 2 - 3), ("fill", "none"), ("stroke", "#111"), ("stroke-width", "0")))
+            body = svg("circle", "body", (("r", S // 2 - 8), ("fill", colour), ("stroke", "#111"), ("stroke-width", "1.5")))
+            letter = svg("text", "fig-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "11"),
+                                               ("font-weight", "800"), ("fill", "#fff")), item.id[:3])
+            hp = svg("text", "fig-hp", (("y", S // 2 - 1), ("text-anchor", "middle"), ("font-size", "9"),
+                                        ("fill", "#1d2330")))
+            add(group, title, ring, body, letter, hp)
+            listen(group, "click", self._figure_handler(item.id))
+            self.figures[item.id] = (group, title, ring, hp, [None])
+            add(figures, group)
+        add(root, figures)
+        clear(self.board_node)
+        add(self.board_node, root)
+
+    def _square_handler(self, square: tuple) -> object:
+        def handler(event: object) -> None:
+            if self.interactive and self.on_pick is not None:
+                self.on_pick(square)
+
+        return handler
+
+    def _figure_handler(self, figure_id: str) -> object:
+        def handler(event: object) -> None:
+            self.selected = figure_id
+            if self.state is not None:
+                self._draw_figures(self.state)
+                self._draw_sight(self.state)
+
+        return handler
+
+    def _draw_door(self, state: object, item: object) -> None:
+        group, title, leaf, (ax, ay, bx, by), shown = self.doors[item.id]
+        holder = figure(state, item.holder) if item.holder else None
+        now = (item.open, item.holder)
+        if shown[0] == now:
+            return
+        shown[0] = now
+        group.setAttribute("data-open", "1" if item.open else "0")
+        group.setAttribute("data-holder", item.holder or "")
+        if item.open:  # the leaf swung open: a short dashed line square to the edge at its first end
+            leaf.setAttribute("x2", _pt(ax) + (2 * S // 3 if ax == bx else 0))
+            leaf.setAttribute("y2", _pt(ay) + (0 if ax == bx else 2 * S // 3))
+            leaf.setAttribute("stroke-dasharray", "4 3")
+        else:
+            leaf.setAttribute("x2", _pt(bx))
+            leaf.setAttribute("y2", _pt(by))
+            leaf.setAttribute("stroke-dasharray", "none")
+        who = f", held by {holder.name} ({holder.id})" if holder is not None else ", held by nobody"
+        set_text(title, f"{item.id}: {'open' if item.open else 'closed'}{who}")
+
+    def _selected(self, state: object) -> object:
+        if self.selected is not None:
+            item = figure(state, self.selected)
+            if item is not None and item.at is not None:
+                return item
+        if state.active is not None:
+            return figure(state, state.active.figure)
+        return None
+
+    def _draw_figures(self, state: object) -> None:
+        chosen = self._selected(state)
+        active = state.active.figure if state.active is not None else None
+        done = set(state.activated)
+        for item in state.figures:
+            group, title, ring, hp, shown = self.figures[item.id]
+            look = (item.at, item.hp, item.id == active, item.id in done, chosen is not None and chosen.id == item.id)
+            if shown[0] == look:
+                continue
+            shown[0] = look
+            if item.at is None:
+                group.setAttribute("visibility", "hidden")
+                group.setAttribute("data-at", "")
+                continue
+            x, y = _centre(item.at)
+            group.setAttribute("visibility", "visible")
+            group.setAttribute("transform", f"translate({x} {y})")
+            group.setAttribute("data-at", square_name(item.at))
+            group.setAttribute("opacity", "0.55" if item.id in done else "1")
+            group.setAttribute("class", "fig" + (" active" if item.id == active else "")
+                               + (" selected" if look[4] else ""))
+            ring.setAttribute("stroke-width", "3" if item.id == active or look[4] else "0")
+            ring.setAttribute("stroke", "#e4572e" if item.id == active else "#3c6fd6")
+            set_text(hp, f"{item.hp}/{item.max_hp}")
+            set_text(title, f"{item.name} ({item.id}, {item.side}) at {square_name(item.at)}: Attack {item.attack}, "
+                     f"Defense {item.defense}, movement {item.speed}, {item.hp}/{item.max_hp} hit points"
+                     + (", melee" if item.melee else ""))
+
+    def _draw_sight(self, state: object) -> None:
+        """Lines of sight from the selected figure to every other standing figure (SK-C3)."""
+        layer = clear(self.sight_layer)
+        chosen = self._selected(state)
+        if chosen is None:
+            layer.setAttribute("data-from", "")
+            return
+        layer.setAttribute("data-from", chosen.id)
+        x1, y1 = _centre(chosen.at)
+        for other in state.figures:
+            if other.at is None or other.id == chosen.id:
+                continue
+            seen, _edge, cover, corner, screens = sight(state, chosen.at, other.at)
+            kind = "blocked" if not seen else "cover" if cover else "clear"
+            sx, sy = (_pt(corner[0]), _pt(corner[1])) if cover and corner is not None else (x1, y1)
+            x2, y2 = _centre(other.at)
+            line = svg("line", f"sight-line {kind}", (
+                ("x1", sx), ("y1", sy), ("x2", x2), ("y2", y2), ("stroke", SIGHT[kind]),
+                ("stroke-width", "2.5" if seen else "1.5"), ("stroke-dasharray", "none" if kind == "clear" else "6 4"),
+                ("data-target", other.id), ("data-los", "1" if seen else "0"), ("data-cover", "1" if cover else "0")))
+            why = "no line of sight" if not seen else ("cover (+4 Defense): " + "; ".join(screens)) if cover \
+                else "line of sight, no cover"
+            add(line, svg("title", None, (), f"{chosen.name} → {other.name}: {why}"))
+            add(layer, line)
+            if kind != "clear":
+                add(layer, svg("text", f"sight-mark {kind}", (("x", x2), ("y", y2 - S // 2 + 9), ("text-anchor", "middle"),
+                                                              ("font-size", "10"), ("font-weight", "700"),
+                                                              ("fill", SIGHT[kind])),
+                               "cover" if seen else "no LOS"))
+
+    def _draw_route(self, envelopes: list) -> None:
+        for envelope in reversed(envelopes):
+            event = envelope.event
+            if event.TYPE == "FigureMoved":
+                points = [_centre(sq) for sq in (event.start,) + event.path]
+                self.route.setAttribute("points", " ".join(f"{x},{y}" for x, y in points))
+                self.route.setAttribute("data-path", " ".join(square_name(sq) for sq in event.path))
+                self.route.setAttribute("visibility", "visible")
+                return
+        self.route.setAttribute("visibility", "hidden")
+
+    # --- the side panel -------------------------------------------------------------------------------
+
+    def _info(self, state: object, envelopes: list) -> list:
+        nodes = [el("h2", state.title, "game-title")]
+        if state.over:
+            text = f"Game over: {state.winner} wins" if state.winner else "Game over: a draw"
+            nodes.append(el("p", text, "turn over"))
+        else:
+            line = el("p", None, "turn")
+            add(line, el("span", f"Round {state.round} / {state.rounds} · turn: "),
+                el("b", state.sides[state.turn], "turn-seat"))
+            if state.active is not None:
+                item = figure(state, state.active.figure)
+                add(line, el("span", f" · acting: {item.name} ({item.id}), {movement_left(state, item)} movement "
+                                     f"points left" + ("" if may_attack(state, item) else ", no attack left")))
+                if state.active.pending:
+                    add(line, el("b", f" · must decide {', '.join(state.active.pending)}", "pending"))
+            nodes.append(line)
+        table = el("table", None, "seats figures")
+        head = el("tr")
+        for title in ("figure", "side", "at", "hp", "Atk", "Def", "move"):
+            add(head, el("th", title))
+        add(table, head)
+        for item in state.figures:
+            row = el("tr", None, "figure-row", (("data-figure", item.id),))
+            add(row, el("td", f"{item.name} ({item.id})"), el("td", item.side),
+                el("td", square_name(item.at) if item.at is not None else "defeated"),
+                el("td", f"{item.hp}/{item.max_hp}"), el("td", item.attack), el("td", item.defense), el("td", item.speed))
+            add(table, row)
+        nodes.append(table)
+        if state.doors:
+            doors = el("ul", None, "door-list")
+            for item in state.doors:
+                holder = figure(state, item.holder) if item.holder else None
+                add(doors, el("li", f"{item.id}: {'open' if item.open else 'closed'}, "
+                                    f"{'held by ' + holder.name + ' (' + holder.id + ')' if holder else 'held by nobody'}",
+                              "door-state", (("data-door", item.id), ("data-open", "1" if item.open else "0"))))
+            nodes.append(add(el("div", None), el("h3", "Doors"), doors))
+        contests = [envelope for envelope in envelopes if envelope.event.TYPE in ("DoorContested", "DoorTaken")]
+        if contests:
+            box = el("ol", None, "contests")
+            for envelope in contests[-4:]:
+                add(box, self._contest(state, envelope))
+            nodes.append(add(el("div", None), el("h3", "Door contests"), box))
+        return nodes
+
+    def _contest(self, state: object, envelope: object) -> object:
+        event = envelope.event
+        row = el("li", None, "contest", (("data-seq", envelope.seq), ("data-door", event.door),
+                                         ("data-winner", event.figure if event.TYPE == "DoorTaken" else event.winner)))
+        if event.TYPE == "DoorTaken":
+            add(row, el("span", f"#{envelope.seq} {event.figure} takes {event.door} without a roll: "
+                                f"{event.holder} is not in contact (SK-C4)"))
+            return row
+        want = "open" if event.want_open else "closed"
+        add(row, el("div", f"#{envelope.seq} {event.door}: {event.figure} wants it {want} against holder {event.holder} "
+                           f"({event.rule})", "contest-head"))
+        add(row, el("div", f"{event.figure}: d20 + Attack {event.figure_attack} + bonus {event.figure_bonus} · "
+                           f"{event.holder}: d20 + Attack {event.holder_attack} + bonus {event.holder_bonus}",
+                    "contest-bonus"))
+        for mine, my_total, theirs, their_total in event.throws:
+            note = ""
+            if mine == 20 and theirs == 20:
+                note = " — two criticals: tie, roll again"
+            elif mine == 20 or theirs == 20:
+                note = " — critical"
+            elif my_total == their_total:
+                note = " — tie, roll again"
+            add(row, el("div", f"{event.figure} rolls {mine} → {my_total} · {event.holder} rolls {theirs} → "
+                               f"{their_total}{note}", "throw", (("data-rolls", f"{mine} {theirs}"),)))
+        add(row, el("div", f"{event.winner} wins: {event.door} is {'open' if event.open else 'closed'}",
+                    "contest-result"))
+        return row
