@@ -74,6 +74,8 @@ RULES_VERSION = "gloomhaven-1"
 
 MONSTERS = "monsters"
 MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), ("null", 1))
+#: How a loaded die names a modifier card (``chronicle play --dice``, tests): its value, 10 for 2x, -10 for Null.
+MODIFIER_FACES = {"+0": 0, "+1": 1, "-1": -1, "+2": 2, "-2": -2, "x2": 10, "null": -10}
 LONG_REST_INITIATIVE = 99
 
 
@@ -301,7 +303,8 @@ def _reveal(state: State, rng: Any) -> list:
         left = tuple(card.id for card in monster_type.deck if card.id not in group.drawn)
         if not left:
             left = tuple(card.id for card in monster_type.deck)
-        chosen = rng.pick(left)
+        initiative = {card.id: card.initiative for card in monster_type.deck}
+        chosen = rng.pick(left, face=lambda card_id: initiative[card_id])  # a loaded die names the initiative
         card = next(card for card in monster_type.deck if card.id == chosen)
         events.append(MonsterCardDrawn(group.name, chosen, card.initiative))
     return events
@@ -657,12 +660,12 @@ def _attacks(state: State, attacker: Figure, value: int, range: int, targets: tu
             events.append(shuffle)
             after = evolve(after, shuffle)
             left = _remaining(_deck(after, owner))
-        first = rng.pick(left)
+        first = rng.pick(left, face=MODIFIER_FACES.get)
         drawn = (first,)
         if two:
             rest = list(left)
             rest.remove(first)
-            drawn = (first, rng.pick(tuple(rest)))
+            drawn = (first, rng.pick(tuple(rest), face=MODIFIER_FACES.get))
         if not two:
             used, effect = first, ""
         elif advantage:
@@ -821,7 +824,7 @@ def _decide_short_rest(state: State, hero: Hero, command: ShortRest, rng: Any) -
     if hero.seat not in pending.seats:
         return Rejection("GH-C6", f"{hero.seat} has no short rest to take or decline now")
     if command.rest is True:
-        lost = rng.pick(hero.discard)
+        lost = rng.pick(hero.discard, face=lambda card_id: _card(state, card_id).initiative)
         event = ShortRested(hero.seat, lost, tuple(card for card in hero.discard if card != lost))
     elif command.rest is False:
         event = ShortRestDeclined(hero.seat)
