@@ -15,7 +15,7 @@ def test_builtin_scenarios_are_listed_and_load():
     for name in names:
         game, data = scenarios.load(name)
         assert game == name.split("/")[0]
-        assert isinstance(data["board"], dict), "the board file is inlined"
+        assert not any(isinstance(data.get(key), str) for key in scenarios.FILE_KEYS), "referenced files are inlined"
 
 
 def test_mv_c1_board_and_bag_files_are_inlined_relative_to_the_scenario(tmp_path):
@@ -44,7 +44,7 @@ def test_unknown_builtin_lists_the_known_ones():
         (b"{not json", "not valid JSON: .* at line 1 column 2"),
         (b'{"game": "\xff"}', "not UTF-8 text"),
         (b"[1, 2]", "a scenario is a JSON object, got list"),
-        (b'{"game": "chess"}', r"\$\.game must be one of mecha, got 'chess'"),
+        (b'{"game": "chess"}', r"\$\.game must be one of mecha, .*got 'chess'"),
     ],
 )
 def test_broken_scenario_file_gets_a_clear_error(tmp_path, content, message):
