@@ -789,8 +789,9 @@ def _dice(dice: tuple) -> str:
 
 def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: tuple, success: bool) -> str:
     count = dice_count(value, penalty)
-    outcome = "a 5 or 6: success" if success else ("no dice: fails without a roll" if count < 1 else
-                                                    "no 5 or 6: failure")
+    if count < 1:
+        return f"{value_name} {value} − {penalty_name} {penalty}: no dice, fails without a roll"
+    outcome = "a 5 or 6: success" if success else "no 5 or 6: failure"
     return f"{value_name} {value} − {penalty_name} {penalty} = {count} dice: {_dice(dice)}, {outcome}"
 
 
