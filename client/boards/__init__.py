@@ -7,7 +7,9 @@ A renderer is a class built with ``(game, board_node, info_node)`` that offers:
   place is clicked while ``interactive``;
 - ``describe(event)``: one line of text for the event log;
 - ``actions(state, seat)``: the buttons besides clicking the board, as ``(label, command type,
-  command data)``.
+  command data)``;
+- optionally ``pick_command(state, seat, place)``: the ``(command type, data, label)`` a click on
+  ``place`` sends, for games whose clicks mean more than ``Move`` (default: ``Move {"to": place}``).
 
 Renderers are imported only when a page meets a game of theirs.
 """
@@ -19,6 +21,12 @@ def _mecha() -> type:
     from client.boards.mecha import MechaView
 
     return MechaView
+
+
+def _arkham() -> type:
+    from client.boards.arkham import ArkhamView
+
+    return ArkhamView
 
 
 def _echo() -> type:
@@ -33,7 +41,7 @@ def _skirmish() -> type:
     return SkirmishView
 
 
-RENDERERS = {"mecha": _mecha, "echo": _echo, "skirmish": _skirmish}
+RENDERERS = {"mecha": _mecha, "arkham": _arkham, "echo": _echo, "skirmish": _skirmish}
 
 
 def renderer(game_name: str) -> type:

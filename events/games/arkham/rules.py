@@ -834,7 +834,7 @@ def evolve(state: Any, event: Any) -> State:
         case MonsterDefeated(seat, monster_id, name):
             inv = s.investigators[seat_index(s, seat)]
             return s.but(investigators=_with_investigator(s, seat, trophies=inv.trophies + ((monster_id, name),)),
-                         monsters=tuple(item for item in s.monsters if item.id != monster_id))
+                         monsters=tuple(item for item in s.monsters if item.id != monster_id), combat="")
         case CombatEnded(_seat, monster_id, outcome):
             dealt = tuple(sorted(s.dealt + (monster_id,))) if outcome == "fled" else s.dealt
             return s.but(combat="", dealt=dealt)

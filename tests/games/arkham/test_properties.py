@@ -137,3 +137,19 @@ def test_ah_c4_invariants_hold_after_every_command(name, seed, picks):
         clues = sum(count for _area, count in state.clues) + sum(i.clues for i in state.investigators)
         spent = sum(1 for envelope in tab.envelopes[: group[-1].seq] if envelope.type == "ClueSpent")
         assert clues + lost + spent == clues_at_start
+
+
+@FAST
+@given(names, seeds, choices)
+def test_ah_1_every_state_between_two_events_answers_the_pages_questions(name, seed, picks):
+    """AH-1: a replay shows states in the middle of a command; turn, phase, legal and destinations work there."""
+    from events.games.arkham import rules
+
+    tab = play(name, seed, picks)
+    state = None
+    for envelope in tab.envelopes:
+        state = GAME.evolve(state, envelope.event)
+        rules.phase(state)
+        rules.destinations(state)
+        for seat in GAME.turn(state):
+            GAME.legal(state, seat)

@@ -1,0 +1,507 @@
+"""The ``arkham`` board as SVG: Streets, Locations and yellow lines, the Other World cards, the Lost
+in Time and Space box, gates, Clue tokens, monsters and investigators; the last roll as dice.
+
+Positions come from the board data (``at`` of every area): pixels exist only here. Legal
+destinations and their costs come from the game's own ``rules.destinations``; what a click means
+(Move, Place after Lost in Time and Space, Return through a gate) from its ``phase``. The static
+board is built once per game; each ``draw`` rebuilds only the pieces layer and the side panel.
+Colours are SVG presentation attributes (no style attributes: the page's CSP forbids them).
+"""
+
+from __future__ import annotations
+
+from client.dom import add, clear, el, listen, set_text, svg
+from events.games.arkham import rules
+
+SEAT_COLOURS = {
+    "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
+    "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
+}
+PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e05fa8", "#159a9c")
+FILL = {"street": "#e9dfc6", "location": "#f7f1e1", "other_world": "#d9d2ef", "special": "#dde3ea"}
+LINE = "#e3b300"
+DEST = "#ffe066"
+CHECKS = {"evade": "Evade", "flee": "Flee (Evade)", "horror": "Horror", "combat": "Combat"}
+# Where the n-th piece in an area sits, relative to the area's centre.
+SLOTS = ((-22, 20), (0, 24), (22, 20), (-30, 0), (30, 0), (-22, -22), (22, -22), (0, -28))
+
+
+def seat_colour(state: object, seat: str) -> str:
+    if seat in SEAT_COLOURS:
+        return SEAT_COLOURS[seat]
+    index = rules.seat_index(state, seat)
+    return PALETTE[index % len(PALETTE)] if index >= 0 else "#888888"
+
+
+class _Area:
+    __slots__ = ("group", "shape", "title", "cost", "label", "cls")
+
+    def __init__(self, group: object, shape: object, title: object, cost: object, label: str) -> None:
+        self.group = group
+        self.shape = shape
+        self.title = title
+        self.cost = cost
+        self.label = label
+        self.cls = ""
+
+
+class ArkhamView:
+    """Draws one ``arkham`` state into a board node (SVG) and an info node (HTML)."""
+
+    def __init__(self, game: object, board_node: object, info_node: object) -> None:
+        self.game = game
+        self.board_node = board_node
+        self.info_node = info_node
+        self.board = None
+        self.areas: dict = {}
+        self.centres: dict = {}
+        self.names: dict = {}
+        self.pieces = None
+        self.route = None
+        self.interactive = False
+        self.on_pick = None
+
+    # --- what the page asks -----------------------------------------------------------------------
+
+    def hints(self, state: object, seat: object) -> dict:
+        """Areas a click would act on now -> the cost in movement points (None: no cost)."""
+        if state is None or seat is None or seat not in rules.turn(state):
+            return {}
+        now = rules.phase(state)
+        if now == "move":
+            return {place: len(path) for place, path in rules.destinations(state).items()}
+        if now == "place":
+            return {command.area: None for command in self.game.legal(state, seat)}
+        if now == "return":
+            return {command.location: None for command in self.game.legal(state, seat)}
+        return {}
+
+    def pick_command(self, state: object, seat: object, place: str) -> tuple:
+        """A click: Place after Lost in Time and Space (AH-C5), Return through a gate (AH-11), else Move."""
+        now = rules.phase(state) if state is not None else ""
+        name = self.names.get(place, place)
+        if now == "place":
+            return "Place", {"area": place}, f"Place in {name}"
+        if now == "return":
+            return "Return", {"location": place}, f"Return through the gate at {name}"
+        return "Move", {"to": place}, f"Move to {name}"
+
+    def actions(self, state: object, seat: object) -> list:
+        """Every legal command a click on the board does not give, as a button."""
+        if state is None or seat is None or seat not in rules.turn(state):
+            return []
+        out = []
+        for command in self.game.legal(state, seat):
+            kind = command.TYPE
+            if kind in ("Move", "Place", "Return"):
+                continue
+            data = command.to_data()
+            data.pop("type")
+            out.append((self._label(state, command), kind, data))
+        return out
+
+    def _label(self, state: object, command: object) -> str:
+        kind = command.TYPE
+        if kind in ("Evade", "Fight"):
+            found = rules.monster(state, command.monster)
+            name = found.name if found is not None else command.monster
+            if kind == "Fight" and state.combat:
+                return f"Fight {name} (Combat check)"
+            return f"{kind} {name}"
+        if kind == "Stop":
+            return "End movement here"
+        if kind == "TakeClues":
+            return f"Take {command.count} Clue token{'' if command.count == 1 else 's'}"
+        if kind == "Flee":
+            return "Flee (Evade check)"
+        if kind == "SpendClue":
+            return "Spend a Clue token: one more die"
+        if kind == "AcceptRoll":
+            return "Accept the failed roll"
+        if kind == "OfferTrade":
+            partner = state.investigators[rules.seat_index(state, command.partner)].name
+            if command.give:
+                return f"Give {', '.join(command.give)} to {partner}"
+            return f"Ask {partner} for {', '.join(command.take)}"
+        if kind == "AnswerTrade":
+            offer = state.offer
+            return f"{'Accept' if command.accept else 'Decline'} {offer.seat}'s trade"
+        return kind
+
+    def describe(self, event: object) -> str:
+        kind = event.TYPE
+        n = self.names.get
+        if kind == "GameStarted":
+            return f"game started: {', '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+        if kind == "MovementBegan":
+            return f"{event.seat}'s movement begins in {n(event.area, event.area)}: {event.points} movement points"
+        if kind == "StoodUp":
+            return f"{event.seat} stands up (delayed: no movement)"
+        if kind == "InvestigatorMoved":
+            route = " → ".join(n(place, place) for place in event.path)
+            stop = f" (stopped short of {n(event.aim, event.aim)}: monsters)" if event.to != event.aim else ""
+            return f"{event.seat} walks {n(event.start, event.start)} → {route}, {event.points_left} points left{stop}"
+        if kind == "MovedInOtherWorld":
+            return f"{event.seat} moves on to {n(event.to, event.to)}"
+        if kind == "GateChoiceOffered":
+            return f"{event.seat} may return through the gate at " + " or ".join(n(g, g) for g in event.gates)
+        if kind == "ReturnedThroughGate":
+            return f"{event.seat} returns through the gate at {n(event.location, event.location)} (Explored)"
+        if kind == "MonstersIgnored":
+            return f"{event.seat} need not face {', '.join(event.monsters)} at the gate"
+        if kind == "LostInTimeAndSpace":
+            return f"{event.seat} is Lost in Time and Space (delayed)"
+        if kind == "PlacementOffered":
+            return f"{event.seat} chooses where to come back to Arkham"
+        if kind == "PlacedInArkham":
+            return f"{event.seat} comes back in {n(event.area, event.area)}"
+        if kind == "MonsterEvaded":
+            return f"{event.seat} evades {event.monster}"
+        if kind == "CheckRolled":
+            name = CHECKS.get(event.check, event.check)
+            if event.dice <= 0:
+                return f"{event.seat}: {name} check with {event.dice} dice fails without a roll"
+            rolls = " ".join(str(value) for value in event.rolls)
+            verdict = "passed" if event.passed else "failed"
+            return (f"{event.seat}: {name} check vs {event.monster}, {event.dice} dice [{rolls}] → "
+                    f"{event.successes} success{'' if event.successes == 1 else 'es'} of {event.difficulty}: {verdict}")
+        if kind == "ClueSpendOffered":
+            return f"{event.seat} may spend Clue tokens on the failed {CHECKS.get(event.check, event.check)} check"
+        if kind == "ClueSpent":
+            return f"{event.seat} spends a Clue token: rolls {event.roll}, {event.successes} of {event.difficulty}"
+        if kind == "RollAccepted":
+            return f"{event.seat} accepts the failed roll"
+        if kind == "StatLost":
+            return f"{event.seat} loses {event.amount} {event.stat.title()} ({event.left} left)"
+        if kind == "CombatBegan":
+            return f"{event.seat} is in combat with {event.monster} ({event.cause}): movement over"
+        if kind == "MonsterDefeated":
+            return f"{event.seat} defeats {event.name}: a trophy"
+        if kind == "CombatEnded":
+            return f"the combat with {event.monster} ends: {event.outcome}"
+        if kind == "KnockedOut":
+            return f"{event.seat} is {event.condition}: to {n(event.to, event.to)}, loses {event.clues_lost} Clue tokens"
+        if kind == "Devoured":
+            return f"{event.seat} is devoured"
+        if kind == "MovementEnded":
+            more = f"; {event.clues} Clue tokens here" if event.clues else ""
+            return f"{event.seat} ends its movement in {n(event.area, event.area)}{more}"
+        if kind == "CluesTaken":
+            return f"{event.seat} takes {event.count} Clue token{'' if event.count == 1 else 's'} ({event.left} left)"
+        if kind == "TradeOffered":
+            return f"{event.seat} offers {event.partner}: gives {list(event.give)}, takes {list(event.take)}"
+        if kind == "TradeAnswered":
+            return f"{event.partner} {'accepts' if event.accepted else 'declines'} {event.seat}'s trade"
+        if kind == "TurnEnded":
+            return f"{event.seat}'s movement is over; {event.next_seat} moves (round {event.round})"
+        if kind == "GameEnded":
+            return f"game over: {event.reason}"
+        return kind
+
+    # --- drawing -----------------------------------------------------------------------------------
+
+    def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
+        if state is None:
+            return
+        if self.board is not state.board:
+            self._build(state)
+        self.interactive = interactive
+        self.on_pick = on_pick
+        hints = self.hints(state, seat)
+        for area_id, place in self.areas.items():
+            cost = hints.get(area_id, -1)
+            dest = area_id in hints
+            cls = "area dest" if dest else "area"
+            if interactive:
+                cls += " clickable"
+            if cls != place.cls:
+                place.group.setAttribute("class", cls)
+                place.group.setAttribute("data-dest", "1" if dest else "0")
+                place.shape.setAttribute("stroke", "#b8860b" if dest else "#6d6250")
+                place.shape.setAttribute("stroke-width", "4" if dest else "1.5")
+                place.cls = cls
+            shown = "" if cost is None or cost < 0 else str(cost)
+            if place.cost.textContent != shown:
+                set_text(place.cost, shown)
+            place.group.setAttribute("data-cost", shown)
+            text = place.label + (f" · reachable for {cost} movement points" if dest and cost is not None else "")
+            set_text(place.title, text)
+        self._draw_pieces(state)
+        self._draw_route(envelopes)
+        clear(self.info_node)
+        add(self.info_node, *self._info(state, envelopes))
+
+    def _build(self, state: object) -> None:
+        board = state.board
+        self.board = board
+        self.centres = {area.id: area.at for area in board.areas}
+        self.names = {area.id: area.name for area in board.areas}
+        xs = [x for x, _ in self.centres.values()]
+        ys = [y for _, y in self.centres.values()]
+        box = f"{min(xs) - 90} {min(ys) - 60} {max(xs) - min(xs) + 180} {max(ys) - min(ys) + 120}"
+        root = svg("svg", "board arkham", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
+        add(root, svg("title", None, (), board.name))
+        lines = svg("g", "lines")
+        for a, b in board.lines:
+            (x1, y1), (x2, y2) = self.centres[a], self.centres[b]
+            unverified = (a, b) in board.unverified
+            attrs = (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2), ("stroke", LINE), ("stroke-width", "7"),
+                     ("data-line", f"{a} {b}"))
+            if unverified:
+                attrs += (("stroke-dasharray", "14 8"),)
+            line = svg("line", "yellow-line unverified" if unverified else "yellow-line", attrs)
+            if unverified:
+                add(line, svg("title", None, (), "unverified line (one source only)"))
+            add(lines, line)
+        add(root, lines)
+        for world in board.worlds:
+            (x1, y1), (x2, y2) = self.centres[world.areas[0]], self.centres[world.areas[1]]
+            card = svg("g", "world-card", (("data-world", world.id),))
+            add(card, svg("rect", "card", (("x", x1 - 60), ("y", y1 - 42), ("width", x2 - x1 + 120), ("height", 88),
+                                            ("rx", "8"), ("fill", "#efeaf8"), ("stroke", "#7a6aa8"))),
+                svg("text", "world-name", (("x", (x1 + x2) // 2), ("y", y1 - 27), ("text-anchor", "middle"),
+                                           ("font-size", "13"), ("font-weight", "bold")), world.name))
+            add(root, card)
+        self.areas = {}
+        for area in board.areas:
+            add(root, self._build_area(area))
+        self.route = svg("polyline", "route", (("points", ""), ("fill", "none"), ("stroke", "#c0392b"),
+                                               ("stroke-width", "3"), ("stroke-dasharray", "6 4")))
+        add(root, self.route)
+        self.pieces = svg("g", "pieces")
+        add(root, self.pieces)
+        clear(self.board_node)
+        add(self.board_node, root)
+
+    def _build_area(self, area: object) -> object:
+        x, y = area.at
+        group = svg("g", "area", (("data-area", area.id), ("data-kind", area.kind)))
+        title = svg("title")
+        fill = FILL[area.kind]
+        if area.kind == "street":
+            shape = svg("rect", "shape", (("x", x - 62), ("y", y - 24), ("width", "124"), ("height", "48"),
+                                          ("rx", "12"), ("fill", fill)))
+        elif area.kind == "special":
+            shape = svg("rect", "shape", (("x", x - 78), ("y", y - 34), ("width", "156"), ("height", "68"),
+                                          ("rx", "4"), ("fill", fill)))
+        else:
+            shape = svg("circle", "shape", (("cx", x), ("cy", y), ("r", "34" if area.kind == "location" else "22"),
+                                            ("fill", fill)))
+        add(group, title, shape)
+        if area.unstable:
+            add(group, svg("polygon", "unstable", (("points", f"{x},{y - 44} {x + 8},{y - 34} {x},{y - 24} "
+                                                              f"{x - 8},{y - 34}"), ("fill", "#7a2bb5")),
+                           ))
+        label = area.name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
+        words = _wrap(label.replace(" (Administration Building)", ""), 13)[:2]
+        for i, word in enumerate(words):
+            add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - (6 if len(words) > 1 else 0)),
+                                                 ("text-anchor", "middle"), ("font-size", "11")), word))
+        cost = svg("text", "cost", (("x", x), ("y", y + 14), ("text-anchor", "middle"), ("font-size", "15"),
+                                    ("font-weight", "bold"), ("fill", "#8a5a00")))
+        add(group, cost)
+        kind = {"street": "Street", "location": "Location", "other_world": "Other World area", "special": ""}[area.kind]
+        text = f"{area.name}" + (f" ({kind})" if kind else "") + (" · unstable" if area.unstable else "")
+        area_id = area.id
+        listen(group, "click", lambda event: self._clicked(area_id))
+        self.areas[area.id] = _Area(group, shape, title, cost, text)
+        return group
+
+    def _clicked(self, area_id: str) -> None:
+        if self.interactive and self.on_pick is not None:
+            self.on_pick(area_id)
+
+    def _draw_pieces(self, state: object) -> None:
+        """Gates, Clue tokens, monsters, investigators (and Explored markers): rebuilt each draw."""
+        layer = clear(self.pieces)
+        used: dict = {}
+
+        def slot(area_id: str) -> tuple:
+            n = used.get(area_id, 0)
+            used[area_id] = n + 1
+            x, y = self.centres[area_id]
+            dx, dy = SLOTS[n % len(SLOTS)]
+            return x + dx, y + dy
+
+        for location, world in state.gates:
+            x, y = self.centres[location]
+            gate = svg("g", "gate", (("data-gate", location), ("data-world", world)))
+            add(gate, svg("circle", None, (("cx", x), ("cy", y), ("r", "40"), ("fill", "none"), ("stroke", "#7a2bb5"),
+                                           ("stroke-width", "4"), ("stroke-dasharray", "4 3"))),
+                svg("title", None, (), f"open gate to {self.names.get(world, world)}"))
+            add(layer, gate)
+        for area_id, count in state.clues:
+            x, y = slot(area_id)
+            token = svg("g", "clue", (("data-area", area_id), ("data-count", count)))
+            add(token, svg("circle", None, (("cx", x), ("cy", y), ("r", "9"), ("fill", "#2f9e44"), ("stroke", "#fff"))),
+                svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
+                                   ("fill", "#fff")), count),
+                svg("title", None, (), f"{count} Clue token{'' if count == 1 else 's'}"))
+            add(layer, token)
+        for monster in state.monsters:
+            x, y = slot(monster.area)
+            flags = [flag for flag, on in (("Elusive", monster.elusive), ("Ambush", monster.ambush)) if on]
+            flags += [f"{name} {value}" for name, value in (("Nightmarish", monster.nightmarish),
+                                                           ("Overwhelming", monster.overwhelming)) if value]
+            node = svg("g", "monster", (("data-monster", monster.id), ("data-at", monster.area)))
+            add(node, svg("rect", None, (("x", x - 9), ("y", y - 9), ("width", "18"), ("height", "18"),
+                                         ("fill", "#5b1a1a"), ("stroke", "#fff"))),
+                svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
+                                   ("fill", "#fff")), monster.name[:1]),
+                svg("title", None, (), f"{monster.name}: awareness {monster.awareness:+d}, horror "
+                    f"{monster.horror_rating:+d}/{monster.horror_damage}, combat {monster.combat_rating:+d}/"
+                    f"{monster.combat_damage}, toughness {monster.toughness}" + (f" ({', '.join(flags)})" if flags else "")))
+            add(layer, node)
+        for index, inv in enumerate(state.investigators):
+            if inv.devoured:
+                continue
+            x, y = slot(inv.where)
+            node = svg("g", "investigator", (("data-seat", inv.seat), ("data-at", inv.where)))
+            ring = "#000" if index == state.active and not state.over else "#fff"
+            add(node, svg("circle", None, (("cx", x), ("cy", y), ("r", "11"), ("fill", seat_colour(state, inv.seat)),
+                                           ("stroke", ring), ("stroke-width", "2.5"))),
+                svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
+                                   ("fill", "#fff")), inv.seat[:1].upper()),
+                svg("title", None, (), f"{inv.seat}: {inv.name}" + (" (delayed)" if inv.delayed else "")))
+            if inv.explored:
+                add(node, svg("text", "explored", (("x", x + 12), ("y", y - 8), ("font-size", "10"),
+                                                   ("font-weight", "bold"), ("fill", "#7a2bb5")), "E"))
+            add(layer, node)
+
+    def _draw_route(self, envelopes: list) -> None:
+        for envelope in reversed(envelopes):
+            event = envelope.event
+            if event.TYPE == "InvestigatorMoved":
+                points = [self.centres[event.start]] + [self.centres[place] for place in event.path]
+                self.route.setAttribute("points", " ".join(f"{x},{y}" for x, y in points))
+                self.route.setAttribute("data-path", " ".join(event.path))
+                self.route.setAttribute("visibility", "visible")
+                return
+            if event.TYPE == "TurnEnded":
+                break
+        self.route.setAttribute("visibility", "hidden")
+
+    def _info(self, state: object, envelopes: list) -> list:
+        nodes = [el("h2", state.title, "game-title")]
+        if state.over:
+            nodes.append(el("p", "Game over", "turn over"))
+        else:
+            mover = rules.active(state)
+            line = el("p", None, "turn")
+            add(line, el("span", "Movement phase "), el("b", f"{min(state.round, state.rounds)} / {state.rounds}"),
+                el("span", " · moving: "), _swatch(seat_colour(state, mover.seat)),
+                el("b", f" {mover.seat} ({mover.name})", "turn-seat"),
+                el("span", f" · {state.points} movement points left", "points"))
+            nodes.append(line)
+            nodes.append(el("p", self._prompt(state), "prompt", (("data-phase", rules.phase(state)),)))
+        nodes.append(self._dice(state, envelopes))
+        table = el("table", None, "seats")
+        head = el("tr")
+        for title in ("seat", "investigator", "in", "Spd", "Snk", "Fgt", "Wil", "Sta", "San", "clues", "items",
+                      "trophies"):
+            add(head, el("th", title))
+        add(table, head)
+        for inv in state.investigators:
+            row = el("tr", None, "seat-row", (("data-seat", inv.seat),))
+            where = "devoured" if inv.devoured else self.names.get(inv.where, inv.where)
+            if inv.delayed:
+                where += " (delayed)"
+            if inv.explored:
+                where += " · Explored"
+            add(row, add(el("td"), _swatch(seat_colour(state, inv.seat)), el("span", f" {inv.seat}")),
+                el("td", inv.name), el("td", where, "where"), el("td", inv.speed), el("td", inv.sneak),
+                el("td", inv.fight), el("td", inv.will), el("td", inv.stamina, "stamina"),
+                el("td", inv.sanity, "sanity"), el("td", inv.clues, "clues"),
+                el("td", ", ".join(inv.items) or "—", "items"),
+                el("td", ", ".join(name for _id, name in inv.trophies) or "—", "trophies"))
+            add(table, row)
+        nodes.append(table)
+        lost = [inv.seat for inv in state.investigators if inv.where == rules.LOST]
+        nodes.append(el("p", "Lost in Time and Space: " + (", ".join(lost) if lost else "nobody"), "lost-box"))
+        return nodes
+
+    def _prompt(self, state: object) -> str:
+        now = rules.phase(state)
+        mover = rules.active(state)
+        if now == "trade":
+            return f"{state.offer.partner} is asked about {state.offer.seat}'s trade offer (AH-C10)"
+        if now == "spend":
+            return f"{mover.seat}: spend a Clue token on the failed roll, or accept it (AH-C1)"
+        if now == "combat":
+            found = rules.monster(state, state.combat)
+            name = found.name if found is not None else state.combat
+            return f"{mover.seat} is in combat with {name}: fight or flee (AH-C3)"
+        if now == "clues":
+            return f"{mover.seat}: take 0 to {rules.clues_at(state, mover.where)} Clue tokens (AH-5)"
+        if now == "return":
+            return f"{mover.seat}: click the gate to return through (AH-11)"
+        if now == "place":
+            return f"{mover.seat}: click the Street or Location to come back to (AH-C5)"
+        facing = rules.undealt(state)
+        if facing:
+            names = ", ".join(item.name for item in facing)
+            return f"{mover.seat} must fight or evade each monster here, in any order: {names} (AH-7)"
+        return f"{mover.seat}: click a highlighted area (cost shown) or end the movement (AH-2)"
+
+    def _dice(self, state: object, envelopes: list) -> object:
+        """The last roll of the current movement: each die with its face, successes highlighted (AH-C1)."""
+        box = el("div", None, "dice", (("id", "dice"),))
+        for envelope in reversed(envelopes):
+            event = envelope.event
+            if event.TYPE == "TurnEnded":
+                break
+            if event.TYPE in ("CheckRolled", "ClueSpent"):
+                self._roll(box, envelopes, envelope)
+                return box
+        add(box, el("span", "no roll yet this movement", "no-roll"))
+        return box
+
+    def _roll(self, box: object, envelopes: list, envelope: object) -> None:
+        event = envelope.event
+        if event.TYPE == "ClueSpent":  # the check's dice, then the extra ones
+            rolls = []
+            check = None
+            for item in envelopes[: envelope.seq]:
+                if item.event.TYPE == "CheckRolled":
+                    check = item.event
+                    rolls = list(item.event.rolls)
+                elif item.event.TYPE == "ClueSpent":
+                    rolls.append(item.event.roll)
+            face = check.threshold if check is not None else 5
+            name, successes, difficulty, passed = event.check, event.successes, event.difficulty, event.passed
+        else:
+            rolls, face = list(event.rolls), event.threshold
+            name, successes, difficulty, passed = event.check, event.successes, event.difficulty, event.passed
+        box.setAttribute("data-seq", envelope.seq)
+        add(box, el("b", f"{CHECKS.get(name, name)} check: ", "check-name"))
+        dice = svg("svg", "dice-row", (("viewBox", f"0 0 {max(1, len(rolls)) * 30} 28"),
+                                       ("width", str(max(1, len(rolls)) * 30)), ("height", "28")))
+        for i, value in enumerate(rolls):
+            hit = value >= face
+            die = svg("g", "die success" if hit else "die", (("data-face", value), ("data-success", "1" if hit else "0")))
+            add(die, svg("rect", None, (("x", i * 30 + 2), ("y", "2"), ("width", "24"), ("height", "24"), ("rx", "4"),
+                                        ("fill", "#2f9e44" if hit else "#ffffff"), ("stroke", "#333"))),
+                svg("text", None, (("x", i * 30 + 14), ("y", "19"), ("text-anchor", "middle"), ("font-size", "14"),
+                                   ("fill", "#fff" if hit else "#333")), value))
+            add(dice, die)
+        add(box, dice)
+        summary = "no dice: fails without a roll" if not rolls else (
+            f"{successes} success{'' if successes == 1 else 'es'} (on {face}+) of {difficulty} needed: "
+            f"{'passed' if passed else 'failed'}")
+        add(box, el("span", summary, "dice-summary", (("data-passed", "1" if passed else "0"),
+                                                      ("data-successes", successes))))
+
+
+def _swatch(colour: str) -> object:
+    dot = svg("svg", "swatch", (("viewBox", "0 0 10 10"), ("width", "12"), ("height", "12")))
+    return add(dot, svg("circle", None, (("cx", "5"), ("cy", "5"), ("r", "4.5"), ("fill", colour))))
+
+
+def _wrap(text: str, width: int) -> list:
+    lines: list = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
