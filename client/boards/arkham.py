@@ -76,6 +76,17 @@ class ArkhamView:
             return {command.location: None for command in self.game.legal(state, seat)}
         return {}
 
+    def prompt_text(self, state: object, seat: object, current: object) -> str:
+        """The line before the buttons: what this seat's click or buttons do now, or whom it waits for."""
+        if current != seat:
+            return f"Waiting for {current}…"
+        now = rules.phase(state)
+        if now == "move":
+            return "Your movement: click a highlighted area (its cost in movement points is shown), or"
+        if now in ("place", "return"):
+            return "Click a highlighted area to come back to Arkham"
+        return "Your choice:"
+
     def pick_command(self, state: object, seat: object, place: str) -> tuple:
         """A click: Place after Lost in Time and Space (AH-C5), Return through a gate (AH-11), else Move."""
         now = rules.phase(state) if state is not None else ""
