@@ -123,6 +123,28 @@ class EchoView:
             out.append((self.label(state, seat, command), kind, data))
         return out
 
+    def prompt_text(self, state: object, seat: str, current: object) -> str:
+        """The line before the buttons (``client/pages/play.py`` asks): whose step, and why this seat."""
+        waiting = prompt(state)
+        if current != seat:
+            if waiting is not None and waiting[0] == "attack":
+                return (f"Ждём · Waiting: {current} бросает кубики врага · rolls the enemy's dice against "
+                        f"{waiting[2]} (EC-13)")
+            return f"Ждём · Waiting for {current}…"
+        if waiting is None:
+            if not self.hints(state, seat):
+                return "Ваш ход · Your move:"
+            return "Ваш ход: щёлкните подсвеченное место или · Your move: click a highlighted place, or"
+        kind = waiting[0]
+        if kind == "attack":
+            return (f"Вы сидите слева от {waiting[2]}: бросьте кубики врага · You sit to {waiting[2]}'s left: "
+                    "roll the enemy's dice (EC-13)")
+        if kind == "order":
+            return "Проверка очерёдности ударов · Strike-order check (EC-7, EC-8):"
+        if kind == "strike":
+            return "Ваш удар · Your strike (EC-9):"
+        return "После раунда · After the round (EC-5):"
+
     def label(self, state: object, seat: str, command: object) -> str:
         inv = investigator(state, seat)
         if isinstance(command, EndMove):

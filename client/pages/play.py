@@ -165,8 +165,11 @@ class PlayPage:
         if self.game.is_over(state):
             add(box, el("span", "The game is over.", "over"))
             return
-        add(box, el("span", "Your turn: click a highlighted Location, or" if mine else f"Waiting for {current}…",
-                    "prompt"))
+        text = "Your turn: click a highlighted Location, or" if mine else f"Waiting for {current}…"
+        prompt_text = getattr(self.view, "prompt_text", None)  # a renderer may word it for its game
+        if prompt_text is not None:
+            text = prompt_text(state, self.seat, current)
+        add(box, el("span", text, "prompt"))
         for label, kind, data in self.view.actions(state, self.seat):
             button = el("button", label, "action", (("data-command", kind),))
             if not mine:

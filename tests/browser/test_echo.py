@@ -76,6 +76,8 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     assert roll.count() == 1 and roll.is_enabled()
     assert "Roll novice-1's dice against red" in roll.text_content()
     assert red.locator("button[data-command='RollAttack']").count() == 0
+    assert "You sit to red's left: roll the enemy's dice (EC-13)" in blue.text_content("#actions .prompt")
+    assert "Waiting: blue" in red.text_content("#actions .prompt")
     assert watcher.locator("button").count() == 0
     order = watcher.locator(".echo-order li[data-seat='red']")
     assert order.get_attribute("data-first") == "0" and "EC-8" in order.text_content()
