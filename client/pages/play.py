@@ -184,7 +184,13 @@ class PlayPage:
         return handler
 
     def pick(self, place: object) -> None:
-        self.send("Move", {"to": place}, f"Move to {place}")
+        """A click on the board: the renderer may say which command it means (``pick_command``)."""
+        command = getattr(self.view, "pick_command", None)
+        if command is not None:
+            kind, data, label = command(self.follower.state, self.seat, place)
+        else:
+            kind, data, label = "Move", {"to": place}, f"Move to {place}"
+        self.send(kind, data, label)
 
     def send(self, kind: str, data: dict, label: str) -> None:
         command_id = self.connection.send_command(kind, data)
