@@ -1,0 +1,77 @@
+"""Gloomhaven's data files are validated at load, each fault named by its path (STYLE habit 5)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from events.games.gloomhaven.board import load_classes, load_map, load_monsters, load_position, load_scenario
+from events.validate import ScenarioError
+from tests.games.gloomhaven.helpers import CHARACTERS, MONSTERS, builtin, open_map, scenario
+
+
+def refuses(loader, data, message):
+    with pytest.raises(ScenarioError) as error:
+        loader(data)
+    assert str(error.value) == message
+
+
+def test_every_built_in_scenario_loads():
+    for name in ("barrow", "drake-den"):
+        setup = load_scenario(builtin(name))
+        assert setup.characters and setup.monsters
+
+
+def test_gh_c1_map_faults_are_named_by_path():
+    """GH-C1: terrain off the map, two kinds on one hex, a thin wall between strangers."""
+    refuses(load_map, {"name": "m", "hexes": [[0, 0]], "traps": [[1, 1]]}, "$.traps[0]: hex [1, 1] is not on the map")
+    refuses(load_map, {"name": "m", "hexes": [[0, 0]], "traps": [[0, 0]], "obstacles": [[0, 0]]},
+            "$.traps[0]: hex [0, 0] is already listed in obstacles: a hex holds one kind of terrain (GH-C1)")
+    refuses(load_map, {"name": "m", "hexes": [[0, 0], [2, 0]], "thin_walls": [[[0, 0], [2, 0]]]},
+            "$.thin_walls[0]: a thin wall lies between two neighbouring hexes; [0, 0] and [2, 0] are not neighbours")
+    refuses(load_map, {"name": "m"}, "$: a map needs at least one hex (give hexes or regions)")
+    refuses(load_map, {"name": "m", "hexes": [[0, 0]], "trap": []},
+            "$.trap: unknown key (expected one of: difficult, doors, hazardous, hexes, name, notes, obstacles, regions, "
+            "thin_walls, traps, walls)")
+
+
+def test_regions_lay_out_even_columns_higher():
+    game_map = load_map(open_map(3, 2))
+    assert game_map.hexes == ((0, 0), (0, 1), (1, 0), (1, 1), (2, -1), (2, 0))
+
+
+def test_card_and_monster_faults_are_named_by_path():
+    bad = copy.deepcopy(MONSTERS)
+    bad["types"][0]["normal"]["hp"] = "x"
+    refuses(load_monsters, bad, '$.types[0].normal.hp: expected an integer, got \'x\'')
+    bad = copy.deepcopy(MONSTERS)
+    bad["types"][0]["deck"][0]["actions"][1]["pattern"] = [[2, 0]]
+    refuses(load_monsters, bad, "$.types[0].deck[0].actions[1].pattern: a melee area pattern must touch the attacker: "
+            "one hex at distance 1")
+    bad = copy.deepcopy(CHARACTERS)
+    bad["classes"][1]["cards"][0]["id"] = "br-01"
+    refuses(load_classes, bad, "$.classes[1].cards[0].id: card id 'br-01' is already used by class 'Brute'")
+    bad = copy.deepcopy(CHARACTERS)
+    bad["classes"][0]["cards"][0]["top"] = {"attack": 3, "move": 2}
+    refuses(load_classes, bad, "$.classes[0].cards[0].top: expected exactly one of move, attack, heal, summon, got 2")
+
+
+def test_scenario_faults_are_named_by_path():
+    data = scenario(open_map(), [("red", "Brute", (0, 0))], [("Bandit Guard", "normal", 1, (0, 0))])
+    refuses(load_scenario, data, "$.figures[0].hex: hex [0, 0] already holds character red (GH-4)")
+    data = scenario(open_map(obstacles=[[1, 1]]), [("red", "Brute", (1, 1))], [("Bandit Guard", "normal", 1, (0, 0))])
+    refuses(load_scenario, data, "$.characters[0].hex: hex [1, 1] holds an obstacle, trap or door: no figure starts there")
+    data = scenario(open_map(), [("red", "Wizard", (0, 0))], [("Bandit Guard", "normal", 1, (0, 1))])
+    refuses(load_scenario, data, "$.characters[0].class: no class 'Wizard' in the cards (known: Brute, Tinkerer)")
+    data = scenario(open_map(), [("red", "Brute", (0, 0)), ("blue", "Brute", (0, 1))], [("Bandit Guard", "normal", 1, (0, 2))])
+    refuses(load_scenario, data, "$.characters[1].class: class 'Brute' is already played by red")
+
+
+def test_position_faults_are_named_by_path():
+    refuses(load_position, {"map": {"name": "m", "hexes": [[0, 0], [1, 0]]},
+                            "figures": [{"id": "s", "side": "summon", "hex": [0, 0], "summoner": "c"}]},
+            "$.figures[0].summoner: no figure 'c'")
+    refuses(load_position, {"map": {"name": "m", "hexes": [[0, 0]], "obstacles": [[0, 0]]},
+                            "figures": [{"id": "M", "side": "monster", "hex": [0, 0]}]},
+            "$.figures[0].hex: hex [0, 0] is an obstacle: only a flying figure stands there")
