@@ -142,3 +142,25 @@ def test_ah_7_evade_then_combat_seen_by_two_seats_and_a_spectator_then_replayed(
     assert replay.text_content("#hash").startswith(f"hash ✓ seq {head}")
     for page in (red, blue, watcher, replay):
         assert page.problems == [], page.problems
+
+
+def test_ah_11_a_click_on_a_highlighted_gate_returns_through_it(server, new_context):
+    """AH-11: back from R'lyeh, the two gates are highlighted; a click sends Return (not Move) and the
+    investigator comes back with its Explored marker; Lost in Time and Space holds blue (AH-12)."""
+    created = create_game(server.base_url, scenario="arkham/other-world", seed=3)
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    shown = sorted(red.eval_on_selector_all("g.area[data-dest='1']", "gs => gs.map(g => g.dataset.area)"))
+    assert shown == ["graveyard", "the_witch_house"]
+    assert red.get_attribute("p.prompt", "data-phase") == "return"
+    red.click("g.area[data-area='the_witch_house']")
+    watcher.wait_for_function("() => document.querySelector(\"g.investigator[data-seat='red']\").dataset.at"
+                              " === 'the_witch_house'")
+    assert watcher.locator("g.investigator[data-seat='red'] text.explored").count() == 1
+    returned = watcher.locator("#log li[data-type='ReturnedThroughGate']")
+    assert returned.count() == 1 and "AH-11" in returned.text_content()
+    red.click("#actions button[data-command='Stop']")
+    watcher.wait_for_function("() => document.querySelector(\"g.investigator[data-seat='blue']\").dataset.at"
+                              " === 'lost_in_time_and_space'")
+    assert "blue" in watcher.text_content("p.lost-box")
+    assert red.problems == [] and watcher.problems == []
