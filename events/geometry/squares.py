@@ -21,8 +21,6 @@ Rules of the skirmish system (``events/games/skirmish``) these functions impleme
 
 from __future__ import annotations
 
-from math import gcd
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -31,6 +29,14 @@ if TYPE_CHECKING:
 #: The 8 steps, orthogonal first, each as (dx, dy).
 SQUARE_DIRECTIONS = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _gcd(a: int, b: int) -> int:
+    """Euclid's algorithm (``math`` is not in the browser's trimmed standard library)."""
+    a, b = abs(a), abs(b)
+    while b:
+        a, b = b, a % b
+    return a
 
 
 # --- names -------------------------------------------------------------------------------------------
@@ -405,7 +411,7 @@ def square_line_of_sight(a: tuple, b: tuple, blocked: Any) -> bool:
         for v in critical[i + 1 :]:
             la, lb = v[1] - u[1], u[0] - v[0]
             lc = -(la * u[0] + lb * u[1])
-            g = gcd(gcd(abs(la), abs(lb)), abs(lc))
+            g = _gcd(_gcd(la, lb), lc)
             key = (la // g, lb // g, lc // g)
             if key[0] < 0 or (key[0] == 0 and key[1] < 0):
                 key = (-key[0], -key[1], -key[2])
