@@ -35,13 +35,19 @@ def _echo() -> type:
     return EchoView
 
 
+def _gloomhaven() -> type:
+    from client.boards.gloomhaven import GloomhavenView
+
+    return GloomhavenView
+
+
 def _skirmish() -> type:
     from client.boards.skirmish import SkirmishView
 
     return SkirmishView
 
 
-RENDERERS = {"mecha": _mecha, "arkham": _arkham, "echo": _echo, "skirmish": _skirmish}
+RENDERERS = {"mecha": _mecha, "arkham": _arkham, "echo": _echo, "skirmish": _skirmish, "gloomhaven": _gloomhaven}
 
 
 def renderer(game_name: str) -> type:

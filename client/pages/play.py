@@ -161,7 +161,7 @@ class PlayPage:
         box = clear(byid("actions"))
         if self.seat is None:
             return
-        mine = current == self.seat
+        mine = self.seat in self.game.turn(state)  # simultaneous turns (secret picks) have several seats
         if self.game.is_over(state):
             add(box, el("span", "The game is over.", "over"))
             return

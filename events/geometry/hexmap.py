@@ -17,8 +17,6 @@ alike (no float leaves this module).
 
 from __future__ import annotations
 
-import heapq
-
 from events.geometry.hexgrid import HEX_DIRECTIONS
 
 TYPE_CHECKING = False
@@ -231,9 +229,11 @@ def hexmap_paths(
     """
     best = {start: zero for start in starts}
     parent: dict = {start: None for start in starts}
-    heap = [(zero, start) for start in sorted(best)]
+    heap: list = []
+    for start in sorted(best):
+        _push(heap, (zero, start))
     while heap:
-        cost, hex = heapq.heappop(heap)
+        cost, hex = _pop(heap)
         if cost != best.get(hex):
             continue
         for step in neighbours(hex):
@@ -245,8 +245,41 @@ def hexmap_paths(
             if known is None or total < known:
                 best[step] = total
                 parent[step] = hex
-                heapq.heappush(heap, (total, step))
+                _push(heap, (total, step))
     return best, parent
+
+
+def _push(heap: list, item: tuple) -> None:
+    """A binary min-heap, here rather than ``heapq`` so the browser's trimmed standard library need not ship it."""
+    heap.append(item)
+    index = len(heap) - 1
+    while index:
+        up = (index - 1) // 2
+        if heap[up] <= item:
+            break
+        heap[index] = heap[up]
+        index = up
+    heap[index] = item
+
+
+def _pop(heap: list) -> tuple:
+    top = heap[0]
+    last = heap.pop()
+    if heap:
+        size = len(heap)
+        index = 0
+        while True:
+            child = 2 * index + 1
+            if child >= size:
+                break
+            if child + 1 < size and heap[child + 1] < heap[child]:
+                child += 1
+            if heap[child] >= last:
+                break
+            heap[index] = heap[child]
+            index = child
+        heap[index] = last
+    return top
 
 
 def hexmap_path_to(parent: dict, goal: tuple) -> tuple:
