@@ -34,10 +34,12 @@ def server(tmp_path_factory) -> ServerProcess:
         yield started
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in this thread while it lives,
+# and the server tests that run after this package call asyncio.run().
+@pytest.fixture(scope="package")
 def browser():
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (make chromium)")
+        pytest.fail(f"browser tests need Debian's chromium at {CHROMIUM}: run `make chromium` (make test does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
