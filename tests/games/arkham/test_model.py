@@ -1,0 +1,42 @@
+"""STYLE habits 3 and 4 for arkham: every record registered, one evolve case per event type."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from events.games.arkham import model
+from events.games.arkham.model import COMMANDS, EVENTS, STATES, Move
+from events.record import Record
+from events.rng import Rng
+from tests.games.arkham.helpers import GAME, builtin, table
+from tests.games.arkham.test_properties import CROWDED
+
+
+def test_ah_c6_every_record_class_is_registered():
+    """AH-C6: a record class in model.py that no registry knows could never be decoded."""
+    declared = {cls for _name, cls in inspect.getmembers(model, inspect.isclass)
+                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__}
+    registered = set(EVENTS.by_type.values()) | set(COMMANDS.by_type.values()) | set(STATES.by_type.values())
+    assert declared <= registered
+
+
+def test_ah_1_random_games_fold_every_registered_event_type():
+    """AH-1: games of the built-ins and a crowded scenario meet every event type, and each folds."""
+    seen: set = set()
+    for data in (builtin("other-world"), builtin("monster-street"), CROWDED):
+        for seed in range(12):
+            tab = table(data, seed)
+            chooser = Rng(seed)
+            while not GAME.is_over(tab.state) and tab.seq < 400:
+                seat = GAME.turn(tab.state)[0]
+                tab.submit(seat, chooser.pick(tuple(GAME.legal(tab.state, seat))), f"c-{tab.seq}")
+            seen |= {envelope.type for envelope in tab.envelopes}
+    assert seen == set(GAME.events.names())
+
+
+def test_ah_1_evolve_refuses_an_unknown_event_naming_it():
+    """AH-1: one match over the event types; anything else is an error naming its type."""
+    with pytest.raises(TypeError, match="arkham cannot fold an event of type Move"):
+        GAME.evolve(table(builtin("crossing")).state, Move("rivertown"))
