@@ -14,21 +14,24 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from server import api, pages
+from server.limits import Limits
 from server.room import CLOSE_GOING_AWAY, SEND_QUEUE_LIMIT, Rooms, serve_socket
 from server.store import store_for
 
 DEFAULT_DB = "chronicle.db"
 
 
-def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIMIT) -> Starlette:
+def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIMIT,
+               limits: Limits | None = None) -> Starlette:
     """The app over one store.
 
     ``store_url_or_path``: a SQLite file path or ``sqlite:///path`` (``postgresql://`` later).
     ``send_queue_limit``: items queued per connection before a slow client is dropped.
+    ``limits``: frame size, command rate, connections per game, games open (server/limits.py).
     """
     assert send_queue_limit >= 1, f"send_queue_limit must be at least 1, got {send_queue_limit}"
     store = store_for(store_url_or_path)
-    rooms = Rooms(store)
+    rooms = Rooms(store, limits)
 
     async def game_socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, rooms, send_queue_limit)
@@ -49,6 +52,7 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
 
 
 def app_from_env() -> Starlette:
-    """For ``uvicorn --factory``: the store from ``CHRONICLE_DB``, the queue limit from ``CHRONICLE_SEND_QUEUE``."""
+    """For ``uvicorn --factory``: the store from ``CHRONICLE_DB``, the queue limit from ``CHRONICLE_SEND_QUEUE``,
+    the limits from ``CHRONICLE_MAX_FRAME_BYTES`` and the others of server/limits.py."""
     limit = int(os.environ.get("CHRONICLE_SEND_QUEUE") or SEND_QUEUE_LIMIT)
-    return create_app(os.environ.get("CHRONICLE_DB") or DEFAULT_DB, send_queue_limit=limit)
+    return create_app(os.environ.get("CHRONICLE_DB") or DEFAULT_DB, send_queue_limit=limit, limits=Limits.from_env())

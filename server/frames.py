@@ -65,11 +65,11 @@ class FrameError(Exception):
         self.command_id = command_id
 
 
-def decode_client_frame(raw: str | bytes) -> Hello | Command:
+def decode_client_frame(raw: str | bytes, max_bytes: int = MAX_FRAME_BYTES) -> Hello | Command:
     """One client frame, or FrameError (``frame-too-large``, ``bad-frame``, ``unknown-frame``)."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
-    if size > MAX_FRAME_BYTES:
-        raise FrameError("frame-too-large", f"a frame may hold at most {MAX_FRAME_BYTES} bytes, got {size}")
+    if size > max_bytes:
+        raise FrameError("frame-too-large", f"a frame may hold at most {max_bytes} bytes, got {size}")
     try:
         return _client_decoder.decode(raw)
     except msgspec.ValidationError as error:

@@ -37,6 +37,7 @@ from events.log import Envelope, Table
 from events.rules import Rejection
 from server import frames
 from server.frames import Command, FrameError, Hello
+from server.limits import CommandRate, LimitReached, Limits
 from server.store import GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
 from server.tokens import seat_for_token
 
@@ -331,18 +332,25 @@ def _who(seat: str | None) -> str:
 class Rooms:
     """The live rooms of this process, loaded on first use and dropped when nobody is connected."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
 
     async def enter(self, game_id: str) -> Room:
-        """The game's Room, counted as in use until ``leave``; raises UnknownGame."""
+        """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached."""
         while True:
             room = self.rooms.get(game_id)
             if room is None:
+                if game_id not in self._loading and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
+                    raise LimitReached("too-many-games", f"this server has {self.limits.games_per_server} games open, "
+                                       "its limit: try again later")
                 room = await asyncio.shield(self._load(game_id))
             if self.rooms.get(game_id) is room:  # not evicted while we waited
+                if room.users >= self.limits.connections_per_game:
+                    raise LimitReached("too-many-connections", f"game {game_id} has {room.users} connections, "
+                                       f"the limit of this server: try again later")
                 room.users += 1
                 return room
 
@@ -378,6 +386,10 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     await websocket.accept()
     try:
         room = await rooms.enter(game_id)
+    except LimitReached as error:
+        await websocket.send_text(frames.error_frame(error.code, error.message))
+        await websocket.close(CLOSE_TRY_AGAIN_LATER)
+        return
     except UnknownGame:
         await websocket.send_text(frames.error_frame("no-such-game", f"there is no game {game_id!r}"))
         await websocket.close(CLOSE_NO_SUCH_GAME)
@@ -394,6 +406,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await websocket.close(CLOSE_SERVER_ERROR)
         return
     connection = Connection(websocket, queue_limit)
+    rate = CommandRate(rooms.limits)
     try:
         while connection.state is not ConnectionState.CLOSED:
             message = await websocket.receive()
@@ -403,12 +416,14 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
             if raw is None:
                 raw = message.get("bytes") or b""
             try:
-                frame = frames.decode_client_frame(raw)
+                frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
             except FrameError as error:
                 connection.send(frames.error_frame(error.code, error.message))
                 continue
             if isinstance(frame, Hello):
                 await room.hello(connection, frame)
+            elif not rate.allow():
+                connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
             else:
                 await room.command(connection, frame)
     except StoreError:

@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
     parser.add_argument("--db", default=None,
                         help="SQLite file or sqlite:///path (default: $CHRONICLE_DB, else ./chronicle.db)")
+    from server.limits import SETTINGS
+
+    for name, variable, option, what in SETTINGS:
+        parser.add_argument(option, dest=name, type=int, default=None, metavar="N",
+                            help=f"at most N {what} (default: ${variable}, else server/limits.py's)")
     parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn's log level (default info)")
 
@@ -30,11 +35,16 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import DEFAULT_DB, create_app
+    from server.limits import SETTINGS, Limits
     from server.store import StoreError
 
     db = args.db or os.environ.get("CHRONICLE_DB") or DEFAULT_DB
     try:
-        app = create_app(db)
+        limits = Limits.from_env(**{name: getattr(args, name, None) for name, *_ in SETTINGS})
+    except ValueError as error:
+        raise CommandError(str(error), BAD_INPUT) from None
+    try:
+        app = create_app(db, limits=limits)
     except StoreError as error:
         raise CommandError(f"--db {db}: {error}", BAD_INPUT) from None
     # We bind the socket ourselves so that a busy port is a one-line error, not a log and an exit.
