@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket
 
 from server import api, pages
 from server.limits import Limits
+from server.metrics import Metrics, operations_routes
 from server.room import CLOSE_GOING_AWAY, SEND_QUEUE_LIMIT, Rooms, serve_socket
 from server.store import store_for
 
@@ -25,13 +26,16 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
                limits: Limits | None = None) -> Starlette:
     """The app over one store.
 
-    ``store_url_or_path``: a SQLite file path or ``sqlite:///path`` (``postgresql://`` later).
+    ``store_url_or_path``: a SQLite file path, ``sqlite:///path``, or ``postgresql://…`` (several processes).
     ``send_queue_limit``: items queued per connection before a slow client is dropped.
     ``limits``: frame size, command rate, connections per game, games open (server/limits.py).
     """
     assert send_queue_limit >= 1, f"send_queue_limit must be at least 1, got {send_queue_limit}"
     store = store_for(store_url_or_path)
-    rooms = Rooms(store, limits)
+    metrics = Metrics()
+    rooms = Rooms(store, limits, metrics=metrics)
+    # PostgreSQL: hear other processes' appends (LISTEN/NOTIFY); SQLite serves one process alone.
+    feed = store.feed(rooms.notified, rooms.follow_all) if hasattr(store, "feed") else None
 
     async def game_socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, rooms, send_queue_limit)
@@ -39,15 +43,22 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         await store.open()
+        if feed is not None:
+            await feed.start()
         app.state.store = store
         app.state.rooms = rooms
+        app.state.metrics = metrics
+        app.state.feed = feed
         try:
             yield
         finally:
             rooms.close_all(CLOSE_GOING_AWAY)
+            if feed is not None:
+                await feed.stop()
             await store.close()
 
-    routes = [*api.routes, WebSocketRoute("/ws/{game_id}", game_socket), *pages.routes]
+    routes = [*operations_routes(store, metrics, feed), *api.routes, WebSocketRoute("/ws/{game_id}", game_socket),
+              *pages.routes]
     return Starlette(routes=routes, lifespan=lifespan)
 
 

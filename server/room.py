@@ -28,16 +28,19 @@ import contextlib
 import datetime
 import enum
 import logging
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 import events.games
-from events.log import Envelope, Table
+from events.canonical import state_hash
+from events.log import Envelope, LogError, Table
 from events.rules import Rejection
 from server import frames
 from server.frames import Command, FrameError, Hello
 from server.limits import CommandRate, LimitReached, Limits
+from server.metrics import Metrics
 from server.store import GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
 from server.tokens import seat_for_token
 
@@ -156,6 +159,8 @@ class Connection:
 class Room:
     """One game in memory (a Table), its writer lock, and the connections that watch it."""
 
+    metrics = Metrics()  # replaced by Rooms with the app's own
+
     def __init__(self, store: Store, meta: GameMeta, game: Any, table: Table, stored: list[Stored]) -> None:
         self.store = store
         self.meta = meta
@@ -166,6 +171,8 @@ class Room:
         self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
         self._frames = [frames.event_frame(item.envelope) for item in stored]  # the full frame per seq
         self._redacted: dict[int, str] = {}  # seq -> the frame of its redacted copy, once someone needed it
+        self._behind = 0  # the highest seq another process announced (2**62: unknown, read to the end)
+        self._follower: asyncio.Task | None = None
 
     @classmethod
     async def load(cls, store: Store, game_id: str) -> Room:
@@ -239,39 +246,49 @@ class Room:
     # --- the guard ladder -------------------------------------------------------------------------
 
     async def command(self, connection: Connection, frame: Command) -> None:
+        received = time.perf_counter()
+        self.metrics.commands.inc()
         # 1. frame
         if connection.state is not ConnectionState.GREETED:
+            self._refused("hello-first")
             connection.send(frames.error_frame("hello-first", "expected a hello frame before any command", frame.id))
             return
         try:
             command = frames.build_command(self.game, frame)
         except FrameError as error:
+            self._refused(error.code)
             connection.send(frames.error_frame(error.code, error.message, frame.id))
             return
         # 2. token
         if connection.token is not None and seat_for_token(connection.token, self.meta.token_hashes) != connection.seat:
+            self._refused("bad-token")
             connection.send(frames.error_frame("bad-token", f"the token no longer matches seat {connection.seat}",
                                                frame.id))
             return
         # 3. seat
         if connection.seat is None:
+            self._refused("spectator")
             connection.send(frames.error_frame(
                 "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
             return
         async with self.lock:
-            reply = await self.submit(connection.seat, command, frame.id)
+            reply = await self.submit(connection.seat, command, frame.id, received)
         connection.send(reply)
 
-    async def submit(self, seat: str, command: Any, command_id: str) -> str:
+    def _refused(self, code: str) -> None:
+        self.metrics.rejections.labels(code).inc()
+
+    async def submit(self, seat: str, command: Any, command_id: str, received: float | None = None) -> str:
         """Rungs 4–5, the append and the broadcast, for a seat already checked; the sender's reply frame.
 
-        The caller holds ``self.lock``.
+        The caller holds ``self.lock``. ``received`` (perf_counter) times command-to-broadcast.
         """
         for _attempt in range(CONFLICT_RETRIES):
             # 4. repeated command id
             earlier = self.table.by_command.get(command_id)
             if earlier is not None:
                 if earlier[0].seat != seat:
+                    self._refused("id-taken")
                     return frames.error_frame("id-taken", f"command id {command_id!r} was already used by seat "
                                               f"{earlier[0].seat} in this game; ids must be unique per game", command_id)
                 return frames.encode(frames.Ack(command_id, earlier[0].seq, earlier[-1].seq))
@@ -282,6 +299,7 @@ class Room:
             except Exception as error:  # a bug in the rules: say so, and drop the half-applied table
                 log.exception("game %s: deciding %r failed", self.meta.game_id, command)
                 await self._reload_or_give_up(head)
+                self._refused("internal-error")
                 return frames.error_frame("internal-error", f"the server failed to decide this command: "
                                           f"{type(error).__name__}: {error}", command_id)
             if isinstance(result, Rejection):
@@ -290,22 +308,28 @@ class Room:
                 if (await self.store.get_game(self.meta.game_id)).head != head:
                     await self._reload_or_give_up(head)
                     continue
+                self._refused("rejected")
                 return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
             texts = [frames.encode_envelope(envelope) for envelope in result.envelopes]
             batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(result.envelopes, texts)]
             try:
                 await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
             except SeqConflict:
+                self.metrics.conflicts.inc()
                 await self._reload_or_give_up(head)  # another process wrote first: re-read, then rungs 4–5 again
                 continue
             except StoreError as error:
                 log.error("game %s: append failed: %s", self.meta.game_id, error)
                 await self._reload_or_give_up(head)
+                self._refused("store-unavailable")
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
             self._frames.extend(frames.event_frame(text) for text in texts)
             self._broadcast(result.envelopes)
+            if received is not None:
+                self.metrics.latency.observe(time.perf_counter() - received)
             return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
+        self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
                                   command_id)
 
@@ -318,6 +342,64 @@ class Room:
                 client.close(CLOSE_TRY_AGAIN_LATER)
             self.clients.clear()
             raise
+
+    # --- events appended by other processes -------------------------------------------------------
+
+    def follow(self, seq: int | None = None) -> None:
+        """Another process announced events up to ``seq`` (None: unknown, after a gap): read and broadcast them.
+
+        Notifications only trigger reads: whatever they announce, the Room reads every row after
+        its own last seq, so one lost notification is made good by the next. One follower task
+        per Room; notifications arriving meanwhile only raise its target.
+        """
+        target = 2**62 if seq is None else seq
+        if target <= self.table.seq:
+            return  # our own append, or one we already read
+        self._behind = max(self._behind, target)
+        if self._follower is None:
+            self._follower = asyncio.create_task(self._follow())
+
+    async def _follow(self) -> None:
+        try:
+            while self._behind > self.table.seq:
+                self._behind = 0
+                async with self.lock:
+                    await self._catch_up()
+        except Exception:
+            log.exception("game %s: cannot follow the store", self.meta.game_id)
+        finally:
+            self._follower = None
+
+    async def _catch_up(self) -> None:
+        """Under the lock: fold and broadcast what the store has after our last seq; a bad row means a full reload."""
+        known = self.table.seq
+        stored = await self.store.read(self.meta.game_id, known)
+        if not stored:
+            return
+        try:
+            envelopes = [self._absorb(item) for item in stored]
+        except (LogError, ValueError) as error:
+            log.warning("game %s: rows after seq %d do not fold (%s); reloading", self.meta.game_id, known, error)
+            await self._reload_or_give_up(known)
+            return
+        self.metrics.caught_up.inc(len(envelopes))
+        self._broadcast(envelopes)
+
+    def _absorb(self, item: Stored) -> Envelope:
+        """One stored row folded into the Table, its hash checked, as ``Table.restore`` does for a whole log."""
+        table = self.table
+        envelope = frames.decode_envelope(self.game, item.envelope)
+        if envelope.seq != table.seq + 1:
+            raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
+        state = self.game.evolve(table.state, envelope.event)
+        if state_hash(state) != envelope.hash:
+            raise LogError(f"seq {envelope.seq}: the logged hash does not match the folded state")
+        table.state = state
+        table.envelopes.append(envelope)
+        if envelope.command_id is not None:
+            table.by_command.setdefault(envelope.command_id, []).append(envelope)
+        self._frames.append(frames.event_frame(item.envelope))
+        return envelope
 
     def _broadcast(self, envelopes: list[Envelope]) -> None:
         for client in list(self.clients):
@@ -332,9 +414,10 @@ def _who(seat: str | None) -> str:
 class Rooms:
     """The live rooms of this process, loaded on first use and dropped when nobody is connected."""
 
-    def __init__(self, store: Store, limits: Limits | None = None) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None, *, metrics: Metrics | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
+        self.metrics = metrics or Metrics()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
 
@@ -364,8 +447,20 @@ class Rooms:
 
     async def _build(self, game_id: str) -> Room:
         room = await Room.load(self.store, game_id)
+        room.metrics = self.metrics
         self.rooms[game_id] = room
         return room
+
+    def notified(self, game_id: str, seq: int) -> None:
+        """A notification from the store (``server/notify.py``): a live Room reads what it has not seen."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            room.follow(seq)
+
+    def follow_all(self) -> None:
+        """After a gap in notifications (the listener reconnected): every live Room reads to the end."""
+        for room in self.rooms.values():
+            room.follow(None)
 
     def leave(self, room: Room, connection: Connection | None = None) -> None:
         if connection is not None:
@@ -406,6 +501,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await websocket.close(CLOSE_SERVER_ERROR)
         return
     connection = Connection(websocket, queue_limit)
+    rooms.metrics.connections.inc()
     rate = CommandRate(rooms.limits)
     try:
         while connection.state is not ConnectionState.CLOSED:
@@ -429,5 +525,6 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     except StoreError:
         pass  # the room could not reload and has closed its connections
     finally:
+        rooms.metrics.connections.dec()
         rooms.leave(room, connection)
         await connection.finish()

@@ -1,7 +1,7 @@
 """Where games live: the store contract (``base``) and its back ends, chosen by URL.
 
 ``open_store("chronicle.db")`` or ``open_store("sqlite:///path/to.db")`` gives SQLite;
-``postgresql://…`` is reserved for the PostgreSQL back end (not written yet).
+``postgresql://user@host:port/db`` (or ``postgres://``) gives PostgreSQL, for several processes.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ __all__ = ["GameExists", "GameMeta", "SeqConflict", "Store", "StoreError", "Stor
 def store_for(url_or_path: str) -> Store:
     """A store (not yet opened) for a URL or a SQLite file path."""
     if url_or_path.startswith(("postgresql://", "postgres://")):
-        raise StoreError("the PostgreSQL store is not available yet: use a SQLite file path")
+        from server.store.postgres import PostgresStore
+
+        return PostgresStore(url_or_path)
     if "://" in url_or_path and not url_or_path.startswith("sqlite://"):
         scheme = url_or_path.split("://", 1)[0]
-        raise StoreError(f"unknown store URL scheme {scheme!r}: expected a file path or sqlite:///path")
+        raise StoreError(f"unknown store URL scheme {scheme!r}: expected a file path, sqlite:///path or postgresql://…")
     from server.store.sqlite import SqliteStore
 
     path = url_or_path.removeprefix("sqlite://") if url_or_path.startswith("sqlite://") else url_or_path

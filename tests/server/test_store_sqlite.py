@@ -58,8 +58,7 @@ def test_sqlite_two_writers_on_one_file(tmp_path):
 def test_store_for_urls(tmp_path):
     assert store_for(str(tmp_path / "a.db")).path == str(tmp_path / "a.db")
     assert store_for(f"sqlite://{tmp_path}/b.db").path == f"{tmp_path}/b.db"
-    with pytest.raises(StoreError, match="not available yet"):
-        store_for("postgresql://localhost/chronicle")
+    assert type(store_for("postgresql://localhost/chronicle")).__name__ == "PostgresStore"
     with pytest.raises(StoreError, match="unknown store URL scheme 'mysql'"):
         store_for("mysql://x")
 

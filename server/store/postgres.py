@@ -1,0 +1,262 @@
+"""The store on PostgreSQL (psycopg 3, async): for several server processes sharing one database.
+
+Same contract as SQLite (``base.py``): one row per event, PRIMARY KEY (game, seq), and an append
+that is atomic and optimistic. An append is ONE statement, so one round trip and one implicit
+transaction: a conditional ``UPDATE games SET head = last WHERE head = expected`` takes the
+game's row lock (a concurrent writer waits, then re-checks its WHERE on the new row and matches
+nothing), the events go in only if that row moved, and ``pg_notify`` tells every listening
+process ``"<game> <last seq>"`` when the transaction commits. If the row did not move, nothing
+was written and the caller gets ``SeqConflict``; a duplicate (game, seq), the last line of
+defence, is the same ``SeqConflict``.
+
+Connections: a small pool (``CHRONICLE_PG_POOL``, default 4) of autocommit connections, so
+appends of different games run side by side; a connection that broke is replaced on next use.
+LISTEN runs on its own connection (``server/notify.py``, built by ``feed``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import psycopg
+from psycopg import errors
+
+from server.store.base import GameExists, GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame, check_batch
+
+CHANNEL = "chronicle_events"
+POOL_SIZE = 4
+SCHEMA_LOCK = 0x43_48_52_4F  # "CHRO": an advisory lock so that processes starting together create the schema once
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id text PRIMARY KEY,
+    rules text NOT NULL,
+    title text NOT NULL,
+    seats text NOT NULL,          -- JSON list of seat names, in order
+    token_hashes text NOT NULL,   -- JSON object: seat -> sha256 hex of its token
+    created text NOT NULL,
+    head integer NOT NULL,
+    over boolean NOT NULL DEFAULT false
+);
+CREATE TABLE IF NOT EXISTS events (
+    game text NOT NULL REFERENCES games(id),
+    seq integer NOT NULL CHECK (seq >= 1),
+    command_id text,
+    envelope text NOT NULL,       -- the envelope's JSON, exactly as sent to clients
+    PRIMARY KEY (game, seq)
+);
+CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
+"""
+
+_INSERT_EVENTS = (
+    "INSERT INTO events (game, seq, command_id, envelope)"
+    " SELECT %(game)s, e.seq, e.command_id, e.envelope"
+    " FROM unnest(%(seqs)s::integer[], %(ids)s::text[], %(envelopes)s::text[]) AS e(seq, command_id, envelope)"
+)
+
+_APPEND = f"""
+WITH moved AS (
+    UPDATE games SET head = %(last)s, over = over OR %(over)s
+    WHERE id = %(game)s AND head = %(expected)s
+    RETURNING id
+), inserted AS (
+    INSERT INTO events (game, seq, command_id, envelope)
+    SELECT moved.id, e.seq, e.command_id, e.envelope
+    FROM moved, unnest(%(seqs)s::integer[], %(ids)s::text[], %(envelopes)s::text[]) AS e(seq, command_id, envelope)
+    RETURNING 1
+), told AS (
+    SELECT pg_notify('{CHANNEL}', %(payload)s) FROM moved
+)
+SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM inserted), (SELECT count(*) FROM told),
+       (SELECT head FROM games WHERE id = %(game)s)
+"""
+
+_META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
+
+
+class PostgresStore(Store):
+    def __init__(self, url: str, pool_size: int | None = None) -> None:
+        self.url = url
+        self.pool_size = pool_size or int(os.environ.get("CHRONICLE_PG_POOL") or POOL_SIZE)
+        if self.pool_size < 1:
+            raise ValueError(f"pool_size must be at least 1, got {self.pool_size}")
+        self._idle: asyncio.Queue[psycopg.AsyncConnection | None] | None = None
+        self._all: set[psycopg.AsyncConnection] = set()
+        self._writing: dict[str, list] = {}  # game -> [lock, users]: this store's appends to one game in order
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({_safe(self.url)!r})"
+
+    # --- plumbing -------------------------------------------------------------------------------
+
+    async def _connect(self) -> psycopg.AsyncConnection:
+        try:
+            connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        except psycopg.Error as error:
+            raise StoreError(f"{_safe(self.url)}: cannot connect: {error}") from error
+        self._all.add(connection)
+        return connection
+
+    @contextlib.asynccontextmanager
+    async def _connection(self):
+        """A pooled connection; one that broke is dropped and reopened lazily by the next user."""
+        if self._idle is None:
+            raise StoreError(f"{self!r} is not open")
+        connection = await self._idle.get()
+        try:
+            if connection is None or connection.closed:
+                if connection is not None:
+                    self._all.discard(connection)
+                connection = None
+                connection = await self._connect()
+            yield connection
+        except (StoreError, ValueError):
+            raise
+        except psycopg.OperationalError as error:  # the link is gone: do not hand this one out again
+            if connection is not None:
+                self._all.discard(connection)
+                with contextlib.suppress(Exception):
+                    await connection.close()
+                connection = None
+            raise StoreError(f"{_safe(self.url)}: {error}") from error
+        except psycopg.Error as error:
+            raise StoreError(f"{_safe(self.url)}: {error}") from error
+        finally:
+            if self._idle is not None:
+                self._idle.put_nowait(connection)
+
+    async def open(self) -> None:
+        if self._idle is not None:
+            return
+        first = await self._connect()
+        try:
+            async with first.transaction():
+                await first.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                await first.execute(SCHEMA)
+        except psycopg.Error as error:
+            await first.close()
+            self._all.discard(first)
+            raise StoreError(f"{_safe(self.url)}: cannot create the schema: {error}") from error
+        self._idle = asyncio.Queue()
+        self._idle.put_nowait(first)
+        for _ in range(self.pool_size - 1):
+            try:
+                self._idle.put_nowait(await self._connect())
+            except StoreError:
+                self._idle.put_nowait(None)  # opened on first use
+
+    async def close(self) -> None:
+        if self._idle is None:
+            return
+        self._idle = None
+        for connection in list(self._all):
+            with contextlib.suppress(Exception):
+                await connection.close()
+        self._all.clear()
+
+    async def ping(self) -> None:
+        """One round trip, for /healthz; raises StoreError."""
+        async with self._connection() as db:
+            await db.execute("SELECT 1")
+
+    def feed(self, on_event: Callable[[str, int], Any], on_gap: Callable[[], Any]):
+        """A LISTEN connection for this database (not started): see ``server/notify.py``."""
+        from server.notify import Feed
+
+        return Feed(self.url, CHANNEL, on_event, on_gap)
+
+    # --- the contract ---------------------------------------------------------------------------
+
+    async def create_game(self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False) -> None:
+        check_batch(0, first)
+        async with self._connection() as db:
+            try:
+                async with db.transaction():
+                    await db.execute(
+                        "INSERT INTO games (id, rules, title, seats, token_hashes, created, head, over)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                        (meta.game_id, meta.rules, meta.title, json.dumps(list(meta.seats)),
+                         json.dumps(meta.token_hashes, sort_keys=True), meta.created, len(first), over),
+                    )
+                    await db.execute(_INSERT_EVENTS, _rows(meta.game_id, first))
+            except errors.UniqueViolation as error:
+                raise GameExists(f"game {meta.game_id!r} already exists") from error
+
+    async def append(self, game_id: str, expected_seq: int, events: Sequence[Stored], *, over: bool = False) -> None:
+        check_batch(expected_seq, events)
+        params = _rows(game_id, events)
+        params.update(last=events[-1].seq, over=over, expected=expected_seq, payload=f"{game_id} {events[-1].seq}")
+        # Appends to one game from this store go in the order they were asked for (as on SQLite),
+        # whichever pooled connection each one gets; other processes race them, and the head decides.
+        entry = self._writing.setdefault(game_id, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0], self._connection() as db:
+                try:
+                    cursor = await db.execute(_APPEND, params)
+                except errors.UniqueViolation as error:  # the head said free, the rows say taken
+                    raise SeqConflict(game_id, expected_seq) from error
+                moved, inserted, _told, head = await cursor.fetchone()
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                del self._writing[game_id]
+        if moved:
+            if inserted != len(events):  # cannot happen inside one statement; say so loudly if it does
+                raise StoreError(f"game {game_id}: appended {inserted} of {len(events)} events")
+            return
+        if head is None:
+            raise UnknownGame(game_id)
+        raise SeqConflict(game_id, expected_seq, head)
+
+    async def read(self, game_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[Stored]:
+        async with self._connection() as db:
+            cursor = await db.execute(
+                "SELECT seq, command_id, envelope FROM events WHERE game = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                (game_id, after_seq, upto_seq if upto_seq is not None else 2**31 - 1),
+            )
+            rows = await cursor.fetchall()
+            if not rows:  # events exist only for a game that exists (foreign key): ask only when none came back
+                cursor = await db.execute("SELECT 1 FROM games WHERE id = %s", (game_id,))
+                if await cursor.fetchone() is None:
+                    raise UnknownGame(game_id)
+        return [Stored(seq, command_id, envelope) for seq, command_id, envelope in rows]
+
+    async def get_game(self, game_id: str) -> GameMeta:
+        async with self._connection() as db:
+            cursor = await db.execute(f"SELECT {_META_COLUMNS} FROM games WHERE id = %s", (game_id,))
+            row = await cursor.fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        return _meta(row)
+
+    async def list_games(self) -> list[GameMeta]:
+        async with self._connection() as db:
+            cursor = await db.execute(f"SELECT {_META_COLUMNS} FROM games ORDER BY created DESC, id")
+            rows = await cursor.fetchall()
+        return [_meta(row) for row in rows]
+
+
+def _rows(game_id: str, events: Sequence[Stored]) -> dict:
+    return {"game": game_id, "seqs": [e.seq for e in events], "ids": [e.command_id for e in events],
+            "envelopes": [e.envelope for e in events]}
+
+
+def _meta(row: Any) -> GameMeta:
+    game_id, rules, title, seats, token_hashes, created, head, over = row
+    return GameMeta(game_id, rules, title, tuple(json.loads(seats)), json.loads(token_hashes), created, head, bool(over))
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        credentials, _, host = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}{sep}{user}@{host}"
+    return url
