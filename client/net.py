@@ -2,7 +2,8 @@
 
 The connection is a small state machine: ``connecting`` -> ``open`` (hello sent) -> ``closed``
 -> (after a back-off) ``connecting`` again. Every (re)connection says ``hello`` with the seq the
-page holds, so the server sends only what is missing.
+page holds, so the server sends only what is missing; a hello unanswered for a few seconds counts
+as a dropped connection.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ CONNECTING = "connecting"
 OPEN = "open"
 CLOSED = "closed"
 BACKOFF_MS = (250, 500, 1000, 2000, 4000)
+WELCOME_TIMEOUT_MS = 4000
 
 
 class Connection:
@@ -29,6 +31,7 @@ class Connection:
         self.state = CLOSED
         self.socket = None
         self.failures = 0
+        self.greeted = False
         self.counter = 0
         self.stopped = False
 
@@ -48,10 +51,20 @@ class Connection:
     def _opened(self, socket: object) -> None:
         if socket is not self.socket:
             return
+        if socket.readyState != 1:  # closed again before its open event ran (a server restarting)
+            self._closed(socket)
+            return
         self.state = OPEN
-        self.failures = 0
-        socket.send(json.dumps({"type": "hello", "since": self.held(), "token": self.token}))
+        _send(socket, json.dumps({"type": "hello", "since": self.held(), "token": self.token}))
         self.on_state(self.state)
+        # A hello left unanswered (seen while a server restarts) would leave the page waiting
+        # forever on a socket that looks open: give up on it and connect again.
+        timer.set_timeout(lambda: self._check_welcome(socket), WELCOME_TIMEOUT_MS)
+
+    def _check_welcome(self, socket: object) -> None:
+        if socket is self.socket and self.state == OPEN and not self.greeted:
+            self._closed(socket)
+            _close(socket)
 
     def _message(self, socket: object, event: object) -> None:
         if socket is not self.socket:
@@ -60,12 +73,16 @@ class Connection:
             frame = json.loads(event.data)
         except Exception as error:  # a frame we cannot read is shown, and the socket stays up
             frame = {"type": "error", "code": "bad-frame", "message": f"the page could not read a frame: {error}"}
+        if frame.get("type") == "welcome":
+            self.greeted = True
+            self.failures = 0
         self.on_frame(frame)
 
     def _closed(self, socket: object) -> None:
         if socket is not self.socket:
             return
         self.socket = None
+        self.greeted = False
         self.state = CLOSED
         self.on_state(self.state)
         if self.stopped:
@@ -77,7 +94,7 @@ class Connection:
     def restart(self) -> None:
         """Drop the socket and say hello again (after a gap in the seqs)."""
         if self.socket is not None:
-            self.socket.close()  # _closed reconnects
+            _close(self.socket)  # _closed reconnects
 
     def send_command(self, command_type: str, data: dict) -> str:
         """Send a ``command`` frame; returns its id (``c-<time>-<n>``: unique per page)."""
@@ -85,7 +102,27 @@ class Connection:
         command_id = f"c-{int(window.Date.now())}-{self.counter}"
         frame = {"type": "command", "id": command_id, "command": {"type": command_type, "data": data}}
         if self.socket is not None and self.state == OPEN:
-            self.socket.send(json.dumps(frame))
+            _send(self.socket, json.dumps(frame))
         else:
             self.on_frame({"type": "error", "code": "not-connected", "message": "not connected: try again in a moment"})
         return command_id
+
+
+def _send(socket: object, text: str) -> None:
+    """``socket.send(text)``, applied through ``Reflect``.
+
+    Brython 3.15 can hand back a JavaScript method bound to another object than the one it was
+    looked up on: after a reconnection, ``socket.send`` sent on the old, closed socket
+    ("WebSocket is already in CLOSING or CLOSED state") and the page waited forever for its
+    welcome. ``Reflect.apply`` takes the object as an argument, so nothing is bound.
+    """
+    _reflect.apply(_SEND, socket, [text])
+
+
+def _close(socket: object) -> None:
+    _reflect.apply(_CLOSE, socket, [])
+
+
+_reflect = window.Reflect
+_SEND = window.WebSocket.prototype.send
+_CLOSE = window.WebSocket.prototype.close

@@ -1,8 +1,8 @@
 """The browser's JavaScript: Brython, a trimmed standard library and Chronicle's own Python.
 
 BRYTHON.md measured that a page's load time is decided by what Python it imports and how many
-requests that takes, so a page loads exactly three scripts, each with a content hash in its URL
-and served gzipped with a one-year cache:
+requests that takes, so a page loads three scripts (and its game's), each with a content hash in its
+URL and served gzipped with a one-year cache:
 
 - ``brython.<hash>.js``: Brython's runtime, as shipped;
 - ``stdlib.<hash>.js``: only the standard-library modules the pages import (``STDLIB_MODULES``,
@@ -10,7 +10,11 @@ and served gzipped with a one-year cache:
   no page asks for a module outside it), cut from ``brython_stdlib.js``;
 - ``chronicle.<hash>.js``: the ``client`` and ``events`` packages, made by Brython's own
   ``make_package`` (``brython-cli make_package``), one ``__BRYTHON__.loadBrythonPackage`` call, so an
-  ``import`` costs no request.
+  ``import`` costs no request; without the rule systems, each of which has its own
+  ``game-<name>.<hash>.js`` that a page loads once it knows its game.
+
+Every Python module also ships precompiled to JavaScript (by Brython's own compiler, run under
+Node here), so a cold page compiles nothing but its two-line entry script.
 
 Bundles are built on first use into a cache directory outside git (``$CHRONICLE_CACHE`` or the
 system temp dir), keyed by a hash of the sources, and rebuilt when a source file changes. Each
@@ -44,7 +48,7 @@ log = logging.getLogger("chronicle.bundle")
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("client", "events")
 BRYTHON_DATA = Path(brython.__file__).parent / "data"
-FORMAT = "2"  # bump when the way bundles are made changes
+FORMAT = "3"  # bump when the way bundles are made changes
 BRYTHON_VERSION = importlib.metadata.version("brython")
 
 # Standard-library modules the pages import at run time, measured (docs/client.md): the three pages
@@ -92,12 +96,13 @@ class Asset:
 
 
 class Bundle:
-    """The three scripts of a build, by URL name (``chronicle.3f9a0c1d2e4b.js``)."""
+    """A build: the scripts every page loads (in order) and the games' scripts, by URL name."""
 
-    def __init__(self, key: str, assets: list) -> None:
+    def __init__(self, key: str, scripts: list, games: dict) -> None:
         self.key = key
-        self.assets = {asset.name: asset for asset in assets}
-        self.scripts = [asset.name for asset in assets]  # in load order
+        self.assets = {asset.name: asset for asset in [*scripts, *games.values()]}
+        self.scripts = [asset.name for asset in scripts]  # brython, stdlib, chronicle
+        self.games = {game: asset.name for game, asset in games.items()}
 
 
 def source_files() -> list[Path]:
@@ -137,12 +142,12 @@ def _named(stem: str, body: bytes) -> Asset:
     return Asset(f"{stem}.{hashlib.sha256(body).hexdigest()[:12]}.js", body)
 
 
-def build_package_js(key: str) -> bytes:
-    """``client`` and ``events`` as one ``loadBrythonPackage`` script, through ``make_package``."""
+def make_vfs() -> dict:
+    """``client`` and ``events`` as one VFS dict (module -> [ext, source, imports(, 1)]), made by
+    Brython's ``make_package`` (minified, line numbers kept for tracebacks)."""
     # Python 3.11's tokenize has no FSTRING_START; Brython's minifier only compares against it.
     if not hasattr(tokenize, "FSTRING_START"):
         tokenize.FSTRING_START = -1  # type: ignore[attr-defined]
-    timestamp = int(key[:12], 16)  # stable per source version, so indexedDB's compiled cache stays valid
     vfs: dict = {}
     with tempfile.TemporaryDirectory(prefix="chronicle-make-") as tmp:
         for package in PACKAGES:
@@ -158,11 +163,48 @@ def build_package_js(key: str) -> bytes:
             body = json.loads(text[len(prefix) : text.rindex(")")])
             body.pop("$timestamp", None)
             vfs.update(body)
+    return vfs
+
+
+def game_of(module: str, games: tuple) -> str | None:
+    """The rule system a module belongs to (``events.games.mecha.rules``, ``client.boards.mecha``), or None."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[0] == "events" and parts[1] == "games":
+        return parts[2]
+    if len(parts) >= 3 and parts[0] == "client" and parts[1] == "boards":
+        name = parts[2] if parts[2] in games else parts[2].split("_")[0]
+        return name if name in games else None
+    return None
+
+
+def package_script(vfs: dict, timestamp: int) -> str:
+    """One ``loadBrythonPackage`` call, then the modules' precompiled JavaScript (if Node is here)."""
     ordered = {"$timestamp": timestamp}
     for name in sorted(vfs):
         ordered[name] = vfs[name]
-    script = f"__BRYTHON__.loadBrythonPackage({json.dumps(ordered, separators=(',', ':'))})\n"
-    return (script + precompiled_js(vfs)).encode()
+    return f"__BRYTHON__.loadBrythonPackage({json.dumps(ordered, separators=(',', ':'))})\n" + precompiled_js(vfs)
+
+
+def build_package_assets(key: str) -> tuple:
+    """(the core script, {game: its script}).
+
+    The core holds ``client`` and ``events`` without any rule system; each game's modules
+    (``events.games.<name>``, ``client.boards.<name>``) get a script of their own, which the page
+    loads once it knows the game (``client/loader.py``): the lobby loads no game at all, a mecha
+    page no Gloomhaven. The core names the game scripts in ``__BRYTHON__.chronicle_games``.
+    """
+    timestamp = int(key[:12], 16)  # stable per source version, so indexedDB's compiled cache stays valid
+    vfs = make_vfs()
+    games = tuple(sorted(name.split(".")[2] for name, item in vfs.items()
+                         if name.count(".") == 2 and name.startswith("events.games.") and len(item) > 3))
+    parts: dict = {None: {}}
+    for name, item in vfs.items():
+        parts.setdefault(game_of(name, games), {})[name] = item
+    game_assets = {game: _named(f"game-{game}", package_script(parts.get(game, {}), timestamp).encode())
+                   for game in games}
+    urls = {game: f"/static/js/{asset.name}" for game, asset in game_assets.items()}
+    core = package_script(parts[None], timestamp) + f"__BRYTHON__.chronicle_games = {json.dumps(urls, sort_keys=True)};\n"
+    return _named("chronicle", core.encode()), game_assets
 
 
 def _only_python(directory: str, names: list) -> list:
@@ -303,21 +345,25 @@ def build(key: str) -> Bundle:
     directory = cache_root() / key[:24]
     manifest = directory / "manifest.json"
     if manifest.is_file():
-        names = json.loads(manifest.read_text())
+        listed = json.loads(manifest.read_text())
         try:
-            return Bundle(key, [Asset(name, (directory / name).read_bytes()) for name in names])
-        except OSError:
-            pass  # a half-deleted cache: build again
-    assets = [
+            scripts = [Asset(name, (directory / name).read_bytes()) for name in listed["scripts"]]
+            games = {game: Asset(name, (directory / name).read_bytes()) for game, name in listed["games"].items()}
+            return Bundle(key, scripts, games)
+        except (OSError, KeyError, TypeError):
+            pass  # a half-deleted or older cache: build again
+    core, games = build_package_assets(key)
+    scripts = [
         _named("brython", (BRYTHON_DATA / "brython.js").read_bytes()),
         _named("stdlib", build_stdlib_js(None if full_stdlib() else STDLIB_MODULES)),
-        _named("chronicle", build_package_js(key)),
+        core,
     ]
     directory.mkdir(parents=True, exist_ok=True)
-    for asset in assets:
+    for asset in [*scripts, *games.values()]:
         _write_atomic(directory / asset.name, asset.body)
-    _write_atomic(manifest, json.dumps([asset.name for asset in assets]).encode())
-    return Bundle(key, assets)
+    listed = {"scripts": [asset.name for asset in scripts], "games": {g: a.name for g, a in games.items()}}
+    _write_atomic(manifest, json.dumps(listed).encode())
+    return Bundle(key, scripts, games)
 
 
 def _write_atomic(path: Path, body: bytes) -> None:

@@ -15,6 +15,7 @@ from client.boards import renderer
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
+from client.loader import load_game
 from client.net import Connection
 from events.record import DecodeError
 
@@ -32,6 +33,8 @@ class PlayPage:
         self.ready = False
         self.render_pending = False
         self.checking = False
+        self.waiting = None  # frames held while the game's scripts load
+        self.scripts_loaded = False
         self.tried: dict = {}  # command id -> what it asked, for the rejection row
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
 
@@ -52,7 +55,15 @@ class PlayPage:
         node.setAttribute("class", f"connection {state}")
 
     def on_frame(self, frame: dict) -> None:
+        if self.waiting is not None:  # the game's scripts are loading: keep the frames, in order
+            self.waiting.append(frame)
+            return
         kind = frame.get("type")
+        if kind == "welcome" and self.game is None and not self.scripts_loaded:
+            mark("welcome")
+            self.waiting = [frame]
+            load_game(frame["rules"], self.game_loaded, self.game_failed)
+            return
         if kind == "welcome":
             self.welcome(frame)
         elif kind == "event":
@@ -70,8 +81,19 @@ class PlayPage:
         else:
             self.notice(f"unknown frame type {kind!r}", "error")
 
+    def game_loaded(self) -> None:
+        self.scripts_loaded = True
+        frames, self.waiting = self.waiting, None
+        for frame in frames:
+            self.on_frame(frame)
+
+    def game_failed(self, message: str) -> None:
+        self.waiting = None
+        self.connection.stopped = True
+        self.notice(message, "error")
+        mark_ready()  # nothing more will come: let a test see the error
+
     def welcome(self, frame: dict) -> None:
-        mark("welcome")
         if self.game is None:
             self.game = events.games.load(frame["rules"])
             self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))

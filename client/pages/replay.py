@@ -16,6 +16,7 @@ import events.games
 from client.boards import renderer
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
+from client.loader import load_game
 from events.canonical import state_hash
 from events.log import Envelope
 
@@ -49,7 +50,15 @@ class ReplayPage:
             return
         try:
             raws = [json.loads(line) for line in lines]
-            self.game = events.games.load(raws[0]["data"]["game"])
+            name = raws[0]["data"]["game"]
+        except Exception as error:  # any fault in the log is shown, with where it is
+            self.fail(f"cannot read this log: {error}")
+            return
+        load_game(name, lambda: self.fold(name, raws), self.fail)
+
+    def fold(self, name: str, raws: list) -> None:
+        try:
+            self.game = events.games.load(name)
             state = None
             for index, raw in enumerate(raws):
                 envelope = Envelope.from_dict(self.game, raw, f"line {index + 1}")

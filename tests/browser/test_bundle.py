@@ -31,20 +31,34 @@ def test_bundle_has_brython_the_trimmed_stdlib_and_every_client_and_events_modul
     assert [name.split(".")[0] for name in built.scripts] == ["brython", "stdlib", "chronicle"]
     stdlib = _vfs(built.assets[built.scripts[1]], "var scripts = ", "\n__BRYTHON__.update_VFS")
     assert sorted(name for name in stdlib if name != "$timestamp") == sorted(bundle.STDLIB_MODULES)
-    package = _vfs(built.assets[built.scripts[2]], "__BRYTHON__.loadBrythonPackage(", ")\n")
+    core = _package(built.assets[built.scripts[2]])
+    modules = set(core)
+    for game, name in built.games.items():
+        part = _package(built.assets[name])
+        assert all(bundle.game_of(module, tuple(built.games)) == game for module in part)
+        assert f"events.games.{game}" in part
+        modules |= set(part)
     expected = set()
     for path in bundle.source_files():
         parts = path.relative_to(bundle.ROOT).with_suffix("").parts
         expected.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    assert set(package) - {"$timestamp"} == expected
-    # No test, static file or server module sneaks into the browser.
-    assert not any(name.startswith(("tests", "server", "client.static")) for name in package)
+    assert modules == expected
+    # The core holds no rule system, and no test, static file or server module reaches the browser.
+    assert not any(module.startswith("events.games.") for module in core)
+    assert not any(module.startswith(("tests", "server", "client.static")) for module in modules)
+    assert "mecha" in built.games
+
+
+def _package(asset: bundle.Asset) -> dict:
+    vfs = _vfs(asset, "__BRYTHON__.loadBrythonPackage(", ")\n")
+    vfs.pop("$timestamp")
+    return vfs
 
 
 @pytest.mark.skipif(not bundle.precompile_enabled(), reason="precompiling needs node (CHRONICLE_PRECOMPILE=0 or no node)")
 def test_every_python_module_is_precompiled_so_a_cold_page_compiles_nothing():
     built = bundle.current()
-    for name in built.scripts[1:]:
+    for name in [built.scripts[1], built.scripts[2], *built.games.values()]:
         asset = built.assets[name]
         vfs = (_vfs(asset, "var scripts = ", "\n__BRYTHON__.update_VFS") if name.startswith("stdlib")
                else _vfs(asset, "__BRYTHON__.loadBrythonPackage(", ")\n"))
@@ -68,11 +82,12 @@ def test_bundle_is_stable_while_the_sources_do_not_change():
     """Same sources, same key, same bytes: the browser's caches (HTTP and indexedDB) stay valid."""
     files = bundle.source_files()
     key = bundle.source_key(files)
-    first, second = bundle.build_package_js(key), bundle.build_package_js(key)
+    (core, games), (core_again, games_again) = bundle.build_package_assets(key), bundle.build_package_assets(key)
     if bundle.source_key(bundle.source_files()) != key:
         pytest.skip("a source file changed during the test (someone is editing the tree)")
-    assert first == second
-    assert f'{{"$timestamp":{int(key[:12], 16)},' in bundle.build_package_js(key).decode()[:80]
+    assert core.name == core_again.name and core.body == core_again.body
+    assert {g: a.name for g, a in games.items()} == {g: a.name for g, a in games_again.items()}
+    assert f'{{"$timestamp":{int(key[:12], 16)},' in core.body.decode()[:80]
 
 
 def test_trimmed_json_defers_its_encoder_so_re_and_enum_are_never_compiled():

@@ -1,0 +1,34 @@
+"""A rule system's scripts, loaded when a page learns which game it shows.
+
+Each game's modules (``events.games.<name>``, ``client.boards.<name>``) ship in a script of their
+own (``server/bundle.py``); the core script lists them in ``__BRYTHON__.chronicle_games``. Once
+that script has run, the game's modules are in Brython's VFS and import like any other, so a
+page pays only for its own game.
+"""
+
+from __future__ import annotations
+
+from browser import window
+
+_document = window.document
+_reflect = window.Reflect  # Reflect.has(object, key): no method bound to the wrong object (client/net.py)
+
+
+def loaded(name: str) -> bool:
+    return bool(_reflect.has(window.__BRYTHON__.VFS, f"events.games.{name}"))
+
+
+def load_game(name: str, then: object, failed: object) -> None:
+    """Call ``then()`` once the game's modules can be imported, or ``failed(message)``."""
+    if loaded(name):
+        then()
+        return
+    games = window.__BRYTHON__.chronicle_games
+    if not games or not _reflect.has(games, name):
+        failed(f"this server has no scripts for the game {name!r}")
+        return
+    script = _document.createElement("script")
+    script.addEventListener("load", lambda event: then() if loaded(name) else failed(f"{name}: script loaded empty"))
+    script.addEventListener("error", lambda event: failed(f"could not load the scripts of {name!r}"))
+    script.setAttribute("src", games[name])
+    _document.head.appendChild(script)
