@@ -1,0 +1,60 @@
+"""Reliability tests: real servers (``tests/server_fixture.py``), real sockets, counted.
+
+Counts come from ``report.count(quick, soak)``: ``make test`` runs the quick ones (the whole
+package in a few minutes on 2 cores), ``make soak`` (CHRONICLE_SOAK=1) the full ones. At the end
+of the session the table of what was tried and what held is printed and written out
+(``docs/reliability.md`` under soak, ``.pytest_cache/reliability.md`` otherwise).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.reliability import report
+from tests.server_fixture import ServerProcess, chronicle_server_factory  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+_outcomes: dict[str, str] = {}
+_started = time.monotonic()
+
+
+@pytest.fixture(scope="package")
+def quiet_server(tmp_path_factory):
+    """One server for tests that need fresh games, not a fresh process; limits high enough for floods."""
+    env = {"CHRONICLE_COMMANDS_PER_SECOND": "100000", "CHRONICLE_COMMAND_BURST": "100000"}
+    with ServerProcess(tmp_path_factory.mktemp("reliability") / "chronicle.db", env=env).start() as started:
+        yield started
+
+
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    result = outcome.get_result()
+    if "tests/reliability/" in item.nodeid.replace("\\", "/") and (result.when == "call" or result.failed):
+        if result.failed or item.nodeid not in _outcomes:
+            _outcomes[item.nodeid] = result.outcome
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if not report.ROWS:
+        return
+    text = report.document(_outcomes, time.monotonic() - _started)
+    target = ROOT / "docs" / "reliability.md" if report.SOAK else ROOT / ".pytest_cache" / "reliability.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    session.config._reliability_target = target
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not report.ROWS:
+        return
+    terminalreporter.section("reliability")
+    terminalreporter.write_line(report.table())
+    target = getattr(config, "_reliability_target", None)
+    if target is not None:
+        terminalreporter.write_line(f"written to {target}")
