@@ -1,5 +1,5 @@
 # The two commands: `make run` serves the app, `make test` runs the whole suite.
-# Both install what they need on a fresh machine (a virtualenv in .venv, Debian's chromium).
+# Both install what they need on a fresh machine (a virtualenv in .venv; for tests Debian's chromium and postgresql).
 
 PYTHON ?= python3
 VENV := .venv
@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test chromium lint bench clean
+.PHONY: run test install install-test chromium postgresql lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,18 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# PostgreSQL tests start their own server from Debian's binaries (tests/postgres_fixture.py):
+# install the package only, never start its service.
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "installing Debian's postgresql"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	fi
+
 run: install
 	$(BIN)/chronicle serve --host $(HOST) --port $(PORT)
 
-test: install-test chromium
+test: install-test chromium postgresql
 	$(BIN)/ruff check events server client tests bench
 	$(BIN)/python -m pytest
 

@@ -1,7 +1,9 @@
 """Serve the lobby, the pages and the games over HTTP and WebSocket, with uvicorn.
 
-The store is a SQLite file: --db, else $CHRONICLE_DB, else ./chronicle.db (created if missing).
-A server killed and restarted on the same file resumes every game where it stopped.
+The store is --db, else $CHRONICLE_DB, else ./chronicle.db: a SQLite file (created if missing),
+or a PostgreSQL URL ``postgresql://user@host:port/db``, on which any number of these processes
+serve the same games side by side (behind a load balancer; docs/scaling.md). A server killed
+and restarted on the same store resumes every game where it stopped.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST})")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
     parser.add_argument("--db", default=None,
-                        help="SQLite file or sqlite:///path (default: $CHRONICLE_DB, else ./chronicle.db)")
+                        help="SQLite file, sqlite:///path, or postgresql://user@host:port/db for several processes "
+                             "(default: $CHRONICLE_DB, else ./chronicle.db)")
     from server.limits import SETTINGS
 
     for name, variable, option, what in SETTINGS:
@@ -53,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}", UNAVAILABLE) from None
     host, port = listener.getsockname()[:2]
-    print(f"chronicle: serving http://{host}:{port}/ with store {db}", flush=True)
+    from server.store.postgres import safe_url
+
+    print(f"chronicle: serving http://{host}:{port}/ with store {safe_url(db)}", flush=True)
     config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[listener])
