@@ -43,20 +43,12 @@ def test_gh_c2_folds_one_of_every_registered_event_type():
     """GH-C2: every event type folds (sample data through evolve, on a real state), and an unknown one raises."""
     tab = table(builtin("barrow"))
     state = tab.state
-    folded = set()
+    folded = {"GameStarted"}
     for tag in GAME.events.names():
         if tag == "GameStarted":
-            folded.add(tag)
             continue
-        event = GAME.events.build(dict(SAMPLES[tag], type=tag))
-        base = state
-        if tag in ("CardsRevealed", "CardsDiscarded", "LongRested", "ShortRested", "CardPlayed"):
-            base = rules._state(state, heroes=rules._replace_hero(state, "red", hand=state.heroes[0].hand))
-        try:
-            rules.evolve(base, event)
-        except (StopIteration, AttributeError, TypeError, KeyError) as error:  # sample ids may not fit this map
-            if "cannot fold" in str(error):
-                raise
+        after = rules.evolve(state, GAME.events.build(dict(SAMPLES[tag], type=tag)))
+        assert isinstance(after, type(state)) and after is not None
         folded.add(tag)
     assert folded == set(GAME.events.names())
     with pytest.raises(TypeError, match="gloomhaven cannot fold an event of type SelectCards"):
