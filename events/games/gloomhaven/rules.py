@@ -304,7 +304,7 @@ def _reveal(state: State, rng: Any) -> list:
         if not left:
             left = tuple(card.id for card in monster_type.deck)
         initiative = {card.id: card.initiative for card in monster_type.deck}
-        chosen = rng.pick(left, face=lambda card_id: initiative[card_id])  # a loaded die names the initiative
+        chosen = rng.pick(left, face=initiative.get)  # a loaded die names the initiative
         card = next(card for card in monster_type.deck if card.id == chosen)
         events.append(MonsterCardDrawn(group.name, chosen, card.initiative))
     return events
@@ -408,9 +408,20 @@ def _decide_order(state: State, seat: str, command: ChooseOrder) -> tuple | Reje
 # --- characters' turns (GH-3, GH-4, GH-5) -------------------------------------------------------------
 
 
+def _not_your_turn(state: State, seat: str) -> Rejection:
+    """Why ``seat`` cannot act now, naming what the round is waiting for (GH-C2)."""
+    if state.phase == "select":
+        return Rejection("GH-C2", f"round {state.round} is still at card selection (waiting for "
+                         f"{', '.join(turn(state)) or 'nobody'}): no figure acts yet")
+    if state.pending is not None:
+        return Rejection("GH-C2", f"the players must first settle a {state.pending.kind} choice "
+                         f"({', '.join(state.pending.seats)})")
+    return Rejection("GH-C2", f"it is {state.acting or 'no character'}'s turn, not {seat}'s")
+
+
 def _decide_play(state: State, hero: Hero, command: PlayCard, rng: Any) -> tuple | Rejection:
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
-        return Rejection("GH-C2", f"it is not {hero.seat}'s turn")
+        return _not_your_turn(state, hero.seat)
     if hero.long_rest:
         return Rejection("GH-C6", f"{hero.seat} is on a long rest: choose the discarded card to lose")
     if command.card not in hero.active:
@@ -607,7 +618,7 @@ def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> lis
 
 def _decide_rest_lose(state: State, hero: Hero, command: RestLose) -> tuple | Rejection:
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
-        return Rejection("GH-C2", f"it is not {hero.seat}'s turn")
+        return _not_your_turn(state, hero.seat)
     if not hero.long_rest:
         return Rejection("GH-C6", f"{hero.seat} is not on a long rest this round")
     if command.card not in hero.discard:
