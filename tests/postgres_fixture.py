@@ -15,6 +15,8 @@ API::
         .create_database(name) -> url                 CREATE DATABASE (if missing)
         .stop()                                       fast shutdown, then the directory is removed
     shared_server() -> PostgresServer                 one per test process, stopped at exit
+    CliServer(scratch, store, env=None)               a ServerProcess running ``chronicle serve --db STORE``
+                                                      (a SQLite path or a postgresql:// URL)
 
     pytest fixtures (import them where used):
       postgres_server      session-scoped: the shared server
@@ -38,7 +40,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server_fixture import free_port
+from tests.server_fixture import ServerProcess, free_port
 
 USER = "postgres"
 
@@ -158,6 +160,17 @@ class PostgresServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class CliServer(ServerProcess):
+    """``chronicle serve --db STORE`` in a subprocess: the store given on the command line, any URL."""
+
+    def __init__(self, scratch: str | os.PathLike, store: str, env: dict | None = None) -> None:
+        ServerProcess.__init__(self, Path(scratch) / "unused.db", env=env, via_cli=True)
+        self.store = store
+
+    def _command(self) -> list[str]:
+        return [*ServerProcess._command(self)[:-2], "--db", self.store, "--log-level", "warning"]
 
 
 _shared: PostgresServer | None = None

@@ -20,31 +20,20 @@ import psycopg
 import pytest
 
 from server.scenarios import load
-from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
+from tests.postgres_fixture import CliServer, postgres_database, postgres_server  # noqa: F401
 from tests.server.client import Client, command_json, run
-from tests.server_fixture import ServerProcess, create_game, get_json
+from tests.server_fixture import create_game, get_json
 
 pytestmark = pytest.mark.server
 
 ROUNDS = 30
 
 
-class ServeProcess(ServerProcess):
-    """``chronicle serve --db postgresql://…``: the command line, not uvicorn's factory."""
-
-    def __init__(self, scratch, url: str) -> None:
-        ServerProcess.__init__(self, scratch / "unused.db", via_cli=True)
-        self.url = url
-
-    def _command(self) -> list[str]:
-        return [*ServerProcess._command(self)[:-2], "--db", self.url, "--log-level", "warning"]
-
-
 @pytest.fixture
 def two_servers(tmp_path, postgres_database):  # noqa: F811
     url = postgres_database()
-    first = ServeProcess(tmp_path, url)
-    second = ServeProcess(tmp_path, url)
+    first = CliServer(tmp_path, url)
+    second = CliServer(tmp_path, url)
     try:
         yield first.start(), second.start(), url
     finally:

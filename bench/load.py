@@ -1,0 +1,286 @@
+"""Load Chronicle like a crowd: G games × (P players + S spectators), real WebSocket clients.
+
+``python -m bench.load [--games 10] [--players 2] [--spectators 2] [--rate 0] [--processes 1|2]
+[--db sqlite|postgres] [--seconds 10] [--warmup 3]``
+
+Real ``chronicle serve`` subprocesses (1 or 2, on one store) on free loopback ports; with
+``--db postgres`` the bench starts its own PostgreSQL from Debian's binaries in a temporary
+directory (``tests/postgres_fixture.py``, PostgreSQL's durable defaults), with ``sqlite`` a
+fresh file (``synchronous=FULL``). With two processes each game's clients alternate between
+them, so every command crosses processes through LISTEN/NOTIFY (SQLite cannot do that: two
+processes need ``--db postgres``).
+
+Each game plays the Expeditions Move (mecha, the sample board, rounds enough to never end).
+The seat on turn sends a random legal command once the previous one reached every client of
+its game (seats fold the events with ``events/`` to know what is legal), no sooner than its
+game's share of ``--rate`` commands/s allows (0: as fast as turns go, as people clicking
+instantly would). A command counts when every client of its game has received its last event:
+its latency runs from the send to that moment. Bytes are WebSocket payload received per client
+(permessage-deflate off, as boardgame.io's socket.io ships). Only the window after the warm-up
+counts. It prints figures and asserts nothing; it stops by itself within
+``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+import websockets
+
+import events.games
+from server import frames
+from server.scenarios import load
+
+GAME = events.games.load("mecha")
+SEAT_NAMES = ("red", "blue", "green", "white", "black")
+BIG = str(10**6)  # the per-connection limits of server/limits.py are for people, not for a bench
+
+
+class _Seq(msgspec.Struct):
+    seq: int
+
+
+_seq_decoder = msgspec.json.Decoder(_Seq)
+
+
+class Game:
+    """One game under load: its clients, and the one command in flight."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.clients: list[Client] = []
+        self.target = 1 << 62
+        self.reached: asyncio.Future | None = None
+
+    def progressed(self) -> None:
+        if self.reached is not None and not self.reached.done() and all(c.head >= self.target for c in self.clients):
+            self.reached.set_result(time.perf_counter())
+
+
+class Client:
+    def __init__(self, game: Game, socket, seat: str | None) -> None:
+        self.game = game
+        self.socket = socket
+        self.seat = seat
+        self.head = 0
+        self.state = None
+        self.bytes = 0
+        self.answers: asyncio.Queue = asyncio.Queue()
+
+    async def read(self, counting: dict) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for message in self.socket:
+                if counting["on"]:
+                    self.bytes += len(message)
+                frame = frames.server_frame_decoder.decode(message)
+                if isinstance(frame, frames.Event):
+                    if self.seat is not None:  # a seat folds, to know its legal commands
+                        envelope = frames.decode_envelope(GAME, frame.envelope)
+                        self.state = GAME.evolve(self.state, envelope.event)
+                        self.head = envelope.seq
+                    else:  # a spectator only tracks the seq
+                        self.head = _seq_decoder.decode(frame.envelope).seq
+                    self.game.progressed()
+                elif not isinstance(frame, frames.Welcome):
+                    self.answers.put_nowait(frame)
+
+
+def scenario_for(players: int) -> dict:
+    _, scenario = load("mecha/sample")
+    mechs = [seat["mech"] for seat in scenario["seats"]]
+    seats = [{"seat": SEAT_NAMES[i], "mech": mechs[i % len(mechs)]} for i in range(players)]
+    return dict(scenario, seats=seats, rounds=10_000)  # long enough that no game ends inside the window
+
+
+async def join(ws_url: str, game: Game, token: str | None, seat: str | None) -> Client:
+    socket = await websockets.connect(f"{ws_url}/ws/{game.game_id}", max_size=2**24, compression=None)
+    await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
+    client = Client(game, socket, seat)
+    game.clients.append(client)
+    return client
+
+
+async def drive(game: Game, seats: dict, interval: float, rng: random.Random, results: dict, counting: dict,
+                stop: asyncio.Event) -> None:
+    number = 0
+    anyone = next(iter(seats.values()))
+    next_at = time.perf_counter()
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        if interval:
+            delay = next_at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            next_at = max(next_at + interval, time.perf_counter() - interval)  # no catch-up burst after a stall
+        seat = GAME.turn(anyone.state)[0]
+        mover = seats[seat]
+        command = rng.choice(GAME.legal(mover.state, seat)).to_data()
+        kind = command.pop("type")
+        number += 1
+        started = time.perf_counter()
+        game.reached = loop.create_future()
+        game.target = 1 << 62  # not known until the ack
+        await mover.socket.send(json.dumps({"type": "command", "id": f"b-{number}",
+                                            "command": {"type": kind, "data": command}}))
+        answer = await mover.answers.get()
+        if not isinstance(answer, frames.Ack):
+            results["refused"] += 1
+            continue
+        game.target = answer.last
+        game.progressed()
+        finished = await game.reached
+        if counting["on"]:
+            results["latencies"].append(finished - started)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_load(args: argparse.Namespace, servers: list) -> dict:
+    from tests.server_fixture import create_game
+
+    scenario = scenario_for(args.players)
+    rng = random.Random(args.seed)
+    counting = {"on": False}
+    results: dict = {"latencies": [], "refused": 0}
+    games, drivers, readers = [], [], []
+    stop = asyncio.Event()
+    for index in range(args.games):
+        created = create_game(servers[index % len(servers)].base_url, scenario, seed=index)
+        game = Game(created["game"])
+        place = index  # clients alternate between processes, seats included
+        seats = {}
+        for seat, link in created["seats"].items():
+            seats[seat] = await join(servers[place % len(servers)].ws_url, game, link["token"], seat)
+            place += 1
+        for _ in range(args.spectators):
+            await join(servers[place % len(servers)].ws_url, game, None, None)
+            place += 1
+        readers += [asyncio.create_task(client.read(counting)) for client in game.clients]
+        games.append((game, seats))
+    while any(client.head < 1 for game, _ in games for client in game.clients):
+        await asyncio.sleep(0.01)
+    interval = args.games / args.rate if args.rate else 0.0
+    for game, seats in games:
+        drivers.append(asyncio.create_task(drive(game, seats, interval, random.Random(rng.random()), results,
+                                                 counting, stop)))
+    await asyncio.sleep(args.warmup)
+    counting["on"] = True
+    cpu_before = [cpu_seconds(server.pid) for server in servers]
+    own_before, started = time.process_time(), time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    counting["on"] = False
+    window = time.perf_counter() - started
+    cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
+    own = time.process_time() - own_before
+    stop.set()
+    for task in drivers + readers:
+        task.cancel()
+    for game, _ in games:
+        for client in game.clients:
+            await client.socket.close()
+    clients = [client for game, _ in games for client in game.clients]
+    done = len(results["latencies"])
+    latencies = sorted(results["latencies"])
+    return {
+        "engine": "chronicle", "games": args.games, "players": args.players, "spectators": args.spectators,
+        "processes": len(servers), "db": args.db, "window_s": window, "commands": done,
+        "commands_per_s": done / window, "refused": results["refused"],
+        "p50_ms": percentile(latencies, .50), "p95_ms": percentile(latencies, .95), "p99_ms": percentile(latencies, .99),
+        # each command reaches the clients of its own game only
+        "bytes_per_command_per_client": sum(c.bytes for c in clients) / max(done, 1) / (args.players + args.spectators),
+        "server_cpu_pct": cpu / window * 100, "driver_cpu_pct": own / window * 100,
+        "loadavg": os.getloadavg()[0],
+    }
+
+
+def percentile(values: list, fraction: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(fraction * len(values)))] * 1000
+
+
+@contextlib.contextmanager
+def chronicle_servers(processes: int, db: str, scratch: Path):
+    """``processes`` chronicle serve subprocesses on one fresh store; stopped (and PostgreSQL with them) on exit."""
+    from tests.postgres_fixture import CliServer, PostgresServer
+
+    with contextlib.ExitStack() as stack:
+        if db == "postgres":
+            postgres = stack.enter_context(PostgresServer(durable=True).start())
+            store = postgres.create_database("bench")
+        else:
+            store = str(scratch / "bench.db")
+        env = {"CHRONICLE_COMMANDS_PER_SECOND": BIG, "CHRONICLE_COMMAND_BURST": BIG,
+               "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG}
+        servers = []
+        for _ in range(processes):
+            servers.append(stack.enter_context(CliServer(scratch, store, env=env).start()))
+        yield servers
+
+
+def measure(args: argparse.Namespace) -> dict:
+    with tempfile.TemporaryDirectory(prefix="chronicle-load-") as scratch:
+        with chronicle_servers(args.processes, args.db, Path(scratch)) as servers:
+            return asyncio.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
+
+
+def describe(result: dict) -> str:
+    refused = f", {result['refused']} refused" if result["refused"] else ""
+    return "\n".join([
+        f"  commands/s                 {result['commands_per_s']:,.0f}  ({result['commands']} in "
+        f"{result['window_s']:.1f} s{refused})",
+        f"  latency p50/p95/p99 ms     {result['p50_ms']:.1f} / {result['p95_ms']:.1f} / {result['p99_ms']:.1f}"
+        "  (send to every client of the game)",
+        f"  bytes/command/client       {result['bytes_per_command_per_client']:,.0f}  (payload received)",
+        f"  CPU                        server {result['server_cpu_pct']:.0f} %, load generator "
+        f"{result['driver_cpu_pct']:.0f} % of one core (load average {result['loadavg']:.1f} on {os.cpu_count()} cores)",
+    ])
+
+
+def parser() -> argparse.ArgumentParser:
+    out = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
+    out.add_argument("--games", type=int, default=10)
+    out.add_argument("--players", type=int, default=2, choices=range(1, 6), metavar="1-5", help="seats per game")
+    out.add_argument("--spectators", type=int, default=2, help="watchers per game, besides its seats")
+    out.add_argument("--rate", type=float, default=0.0, help="target commands/s over all games (0: as fast as turns go)")
+    out.add_argument("--processes", type=int, default=1, choices=(1, 2))
+    out.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"))
+    out.add_argument("--seconds", type=float, default=10.0, help="the measuring window")
+    out.add_argument("--warmup", type=float, default=3.0)
+    out.add_argument("--seed", type=int, default=1)
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.processes == 2 and args.db != "postgres":
+        print("bench.load: two processes share games only through PostgreSQL: add --db postgres", file=sys.stderr)
+        return 2
+    result = measure(args)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"chronicle load: {args.games} games x ({args.players} players + {args.spectators} spectators), "
+          f"{args.processes} process{'es' if args.processes > 1 else ''} on {args.db}, "
+          f"rate {'unpaced' if not args.rate else f'{args.rate:g}/s'}, {args.seconds:g} s window after "
+          f"{args.warmup:g} s warm-up")
+    print(describe(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
