@@ -1,0 +1,189 @@
+"""Chronicle and boardgame.io side by side, one run, one machine, the same game and load shape.
+
+``python -m bench.compare [--shapes 1x0,10x2,100x10] [--seconds 10] [--warmup 3] [--db sqlite|postgres]``
+
+The peer is ``bench/peers/boardgameio/``: the Expeditions Move (the rules of
+``events/games/mecha/rules.py``, on the same board and bag files) written for boardgame.io 0.50,
+served by its own server (Koa, socket.io, in-memory storage) and driven by its own clients
+(``load.js``) in the shape of ``bench.load``: G matches × (2 players + S spectators), the player on
+turn moves as soon as the previous move reached every client of its match. Each shape runs both
+engines on fresh servers, one after the other, and prints every figure for both and the ratio.
+
+Node's packages are installed here, by npm, into a cache directory (``$CHRONICLE_BENCH_CACHE``,
+else ``~/.cache/chronicle/boardgameio``), never into the repository; if node or npm is missing
+or the install fails, the bench says why and exits 1. Loopback only; it ends by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from bench import load
+
+PEER = Path(__file__).resolve().parent / "peers" / "boardgameio"
+BOARDS = Path(__file__).resolve().parent.parent / "events" / "games" / "mecha" / "boards"
+FILES = ("package.json", "game.js", "server.js", "load.js")
+ROUNDS = 100_000  # no match ends inside a window
+
+
+class PeerUnavailable(Exception):
+    pass
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("CHRONICLE_BENCH_CACHE") or Path.home() / ".cache" / "chronicle" / "boardgameio")
+
+
+def install_peer() -> Path:
+    """The peer's files in the cache directory, with its npm packages; installs them when missing or changed."""
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            raise PeerUnavailable(f"{tool} is not installed: the peer runs on Node.js (apt-get install nodejs npm)")
+    where = cache_dir()
+    where.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        shutil.copyfile(PEER / name, where / name)
+    wanted = hashlib.sha256((PEER / "package.json").read_bytes()).hexdigest()
+    stamp = where / "node_modules" / ".chronicle-installed"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return where
+    print(f"bench.compare: installing boardgame.io with npm into {where} …", file=sys.stderr, flush=True)
+    try:
+        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"],
+                              cwd=where, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise PeerUnavailable("npm install did not finish within 600 s (is the npm registry reachable?)") from None
+    if done.returncode != 0:
+        raise PeerUnavailable(f"npm install failed with status {done.returncode}:\n{(done.stderr or done.stdout)[-2000:]}")
+    stamp.write_text(wanted)
+    return where
+
+
+@contextlib.contextmanager
+def peer_server(where: Path, port: int):
+    log = open(where / f"server.{port}.log", "wb")
+    process = subprocess.Popen(["node", "server.js", str(port), str(BOARDS / "tunguska-sample.json"),
+                                str(BOARDS / "corruption-bag.json"), str(ROUNDS)],
+                               cwd=where, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    log.close()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise PeerUnavailable(f"the boardgame.io server exited with status {process.returncode}:\n"
+                                      f"{(where / f'server.{port}.log').read_text(errors='replace')[-2000:]}")
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/games", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            if time.monotonic() > deadline:
+                raise PeerUnavailable("the boardgame.io server did not answer within 30 s")
+            time.sleep(0.1)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def run_peer(where: Path, games: int, spectators: int, args: argparse.Namespace) -> dict:
+    from tests.server_fixture import free_port
+
+    port = free_port()
+    with peer_server(where, port) as server:
+        options = {"url": f"http://127.0.0.1:{port}", "games": games, "players": 2, "spectators": spectators,
+                   "warmup": args.warmup, "seconds": args.seconds, "rate": 0, "rounds": ROUNDS, "seed": args.seed,
+                   "board": str(BOARDS / "tunguska-sample.json"), "bag": str(BOARDS / "corruption-bag.json")}
+        cpu_before = load.cpu_seconds(server.pid)
+        done = subprocess.run(["node", "load.js", json.dumps(options)], cwd=where, capture_output=True, text=True,
+                              timeout=args.warmup + args.seconds + 120)
+        cpu = load.cpu_seconds(server.pid) - cpu_before
+    if done.returncode != 0:
+        raise PeerUnavailable(f"the boardgame.io load driver failed:\n{done.stderr[-2000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # The server's CPU over the driver's whole life (sync, warm-up, window); scaled to the window's share.
+    result["server_cpu_pct"] = cpu / (args.warmup + result["window_s"]) * 100
+    result["loadavg"] = os.getloadavg()[0]
+    return result
+
+
+def run_chronicle(games: int, spectators: int, args: argparse.Namespace) -> dict:
+    shape = load.parser().parse_args([
+        "--games", str(games), "--players", "2", "--spectators", str(spectators), "--db", args.db,
+        "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
+    ])
+    return load.measure(shape)
+
+
+FIGURES = (  # key, label, format, which way is better
+    ("commands_per_s", "commands/s", "{:,.0f}", "higher"),
+    ("p50_ms", "p50 ms", "{:.1f}", "lower"),
+    ("p95_ms", "p95 ms", "{:.1f}", "lower"),
+    ("p99_ms", "p99 ms", "{:.1f}", "lower"),
+    ("bytes_per_command_per_client", "bytes/command/client", "{:,.0f}", "lower"),
+    ("server_cpu_pct", "server CPU % of a core", "{:.0f}", "lower"),
+)
+
+
+def table(games: int, spectators: int, ours: dict, theirs: dict) -> str:
+    lines = [f"{games} games x (2 players + {spectators} spectators)",
+             f"  {'figure':<24}{'chronicle':>12}{'boardgame.io':>14}{'ratio':>9}   (chronicle / boardgame.io)"]
+    for key, label, fmt, better in FIGURES:
+        a, b = ours[key], theirs[key]
+        ratio = a / b if b else float("nan")
+        lines.append(f"  {label:<24}{fmt.format(a):>12}{fmt.format(b):>14}{ratio:>8.2f}x   {better} is better")
+    lines.append(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.compare", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shapes", default="1x0,10x2,100x10",
+                        help="comma-separated GAMESxSPECTATORS (each game also has 2 players)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="the measuring window of each run")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"), help="Chronicle's store")
+    parser.add_argument("--json", action="store_true", help="also print every result as a JSON line")
+    args = parser.parse_args(argv)
+    try:
+        shapes = [tuple(int(n) for n in shape.split("x")) for shape in args.shapes.split(",")]
+    except ValueError:
+        print(f"bench.compare: --shapes: expected e.g. 1x0,10x2, got {args.shapes!r}", file=sys.stderr)
+        return 2
+    try:
+        where = install_peer()
+    except PeerUnavailable as error:
+        print(f"bench.compare: boardgame.io cannot run here: {error}", file=sys.stderr)
+        return 1
+    print(f"bench.compare: Chronicle (1 process, {args.db}) and boardgame.io 0.50.2 (in-memory) on "
+          f"{os.cpu_count()} cores, {args.seconds:g} s window after {args.warmup:g} s warm-up, "
+          f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
+    for games, spectators in shapes:
+        ours = run_chronicle(games, spectators, args)
+        try:
+            theirs = run_peer(where, games, spectators, args)
+        except (PeerUnavailable, subprocess.TimeoutExpired) as error:
+            print(f"bench.compare: boardgame.io failed: {error}", file=sys.stderr)
+            return 1
+        print(table(games, spectators, ours, theirs), flush=True)
+        if args.json:
+            print(json.dumps({"shape": [games, spectators], "chronicle": ours, "boardgameio": theirs}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+// The load driver for boardgame.io, the same shape as python -m bench.load: G matches x
+// (P players + S spectators) as real boardgame.io clients (socket.io over WebSocket only); the
+// player on turn sends a random legal move once the previous one reached every client of its
+// match (no sooner than its share of the target rate); a move counts when every client of its
+// match received the server's update for it. Bytes are the socket.io payloads received.
+// node load.js '{"url": "http://127.0.0.1:PORT", "games": 10, ...}'  -> one JSON line
+'use strict';
+
+const fs = require('fs');
+const { Client } = require('boardgame.io/client');
+const { SocketIO } = require('boardgame.io/multiplayer');
+const { makeGame } = require('./game');
+
+const opts = JSON.parse(process.argv[2]);
+const { game, legal } = makeGame(JSON.parse(fs.readFileSync(opts.board)), JSON.parse(fs.readFileSync(opts.bag)),
+  opts.rounds);
+const MOVE_TIMEOUT_MS = 5000; // boardgame.io answers nothing to a refused move: give up on it after this
+
+let seed = opts.seed || 1;
+function rand() { // a small seeded generator, so that runs repeat
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
+
+async function post(path, body) {
+  const response = await fetch(`${opts.url}${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const counting = { on: false };
+
+function watch(match, client) {
+  const view = { client, stateID: -1, state: null, bytes: 0 };
+  const attach = () => {
+    const socket = client.transport.socket;
+    const take = (state) => {
+      if (state && state._stateID > view.stateID) {
+        view.stateID = state._stateID;
+        view.state = state;
+        match.progressed();
+      }
+    };
+    socket.on('sync', (_id, info) => take(info.state));
+    socket.on('update', (_id, state) => take(state));
+    socket.io.on('open', () => {
+      socket.io.engine.on('packet', (packet) => {
+        if (counting.on && typeof packet.data === 'string') view.bytes += Buffer.byteLength(packet.data) + 1;
+      });
+    });
+    if (socket.io.engine) {
+      socket.io.engine.on('packet', (packet) => {
+        if (counting.on && typeof packet.data === 'string') view.bytes += Buffer.byteLength(packet.data) + 1;
+      });
+    }
+  };
+  view.attach = attach;
+  return view;
+}
+
+class Match {
+  constructor(matchID) {
+    this.matchID = matchID;
+    this.views = [];
+    this.target = Infinity;
+    this.resolve = null;
+  }
+  progressed() {
+    if (this.resolve && this.views.every((v) => v.stateID >= this.target)) {
+      const resolve = this.resolve;
+      this.resolve = null;
+      resolve(performance.now());
+    }
+  }
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+async function drive(match, players, interval, results, stop) {
+  let nextAt = performance.now();
+  while (!stop.done) {
+    if (interval) {
+      const delay = nextAt - performance.now();
+      if (delay > 0) await sleep(delay);
+      nextAt = Math.max(nextAt + interval, performance.now() - interval);
+    }
+    const latest = players[0].state;
+    const current = latest.ctx.currentPlayer;
+    const mover = players[Number(current)];
+    const options = legal(latest.G, current);
+    const [name, ...args] = options[Math.floor(rand() * options.length)];
+    match.target = latest._stateID + 1;
+    const started = performance.now();
+    const reached = new Promise((resolve) => { match.resolve = resolve; });
+    mover.client.moves[name](...args);
+    match.progressed();
+    const finished = await Promise.race([reached, sleep(MOVE_TIMEOUT_MS).then(() => null)]);
+    if (finished === null) {
+      results.refused += 1;
+      match.resolve = null;
+      continue;
+    }
+    if (counting.on) results.latencies.push(finished - started);
+  }
+}
+
+async function main() {
+  const results = { latencies: [], refused: 0 };
+  const matches = [];
+  for (let g = 0; g < opts.games; g++) {
+    const { matchID } = await post('/games/mecha/create', { numPlayers: opts.players });
+    const match = new Match(matchID);
+    const players = [];
+    for (let p = 0; p < opts.players; p++) {
+      const { playerCredentials } = await post(`/games/mecha/${matchID}/join`, { playerID: String(p), playerName: `p${p}` });
+      const client = Client({ game, matchID, playerID: String(p), credentials: playerCredentials, debug: false,
+        multiplayer: SocketIO({ server: opts.url, socketOpts: { transports: ['websocket'] } }) });
+      players.push(watch(match, client));
+    }
+    const spectators = [];
+    for (let s = 0; s < opts.spectators; s++) {
+      const client = Client({ game, matchID, debug: false,
+        multiplayer: SocketIO({ server: opts.url, socketOpts: { transports: ['websocket'] } }) });
+      spectators.push(watch(match, client));
+    }
+    match.views = [...players, ...spectators];
+    for (const view of match.views) {
+      view.client.start();
+      view.attach();
+    }
+    matches.push({ match, players });
+  }
+  const deadline = performance.now() + 30000;
+  while (matches.some(({ match }) => match.views.some((v) => v.stateID < 0))) {
+    if (performance.now() > deadline) throw new Error('clients did not sync within 30 s');
+    await sleep(10);
+  }
+  const stop = { done: false };
+  const interval = opts.rate ? (1000 * opts.games) / opts.rate : 0;
+  const drivers = matches.map(({ match, players }) => drive(match, players, interval, results, stop));
+  await sleep(opts.warmup * 1000);
+  counting.on = true;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await sleep(opts.seconds * 1000);
+  counting.on = false;
+  const window = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  stop.done = true;
+  await Promise.race([Promise.all(drivers), sleep(MOVE_TIMEOUT_MS + 1000)]);
+  const latencies = results.latencies.sort((a, b) => a - b);
+  const pick = (f) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))] : NaN);
+  const views = matches.flatMap(({ match }) => match.views);
+  const done = latencies.length;
+  console.log(JSON.stringify({
+    engine: 'boardgame.io', commands: done, window_s: window, commands_per_s: done / window, refused: results.refused,
+    p50_ms: pick(0.5), p95_ms: pick(0.95), p99_ms: pick(0.99),
+    bytes_per_command_per_client: views.reduce((sum, v) => sum + v.bytes, 0) / Math.max(done, 1) / (opts.players + opts.spectators),
+    driver_cpu_pct: ((cpu.user + cpu.system) / 1e6 / window) * 100,
+  }));
+  for (const view of views) view.client.stop();
+  process.exit(0);
+}
+
+main().catch((error) => { console.error(error); process.exit(1); });
