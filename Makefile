@@ -41,6 +41,11 @@ test: install-test chromium postgresql
 	$(BIN)/ruff check events server client tests bench
 	$(BIN)/python -m pytest
 
+# The reliability tests at full counts (50 kills, 1,000 cuts, 100,000 frames, 1,000 rounds, ...);
+# they rewrite docs/reliability.md. `make test` runs the same tests with smaller counts.
+soak: install-test
+	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability
+
 bench: install-test chromium
 	$(BIN)/python -m bench.fold
 
