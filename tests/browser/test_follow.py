@@ -1,0 +1,63 @@
+"""client/follow.py in the browser: a hash that differs is found and shown, never hidden."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from tests.browser.conftest import open_page
+from tests.browser.driver import ScriptedGame
+from tests.server_fixture import create_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+# Run inside the page (Brython): fold the log with one logged hash altered, check every hash.
+FOLD_TAMPERED = r"""
+import json
+from browser import window
+import events.games
+from client.follow import Follower, Gap
+
+raws = json.loads(window.test_log)
+follower = Follower(events.games.load("mecha"))
+for raw in raws:
+    follower.add(raw)
+follower.check_latest()
+window.test_before = follower.status()
+while follower.check_some(5):
+    pass
+gap = ""
+try:
+    Follower(events.games.load("mecha")).add(raws[1])
+except Gap as error:
+    gap = str(error)
+window.test_result = json.dumps({"status": follower.status(), "checked": follower.checked_count(),
+                                 "mismatch": list(follower.mismatch), "again": follower.add(raws[0]) is None,
+                                 "gap": gap})
+"""
+
+
+def test_a_tampered_hash_is_reported_with_its_seq_and_both_hashes(server, new_context):
+    created = create_game(server.base_url, seed=31)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{created['game']}/log", timeout=10) as response:
+        raws = [json.loads(line) for line in response.read().decode().splitlines()]
+    logged = raws[2]["hash"]
+    raws[2]["hash"] = "0" * 64
+    page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    page.evaluate("log => { window.test_log = log; }", json.dumps(raws))
+    page.evaluate("source => __BRYTHON__.runPythonSource(source)", FOLD_TAMPERED)
+    page.wait_for_function("window.test_result !== undefined")
+    result = json.loads(page.evaluate("window.test_result"))
+    # Check the newest state alone matched, then the background pass found seq 3.
+    assert page.evaluate("window.test_before") == f"hash ✓ seq {len(raws)}"
+    assert result["checked"] == len(raws)
+    assert result["mismatch"] == [3, "0" * 64, logged]
+    assert result["status"] == f"hash ✗ MISMATCH at seq 3: server {'0' * 12}…, page {logged[:12]}…"
+    # A resent envelope is ignored; one out of order is a gap, named.
+    assert result["again"] is True
+    assert result["gap"] == "expected seq 1, got seq 2"
+    assert page.problems == []
