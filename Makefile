@@ -43,8 +43,8 @@ test: install-test chromium postgresql
 
 # The reliability tests at full counts (50 kills, 1,000 cuts, 100,000 frames, 1,000 rounds, ...);
 # they rewrite docs/reliability.md. `make test` runs the same tests with smaller counts.
-soak: install-test
-	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability
+soak: install-test chromium
+	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability tests/browser/test_security.py
 
 bench: install-test chromium
 	$(BIN)/python -m bench.fold

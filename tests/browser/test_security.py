@@ -1,0 +1,75 @@
+"""Security in the browser: names holding markup show as text on every page, every page is served
+with a Content-Security-Policy, and the static routes refuse path traversal.
+
+``test_lobby.py`` checks one title on three pages; this puts markup in the title and in both
+seats' Mecha names and opens every page kind (lobby, each seat's play page, the spectator's
+watch page, the replay, and the replay opened at seq 1), with a payload that would set a flag
+as well as one that would open a dialog: neither may run, and each name must read as its text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server import scenarios
+from tests.browser.conftest import open_page
+from tests.reliability import report
+from tests.reliability.test_http import SECRETS, TRAVERSALS
+from tests.server_fixture import post_json
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+TITLE = "<img src=x onerror=alert(1)>"
+RED = "<svg onload=window.__pwned=1>"
+BLUE = "<script>window.__pwned=2</script>"
+
+
+def test_names_with_markup_show_as_text_on_every_page_with_a_csp(server, new_context):
+    _, scenario = scenarios.load("mecha/sample")
+    scenario["title"] = TITLE
+    scenario["seats"][0]["mech"] = RED
+    scenario["seats"][1]["mech"] = BLUE
+    status, created = post_json(f"{server.base_url}/api/games", {"scenario": scenario, "seed": 3})
+    assert status == 201, created
+    game_id = created["game"]
+    urls = {
+        "lobby": "/",
+        "red": created["seats"]["red"]["link"],
+        "blue": created["seats"]["blue"]["link"],
+        "watch": created["spectate"],
+        "replay": created["replay"],
+        "replay at 1": f"{created['replay']}?seq=1",
+    }
+    for name, url in urls.items():
+        context = new_context()
+        policies = []
+        context.on("response", lambda response, policies=policies: policies.append(
+            response.headers.get("content-security-policy")) if response.request.resource_type == "document" else None)
+        page = open_page(context, f"{server.base_url}{url}")
+        # Check: the document came with the policy (no inline script, scripts from this origin only).
+        assert policies and policies[0] and "script-src 'self'" in policies[0] and "unsafe-inline" not in policies[0]
+        # Check: every name reads as its text; no element was made from it; nothing ran.
+        if name == "lobby":
+            page.locator(f"tr.game[data-game='{game_id}']").wait_for()
+            assert page.text_content(f"tr.game[data-game='{game_id}'] td.title") == TITLE
+        else:
+            assert page.text_content("h2.game-title") == TITLE, name
+            seats = page.text_content("table.seats")
+            assert RED in seats and BLUE in seats, (name, seats)
+        assert page.locator("img[src='x'], main svg[onload], main script").count() == 0, name
+        assert page.evaluate("window.__pwned === undefined"), name
+        assert page.problems == [], (name, page.problems)  # no dialog, no error, no CSP violation
+    report.record("browser", "markup as a game title and both seats' names (<img onerror>, <svg onload>, <script>), "
+                  "opened in Chromium: lobby, both seats' play pages, watch, replay, replay at seq 1", len(urls),
+                  len(urls), "each name read as its text; no element made from it, no dialog, no script ran, "
+                  "no CSP violation; each document came with the policy", unit="pages")
+
+
+def test_static_routes_refuse_path_traversal_from_the_browser(server, new_context):
+    page = new_context().new_page()
+    for path in TRAVERSALS:
+        response = page.request.get(f"{server.base_url}{path}")
+        assert response.status in (400, 404), (path, response.status)
+        assert not any(secret in response.body() for secret in SECRETS), path
+    report.record("browser", "path traversal requested by the browser", len(TRAVERSALS), len(TRAVERSALS),
+                  "each 404 or 400, no file content", unit="paths")
