@@ -77,7 +77,7 @@ class Follower:
         return self.unchecked < self.seq
 
     def checked_count(self) -> int:
-        return sum(1 for item in self.checked if item)
+        return self.checked.count(True)
 
     def status(self) -> str:
         """``hash ✓ seq N``, or the first mismatch, for the status bar."""

@@ -69,7 +69,7 @@ BODIES = {
   <aside class="side">
     <div id="info" class="info"></div>
     <h3>Event log</h3>
-    <ol id="log" class="log"></ol>
+    <div class="log-box"><ol id="log" class="log"></ol></div>
   </aside>
 </main>""",
     "replay": """
@@ -83,7 +83,7 @@ BODIES = {
   <aside class="side">
     <div id="info" class="info"></div>
     <h3>Event log</h3>
-    <ol id="log" class="log"></ol>
+    <div class="log-box"><ol id="log" class="log"></ol></div>
   </aside>
 </main>""",
 }

@@ -34,7 +34,7 @@ def hex_center(hex: tuple) -> tuple:
 def hex_points(center: tuple, scale: float = 0.9) -> str:
     x, y = center
     s = SIZE * scale
-    return " ".join(f"{round(x + dx * s, 1)},{round(y + dy * s, 1)}" for dx, dy in CORNERS)
+    return " ".join([f"{round(x + dx * s, 1)},{round(y + dy * s, 1)}" for dx, dy in CORNERS])
 
 
 def seat_colour(state: object, seat: str) -> str:
@@ -93,7 +93,7 @@ class MechaView:
         """Buttons: Pass always; a Move that stays put when no destination exists (MV-5)."""
         out = [("Pass", "Pass", {})]
         if state is not None and seat in turn(state):
-            if any(isinstance(cmd, Move) and cmd.to is None for cmd in self.game.legal(state, seat)):
+            if any([isinstance(cmd, Move) and cmd.to is None for cmd in self.game.legal(state, seat)]):
                 out.insert(0, ("Move (no destination: stay)", "Move", {"to": None}))
         return out
 
@@ -102,7 +102,7 @@ class MechaView:
         if kind == "GameStarted":
             return f"game started: {', '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
         if kind == "MechMoved":
-            route = " → ".join(str(place) for place in event.path)
+            route = " → ".join([str(place) for place in event.path])
             return f"{event.seat}'s Mecha moves from {_where(event.start)} → {route}"
         if kind == "MechStayed":
             return f"{event.seat}'s Mecha has no valid destination and stays in {_where(event.at)}"
@@ -152,7 +152,7 @@ class MechaView:
                 place.cls = cls
             text = place.label + (", face up" if up else ", face down")
             if hint is not None:
-                text += " · legal destination via " + " → ".join(str(step) for step in hint)
+                text += " · legal destination via " + " → ".join([str(step) for step in hint])
             set_text(place.title, text)
             place.map_token.setAttribute("visibility", "visible" if number in map_tokens else "hidden")
             stack = stacks.get(number, ())
@@ -286,8 +286,8 @@ class MechaView:
             if event.TYPE == "MechMoved":
                 points = [self.camp if event.start is None else self.centres[event.start]]
                 points += [self.centres[place] for place in event.path if place in self.centres]
-                self.route.setAttribute("points", " ".join(f"{x},{y}" for x, y in points))
-                self.route.setAttribute("data-path", " ".join(str(place) for place in event.path))
+                self.route.setAttribute("points", " ".join([f"{x},{y}" for x, y in points]))
+                self.route.setAttribute("data-path", " ".join([str(place) for place in event.path]))
                 self.route.setAttribute("visibility", "visible")
                 return
         self.route.setAttribute("visibility", "hidden")
@@ -314,11 +314,11 @@ class MechaView:
             plans = state.plans[index]
             add(row, name, el("td", seat.mech), el("td", _where(state.positions[index])),
                 el("td", f"{seat.range_min}–{seat.range_max}"),
-                el("td", f"{len(plans)}: {', '.join(str(p) for p in plans) or '—'}", "plans"),
+                el("td", f"{len(plans)}: {', '.join([str(p) for p in plans]) or '—'}", "plans"),
                 el("td", len(state.revealed[index])))
             add(table, row)
         nodes.append(table)
-        total = sum(count for _, _, count in state.bag)
+        total = sum([count for _, _, count in state.bag])
         parts = [f"{value} {colour} ×{count}" for value, colour, count in state.bag]
         bag = add(el("p", None, "bag"), el("b", "Corruption bag: "), el("span", f"{total} tokens", "bag-total"),
                   el("span", " (" + ", ".join(parts) + ")" if parts else " (empty)"))

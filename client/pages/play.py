@@ -75,7 +75,6 @@ class PlayPage:
             tried = self.tried.pop(frame.get("id"), "command")
             add(byid("log"), rejection_row(self.game, frame, tried))
             self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
-            self.scroll_log()
         elif kind == "error":
             self.notice(f"error {frame.get('code')}: {frame.get('message')}", "error")
         else:
@@ -156,7 +155,6 @@ class PlayPage:
             interactive = self.seat is not None and not self.game.is_over(state)
             self.view.draw(state, follower.envelopes, current, interactive, self.pick)
             self.draw_actions(state, current)
-        self.scroll_log()
         self.maybe_ready()
         if not self.checking:
             self.checking = True
@@ -233,10 +231,6 @@ class PlayPage:
         node.setAttribute("class", f"notice {cls}")
         if cls in ("error", "warning"):
             add(byid("log"), notice_row(text, cls))
-
-    def scroll_log(self) -> None:
-        log = byid("log")
-        log.scrollTop = log.scrollHeight
 
 
 def main(seated: bool) -> None:

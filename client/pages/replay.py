@@ -155,7 +155,6 @@ class ReplayPage:
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))
-        log.scrollTop = log.scrollHeight
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 
 
