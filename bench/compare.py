@@ -1,13 +1,17 @@
 """Chronicle and boardgame.io side by side, one run, one machine, the same game and load shape.
 
-``python -m bench.compare [--shapes 1x0,10x2,100x10] [--seconds 10] [--warmup 3] [--db sqlite|postgres]``
+``python -m bench.compare [--shapes 1x0,10x2,100x10] [--seconds 10] [--warmup 3] [--repeat 3]
+[--db sqlite|postgres] [--sqlite-sync FULL|NORMAL]``
 
 The peer is ``bench/peers/boardgameio/``: the Expeditions Move (the rules of
 ``events/games/mecha/rules.py``, on the same board and bag files) written for boardgame.io 0.50,
 served by its own server (Koa, socket.io, in-memory storage) and driven by its own clients
 (``load.js``) in the shape of ``bench.load``: G matches × (2 players + S spectators), the player on
 turn moves as soon as the previous move reached every client of its match. Each shape runs both
-engines on fresh servers, one after the other, and prints every figure for both and the ratio.
+engines on fresh servers, one after the other (``--repeat`` times, alternating), and prints the
+median of every figure for both and the ratio. Chronicle writes every command to its store
+before anyone hears of it (SQLite ``synchronous=FULL`` by default: an fsync per group commit);
+boardgame.io keeps its matches in memory and broadcasts before it stores.
 
 Node's packages are installed here, by npm, into a cache directory (``$CHRONICLE_BENCH_CACHE``,
 else ``~/.cache/chronicle/boardgameio``), never into the repository; if node or npm is missing
@@ -22,6 +26,7 @@ import hashlib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -124,6 +129,7 @@ def run_chronicle(games: int, spectators: int, args: argparse.Namespace) -> dict
     shape = load.parser().parse_args([
         "--games", str(games), "--players", "2", "--spectators", str(spectators), "--db", args.db,
         "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
+        "--sqlite-sync", args.sqlite_sync,
     ])
     return load.measure(shape)
 
@@ -138,8 +144,12 @@ FIGURES = (  # key, label, format, which way is better
 )
 
 
-def table(games: int, spectators: int, ours: dict, theirs: dict) -> str:
-    lines = [f"{games} games x (2 players + {spectators} spectators)",
+def medians(results: list[dict]) -> dict:
+    return {key: statistics.median(result[key] for result in results) for key, *_ in FIGURES}
+
+
+def table(games: int, spectators: int, ours: dict, theirs: dict, repeat: int = 1) -> str:
+    lines = [f"{games} games x (2 players + {spectators} spectators)" + (f", medians of {repeat}" if repeat > 1 else ""),
              f"  {'figure':<24}{'chronicle':>12}{'boardgame.io':>14}{'ratio':>9}   (chronicle / boardgame.io)"]
     for key, label, fmt, better in FIGURES:
         a, b = ours[key], theirs[key]
@@ -157,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"), help="Chronicle's store")
+    parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+                        help="SQLite's synchronous for Chronicle (boardgame.io's in-memory store never syncs)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each engine per shape, alternating; medians")
     parser.add_argument("--json", action="store_true", help="also print every result as a JSON line")
     args = parser.parse_args(argv)
     try:
@@ -169,19 +182,24 @@ def main(argv: list[str] | None = None) -> int:
     except PeerUnavailable as error:
         print(f"bench.compare: boardgame.io cannot run here: {error}", file=sys.stderr)
         return 1
-    print(f"bench.compare: Chronicle (1 process, {args.db}) and boardgame.io 0.50.2 (in-memory) on "
+    store = "PostgreSQL" if args.db == "postgres" else f"SQLite synchronous={args.sqlite_sync}"
+    print(f"bench.compare: Chronicle (1 process, {store}) and boardgame.io 0.50.2 (in-memory) on "
           f"{os.cpu_count()} cores, {args.seconds:g} s window after {args.warmup:g} s warm-up, "
           f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     for games, spectators in shapes:
-        ours = run_chronicle(games, spectators, args)
-        try:
-            theirs = run_peer(where, games, spectators, args)
-        except (PeerUnavailable, subprocess.TimeoutExpired) as error:
-            print(f"bench.compare: boardgame.io failed: {error}", file=sys.stderr)
-            return 1
-        print(table(games, spectators, ours, theirs), flush=True)
-        if args.json:
-            print(json.dumps({"shape": [games, spectators], "chronicle": ours, "boardgameio": theirs}))
+        runs: dict = {"chronicle": [], "boardgameio": []}
+        for _ in range(args.repeat):  # alternating, so a burst of load elsewhere hits both engines alike
+            runs["chronicle"].append(run_chronicle(games, spectators, args))
+            try:
+                runs["boardgameio"].append(run_peer(where, games, spectators, args))
+            except (PeerUnavailable, subprocess.TimeoutExpired) as error:
+                print(f"bench.compare: boardgame.io failed: {error}", file=sys.stderr)
+                return 1
+            if args.json:
+                print(json.dumps({"shape": [games, spectators], "chronicle": runs["chronicle"][-1],
+                                  "boardgameio": runs["boardgameio"][-1]}), flush=True)
+        print(table(games, spectators, medians(runs["chronicle"]), medians(runs["boardgameio"]), args.repeat),
+              flush=True)
     return 0
 
 

@@ -213,7 +213,7 @@ def percentile(values: list, fraction: float) -> float:
 
 
 @contextlib.contextmanager
-def chronicle_servers(processes: int, db: str, scratch: Path):
+def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str = "FULL"):
     """``processes`` chronicle serve subprocesses on one fresh store; stopped (and PostgreSQL with them) on exit."""
     from tests.postgres_fixture import CliServer, PostgresServer
 
@@ -224,7 +224,8 @@ def chronicle_servers(processes: int, db: str, scratch: Path):
         else:
             store = str(scratch / "bench.db")
         env = {"CHRONICLE_COMMANDS_PER_SECOND": BIG, "CHRONICLE_COMMAND_BURST": BIG,
-               "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG}
+               "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
+               "CHRONICLE_SQLITE_SYNC": sqlite_sync}
         servers = []
         for _ in range(processes):
             servers.append(stack.enter_context(CliServer(scratch, store, env=env).start()))
@@ -233,7 +234,7 @@ def chronicle_servers(processes: int, db: str, scratch: Path):
 
 def measure(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory(prefix="chronicle-load-") as scratch:
-        with chronicle_servers(args.processes, args.db, Path(scratch)) as servers:
+        with chronicle_servers(args.processes, args.db, Path(scratch), args.sqlite_sync) as servers:
             return asyncio.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
 
 
@@ -250,6 +251,10 @@ def describe(result: dict) -> str:
     ])
 
 
+def _store(args: argparse.Namespace) -> str:
+    return "PostgreSQL (durable defaults)" if args.db == "postgres" else f"SQLite (synchronous={args.sqlite_sync})"
+
+
 def parser() -> argparse.ArgumentParser:
     out = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
     out.add_argument("--games", type=int, default=10)
@@ -258,6 +263,8 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--rate", type=float, default=0.0, help="target commands/s over all games (0: as fast as turns go)")
     out.add_argument("--processes", type=int, default=1, choices=(1, 2))
     out.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"))
+    out.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+                     help="SQLite's synchronous (FULL: an fsync per group commit, survives a power cut)")
     out.add_argument("--seconds", type=float, default=10.0, help="the measuring window")
     out.add_argument("--warmup", type=float, default=3.0)
     out.add_argument("--seed", type=int, default=1)
@@ -275,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     print(f"chronicle load: {args.games} games x ({args.players} players + {args.spectators} spectators), "
-          f"{args.processes} process{'es' if args.processes > 1 else ''} on {args.db}, "
+          f"{args.processes} process{'es' if args.processes > 1 else ''} on {_store(args)}, "
           f"rate {'unpaced' if not args.rate else f'{args.rate:g}/s'}, {args.seconds:g} s window after "
           f"{args.warmup:g} s warm-up")
     print(describe(result))
