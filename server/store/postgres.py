@@ -90,7 +90,7 @@ class PostgresStore(Store):
         self._writing: dict[str, list] = {}  # game -> [lock, users]: this store's appends to one game in order
 
     def __repr__(self) -> str:
-        return f"PostgresStore({_safe(self.url)!r})"
+        return f"PostgresStore({safe_url(self.url)!r})"
 
     # --- plumbing -------------------------------------------------------------------------------
 
@@ -98,7 +98,7 @@ class PostgresStore(Store):
         try:
             connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         except psycopg.Error as error:
-            raise StoreError(f"{_safe(self.url)}: cannot connect: {error}") from error
+            raise StoreError(f"{safe_url(self.url)}: cannot connect: {error}") from error
         self._all.add(connection)
         return connection
 
@@ -123,9 +123,9 @@ class PostgresStore(Store):
                 with contextlib.suppress(Exception):
                     await connection.close()
                 connection = None
-            raise StoreError(f"{_safe(self.url)}: {error}") from error
+            raise StoreError(f"{safe_url(self.url)}: {error}") from error
         except psycopg.Error as error:
-            raise StoreError(f"{_safe(self.url)}: {error}") from error
+            raise StoreError(f"{safe_url(self.url)}: {error}") from error
         finally:
             if self._idle is not None:
                 self._idle.put_nowait(connection)
@@ -141,7 +141,7 @@ class PostgresStore(Store):
         except psycopg.Error as error:
             await first.close()
             self._all.discard(first)
-            raise StoreError(f"{_safe(self.url)}: cannot create the schema: {error}") from error
+            raise StoreError(f"{safe_url(self.url)}: cannot create the schema: {error}") from error
         self._idle = asyncio.Queue()
         self._idle.put_nowait(first)
         for _ in range(self.pool_size - 1):
@@ -252,7 +252,7 @@ def _meta(row: Any) -> GameMeta:
     return GameMeta(game_id, rules, title, tuple(json.loads(seats)), json.loads(token_hashes), created, head, bool(over))
 
 
-def _safe(url: str) -> str:
+def safe_url(url: str) -> str:
     """The URL without its password, for messages and logs."""
     scheme, sep, rest = url.partition("://")
     if "@" in rest:
