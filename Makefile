@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test chromium postgresql lint bench clean
+.PHONY: run test soak install install-test chromium postgresql lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,7 @@ test: install-test chromium postgresql
 
 # The reliability tests at full counts (50 kills, 1,000 cuts, 100,000 frames, 1,000 rounds, ...);
 # they rewrite docs/reliability.md. `make test` runs the same tests with smaller counts.
-soak: install-test chromium
+soak: install-test chromium postgresql
 	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability tests/browser/test_security.py
 
 bench: install-test chromium
