@@ -37,7 +37,7 @@ from bench import load
 
 PEER = Path(__file__).resolve().parent / "peers" / "boardgameio"
 BOARDS = Path(__file__).resolve().parent.parent / "events" / "games" / "mecha" / "boards"
-FILES = ("package.json", "game.js", "server.js", "load.js")
+FILES = ("package.json", "game.js", "server.js", "load.js", "same-rules.js")
 ROUNDS = 100_000  # no match ends inside a window
 
 
@@ -72,6 +72,30 @@ def install_peer() -> Path:
         raise PeerUnavailable(f"npm install failed with status {done.returncode}:\n{(done.stderr or done.stdout)[-2000:]}")
     stamp.write_text(wanted)
     return where
+
+
+def check_same_rules(where: Path, count: int = 300, seed: int = 5) -> int:
+    """The peer offers exactly Chronicle's legal commands on every state of a random peer game; the count checked."""
+    from events.games.mecha import rules
+    from events.games.mecha.model import Move, State
+    from server.scenarios import load as load_scenario
+
+    done = subprocess.run(["node", "same-rules.js", str(BOARDS / "tunguska-sample.json"),
+                           str(BOARDS / "corruption-bag.json"), str(count), str(seed)],
+                          cwd=where, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise PeerUnavailable(f"same-rules.js failed:\n{done.stderr[-2000:]}")
+    _, scenario = load_scenario("mecha/sample")
+    s = rules.initial_state(rules.start(scenario, 1)[0])
+    for number, peer in enumerate(json.loads(done.stdout)):
+        state = State(s.title, s.board, s.seats, tuple(peer["positions"]), tuple(peer["faceUp"]), s.map_tokens,
+                      s.stacks, s.bag, s.token_20, s.plans, s.revealed, peer["player"], 1, ROUNDS, False)
+        ours = [["move", c.to] if isinstance(c, Move) else ["pass"]
+                for c in rules.legal(state, s.seats[peer["player"]].seat)]
+        if ours != peer["legal"]:
+            raise PeerUnavailable(f"the peer's rules differ at its state {number}: Chronicle offers {ours}, "
+                                  f"the peer {peer['legal']}")
+    return count
 
 
 @contextlib.contextmanager
@@ -179,13 +203,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         where = install_peer()
+        checked = check_same_rules(where)
     except PeerUnavailable as error:
         print(f"bench.compare: boardgame.io cannot run here: {error}", file=sys.stderr)
         return 1
     store = "PostgreSQL" if args.db == "postgres" else f"SQLite synchronous={args.sqlite_sync}"
     print(f"bench.compare: Chronicle (1 process, {store}) and boardgame.io 0.50.2 (in-memory) on "
           f"{os.cpu_count()} cores, {args.seconds:g} s window after {args.warmup:g} s warm-up, "
-          f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
+          f"load average {os.getloadavg()[0]:.1f} at the start; the peer offers Chronicle's legal commands "
+          f"on all {checked} states of a random game", flush=True)
     for games, spectators in shapes:
         runs: dict = {"chronicle": [], "boardgameio": []}
         for _ in range(args.repeat):  # alternating, so a burst of load elsewhere hits both engines alike
