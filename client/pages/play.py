@@ -77,8 +77,18 @@ class PlayPage:
             self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
         elif kind == "error":
             self.notice(f"error {frame.get('code')}: {frame.get('message')}", "error")
+            self.refused(frame.get("code"))
         else:
             self.notice(f"unknown frame type {kind!r}", "error")
+
+    def refused(self, code: object) -> None:
+        """Errors that no retry can fix: a wrong seat token watches instead; no game stops."""
+        if code == "bad-token" and self.token is not None:
+            self.token = self.connection.token = None
+            self.connection.restart()  # hello again, with token null: a spectator
+        elif code == "no-such-game":
+            self.connection.stopped = True
+            mark_ready()
 
     def game_loaded(self) -> None:
         self.scripts_loaded = True
@@ -106,7 +116,7 @@ class PlayPage:
         if self.seat is not None:
             set_text(who, f"You play {self.seat}")
         else:
-            set_text(who, "Spectating" if not self.seated else "No seat (token refused?)")
+            set_text(who, "Spectating" if not self.seated else "Spectating: this link's seat token was refused")
         self.maybe_ready()
 
     def event(self, raw: object) -> None:

@@ -121,3 +121,16 @@ def test_the_page_catches_up_reconnects_and_keeps_folding(server, new_context):
     seqs = watcher.eval_on_selector_all("#log li.event", "items => items.map(li => Number(li.dataset.seq))")
     assert seqs == list(range(1, len(seqs) + 1))
     assert [p for p in watcher.problems if "WebSocket" not in p] == []
+
+
+def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server, new_context):
+    """``bad-token``: the page says so and says hello again as a spectator; ``no-such-game`` stops."""
+    created = create_game(server.base_url, seed=9)
+    page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=not-a-token")
+    assert page.text_content("#who") == "Spectating: this link's seat token was refused"
+    assert page.text_content("#hash") == "hash ✓ seq 1"
+    assert "bad-token" in page.text_content("#log")
+    assert page.locator("g.loc.clickable").count() == 0
+    missing = open_page(new_context(), f"{server.base_url}/watch/g-no-such-game")
+    assert missing.text_content("#notice").startswith("error no-such-game:")
+    assert page.problems == [] and missing.problems == []
