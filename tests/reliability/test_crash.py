@@ -1,6 +1,7 @@
 """Crash and restart: SIGKILL the server at random moments while clients send commands.
 
-Two seats of each of two ``mecha`` games play random legal commands as fast as their answers
+On SQLite and on PostgreSQL (``chronicle serve --db postgresql://…``, the server from
+``tests/postgres_fixture.py``): two seats of each of two ``mecha`` games play random legal commands as fast as their answers
 come back (a finished game is replaced by a new one). A killer thread sends SIGKILL after a
 random delay, restarts the server on the same SQLite file, and does it again. Each seat, whenever
 its socket dies, reconnects with the last seq it holds and resends the command whose answer it
@@ -110,9 +111,22 @@ def _new_game_when_up(table: Table) -> dict[str, Player]:
             time.sleep(0.1)
 
 
-def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def crashable(request, tmp_path) -> tuple[str, ServerProcess]:
+    """A server not yet started: over a SQLite file, or ``chronicle serve --db postgresql://…``."""
+    if request.param == "sqlite":
+        return "SQLite file", ServerProcess(tmp_path / "crash.db")
+    from tests.postgres_fixture import CliServer, shared_server
+
+    url = shared_server().create_database(f"crash_{random.randrange(10**9)}")
+    return "PostgreSQL", CliServer(tmp_path, url)
+
+
+def test_sigkill_at_random_moments_loses_no_acknowledged_command(crashable):
     """SIGKILL × KILLS while two games are played: acked exactly once, nothing partial, hashes converge."""
-    server = ServerProcess(tmp_path / "crash.db").start()
+    store_name, server = crashable
+    server.start()
+    APPLIED_BEFORE[0] = 0
     rng = random.Random(20261129)
     acks: dict = {}
     players: list[Player] = []
@@ -166,7 +180,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
         server.stop()
     assert len(kills) == KILLS and len(acks) > KILLS
     report.record("crash", "SIGKILL of the server at a random moment (0.1–0.8 s apart) while 2 games × 2 seats "
-                  "send commands; restart on the same SQLite file", KILLS, KILLS,
+                  f"send commands; restart on the same store ({store_name})", KILLS, KILLS,
                   f"{len(acks):,} acknowledged commands, each in the log exactly once; {len(games)} games audited "
                   f"(no partial command); {sum(p.resent for p in players)} commands resent after a kill, "
                   f"{APPLIED_BEFORE[0]} of them already stored and answered with their first ack; "
