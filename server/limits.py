@@ -23,8 +23,11 @@ from collections.abc import Callable, Mapping
 
 DEFAULT_MAX_FRAME_BYTES = 8 * 1024  # a command is ~100 bytes; anything near this is a mistake or abuse
 WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009) without reading the frame
-DEFAULT_COMMANDS_PER_SECOND = 50
-DEFAULT_COMMAND_BURST = 200
+# A person clicks a few times a second; a bot or a bench on loopback may send ~150 per second on
+# one socket (one command in flight per game). 200 keeps both working while one connection can
+# take only a fraction of a core.
+DEFAULT_COMMANDS_PER_SECOND = 200
+DEFAULT_COMMAND_BURST = 400
 DEFAULT_CONNECTIONS_PER_GAME = 64
 DEFAULT_GAMES_PER_SERVER = 10_000
 
