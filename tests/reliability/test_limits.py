@@ -131,3 +131,16 @@ def test_each_limit_is_answered_with_its_code(small_server):
                   "connections per game (3), games open per server (2), HTTP body (256 KiB), WebSocket frame (1 MiB)",
                   len(hits), len(hits), "answered: " + ", ".join(f"{code} ×{n}" for code, n in hits.items())
                   + "; the connection or server went on serving", unit="limits")
+
+
+def test_command_rate_is_a_token_bucket():
+    from server.limits import CommandRate
+
+    now = [0.0]
+    rate = CommandRate(Limits(commands_per_second=4, command_burst=2), clock=lambda: now[0])
+    assert [rate.allow() for _ in range(3)] == [True, True, False]  # the burst, then refused
+    now[0] += 0.25  # a quarter second refills one command at 4 per second
+    assert [rate.allow(), rate.allow()] == [True, False]
+    now[0] += 10  # a long pause refills only up to the burst
+    assert [rate.allow() for _ in range(3)] == [True, True, False]
+    assert "4 commands per second" in rate.refusal()
