@@ -5,7 +5,8 @@ stylesheet URL carries a hash of its content, so those are served gzipped with a
 while the HTML itself is revalidated each time. No inline script exists, so the pages can send a
 Content-Security-Policy that allows scripts from this origin only, plus ``'unsafe-eval'``, which
 Brython needs to run the JavaScript it compiles from Python. Nothing from the request or the
-store is written into the HTML: a page reads its game id from its own URL.
+store is written into the HTML but the URL of its game's script: a page reads its game id from
+its own URL.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -109,10 +111,15 @@ def static_files() -> dict:
     return {path.name: StaticFile(path) for path in sorted(STATIC_DIR.iterdir()) if path.suffix in STATIC_TYPES}
 
 
-def render_page(kind: str) -> str:
+def render_page(kind: str, rules: str | None = None) -> str:
+    """The page's HTML. ``rules``: the game's rule system, whose script then loads with the others
+    (otherwise the page fetches it once the server's welcome names the game: a round trip later)."""
     built = bundle.current()
     static = static_files()
-    scripts = [f"/static/js/{name}" for name in built.scripts] + [static["boot.js"].url]
+    scripts = [f"/static/js/{name}" for name in built.scripts]
+    if rules in built.games:
+        scripts.append(f"/static/js/{built.games[rules]}")
+    scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
     nav = '<a href="/">Chronicle</a>'
     return f"""<!doctype html>
@@ -134,11 +141,26 @@ def render_page(kind: str) -> str:
 
 
 def _page(kind: str):
-    def endpoint(request: Request) -> Response:
-        return HTMLResponse(render_page(kind), headers=PAGE_HEADERS)
+    async def endpoint(request: Request) -> Response:
+        rules = await _rules_of(request) if "game" in request.path_params else None
+        html = await run_in_threadpool(render_page, kind, rules)  # a first build takes seconds
+        return HTMLResponse(html, headers=PAGE_HEADERS)
 
     endpoint.__name__ = f"{kind}_page"
     return endpoint
+
+
+async def _rules_of(request: Request) -> str | None:
+    """The game's rule system from the store, or None (unknown game, no store): never an error here,
+    the page itself reports what the socket or the API says."""
+    store = getattr(request.app.state, "store", None)
+    if store is None:
+        return None
+    try:
+        meta = await store.get_game(request.path_params["game"])
+    except Exception:  # UnknownGame, or a store hiccup: the page still works without the hint
+        return None
+    return meta.rules
 
 
 def _send(request: Request, body: bytes, gzipped: bytes, media_type: str) -> Response:
