@@ -269,7 +269,12 @@ for (const [name, [source, isPackage]] of Object.entries(modules)) {
   const module = $B.module.$factory(name, "", parts.join("."));
   $B.url2name[filename] = name;
   $B.file_cache[filename] = source;
-  out[name] = $B.py2js({src: source, filename, imported: true}, module, name, $B.builtins_scope).to_js();
+  try {
+    out[name] = $B.py2js({src: source, filename, imported: true}, module, name, $B.builtins_scope).to_js();
+  } catch (error) {  // left to the browser, which will report it where it is imported
+    const what = error.msg || error.message || (error.ob_type && error.ob_type.tp_name) || String(error);
+    process.stderr.write("cannot precompile " + name + ": " + what + "\n");
+  }
 }
 process.stdout.write(JSON.stringify(out));
 """
@@ -295,19 +300,22 @@ def precompile(vfs: dict) -> dict:
         digest = hashlib.sha256(f"{FORMAT}:{BRYTHON_VERSION}:{name}:{is_package}\0{source}".encode()).hexdigest()
         paths[name] = store / f"{digest[:32]}.js"
     missing = {name: modules[name] for name in modules if not paths[name].is_file()}
+    fresh: dict = {}
     if missing:
-        compiled = _node_compile(missing)
-        if compiled is None:
+        fresh = _node_compile(missing)
+        if fresh is None:
             return {}
         store.mkdir(parents=True, exist_ok=True)
-        for name, js in compiled.items():
+        for name, js in fresh.items():
             _write_atomic(paths[name], js.encode())
     out = {}
     for name, (_source, is_package) in modules.items():
+        if name in missing and name not in fresh:
+            continue  # Brython could not compile it: the browser will say why, at its import
         try:
             js = paths[name].read_text(encoding="utf-8")
         except OSError:
-            return {}  # the cache was cleared meanwhile: compile in the browser this time
+            continue  # the cache was cleared meanwhile: this one compiles in the browser
         out[name] = [js] if is_package else js
     return out
 
@@ -328,6 +336,8 @@ def _node_compile(modules: dict) -> dict | None:
             log.warning("precompiling with Node failed (exit %s): %s", done.returncode,
                         done.stderr.decode(errors="replace")[-2000:])
             return None
+        if done.stderr:
+            log.warning("%s", done.stderr.decode(errors="replace")[-2000:])
         return json.loads(done.stdout)
 
 

@@ -71,6 +71,16 @@ def test_every_python_module_is_precompiled_so_a_cold_page_compiles_nothing():
     assert "__BRYTHON__.chronicle_precompiled = true;" in built.assets[built.scripts[2]].body.decode()
 
 
+@pytest.mark.skipif(not bundle.precompile_enabled(), reason="precompiling needs node (CHRONICLE_PRECOMPILE=0 or no node)")
+def test_a_module_brython_cannot_compile_is_left_to_the_browser_and_the_others_are_kept(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("CHRONICLE_CACHE", str(tmp_path))
+    vfs = {"good": [".py", "x = 1\n", []], "bad": [".py", "def f(:\n", []], "pkg": [".py", "", [], 1]}
+    compiled = bundle.precompile(vfs)
+    assert sorted(compiled) == ["good", "pkg"] and isinstance(compiled["pkg"], list)
+    assert "cannot precompile bad: '(' was never closed" in caplog.text
+    assert bundle.precompile({"good": vfs["good"]}) == {"good": compiled["good"]}  # now from the cache
+
+
 def test_bundle_names_carry_a_hash_of_their_content_and_gzip_round_trips():
     built = bundle.current()
     for name, asset in built.assets.items():
