@@ -51,7 +51,7 @@ def _where(position: object) -> str:
 class _Place:
     """The nodes of one Location, and what they show now (to skip unchanged updates)."""
 
-    __slots__ = ("group", "title", "tokens", "map_token", "cls", "stack", "label")
+    __slots__ = ("group", "title", "tokens", "map_token", "cls", "stack", "label", "text", "mapped")
 
     def __init__(self, group: object, title: object, tokens: object, map_token: object, label: str) -> None:
         self.group = group
@@ -61,6 +61,8 @@ class _Place:
         self.label = label
         self.cls = ""
         self.stack = ()
+        self.text = ""
+        self.mapped = False
 
 
 class MechaView:
@@ -153,8 +155,13 @@ class MechaView:
             text = place.label + (", face up" if up else ", face down")
             if hint is not None:
                 text += " · legal destination via " + " → ".join([str(step) for step in hint])
-            set_text(place.title, text)
-            place.map_token.setAttribute("visibility", "visible" if number in map_tokens else "hidden")
+            if text != place.text:
+                set_text(place.title, text)
+                place.text = text
+            mapped = number in map_tokens
+            if mapped != place.mapped:
+                place.map_token.setAttribute("visibility", "visible" if mapped else "hidden")
+                place.mapped = mapped
             stack = stacks.get(number, ())
             if stack != place.stack:
                 self._tokens(place, stack)
