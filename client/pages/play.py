@@ -19,6 +19,8 @@ from client.loader import load_game
 from client.net import Connection
 from events.record import DecodeError
 
+FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
+
 
 class PlayPage:
     def __init__(self, game_id: str, token: str | None, seated: bool) -> None:
@@ -33,6 +35,7 @@ class PlayPage:
         self.ready = False
         self.render_pending = False
         self.checking = False
+        self.rows_from = 0  # log rows exist for envelopes[rows_from:]
         self.waiting = None  # frames held while the game's scripts load
         self.scripts_loaded = False
         self.tried: dict = {}  # command id -> what it asked, for the rejection row
@@ -136,11 +139,12 @@ class PlayPage:
             return
         if envelope is None:
             return
-        add(byid("log"), event_row(self.game, self.view, envelope))
         if self.ready:
+            add(byid("log"), event_row(self.game, self.view, envelope))
             self.schedule_render()
         elif self.follower.seq >= self.head:
             mark("folded")
+            self.catch_up_rows()
             self.render()  # the catch-up is complete: draw once
 
     # --- drawing -------------------------------------------------------------------------------------
@@ -178,8 +182,26 @@ class PlayPage:
         status.setAttribute("data-seq", str(follower.seq))
         status.setAttribute("title", f"{follower.checked_count()} of {follower.seq} hashes checked by this page")
 
+    def catch_up_rows(self) -> None:
+        """The log rows of the newest envelopes of a catch-up; older rows follow in the background."""
+        envelopes = self.follower.envelopes
+        self.rows_from = max(0, len(envelopes) - FIRST_ROWS)
+        log = byid("log")
+        for envelope in envelopes[self.rows_from :]:
+            add(log, event_row(self.game, self.view, envelope))
+
     def check_older(self) -> None:
-        """Check the hashes of envelopes folded in a burst, a few per tick, so the page stays responsive."""
+        """After a draw, a little per tick so the page stays responsive: first the log rows the
+        catch-up left out (oldest at the top), then the hashes of every envelope not yet checked."""
+        if self.rows_from > 0:
+            log = byid("log")
+            start = max(0, self.rows_from - 30)
+            first = log.firstChild
+            for envelope in self.follower.envelopes[start : self.rows_from]:
+                log.insertBefore(event_row(self.game, self.view, envelope), first)
+            self.rows_from = start
+            timer.set_timeout(self.check_older, 0)
+            return
         more = self.follower.check_some(3)
         self.show_hash()
         if more:
