@@ -59,7 +59,7 @@ def test_names_with_markup_show_as_text_on_every_page_with_a_csp(server, new_con
         assert page.locator("img[src='x'], main svg[onload], main script").count() == 0, name
         assert page.evaluate("window.__pwned === undefined"), name
         assert page.problems == [], (name, page.problems)  # no dialog, no error, no CSP violation
-    report.record("browser", "markup as a game title and both seats' names (<img onerror>, <svg onload>, <script>), "
+    report.record("browser", "markup as a game title and both seats' names (`<img onerror>`, `<svg onload>`, `<script>`), "
                   "opened in Chromium: lobby, both seats' play pages, watch, replay, replay at seq 1", len(urls),
                   len(urls), "each name read as its text; no element made from it, no dialog, no script ran, "
                   "no CSP violation; each document came with the policy", unit="pages")

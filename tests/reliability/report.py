@@ -39,7 +39,7 @@ def document(outcomes: dict[str, str], seconds: float, failed_in_session: int = 
     failed = sorted(name for name, outcome in outcomes.items() if outcome != "passed")
     if failed_in_session > len(failed):
         failed.append(f"{failed_in_session - len(failed)} other test(s) of the run")
-    mode = "`make soak` (full counts)" if SOAK else "`make test` (smaller counts)"
+    mode = "`make soak`, full counts" if SOAK else "`make test`, smaller counts"
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     verdict = "every test of the run passed: nothing was lost" if not failed else \
         "FAILED: " + ", ".join(f"`{name}`" for name in failed)

@@ -39,7 +39,7 @@ from tests.server_fixture import create_game
 
 pytestmark = pytest.mark.server
 
-FRAME_EXAMPLES = report.count(25, 1250)  # × ~80 frames each: ~2,000 quick, 100,000 soak
+FRAME_EXAMPLES = report.count(25, 1250)  # × 80–100 frames each: ≥2,000 quick, ≥100,000 soak
 FILE_EXAMPLES = report.count(400, 5000)
 CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
 
@@ -168,7 +168,7 @@ def test_random_and_mutated_frames_get_an_error_frame_and_change_nothing(quiet_s
     server = quiet_server
     game_id = fuzz_game["game"]
     token = fuzz_game["seats"]["red"]["token"]
-    strategy = st.lists(frame_strategy(_bases(token)), min_size=60, max_size=100)
+    strategy = st.lists(frame_strategy(_bases(token)), min_size=80, max_size=100)
 
     @settings(max_examples=FRAME_EXAMPLES, deadline=None, derandomize=False,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
@@ -184,7 +184,7 @@ def test_random_and_mutated_frames_get_an_error_frame_and_change_nothing(quiet_s
     report.record("fuzzing", "random and mutated client frames (hypothesis) on a seat's socket and before hello",
                   FrameTally.frames, FrameTally.held,
                   f"each answered once, in order; {FrameTally.errors:,} error frames ({codes}); "
-                  f"{FrameTally.rejected} valid-shaped commands rejected by the rules, {FrameTally.acks} accepted, "
+                  f"{FrameTally.rejected:,} valid-shaped commands rejected by the rules, {FrameTally.acks} accepted, "
                   f"{FrameTally.welcomes} hellos welcomed; head moved only by acked events; server up after",
                   unit="frames")
 
