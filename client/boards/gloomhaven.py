@@ -84,9 +84,11 @@ class GloomhavenView:
                     "monster-order": "Monster types tied: choose their order (GH-C3):",
                     "monster": "Equally good monster options: choose one (GH-C4), on the map or here:",
                     "short-rest": "End of round: short rest? (GH-C6)"}.get(pending.kind, "Choose:")
+        # "or" only when buttons follow it (a long rest needs two discarded cards: GH-C6)
+        more = ", or" if self.actions(state, seat) else "."
         if state.phase == "select":
-            return "Pick two cards and the leading one in the panel (secret until all have chosen), or"
-        return "Your turn: click a card half in the panel, then a highlighted hex or figure, or"
+            return "Pick two cards and the leading one in the panel (secret until all have chosen)" + more
+        return "Your turn: click a card half in the panel, then a highlighted hex or figure" + more
 
     def actions(self, state: object, seat: object) -> list:
         """Buttons for the choices that are not clicks on the map: ties, options, rests, skips."""
