@@ -3,31 +3,22 @@ docstring), and the catalogue holds every clause of the digest, in English and i
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 from events.games.echo.clauses import CATALOGUE, ENGLISH, RUSSIAN
+from tests.games.clauses_check import (
+    clause_tests,
+    clauses_no_test_names,
+    clauses_not_cited_in_code,
+    named_tests_not_citing_their_clause,
+)
 from tests.games.echo.helpers import GAME
 
 HERE = Path(__file__).resolve().parent
 DIGEST = Path("/work/shared/rules/echo.md")
 DIGEST_IDS = [f"EC-{n}" for n in range(1, 21)] + [f"EC-C{n}" for n in range(1, 5)]
 SOURCES = Path(__file__).resolve().parents[3] / "events" / "games" / "echo"
-
-
-def clause_tests() -> dict:
-    """Test function name -> docstring, over every test module of this folder."""
-    tests = {}
-    for path in sorted(HERE.glob("test_*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                tests[node.name] = ast.get_docstring(node) or ""
-    return tests
-
-
-def _token(clause: str) -> str:
-    return clause.lower().replace("-", "_")
 
 
 def test_ec_c3_the_catalogue_holds_every_clause_of_the_digest():
@@ -47,25 +38,14 @@ def test_ec_1_every_citation_exists_in_english_and_russian():
 
 
 def test_every_clause_is_named_by_a_test_and_cited_in_its_docstring():
-    tests = clause_tests()
-    missing = []
-    for clause in GAME.catalogue.ids():
-        named = [name for name, doc in tests.items() if f"_{_token(clause)}_" in f"{name}_" and clause in doc]
-        if not named:
-            missing.append(clause)
-    assert missing == []
+    assert clauses_no_test_names(GAME.catalogue.ids(), clause_tests(HERE)) == []
 
 
 def test_a_test_named_for_a_clause_cites_it():
     """A test called ``test_ec_4_…`` says ``EC-4`` in its docstring, so a search for the ID finds both."""
-    for name, doc in clause_tests().items():
-        for clause in GAME.catalogue.ids():
-            if name.startswith(f"test_{_token(clause)}_"):
-                assert clause in doc, name
+    assert named_tests_not_citing_their_clause(GAME.catalogue.ids(), clause_tests(HERE)) == []
 
 
 def test_every_clause_is_cited_in_the_code():
     """Every clause ID appears in the rules code or its data loaders (a rejection, an event, a reading)."""
-    code = "".join(path.read_text(encoding="utf-8") for path in sorted(SOURCES.glob("*.py"))
-                   if path.name != "clauses.py")
-    assert [cid for cid in DIGEST_IDS if not re.search(re.escape(cid) + r"(?![0-9])", code)] == []
+    assert clauses_not_cited_in_code(DIGEST_IDS, SOURCES) == []
