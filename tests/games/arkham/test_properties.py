@@ -7,16 +7,21 @@ shortest game that shows it.
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.canonical import state_hash
-from events.log import Accepted, Envelope, Table, audit, command_groups, fold
+from events.log import command_groups, fold
 from events.rng import Rng
-from events.rules import Rejection
+from tests.games import properties
 from tests.games.arkham.helpers import BUILTINS, GAME, builtin, inv, mon, scenario
+from tests.games.properties import (
+    assert_accepted_exactly_when_legal,
+    assert_decide_is_pure,
+    assert_envelopes_survive_json,
+    assert_replay_equals_live,
+    evolved,
+    seeds,
+)
 
 CROWDED = scenario(
     [inv("red", "graveyard", clues=3, items=["Knife"]), inv("blue", "rivertown", stamina=2, sanity=2, clues=2),
@@ -31,24 +36,13 @@ CROWDED = scenario(
 SCENARIOS = {name: builtin(name) for name in BUILTINS} | {"crowded": CROWDED}
 FAST = settings(max_examples=25, deadline=None)
 
-names = st.sampled_from(sorted(SCENARIOS))
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
-choices = st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=80)
+names = properties.names(SCENARIOS)
+choices = properties.choices(80)
 
 
-def play(name: str, seed: int, picks: list) -> Table:
-    """A game where each pick chooses among the legal commands; every one must be accepted."""
-    tab = Table.create(GAME, "g-prop", SCENARIOS[name], seed)
-    for n, pick in enumerate(picks):
-        if GAME.is_over(tab.state):
-            break
-        seat = GAME.turn(tab.state)[0]
-        options = GAME.legal(tab.state, seat)
-        assert options, (seat, tab.state)
-        command = options[pick % len(options)]
-        result = tab.submit(seat, command, f"c-{n}")
-        assert isinstance(result, Accepted), (command, result)
-    return tab
+def play(name: str, seed: int, picks: list):
+    """A game where each pick chooses among the legal commands (never none before the end); all accepted."""
+    return properties.play(GAME, SCENARIOS[name], seed, picks)
 
 
 @FAST
@@ -67,49 +61,28 @@ def test_ah_2_a_move_is_accepted_exactly_when_legal_lists_it(name, seed, picks, 
     from events.games.arkham.model import Move
 
     tab = play(name, seed, picks)
-    if GAME.is_over(tab.state):
-        return
-    seat = GAME.turn(tab.state)[0]
-    options = GAME.legal(tab.state, seat)
-    for to in targets:
-        result = GAME.decide(tab.state, seat, Move(to), Rng.for_command(tab.seed, tab.seq + 1))
-        if Move(to) in options:
-            assert isinstance(result, list), result
-        else:
-            assert isinstance(result, Rejection) and result.rule in GAME.catalogue and result.reason
+    assert_accepted_exactly_when_legal(GAME, tab, [Move(to) for to in targets])
 
 
 @FAST
 @given(names, seeds, choices)
 def test_ah_c1_replaying_the_log_gives_the_live_state_and_hashes(name, seed, picks):
-    """AH-C1: dice are in the events: restore, fold and audit agree with the live table."""
+    """AH-C1: dice are in the events: restore, fold and audit agree with the live table; the wire: every
+    envelope survives JSON unchanged."""
     tab = play(name, seed, picks)
-    restored = Table.restore(GAME, "g-prop", list(tab.envelopes))
-    assert restored.state == tab.state
-    assert fold(GAME, [envelope.event for envelope in tab.envelopes]) == tab.state
-    assert audit(GAME, tab.envelopes) is None
-    for envelope in tab.envelopes:  # the wire: every envelope survives JSON unchanged
-        back = Envelope.from_dict(GAME, json.loads(json.dumps(envelope.to_dict())))
-        assert back.to_dict() == envelope.to_dict()
+    assert_replay_equals_live(GAME, tab)
+    assert_envelopes_survive_json(GAME, tab.envelopes)
 
 
 @FAST
 @given(names, seeds, choices)
 def test_evolve_and_decide_never_mutate_their_input(name, seed, picks):
     """STYLE habit 2: hashing a state before and after evolve or decide finds it unchanged."""
-    tab = play(name, seed, picks)
     state = None
-    for envelope in tab.envelopes:
-        before = state_hash(state)
-        after = GAME.evolve(state, envelope.event)
-        assert state_hash(state) == before
+    for _envelope, after in evolved(GAME, play(name, seed, picks).envelopes):
         state = after
     if not GAME.is_over(state):
-        seat = GAME.turn(state)[0]
-        snapshot = state_hash(state)
-        for command in GAME.legal(state, seat):
-            GAME.decide(state, seat, command, Rng(seed))
-        assert state_hash(state) == snapshot
+        assert_decide_is_pure(GAME, state, lambda: Rng(seed))
 
 
 @FAST

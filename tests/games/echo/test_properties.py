@@ -24,17 +24,18 @@ from events.games.echo.model import (
     Strike,
     Trade,
 )
-from events.log import Accepted, Envelope, Table, audit
+from events.log import Envelope, audit
 from events.rng import Rng
 from events.rules import Rejection
+from tests.games import properties
 from tests.games.echo.helpers import BUILTINS, GAME, builtin
+from tests.games.properties import seeds
 
 SCENARIOS = {name: builtin(name) for name in BUILTINS}
 FAST = settings(max_examples=30, deadline=None)
 
-names = st.sampled_from(sorted(SCENARIOS))
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
-choices = st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=80)
+names = properties.names(SCENARIOS)
+choices = properties.choices(80)
 WORDS = ("old-city", "dark-side", "juffins-office", "novice-1", "magister-1", "dagger", "banishing-spark",
          "gloves-of-death", "attention", "stealth", "red", "blue", "nobody", "")
 words = st.sampled_from(WORDS)
@@ -45,18 +46,9 @@ anything = st.one_of(
 )
 
 
-def play(name: str, seed: int, picks: list) -> Table:
+def play(name: str, seed: int, picks: list):
     """A game where each pick chooses among the legal commands; every one must be accepted."""
-    tab = Table.create(GAME, "g-prop", SCENARIOS[name], seed)
-    for n, pick in enumerate(picks):
-        if GAME.is_over(tab.state):
-            break
-        seat = GAME.turn(tab.state)[0]
-        options = GAME.legal(tab.state, seat)
-        command = options[pick % len(options)]
-        result = tab.submit(seat, command, f"c-{n}")
-        assert isinstance(result, Accepted), (command, result)
-    return tab
+    return properties.play(GAME, SCENARIOS[name], seed, picks)
 
 
 @FAST

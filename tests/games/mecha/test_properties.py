@@ -6,36 +6,31 @@ choices, so a failure shrinks to the shortest game that shows it.
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.canonical import state_hash
-from events.log import Accepted, Envelope, Table, audit, command_groups, fold
-from events.rules import Rejection
+from events.log import command_groups, fold
+from tests.games import properties
 from tests.games.mecha.helpers import GAME, builtin
+from tests.games.properties import (
+    assert_accepted_exactly_when_legal,
+    assert_decide_is_pure,
+    assert_envelopes_survive_json,
+    assert_replay_equals_live,
+    evolved,
+    next_rng,
+    seeds,
+)
 
 SCENARIOS = {name: builtin(name) for name in ("sample", "three-mechs", "scarce-bag")}
 FAST = settings(max_examples=25, deadline=None)
 
-names = st.sampled_from(sorted(SCENARIOS))
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
-choices = st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=60)
+names = properties.names(SCENARIOS)
+choices = properties.choices(60)
 
 
-def play(name: str, seed: int, picks: list) -> Table:
-    """A game where each pick chooses among the legal commands; every one must be accepted."""
-    tab = Table.create(GAME, "g-prop", SCENARIOS[name], seed)
-    for n, pick in enumerate(picks):
-        if GAME.is_over(tab.state):
-            break
-        seat = GAME.turn(tab.state)[0]
-        options = GAME.legal(tab.state, seat)
-        command = options[pick % len(options)]
-        result = tab.submit(seat, command, f"c-{n}")
-        assert isinstance(result, Accepted), (command, result)
-    return tab
+def play(name: str, seed: int, picks: list):
+    return properties.play(GAME, SCENARIOS[name], seed, picks)
 
 
 @FAST
@@ -53,34 +48,14 @@ def test_mv_1_legal_is_complete(name, seed, picks, targets):
     from events.games.mecha.model import Move
 
     tab = play(name, seed, picks)
-    if GAME.is_over(tab.state):
-        return
-    seat = GAME.turn(tab.state)[0]
-    options = GAME.legal(tab.state, seat)
-    for to in targets:
-        result = GAME.decide(tab.state, seat, Move(to), _rng(tab))
-        if Move(to) in options:
-            assert isinstance(result, list), result
-        else:
-            assert isinstance(result, Rejection) and result.rule in GAME.catalogue and result.reason
-
-
-def _rng(tab: Table):
-    from events.rng import Rng
-
-    return Rng.for_command(tab.seed, tab.seq + 1)
+    assert_accepted_exactly_when_legal(GAME, tab, [Move(to) for to in targets])
 
 
 @FAST
 @given(names, seeds, choices)
 def test_replaying_the_log_gives_the_live_state_and_hashes(name, seed, picks):
     """Replay is a fold: restore, fold and audit agree with the live table at every seq."""
-    tab = play(name, seed, picks)
-    restored = Table.restore(GAME, "g-prop", list(tab.envelopes))
-    assert restored.state == tab.state
-    assert state_hash(restored.state) == tab.envelopes[-1].hash
-    assert fold(GAME, [envelope.event for envelope in tab.envelopes]) == tab.state
-    assert audit(GAME, tab.envelopes) is None
+    assert_replay_equals_live(GAME, play(name, seed, picks))
 
 
 @FAST
@@ -88,31 +63,16 @@ def test_replaying_the_log_gives_the_live_state_and_hashes(name, seed, picks):
 def test_evolve_and_decide_never_mutate_their_input(name, seed, picks):
     """STYLE habit 2: hashing a state before and after evolve or decide finds it unchanged."""
     tab = play(name, seed, picks)
-    state = None
-    for envelope in tab.envelopes:
-        before = state_hash(state)
-        after = GAME.evolve(state, envelope.event)
-        assert state_hash(state) == before
-        state = after
+    for envelope, state in evolved(GAME, tab.envelopes):
         if not GAME.is_over(state) and envelope.event.TYPE in ("GameStarted", "TurnEnded"):
-            seat = GAME.turn(state)[0]
-            snapshot = state_hash(state)
-            for command in GAME.legal(state, seat):
-                GAME.decide(state, seat, command, _rng(tab))
-            assert state_hash(state) == snapshot
+            assert_decide_is_pure(GAME, state, lambda: next_rng(tab))
 
 
 @FAST
 @given(names, seeds, choices)
 def test_envelopes_survive_json_unchanged(name, seed, picks):
     """The wire: every envelope written to JSON and read back is identical."""
-    tab = play(name, seed, picks)
-    for envelope in tab.envelopes:
-        text = json.dumps(envelope.to_dict())
-        back = Envelope.from_dict(GAME, json.loads(text))
-        assert back.to_dict() == envelope.to_dict()
-        assert back.event == envelope.event and back.command == envelope.command
-        assert json.dumps(back.to_dict()) == text
+    assert_envelopes_survive_json(GAME, play(name, seed, picks).envelopes)
 
 
 @FAST
