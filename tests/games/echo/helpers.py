@@ -14,6 +14,7 @@ from pathlib import Path
 from events.games import load
 from events.log import Accepted, Table
 from events.rng import LoadedRng
+from tests.games.tables import read_scenario
 
 GAME = load("echo")
 ECHO_DIR = Path(__file__).resolve().parents[3] / "events" / "games" / "echo"
@@ -54,14 +55,6 @@ def scenario(seats: list, enemies: list = (), rounds: int = 3, card_data: dict |
         "enemies": [{"id": i, "card": c, "at": a} for i, c, a in enemies],
         "rounds": rounds,
     }
-
-
-def read_scenario(path: Path) -> dict:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    for key, value in list(data.items()):
-        if isinstance(value, str) and value.endswith(".json"):
-            data[key] = json.loads((path.parent / value).read_text(encoding="utf-8"))
-    return data
 
 
 def builtin(name: str) -> dict:

@@ -12,8 +12,9 @@ import json
 from pathlib import Path
 
 from events.games import load
-from events.log import Accepted, Table
-from events.rng import LoadedRng
+from events.log import Table
+from tests.games.tables import act as act
+from tests.games.tables import read_scenario as read_scenario
 
 GAME = load("gloomhaven")
 GLOOM_DIR = Path(__file__).resolve().parents[3] / "events" / "games" / "gloomhaven"
@@ -78,29 +79,12 @@ def scenario(game_map: dict, characters: list, figures: list, classes: list | No
     }
 
 
-def read_scenario(path: Path) -> dict:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    for key, value in list(data.items()):
-        if isinstance(value, str) and value.endswith(".json"):
-            data[key] = json.loads((path.parent / value).read_text(encoding="utf-8"))
-    return data
-
-
 def builtin(name: str) -> dict:
     return read_scenario(GLOOM_DIR / "scenarios" / f"{name}.json")
 
 
 def table(data: dict, seed: int = 1) -> Table:
     return Table.create(GAME, "g-test", data, seed)
-
-
-def act(tab: Table, seat: str, command, dice: tuple | None = None):
-    """Submit a command (with loaded dice if given); the result: events, or the Rejection."""
-    rng = LoadedRng(dice) if dice is not None else None
-    result = tab.submit(seat, command, f"c-{tab.seq + 1}", rng=rng)
-    if isinstance(result, Accepted):
-        return [envelope.event for envelope in result.envelopes]
-    return result
 
 
 def types_of(events: list) -> list:

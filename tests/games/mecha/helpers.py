@@ -6,12 +6,12 @@ real file; ``loc`` is one Location, face up unless told otherwise, with a map to
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from events.games import load
-from events.log import Accepted, Table
-from events.rng import LoadedRng
+from events.log import Table
+from tests.games.tables import act as act
+from tests.games.tables import read_scenario as read_scenario
 
 GAME = load("mecha")
 MECHA_DIR = Path(__file__).resolve().parents[3] / "events" / "games" / "mecha"
@@ -77,27 +77,9 @@ def chain(count: int) -> list:
     return [(n, n + 1) for n in range(1, count)]
 
 
-def read_scenario(path: Path) -> dict:
-    """A scenario file with its referenced board and bag files inlined (what the shell does)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    for key, value in list(data.items()):
-        if isinstance(value, str) and value.endswith(".json"):
-            data[key] = json.loads((path.parent / value).read_text(encoding="utf-8"))
-    return data
-
-
 def builtin(name: str) -> dict:
     return read_scenario(MECHA_DIR / "scenarios" / f"{name}.json")
 
 
 def table(data: dict, seed: int = 1) -> Table:
     return Table.create(GAME, "g-test", data, seed)
-
-
-def act(tab: Table, seat: str, command, dice: tuple | None = None):
-    """Submit a command (with loaded dice if given); the result: events, or the Rejection."""
-    rng = LoadedRng(dice) if dice is not None else None
-    result = tab.submit(seat, command, f"c-{tab.seq + 1}", rng=rng)
-    if isinstance(result, Accepted):
-        return [envelope.event for envelope in result.envelopes]
-    return result

@@ -12,8 +12,8 @@ from pathlib import Path
 from events.games import load
 from events.games.skirmish import rules
 from events.games.skirmish.model import Activate, EndActivation
-from events.log import Accepted, Table
-from events.rng import LoadedRng
+from events.log import Table
+from tests.games.tables import act as act
 
 GAME = load("skirmish")
 SKIRMISH_DIR = Path(__file__).resolve().parents[3] / "events" / "games" / "skirmish"
@@ -61,15 +61,6 @@ def read_scenario(path: Path) -> dict:
 
 def builtin(name: str) -> dict:
     return read_scenario(SKIRMISH_DIR / "scenarios" / f"{name}.json")
-
-
-def act(tab: Table, seat: str, command, dice: tuple | None = None):
-    """Submit a command (with loaded dice if given); the result: events, or the Rejection."""
-    rng = LoadedRng(dice) if dice is not None else None
-    result = tab.submit(seat, command, f"c-{tab.seq + 1}", rng=rng)
-    if isinstance(result, Accepted):
-        return [envelope.event for envelope in result.envelopes]
-    return result
 
 
 def activate(tab: Table, figure_id: str):

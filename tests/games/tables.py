@@ -1,0 +1,27 @@
+"""What the games' ``helpers.py`` share: reading a scenario file as the shell does, and acting on a table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from events.log import Accepted, Table
+from events.rng import LoadedRng
+
+
+def read_scenario(path: Path) -> dict:
+    """A scenario file with the files it references (values ending in ``.json``) inlined (what the shell does)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for key, value in list(data.items()):
+        if isinstance(value, str) and value.endswith(".json"):
+            data[key] = json.loads((path.parent / value).read_text(encoding="utf-8"))
+    return data
+
+
+def act(tab: Table, seat: str, command, dice: tuple | None = None):
+    """Submit a command (with loaded dice if given); the result: events, or the Rejection."""
+    rng = LoadedRng(dice) if dice is not None else None
+    result = tab.submit(seat, command, f"c-{tab.seq + 1}", rng=rng)
+    if isinstance(result, Accepted):
+        return [envelope.event for envelope in result.envelopes]
+    return result
