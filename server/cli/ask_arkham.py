@@ -19,33 +19,20 @@ import json
 
 from events.games.arkham import board as boards
 from events.games.arkham import rules
-from events.validate import ScenarioError
-from server import scenarios
-from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+from server.cli.ask_common import add_scenario, initial_state
+from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
     path = subparsers.add_parser("path", help="the cheapest route between two areas and its cost in movement points")
-    path.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (arkham/crossing)")
+    add_scenario(path, "arkham/crossing")
     path.add_argument("--from", dest="start", required=True, metavar="AREA", help="an area id, e.g. graveyard")
     path.add_argument("--to", dest="goal", required=True, metavar="AREA", help="an area id, e.g. administration")
     path.set_defaults(func=run_path)
     reach = subparsers.add_parser("reachable", help="every area an investigator can end its next movement in")
-    reach.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (arkham/crossing)")
+    add_scenario(reach, "arkham/crossing")
     reach.add_argument("--investigator", required=True, metavar="SEAT", help="the investigator's seat (or name)")
     reach.set_defaults(func=run_reachable)
-
-
-def _initial(name: str):
-    """The scenario's first state: the board, investigators and monsters as the game would start."""
-    game_name, scenario = scenarios.load(name)
-    if game_name != "arkham":
-        raise CommandError(f"{name}: an arkham question needs an arkham scenario, got a {game_name} one", BAD_INPUT)
-    try:
-        started = rules.start(scenario, 0)[0]
-    except ScenarioError as error:
-        raise CommandError(f"{name}: {error}", BAD_INPUT) from None
-    return rules.initial_state(started)
 
 
 def _area(state, area_id: str, option: str):
@@ -72,7 +59,7 @@ def _monsters_on(state, route: tuple) -> list:
 
 
 def run_path(args: argparse.Namespace) -> int:
-    state = _initial(args.scenario)
+    state = initial_state(args.scenario, "arkham", rules)
     start = _area(state, args.start, "--from")
     goal = _area(state, args.goal, "--to")
     route = boards.route(state.board, start.id, goal.id, rules.halts(state))
@@ -92,7 +79,7 @@ def run_path(args: argparse.Namespace) -> int:
 
 
 def run_reachable(args: argparse.Namespace) -> int:
-    state = _initial(args.scenario)
+    state = initial_state(args.scenario, "arkham", rules)
     index = rules.seat_index(state, args.investigator)
     if index < 0:
         lowered = args.investigator.lower()

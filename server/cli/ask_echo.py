@@ -26,9 +26,8 @@ import json
 from events.games.echo import board as boards
 from events.games.echo import rules
 from events.games.echo.dice import chance, dice_count
-from events.validate import ScenarioError
-from server import scenarios
-from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+from server.cli.ask_common import add_scenario, initial_state
+from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 CHECKS = {
     "stealth": ("stealth", "evasion", "EC-4"),
@@ -39,7 +38,7 @@ CHECKS = {
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
     dice = subparsers.add_parser("dice", help="the dice a check rolls and its chance of success")
-    dice.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (echo/first-case)")
+    add_scenario(dice, "echo/first-case")
     dice.add_argument("--investigator", required=True, metavar="ID", help="an investigator id or its seat")
     what = dice.add_mutually_exclusive_group(required=True)
     what.add_argument("--check", choices=sorted(CHECKS), help="stealth (evasion), attention or order-stealth "
@@ -47,18 +46,6 @@ def add_questions(subparsers: argparse._SubParsersAction) -> None:
     what.add_argument("--spell", metavar="SPELL", help="a spell the investigator knows, e.g. banishing-spark")
     dice.add_argument("--against", metavar="ENEMY", help="the enemy of a --check (scenario enemy or card id)")
     dice.set_defaults(func=run_dice)
-
-
-def _initial(name: str):
-    """The scenario's first state, as the game would start."""
-    game_name, scenario = scenarios.load(name)
-    if game_name != "echo":
-        raise CommandError(f"{name}: an echo question needs an echo scenario, got a {game_name} one", BAD_INPUT)
-    try:
-        started = rules.start(scenario, 0)[0]
-    except ScenarioError as error:
-        raise CommandError(f"{name}: {error}", BAD_INPUT) from None
-    return rules.initial_state(started)
 
 
 def _unknown(option: str, what: str, given: str, known: list) -> CommandError:
@@ -89,7 +76,7 @@ def _enemy_card(state, given: str | None):
 
 
 def run_dice(args: argparse.Namespace) -> int:
-    state = _initial(args.scenario)
+    state = initial_state(args.scenario, "echo", rules)
     inv = _investigator(state, args.investigator)
     answer: dict = {"investigator": inv.id, "seat": inv.seat, "name_ru": inv.name_ru, "name_en": inv.name_en}
     if args.spell is not None:

@@ -23,32 +23,20 @@ import json
 
 from events.games.skirmish import rules
 from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
-from events.validate import ScenarioError
-from server import scenarios
-from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+from server.cli.ask_common import add_scenario, initial_state
+from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
     los = subparsers.add_parser("los", help="line of sight and cover between two squares")
-    los.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (skirmish/purge)")
+    add_scenario(los, "skirmish/purge")
     los.add_argument("--from", dest="start", required=True, metavar="SQUARE", help="e.g. C2 or 2,1")
     los.add_argument("--to", dest="goal", required=True, metavar="SQUARE", help="e.g. G2 or 6,1")
     los.set_defaults(func=run_los)
     reach = subparsers.add_parser("reachable", help="every square a figure can move to, with the cost")
-    reach.add_argument("scenario", metavar="SCENARIO", help="a scenario file or a built-in one (skirmish/purge)")
+    add_scenario(reach, "skirmish/purge")
     reach.add_argument("--figure", required=True, metavar="ID", help="a figure id, e.g. ana")
     reach.set_defaults(func=run_reachable)
-
-
-def _initial(name: str):
-    game_name, scenario = scenarios.load(name)
-    if game_name != "skirmish":
-        raise CommandError(f"{name}: a skirmish question needs a skirmish scenario, got a {game_name} one", BAD_INPUT)
-    try:
-        started = rules.start(scenario, 0)[0]
-    except ScenarioError as error:
-        raise CommandError(f"{name}: {error}", BAD_INPUT) from None
-    return rules.initial_state(started)
 
 
 def _square(state, text: str, option: str) -> tuple:
@@ -61,7 +49,7 @@ def _square(state, text: str, option: str) -> tuple:
 
 
 def run_los(args: argparse.Namespace) -> int:
-    state = _initial(args.scenario)
+    state = initial_state(args.scenario, "skirmish", rules)
     start = _square(state, args.start, "--from")
     goal = _square(state, args.goal, "--to")
     seen, edge, cover, corner, screens = rules.sight(state, start, goal)
@@ -78,7 +66,7 @@ def run_los(args: argparse.Namespace) -> int:
 
 
 def run_reachable(args: argparse.Namespace) -> int:
-    state = _initial(args.scenario)
+    state = initial_state(args.scenario, "skirmish", rules)
     item = rules.figure(state, args.figure)
     if item is None:
         known = ", ".join(f.id for f in state.figures)
