@@ -10,13 +10,11 @@ Colours are SVG presentation attributes (no style attributes: the page's CSP for
 
 from __future__ import annotations
 
-from client.dom import add, clear, el, listen, set_text, svg
+from client.boards import svgkit
+from client.boards.svgkit import pick_on_click, show_route, swatch, wrap
+from client.dom import add, clear, el, set_text, svg
 from events.games.arkham import rules
 
-SEAT_COLOURS = {
-    "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
-    "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
-}
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e05fa8", "#159a9c")
 FILL = {"street": "#e9dfc6", "location": "#f7f1e1", "other_world": "#d9d2ef", "special": "#dde3ea"}
 LINE = "#e3b300"
@@ -27,10 +25,7 @@ SLOTS = ((-22, 20), (0, 24), (22, 20), (-30, 0), (30, 0), (-22, -22), (22, -22),
 
 
 def seat_colour(state: object, seat: str) -> str:
-    if seat in SEAT_COLOURS:
-        return SEAT_COLOURS[seat]
-    index = rules.seat_index(state, seat)
-    return PALETTE[index % len(PALETTE)] if index >= 0 else "#888888"
+    return svgkit.seat_colour(state, seat, rules.seat_index, PALETTE)
 
 
 class _Area:
@@ -304,7 +299,7 @@ class ArkhamView:
                                                               f"{x - 8},{y - 34}"), ("fill", "#7a2bb5")),
                            ))
         label = area.name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
-        words = _wrap(label.replace(" (Administration Building)", ""), 13)[:2]
+        words = wrap(label.replace(" (Administration Building)", ""), 13)[:2]
         for i, word in enumerate(words):
             add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - (6 if len(words) > 1 else 0)),
                                                  ("text-anchor", "middle"), ("font-size", "11")), word))
@@ -313,14 +308,9 @@ class ArkhamView:
         add(group, cost)
         kind = {"street": "Street", "location": "Location", "other_world": "Other World area", "special": ""}[area.kind]
         text = f"{area.name}" + (f" ({kind})" if kind else "") + (" · unstable" if area.unstable else "")
-        area_id = area.id
-        listen(group, "click", lambda event: self._clicked(area_id))
+        pick_on_click(self, group, area.id)
         self.areas[area.id] = _Area(group, shape, title, cost, text)
         return group
-
-    def _clicked(self, area_id: str) -> None:
-        if self.interactive and self.on_pick is not None:
-            self.on_pick(area_id)
 
     def _draw_pieces(self, state: object) -> None:
         """Gates, Clue tokens, monsters, investigators (and Explored markers): rebuilt each draw."""
@@ -384,9 +374,7 @@ class ArkhamView:
             event = envelope.event
             if event.TYPE == "InvestigatorMoved":
                 points = [self.centres[event.start]] + [self.centres[place] for place in event.path]
-                self.route.setAttribute("points", " ".join(f"{x},{y}" for x, y in points))
-                self.route.setAttribute("data-path", " ".join(event.path))
-                self.route.setAttribute("visibility", "visible")
+                show_route(self.route, points, event.path)
                 return
             if event.TYPE == "TurnEnded":
                 break
@@ -400,7 +388,7 @@ class ArkhamView:
             mover = rules.active(state)
             line = el("p", None, "turn")
             add(line, el("span", "Movement phase "), el("b", f"{min(state.round, state.rounds)} / {state.rounds}"),
-                el("span", " · moving: "), _swatch(seat_colour(state, mover.seat)),
+                el("span", " · moving: "), swatch(seat_colour(state, mover.seat)),
                 el("b", f" {mover.seat} ({mover.name})", "turn-seat"),
                 el("span", f" · {state.points} movement points left", "points"))
             nodes.append(line)
@@ -419,7 +407,7 @@ class ArkhamView:
                 where += " (delayed)"
             if inv.explored:
                 where += " · Explored"
-            add(row, add(el("td"), _swatch(seat_colour(state, inv.seat)), el("span", f" {inv.seat}")),
+            add(row, add(el("td"), swatch(seat_colour(state, inv.seat)), el("span", f" {inv.seat}")),
                 el("td", inv.name), el("td", where, "where"), el("td", inv.speed), el("td", inv.sneak),
                 el("td", inv.fight), el("td", inv.will), el("td", inv.stamina, "stamina"),
                 el("td", inv.sanity, "sanity"), el("td", inv.clues, "clues"),
@@ -501,18 +489,3 @@ class ArkhamView:
             f"{'passed' if passed else 'failed'}")
         add(box, el("span", summary, "dice-summary", (("data-passed", "1" if passed else "0"),
                                                       ("data-successes", successes))))
-
-
-def _swatch(colour: str) -> object:
-    dot = svg("svg", "swatch", (("viewBox", "0 0 10 10"), ("width", "12"), ("height", "12")))
-    return add(dot, svg("circle", None, (("cx", "5"), ("cy", "5"), ("r", "4.5"), ("fill", colour))))
-
-
-def _wrap(text: str, width: int) -> list:
-    lines: list = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines

@@ -11,7 +11,9 @@ legal steps and the buttons come from the game's own ``legal``.
 
 from __future__ import annotations
 
-from client.dom import add, clear, el, listen, svg
+from client.boards import svgkit
+from client.boards.svgkit import pick_on_click, swatch, wrap
+from client.dom import add, clear, el, svg
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -28,10 +30,6 @@ from events.games.echo.rules import card_of, investigator, legal, prompt, seat_i
 
 BOX_W = 150
 BOX_H = 50
-SEAT_COLOURS = {
-    "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
-    "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
-}
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#159a9c", "#e05fa8")
 SKILLS = (("speed", "Скор.", "Speed"), ("stealth", "Скрыт.", "Stealth"), ("attention", "Вним.", "Attention"),
           ("knowledge", "Знан.", "Knowledge"), ("intuition", "Инт.", "Intuition"))
@@ -46,10 +44,7 @@ STATUS = {"active": "на свободе · at large", "detained": "задерж
 
 
 def seat_colour(state: object, seat: str) -> str:
-    if seat in SEAT_COLOURS:
-        return SEAT_COLOURS[seat]
-    index = seat_index(state, seat)
-    return PALETTE[index % len(PALETTE)] if index >= 0 else "#888888"
+    return svgkit.seat_colour(state, seat, seat_index, PALETTE)
 
 
 def both(ru: str, en: str) -> str:
@@ -302,9 +297,8 @@ class EchoView:
             for i, line in enumerate(_wrap(place.name_ru, 24)[:2]):
                 add(group, svg("text", "echo-ru", (("x", x), ("y", y - 9 + i * 12)), line))
             add(group, svg("text", "echo-en", (("x", x), ("y", y + 19)), _wrap(place.name_en, 30)[0]))
-            lid = place.id
-            listen(group, "click", self._clicker(lid))
-            self.places[lid] = (group, title, [""])
+            pick_on_click(self, group, place.id)
+            self.places[place.id] = (group, title, [""])
             add(root, group)
         self.foes = {}
         foes = svg("g", "echo-enemies")
@@ -328,13 +322,6 @@ class EchoView:
         add(root, figures)
         clear(self.board_node)
         add(self.board_node, root)
-
-    def _clicker(self, lid: str) -> object:
-        def clicked(event: object) -> None:
-            if self.interactive and self.on_pick is not None:
-                self.on_pick(lid)
-
-        return clicked
 
     def _draw_figures(self, state: object) -> None:
         count: dict = {}
@@ -486,7 +473,7 @@ class EchoView:
         for inv in state.investigators:
             card = el("div", None, "echo-inv seat-row" + ("" if inv.alive else " dead"), (("data-seat", inv.seat),))
             head = el("div", None, "echo-inv-head")
-            add(head, _swatch(seat_colour(state, inv.seat)), el("b", f" {inv.seat}: "),
+            add(head, swatch(seat_colour(state, inv.seat)), el("b", f" {inv.seat}: "),
                 el("span", both(inv.name_ru, inv.name_en) + ("" if inv.alive else " † погиб · dead")))
             add(card, head, el("div", f"{self.name(inv.location)} · очки движения · movement points {inv.mp}",
                                 "echo-inv-where", (("data-mp", inv.mp),)))
@@ -554,16 +541,5 @@ def _track(value: int) -> str:
     return f"{value} " + ("●" * max(0, min(value, 12)))
 
 
-def _swatch(colour: str) -> object:
-    dot = svg("svg", "swatch", (("viewBox", "0 0 10 10"), ("width", "12"), ("height", "12")))
-    return add(dot, svg("circle", None, (("cx", "5"), ("cy", "5"), ("r", "4.5"), ("fill", colour))))
-
-
 def _wrap(text: str, width: int) -> list:
-    lines: list = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines or [""]
+    return wrap(text, width) or [""]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from browser import timer
 
+from client.boards.svgkit import polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from events.games.gloomhaven import rules
 from events.geometry.hexmap import HexMap
@@ -42,7 +43,7 @@ def lattice(point: tuple) -> tuple:
 
 def points(hex: tuple, scale: float = 0.96) -> str:
     x, y = centre(hex)
-    return " ".join(f"{round(x + dx * SIZE * scale, 1)},{round(y + dy * SIZE * scale, 1)}" for dx, dy in CORNERS)
+    return polygon_points(x, y, SIZE * scale, CORNERS)
 
 
 def hex_name(hex: tuple) -> str:

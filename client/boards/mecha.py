@@ -10,7 +10,9 @@ links, labels) and each later ``draw`` only changes what differs: classes, stack
 
 from __future__ import annotations
 
-from client.dom import add, clear, el, listen, set_text, svg
+from client.boards import svgkit
+from client.boards.svgkit import pick_on_click, polygon_points, show_route, swatch, wrap
+from client.dom import add, clear, el, set_text, svg
 from events.games.mecha.model import Move
 from events.games.mecha.rules import destinations, seat_index, turn
 
@@ -18,10 +20,6 @@ SIZE = 50  # hex radius in SVG units
 SQRT3 = 1.7320508075688772
 # Pointy-top corner offsets for a unit hex, from -30 degrees clockwise.
 CORNERS = ((0.866, -0.5), (0.866, 0.5), (0.0, 1.0), (-0.866, 0.5), (-0.866, -0.5), (0.0, -1.0))
-SEAT_COLOURS = {
-    "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
-    "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
-}
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0")
 TOKEN_COLOURS = {"orange": "#f08c2e", "turquoise": "#2bb5b0"}
 
@@ -32,16 +30,11 @@ def hex_center(hex: tuple) -> tuple:
 
 
 def hex_points(center: tuple, scale: float = 0.9) -> str:
-    x, y = center
-    s = SIZE * scale
-    return " ".join([f"{round(x + dx * s, 1)},{round(y + dy * s, 1)}" for dx, dy in CORNERS])
+    return polygon_points(center[0], center[1], SIZE * scale, CORNERS)
 
 
 def seat_colour(state: object, seat: str) -> str:
-    if seat in SEAT_COLOURS:
-        return SEAT_COLOURS[seat]
-    index = seat_index(state, seat)
-    return PALETTE[index % len(PALETTE)] if index >= 0 else "#888888"
+    return svgkit.seat_colour(state, seat, seat_index, PALETTE)
 
 
 def _where(position: object) -> str:
@@ -235,7 +228,7 @@ class MechaView:
         title = svg("title")
         add(group, title, svg("polygon", "hex", (("points", hex_points((x, y))),)),
             svg("text", "loc-number", (("x", x), ("y", y - SIZE * 0.38)), number))
-        for i, line in enumerate(_wrap(location.name, 14)[:2]):
+        for i, line in enumerate(wrap(location.name, 14)[:2]):
             add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), line))
         add(group, svg("text", "loc-level", (("x", x), ("y", y + SIZE * 0.5)), f"level {location.level}"))
         mx, my = x + SIZE * 0.5, y - SIZE * 0.42
@@ -243,14 +236,10 @@ class MechaView:
                                               ("transform", f"rotate(45 {mx} {my})"), ("visibility", "hidden")))
         tokens = svg("g", "stack", (("data-location", number),))
         add(group, map_token, tokens)
-        listen(group, "click", lambda event: self._clicked(number))
+        pick_on_click(self, group, number)
         label = f"Location {number}: {location.name}, level {location.level}"
         self.places[number] = _Place(group, title, tokens, map_token, label)
         return group
-
-    def _clicked(self, number: int) -> None:
-        if self.interactive and self.on_pick is not None:
-            self.on_pick(number)
 
     def _tokens(self, place: object, stack: tuple) -> None:
         """A Location's Corruption stack: one coloured disc per token, bottom first, value inside."""
@@ -293,9 +282,7 @@ class MechaView:
             if event.TYPE == "MechMoved":
                 points = [self.camp if event.start is None else self.centres[event.start]]
                 points += [self.centres[place] for place in event.path if place in self.centres]
-                self.route.setAttribute("points", " ".join([f"{x},{y}" for x, y in points]))
-                self.route.setAttribute("data-path", " ".join([str(place) for place in event.path]))
-                self.route.setAttribute("visibility", "visible")
+                show_route(self.route, points, [str(place) for place in event.path])
                 return
         self.route.setAttribute("visibility", "hidden")
 
@@ -307,7 +294,7 @@ class MechaView:
             seat = state.seats[state.turn]
             line = el("p", None, "turn")
             add(line, el("span", "Round "), el("b", f"{state.round} / {state.rounds}", "round"),
-                el("span", " · turn: "), _swatch(seat_colour(state, seat.seat)),
+                el("span", " · turn: "), swatch(seat_colour(state, seat.seat)),
                 el("b", f"{seat.seat} ({seat.mech})", "turn-seat"))
             nodes.append(line)
         table = el("table", None, "seats")
@@ -317,7 +304,7 @@ class MechaView:
         add(table, head)
         for index, seat in enumerate(state.seats):
             row = el("tr", None, "seat-row", (("data-seat", seat.seat),))
-            name = add(el("td", None, "seat-name"), _swatch(seat_colour(state, seat.seat)), el("span", f" {seat.seat}"))
+            name = add(el("td", None, "seat-name"), swatch(seat_colour(state, seat.seat)), el("span", f" {seat.seat}"))
             plans = state.plans[index]
             add(row, name, el("td", seat.mech), el("td", _where(state.positions[index])),
                 el("td", f"{seat.range_min}–{seat.range_max}"),
@@ -334,20 +321,3 @@ class MechaView:
         nodes.append(bag)
         nodes.append(el("p", f"Map tokens on the board: {len(state.map_tokens)}", "map-left"))
         return nodes
-
-
-def _swatch(colour: str) -> object:
-    """A seat's colour as a small SVG dot (a style attribute would need CSP 'unsafe-inline')."""
-    dot = svg("svg", "swatch", (("viewBox", "0 0 10 10"), ("width", "12"), ("height", "12")))
-    return add(dot, svg("circle", None, (("cx", "5"), ("cy", "5"), ("r", "4.5"), ("fill", colour))))
-
-
-def _wrap(text: str, width: int) -> list:
-    """Words into lines of about ``width`` characters (SVG text does not wrap)."""
-    lines: list = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines

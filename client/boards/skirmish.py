@@ -15,6 +15,7 @@ the door contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
 
 from __future__ import annotations
 
+from client.boards.svgkit import pick_on_click, show_route
 from client.dom import add, clear, el, listen, set_text, svg
 from events.games.skirmish.model import Move
 from events.games.skirmish.rules import destinations, figure, legal, may_attack, movement_left, sight, turn
@@ -221,7 +222,7 @@ class SkirmishView:
                 add(group, title, svg("rect", "sq-" + kind, (
                     ("x", _pt(x)), ("y", _pt(y)), ("width", S), ("height", S), ("fill", FILL[kind]),
                     ("stroke", "#b9b2a0"), ("stroke-width", "1"))), cost)
-                listen(group, "click", self._square_handler(square))
+                pick_on_click(self, group, square)
                 self.squares[square] = (group, title, cost, square_name(square) + names[kind])
                 add(layer, group)
         add(root, layer)
@@ -280,13 +281,6 @@ class SkirmishView:
         add(root, figures)
         clear(self.board_node)
         add(self.board_node, root)
-
-    def _square_handler(self, square: tuple) -> object:
-        def handler(event: object) -> None:
-            if self.interactive and self.on_pick is not None:
-                self.on_pick(square)
-
-        return handler
 
     def _figure_handler(self, figure_id: str) -> object:
         def handler(event: object) -> None:
@@ -389,9 +383,7 @@ class SkirmishView:
             event = envelope.event
             if event.TYPE == "FigureMoved":
                 points = [_centre(sq) for sq in (event.start,) + event.path]
-                self.route.setAttribute("points", " ".join(f"{x},{y}" for x, y in points))
-                self.route.setAttribute("data-path", " ".join(square_name(sq) for sq in event.path))
-                self.route.setAttribute("visibility", "visible")
+                show_route(self.route, points, [square_name(sq) for sq in event.path])
                 return
         self.route.setAttribute("visibility", "hidden")
 

@@ -1,0 +1,63 @@
+"""What several board renderers draw the same way: seat colours, swatches, wrapped labels, polygon
+points, the last move's route and a click that picks.
+
+Kept small and free of imports beyond ``client.dom``: it is part of the core script (not a game's),
+and a renderer pays for it once (docs/client.md: in Brython, imports are the cost).
+"""
+
+from __future__ import annotations
+
+from client.dom import add, listen, svg
+
+SEAT_COLOURS = {
+    "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
+    "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
+}
+
+
+def seat_colour(state: object, seat: str, seat_index: object, palette: tuple) -> str:
+    """A seat named for a colour gets it; another the ``palette`` entry of its place (``seat_index``,
+    the game's own), grey when it has none."""
+    if seat in SEAT_COLOURS:
+        return SEAT_COLOURS[seat]
+    index = seat_index(state, seat)
+    return palette[index % len(palette)] if index >= 0 else "#888888"
+
+
+def swatch(colour: str) -> object:
+    """A seat's colour as a small SVG dot (a style attribute would need CSP 'unsafe-inline')."""
+    dot = svg("svg", "swatch", (("viewBox", "0 0 10 10"), ("width", "12"), ("height", "12")))
+    return add(dot, svg("circle", None, (("cx", "5"), ("cy", "5"), ("r", "4.5"), ("fill", colour))))
+
+
+def wrap(text: str, width: int) -> list:
+    """Words into lines of about ``width`` characters (SVG text does not wrap); none for no words."""
+    lines: list = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def polygon_points(x: float, y: float, radius: float, corners: tuple) -> str:
+    """An SVG ``points`` value: unit ``corners`` scaled by ``radius`` around (x, y), to 0.1."""
+    return " ".join([f"{round(x + dx * radius, 1)},{round(y + dy * radius, 1)}" for dx, dy in corners])
+
+
+def show_route(route: object, points: list, names: list) -> None:
+    """Draw the ``route`` polyline through ``points``; ``names`` (the path's places) go in ``data-path``."""
+    route.setAttribute("points", " ".join([f"{x},{y}" for x, y in points]))
+    route.setAttribute("data-path", " ".join(names))
+    route.setAttribute("visibility", "visible")
+
+
+def pick_on_click(view: object, node: object, value: object) -> None:
+    """A click on ``node`` hands ``value`` to the view's ``on_pick`` while the view is interactive."""
+
+    def clicked(event: object) -> None:
+        if view.interactive and view.on_pick is not None:
+            view.on_pick(value)
+
+    listen(node, "click", clicked)
