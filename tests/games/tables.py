@@ -25,3 +25,9 @@ def act(tab: Table, seat: str, command, dice: tuple | None = None):
     if isinstance(result, Accepted):
         return [envelope.event for envelope in result.envelopes]
     return result
+
+
+def json_blocks(doc: Path) -> list:
+    """The ```json blocks of a Markdown document (a format doc's examples), parsed."""
+    text = doc.read_text(encoding="utf-8")
+    return [json.loads(block.split("```", 1)[0]) for block in text.split("```json\n")[1:]]

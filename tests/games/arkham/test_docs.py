@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from events.games.arkham import board as boards
 from events.games.arkham.model import Evade, InvestigatorMoved, Move, MovementEnded, Stop, TakeClues
 from tests.games.arkham.helpers import BOARD, act, table
+from tests.games.tables import json_blocks
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "arkham-format.md"
 
 
 def example() -> dict:
-    text = DOC.read_text(encoding="utf-8")
-    (block,) = [json.loads(block.split("```", 1)[0]) for block in text.split("```json\n")[1:]]
+    (block,) = json_blocks(DOC)
     assert block["board"] == "../boards/arkham.json"
     return dict(block, board=BOARD)  # what server.scenarios.load inlines
 

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from events.games.skirmish import rules
 from events.games.skirmish.board import load_scenario
 from tests.games.skirmish.helpers import table
+from tests.games.tables import json_blocks
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "skirmish-format.md"
 
 
-def json_blocks() -> list:
-    text = DOC.read_text(encoding="utf-8")
-    return [json.loads(block.split("```", 1)[0]) for block in text.split("```json\n")[1:]]
-
-
 def test_sk_c1_the_documented_example_loads_as_described():
     """SK-C1: 5 × 3, door1 on C2|D2 in a wall, low objects B2, difficult terrain E2, pit B3."""
-    (example,) = json_blocks()
+    (example,) = json_blocks(DOC)
     grid = load_scenario(example).grid
     assert (grid.width, grid.height) == (5, 3)
     assert grid.doors == (("door1", ((2, 1), (3, 1))),)
@@ -29,7 +24,7 @@ def test_sk_c1_the_documented_example_loads_as_described():
 
 def test_sk_6_the_documented_example_behaves_as_the_text_says():
     """SK-6, SK-3, SK-5: no sight of Zed and no way to D2 while door1 is closed; B2 costs 2; B3 never."""
-    (example,) = json_blocks()
+    (example,) = json_blocks(DOC)
     state = table(example).state
     ana = rules.figure(state, "ana")
     assert rules.sight(state, (0, 1), (4, 1))[0] is False
