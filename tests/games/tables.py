@@ -1,11 +1,14 @@
-"""What the games' ``helpers.py`` share: reading a scenario file as the shell does, and acting on a table."""
+"""What the games' tests share: reading a scenario file as the shell does, acting on a table, a format doc's
+examples, the record classes a model declares."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
 from events.log import Accepted, Table
+from events.record import Record
 from events.rng import LoadedRng
 
 
@@ -31,3 +34,13 @@ def json_blocks(doc: Path) -> list:
     """The ```json blocks of a Markdown document (a format doc's examples), parsed."""
     text = doc.read_text(encoding="utf-8")
     return [json.loads(block.split("```", 1)[0]) for block in text.split("```json\n")[1:]]
+
+
+def unregistered_records(model, *registries) -> set:
+    """The record classes ``model`` declares that none of its ``registries`` knows (they could never be decoded)."""
+    declared = {cls for _name, cls in inspect.getmembers(model, inspect.isclass)
+                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__}
+    registered = set()
+    for registry in registries:
+        registered |= set(registry.by_type.values())
+    return declared - registered

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 
 import pytest
 
@@ -30,6 +29,7 @@ from events.games.mecha.model import (
 )
 from events.record import Record
 from tests.games.mecha.helpers import GAME, chain, line, loc, scenario, table
+from tests.games.tables import unregistered_records
 
 GAMES = [events.games.load(name) for name in events.games.NAMES]
 
@@ -96,10 +96,7 @@ def test_mecha_every_record_class_is_registered():
     """A record class in model.py that no registry knows could never be decoded."""
     from events.games.mecha.model import COMMANDS, EVENTS, STATES
 
-    declared = {cls for _name, cls in inspect.getmembers(model, inspect.isclass)
-                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__}
-    registered = set(EVENTS.by_type.values()) | set(COMMANDS.by_type.values()) | set(STATES.by_type.values())
-    assert declared <= registered
+    assert unregistered_records(model, EVENTS, COMMANDS, STATES) == set()
 
 
 def test_mecha_catalogue_holds_every_clause_of_the_digest():

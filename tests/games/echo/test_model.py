@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 
 from events.games.echo import model
 from events.games.echo.model import COMMANDS, EVENTS, STATES, Move
 from events.log import Table
-from events.record import Record
 from tests.games.echo.helpers import GAME, builtin, scenario, table
 from tests.games.echo.samples import SAMPLES
+from tests.games.tables import unregistered_records
 
 
 def test_every_record_class_is_registered():
     """A record class in model.py that no registry knows could never be decoded."""
-    declared = {cls for _name, cls in inspect.getmembers(model, inspect.isclass)
-                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__}
-    registered = set(EVENTS.by_type.values()) | set(COMMANDS.by_type.values()) | set(STATES.by_type.values())
-    assert declared <= registered
+    assert unregistered_records(model, EVENTS, COMMANDS, STATES) == set()
 
 
 def test_ec_c3_a_played_game_folds_one_of_every_event_type():
