@@ -170,7 +170,7 @@ def test_random_and_mutated_frames_get_an_error_frame_and_change_nothing(quiet_s
     token = fuzz_game["seats"]["red"]["token"]
     strategy = st.lists(frame_strategy(_bases(token)), min_size=80, max_size=100)
 
-    @settings(max_examples=FRAME_EXAMPLES, deadline=None, derandomize=False,
+    @settings(max_examples=FRAME_EXAMPLES, deadline=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
     @given(batch=strategy, greeted=st.booleans())
     def check(batch, greeted):
