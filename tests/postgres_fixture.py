@@ -2,8 +2,9 @@
 
 Nothing is mocked and no system service is used: ``initdb`` makes a cluster in a fresh
 temporary directory and ``postgres`` serves it on 127.0.0.1 and a free port, until ``stop``.
-As root, both run as the unprivileged ``postgres`` user (created if missing) through
-``runuser``, since PostgreSQL refuses to run as root. The binaries are found under
+As root, both run as the unprivileged ``postgres`` user (created if missing), since PostgreSQL
+refuses to run as root: the child switches user itself (``Popen(user=…)``, like ``runuser`` but
+with no process in between, so ``stop`` signals the postmaster directly). The binaries are found under
 ``/usr/lib/postgresql/*/bin`` (Debian's ``postgresql`` package; ``make test`` installs it).
 
 API::
@@ -58,13 +59,6 @@ def find_bin() -> Path:
     return Path(found[-1]).parent
 
 
-def _as_user(command: list[str]) -> list[str]:
-    """As root, run as the postgres user (PostgreSQL refuses root); otherwise as ourselves."""
-    if os.geteuid() != 0:
-        return command
-    return ["runuser", "-u", USER, "--", *command]
-
-
 def _ensure_user() -> tuple[int, int] | None:
     if os.geteuid() != 0:
         return None
@@ -101,17 +95,18 @@ class PostgresServer:
         if owner is not None:
             for path in (self.root, sockets):
                 os.chown(path, *owner)
-        subprocess.run(_as_user([str(bindir / "initdb"), "-D", str(data), "-U", USER, "--auth=trust",
-                                 "--encoding=UTF8", "--locale=C", "--no-sync"]),
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        as_user = {} if owner is None else {"user": owner[0], "group": owner[1], "extra_groups": []}
+        subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", USER, "--auth=trust",
+                        "--encoding=UTF8", "--locale=C", "--no-sync"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.root, **as_user)
         settings = ["-c", "listen_addresses=127.0.0.1", "-p", str(self.port), "-k", str(sockets),
                     "-c", "max_connections=200", "-c", "shared_buffers=64MB"]
         if not self.durable:
             settings += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
         log = open(self.log_path, "ab")
         try:
-            self.process = subprocess.Popen(_as_user([str(bindir / "postgres"), "-D", str(data), *settings]),
-                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen([str(bindir / "postgres"), "-D", str(data), *settings], cwd=self.root,
+                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **as_user)
         finally:
             log.close()
         self._wait_ready(timeout)
