@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "arkham-1"
+RULES_VERSION = "arkham-2"  # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4)
 
 HOSPITAL = boards.HOSPITAL
 ASYLUM = boards.ASYLUM
@@ -544,7 +544,9 @@ def _check(flow: _Flow, check: str, fought: Any, rng: Any) -> bool | None:
     passed = successes >= difficulty
     flow.emit(CheckRolled(inv.seat, check, fought.id, skill, modifier, dice, rolls, face, successes, difficulty,
                           passed))
-    if not passed and rolls and flow.state.spend_clues and inv.clues > 0:
+    # AH-C4: an investigator already at 0 (the Horror check after a failed evade) is collapsing and chooses
+    # nothing more: its roll settles in this command, so AH-C4 applies before the command ends
+    if not passed and rolls and flow.state.spend_clues and inv.clues > 0 and not collapsing(inv):
         flow.emit(ClueSpendOffered(inv.seat, check, fought.id, rolls, successes, difficulty, face))
         return None
     return passed
@@ -612,10 +614,15 @@ def _lose(flow: _Flow, stat: str, amount: int, fought: Any, rule: str) -> None:
     flow.emit(StatLost(inv.seat, stat, amount, left, fought.id, rule))
 
 
+def collapsing(inv: Any) -> bool:
+    """AH-C4: at 0 Stamina or Sanity; it collapses once the check under way has settled (``_settle``)."""
+    return inv.stamina <= 0 or inv.sanity <= 0
+
+
 def _settle(flow: _Flow) -> None:
     """AH-C4: at 0 Stamina or Sanity the investigator collapses, and its movement ends."""
     inv = active(flow.state)
-    if inv.stamina > 0 and inv.sanity > 0:
+    if not collapsing(inv):
         return
     if flow.state.combat:
         flow.emit(CombatEnded(inv.seat, flow.state.combat, "collapsed"))

@@ -640,6 +640,29 @@ def test_ah_c4_both_at_zero_devoured_and_the_game_ends_without_investigators():
     assert investigator(tab, "red").devoured and GAME.is_over(tab.state)
 
 
+def test_ah_c4_zero_stamina_from_a_failed_evade_collapses_in_that_command_without_a_clue_offer():
+    """AH-C4: a failed evade leaves Stamina at 0; the Horror check that follows (AH-C2) fails, yet no Clue
+    token is offered (AH-C1): at 0 the investigator chooses nothing more, so it is knocked out in the
+    same command instead of standing at 0 Stamina in Rivertown while its Horror roll waits."""
+    tab = table(scenario([inv("red", "rivertown", stamina=1, sneak=0, will=1, clues=3), inv("blue", "northside")],
+                         [mon("zombie", "rivertown")], options={"spend_clues": True}))
+    events = act(tab, "red", Evade("zombie"), dice=(1,))
+    assert events == [
+        CheckRolled("red", "evade", "zombie", 0, 0, 0, (), 5, 0, 1, False),
+        StatLost("red", "stamina", 1, 0, "zombie", "AH-C2"),
+        CombatBegan("red", "zombie", "evade failed", 4),
+        CheckRolled("red", "horror", "zombie", 1, 0, 1, (1,), 5, 0, 1, False),
+        StatLost("red", "sanity", 1, 4, "zombie", "AH-C3"),
+        CombatEnded("red", "zombie", "collapsed"),
+        KnockedOut("red", "unconscious", "rivertown", "st_marys_hospital", 1, "stamina"),
+        TurnEnded("red", "blue", 1),
+        MovementBegan("blue", "northside", 4, "AH-2"),
+    ]
+    red = investigator(tab, "red")
+    assert (red.where, red.stamina, red.sanity, red.clues) == ("st_marys_hospital", 1, 4, 2)
+    assert GAME.turn(tab.state) == ("blue",)
+
+
 def test_ah_c4_a_devoured_investigator_is_skipped():
     """AH-C4: out of the game: the turn passes over it in later rounds."""
     tab = table(scenario([inv("red", "northside"), inv("blue", "rivertown", stamina=1, sanity=1, sneak=0, will=0),
