@@ -191,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as scratch:
-        env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync}
+        # The per-connection limits of server/limits.py are for people, not for a bench.
+        unlimited = str(10**6)
+        env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync, "CHRONICLE_COMMANDS_PER_SECOND": unlimited,
+               "CHRONICLE_COMMAND_BURST": unlimited, "CHRONICLE_CONNECTIONS_PER_GAME": unlimited,
+               "CHRONICLE_GAMES_PER_SERVER": unlimited}
         with ServerProcess(Path(scratch) / "bench.db", env=env).start() as server:
             result = asyncio.run(asyncio.wait_for(bench(args, server), args.warmup + args.seconds + 30))
     latencies = result["latencies"]
