@@ -174,7 +174,12 @@ class Table:
                 raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
             if (envelope.seq == 1) != isinstance(envelope.event, GameStarted):
                 raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
-            table.state = game.evolve(table.state, envelope.event)
+            try:
+                table.state = game.evolve(table.state, envelope.event)
+            except Exception as error:  # a tampered event, or one today's rules no longer know
+                raise LogError(
+                    f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
+                ) from error
             if isinstance(envelope.event, GameStarted):
                 table.seed = envelope.event.seed
             if verify and state_hash(table.state) != envelope.hash:

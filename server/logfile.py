@@ -129,24 +129,9 @@ def restore(game: Game, envelopes: list[Envelope], name: str = "<log>") -> Table
     """The envelopes folded into a ``Table``, every logged hash checked; errors name the file and seq.
 
     An event that today's rules cannot fold at all (a tampered scenario, a field of the wrong
-    type) is a divergence like a wrong hash, so it is reported as ``LogError`` with its seq.
+    type) is a divergence like a wrong hash: ``Table.restore`` reports it as ``LogError`` with its seq.
     """
     try:
         return Table.restore(game, envelopes[0].game, envelopes, verify=True)
     except LogError as error:
         raise LogError(f"{name}: {error}") from None
-    except Exception as error:
-        seq = first_unfoldable(game, envelopes)
-        raise LogError(f"{name}: seq {seq}: today's rules cannot fold this event: "
-                       f"{type(error).__name__}: {error}") from error
-
-
-def first_unfoldable(game: Game, envelopes: list[Envelope]) -> int | None:
-    """The seq of the first event today's ``evolve`` raises on, if any."""
-    state = None
-    for envelope in envelopes:
-        try:
-            state = game.evolve(state, envelope.event)
-        except Exception:
-            return envelope.seq
-    return None

@@ -136,6 +136,13 @@ def test_restore_refuses_a_bad_hash_unless_told_not_to_verify():
     assert Table.restore(TOY, "g-1", envelopes, verify=False).seq == len(envelopes)
 
 
+def test_restore_reports_an_event_todays_rules_cannot_fold_with_its_seq():
+    envelopes = played().envelopes
+    envelopes[1] = _with(envelopes[1], event=Broken("x"))
+    with pytest.raises(LogError, match="seq 2: today's rules cannot fold this event: TypeError: toy cannot fold Broken"):
+        Table.restore(TOY, "g-1", envelopes)
+
+
 def _with(envelope: Envelope, **changes) -> Envelope:
     data = {name: getattr(envelope, name) for name in Envelope.__slots__}
     data.update(changes)
