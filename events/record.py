@@ -16,8 +16,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_set = object.__setattr__
-
 
 class Record:
     """Base of every record. Subclasses declare ``TYPE`` (a stable tag) and ``__slots__``.
