@@ -102,8 +102,9 @@ def scenario_for(players: int) -> dict:
     return dict(scenario, seats=seats, rounds=10_000)  # long enough that no game ends inside the window
 
 
-async def join(ws_url: str, game: Game, token: str | None, seat: str | None) -> Client:
-    socket = await websockets.connect(f"{ws_url}/ws/{game.game_id}", max_size=2**24, compression=None)
+async def join(ws_url: str, game: Game, token: str | None, seat: str | None, deflate: bool = False) -> Client:
+    socket = await websockets.connect(f"{ws_url}/ws/{game.game_id}", max_size=2**24,
+                                      compression="deflate" if deflate else None)
     await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     client = Client(game, socket, seat)
     game.clients.append(client)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -27,106 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgspec
-import websockets
-
-import events.games
-from server import frames
+from bench.load import BIG, Game, cpu_seconds, drive, join, percentile
 from server.scenarios import load
 from tests.server_fixture import ServerProcess, create_game
-
-GAME = events.games.load("mecha")
-
-
-class _Seq(msgspec.Struct):
-    seq: int
-
-
-_seq_decoder = msgspec.json.Decoder(_Seq)
-
-
-class Table:
-    """One game under load: its clients' progress, and the one command in flight."""
-
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        self.clients: list[Client] = []
-        self.target = 0
-        self.reached: asyncio.Future | None = None
-
-    def progressed(self) -> None:
-        if self.reached is not None and not self.reached.done() and all(c.head >= self.target for c in self.clients):
-            self.reached.set_result(time.perf_counter())
-
-
-class Client:
-    def __init__(self, table: Table, socket, seat: str | None) -> None:
-        self.table = table
-        self.socket = socket
-        self.seat = seat
-        self.head = 0
-        self.state = None
-        self.bytes = 0
-        self.answers: asyncio.Queue = asyncio.Queue()
-
-    async def read(self, counting: dict) -> None:
-        try:
-            async for message in self.socket:
-                if counting["on"]:
-                    self.bytes += len(message)
-                frame = frames.server_frame_decoder.decode(message)
-                if isinstance(frame, frames.Event):
-                    if self.seat is not None:
-                        envelope = frames.decode_envelope(GAME, frame.envelope)
-                        self.state = GAME.evolve(self.state, envelope.event)
-                        self.head = envelope.seq
-                    else:
-                        self.head = _seq_decoder.decode(frame.envelope).seq
-                    self.table.progressed()
-                elif not isinstance(frame, frames.Welcome):
-                    self.answers.put_nowait(frame)
-        except websockets.ConnectionClosed:
-            pass
-
-
-async def join(ws_url: str, table: Table, token: str | None, seat: str | None, deflate: bool) -> Client:
-    socket = await websockets.connect(f"{ws_url}/ws/{table.game_id}", max_size=2**24,
-                                      compression="deflate" if deflate else None)
-    await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
-    client = Client(table, socket, seat)
-    table.clients.append(client)
-    return client
-
-
-async def drive(table: Table, seats: dict, rng: random.Random, results: dict, counting: dict, stop: asyncio.Event) -> None:
-    number = 0
-    anyone = next(iter(seats.values()))
-    while not stop.is_set():
-        seat = GAME.turn(anyone.state)[0]
-        mover = seats[seat]
-        command = rng.choice(GAME.legal(mover.state, seat)).to_data()
-        kind = command.pop("type")
-        number += 1
-        started = time.perf_counter()
-        loop = asyncio.get_running_loop()
-        table.reached = loop.create_future()
-        table.target = 1 << 62  # not known until the ack
-        await mover.socket.send(json.dumps({"type": "command", "id": f"b-{number}",
-                                            "command": {"type": kind, "data": command}}))
-        answer = await mover.answers.get()
-        if not isinstance(answer, frames.Ack):
-            results["refused"] += 1
-            continue
-        table.target = answer.last
-        table.progressed()
-        finished = await table.reached
-        if counting["on"]:
-            results["latencies"].append(finished - started)
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
@@ -139,7 +41,7 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
     stop = asyncio.Event()
     for index in range(args.games):
         created = create_game(server.base_url, scenario, seed=index)
-        table = Table(created["game"])
+        table = Game(created["game"])
         seats = {seat: await join(server.ws_url, table, link["token"], seat, args.deflate)
                  for seat, link in created["seats"].items()}
         for _ in range(args.spectators):
@@ -149,7 +51,7 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
     while any(client.head < 1 for table, _ in tables for client in table.clients):
         await asyncio.sleep(0.01)
     for table, seats in tables:
-        drivers.append(asyncio.create_task(drive(table, seats, random.Random(rng.random()), results, counting, stop)))
+        drivers.append(asyncio.create_task(drive(table, seats, 0, random.Random(rng.random()), results, counting, stop)))
     await asyncio.sleep(args.warmup)
     counting["on"] = True
     cpu_before, own_before, started = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
@@ -173,12 +75,6 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
     }
 
 
-def percentile(values: list, fraction: float) -> float:
-    if not values:
-        return float("nan")
-    return values[min(len(values) - 1, int(fraction * len(values)))] * 1000
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.server", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
@@ -191,11 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as scratch:
-        # The per-connection limits of server/limits.py are for people, not for a bench.
-        unlimited = str(10**6)
-        env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync, "CHRONICLE_COMMANDS_PER_SECOND": unlimited,
-               "CHRONICLE_COMMAND_BURST": unlimited, "CHRONICLE_CONNECTIONS_PER_GAME": unlimited,
-               "CHRONICLE_GAMES_PER_SERVER": unlimited}
+        env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync, "CHRONICLE_COMMANDS_PER_SECOND": BIG,
+               "CHRONICLE_COMMAND_BURST": BIG, "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG}
         with ServerProcess(Path(scratch) / "bench.db", env=env).start() as server:
             result = asyncio.run(asyncio.wait_for(bench(args, server), args.warmup + args.seconds + 30))
     latencies = result["latencies"]
