@@ -60,6 +60,18 @@ class Record:
         parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
         return f"{type(self).__name__}({parts})"
 
+    def but(self, **changes: Any) -> Any:
+        """A copy with some fields changed: ``state.but(round=2)``. The one way to copy a record.
+
+        Every record's ``__init__`` takes its fields in ``__slots__`` order (``Registry.build``
+        relies on it too), so the copy goes through ``__init__`` and keeps its checks.
+        """
+        slots = self.__slots__
+        for name in changes:
+            if name not in slots:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+        return type(self)(*[changes[name] if name in changes else getattr(self, name) for name in slots])
+
     def to_data(self) -> dict:
         """Plain JSON-able data: ``{"type": TYPE, field: value, ...}`` (tuples become lists)."""
         data: dict = {"type": self.TYPE}

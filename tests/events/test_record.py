@@ -163,3 +163,16 @@ def test_a_record_class_must_declare_its_slots():
     with pytest.raises(TypeError, match="record Loose must declare __slots__"):
         class Loose(Record):
             TYPE = "Loose"
+
+
+def test_but_copies_with_the_named_fields_changed_and_leaves_the_original():
+    point = Point(1, 2)
+    moved = point.but(y=5)
+    assert moved == Point(1, 5)
+    assert point == Point(1, 2)
+    assert point.but() == point and point.but() is not point
+
+
+def test_but_refuses_a_field_the_record_does_not_have():
+    with pytest.raises(TypeError, match="no field 'z'"):
+        Point(1, 2).but(z=3)
