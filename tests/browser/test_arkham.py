@@ -114,7 +114,10 @@ def test_ah_7_evade_then_combat_seen_by_two_seats_and_a_spectator_then_replayed(
     seq = hash_seq(blue)
     click_action(blue, "Stop", "End movement")
     blue.wait_for_function("n => Number(document.getElementById('hash').dataset.seq) > n", arg=seq)
-    head = hash_seq(blue)
+    # One command can log several events (the last Stop ends the phase): wait for the server's whole log,
+    # not for the first of them to arrive.
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
+        head = sum(1 for line in response.read().decode().splitlines() if line.strip())
     for page in (red, blue, watcher):
         wait_seq(page, head)
     assert red.text_content("#hash") == blue.text_content("#hash") == watcher.text_content("#hash")
