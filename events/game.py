@@ -81,9 +81,48 @@ class Game:
         # withholds a command). The state every viewer folds must hash the same either way.
         self.visibility = visibility or (lambda event: None)
         self.redact = redact or (lambda record: record)
+        self.previous: Game | None = None  # the rules version this one revised, if any (``revised``)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, rules {self.rules_version})"
+
+    def revised(self, rules_version: str, **changes: Any) -> Game:
+        """A new rules version of this game: the same game with some of its parts replaced.
+
+        A rule fix never edits a released version: it is released as ``GAME = OLD.revised("x-3",
+        decide=decide_3)``, where ``decide_3`` may call the old one for everything it does not
+        change. The new version keeps a link to the old (``previous``), so every released version
+        stays importable and a log is always played under the version it names.
+        """
+        if rules_version == self.rules_version or rules_version in [g.rules_version for g in self.versions()]:
+            raise ValueError(f"{self.name}: rules version {rules_version!r} is released already")
+        parts = {name: getattr(self, name) for name in _PARTS}
+        unknown = sorted(set(changes) - set(parts))
+        if unknown:
+            raise TypeError(f"a game has no part {unknown[0]!r} (parts: {', '.join(_PARTS)})")
+        if "start" not in changes:  # the same setup, recorded under the new version's name
+            parts["start"] = _stamped(self.start, rules_version)
+        parts.update(changes)
+        revised = Game(self.name, rules_version, **parts)
+        revised.previous = self
+        return revised
+
+    def versions(self) -> tuple:
+        """Every released version of this game, oldest first, ending with this one."""
+        chain = []
+        game: Game | None = self
+        while game is not None:
+            chain.append(game)
+            game = game.previous
+        return tuple(reversed(chain))
+
+    def version(self, rules_version: str) -> Game:
+        """The released version named ``rules_version``; ``KeyError`` names the known ones."""
+        for game in self.versions():
+            if game.rules_version == rules_version:
+                return game
+        known = ", ".join(g.rules_version for g in self.versions())
+        raise KeyError(f"{self.name} has no rules version {rules_version!r} (released: {known})")
 
     def visible(self, envelope: Any, seat: str | None, over: bool = False) -> Any:
         """What ``seat`` (None: a spectator) may receive of an envelope: itself, or a redacted copy.
@@ -101,6 +140,22 @@ class Game:
             None if envelope.command is None else self.redact(envelope.command), None, envelope.rule, envelope.hash,
             envelope.at,
         )
+
+
+_PARTS = (
+    "catalogue", "events", "commands", "start", "decide", "evolve", "view", "legal", "is_over", "turn", "seats",
+    "trace", "visibility", "redact",
+)
+
+
+def _stamped(start: Callable, rules_version: str) -> Callable:
+    def start_stamped(scenario: dict, seed: Any) -> list:
+        return [
+            event.but(rules_version=rules_version) if isinstance(event, GameStarted) else event
+            for event in start(scenario, seed)
+        ]
+
+    return start_stamped
 
 
 def rule_of(event: Any) -> str | None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 NAMES = ("mecha", "echo", "arkham", "skirmish", "gloomhaven")
 
 
-def load(name: str):
-    """The ``Game`` object of a rule system; ``KeyError`` names the known ones."""
+def load(name: str, rules_version: str | None = None):
+    """The ``Game`` object of a rule system, at its newest rules version or at ``rules_version``
+    (every released version stays importable: ``Game.revised``); ``KeyError`` names the known ones."""
     if name not in NAMES:
         raise KeyError(f"unknown game {name!r} (known: {', '.join(NAMES)})")
     # Explicit imports, one per game: a bundler sees them and no dynamic import is needed.
@@ -25,4 +26,4 @@ def load(name: str):
         from events.games.skirmish import GAME
     else:  # pragma: no cover - NAMES and the branches above are kept in step
         raise KeyError(name)
-    return GAME
+    return GAME if rules_version is None else GAME.version(rules_version)
