@@ -3,7 +3,7 @@
 One envelope per line, always spelt the same way (keys sorted, no spaces, non-ASCII text as
 UTF-8, ``\\n`` line ends), so that writing what was read gives the same bytes and a diff of two
 logs shows only what differs. The rule system is the one the first line's ``GameStarted`` names
-(``data.game``), and every error names the file and the line, such as ``g.jsonl line 7: ...``.
+(``data.game``) at the rules version it names (``data.rules_version``), and every error names the file and the line, such as ``g.jsonl line 7: ...``.
 """
 
 from __future__ import annotations
@@ -112,9 +112,14 @@ def _game_of(raw: dict, where: str) -> Game:
     if not isinstance(name, str):
         raise LogFileError(f"{where}: $.data.game: expected the name of a rule system, got {name!r}")
     try:
-        return events.games.load(name)
+        game = events.games.load(name)
     except KeyError as error:
         raise LogFileError(f"{where}: $.data.game: {error.args[0]}") from None
+    # A log is played under the rules version it names, however old (issue 19); one this code
+    # never released is read with the newest rules, and ``audit`` says which it was played under.
+    version = data.get("rules_version")
+    known = [released.rules_version for released in game.versions()]
+    return game.version(version) if version in known else game
 
 
 def _kind(value: object) -> str:

@@ -1,0 +1,165 @@
+"""Write the corpus of recorded games: ``python -m tests.corpus.make`` (rewrites tests/corpus/).
+
+Every built-in scenario is played to its end by random and by greedy bots with a few seeds, and
+a few harsher variants of them (one-point investigators, a lone hero) are played too, so that the
+corpus ends in every way each game can end. Each game is one JSON Lines log under
+``tests/corpus/<game>/``; ``manifest.json`` lists every file with what ``test_corpus`` checks
+against: its rules version, its number of events, the hash of its final state and how it ended.
+
+To add a game by hand (a browser game, a log from a dispute), put its log under
+``tests/corpus/<game>/`` and run ``python -m tests.corpus.make --add FILE``: it is replayed,
+audited, anonymised (seats keep their names; a title becomes the scenario's) and entered in the
+manifest. Regenerate the whole corpus only when a new rules version is released, and keep the old
+files: they are what proves that old games still replay under their own version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+
+import events.games
+from events.bots import bot, playout
+from events.log import Table, audit
+from events.rng import Rng
+from server import logfile, scenarios
+
+HERE = Path(__file__).parent
+MANIFEST = HERE / "manifest.json"
+UNEXERCISED = HERE / "unexercised.json"
+SEEDS = (1, 2, 3, 4, 5)
+POLICIES = ("random", "greedy")
+LIMIT = 5000  # commands per game at most; every built-in scenario ends well before
+
+
+def _frail_investigators(scenario: dict) -> dict:
+    """Arkham: every investigator at 1 Stamina and 1 Sanity among the monsters (AH-C4 endings)."""
+    harsh = copy.deepcopy(scenario)
+    for investigator in harsh["investigators"]:
+        investigator["stamina"] = 1
+        investigator["sanity"] = 1
+    return harsh
+
+
+def _frail_echo(scenario: dict) -> dict:
+    """Echo: investigators at 1 Sanity and 1 Health against enemies that always wound, so that
+    fights can end them all (EC-18, EC-C3)."""
+    harsh = copy.deepcopy(scenario)
+    for investigator in harsh["cards"]["investigators"]:
+        investigator["sanity"] = 1
+        investigator["health"] = 1
+        investigator["stealth"] = 0
+    for enemy in harsh["cards"]["enemies"]:
+        enemy["fixed"] = {"sanity": 2, "health": 2}
+        enemy["evasion"] = 5
+    return harsh
+
+
+VARIANTS = {  # label -> (built-in scenario, what to change)
+    "arkham/frail-street": ("arkham/monster-street", _frail_investigators),
+    "arkham/frail-crossing": ("arkham/crossing", _frail_investigators),
+    "echo/frail-brawl": ("echo/bunba-brawl", _frail_echo),
+    "echo/frail-duel": ("echo/novice-duel", _frail_echo),
+}
+
+
+def end_of(envelopes: list) -> str:
+    """How a game ended, as a class of its GameEnded (numbers and side names taken out)."""
+    ended = [envelope.event for envelope in envelopes if envelope.type == "GameEnded"]
+    if not ended:
+        return "not over"
+    data = ended[-1].to_data()
+    text = str(data.get("reason") or data.get("outcome") or "the last round is over")
+    text = re.sub(r"\d+", "N", text)
+    return re.sub(r"^\w+ has no figure left", "a side has no figure left", text)
+
+
+def play(label: str, scenario: dict, game_name: str, policy: str, seed: int) -> Table:
+    game = events.games.load(game_name)
+    game_id = f"corpus-{label.replace('/', '-')}-{policy}-{seed}"
+    table = Table.create(game, game_id, scenario, seed)
+    playout(table, {seat: bot(game, policy) for seat in game.seats(table.state)}, Rng(1000 + seed), LIMIT)
+    return table
+
+
+def entry(path: Path, game, envelopes: list) -> dict:
+    return {
+        "game": game.name,
+        "rules_version": envelopes[0].event.rules_version,
+        "events": len(envelopes),
+        "final_hash": envelopes[-1].hash,
+        "end": end_of(envelopes),
+    }
+
+
+def make() -> dict:
+    manifest: dict = {}
+    sources = [(name, name, None) for name in scenarios.builtin_scenarios()]
+    sources += [(label, base, change) for label, (base, change) in VARIANTS.items()]
+    for label, base, change in sources:
+        game_name, scenario = scenarios.load(base)
+        if change is not None:
+            scenario = change(scenario)
+        for policy in POLICIES:
+            for seed in SEEDS if change is None else SEEDS[:2]:
+                table = play(label, scenario, game_name, policy, seed)
+                if not table.game.is_over(table.state):
+                    raise SystemExit(f"{label} {policy} seed {seed}: not over after {LIMIT} commands")
+                if audit(table.game, table.envelopes) is not None:
+                    raise SystemExit(f"{label} {policy} seed {seed}: does not audit")
+                folder = HERE / game_name
+                folder.mkdir(exist_ok=True)
+                path = folder / f"{label.split('/')[1]}-{policy}-{seed}.jsonl"
+                logfile.write(path, table.envelopes)
+                manifest[path.relative_to(HERE).as_posix()] = entry(path, table.game, table.envelopes)
+    return manifest
+
+
+def add(path: Path, manifest: dict) -> None:
+    game, envelopes = logfile.read(path)
+    logfile.restore(game, envelopes, str(path))
+    divergence = audit(game, envelopes)
+    if divergence is not None:
+        raise SystemExit(f"{path}: does not audit: {divergence}")
+    target = HERE / game.name / path.name
+    logfile.write(target, envelopes)
+    manifest[target.relative_to(HERE).as_posix()] = entry(target, game, envelopes)
+
+
+def unexercised(manifest: dict) -> dict:
+    """Per game, the clauses of its catalogue that no logged event of the corpus cites."""
+    cited: dict = {name: set() for name in events.games.NAMES}
+    for name, item in manifest.items():
+        _game, envelopes = logfile.read(HERE / name)
+        cited[item["game"]].update(envelope.rule for envelope in envelopes if envelope.rule)
+    return {name: sorted(set(events.games.load(name).catalogue.ids()) - cited[name]) for name in events.games.NAMES}
+
+
+def main(argv: list | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--add", metavar="FILE", type=Path, help="enter one log in the manifest instead")
+    args = parser.parse_args(argv)
+    if args.add is not None:
+        manifest = json.loads(MANIFEST.read_text())
+        add(args.add, manifest)
+    else:
+        for old in HERE.glob("*/*.jsonl"):
+            old.unlink()
+        manifest = make()
+    MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
+    UNEXERCISED.write_text(json.dumps(unexercised(manifest), indent=1) + "\n")
+    games: dict = {}
+    for item in manifest.values():
+        games.setdefault(item["game"], set()).add(item["end"])
+    for name, ends in sorted(games.items()):
+        count = sum(1 for item in manifest.values() if item["game"] == name)
+        print(f"{name}: {count} games; ends: {'; '.join(sorted(ends))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The corpus of recorded games (issue 19): every game replays under the rules version it names.
+
+Each log is read as a file, folded with every hash checked, audited (every command re-decided),
+and its final hash, length and ending compared with ``manifest.json``. A rules change that
+alters any of them fails here, naming the game; the fix is a new rules version
+(``Game.revised``), never an edit of the released one. ``make.py`` says how to add a game.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import events.games
+from events.log import audit
+from server import logfile
+from tests.corpus.make import MANIFEST, end_of
+
+HERE = Path(__file__).parent
+ENTRIES = json.loads(MANIFEST.read_text())
+UNEXERCISED = HERE / "unexercised.json"
+
+# Every way each game can end, as ``end_of`` names it; the corpus must hold each at least once.
+ENDS = {
+    "mecha": {"the last round is over"},
+    "arkham": {"the last Movement phase is over"},
+    "echo": {"all N rounds are played", "no investigator is alive"},
+    "gloomhaven": {"won", "lost", "out of rounds"},
+    "skirmish": {"a side has no figure left", "all N rounds are played and both sides still stand"},
+}
+# Ends the bots have not reached yet, said here rather than left out of ENDS silently.
+NOT_YET_REACHED = {"arkham": {"every investigator is devoured"}}
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_a_recorded_game_replays_and_audits_under_its_own_rules_version(name):
+    expected = ENTRIES[name]
+    game, envelopes = logfile.read(HERE / name)
+    assert game.rules_version == expected["rules_version"] == envelopes[0].event.rules_version
+    table = logfile.restore(game, envelopes, name)  # every logged hash checked
+    assert audit(game, envelopes) is None
+    assert len(envelopes) == expected["events"]
+    assert envelopes[-1].hash == expected["final_hash"]
+    assert game.is_over(table.state)
+    assert end_of(envelopes) == expected["end"]
+
+
+def test_every_file_of_the_corpus_is_in_the_manifest_and_each_game_has_twenty():
+    files = {path.relative_to(HERE).as_posix() for path in HERE.glob("*/*.jsonl")}
+    assert files == set(ENTRIES)
+    for name in events.games.NAMES:
+        assert sum(1 for item in ENTRIES.values() if item["game"] == name) >= 20, name
+
+
+def test_the_corpus_ends_in_every_way_each_game_can_end():
+    for name, ends in ENDS.items():
+        reached = {item["end"] for item in ENTRIES.values() if item["game"] == name}
+        assert ends <= reached, f"{name}: the corpus never ends with {sorted(ends - reached)}"
+        assert not (NOT_YET_REACHED.get(name, set()) & reached), f"{name}: move the end into ENDS"
+
+
+def test_the_clauses_the_corpus_never_exercises_are_listed():
+    """A clause counts as exercised when a logged event cites it. Rejections are not logged, so
+    clauses that only refuse are never exercised by a log: the list names them all, and a change
+    that makes the corpus exercise fewer clauses fails here until the list is updated."""
+    cited: dict = {name: set() for name in events.games.NAMES}
+    for name, item in ENTRIES.items():
+        _game, envelopes = logfile.read(HERE / name)
+        cited[item["game"]].update(envelope.rule for envelope in envelopes if envelope.rule)
+    unexercised = {
+        name: sorted(set(events.games.load(name).catalogue.ids()) - cited[name]) for name in events.games.NAMES
+    }
+    listed = json.loads(UNEXERCISED.read_text())
+    assert unexercised == listed, "update tests/corpus/unexercised.json (python -m tests.corpus.make writes it)"
