@@ -108,9 +108,6 @@ class Investigator(Record):
         _set(self, "cursed", cursed)
         _set(self, "devoured", devoured)
 
-    def but(self, **changes: object) -> Investigator:
-        """A copy with some fields changed (a constructor call: no ``dataclasses.replace``)."""
-        return Investigator(*[changes[name] if name in changes else getattr(self, name) for name in self.__slots__])
 
 
 class Monster(Record):
@@ -222,9 +219,6 @@ class State(Record):
         _set(self, "offer", offer)
         _set(self, "over", over)
 
-    def but(self, **changes: object) -> State:
-        """A copy with some fields changed (a constructor call: no ``dataclasses.replace``)."""
-        return State(*[changes[name] if name in changes else getattr(self, name) for name in self.__slots__])
 
 
 # --- commands --------------------------------------------------------------------------------------

@@ -320,38 +320,29 @@ def evolve(state: Any, event: Any) -> State:
         case MechMoved(seat, _start, to, _path, _passed):
             i = seat_index(s, seat)
             positions = s.positions[:i] + (to,) + s.positions[i + 1 :]
-            return State(s.title, s.board, s.seats, positions, s.face_up, s.map_tokens, s.stacks, s.bag,
-                         s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+            return s.but(positions=positions)
         case MechStayed() | TurnPassed():
             return s
         case PlanTokenGained(seat, location):
             i = seat_index(s, seat)
             plans = s.plans[:i] + (s.plans[i] + (location,),) + s.plans[i + 1 :]
             map_tokens = tuple(place for place in s.map_tokens if place != location)
-            return State(s.title, s.board, s.seats, s.positions, s.face_up, map_tokens, s.stacks, s.bag,
-                         s.token_20, plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+            return s.but(map_tokens=map_tokens, plans=plans)
         case LocationRevealed(seat, location):
             i = seat_index(s, seat)
             revealed = s.revealed[:i] + (s.revealed[i] + (location,),) + s.revealed[i + 1 :]
             face_up = tuple(sorted(s.face_up + (location,)))
-            return State(s.title, s.board, s.seats, s.positions, face_up, s.map_tokens, s.stacks, s.bag,
-                         s.token_20, s.plans, revealed, s.turn, s.round, s.rounds, s.over)
+            return s.but(face_up=face_up, revealed=revealed)
         case CorruptionDrawn(location, value, colour, _total, _level):
-            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens,
-                         _stack(s.stacks, location, (value, colour)), _take(s.bag, (value, colour)),
-                         s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+            return s.but(stacks=_stack(s.stacks, location, (value, colour)), bag=_take(s.bag, (value, colour)))
         case CorruptionPlaced(location, value, colour):
-            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens,
-                         _stack(s.stacks, location, (value, colour)), s.bag,
-                         None, s.plans, s.revealed, s.turn, s.round, s.rounds, s.over)
+            return s.but(stacks=_stack(s.stacks, location, (value, colour)), token_20=None)
         case BagRanOut():
             return s
         case TurnEnded(_seat, next_seat, round):
-            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens, s.stacks, s.bag,
-                         s.token_20, s.plans, s.revealed, seat_index(s, next_seat), round, s.rounds, s.over)
+            return s.but(turn=seat_index(s, next_seat), round=round)
         case GameEnded():
-            return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens, s.stacks, s.bag,
-                         s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, True)
+            return s.but(over=True)
     raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
 
 
