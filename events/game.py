@@ -82,18 +82,24 @@ class Game:
         self.visibility = visibility or (lambda event: None)
         self.redact = redact or (lambda record: record)
         self.previous: Game | None = None  # the rules version this one revised, if any (``revised``)
+        self.notes: tuple = ()  # what this version changed from ``previous``: (clause id, text) pairs
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, rules {self.rules_version})"
 
-    def revised(self, rules_version: str, **changes: Any) -> Game:
+    def revised(self, rules_version: str, notes: tuple = (), **changes: Any) -> Game:
         """A new rules version of this game: the same game with some of its parts replaced.
 
         A rule fix never edits a released version: it is released as ``GAME = OLD.revised("x-3",
         decide=decide_3)``, where ``decide_3`` may call the old one for everything it does not
         change. The new version keeps a link to the old (``previous``), so every released version
-        stays importable and a log is always played under the version it names.
+        stays importable and a log is always played under the version it names. ``notes`` say
+        what differs from the previous version, as ``(clause id, what changed)`` pairs: pages
+        show them to the players of an older game.
         """
+        for clause_id, _text in notes:
+            if clause_id not in changes.get("catalogue", self.catalogue):
+                raise ValueError(f"{self.name} {rules_version}: a note cites unknown clause {clause_id!r}")
         if rules_version == self.rules_version or rules_version in [g.rules_version for g in self.versions()]:
             raise ValueError(f"{self.name}: rules version {rules_version!r} is released already")
         parts = {name: getattr(self, name) for name in _PARTS}
@@ -105,7 +111,17 @@ class Game:
         parts.update(changes)
         revised = Game(self.name, rules_version, **parts)
         revised.previous = self
+        revised.notes = tuple(notes)
         return revised
+
+    def changes_since(self, rules_version: str) -> tuple:
+        """What every version after ``rules_version`` changed, up to this one: ``(version, clause, text)``."""
+        later = []
+        for game in reversed(self.versions()):
+            if game.rules_version == rules_version:
+                return tuple(reversed(later))
+            later.extend((game.rules_version, clause, text) for clause, text in reversed(game.notes))
+        raise KeyError(f"{self.name} has no rules version {rules_version!r}")
 
     def versions(self) -> tuple:
         """Every released version of this game, oldest first, ending with this one."""

@@ -17,7 +17,7 @@ def decide_2(state, seat, command, rng):
     return decide(state, seat, command, rng)
 
 
-TOY_2 = TOY.revised("toy-2", decide=decide_2)
+TOY_2 = TOY.revised("toy-2", notes=(("T-1", "adding more than 5 at once is refused"),), decide=decide_2)
 
 
 def _played(game, adds) -> Table:
@@ -71,3 +71,10 @@ def test_every_shipped_game_loads_at_each_of_its_released_versions():
             assert events.games.load(name, game.rules_version) is game
         with pytest.raises(KeyError, match="no rules version"):
             events.games.load(name, "no-such-version")
+
+
+def test_a_revision_says_what_it_changed_since_an_older_version():
+    assert TOY_2.changes_since("toy-1") == (("toy-2", "T-1", "adding more than 5 at once is refused"),)
+    assert TOY_2.changes_since("toy-2") == ()
+    with pytest.raises(ValueError, match="unknown clause 'T-9'"):
+        TOY.revised("toy-3", notes=(("T-9", "no such clause"),))
