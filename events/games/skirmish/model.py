@@ -28,7 +28,9 @@ class Grid(_Memoised):
     """The map (SK-C1): size, wall edges (SK-1), door edges by id (SK-6), square features.
 
     ``low``: squares with low objects (SK-3); ``difficult``: difficult terrain (SK-4); ``pits``
-    (SK-5); ``diagonal_cost``: what a diagonal step costs (SK-C2). ``doors``: (id, edge) pairs.
+    (SK-5); ``diagonal_cost``: what a diagonal step costs (SK-C2). ``doors``: one ``(id, edge,
+    edge, …)`` tuple per door, its edges (one straight run) in reading order: a door is one piece
+    however wide it is (SK-6…SK-11), and a one-edge door is the ``(id, edge)`` pair it always was.
     Line of sight between two squares depends only on the grid and which doors are closed, so
     the rules keep those answers in the grid's ``_memo`` (every state of a game shares its grid).
     """
@@ -78,7 +80,10 @@ class Figure(Record):
 
 
 class Door(Record):
-    """A door on an edge (SK-6): open or closed, and the figure holding it (SK-7…SK-11), if any."""
+    """A door (SK-6): open or closed, and the figure holding it (SK-7…SK-11), if any.
+
+    ``edge`` is the door's first edge; the grid lists all of them (``Grid.doors``), and the door's
+    state and holder are those of every one of its edges."""
 
     __slots__ = ("id", "edge", "open", "holder")
     __match_args__ = __slots__

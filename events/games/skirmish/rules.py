@@ -56,8 +56,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: Recorded in every GameStarted.
-RULES_VERSION = "skirmish-1"
+#: Recorded in every GameStarted. skirmish-2 (issue 15): ``D`` edges side by side on one line are
+#: one door, labels name doors; a Move may give its path. A skirmish-1 log whose map had no ``D``
+#: edges side by side replays to the same events and state hashes.
+RULES_VERSION = "skirmish-2"
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
@@ -77,7 +79,7 @@ def initial_state(event: GameStarted) -> State:
     import json
 
     setup = boards.load_scenario(json.loads(event.scenario))
-    doors = tuple(Door(door_id, edge, False, None) for door_id, edge in setup.grid.doors)
+    doors = tuple(Door(entry[0], entry[1], False, None) for entry in setup.grid.doors)
     return State(setup.title, setup.grid, setup.sides, setup.figures, doors, 1, setup.rounds, setup.first, (),
                  None, False, None)
 
@@ -99,12 +101,20 @@ def door(state: State, door_id: Any) -> Door | None:
     return None
 
 
+def door_edges(state: State, item: Door) -> tuple:
+    """Every edge of a door, in reading order: the door is one piece (SK-6…SK-11)."""
+    for entry in state.grid.doors:
+        if entry[0] == item.id:
+            return entry[1:]
+    return (item.edge,)
+
+
 def blocked_edges(state: State) -> set:
-    """Walls (SK-1) and closed doors, which count as walls (SK-6)."""
+    """Walls (SK-1) and every edge of each closed door, which counts as a wall (SK-6)."""
     edges = set(state.grid.walls)
     for item in state.doors:
         if not item.open:
-            edges.add(item.edge)
+            edges.update(door_edges(state, item))
     return edges
 
 
@@ -130,9 +140,25 @@ def line_of_sight(state: State, a: tuple, b: tuple) -> bool:
 def edge_label(state: State, edge: tuple) -> str:
     """``the wall C2|D2`` or ``the closed door door1 (C2|D2)``."""
     for item in state.doors:
-        if item.edge == edge:
+        if edge in door_edges(state, item):
             return f"the closed door {item.id} ({square_edge_name(edge)})"
     return f"the wall {square_edge_name(edge)}"
+
+
+def _labels(state: State, edges: list) -> list:
+    """``edge_label`` of each edge, a door named once with the edges of it in the list."""
+    out: list = []
+    seen: dict = {}
+    for edge in edges:
+        entry = next((item for item in state.doors if edge in door_edges(state, item)), None)
+        if entry is None:
+            out.append(edge_label(state, edge))
+        elif entry.id in seen:
+            seen[entry.id].append(square_edge_name(edge))
+        else:
+            seen[entry.id] = [square_edge_name(edge)]
+            out.append(entry.id)
+    return [f"the closed door {label} ({', '.join(seen[label])})" if label in seen else label for label in out]
 
 
 def contact_squares(state: State, edge: tuple) -> tuple:
@@ -146,8 +172,17 @@ def contact_squares(state: State, edge: tuple) -> tuple:
     return tuple(sorted(squares))
 
 
-def in_contact(state: State, item: Figure, edge: tuple) -> bool:
-    return item.at is not None and item.at in contact_squares(state, edge)
+def door_contact(state: State, entry: Door) -> tuple:
+    """The squares in contact with a door: those touching any of its edges (SK-C6)."""
+    squares = set()
+    for edge in door_edges(state, entry):
+        squares.update(contact_squares(state, edge))
+    return tuple(sorted(squares))
+
+
+def in_contact(state: State, item: Figure, entry: Door) -> bool:
+    """SK-C6: the figure's square touches one of the door's edges, ends included."""
+    return item.at is not None and item.at in door_contact(state, entry)
 
 
 def standing(state: State, side: str | None = None) -> tuple:
@@ -425,7 +460,7 @@ def _corner_reason(state: State, item: Figure, to: tuple, blocked: set, full: tu
         block = square_step_block(start, to, blocked)
         if block is not None:
             point = square_cut_point(start, to)
-            what = ", ".join(edge_label(state, edge) for edge in square_edges_at(point, blocked))
+            what = ", ".join(_labels(state, square_edges_at(point, blocked)))
             tail = f" (the way round costs {full[0]}; {budget} left)" if full is not None else ""
             return (f"the diagonal step {square_name(start)}→{square_name(to)} cuts the corner point "
                     f"({point[0]}, {point[1]}), which {what} touches{tail}")
@@ -490,8 +525,8 @@ def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Reje
 
 def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
     clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
-    if not in_contact(state, item, entry.edge):
-        squares = ", ".join(square_name(sq) for sq in contact_squares(state, entry.edge))
+    if not in_contact(state, item, entry):
+        squares = ", ".join(square_name(sq) for sq in door_contact(state, entry))
         return Rejection(clause, f"{item.name} at {square_name(item.at)} is not in contact with {entry.id} "
                          f"(in contact: {squares})")
     if entry.holder is None:
@@ -522,10 +557,10 @@ def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list
     if problem is not None:
         return problem
     holder = figure(state, entry.holder)
-    if not in_contact(state, holder, entry.edge):  # SK-C4: no roll
+    if not in_contact(state, holder, entry):  # SK-C4: no roll
         return [DoorTaken(entry.id, item.id, holder.id, command.open)]
     ally = holder.side == item.side
-    in_touch = [other for other in standing(state) if in_contact(state, other, entry.edge)]
+    in_touch = [other for other in standing(state) if in_contact(state, other, entry)]
     figure_bonus = CONTACT_BONUS * sum(1 for o in in_touch if o.side == item.side and o.id != item.id)
     holder_bonus = CONTACT_BONUS * sum(1 for o in in_touch if o.side == holder.side and o.id != holder.id)
     if ally:
@@ -562,7 +597,7 @@ def _end_actions(state: State, item: Figure) -> list:
     for entry in state.doors:
         if entry.holder == item.id and entry.id in state.active.contested:
             continue  # won this activation: its "next activation" is the following one (SK-8, SK-C4)
-        touching = in_contact(state, item, entry.edge)
+        touching = in_contact(state, item, entry)
         if entry.holder == item.id and not touching:
             events.append(DoorReleased(entry.id, item.id, entry.open))
         elif touching and entry.holder in (None, item.id):

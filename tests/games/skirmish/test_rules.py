@@ -587,3 +587,79 @@ def test_decide_never_changes_the_state_it_is_given():
     for command in GAME.legal(tab.state, "blue"):
         GAME.decide(tab.state, "blue", command, LoadedRng((7, 11) * 20))
         assert state_hash(tab.state) == before
+
+
+# --- a door wider than one square is one door (SK-6…SK-11, SK-C6) ----------------------------------------
+
+# A 4 × 4 room cut by a wall at x = 2 with one door two squares high: door1 = B2|C2 and B3|C3.
+WIDE_DOOR = [
+    "+-+-+-+-+",
+    "|. .|. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .|. .|",
+    "+-+-+-+-+",
+]
+
+
+def test_sk_6_a_closed_wide_door_is_a_wall_along_every_edge_and_opens_as_one():
+    """SK-6, SK-2, SK-7: closed, door1 stops B2→C2 and B3→C3, and B2→C3 cuts the point (2, 2)
+    between its two edges; a decides it open from B1 (touching only its top end) and both edges
+    open at once."""
+    tab = table(scenario(WIDE_DOOR, [fig("a", "red", "B1"), fig("b", "blue", "D4")]))
+    assert [d.id for d in tab.state.doors] == ["door1"]
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 1)))
+    refused = act(tab, "red", Move("a", (2, 1)))
+    assert refused.rule == "SK-6" and "crosses the closed door door1 (B2|C2)" in refused.reason
+    refused = act(tab, "red", Move("a", (2, 2)))
+    assert refused.rule == "SK-2"
+    assert "the corner point (2, 2), which the closed door door1 (B2|C2, B3|C3) touches" in refused.reason
+    act(tab, "red", Move("a", (1, 0)))
+    assert end(tab, "a") == [DoorDecisionsDue("a", ("door1",))]
+    act(tab, "red", DecideDoor("a", "door1", True))
+    assert rules.blocked_edges(tab.state) == set(tab.state.grid.walls)
+    assert rules.line_of_sight(tab.state, (0, 2), (3, 2))
+
+
+def test_sk_c6_a_wide_door_is_in_contact_with_every_square_touching_one_of_its_edges():
+    """SK-C6: door1 (B2|C2, B3|C3) touches B1…B4 and C1…C4: four squares on each side."""
+    tab = table(scenario(WIDE_DOOR, [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
+    squares = rules.door_contact(tab.state, door_of(tab))
+    assert squares == ((1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3))
+
+
+def test_sk_9_a_holder_leaving_every_edge_of_a_wide_door_closes_all_of_it():
+    """SK-9, SK-C6: a opened door1 from B4 (the bottom end); moving to B3 keeps contact, so it
+    decides again (SK-8); walking off to A4 closes the whole door and nobody holds it."""
+    tab = table(scenario(WIDE_DOOR, [fig("a", "red", "B4"), fig("b", "blue", "D1")]))
+    hold(tab, "a", True)
+    pass_turn(tab, "b")
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 2)))
+    assert end(tab, "a") == [DoorDecisionsDue("a", ("door1",))]
+    act(tab, "red", DecideDoor("a", "door1", True))
+    pass_turn(tab, "b")
+    activate(tab, "a")
+    act(tab, "red", Move("a", (0, 3)))
+    events = end(tab, "a")
+    assert events[0] == DoorReleased("door1", "a", True)
+    assert (door_of(tab).open, door_of(tab).holder) == (False, None)
+    assert rules.blocked_edges(tab.state) >= {((1, 1), (2, 1)), ((1, 2), (2, 2))}
+
+
+def test_sk_10_a_wide_door_is_contested_as_one_with_plus_2_for_contact_at_any_edge():
+    """SK-10, SK-C6: a holds door1 closed from B1; z contests it from C4, which touches only the
+    lower edge; blue y at C1 and red r at B4 each add +2 to their side: one roll for the door."""
+    figures = [fig("a", "red", "B1"), fig("z", "blue", "D4", attack=3), fig("r", "red", "B4"),
+               fig("y", "blue", "C1")]
+    tab = table(scenario(WIDE_DOOR, figures))
+    hold(tab, "a", False)
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 3)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 10))[0]
+    assert (event.figure_bonus, event.holder_bonus, event.winner) == (2, 2, "a")
+    assert event.throws == ((10, 15, 10, 16),)
