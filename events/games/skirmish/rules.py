@@ -49,6 +49,7 @@ from events.geometry.squares import (
     square_line_of_sight,
     square_name,
     square_step_block,
+    square_step_cost,
 )
 from events.rules import Rejection
 
@@ -319,7 +320,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if isinstance(command, Move) and command.figure is None:  # the figure acting now
         if state.active is None:
             return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
-        command = Move(state.active.figure, command.to)
+        command = Move(state.active.figure, command.to, command.path)
     item = figure(state, command.figure)
     if item is None:
         return Rejection("SK-C1", f"there is no figure {command.figure!r}")
@@ -344,7 +345,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         listed = ", ".join(active.pending)
         return Rejection("SK-7", f"{item.name}'s actions are over: decide {listed} first (open or closed)")
     if isinstance(command, Move):
-        return _move(state, item, command.to)
+        return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
         return _attack(state, item, command.target, rng)
     if isinstance(command, ContestDoor):
@@ -367,17 +368,98 @@ def _is_square(value: Any) -> bool:
     )
 
 
-def _move(state: State, item: Figure, to: Any) -> list | Rejection:
+def _move(state: State, item: Figure, to: Any, path: Any = None) -> list | Rejection:
     if not _is_square(to):
-        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {to!r}")
+        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {_shown(to)}")
+    if path is not None:
+        return _walk(state, item, to, path)
     options = destinations(state, item)
     if to in options:
         cost, path = options[to]
-        doubling = set(state.grid.low) | set(state.grid.difficult)
-        allies = {other.at for other in state.figures if other.at is not None and other.id != item.id}
-        return [FigureMoved(item.id, item.at, to, path, cost, tuple(sq for sq in path if sq in doubling),
-                            tuple(sq for sq in path[:-1] if sq in allies))]
+        return [_moved_along(state, item, to, path, cost, False)]
     return _why_not(state, item, to)
+
+
+def _moved_along(state: State, item: Figure, to: tuple, path: tuple, cost: int, chosen: bool) -> FigureMoved:
+    doubling = set(state.grid.low) | set(state.grid.difficult)
+    allies = {other.at for other in state.figures if other.at is not None and other.id != item.id}
+    return FigureMoved(item.id, item.at, to, path, cost, tuple(sq for sq in path if sq in doubling),
+                       tuple(sq for sq in path[:-1] if sq in allies), chosen)
+
+
+def _shown(value: Any) -> str:
+    """A value from a command, as a message quotes it (a hostile one is cut short)."""
+    text = repr(list(value) if isinstance(value, tuple) else value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _walk(state: State, item: Figure, to: tuple, path: Any) -> list | Rejection:
+    """A Move along the path its side chose (SK-C2): every step checked in order, and the first
+    illegal one refused with its clause and the step. Entries are checked to be squares first;
+    a path cannot be longer than the points left (each step costs at least 1), so the step where
+    the points run out is refused (SK-C2) however long the path is."""
+    grid = state.grid
+    who = f"{item.name} ({item.id})"
+    if not isinstance(path, tuple) or not path:
+        return Rejection("SK-C1", f"a Move's path is a list of the squares entered, [[x, y], ...], "
+                         f"at least one, got {_shown(path)}")
+    for index, square in enumerate(path):
+        if not _is_square(square):
+            return Rejection("SK-C1", f"path[{index}]: expected a square [x, y], got {_shown(square)}")
+    if path[-1] != to:
+        return Rejection("SK-C2", f"the path ends on {_place(grid, path[-1])}, not on {_place(grid, to)}, where "
+                         "the Move goes")
+    budget = movement_left(state, item)
+    blocked = blocked_edges(state)
+    walls = set(grid.walls)
+    doubling = set(grid.low) | set(grid.difficult)
+    cost = 0
+    here = item.at
+    for index, square in enumerate(path):
+        step = f"step {index + 1}, {square_name(here)}→{_place(grid, square)}"
+        if not square_inside(square, grid.width, grid.height):
+            return Rejection("SK-C1", f"{step}: {list(square)} is off the {grid.width} × {grid.height} map")
+        if max(abs(here[0] - square[0]), abs(here[1] - square[1])) != 1:
+            return Rejection("SK-C2", f"{step}: a step goes to one of the 8 neighbouring squares")
+        block = square_step_block(here, square, blocked)
+        if block is not None and block[0] == "corner":
+            what = ", ".join(_labels(state, square_edges_at(block[1], blocked)))
+            return Rejection("SK-2", f"{step}: the diagonal step cuts the corner point ({block[1][0]}, "
+                             f"{block[1][1]}), which {what} touches")
+        if block is not None:
+            clause = "SK-1" if block[1] in walls else "SK-6"
+            rule = "a wall stops movement" if clause == "SK-1" else "a closed door is a wall"
+            return Rejection(clause, f"{step}: crosses {edge_label(state, block[1])}: {rule}")
+        if square in grid.pits:
+            return Rejection("SK-5", f"{step}: {square_name(square)} is a pit: no figure may enter it")
+        other = occupant(state, square)
+        if other is not None and other.id != item.id and other.side != item.side:
+            return Rejection("SK-C2", f"{step}: {square_name(square)} holds the enemy {other.name} ({other.id}): "
+                             "no figure enters an enemy's square")
+        price = square_step_cost(here, square, grid.diagonal_cost, square in doubling)
+        cost += price
+        if cost > budget:
+            if square in doubling and cost - price // 2 <= budget:
+                clause = "SK-3" if square in grid.low else "SK-4"
+                what = "low objects" if clause == "SK-3" else "difficult terrain"
+                return Rejection(clause, f"{step}: entering {what} costs double ({price}), {cost} in all; {who} "
+                                 f"has {budget} movement points left")
+            return Rejection("SK-C2", f"{step}: costs {price}, {cost} in all; {who} has {budget} movement points "
+                             "left")
+        here = square
+    if to == item.at:
+        return Rejection("SK-C2", f"the path ends on {square_name(to)}, where {who} started: a move ends "
+                         "elsewhere")
+    other = occupant(state, to)
+    if other is not None:
+        return Rejection("SK-C2", f"{square_name(to)} holds {other.name} ({other.id}): a figure may pass through "
+                         "an ally but not stop on it")
+    return [_moved_along(state, item, to, path, cost, True)]
+
+
+def _place(grid: Any, square: tuple) -> str:
+    """A square's name, or ``[x, y]`` for one off the map (whose name would mislead)."""
+    return square_name(square) if square_inside(square, grid.width, grid.height) else str(list(square))
 
 
 def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
@@ -730,9 +812,10 @@ def evolve(state: Any, event: Any) -> State:
 def trace(event: Any) -> list:
     """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
     match event:
-        case FigureMoved(figure_id, start, _to, path, cost, doubled, passed):
+        case FigureMoved(figure_id, start, _to, path, cost, doubled, passed, chosen):
             route = " → ".join(square_name(sq) for sq in (start,) + path)
-            lines = [f"{figure_id}: {route}, {cost} movement points (cheapest legal path, SK-C2)"]
+            how = "the path its side chose, every step checked" if chosen else "cheapest legal path"
+            lines = [f"{figure_id}: {route}, {cost} movement points ({how}, SK-C2)"]
             if doubled:
                 lines.append("double cost into " + ", ".join(square_name(sq) for sq in doubled) + " (SK-3, SK-4)")
             if passed:
