@@ -306,39 +306,41 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    """A command becomes events, or a Rejection citing the clause that forbids it.
+
+    Refusal order (issue 15): what the rules forbid comes before whose turn it is. A command of a
+    figure that may not act now (another side's turn, another figure acting, none activated) is
+    first decided as if that figure's activation had just begun; if a rule refuses it then (a pit,
+    a wall, no line of sight, no contact with the door…), that rule is cited, and "not your turn"
+    (SK-C5) only when nothing else forbids it.
+    """
     if state is None:
         return Rejection("SK-C5", "the game has not started")
     if state.over:
         return Rejection("SK-C5", "the game is over")
     if seat not in state.sides:
         return Rejection("SK-C5", f"there is no side {seat!r} in this game (sides: {', '.join(state.sides)})")
-    if seat != current_side(state):
-        return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
     if not isinstance(command, (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor)):
         return Rejection("SK-C5", f"{type(command).__name__} is not a command of this game")
+    active = state.active
     if isinstance(command, Move) and command.figure is None:  # the figure acting now
-        if state.active is None:
+        if seat != current_side(state):
+            return _not_your_turn(state, seat)
+        if active is None:
             return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
-        command = Move(state.active.figure, command.to, command.path)
+        command = Move(active.figure, command.to, command.path)
     item = figure(state, command.figure)
     if item is None:
-        return Rejection("SK-C1", f"there is no figure {command.figure!r}")
+        return Rejection("SK-C1", f"there is no figure {_shown(command.figure)}")
     if item.side != seat:
         return Rejection("SK-C5", f"{item.name} ({item.id}) is a {item.side} figure, not one of {seat}'s")
     if item.at is None:
         return Rejection("SK-C2", f"{item.name} ({item.id}) is defeated")
-    active = state.active
+    turn_problem = _turn_problem(state, seat, item, command)
+    if turn_problem is not None:
+        return _forbidden_anyway(state, seat, item, command) or turn_problem
     if isinstance(command, Activate):
-        if active is not None:
-            return Rejection("SK-C5", f"{_who(state, active.figure)} is acting: its activation must end first")
-        if item.id in state.activated:
-            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
         return [FigureActivated(item.id, item.side, state.round)]
-    if active is None:
-        return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
-    if active.figure != item.id:
-        return Rejection("SK-C5", f"{_who(state, active.figure)} is acting, not {item.name} ({item.id})")
     if isinstance(command, DecideDoor):
         return _decide_door(state, item, command)
     if active.pending:
@@ -347,10 +349,52 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if isinstance(command, Move):
         return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
-        return _attack(state, item, command.target, rng)
+        return _attack_refusal(state, item, command.target) or _attack(state, item, command.target, rng)
     if isinstance(command, ContestDoor):
-        return _contest(state, item, command, rng)
+        return _contest_refusal(state, item, command) or _contest(state, item, command, rng)
     return _end_actions(state, item)
+
+
+def _not_your_turn(state: State, seat: str) -> Rejection:
+    return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
+
+
+def _turn_problem(state: State, seat: str, item: Figure, command: Any) -> Rejection | None:
+    """Whose turn it is (SK-C5): the side on turn, and the figure acting (or none, to activate)."""
+    if seat != current_side(state):
+        return _not_your_turn(state, seat)
+    active = state.active
+    if isinstance(command, Activate):
+        if active is not None:
+            return Rejection("SK-C5", f"{_who(state, active.figure)} is acting: its activation must end first")
+        if item.id in state.activated:
+            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+        return None
+    if active is None:
+        return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
+    if active.figure != item.id:
+        return Rejection("SK-C5", f"{_who(state, active.figure)} is acting, not {item.name} ({item.id})")
+    return None
+
+
+def _forbidden_anyway(state: State, seat: str, item: Figure, command: Any) -> Rejection | None:
+    """What a rule says of the command if ``item``'s activation had just begun (no dice rolled).
+
+    Asked of a move, an attack, a door contest, and of an activation (a figure activates once a
+    round, SK-C5); ending an activation and door decisions are matters of turn order only."""
+    if isinstance(command, Activate):
+        if item.id in state.activated:
+            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+        return None
+    if not isinstance(command, (Move, Attack, ContestDoor)):
+        return None
+    fresh = state.but(turn=side_of(state, seat), active=Activation(item.id, 0, 0, False, (), ()))
+    if isinstance(command, Move):
+        result = _move(fresh, item, command.to, command.path)
+        return result if isinstance(result, Rejection) else None
+    if isinstance(command, Attack):
+        return _attack_refusal(fresh, item, command.target)
+    return _contest_refusal(fresh, item, command)
 
 
 def _who(state: State, figure_id: str) -> str:
@@ -569,7 +613,8 @@ def _attack_problem(state: State, item: Figure, target: Figure) -> Rejection | N
     return None
 
 
-def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Rejection:
+def _attack_refusal(state: State, item: Figure, target_id: Any) -> Rejection | None:
+    """Why ``item`` may not attack ``target_id`` now, or None (SK-C2, SK-C3)."""
     if state.active.attacked:
         return Rejection("SK-C2", f"{item.name} ({item.id}) has already attacked this activation")
     if state.active.moved_before > item.speed:
@@ -577,12 +622,15 @@ def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Reje
                          f"more than its {item.speed}: no attack after that")
     target = figure(state, target_id)
     if target is None:
-        return Rejection("SK-C1", f"there is no figure {target_id!r}")
+        return Rejection("SK-C1", f"there is no figure {_shown(target_id)}")
     if target.at is None:
         return Rejection("SK-C2", f"{target.name} ({target.id}) is already defeated")
-    problem = _attack_problem(state, item, target)
-    if problem is not None:
-        return problem
+    return _attack_problem(state, item, target)
+
+
+def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
+    """The attack roll of an attack ``_attack_refusal`` allows (SK-C2, SK-C3, SK-C4)."""
+    target = figure(state, target_id)
     _los, _edge, cover, corner, screens = sight(state, item.at, target.at)
     defense = target.defense + (COVER_BONUS if cover else 0)
     roll = rng.roll(20)
@@ -628,16 +676,20 @@ def _side(state: State, figure_id: str) -> str | None:
     return item.side if item is not None else None
 
 
-def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list | Rejection:
+def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Rejection | None:
+    """Why ``item`` may not contest the door now, or None (SK-6, SK-7, SK-8, SK-10, SK-11)."""
     entry = door(state, command.door)
     if entry is None:
-        return Rejection("SK-6", f"there is no door {command.door!r} (doors: "
+        return Rejection("SK-6", f"there is no door {_shown(command.door)} (doors: "
                          f"{', '.join(d.id for d in state.doors) or 'none'})")
     if not isinstance(command.open, bool):
-        return Rejection("SK-10", f"open must be true or false, got {command.open!r}")
-    problem = _contest_problem(state, item, entry, command.open)
-    if problem is not None:
-        return problem
+        return Rejection("SK-10", f"open must be true or false, got {_shown(command.open)}")
+    return _contest_problem(state, item, entry, command.open)
+
+
+def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list:
+    """The opposed roll (or SK-C4's taking) of a contest ``_contest_refusal`` allows."""
+    entry = door(state, command.door)
     holder = figure(state, entry.holder)
     if not in_contact(state, holder, entry):  # SK-C4: no roll
         return [DoorTaken(entry.id, item.id, holder.id, command.open)]

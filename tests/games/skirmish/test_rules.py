@@ -663,3 +663,76 @@ def test_sk_10_a_wide_door_is_contested_as_one_with_plus_2_for_contact_at_any_ed
     event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 10))[0]
     assert (event.figure_bonus, event.holder_bonus, event.winner) == (2, 2, "a")
     assert event.throws == ((10, 15, 10, 16),)
+
+
+# --- refusal order: the rule that forbids a command before whose turn it is (issue 15) ----------------
+
+# A 4 × 3 room: a wall B1|C1, door1 B2|C2, a pit at D3; red's a at A1 opens, blue's z waits at D1.
+ORDER_ROOM = [
+    "+-+-+-+-+",
+    "|. .|. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. . . O|",
+    "+-+-+-+-+",
+]
+
+
+def order_table() -> object:
+    return table(scenario(ORDER_ROOM, [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "D1")]))
+
+
+def test_sk_5_a_move_into_a_pit_out_of_turn_cites_the_pit_not_the_turn():
+    """SK-5 before SK-C5: on red's turn blue's z wants D3, a pit; so does red's c while a acts."""
+    tab = order_table()
+    assert act(tab, "blue", Move("z", (3, 2))) == Rejection("SK-5", "D3 is a pit: no figure may enter it")
+    activate(tab, "a")
+    assert act(tab, "red", Move("c", (3, 2))).rule == "SK-5"
+    assert act(tab, "blue", Move("z", (3, 1), ((3, 1),))) == Rejection("SK-C5", "it is red's turn, not blue's")
+
+
+def test_sk_1_a_chosen_step_across_a_wall_out_of_turn_cites_the_wall_and_the_step():
+    """SK-1 before SK-C5: z's path D1→C1→B1 crosses the wall, whoever's turn it is."""
+    tab = order_table()
+    refused = act(tab, "blue", Move("z", (1, 0), ((2, 0), (1, 0))))
+    assert refused == Rejection("SK-1", "step 2, C1→B1: crosses the wall B1|C1: a wall stops movement")
+
+
+def test_sk_c3_an_attack_out_of_turn_without_line_of_sight_cites_the_sight_rule():
+    """SK-C3 before SK-C5: z at D1 cannot see a at A1 past the wall; c at A3 it can see, so
+    attacking c out of turn is only a matter of turn."""
+    tab = order_table()
+    refused = act(tab, "blue", Attack("z", "a"))
+    assert refused.rule == "SK-C3" and "no line of sight from D1 to A at A1" in refused.reason
+    assert act(tab, "blue", Attack("z", "c")) == Rejection("SK-C5", "it is red's turn, not blue's")
+
+
+def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
+    """SK-7, SK-10 before SK-C5: z at C1 touches door1 but nobody holds it (SK-7); y at D2 is not
+    in contact (SK-10); once a holds it closed, z's contest out of turn is only a matter of turn."""
+    figures = [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "C1"), fig("y", "blue", "D2")]
+    tab = table(scenario(ORDER_ROOM, figures))
+    refused = act(tab, "blue", ContestDoor("z", "door1", True))
+    assert refused.rule == "SK-7" and "nobody holds door1" in refused.reason
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 0)))
+    end(tab, "a")
+    act(tab, "red", DecideDoor("a", "door1", False))
+    pass_turn(tab, "y")  # blue's turn passes; red's c is on turn
+    refused = act(tab, "blue", ContestDoor("y", "door1", True))
+    assert refused.rule == "SK-10" and "Y at D2 is not in contact with door1" in refused.reason
+    assert act(tab, "blue", ContestDoor("z", "door1", True)) == Rejection("SK-C5", "it is red's turn, not blue's")
+    assert act(tab, "blue", Activate("y")) == Rejection("SK-C5", "Y (y) has already activated in round 1")
+
+
+def test_sk_c5_not_your_turn_when_nothing_else_forbids_and_the_state_is_untouched():
+    """SK-C5: a legal command of the side not on turn is refused as out of turn; deciding it
+    out of turn never changes the state (the hypothetical activation is not kept)."""
+    tab = order_table()
+    before = state_hash(tab.state)
+    for command in (Move("z", (2, 0)), Move(None, (2, 0)), EndActivation("z"), DecideDoor("z", "door1", True),
+                    Activate("z")):
+        assert act(tab, "blue", command) == Rejection("SK-C5", "it is red's turn, not blue's"), command
+    assert state_hash(tab.state) == before
+    assert GAME.legal(tab.state, "blue") == []
