@@ -232,6 +232,51 @@ def destinations(state: State, item: Figure, budget: int | None = None) -> dict:
     return {square: found for square, found in reach.items() if square not in taken}
 
 
+def path_leg(state: State, item: Figure, start: tuple, goal: tuple) -> tuple:
+    """The squares from ``start`` to ``goal`` for a waypoint of a path being planned (issue 15).
+
+    A neighbour is one step as asked, legal or not (the rules judge it when the path is sent);
+    a farther square is reached by the cheapest legal way from ``start`` whatever it costs, or,
+    with none, by the straight line of steps (diagonal first), so that the illegal step is the
+    one refused, with its clause. Never empty unless ``goal`` is ``start``.
+    """
+    if goal == start:
+        return ()
+    if max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) == 1:
+        return (goal,)
+    grid = state.grid
+    enemies = {o.at for o in state.figures if o.at is not None and o.side != item.side}
+    pits = set(grid.pits)
+    big = 4 * grid.diagonal_cost * (grid.width + grid.height)
+    found = square_costs(start, grid.width, grid.height, blocked_edges(state), grid.diagonal_cost,
+                         set(grid.low) | set(grid.difficult), big,
+                         lambda sq: sq not in pits and sq not in enemies).get(goal)
+    if found is not None:
+        return found[1]
+    line = []
+    x, y = start
+    while (x, y) != goal:
+        x += (goal[0] > x) - (goal[0] < x)
+        y += (goal[1] > y) - (goal[1] < y)
+        line.append((x, y))
+    return tuple(line)
+
+
+def path_costs(state: State, start: tuple, path: tuple) -> tuple:
+    """The running total of movement points after each step of ``path`` (SK-C2, SK-3, SK-4),
+    what a path being planned shows on its squares."""
+    grid = state.grid
+    doubled = set(grid.low) | set(grid.difficult)
+    totals = []
+    total = 0
+    here = start
+    for square in path:
+        total += square_step_cost(here, square, grid.diagonal_cost, square in doubled)
+        totals.append(total)
+        here = square
+    return tuple(totals)
+
+
 def sight(state: State, attacker: tuple, target: tuple) -> tuple:
     """(line of sight, blocking edge or None, cover, corner, screens) between two squares (SK-C3).
 

@@ -219,3 +219,26 @@ def test_sk_c1_a_path_frame_that_does_not_decode_gets_bad_frame_with_its_path(pa
     with pytest.raises(frames.FrameError) as raised:
         frames.build_command(GAME, frame)
     assert raised.value.code == "bad-frame" and where in raised.value.message
+
+
+# --- what the browser's waypoints are built from ---------------------------------------------------------
+
+
+def test_sk_c2_a_waypoint_leg_is_the_step_asked_or_the_cheapest_way_or_a_straight_line():
+    """SK-C2: a neighbour is one step even across a wall (the rules refuse it when sent); a far
+    square is reached the cheapest legal way; one no legal way reaches, by a straight line."""
+    tab = room()
+    state = tab.state
+    item = rules.figure(state, "a")
+    assert rules.path_leg(state, item, (1, 0), (2, 0)) == ((2, 0),)  # across the wall B1|C1
+    assert rules.path_leg(state, item, (0, 1), (0, 1)) == ()
+    assert rules.path_leg(state, item, (0, 1), (1, 2)) == ((1, 2),)
+    assert rules.path_leg(state, item, (0, 0), (0, 2)) == ((0, 1), (0, 2))
+    assert rules.path_leg(state, item, (0, 1), (3, 1)) == ((1, 1), (2, 1), (3, 1))  # no way: straight on
+
+
+def test_sk_3_a_planned_path_shows_its_running_cost_doubled_into_low_objects():
+    """SK-C2, SK-3, SK-4: D2→C1 (diagonal into low objects: 4), C1→D1 (1), D1→D2 (1), D2→C3
+    (diagonal into difficult terrain: 4): 4, 5, 6, 10."""
+    tab = room()
+    assert rules.path_costs(tab.state, (3, 1), ((2, 0), (3, 0), (3, 1), (2, 2))) == (4, 5, 6, 10)
