@@ -242,3 +242,26 @@ def test_sk_3_a_planned_path_shows_its_running_cost_doubled_into_low_objects():
     (diagonal into difficult terrain: 4): 4, 5, 6, 10."""
     tab = room()
     assert rules.path_costs(tab.state, (3, 1), ((2, 0), (3, 0), (3, 1), (2, 2))) == (4, 5, 6, 10)
+
+
+def test_sk_c2_any_path_a_client_can_send_gets_events_or_a_cited_rejection():
+    """SK-C2, SK-C1: random paths (squares on and off the map, repeats, far jumps) never raise:
+    each is accepted with the cost of its steps, or refused under a clause of the catalogue."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    tab = room(fig("c", "red", "B1"))
+    state = tab.state
+    clauses = set(GAME.catalogue.ids())
+    squares = st.tuples(st.integers(-2, 6), st.integers(-2, 4))
+
+    @settings(max_examples=300, deadline=None)
+    @given(path=st.lists(squares, min_size=1, max_size=14))
+    def check(path):
+        result = GAME.decide(state, "red", Move("a", path[-1], tuple(path)), None)
+        if isinstance(result, Rejection):
+            assert result.rule in clauses and result.reason
+        else:
+            assert result[0].path == tuple(path) and result[0].cost == rules.path_costs(state, (0, 1), tuple(path))[-1]
+
+    check()
