@@ -247,7 +247,7 @@ def path_leg(state: State, item: Figure, start: tuple, goal: tuple) -> tuple:
     grid = state.grid
     enemies = {o.at for o in state.figures if o.at is not None and o.side != item.side}
     pits = set(grid.pits)
-    big = 4 * grid.diagonal_cost * (grid.width + grid.height)
+    big = 4 * grid.diagonal_cost * grid.width * grid.height  # more than any winding way costs
     found = square_costs(start, grid.width, grid.height, blocked_edges(state), grid.diagonal_cost,
                          set(grid.low) | set(grid.difficult), big,
                          lambda sq: sq not in pits and sq not in enemies).get(goal)
