@@ -45,9 +45,12 @@ class Setup:
         self.first = first
 
 
-def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
+def load_map(raw: object, diagonal_cost: int, path: str = "$", wide_doors: bool = True) -> Grid:
     """A grid from its ASCII drawing (SK-C1): walls (SK-1), doors (SK-6), low objects (SK-3),
-    difficult terrain (SK-4) and pits (SK-5)."""
+    difficult terrain (SK-4) and pits (SK-5).
+
+    ``wide_doors=False`` reads a map as rules version skirmish-1 did, for its logged games: every
+    ``D`` is a door of its own and a door label is no edge character."""
     data = obj(raw, path, ("name", "rows"), ("notes",))
     name = text(data["name"], f"{path}.name")
     rows = array(data["rows"], f"{path}.rows", 3)
@@ -87,7 +90,7 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
                 square = (c // 2, r // 2)
                 {"low": low, "difficult": difficult, "pit": pits}.get(kind, []).append(square)
                 continue
-            if char not in EDGE_CHARS and char not in LABEL_CHARS:
+            if char not in EDGE_CHARS and (char not in LABEL_CHARS or not wide_doors):
                 raise ScenarioError(where, f"an edge is one of {''.join(EDGE_CHARS)!r} "
                                     f"(nothing, wall, wall, wall, door) or a door label a–z, got {found(char)}")
             kind = EDGE_CHARS.get(char, "door")
@@ -108,11 +111,11 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
                 walls.append(edge)
             else:
                 door_marks.append((r, c, char, edge))
-    return Grid(name, width, height, tuple(sorted(walls)), _doors(door_marks, f"{path}.rows"), tuple(sorted(low)),
+    return Grid(name, width, height, tuple(sorted(walls)), _doors(door_marks, f"{path}.rows", wide_doors), tuple(sorted(low)),
                 tuple(sorted(difficult)), tuple(sorted(pits)), diagonal_cost)
 
 
-def _doors(marks: list, path: str) -> tuple:
+def _doors(marks: list, path: str, wide_doors: bool = True) -> tuple:
     """The doors of a map from its door edges ``(row, column, character, edge)`` in reading order.
 
     Each door is ``(id, edge, edge, …)``: its id, then its edges in reading order. Doors are named
@@ -125,6 +128,9 @@ def _doors(marks: list, path: str) -> tuple:
     group: dict = {}  # (row, column) -> the (row, column) of the door's first edge
     labelled: dict = {}  # label -> (row, column) of its first edge
     for r, c, char, _edge in marks:
+        if char == "D" and not wide_doors:
+            group[(r, c)] = (r, c)
+            continue
         if char == "D":
             before = (r - 2, c) if r % 2 == 1 else (r, c - 2)  # the edge before it on its line
             group[(r, c)] = group[before] if at.get(before) == "D" else (r, c)
@@ -157,14 +163,15 @@ def _check_run(label: str, first: tuple, new: tuple, run: list, path: str) -> No
                             "side by side)")
 
 
-def load_scenario(raw: object, path: str = "$") -> Setup:
-    """A whole scenario: map, two sides, figures, rounds, diagonal cost (SK-C1, SK-C2, SK-C5)."""
+def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setup:
+    """A whole scenario: map, two sides, figures, rounds, diagonal cost (SK-C1, SK-C2, SK-C5);
+    ``wide_doors`` as in ``load_map``."""
     data = obj(raw, path, ("game", "title", "map", "sides", "figures"),
                ("rounds", "first", "diagonal_cost", "notes"))
     if data["game"] != "skirmish":
         raise ScenarioError(f"{path}.game", f"expected 'skirmish', got {found(data['game'])}")
     diagonal_cost = integer(data.get("diagonal_cost", 2), f"{path}.diagonal_cost", 1, 2)
-    grid = load_map(data["map"], diagonal_cost, f"{path}.map")
+    grid = load_map(data["map"], diagonal_cost, f"{path}.map", wide_doors)
     sides = []
     for i, item in enumerate(array(data["sides"], f"{path}.sides", 2, 2)):
         side = _name(item, f"{path}.sides[{i}]")

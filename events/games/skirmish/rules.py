@@ -58,9 +58,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted. skirmish-2 (issue 15): ``D`` edges side by side on one line are
-#: one door, labels name doors; a Move may give its path. A skirmish-1 log whose map had no ``D``
-#: edges side by side replays to the same events and state hashes.
+#: one door, and labels name doors. A game started under skirmish-1 keeps its doors as that
+#: version read them (every ``D`` a door of its own), so its log replays
+#: to the same events and state hashes; paths and the refusal order add nothing to a log.
 RULES_VERSION = "skirmish-2"
+RULES_VERSION_1 = "skirmish-1"
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
@@ -75,11 +77,17 @@ def start(scenario: dict, seed: int) -> list:
     return [GameStarted("skirmish", RULES_VERSION, seed, setup.sides, canonical_json(scenario))]
 
 
+def start_1(scenario: dict, seed: int) -> list:
+    """``start`` of rules version skirmish-1: its maps have no labels, and each ``D`` is a door."""
+    setup = boards.load_scenario(scenario, wide_doors=False)
+    return [GameStarted("skirmish", RULES_VERSION_1, seed, setup.sides, canonical_json(scenario))]
+
+
 def initial_state(event: GameStarted) -> State:
     """Figures where the scenario puts them; every door closed and held by nobody (SK-7)."""
     import json
 
-    setup = boards.load_scenario(json.loads(event.scenario))
+    setup = boards.load_scenario(json.loads(event.scenario), wide_doors=event.rules_version != RULES_VERSION_1)
     doors = tuple(Door(entry[0], entry[1], False, None) for entry in setup.grid.doors)
     return State(setup.title, setup.grid, setup.sides, setup.figures, doors, 1, setup.rounds, setup.first, (),
                  None, False, None)
