@@ -470,6 +470,11 @@ class SkirmishView:
 
     def _figure_handler(self, figure_id: str) -> object:
         def handler(event: object) -> None:
+            if self.plan is not None and self.interactive and self.state is not None:
+                item = figure(self.state, figure_id)  # a waypoint on its square: through an ally, say
+                if item is not None and item.at is not None:
+                    self._add_waypoint(item.at)
+                return
             self.selected = figure_id
             if self.state is not None:
                 self._draw_figures(self.state)
