@@ -109,7 +109,8 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     G2 → F1 → E1 → D1 by clicking squares, each step's running cost on its square (2, 3, 4);
     sent, the path is refused at step 3, across the wall D1|E1, with SK-1; the last waypoint
     undone, the path G2 → F1 → E1 is walked as chosen. The blast door two squares wide is one door,
-    drawn as one leaf along both its edges; a single click still moves by the cheapest path."""
+    drawn as one leaf along both its edges; a single click still moves by the cheapest path, and a
+    click on an ally while planning is a waypoint on its square (SK-C2: through allies)."""
     created = create_game(server.base_url, scenario="skirmish/hangar", seed=SEED)
     troopers = open_page(new_context(), f"{server.base_url}{created['seats']['troopers']['link']}")
     # Check the blast door is one door: one leaf two squares long (D2|E2 and D3|E3), three doors in all.
@@ -153,4 +154,15 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     # Check one click on a highlighted square still moves by the cheapest path.
     troopers.click("g.sq[data-square='F1']")
     troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'F1'")
+
+    # Check a waypoint on an ally (a click on Trooper 2's figure at G4) plans a path through it.
+    troopers.click("#info .planner button.plan-start")
+    for square in ("F2", "F3"):
+        troopers.click(f"g.sq[data-square='{square}']")
+    troopers.click("g.fig[data-figure='tk2']")
+    troopers.click("g.sq[data-square='G5']")
+    troopers.wait_for_selector("g.sq[data-square='G5'][data-plan-cost='5']")
+    troopers.click("#info .planner button.plan-go")
+    troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'G5'")
+    assert troopers.get_attribute("polyline.route", "data-path") == "F2 F3 G4 G5"
     assert troopers.problems == []
