@@ -112,10 +112,7 @@ def door(state: State, door_id: Any) -> Door | None:
 
 def door_edges(state: State, item: Door) -> tuple:
     """Every edge of a door, in reading order: the door is one piece (SK-6…SK-11)."""
-    for entry in state.grid.doors:
-        if entry[0] == item.id:
-            return entry[1:]
-    return (item.edge,)
+    return next(entry[1:] for entry in state.grid.doors if entry[0] == item.id)
 
 
 def blocked_edges(state: State) -> set:
