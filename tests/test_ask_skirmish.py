@@ -50,3 +50,23 @@ def test_ask_skirmish_refuses_a_bad_square_or_figure(capsys):
     assert status != 0 and "--from: Z9 is off the 10 × 5 map" in err
     status, _answer, err = ask(capsys, "reachable", "skirmish/purge", "--figure", "nobody")
     assert status != 0 and "no figure 'nobody'" in err
+
+
+def test_sk_1_ask_path_names_the_first_illegal_step_and_its_clause(capsys):
+    """SK-1, SK-C2: in skirmish/hangar Trooper 1 from G2: F1, E1 is legal (3 points); F1, E1, D1
+    crosses the wall D1|E1 at step 3; x,y squares work too, separated by spaces."""
+    status, answer, _err = ask(capsys, "path", "skirmish/hangar", "--figure", "tk1", "--path", "F1,E1")
+    assert status == 0
+    assert answer == {"figure": "tk1", "from": "G2", "path": ["F1", "E1"], "movement_points": 6, "legal": True,
+                      "cost": 3, "rule": "SK-C2"}
+    status, answer, _err = ask(capsys, "path", "skirmish/hangar", "--figure", "tk1", "--path", "5,0 4,0 3,0")
+    assert status == 0 and answer["legal"] is False and answer["rule"] == "SK-1"
+    assert answer["reason"] == "step 3, E1→D1: crosses the wall D1|E1: a wall stops movement"
+
+
+def test_sk_c2_ask_path_refuses_a_bad_square_or_an_empty_path(capsys):
+    """SK-C2: the path's squares are checked as arguments first."""
+    status, _answer, err = ask(capsys, "path", "skirmish/hangar", "--figure", "tk1", "--path", "F1,Q99")
+    assert status != 0 and "--path: Q99 is off the 10 × 6 map" in err
+    status, _answer, err = ask(capsys, "path", "skirmish/hangar", "--figure", "tk1", "--path", ",")
+    assert status != 0 and "--path: expected the squares entered" in err

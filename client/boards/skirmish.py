@@ -9,16 +9,32 @@ Everything shown is read from the folded state and the log: reachable squares an
 from the game's own ``destinations`` (the cost shows on the square and in its tooltip on hover),
 line of sight and cover from its ``sight`` (SK-C3), drawn from the selected figure (the active one
 unless another is clicked) to every other figure. The buttons are the game's ``legal`` commands
-except moves, which are clicks on a highlighted square. The side panel lists figures and doors and
-the door contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
+except moves, which are clicks on a highlighted square: one click moves there by the cheapest
+legal path. To choose the way instead (issue 15), the acting seat presses "Plan a path by
+waypoints", clicks squares one after another (each leg from ``path_leg``: a neighbour is the step
+asked, legal or not; a farther square the cheapest way there), sees the running cost on every
+square of the path (``path_costs``), and confirms: the Move carries the path, and the rules check
+each step and refuse the first illegal one with its clause. A door wider than one square is one
+door, drawn as one leaf along all its edges. The side panel lists figures and doors and the door
+contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
 """
 
 from __future__ import annotations
 
-from client.boards.svgkit import pick_on_click, show_route
+from client.boards.svgkit import show_route
 from client.dom import add, clear, el, listen, set_text, svg
 from events.games.skirmish.model import Move
-from events.games.skirmish.rules import destinations, figure, legal, may_attack, movement_left, sight, turn
+from events.games.skirmish.rules import (
+    destinations,
+    figure,
+    legal,
+    may_attack,
+    movement_left,
+    path_costs,
+    path_leg,
+    sight,
+    turn,
+)
 from events.geometry.squares import square_edge_points, square_name
 
 S = 46  # a square's side in SVG units
@@ -28,6 +44,7 @@ DOOR = "#7cc8f2"  # light blue
 FILL = {"floor": "#f3efe4", "low": "#7ccf6b", "difficult": "#f2d64b", "pit": "#f08c2e"}
 SIDE_COLOURS = ("#d63c3c", "#3c6fd6")
 SIGHT = {"clear": "#1f8a4c", "cover": "#d19a00", "blocked": "#c62828"}
+PLAN = "#2b59c3"  # the path being planned
 
 
 def _pt(value: int) -> int:
@@ -56,6 +73,11 @@ class SkirmishView:
         self.envelopes: list = []
         self.interactive = False
         self.on_pick = None
+        self.seat = None  # this page's seat, as ``actions`` and ``prompt_text`` learn it
+        self.hint_map: dict = {}
+        self.plan = None  # a path being planned: {"figure", "start", "path": [squares], "legs": [lengths]}
+        self.plan_line = None
+        self.planner = None  # the planner's node in the side panel
 
     # --- what the page asks -------------------------------------------------------------------------
 
@@ -70,6 +92,7 @@ class SkirmishView:
 
     def actions(self, state: object, seat: object) -> list:
         """One button per legal command of ``seat`` except moves (those are clicks on squares)."""
+        self._learn_seat(seat)
         if state is None or seat is None:
             return []
         out = []
@@ -81,8 +104,34 @@ class SkirmishView:
             out.append((self._label(state, command), kind, data))
         return out
 
+    def _learn_seat(self, seat: object) -> None:
+        """The page tells its seat to ``actions`` and ``prompt_text``, after a draw: the planner
+        (which only the acting seat sees) is drawn again when it first learns it."""
+        if seat is not None and seat != self.seat:
+            self.seat = seat
+            if self.planner is not None and self.state is not None:
+                self._draw_planner()
+
+    def prompt_text(self, state: object, seat: object, current: object) -> str:
+        """The skirmish's words for the play page's prompt (squares, not another game's places)."""
+        self._learn_seat(seat)
+        if seat not in turn(state):
+            return f"Waiting for {current}…"
+        if state.active is not None and not state.active.pending:
+            return "Your turn: click a highlighted square (cheapest path), plan a path by waypoints, or"
+        return "Your turn:"
+
     def pick_command(self, state: object, seat: object, place: object) -> tuple:
-        """A click on a square moves the acting figure there (the rules say if it may)."""
+        """A click on a square moves the acting figure there by its cheapest path; a planned path
+        (``{"path": [...]}`` from the planner) moves it along that path (the rules say if it may)."""
+        if isinstance(place, dict):
+            item = figure(state, state.active.figure) if state is not None and state.active is not None else None
+            path = [list(square) for square in place["path"]]
+            route = " → ".join(square_name(tuple(square)) for square in [place["start"]] + path)
+            data = {"to": path[-1], "path": path}
+            if item is not None:
+                data["figure"] = item.id
+            return ("Move", data, f"Move {item.name if item is not None else ''} along {route}")
         square = tuple(place)
         name = square_name(square)
         if state is not None and state.active is not None:
@@ -124,7 +173,8 @@ class SkirmishView:
             return f"{event.figure} ({event.side}) activates, round {event.round}"
         if kind == "FigureMoved":
             route = " → ".join(square_name(sq) for sq in (event.start,) + event.path)
-            return f"{event.figure} moves {route} ({event.cost} movement points)"
+            chosen = ", the path its side chose" if event.chosen else ""
+            return f"{event.figure} moves {route} ({event.cost} movement points{chosen})"
         if kind == "AttackRolled":
             result = "critical hit" if event.critical else "hit" if event.hit else "miss"
             cover = " with cover" if event.cover else ""
@@ -166,23 +216,12 @@ class SkirmishView:
         self.envelopes = envelopes
         self.interactive = interactive
         self.on_pick = on_pick
-        hints = self.hints(state, seat)
-        acting = figure(state, state.active.figure) if state.active is not None else None
-        for square, (group, title, cost_text, base) in self.squares.items():
-            found = hints.get(square)
-            if found is not None:
-                cost = found[0]
-                then = "" if acting is None or not may_attack(state, acting) or cost > acting.speed \
-                    else ", then it may still attack"
-                set_text(title, f"{square_name(square)}: {cost} movement point{'s' if cost != 1 else ''}{then}")
-                set_text(cost_text, cost)
-                group.setAttribute("data-cost", cost)
-                group.setAttribute("class", "sq reach" + (" clickable" if interactive else ""))
-            else:
-                set_text(title, base)
-                set_text(cost_text, "")
-                group.setAttribute("data-cost", "")
-                group.setAttribute("class", "sq")
+        self.hint_map = self.hints(state, seat)
+        if not self._may_plan(state) or self.plan is not None and (
+                self.plan["figure"] != state.active.figure
+                or self.plan["start"] != figure(state, state.active.figure).at):
+            self.plan = None  # it moved, or its activation is over: the plan is spent
+        self._draw_squares(state)
         for item in state.doors:
             self._draw_door(state, item)
         self._draw_figures(state)
@@ -190,6 +229,147 @@ class SkirmishView:
         self._draw_route(envelopes)
         clear(self.info_node)
         add(self.info_node, *self._info(state, envelopes))
+        self._draw_planner()
+
+    def _draw_squares(self, state: object) -> None:
+        """Reachable squares with their cost (SK-C2); while a path is planned, the running cost
+        on each square of the path instead."""
+        hints = self.hint_map
+        acting = figure(state, state.active.figure) if state.active is not None else None
+        planned: dict = {}
+        if self.plan is not None:
+            for square, total in zip(self.plan["path"], path_costs(state, self.plan["start"], tuple(self.plan["path"]))):
+                planned[square] = total
+        for square, (group, title, cost_text, base) in self.squares.items():
+            found = hints.get(square)
+            if found is not None:
+                cost = found[0]
+                then = "" if acting is None or not may_attack(state, acting) or cost > acting.speed \
+                    else ", then it may still attack"
+                set_text(title, f"{square_name(square)}: {cost} movement point{'s' if cost != 1 else ''}{then}")
+                set_text(cost_text, cost if self.plan is None else "")
+                group.setAttribute("data-cost", cost)
+                kind = "sq reach" + (" clickable" if self.interactive else "")
+            else:
+                set_text(title, base)
+                set_text(cost_text, "")
+                group.setAttribute("data-cost", "")
+                kind = "sq"
+            total = planned.get(square)
+            if total is not None:
+                set_text(cost_text, total)
+                kind += " plan-step"
+            group.setAttribute("data-plan-cost", "" if total is None else total)
+            group.setAttribute("class", kind)
+        self._show_plan(state)
+
+    def _may_plan(self, state: object) -> bool:
+        """Whether this page may plan a path now: its seat's figure is acting, its actions not over."""
+        if not self.interactive or state is None or state.over or state.active is None or state.active.pending:
+            return False
+        item = figure(state, state.active.figure)
+        return item is not None and item.side == self.seat and movement_left(state, item) > 0
+
+    def _show_plan(self, state: object) -> None:
+        if self.plan_line is None:
+            return
+        if self.plan is None or not self.plan["path"]:
+            self.plan_line.setAttribute("visibility", "hidden")
+            self.plan_line.setAttribute("data-path", "")
+            return
+        squares = [self.plan["start"]] + self.plan["path"]
+        self.plan_line.setAttribute("points", " ".join([f"{_centre(sq)[0]},{_centre(sq)[1]}" for sq in squares]))
+        self.plan_line.setAttribute("data-path", " ".join(square_name(sq) for sq in self.plan["path"]))
+        self.plan_line.setAttribute("visibility", "visible")
+
+    def _draw_planner(self) -> None:
+        """The planner in the side panel: start planning, or the path so far with its cost, undo,
+        stop, and the button that sends the Move along it."""
+        node = self.planner
+        if node is None:
+            return
+        clear(node)
+        state = self.state
+        if not self._may_plan(state):
+            node.setAttribute("data-planning", "")
+            return
+        item = figure(state, state.active.figure)
+        if self.plan is None:
+            node.setAttribute("data-planning", "0")
+            add(node, self._button("Plan a path by waypoints", "plan-start", self._start_plan))
+            return
+        node.setAttribute("data-planning", "1")
+        path = self.plan["path"]
+        left = movement_left(state, item)
+        if path:
+            cost = path_costs(state, self.plan["start"], tuple(path))[-1]
+            route = " → ".join(square_name(sq) for sq in [self.plan["start"]] + path)
+            text = f"{item.name}: {route}, {cost} of {left} movement points"
+        else:
+            text = f"{item.name} at {square_name(self.plan['start'])}: click the squares of the path, one after another"
+        add(node, el("p", text, "plan-summary", (("data-steps", len(path)),)))
+        go = self._button("Move along this path", "plan-go", self._send_plan)
+        if not path:
+            go.setAttribute("disabled", "disabled")
+        add(node, go, self._button("Undo the last waypoint", "plan-undo", self._undo_plan),
+            self._button("Stop planning", "plan-stop", self._stop_plan))
+
+    def _button(self, label: str, cls: str, action: object) -> object:
+        button = el("button", label, cls)
+
+        def clicked(event: object) -> None:
+            action()
+
+        listen(button, "click", clicked)
+        return button
+
+    def _start_plan(self) -> None:
+        state = self.state
+        if not self._may_plan(state):
+            return
+        item = figure(state, state.active.figure)
+        self.plan = {"figure": item.id, "start": item.at, "path": [], "legs": []}
+        self._replan()
+
+    def _stop_plan(self) -> None:
+        self.plan = None
+        self._replan()
+
+    def _undo_plan(self) -> None:
+        if self.plan is not None and self.plan["legs"]:
+            count = self.plan["legs"].pop()
+            self.plan["path"] = self.plan["path"][:-count]
+            self._replan()
+
+    def _add_waypoint(self, square: tuple) -> None:
+        state = self.state
+        item = figure(state, self.plan["figure"])
+        here = self.plan["path"][-1] if self.plan["path"] else self.plan["start"]
+        leg = path_leg(state, item, here, square)
+        if leg:
+            self.plan["path"] = self.plan["path"] + list(leg)
+            self.plan["legs"].append(len(leg))
+            self._replan()
+
+    def _send_plan(self) -> None:
+        if self.plan is not None and self.plan["path"] and self.on_pick is not None:
+            self.on_pick({"start": self.plan["start"], "path": list(self.plan["path"])})
+
+    def _replan(self) -> None:
+        if self.state is not None:
+            self._draw_squares(self.state)
+            self._draw_planner()
+
+    def _square_handler(self, square: tuple) -> object:
+        def handler(event: object) -> None:
+            if not self.interactive or self.on_pick is None:
+                return
+            if self.plan is not None:
+                self._add_waypoint(square)
+            else:
+                self.on_pick(square)
+
+        return handler
 
     def _build(self, state: object) -> None:
         grid = state.grid
@@ -222,7 +402,7 @@ class SkirmishView:
                 add(group, title, svg("rect", "sq-" + kind, (
                     ("x", _pt(x)), ("y", _pt(y)), ("width", S), ("height", S), ("fill", FILL[kind]),
                     ("stroke", "#b9b2a0"), ("stroke-width", "1"))), cost)
-                pick_on_click(self, group, square)
+                listen(group, "click", self._square_handler(square))
                 self.squares[square] = (group, title, cost, square_name(square) + names[kind])
                 add(layer, group)
         add(root, layer)
@@ -244,10 +424,12 @@ class SkirmishView:
         add(root, walls)
         doors = svg("g", "doors")
         self.doors = {}
-        for door_id, edge in grid.doors:
-            group = svg("g", "door", (("data-door", door_id),))
+        for entry in grid.doors:  # one door, however many edges: one leaf along all of them (SK-6)
+            door_id, edges = entry[0], entry[1:]
+            group = svg("g", "door", (("data-door", door_id), ("data-edges", len(edges))))
             title = svg("title")
-            (ax, ay), (bx, by) = square_edge_points(edge)
+            ax, ay = square_edge_points(edges[0])[0]
+            bx, by = square_edge_points(edges[-1])[1]
             leaf = svg("line", "leaf", (("x1", _pt(ax)), ("y1", _pt(ay)), ("x2", _pt(bx)), ("y2", _pt(by)),
                                         ("stroke", DOOR), ("stroke-width", "8"), ("stroke-linecap", "butt")))
             label = svg("text", "door-label", (("x", (_pt(ax) + _pt(bx)) // 2 + 4), ("y", (_pt(ay) + _pt(by)) // 2 - 4),
@@ -260,6 +442,10 @@ class SkirmishView:
                                                ("stroke-width", "3"), ("stroke-opacity", "0.8"),
                                                ("pointer-events", "none")))
         add(root, self.route)
+        self.plan_line = svg("polyline", "plan", (("points", ""), ("fill", "none"), ("stroke", PLAN),
+                                                  ("stroke-width", "4"), ("stroke-dasharray", "7 4"),
+                                                  ("visibility", "hidden"), ("pointer-events", "none")))
+        add(root, self.plan_line)
         self.sight_layer = svg("g", "sight", (("pointer-events", "none"),))
         add(root, self.sight_layer)
         figures = svg("g", "figures")
@@ -284,6 +470,11 @@ class SkirmishView:
 
     def _figure_handler(self, figure_id: str) -> object:
         def handler(event: object) -> None:
+            if self.plan is not None and self.interactive and self.state is not None:
+                item = figure(self.state, figure_id)  # a waypoint on its square: through an ally, say
+                if item is not None and item.at is not None:
+                    self._add_waypoint(item.at)
+                return
             self.selected = figure_id
             if self.state is not None:
                 self._draw_figures(self.state)
@@ -300,16 +491,19 @@ class SkirmishView:
         shown[0] = now
         group.setAttribute("data-open", "1" if item.open else "0")
         group.setAttribute("data-holder", item.holder or "")
-        if item.open:  # the leaf swung open: a short dashed line square to the edge at its first end
-            leaf.setAttribute("x2", _pt(ax) + (2 * S // 3 if ax == bx else 0))
-            leaf.setAttribute("y2", _pt(ay) + (0 if ax == bx else 2 * S // 3))
+        if item.open:  # the leaf swung open: a dashed line square to the door at its first end
+            span = 2 * (abs(bx - ax) + abs(by - ay)) * S // 3
+            leaf.setAttribute("x2", _pt(ax) + (span if ax == bx else 0))
+            leaf.setAttribute("y2", _pt(ay) + (0 if ax == bx else span))
             leaf.setAttribute("stroke-dasharray", "4 3")
         else:
             leaf.setAttribute("x2", _pt(bx))
             leaf.setAttribute("y2", _pt(by))
             leaf.setAttribute("stroke-dasharray", "none")
         who = f", held by {holder.name} ({holder.id})" if holder is not None else ", held by nobody"
-        set_text(title, f"{item.id}: {'open' if item.open else 'closed'}{who}")
+        wide = abs(bx - ax) + abs(by - ay)
+        size = f", {wide} squares wide" if wide > 1 else ""
+        set_text(title, f"{item.id}: {'open' if item.open else 'closed'}{who}{size}")
 
     def _selected(self, state: object) -> object:
         if self.selected is not None:
@@ -405,6 +599,8 @@ class SkirmishView:
                 if state.active.pending:
                     add(line, el("b", f" · must decide {', '.join(state.active.pending)}", "pending"))
             nodes.append(line)
+        self.planner = el("div", None, "planner")
+        nodes.append(self.planner)
         table = el("table", None, "seats figures")
         head = el("tr")
         for title in ("figure", "side", "at", "hp", "Atk", "Def", "move"):

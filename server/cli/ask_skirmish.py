@@ -2,6 +2,7 @@
 
     chronicle ask skirmish los SCENARIO --from SQUARE --to SQUARE
     chronicle ask skirmish reachable SCENARIO --figure ID
+    chronicle ask skirmish path SCENARIO --figure ID --path SQUARE,SQUARE,...
 
 Both print JSON and answer on the scenario as it starts (every door closed, figures where the
 scenario puts them). Squares are written ``C3`` (column letter, row number) or ``x,y`` from 0.
@@ -13,7 +14,11 @@ centres meets first. ``cover`` is what an attacker on the first square would fac
 other figures and the low objects of the map screen, the figures on the two squares do not.
 ``reachable`` lists every square the figure can end a move on this activation (up to twice its
 movement points, SK-C2) with the cost and the cheapest path; ``attack_after`` tells whether it
-could still attack there (cost within its movement points).
+could still attack there (cost within its movement points). ``path`` judges the way a player says
+the figure went, as a Move with that path at the start of its activation would be judged (issue
+15): ``{"legal": true, "cost": …}``, or ``{"legal": false, "rule": "SK-1", "reason": "step 3, …"}``
+naming the first illegal step and its clause. Squares are separated by commas or spaces
+(``F1,E1,D1``; ``x,y`` squares need spaces: ``"5,0 4,0"``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import argparse
 import json
 
 from events.games.skirmish import rules
+from events.games.skirmish.model import Activation, Move
 from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
 from server.cli.ask_common import add_scenario, initial_state
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
@@ -37,6 +43,11 @@ def add_questions(subparsers: argparse._SubParsersAction) -> None:
     add_scenario(reach, "skirmish/purge")
     reach.add_argument("--figure", required=True, metavar="ID", help="a figure id, e.g. ana")
     reach.set_defaults(func=run_reachable)
+    walk = subparsers.add_parser("path", help="is this path legal for a figure, and if not, which step and rule")
+    add_scenario(walk, "skirmish/purge")
+    walk.add_argument("--figure", required=True, metavar="ID", help="a figure id, e.g. z3")
+    walk.add_argument("--path", required=True, metavar="SQUARES", help="the squares entered, e.g. C5,C4")
+    walk.set_defaults(func=run_path)
 
 
 def _square(state, text: str, option: str) -> tuple:
@@ -65,12 +76,37 @@ def run_los(args: argparse.Namespace) -> int:
     return SUCCESS
 
 
-def run_reachable(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "skirmish", rules)
-    item = rules.figure(state, args.figure)
+def _figure(state, figure_id: str):
+    item = rules.figure(state, figure_id)
     if item is None:
         known = ", ".join(f.id for f in state.figures)
-        raise CommandError(f"--figure: no figure {args.figure!r} in this scenario (figures: {known})", BAD_ARGS)
+        raise CommandError(f"--figure: no figure {figure_id!r} in this scenario (figures: {known})", BAD_ARGS)
+    return item
+
+
+def run_path(args: argparse.Namespace) -> int:
+    state = initial_state(args.scenario, "skirmish", rules)
+    item = _figure(state, args.figure)
+    words = args.path.split() if " " in args.path.strip() else args.path.split(",")
+    path = tuple(_square(state, word, "--path") for word in words if word)
+    if not path:
+        raise CommandError("--path: expected the squares entered, such as C5,C4, got nothing", BAD_ARGS)
+    # As at the start of its activation: its side on turn, nothing spent yet (SK-C2, SK-C5).
+    fresh = state.but(turn=state.sides.index(item.side), active=Activation(item.id, 0, 0, False, (), ()))
+    result = rules.decide(fresh, item.side, Move(item.id, path[-1], path), None)
+    answer: dict = {"figure": item.id, "from": square_name(item.at), "path": [square_name(sq) for sq in path],
+                    "movement_points": item.speed}
+    if isinstance(result, list):
+        answer.update({"legal": True, "cost": result[0].cost, "rule": "SK-C2"})
+    else:
+        answer.update({"legal": False, "rule": result.rule, "reason": result.reason})
+    print(json.dumps(answer, ensure_ascii=False))
+    return SUCCESS
+
+
+def run_reachable(args: argparse.Namespace) -> int:
+    state = initial_state(args.scenario, "skirmish", rules)
+    item = _figure(state, args.figure)
     options = rules.destinations(state, item, 2 * item.speed)
     squares = [
         {"square": square_name(square), "cost": cost, "path": [square_name(step) for step in path],

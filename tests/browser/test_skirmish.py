@@ -1,4 +1,5 @@
-"""The skirmish pages against a real server and Chromium: a door contest between two seats, watched.
+"""The skirmish pages against a real server and Chromium: a door contest between two seats, watched;
+a path planned by waypoints, refused at its illegal step, then walked.
 
 In skirmish/purge the zombies' seat moves Zombie 3 next to the safe room's south door by clicking a
 highlighted square, ends its activation and opens the door (SK-7); the survivors' seat activates Ben
@@ -101,3 +102,67 @@ def test_sk_10_a_door_contest_between_two_seats_seen_by_a_spectator(server, new_
     logged = watcher.locator("#log li[data-type='DoorContested']")
     assert logged.count() == 1 and "SK-10" in logged.text_content()
     assert watcher.problems == [] and zombies.problems == [] and survivors.problems == []
+
+
+def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walked(server, new_context):
+    """SK-1, SK-C2, SK-6 in skirmish/hangar: the troopers' seat activates Trooper 1 at G2 and plans
+    G2 → F1 → E1 → D1 by clicking squares, each step's running cost on its square (2, 3, 4);
+    sent, the path is refused at step 3, across the wall D1|E1, with SK-1; the last waypoint
+    undone, the path G2 → F1 → E1 is walked as chosen. The blast door two squares wide is one door,
+    drawn as one leaf along both its edges; a single click still moves by the cheapest path, and a
+    click on an ally while planning is a waypoint on its square (SK-C2: through allies)."""
+    created = create_game(server.base_url, scenario="skirmish/hangar", seed=SEED)
+    troopers = open_page(new_context(), f"{server.base_url}{created['seats']['troopers']['link']}")
+    # Check the blast door is one door: one leaf two squares long (D2|E2 and D3|E3), three doors in all.
+    assert troopers.locator("g.door").count() == 3
+    door1 = "g.door[data-door='door1']"
+    assert troopers.get_attribute(door1, "data-edges") == "2"
+    y1, y2 = (int(troopers.get_attribute(f"{door1} line.leaf", name)) for name in ("y1", "y2"))
+    assert y2 - y1 == 2 * 46
+    assert troopers.text_content(f"{door1} title") == "door1: closed, held by nobody, 2 squares wide"
+
+    # Check the planner: only once a figure of this seat acts; then waypoints and running costs.
+    assert troopers.locator("#info .planner button").count() == 0
+    click_button(troopers, "Activate Trooper 1")
+    troopers.wait_for_selector("#info .planner button.plan-start")
+    assert "click a highlighted square" in troopers.text_content("#actions .prompt")
+    troopers.click("#info .planner button.plan-start")
+    for square, cost in (("F1", "2"), ("E1", "3"), ("D1", "4")):
+        troopers.click(f"g.sq[data-square='{square}']")
+        troopers.wait_for_selector(f"g.sq[data-square='{square}'][data-plan-cost='{cost}']")
+        assert troopers.text_content(f"g.sq[data-square='{square}'] text.cost") == cost
+    assert troopers.text_content("#info .plan-summary") == "Trooper 1: G2 → F1 → E1 → D1, 4 of 12 movement points"
+    assert troopers.get_attribute("polyline.plan", "data-path") == "F1 E1 D1"
+
+    # Check the engine refuses the illegal step with its clause and the step, and nothing moves.
+    troopers.click("#info .planner button.plan-go")
+    troopers.wait_for_selector("#log li.rejected[data-rule='SK-1']")
+    reason = troopers.text_content("#log li.rejected[data-rule='SK-1'] .reason")
+    assert reason == "step 3, E1→D1: crosses the wall D1|E1: a wall stops movement"
+    assert troopers.get_attribute("g.fig[data-figure='tk1']", "data-at") == "G2"
+
+    # Check undoing the last waypoint and sending walks the chosen path, logged as chosen.
+    troopers.click("#info .planner button.plan-undo")
+    troopers.wait_for_function("document.querySelector(\"g.sq[data-square='D1']\").dataset.planCost === ''")
+    troopers.click("#info .planner button.plan-go")
+    troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'E1'")
+    moved = troopers.locator("#log li[data-type='FigureMoved']").last.text_content()
+    assert "tk1 moves G2 → F1 → E1 (3 movement points, the path its side chose)" in moved
+    assert troopers.get_attribute("polyline.route", "data-path") == "F1 E1"
+    assert troopers.get_attribute("#info .planner", "data-planning") == "0"  # the plan is spent
+
+    # Check one click on a highlighted square still moves by the cheapest path.
+    troopers.click("g.sq[data-square='F1']")
+    troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'F1'")
+
+    # Check a waypoint on an ally (a click on Trooper 2's figure at G4) plans a path through it.
+    troopers.click("#info .planner button.plan-start")
+    for square in ("F2", "F3"):
+        troopers.click(f"g.sq[data-square='{square}']")
+    troopers.click("g.fig[data-figure='tk2']")
+    troopers.click("g.sq[data-square='G5']")
+    troopers.wait_for_selector("g.sq[data-square='G5'][data-plan-cost='5']")
+    troopers.click("#info .planner button.plan-go")
+    troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'G5'")
+    assert troopers.get_attribute("polyline.route", "data-path") == "F2 F3 G4 G5"
+    assert troopers.problems == []

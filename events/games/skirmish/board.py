@@ -5,6 +5,12 @@ grid: square ``(x, y)`` is the character at row ``2y+1``, column ``2x+1`` of the
 characters between two squares are their edge, and the characters at even row and even column are
 corner posts (decoration). A scenario arrives here as one dict with its map already inlined (the
 shell reads files; the core does not).
+
+A door is one piece (SK-6…SK-11): a straight run of edges with one state and one holder. ``D``
+edges that follow each other on one line form one door; a lowercase letter on edges labels a door
+whose edges are exactly those with that letter (one straight run), so a map can draw two doors side
+by side, or a door next to a ``D``. A label joins nothing else, and a lone ``D`` is a one-edge door
+as it always was.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from events.validate import ScenarioError, array, boolean, found, integer, obj, 
 SQUARE_CHARS = {".": "floor", " ": "floor", "=": "low", "~": "difficult", "O": "pit"}
 #: What an edge's character means.
 EDGE_CHARS = {" ": None, "|": "wall", "-": "wall", "#": "wall", "D": "door"}
+#: A lowercase letter on an edge labels the door it belongs to (every edge with that letter).
+LABEL_CHARS = "abcdefghijklmnopqrstuvwxyz"
 POST_CHARS = "+-| #"
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
 MAX_SIZE = 40
@@ -37,9 +45,12 @@ class Setup:
         self.first = first
 
 
-def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
+def load_map(raw: object, diagonal_cost: int, path: str = "$", wide_doors: bool = True) -> Grid:
     """A grid from its ASCII drawing (SK-C1): walls (SK-1), doors (SK-6), low objects (SK-3),
-    difficult terrain (SK-4) and pits (SK-5)."""
+    difficult terrain (SK-4) and pits (SK-5).
+
+    ``wide_doors=False`` reads a map as rules version skirmish-1 did, for its logged games: every
+    ``D`` is a door of its own and a door label is no edge character."""
     data = obj(raw, path, ("name", "rows"), ("notes",))
     name = text(data["name"], f"{path}.name")
     rows = array(data["rows"], f"{path}.rows", 3)
@@ -57,7 +68,7 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
         raise ScenarioError(f"{path}.rows", f"at most {MAX_SIZE} × {MAX_SIZE} squares, got {width} × {height}")
     cells = [row.ljust(2 * width + 1) for row in rows]
     walls = []
-    doors = []
+    door_marks: list = []
     low, difficult, pits = [], [], []
     for r, row in enumerate(cells):
         for c, char in enumerate(row):
@@ -68,7 +79,8 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
                 continue
             if r % 2 == 0 and c % 2 == 0:
                 if char not in POST_CHARS:
-                    raise ScenarioError(where, f"a corner post is one of {POST_CHARS!r}, got {found(char)}")
+                    raise ScenarioError(where, f"a corner post is one of {POST_CHARS!r}, got {found(char)}"
+                                        + (" (door labels go on edges)" if char in LABEL_CHARS else ""))
                 continue
             if r % 2 == 1 and c % 2 == 1:
                 kind = SQUARE_CHARS.get(char)
@@ -78,10 +90,10 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
                 square = (c // 2, r // 2)
                 {"low": low, "difficult": difficult, "pit": pits}.get(kind, []).append(square)
                 continue
-            if char not in EDGE_CHARS:
+            if char not in EDGE_CHARS and (char not in LABEL_CHARS or not wide_doors):
                 raise ScenarioError(where, f"an edge is one of {''.join(EDGE_CHARS)!r} "
-                                    f"(nothing, wall, wall, wall, door), got {found(char)}")
-            kind = EDGE_CHARS[char]
+                                    f"(nothing, wall, wall, wall, door) or a door label a–z, got {found(char)}")
+            kind = EDGE_CHARS.get(char, "door")
             if kind is None:
                 continue
             if r % 2 == 1:  # between (c//2 - 1, r//2) and (c//2, r//2)
@@ -98,19 +110,68 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
             if kind == "wall":
                 walls.append(edge)
             else:
-                doors.append((f"door{len(doors) + 1}", edge))
-    return Grid(name, width, height, tuple(sorted(walls)), tuple(doors), tuple(sorted(low)),
+                door_marks.append((r, c, char, edge))
+    return Grid(name, width, height, tuple(sorted(walls)), _doors(door_marks, f"{path}.rows", wide_doors), tuple(sorted(low)),
                 tuple(sorted(difficult)), tuple(sorted(pits)), diagonal_cost)
 
 
-def load_scenario(raw: object, path: str = "$") -> Setup:
-    """A whole scenario: map, two sides, figures, rounds, diagonal cost (SK-C1, SK-C2, SK-C5)."""
+def _doors(marks: list, path: str, wide_doors: bool = True) -> tuple:
+    """The doors of a map from its door edges ``(row, column, character, edge)`` in reading order.
+
+    Each door is ``(id, edge, edge, …)``: its id, then its edges in reading order. Doors are named
+    ``door1``, ``door2``, … in the reading order of their first edge, so a map whose doors are
+    all one edge wide names them as it always did. ``D`` edges next to each other on one line (a
+    vertical edge and the one below it, a horizontal edge and the one right of it) are one door;
+    the edges with one label are one door and must be one straight run, with no gap.
+    """
+    at = {(r, c): char for r, c, char, _edge in marks}
+    group: dict = {}  # (row, column) -> the (row, column) of the door's first edge
+    labelled: dict = {}  # label -> (row, column) of its first edge
+    for r, c, char, _edge in marks:
+        if char == "D" and not wide_doors:
+            group[(r, c)] = (r, c)
+            continue
+        if char == "D":
+            before = (r - 2, c) if r % 2 == 1 else (r, c - 2)  # the edge before it on its line
+            group[(r, c)] = group[before] if at.get(before) == "D" else (r, c)
+            continue
+        first = labelled.get(char)
+        if first is None:
+            labelled[char] = (r, c)
+            group[(r, c)] = (r, c)
+            continue
+        group[(r, c)] = first
+        _check_run(char, first, (r, c), [key for key, head in group.items() if head == first], path)
+    doors: dict = {}
+    for r, c, _char, edge in marks:
+        doors.setdefault(group[(r, c)], []).append(edge)
+    return tuple((f"door{number}",) + tuple(edges) for number, edges in enumerate(doors.values(), 1))
+
+
+def _check_run(label: str, first: tuple, new: tuple, run: list, path: str) -> None:
+    """A label's edges so far (``run``, reading order, ``new`` last) must be one straight run."""
+    (r0, c0), (r, c) = first, new
+    where = f"{path}[{r}][{c}]"
+    if r0 % 2 != r % 2 or (r % 2 == 1 and c != c0) or (r % 2 == 0 and r != r0):
+        raise ScenarioError(where, f"door label {label!r} bends: its edges at rows[{r0}][{c0}] and here are not "
+                            "on one line (a door is one straight run of edges)")
+    previous = run[-2]
+    step = (r - previous[0], c - previous[1])
+    if step not in ((2, 0), (0, 2)):
+        raise ScenarioError(where, f"door label {label!r} is used twice: this edge does not follow its edge at "
+                            f"rows[{previous[0]}][{previous[1]}] (a label names one door: one run of edges "
+                            "side by side)")
+
+
+def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setup:
+    """A whole scenario: map, two sides, figures, rounds, diagonal cost (SK-C1, SK-C2, SK-C5);
+    ``wide_doors`` as in ``load_map``."""
     data = obj(raw, path, ("game", "title", "map", "sides", "figures"),
                ("rounds", "first", "diagonal_cost", "notes"))
     if data["game"] != "skirmish":
         raise ScenarioError(f"{path}.game", f"expected 'skirmish', got {found(data['game'])}")
     diagonal_cost = integer(data.get("diagonal_cost", 2), f"{path}.diagonal_cost", 1, 2)
-    grid = load_map(data["map"], diagonal_cost, f"{path}.map")
+    grid = load_map(data["map"], diagonal_cost, f"{path}.map", wide_doors)
     sides = []
     for i, item in enumerate(array(data["sides"], f"{path}.sides", 2, 2)):
         side = _name(item, f"{path}.sides[{i}]")

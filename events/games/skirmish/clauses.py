@@ -20,7 +20,9 @@ CATALOGUE = Catalogue(
                "points. It gives no cover."),
         Clause("SK-5", "Pits", "Pits (orange) cannot be entered, but line of sight passes over them and they give "
                "no cover."),
-        Clause("SK-6", "Doors", "A door (light blue) that is closed is a wall; an open door changes nothing."),
+        Clause("SK-6", "Doors", "A door (light blue) that is closed is a wall; an open door changes nothing. "
+               "Reading: a door wider than one square (a straight run of edges) is one door, with one state and "
+               "one holder; SK-7…SK-11 apply to the whole of it."),
         Clause("SK-7", "Opening", "A door nobody holds stays as it is until a figure ends its turn in contact with "
                "it; after all its actions that figure decides whether the door is open, and holds it. Reading: a "
                "door whose holder left or fell is closed and unheld, and the next figure to end its turn in "
@@ -68,8 +70,9 @@ CATALOGUE = Catalogue(
                "left to activate is skipped); an activation is moves and an attack, then the end-of-turn door "
                "decisions of SK-7…SK-9. A round ends when every standing figure has activated; the game ends when "
                "a side has no figure left or after the scenario's rounds."),
-        Clause("SK-C6", "Next to a door", "A figure is in contact with a door when its square touches the door's "
-               "edge, ends included: up to six squares, three on each side. The +2 of SK-10 counts the other "
+        Clause("SK-C6", "Next to a door", "A figure is in contact with a door when its square touches one of the "
+               "door's edges, ends included: up to six squares for a one-edge door, three on each side, two more "
+               "for each further edge. The +2 of SK-10 counts the other "
                "figures of the roller's side in contact. Keeping a door closed holds it as opening it does."),
     )
 )

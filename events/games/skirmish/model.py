@@ -28,7 +28,9 @@ class Grid(_Memoised):
     """The map (SK-C1): size, wall edges (SK-1), door edges by id (SK-6), square features.
 
     ``low``: squares with low objects (SK-3); ``difficult``: difficult terrain (SK-4); ``pits``
-    (SK-5); ``diagonal_cost``: what a diagonal step costs (SK-C2). ``doors``: (id, edge) pairs.
+    (SK-5); ``diagonal_cost``: what a diagonal step costs (SK-C2). ``doors``: one ``(id, edge,
+    edge, …)`` tuple per door, its edges (one straight run) in reading order: a door is one piece
+    however wide it is (SK-6…SK-11), and a one-edge door is the ``(id, edge)`` pair it always was.
     Line of sight between two squares depends only on the grid and which doors are closed, so
     the rules keep those answers in the grid's ``_memo`` (every state of a game shares its grid).
     """
@@ -78,7 +80,10 @@ class Figure(Record):
 
 
 class Door(Record):
-    """A door on an edge (SK-6): open or closed, and the figure holding it (SK-7…SK-11), if any."""
+    """A door (SK-6): open or closed, and the figure holding it (SK-7…SK-11), if any.
+
+    ``edge`` is the door's first edge; the grid lists all of them (``Grid.doors``), and the door's
+    state and holder are those of every one of its edges."""
 
     __slots__ = ("id", "edge", "open", "holder")
     __match_args__ = __slots__
@@ -159,17 +164,20 @@ class Activate(Record):
 
 
 class Move(Record):
-    """Move the active figure to square ``to`` by its cheapest legal path (SK-C2). ``figure`` may
-    be left out (None): the figure acting now, so a click on a square is a whole command."""
+    """Move the active figure to square ``to`` (SK-C2). ``figure`` may be left out (None): the
+    figure acting now, so a click on a square is a whole command. ``path``, if given, is the way
+    its side chose: the squares entered, in order, ending at ``to``; each step is checked and the
+    first illegal one refused with its clause. Without it the figure takes its cheapest legal path."""
 
-    __slots__ = ("figure", "to")
+    __slots__ = ("figure", "to", "path")
     __match_args__ = __slots__
     TYPE = "Move"
-    DEFAULTS = {"figure": None}
+    DEFAULTS = {"figure": None, "path": None}
 
-    def __init__(self, figure: str, to: tuple) -> None:
+    def __init__(self, figure: str, to: tuple, path: tuple | None = None) -> None:
         _set(self, "figure", figure)
         _set(self, "to", to)
+        _set(self, "path", path)
 
 
 class Attack(Record):
@@ -240,15 +248,18 @@ class FigureActivated(Record):
 
 class FigureMoved(Record):
     """A figure moved along ``path`` for ``cost`` movement points (SK-C2); ``doubled``: the
-    squares of the path whose entry cost double (SK-3, SK-4); ``passed``: allies passed through."""
+    squares of the path whose entry cost double (SK-3, SK-4); ``passed``: allies passed through;
+    ``chosen``: the path was the one its side gave (else the engine's cheapest legal path)."""
 
-    __slots__ = ("figure", "start", "to", "path", "cost", "doubled", "passed")
+    __slots__ = ("figure", "start", "to", "path", "cost", "doubled", "passed", "chosen")
     __match_args__ = __slots__
     TYPE = "FigureMoved"
     RULE = "SK-C2"
+    DEFAULTS = {"chosen": False}  # logs of skirmish-1 have no chosen paths
 
     def __init__(
-        self, figure: str, start: tuple, to: tuple, path: tuple, cost: int, doubled: tuple, passed: tuple
+        self, figure: str, start: tuple, to: tuple, path: tuple, cost: int, doubled: tuple, passed: tuple,
+        chosen: bool = False,
     ) -> None:
         _set(self, "figure", figure)
         _set(self, "start", start)
@@ -257,6 +268,7 @@ class FigureMoved(Record):
         _set(self, "cost", cost)
         _set(self, "doubled", doubled)
         _set(self, "passed", passed)
+        _set(self, "chosen", chosen)
 
 
 class AttackRolled(Record):

@@ -49,6 +49,7 @@ from events.geometry.squares import (
     square_line_of_sight,
     square_name,
     square_step_block,
+    square_step_cost,
 )
 from events.rules import Rejection
 
@@ -56,8 +57,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: Recorded in every GameStarted.
-RULES_VERSION = "skirmish-1"
+#: Recorded in every GameStarted. skirmish-2 (issue 15): ``D`` edges side by side on one line are
+#: one door, and labels name doors. A game started under skirmish-1 keeps its doors as that
+#: version read them (every ``D`` a door of its own), so its log replays
+#: to the same events and state hashes; paths and the refusal order add nothing to a log.
+RULES_VERSION = "skirmish-2"
+RULES_VERSION_1 = "skirmish-1"
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
@@ -72,12 +77,18 @@ def start(scenario: dict, seed: int) -> list:
     return [GameStarted("skirmish", RULES_VERSION, seed, setup.sides, canonical_json(scenario))]
 
 
+def start_1(scenario: dict, seed: int) -> list:
+    """``start`` of rules version skirmish-1: its maps have no labels, and each ``D`` is a door."""
+    setup = boards.load_scenario(scenario, wide_doors=False)
+    return [GameStarted("skirmish", RULES_VERSION_1, seed, setup.sides, canonical_json(scenario))]
+
+
 def initial_state(event: GameStarted) -> State:
     """Figures where the scenario puts them; every door closed and held by nobody (SK-7)."""
     import json
 
-    setup = boards.load_scenario(json.loads(event.scenario))
-    doors = tuple(Door(door_id, edge, False, None) for door_id, edge in setup.grid.doors)
+    setup = boards.load_scenario(json.loads(event.scenario), wide_doors=event.rules_version != RULES_VERSION_1)
+    doors = tuple(Door(entry[0], entry[1], False, None) for entry in setup.grid.doors)
     return State(setup.title, setup.grid, setup.sides, setup.figures, doors, 1, setup.rounds, setup.first, (),
                  None, False, None)
 
@@ -99,12 +110,17 @@ def door(state: State, door_id: Any) -> Door | None:
     return None
 
 
+def door_edges(state: State, item: Door) -> tuple:
+    """Every edge of a door, in reading order: the door is one piece (SK-6…SK-11)."""
+    return next(entry[1:] for entry in state.grid.doors if entry[0] == item.id)
+
+
 def blocked_edges(state: State) -> set:
-    """Walls (SK-1) and closed doors, which count as walls (SK-6)."""
+    """Walls (SK-1) and every edge of each closed door, which counts as a wall (SK-6)."""
     edges = set(state.grid.walls)
     for item in state.doors:
         if not item.open:
-            edges.add(item.edge)
+            edges.update(door_edges(state, item))
     return edges
 
 
@@ -130,9 +146,25 @@ def line_of_sight(state: State, a: tuple, b: tuple) -> bool:
 def edge_label(state: State, edge: tuple) -> str:
     """``the wall C2|D2`` or ``the closed door door1 (C2|D2)``."""
     for item in state.doors:
-        if item.edge == edge:
+        if edge in door_edges(state, item):
             return f"the closed door {item.id} ({square_edge_name(edge)})"
     return f"the wall {square_edge_name(edge)}"
+
+
+def _labels(state: State, edges: list) -> list:
+    """``edge_label`` of each edge, a door named once with the edges of it in the list."""
+    out: list = []
+    seen: dict = {}
+    for edge in edges:
+        entry = next((item for item in state.doors if edge in door_edges(state, item)), None)
+        if entry is None:
+            out.append(edge_label(state, edge))
+        elif entry.id in seen:
+            seen[entry.id].append(square_edge_name(edge))
+        else:
+            seen[entry.id] = [square_edge_name(edge)]
+            out.append(entry.id)
+    return [f"the closed door {label} ({', '.join(seen[label])})" if label in seen else label for label in out]
 
 
 def contact_squares(state: State, edge: tuple) -> tuple:
@@ -146,8 +178,17 @@ def contact_squares(state: State, edge: tuple) -> tuple:
     return tuple(sorted(squares))
 
 
-def in_contact(state: State, item: Figure, edge: tuple) -> bool:
-    return item.at is not None and item.at in contact_squares(state, edge)
+def door_contact(state: State, entry: Door) -> tuple:
+    """The squares in contact with a door: those touching any of its edges (SK-C6)."""
+    squares = set()
+    for edge in door_edges(state, entry):
+        squares.update(contact_squares(state, edge))
+    return tuple(sorted(squares))
+
+
+def in_contact(state: State, item: Figure, entry: Door) -> bool:
+    """SK-C6: the figure's square touches one of the door's edges, ends included."""
+    return item.at is not None and item.at in door_contact(state, entry)
 
 
 def standing(state: State, side: str | None = None) -> tuple:
@@ -194,6 +235,51 @@ def destinations(state: State, item: Figure, budget: int | None = None) -> dict:
                          budget, lambda sq: sq not in pits and sq not in enemies)
     taken = {other.at for other in state.figures if other.at is not None}
     return {square: found for square, found in reach.items() if square not in taken}
+
+
+def path_leg(state: State, item: Figure, start: tuple, goal: tuple) -> tuple:
+    """The squares from ``start`` to ``goal`` for a waypoint of a path being planned (issue 15).
+
+    A neighbour is one step as asked, legal or not (the rules judge it when the path is sent);
+    a farther square is reached by the cheapest legal way from ``start`` whatever it costs, or,
+    with none, by the straight line of steps (diagonal first), so that the illegal step is the
+    one refused, with its clause. Never empty unless ``goal`` is ``start``.
+    """
+    if goal == start:
+        return ()
+    if max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) == 1:
+        return (goal,)
+    grid = state.grid
+    enemies = {o.at for o in state.figures if o.at is not None and o.side != item.side}
+    pits = set(grid.pits)
+    big = 4 * grid.diagonal_cost * grid.width * grid.height  # more than any winding way costs
+    found = square_costs(start, grid.width, grid.height, blocked_edges(state), grid.diagonal_cost,
+                         set(grid.low) | set(grid.difficult), big,
+                         lambda sq: sq not in pits and sq not in enemies).get(goal)
+    if found is not None:
+        return found[1]
+    line = []
+    x, y = start
+    while (x, y) != goal:
+        x += (goal[0] > x) - (goal[0] < x)
+        y += (goal[1] > y) - (goal[1] < y)
+        line.append((x, y))
+    return tuple(line)
+
+
+def path_costs(state: State, start: tuple, path: tuple) -> tuple:
+    """The running total of movement points after each step of ``path`` (SK-C2, SK-3, SK-4),
+    what a path being planned shows on its squares."""
+    grid = state.grid
+    doubled = set(grid.low) | set(grid.difficult)
+    totals = []
+    total = 0
+    here = start
+    for square in path:
+        total += square_step_cost(here, square, grid.diagonal_cost, square in doubled)
+        totals.append(total)
+        here = square
+    return tuple(totals)
 
 
 def sight(state: State, attacker: tuple, target: tuple) -> tuple:
@@ -270,51 +356,95 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    """A command becomes events, or a Rejection citing the clause that forbids it.
+
+    Refusal order (issue 15): what the rules forbid comes before whose turn it is. A command of a
+    figure that may not act now (another side's turn, another figure acting, none activated) is
+    first decided as if that figure's activation had just begun; if a rule refuses it then (a pit,
+    a wall, no line of sight, no contact with the door…), that rule is cited, and "not your turn"
+    (SK-C5) only when nothing else forbids it.
+    """
     if state is None:
         return Rejection("SK-C5", "the game has not started")
     if state.over:
         return Rejection("SK-C5", "the game is over")
     if seat not in state.sides:
         return Rejection("SK-C5", f"there is no side {seat!r} in this game (sides: {', '.join(state.sides)})")
-    if seat != current_side(state):
-        return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
     if not isinstance(command, (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor)):
         return Rejection("SK-C5", f"{type(command).__name__} is not a command of this game")
+    active = state.active
     if isinstance(command, Move) and command.figure is None:  # the figure acting now
-        if state.active is None:
+        if seat != current_side(state):
+            return _not_your_turn(state, seat)
+        if active is None:
             return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
-        command = Move(state.active.figure, command.to)
+        command = Move(active.figure, command.to, command.path)
     item = figure(state, command.figure)
     if item is None:
-        return Rejection("SK-C1", f"there is no figure {command.figure!r}")
+        return Rejection("SK-C1", f"there is no figure {_shown(command.figure)}")
     if item.side != seat:
         return Rejection("SK-C5", f"{item.name} ({item.id}) is a {item.side} figure, not one of {seat}'s")
     if item.at is None:
         return Rejection("SK-C2", f"{item.name} ({item.id}) is defeated")
-    active = state.active
+    turn_problem = _turn_problem(state, seat, item, command)
+    if turn_problem is not None:
+        return _forbidden_anyway(state, seat, item, command) or turn_problem
     if isinstance(command, Activate):
-        if active is not None:
-            return Rejection("SK-C5", f"{_who(state, active.figure)} is acting: its activation must end first")
-        if item.id in state.activated:
-            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
         return [FigureActivated(item.id, item.side, state.round)]
-    if active is None:
-        return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
-    if active.figure != item.id:
-        return Rejection("SK-C5", f"{_who(state, active.figure)} is acting, not {item.name} ({item.id})")
     if isinstance(command, DecideDoor):
         return _decide_door(state, item, command)
     if active.pending:
         listed = ", ".join(active.pending)
         return Rejection("SK-7", f"{item.name}'s actions are over: decide {listed} first (open or closed)")
     if isinstance(command, Move):
-        return _move(state, item, command.to)
+        return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
-        return _attack(state, item, command.target, rng)
+        return _attack_refusal(state, item, command.target) or _attack(state, item, command.target, rng)
     if isinstance(command, ContestDoor):
-        return _contest(state, item, command, rng)
+        return _contest_refusal(state, item, command) or _contest(state, item, command, rng)
     return _end_actions(state, item)
+
+
+def _not_your_turn(state: State, seat: str) -> Rejection:
+    return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
+
+
+def _turn_problem(state: State, seat: str, item: Figure, command: Any) -> Rejection | None:
+    """Whose turn it is (SK-C5): the side on turn, and the figure acting (or none, to activate)."""
+    if seat != current_side(state):
+        return _not_your_turn(state, seat)
+    active = state.active
+    if isinstance(command, Activate):
+        if active is not None:
+            return Rejection("SK-C5", f"{_who(state, active.figure)} is acting: its activation must end first")
+        if item.id in state.activated:
+            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+        return None
+    if active is None:
+        return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
+    if active.figure != item.id:
+        return Rejection("SK-C5", f"{_who(state, active.figure)} is acting, not {item.name} ({item.id})")
+    return None
+
+
+def _forbidden_anyway(state: State, seat: str, item: Figure, command: Any) -> Rejection | None:
+    """What a rule says of the command if ``item``'s activation had just begun (no dice rolled).
+
+    Asked of a move, an attack, a door contest, and of an activation (a figure activates once a
+    round, SK-C5); ending an activation and door decisions are matters of turn order only."""
+    if isinstance(command, Activate):
+        if item.id in state.activated:
+            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+        return None
+    if not isinstance(command, (Move, Attack, ContestDoor)):
+        return None
+    fresh = state.but(turn=side_of(state, seat), active=Activation(item.id, 0, 0, False, (), ()))
+    if isinstance(command, Move):
+        result = _move(fresh, item, command.to, command.path)
+        return result if isinstance(result, Rejection) else None
+    if isinstance(command, Attack):
+        return _attack_refusal(fresh, item, command.target)
+    return _contest_refusal(fresh, item, command)
 
 
 def _who(state: State, figure_id: str) -> str:
@@ -332,17 +462,98 @@ def _is_square(value: Any) -> bool:
     )
 
 
-def _move(state: State, item: Figure, to: Any) -> list | Rejection:
+def _move(state: State, item: Figure, to: Any, path: Any = None) -> list | Rejection:
     if not _is_square(to):
-        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {to!r}")
+        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {_shown(to)}")
+    if path is not None:
+        return _walk(state, item, to, path)
     options = destinations(state, item)
     if to in options:
         cost, path = options[to]
-        doubling = set(state.grid.low) | set(state.grid.difficult)
-        allies = {other.at for other in state.figures if other.at is not None and other.id != item.id}
-        return [FigureMoved(item.id, item.at, to, path, cost, tuple(sq for sq in path if sq in doubling),
-                            tuple(sq for sq in path[:-1] if sq in allies))]
+        return [_moved_along(state, item, to, path, cost, False)]
     return _why_not(state, item, to)
+
+
+def _moved_along(state: State, item: Figure, to: tuple, path: tuple, cost: int, chosen: bool) -> FigureMoved:
+    doubling = set(state.grid.low) | set(state.grid.difficult)
+    allies = {other.at for other in state.figures if other.at is not None and other.id != item.id}
+    return FigureMoved(item.id, item.at, to, path, cost, tuple(sq for sq in path if sq in doubling),
+                       tuple(sq for sq in path[:-1] if sq in allies), chosen)
+
+
+def _shown(value: Any) -> str:
+    """A value from a command, as a message quotes it (a hostile one is cut short)."""
+    text = repr(list(value) if isinstance(value, tuple) else value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _walk(state: State, item: Figure, to: tuple, path: Any) -> list | Rejection:
+    """A Move along the path its side chose (SK-C2): every step checked in order, and the first
+    illegal one refused with its clause and the step. Entries are checked to be squares first;
+    a path cannot be longer than the points left (each step costs at least 1), so the step where
+    the points run out is refused (SK-C2) however long the path is."""
+    grid = state.grid
+    who = f"{item.name} ({item.id})"
+    if not isinstance(path, tuple) or not path:
+        return Rejection("SK-C1", f"a Move's path is a list of the squares entered, [[x, y], ...], "
+                         f"at least one, got {_shown(path)}")
+    for index, square in enumerate(path):
+        if not _is_square(square):
+            return Rejection("SK-C1", f"path[{index}]: expected a square [x, y], got {_shown(square)}")
+    if path[-1] != to:
+        return Rejection("SK-C2", f"the path ends on {_place(grid, path[-1])}, not on {_place(grid, to)}, where "
+                         "the Move goes")
+    budget = movement_left(state, item)
+    blocked = blocked_edges(state)
+    walls = set(grid.walls)
+    doubling = set(grid.low) | set(grid.difficult)
+    cost = 0
+    here = item.at
+    for index, square in enumerate(path):
+        step = f"step {index + 1}, {square_name(here)}→{_place(grid, square)}"
+        if not square_inside(square, grid.width, grid.height):
+            return Rejection("SK-C1", f"{step}: {list(square)} is off the {grid.width} × {grid.height} map")
+        if max(abs(here[0] - square[0]), abs(here[1] - square[1])) != 1:
+            return Rejection("SK-C2", f"{step}: a step goes to one of the 8 neighbouring squares")
+        block = square_step_block(here, square, blocked)
+        if block is not None and block[0] == "corner":
+            what = ", ".join(_labels(state, square_edges_at(block[1], blocked)))
+            return Rejection("SK-2", f"{step}: the diagonal step cuts the corner point ({block[1][0]}, "
+                             f"{block[1][1]}), which {what} touches")
+        if block is not None:
+            clause = "SK-1" if block[1] in walls else "SK-6"
+            rule = "a wall stops movement" if clause == "SK-1" else "a closed door is a wall"
+            return Rejection(clause, f"{step}: crosses {edge_label(state, block[1])}: {rule}")
+        if square in grid.pits:
+            return Rejection("SK-5", f"{step}: {square_name(square)} is a pit: no figure may enter it")
+        other = occupant(state, square)
+        if other is not None and other.id != item.id and other.side != item.side:
+            return Rejection("SK-C2", f"{step}: {square_name(square)} holds the enemy {other.name} ({other.id}): "
+                             "no figure enters an enemy's square")
+        price = square_step_cost(here, square, grid.diagonal_cost, square in doubling)
+        cost += price
+        if cost > budget:
+            if square in doubling and cost - price // 2 <= budget:
+                clause = "SK-3" if square in grid.low else "SK-4"
+                what = "low objects" if clause == "SK-3" else "difficult terrain"
+                return Rejection(clause, f"{step}: entering {what} costs double ({price}), {cost} in all; {who} "
+                                 f"has {budget} movement points left")
+            return Rejection("SK-C2", f"{step}: costs {price}, {cost} in all; {who} has {budget} movement points "
+                             "left")
+        here = square
+    if to == item.at:
+        return Rejection("SK-C2", f"the path ends on {square_name(to)}, where {who} started: a move ends "
+                         "elsewhere")
+    other = occupant(state, to)
+    if other is not None:
+        return Rejection("SK-C2", f"{square_name(to)} holds {other.name} ({other.id}): a figure may pass through "
+                         "an ally but not stop on it")
+    return [_moved_along(state, item, to, path, cost, True)]
+
+
+def _place(grid: Any, square: tuple) -> str:
+    """A square's name, or ``[x, y]`` for one off the map (whose name would mislead)."""
+    return square_name(square) if square_inside(square, grid.width, grid.height) else str(list(square))
 
 
 def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
@@ -425,7 +636,7 @@ def _corner_reason(state: State, item: Figure, to: tuple, blocked: set, full: tu
         block = square_step_block(start, to, blocked)
         if block is not None:
             point = square_cut_point(start, to)
-            what = ", ".join(edge_label(state, edge) for edge in square_edges_at(point, blocked))
+            what = ", ".join(_labels(state, square_edges_at(point, blocked)))
             tail = f" (the way round costs {full[0]}; {budget} left)" if full is not None else ""
             return (f"the diagonal step {square_name(start)}→{square_name(to)} cuts the corner point "
                     f"({point[0]}, {point[1]}), which {what} touches{tail}")
@@ -452,7 +663,8 @@ def _attack_problem(state: State, item: Figure, target: Figure) -> Rejection | N
     return None
 
 
-def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Rejection:
+def _attack_refusal(state: State, item: Figure, target_id: Any) -> Rejection | None:
+    """Why ``item`` may not attack ``target_id`` now, or None (SK-C2, SK-C3)."""
     if state.active.attacked:
         return Rejection("SK-C2", f"{item.name} ({item.id}) has already attacked this activation")
     if state.active.moved_before > item.speed:
@@ -460,12 +672,15 @@ def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Reje
                          f"more than its {item.speed}: no attack after that")
     target = figure(state, target_id)
     if target is None:
-        return Rejection("SK-C1", f"there is no figure {target_id!r}")
+        return Rejection("SK-C1", f"there is no figure {_shown(target_id)}")
     if target.at is None:
         return Rejection("SK-C2", f"{target.name} ({target.id}) is already defeated")
-    problem = _attack_problem(state, item, target)
-    if problem is not None:
-        return problem
+    return _attack_problem(state, item, target)
+
+
+def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
+    """The attack roll of an attack ``_attack_refusal`` allows (SK-C2, SK-C3, SK-C4)."""
+    target = figure(state, target_id)
     _los, _edge, cover, corner, screens = sight(state, item.at, target.at)
     defense = target.defense + (COVER_BONUS if cover else 0)
     roll = rng.roll(20)
@@ -490,8 +705,8 @@ def _attack(state: State, item: Figure, target_id: Any, rng: Any) -> list | Reje
 
 def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
     clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
-    if not in_contact(state, item, entry.edge):
-        squares = ", ".join(square_name(sq) for sq in contact_squares(state, entry.edge))
+    if not in_contact(state, item, entry):
+        squares = ", ".join(square_name(sq) for sq in door_contact(state, entry))
         return Rejection(clause, f"{item.name} at {square_name(item.at)} is not in contact with {entry.id} "
                          f"(in contact: {squares})")
     if entry.holder is None:
@@ -511,21 +726,25 @@ def _side(state: State, figure_id: str) -> str | None:
     return item.side if item is not None else None
 
 
-def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list | Rejection:
+def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Rejection | None:
+    """Why ``item`` may not contest the door now, or None (SK-6, SK-7, SK-8, SK-10, SK-11)."""
     entry = door(state, command.door)
     if entry is None:
-        return Rejection("SK-6", f"there is no door {command.door!r} (doors: "
+        return Rejection("SK-6", f"there is no door {_shown(command.door)} (doors: "
                          f"{', '.join(d.id for d in state.doors) or 'none'})")
     if not isinstance(command.open, bool):
-        return Rejection("SK-10", f"open must be true or false, got {command.open!r}")
-    problem = _contest_problem(state, item, entry, command.open)
-    if problem is not None:
-        return problem
+        return Rejection("SK-10", f"open must be true or false, got {_shown(command.open)}")
+    return _contest_problem(state, item, entry, command.open)
+
+
+def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list:
+    """The opposed roll (or SK-C4's taking) of a contest ``_contest_refusal`` allows."""
+    entry = door(state, command.door)
     holder = figure(state, entry.holder)
-    if not in_contact(state, holder, entry.edge):  # SK-C4: no roll
+    if not in_contact(state, holder, entry):  # SK-C4: no roll
         return [DoorTaken(entry.id, item.id, holder.id, command.open)]
     ally = holder.side == item.side
-    in_touch = [other for other in standing(state) if in_contact(state, other, entry.edge)]
+    in_touch = [other for other in standing(state) if in_contact(state, other, entry)]
     figure_bonus = CONTACT_BONUS * sum(1 for o in in_touch if o.side == item.side and o.id != item.id)
     holder_bonus = CONTACT_BONUS * sum(1 for o in in_touch if o.side == holder.side and o.id != holder.id)
     if ally:
@@ -562,7 +781,7 @@ def _end_actions(state: State, item: Figure) -> list:
     for entry in state.doors:
         if entry.holder == item.id and entry.id in state.active.contested:
             continue  # won this activation: its "next activation" is the following one (SK-8, SK-C4)
-        touching = in_contact(state, item, entry.edge)
+        touching = in_contact(state, item, entry)
         if entry.holder == item.id and not touching:
             events.append(DoorReleased(entry.id, item.id, entry.open))
         elif touching and entry.holder in (None, item.id):
@@ -695,9 +914,10 @@ def evolve(state: Any, event: Any) -> State:
 def trace(event: Any) -> list:
     """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
     match event:
-        case FigureMoved(figure_id, start, _to, path, cost, doubled, passed):
+        case FigureMoved(figure_id, start, _to, path, cost, doubled, passed, chosen):
             route = " → ".join(square_name(sq) for sq in (start,) + path)
-            lines = [f"{figure_id}: {route}, {cost} movement points (cheapest legal path, SK-C2)"]
+            how = "the path its side chose, every step checked" if chosen else "cheapest legal path"
+            lines = [f"{figure_id}: {route}, {cost} movement points ({how}, SK-C2)"]
             if doubled:
                 lines.append("double cost into " + ", ".join(square_name(sq) for sq in doubled) + " (SK-3, SK-4)")
             if passed:

@@ -17,7 +17,7 @@ from tests.games.tables import act as act
 
 GAME = load("skirmish")
 SKIRMISH_DIR = Path(__file__).resolve().parents[3] / "events" / "games" / "skirmish"
-BUILT_INS = ("purge", "troll-gate", "courtyard")
+BUILT_INS = ("purge", "troll-gate", "courtyard", "hangar")
 
 
 def fig(id: str, side: str, at: str, attack: int = 4, defense: int = 12, speed: int = 6, hp: int = 10,

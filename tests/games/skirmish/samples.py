@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 SAMPLES = {
-    "GameStarted": {"game": "skirmish", "rules_version": "skirmish-1", "seed": 7, "seats": ["red", "blue"],
+    "GameStarted": {"game": "skirmish", "rules_version": "skirmish-2", "seed": 7, "seats": ["red", "blue"],
                     "scenario": "{}"},
     "FigureActivated": {"figure": "ana", "side": "red", "round": 1},
     "FigureMoved": {"figure": "ana", "start": [0, 0], "to": [2, 1], "path": [[1, 0], [2, 1]], "cost": 3,
-                    "doubled": [], "passed": [[1, 0]]},
+                    "doubled": [], "passed": [[1, 0]], "chosen": True},
     "AttackRolled": {"figure": "ana", "target": "z1", "roll": 12, "attack": 5, "total": 17, "defense": 14,
                      "cover": True, "corner": [1, 1], "screens": ["low objects at C2"], "critical": False,
                      "hit": True, "damage": 10},
@@ -23,7 +23,7 @@ SAMPLES = {
     "RoundEnded": {"round": 1, "next_side": "blue"},
     "GameEnded": {"winner": None, "reason": "all 8 rounds are played"},
     "Activate": {"figure": "ana"},
-    "Move": {"figure": "ana", "to": [2, 1]},
+    "Move": {"figure": "ana", "to": [2, 1], "path": [[1, 0], [2, 1]]},
     "Attack": {"figure": "ana", "target": "z1"},
     "ContestDoor": {"figure": "z1", "door": "door1", "open": True},
     "EndActivation": {"figure": "ana"},

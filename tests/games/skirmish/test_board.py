@@ -68,3 +68,89 @@ def test_sk_c1_a_side_without_figures_is_refused():
     """SK-C1: each of the two sides needs a figure."""
     with pytest.raises(ScenarioError, match=r"\$.figures: side 'blue' has no figure"):
         boards.load_scenario(scenario(open_rows(3, 1), [fig("a", "red", "A1"), fig("c", "red", "B1")]))
+
+
+# --- doors as one piece: runs of D, labels (SK-6…SK-11) -------------------------------------------------
+
+WIDE = [
+    "+-+-+-+-+",
+    "|. .|. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .|. .|",
+    "+-+-+-+-+",
+]
+
+
+def door_grid(rows: list) -> object:
+    return boards.load_map({"name": "m", "rows": rows}, 2)
+
+
+def test_sk_6_two_d_edges_on_one_line_are_one_door():
+    """SK-6: the D edges B2|C2 and B3|C3 follow each other down one line: one door, two edges."""
+    assert door_grid(WIDE).doors == (("door1", ((1, 1), (2, 1)), ((1, 2), (2, 2))),)
+
+
+def test_sk_6_d_edges_side_by_side_on_a_row_are_one_door_and_a_turn_makes_two():
+    """SK-6: two horizontal D edges side by side are one door; a D that turns the corner is another."""
+    rows = ["+-+-+-+-+", "|. . . .|", "+ +D+D+ +", "|. . .D.|", "+-+-+-+-+"]
+    assert door_grid(rows).doors == (
+        ("door1", ((1, 0), (1, 1)), ((2, 0), (2, 1))),
+        ("door2", ((2, 1), (3, 1))),
+    )
+
+
+def test_sk_6_single_doors_keep_their_names_and_records():
+    """SK-6: a map of one-edge doors reads as it always did: (id, edge) pairs in reading order."""
+    grid = boards.load_scenario(builtin("purge")).grid
+    assert grid.doors == (("door1", ((3, 1), (4, 1))), ("door2", ((2, 2), (2, 3))))
+
+
+def test_sk_6_a_label_makes_two_doors_side_by_side_and_joins_a_run_of_its_own():
+    """SK-6: labels a and b are two one-edge doors next to each other; the c edges are one door,
+    and a D next to a label is a door of its own."""
+    rows = ["+-+-+-+-+", "|. .a. .|", "+ + + + +", "|. .b. .|", "+ +c+c+D+", "|. . . .|", "+-+-+-+-+"]
+    assert door_grid(rows).doors == (
+        ("door1", ((1, 0), (2, 0))),
+        ("door2", ((1, 1), (2, 1))),
+        ("door3", ((1, 1), (1, 2)), ((2, 1), (2, 2))),
+        ("door4", ((3, 1), (3, 2))),
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "path", "message"),
+    [
+        (["+-+-+-+", "|. .a.|", "+ + +a+", "|. . .|", "+-+-+-+"], "$.map.rows[2][5]",
+         "door label 'a' bends: its edges at rows[1][4] and here are not on one line"),
+        (["+-+-+-+", "|.a. .|", "+ + + +", "|. . .|", "+ + + +", "|.a. .|", "+-+-+-+"], "$.map.rows[5][2]",
+         "door label 'a' is used twice: this edge does not follow its edge at rows[1][2]"),
+        (["+-+-+-+", "|.a.a.|", "+ + + +", "|. . .|", "+-+-+-+"], "$.map.rows[1][4]",
+         "door label 'a' bends"),
+        (["+-+-+-+", "|. . .|", "+ + a +", "|. . .|", "+-+-+-+"], "$.map.rows[2][4]",
+         "a corner post is one of '+-| #', got 'a' (door labels go on edges)"),
+        (["+-+-+-+", "|. . .|", "+ + + +", "|. .X.|", "+-+-+-+"], "$.map.rows[3][4]",
+         "or a door label a–z, got 'X'"),
+        (["+-+-+-+", "|. a .|", "+ + + +", "|. . .|", "+-+-+-+"], "$.map.rows[1][3]",
+         "a square is one of"),
+        (["+-+-+-+", "|.a. .|", "+ + + +", "|. .a.|", "+-+-+-+"], "$.map.rows[3][4]",
+         "door label 'a' bends: its edges at rows[1][2] and here are not on one line"),
+        (["+-+-+-+", "a. . .|", "+ + + +", "|. . .|", "+-+-+-+"], "$.map.rows[1][0]",
+         "a door must lie between two squares, not on the map's border"),
+        (["+-+-+-+", "|. . .|", "+ + + +", "|.b. .|", "+-+-+-+"], "$.map.rows[3][2]", None),
+    ],
+)
+def test_sk_c1_a_bad_door_label_is_refused_with_its_place(rows, path, message):
+    """SK-C1, SK-6: a label that bends, a label used for two separate runs, a label off an edge,
+    an unknown edge character and a label on the border are refused where they stand; a lone
+    label is a plain one-edge door."""
+    data = scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "C2")])
+    if message is None:
+        assert boards.load_scenario(data).grid.doors == (("door1", ((0, 1), (1, 1))),)
+        return
+    with pytest.raises(ScenarioError) as raised:
+        boards.load_scenario(data)
+    assert raised.value.path == path and message in raised.value.message

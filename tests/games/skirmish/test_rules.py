@@ -587,3 +587,152 @@ def test_decide_never_changes_the_state_it_is_given():
     for command in GAME.legal(tab.state, "blue"):
         GAME.decide(tab.state, "blue", command, LoadedRng((7, 11) * 20))
         assert state_hash(tab.state) == before
+
+
+# --- a door wider than one square is one door (SK-6…SK-11, SK-C6) ----------------------------------------
+
+# A 4 × 4 room cut by a wall at x = 2 with one door two squares high: door1 = B2|C2 and B3|C3.
+WIDE_DOOR = [
+    "+-+-+-+-+",
+    "|. .|. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .|. .|",
+    "+-+-+-+-+",
+]
+
+
+def test_sk_6_a_closed_wide_door_is_a_wall_along_every_edge_and_opens_as_one():
+    """SK-6, SK-2, SK-7: closed, door1 stops B2→C2 and B3→C3, and B2→C3 cuts the point (2, 2)
+    between its two edges; a decides it open from B1 (touching only its top end) and both edges
+    open at once."""
+    tab = table(scenario(WIDE_DOOR, [fig("a", "red", "B1"), fig("b", "blue", "D4")]))
+    assert [d.id for d in tab.state.doors] == ["door1"]
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 1)))
+    refused = act(tab, "red", Move("a", (2, 1)))
+    assert refused.rule == "SK-6" and "crosses the closed door door1 (B2|C2)" in refused.reason
+    refused = act(tab, "red", Move("a", (2, 2)))
+    assert refused.rule == "SK-2"
+    assert "the corner point (2, 2), which the closed door door1 (B2|C2, B3|C3) touches" in refused.reason
+    act(tab, "red", Move("a", (1, 0)))
+    assert end(tab, "a") == [DoorDecisionsDue("a", ("door1",))]
+    act(tab, "red", DecideDoor("a", "door1", True))
+    assert rules.blocked_edges(tab.state) == set(tab.state.grid.walls)
+    assert rules.line_of_sight(tab.state, (0, 2), (3, 2))
+
+
+def test_sk_c6_a_wide_door_is_in_contact_with_every_square_touching_one_of_its_edges():
+    """SK-C6: door1 (B2|C2, B3|C3) touches B1…B4 and C1…C4: four squares on each side."""
+    tab = table(scenario(WIDE_DOOR, [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
+    squares = rules.door_contact(tab.state, door_of(tab))
+    assert squares == ((1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3))
+
+
+def test_sk_9_a_holder_leaving_every_edge_of_a_wide_door_closes_all_of_it():
+    """SK-9, SK-C6: a opened door1 from B4 (the bottom end); moving to B3 keeps contact, so it
+    decides again (SK-8); walking off to A4 closes the whole door and nobody holds it."""
+    tab = table(scenario(WIDE_DOOR, [fig("a", "red", "B4"), fig("b", "blue", "D1")]))
+    hold(tab, "a", True)
+    pass_turn(tab, "b")
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 2)))
+    assert end(tab, "a") == [DoorDecisionsDue("a", ("door1",))]
+    act(tab, "red", DecideDoor("a", "door1", True))
+    pass_turn(tab, "b")
+    activate(tab, "a")
+    act(tab, "red", Move("a", (0, 3)))
+    events = end(tab, "a")
+    assert events[0] == DoorReleased("door1", "a", True)
+    assert (door_of(tab).open, door_of(tab).holder) == (False, None)
+    assert rules.blocked_edges(tab.state) >= {((1, 1), (2, 1)), ((1, 2), (2, 2))}
+
+
+def test_sk_10_a_wide_door_is_contested_as_one_with_plus_2_for_contact_at_any_edge():
+    """SK-10, SK-C6: a holds door1 closed from B1; z contests it from C4, which touches only the
+    lower edge; blue y at C1 and red r at B4 each add +2 to their side: one roll for the door."""
+    figures = [fig("a", "red", "B1"), fig("z", "blue", "D4", attack=3), fig("r", "red", "B4"),
+               fig("y", "blue", "C1")]
+    tab = table(scenario(WIDE_DOOR, figures))
+    hold(tab, "a", False)
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 3)))
+    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 10))[0]
+    assert (event.figure_bonus, event.holder_bonus, event.winner) == (2, 2, "a")
+    assert event.throws == ((10, 15, 10, 16),)
+
+
+# --- refusal order: the rule that forbids a command before whose turn it is (issue 15) ----------------
+
+# A 4 × 3 room: a wall B1|C1, door1 B2|C2, a pit at D3; red's a at A1 opens, blue's z waits at D1.
+ORDER_ROOM = [
+    "+-+-+-+-+",
+    "|. .|. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. . . O|",
+    "+-+-+-+-+",
+]
+
+
+def order_table() -> object:
+    return table(scenario(ORDER_ROOM, [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "D1")]))
+
+
+def test_sk_5_a_move_into_a_pit_out_of_turn_cites_the_pit_not_the_turn():
+    """SK-5 before SK-C5: on red's turn blue's z wants D3, a pit; so does red's c while a acts."""
+    tab = order_table()
+    assert act(tab, "blue", Move("z", (3, 2))) == Rejection("SK-5", "D3 is a pit: no figure may enter it")
+    activate(tab, "a")
+    assert act(tab, "red", Move("c", (3, 2))).rule == "SK-5"
+    assert act(tab, "blue", Move("z", (3, 1), ((3, 1),))) == Rejection("SK-C5", "it is red's turn, not blue's")
+
+
+def test_sk_1_a_chosen_step_across_a_wall_out_of_turn_cites_the_wall_and_the_step():
+    """SK-1 before SK-C5: z's path D1→C1→B1 crosses the wall, whoever's turn it is."""
+    tab = order_table()
+    refused = act(tab, "blue", Move("z", (1, 0), ((2, 0), (1, 0))))
+    assert refused == Rejection("SK-1", "step 2, C1→B1: crosses the wall B1|C1: a wall stops movement")
+
+
+def test_sk_c3_an_attack_out_of_turn_without_line_of_sight_cites_the_sight_rule():
+    """SK-C3 before SK-C5: z at D1 cannot see a at A1 past the wall; c at A3 it can see, so
+    attacking c out of turn is only a matter of turn."""
+    tab = order_table()
+    refused = act(tab, "blue", Attack("z", "a"))
+    assert refused.rule == "SK-C3" and "no line of sight from D1 to A at A1" in refused.reason
+    assert act(tab, "blue", Attack("z", "c")) == Rejection("SK-C5", "it is red's turn, not blue's")
+
+
+def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
+    """SK-7, SK-10 before SK-C5: z at C1 touches door1 but nobody holds it (SK-7); y at D2 is not
+    in contact (SK-10); once a holds it closed, z's contest out of turn is only a matter of turn."""
+    figures = [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "C1"), fig("y", "blue", "D2")]
+    tab = table(scenario(ORDER_ROOM, figures))
+    refused = act(tab, "blue", ContestDoor("z", "door1", True))
+    assert refused.rule == "SK-7" and "nobody holds door1" in refused.reason
+    activate(tab, "a")
+    act(tab, "red", Move("a", (1, 0)))
+    end(tab, "a")
+    act(tab, "red", DecideDoor("a", "door1", False))
+    pass_turn(tab, "y")  # blue's turn passes; red's c is on turn
+    refused = act(tab, "blue", ContestDoor("y", "door1", True))
+    assert refused.rule == "SK-10" and "Y at D2 is not in contact with door1" in refused.reason
+    assert act(tab, "blue", ContestDoor("z", "door1", True)) == Rejection("SK-C5", "it is red's turn, not blue's")
+    assert act(tab, "blue", Activate("y")) == Rejection("SK-C5", "Y (y) has already activated in round 1")
+
+
+def test_sk_c5_not_your_turn_when_nothing_else_forbids_and_the_state_is_untouched():
+    """SK-C5: a legal command of the side not on turn is refused as out of turn; deciding it
+    out of turn never changes the state (the hypothetical activation is not kept)."""
+    tab = order_table()
+    before = state_hash(tab.state)
+    for command in (Move("z", (2, 0)), Move(None, (2, 0)), EndActivation("z"), DecideDoor("z", "door1", True),
+                    Activate("z")):
+        assert act(tab, "blue", command) == Rejection("SK-C5", "it is red's turn, not blue's"), command
+    assert state_hash(tab.state) == before
+    assert GAME.legal(tab.state, "blue") == []

@@ -70,6 +70,26 @@ def test_sk_12_a_troll_holds_the_passage_open_for_its_side():
     assert kept == DoorDecided("door1", "troll", True, True, "SK-8")
 
 
+def test_sk_6_the_hangars_blast_door_two_squares_wide_opens_and_is_contested_as_one():
+    """SK-6, SK-7, SK-10, SK-C6 in skirmish/hangar: Trooper 1 reaches E3 (touching only the blast
+    door's lower edge) and opens door1: both its edges open; Leia at D2 (touching only its upper
+    edge) contests it shut (15 + 6 against 9 + 4) and the whole door closes, held by her."""
+    tab = table(builtin("hangar"), seed=5)
+    grid = tab.state.grid
+    assert grid.doors[0] == ("door1", ((3, 1), (4, 1)), ((3, 2), (4, 2)))
+    assert [entry[0] for entry in grid.doors] == ["door1", "door2", "door3"]
+    activate(tab, "tk1")
+    act(tab, "troopers", Move("tk1", (4, 2)))
+    assert end(tab, "tk1")[-1].doors == ("door1",)
+    act(tab, "troopers", DecideDoor("tk1", "door1", True))
+    assert not rules.blocked_edges(tab.state) & set(grid.doors[0][1:])
+    activate(tab, "leia")
+    contest = act(tab, "rebels", ContestDoor("leia", "door1", False), dice=(15, 9))[0]
+    assert (contest.winner, contest.open, contest.throws) == ("leia", False, ((15, 21, 9, 13),))
+    assert set(grid.doors[0][1:]) <= rules.blocked_edges(tab.state)
+    assert rules.door(tab.state, "door1").holder == "leia"
+
+
 @pytest.mark.parametrize("name", BUILT_INS)
 def test_sk_c5_random_play_of_300_commands_on_each_built_in_is_accepted_and_audits(name):
     """SK-C5: what ``chronicle play skirmish/NAME --random 300 --seed 5`` does, in process: every
