@@ -8,30 +8,30 @@ from events.games.skirmish.clauses import CATALOGUE
 from events.games.skirmish.model import COMMANDS, EVENTS
 from events.games.skirmish.view import view
 
-
-def _game(rules_version: str, start: object) -> Game:
-    return Game(
-        name="skirmish",
-        rules_version=rules_version,
-        catalogue=CATALOGUE,
-        events=EVENTS,
-        commands=COMMANDS,
-        start=start,
-        decide=rules.decide,
-        evolve=rules.evolve,
-        view=view,
-        legal=rules.legal,
-        is_over=rules.is_over,
-        turn=rules.turn,
-        seats=rules.seats,
-        trace=rules.trace,
-    )
-
-
-#: skirmish-1, as released: the same rules, except that its maps make every ``D`` a door of its
-#: own (its logs replay unchanged under either object: the fold reads the version they name).
-GAME_1 = _game(rules.RULES_VERSION_1, rules.start_1)
-#: skirmish-2 (issue 15): a door wider than one square is one door; Moves may give their path.
-GAME = _game(rules.RULES_VERSION, rules.start)
-GAME_1.previous = None  # the released versions, oldest first through ``previous`` (issue 19)
-GAME.previous = GAME_1
+#: skirmish-1, as released: its maps make every ``D`` a door of its own.
+GAME_1 = Game(
+    name="skirmish",
+    rules_version=rules.RULES_VERSION_1,
+    catalogue=CATALOGUE,
+    events=EVENTS,
+    commands=COMMANDS,
+    start=rules.start_1,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    view=view,
+    legal=rules.legal,
+    is_over=rules.is_over,
+    turn=rules.turn,
+    seats=rules.seats,
+    trace=rules.trace,
+)
+#: skirmish-2 (issue 15): a door wider than one square is one door; a Move may give its path.
+#: Both versions share ``decide``: paths and the refusal order change no logged outcome.
+GAME = GAME_1.revised(
+    rules.RULES_VERSION,
+    notes=(
+        ("SK-6", "adjacent collinear D edges (or edges sharing a label) form one door, opened, held and contested as one"),
+        ("SK-C2", "a Move may give the path it walks; each step is checked and the first illegal one refused"),
+    ),
+    start=rules.start,
+)
