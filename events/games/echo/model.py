@@ -580,16 +580,20 @@ class EnemyDamaged(Record):
 
 class EnemyAttacked(Record):
     """An enemy's attack dice, rolled by ``roller`` (the seat to ``seat``'s left): blue for Sanity,
-    red for Health, each 5 or 6 a point lost (EC-13); ``sanity``/``health`` are the victim's after."""
+    red for Health, each 5 or 6 a point lost (EC-13); ``sanity``/``health`` are the victim's after.
 
-    __slots__ = ("roller", "seat", "enemy", "blue", "red", "sanity_loss", "health_loss", "sanity", "health")
+    ``rule`` is EC-13, or EC-16 in a group fight, where by the digest's reading each enemy that
+    strikes strikes each investigator of the fight once a round (logs before echo-2: EC-13).
+    """
+
+    __slots__ = ("roller", "seat", "enemy", "blue", "red", "sanity_loss", "health_loss", "sanity", "health", "rule")
     __match_args__ = __slots__
     TYPE = "EnemyAttacked"
-    RULE = "EC-13"
+    DEFAULTS = {"rule": "EC-13"}
 
     def __init__(
         self, roller: str, seat: str, enemy: str, blue: tuple, red: tuple, sanity_loss: int, health_loss: int,
-        sanity: int, health: int,
+        sanity: int, health: int, rule: str = "EC-13",
     ) -> None:
         _set(self, "roller", roller)
         _set(self, "seat", seat)
@@ -600,6 +604,7 @@ class EnemyAttacked(Record):
         _set(self, "health_loss", health_loss)
         _set(self, "sanity", sanity)
         _set(self, "health", health)
+        _set(self, "rule", rule)
 
 
 class FixedDamageDealt(Record):

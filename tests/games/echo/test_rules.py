@@ -555,10 +555,10 @@ def test_ec_15_ending_the_move_beside_an_undefeated_enemy_is_refused():
 
 
 def test_ec_15_no_move_while_a_fight_is_under_way():
-    """EC-15: during the fight, moving and ending the move are refused."""
+    """EC-15 / EC-3: during the fight, leaving (EC-3) and ending the move (EC-15) are refused."""
     tab = duel()
     act(tab, "red", Fight())
-    assert act(tab, "red", Move("house-by-the-bridge")).rule == "EC-15"
+    assert act(tab, "red", Move("house-by-the-bridge")).rule == "EC-3"
     assert act(tab, "red", EndMove()).rule == "EC-15"
 
 
