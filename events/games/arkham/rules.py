@@ -314,7 +314,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
             return Rejection("AH-C10", f"{seat} is asked about {state.offer.seat}'s trade offer: accept or decline")
         return _answer_trade(state, command)
     if index != state.active:
-        return Rejection("AH-1", f"it is {active(state).seat}'s movement, not {seat}'s")
+        return _out_of_turn(state, index, command)
     flow = _Flow(state)
     handlers = {
         "move": _MOVE_PHASE, "combat": _COMBAT_PHASE, "spend": _SPEND_PHASE, "clues": _CLUES_PHASE,
@@ -327,6 +327,37 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if refused is not None:
         return refused
     return flow.events
+
+
+def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
+    """A seat whose movement it is not: the rule that would forbid the command anyway, else AH-1.
+
+    Only what holds whoever moves is checked here: a devoured investigator (AH-C4), an investigator
+    Lost in Time and Space (AH-C5) or in an Other World (AH-9) that gets no walk, a destination
+    no yellow line reaches (AH-3, AH-9), a trade while the mover is in combat (AH-C10).
+    """
+    inv = state.investigators[index]
+    if inv.devoured:
+        return Rejection("AH-C4", f"{inv.name} was devoured: it is out of the game")
+    if isinstance(command, Move):
+        if inv.where == LOST:
+            return Rejection("AH-C5", f"{inv.name} is Lost in Time and Space: it comes back by being placed, not by "
+                             "walking")
+        here = boards.area(state.board, inv.where)
+        if here.kind == "other_world":
+            return Rejection("AH-9", f"{inv.name} is in an Other World: it gets no movement points and moves by its "
+                             "card")
+        target = boards.area(state.board, command.to) if isinstance(command.to, str) else None
+        if target is None:
+            return Rejection("AH-3", f"there is no area {command.to!r} on the board")
+        if target.kind == "other_world":
+            return Rejection("AH-9", f"{target.name} is an Other World area: no yellow line leads there")
+        if target.kind == "special":
+            return Rejection("AH-3", f"{target.name} is not joined to Arkham by any yellow line")
+    if isinstance(command, (OfferTrade, AnswerTrade)) and state.combat:
+        return Rejection("AH-C10", f"no trading during combat ({active(state).name} is fighting "
+                         f"{monster(state, state.combat).name})")
+    return Rejection("AH-1", f"it is {active(state).seat}'s movement, not {inv.seat}'s")
 
 
 def _not_now(state: State, command: Any, now: str) -> Rejection:

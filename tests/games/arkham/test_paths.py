@@ -9,7 +9,7 @@ without a path it keeps the cheapest route. The log records the path walked.
 from __future__ import annotations
 
 from events.games.arkham import rules
-from events.games.arkham.model import InvestigatorMoved, Move, Stop
+from events.games.arkham.model import Fight, InvestigatorMoved, Move, OfferTrade, Stop
 from events.rules import Rejection
 from tests.games.arkham.helpers import GAME, act, inv, mon, scenario, table
 
@@ -140,3 +140,31 @@ def test_ah_3_without_a_path_the_cheapest_route_is_kept():
     assert act(tab, "red", Move("library"))[0].path == ("rivertown", "french_hill", "miskatonic_u", "library")
     assert GAME.commands.build({"type": "Move", "to": "woods"}) == Move("woods")
     assert act(tab, "red", Stop())[0].TYPE == "MovementEnded"
+
+
+# --- refusal order: a rule before the turn (AH-1 only when nothing else forbids it) ----------------
+
+
+def test_ah_1_out_of_turn_commands_cite_the_rule_that_forbids_them_anyway():
+    """AH-3 / AH-9 / AH-C5 / AH-C10 before AH-1: blue, whose movement it is not, asks for what no seat could
+    do; only a command no rule forbids is refused as out of turn (AH-1)."""
+    tab = table(scenario([inv("red", "rivertown"), inv("blue", "rivertown"), inv("green", "yuggoth_1"),
+                          inv("white", "lost_in_time_and_space")], [mon("zombie", "rivertown")]))
+    rejected(act(tab, "blue", Move("sky")), "AH-3", "Sky is not joined to Arkham")
+    rejected(act(tab, "blue", Move("atlantis")), "AH-3", "no area 'atlantis'")
+    rejected(act(tab, "blue", Move("rlyeh_1")), "AH-9", "is an Other World area")
+    rejected(act(tab, "green", Move("rivertown")), "AH-9", "is in an Other World: it gets no movement points")
+    rejected(act(tab, "white", Move("rivertown")), "AH-C5", "is Lost in Time and Space")
+    rejected(act(tab, "blue", Move("french_hill")), "AH-1", "it is red's movement, not blue's")
+    act(tab, "red", Fight("zombie"), dice=(5, 5, 5))  # horror check passes: combat under way
+    rejected(act(tab, "blue", OfferTrade("red", (), ("Lantern",))), "AH-C10", "no trading during combat")
+
+
+def test_ah_c4_a_devoured_seat_is_told_it_is_out_of_the_game():
+    """AH-C4 before AH-1: a devoured investigator's seat is out of the game, whatever it sends."""
+    from events.games.arkham.model import Devoured
+    from events.rng import LoadedRng
+
+    tab = table(scenario([inv("red", "rivertown"), inv("blue", "northside")]))
+    state = GAME.evolve(tab.state, Devoured("blue", "northside"))
+    rejected(GAME.decide(state, "blue", Stop(), LoadedRng(())), "AH-C4", "was devoured: it is out of the game")
