@@ -23,7 +23,7 @@ import json
 
 from events.games.skirmish import rules
 from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
-from server.cli.ask_common import add_scenario, initial_state
+from server.cli.ask_common import add_scenario, position
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 
@@ -49,7 +49,7 @@ def _square(state, text: str, option: str) -> tuple:
 
 
 def run_los(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "skirmish", rules)
+    state, origin = position(args, "skirmish", rules)
     start = _square(state, args.start, "--from")
     goal = _square(state, args.goal, "--to")
     seen, edge, cover, corner, screens = rules.sight(state, start, goal)
@@ -61,12 +61,12 @@ def run_los(args: argparse.Namespace) -> int:
         answer["corner"] = list(corner)
         answer["screens"] = list(screens)
     answer["rule"] = "SK-C3"
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS
 
 
 def run_reachable(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "skirmish", rules)
+    state, origin = position(args, "skirmish", rules)
     item = rules.figure(state, args.figure)
     if item is None:
         known = ", ".join(f.id for f in state.figures)
@@ -79,5 +79,5 @@ def run_reachable(args: argparse.Namespace) -> int:
     ]
     answer = {"figure": item.id, "from": square_name(item.at), "movement_points": item.speed,
               "diagonal_cost": state.grid.diagonal_cost, "reachable": squares, "rule": "SK-C2"}
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS

@@ -199,7 +199,8 @@ def reach(state: State, index: int) -> dict:
     Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by its
     cheapest route (AH-3), staying put included; delayed, only where it is (AH-C7); in an Other
     World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
-    Time and Space (AH-12); Lost, any Street or Location (AH-C5).
+    Time and Space (AH-12); Lost, any Street or Location (AH-C5). While its own movement is under
+    way, with the points left (none after a combat, AH-8, or a return, AH-9).
     """
     inv = state.investigators[index]
     if inv.devoured:
@@ -217,11 +218,15 @@ def reach(state: State, index: int) -> dict:
         if not gates:
             return {LOST: (0, (LOST,), "AH-12")}
         return {location: (0, (location,), "AH-11") for location in gates}
-    out = {here.id: (0, (), "AH-2")}
     if inv.delayed:
         return {here.id: (0, (), "AH-C7")}
+    points = inv.speed
+    out = {here.id: (0, (), "AH-2")}
+    if index == state.active and state.step == "move" and not state.over:  # its movement is under way
+        points = state.points
+        out = {here.id: (0, (), state.halt or "AH-2")}
     for place, path in boards.routes(state.board, here.id, halts(state)).items():
-        if len(path) <= inv.speed:
+        if len(path) <= points:
             out[place] = (len(path), path, "AH-2")
     return out
 
