@@ -8,6 +8,8 @@ without a path it keeps the cheapest route. The log records the path walked.
 
 from __future__ import annotations
 
+import json
+
 from events.games.arkham import rules
 from events.games.arkham.model import Fight, InvestigatorMoved, Move, OfferTrade, Stop
 from events.rules import Rejection
@@ -168,3 +170,26 @@ def test_ah_c4_a_devoured_seat_is_told_it_is_out_of_the_game():
     tab = table(scenario([inv("red", "rivertown"), inv("blue", "northside")]))
     state = GAME.evolve(tab.state, Devoured("blue", "northside"))
     rejected(GAME.decide(state, "blue", Stop(), LoadedRng(())), "AH-C4", "was devoured: it is out of the game")
+
+
+def test_ah_3_a_hostile_path_in_a_frame_is_refused_at_the_edge_with_its_path():
+    """AH-3: what a client can put in ``path``: a float or an object is a bad frame naming
+    ``$.command.data.path[i]``; a list of strings becomes the tuple the engine checks step by step;
+    the frame's own size bound (MAX_FRAME_BYTES) caps any list before it is read."""
+    import pytest
+
+    from server import frames
+
+    def build(data: dict):
+        frame = frames.decode_client_frame(json.dumps({"type": "command", "id": "c-1",
+                                                       "command": {"type": "Move", "data": data}}))
+        return frames.build_command(GAME, frame)
+
+    assert build({"to": "rivertown", "path": ["rivertown"]}) == Move("rivertown", ("rivertown",))
+    for bad, where in (([1.5], "$.command.data.path[0]"), (["rivertown", {"x": 1}], "$.command.data.path[1]")):
+        with pytest.raises(frames.FrameError) as raised:
+            build({"to": "rivertown", "path": bad})
+        assert raised.value.code == "bad-frame" and where in raised.value.message
+    with pytest.raises(frames.FrameError) as raised:
+        build({"to": "rivertown", "path": ["rivertown"] * 10**5})
+    assert raised.value.code == "frame-too-large"
