@@ -299,11 +299,8 @@ def _automatic(state: State) -> list:
             escaped = investigator(state, seat).escaped
             if live and all(eid in escaped for eid in live):
                 return [CombatLeft(seat)]
-        if not live:
-            ended = [CombatEnded(combat.location, "every enemy of the fight is detained or dead")]
-            if combat.step == "after":  # the fight ended between rounds: the last round is paid already
-                return ended
-            return [_round_cost(state)] + ended  # EC-15: the round in which the fight ends costs 1 too
+        if not live:  # enemies fall only to strikes, so always within a round that is not paid yet
+            return [_round_cost(state), CombatEnded(combat.location, "every enemy of the fight is detained or dead")]
         if not combat.seats:
             return [CombatEnded(combat.location, "no investigator is left in the fight")]
         if combat.queue:
@@ -484,21 +481,16 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any) -> list | Reject
         return _attack(state, actor, fighter, eid, rng)
     if isinstance(command, RollAttack):
         return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
+    # The fighter's own prompt, answered by a command of its kind (_forbidden_in_fight refused the rest).
     if kind == "order":
-        if not isinstance(command, CheckOrder):
-            return Rejection("EC-7", f"{_waiting(state)}: first the strike-order check (CheckOrder)")
         return _check_order(state, seat, command.skill, rng)
     if kind == "strike":
         if isinstance(command, Pass):
             return [StrikePassed(seat)]
-        if not isinstance(command, Strike):
-            return Rejection("EC-9", f"{_waiting(state)}: strike with an item or a spell, or pass")
         return _strike(state, seat, command, rng)
     # after a round: evade again or fight on (EC-5)
     if isinstance(command, Fight):
         return [FightContinued(seat)]
-    if not isinstance(command, Evade):
-        return Rejection("EC-5", f"{_waiting(state)}: evade again (Evade) or fight on (Fight)")
     if command.enemy not in targets(state, seat):
         return Rejection("EC-5", f"{command.enemy!r} is not an enemy {seat}'s investigator is fighting")
     rolled = _evasion(state, investigator(state, seat), command.enemy, rng, "EC-5")
@@ -528,6 +520,10 @@ def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | No
     own = [p for p in combat.queue if p[2] == seat and p[0] != "attack"]
     step = combat.step
     number = combat.round
+    forced = seat in combat.forced
+    if forced and isinstance(command, CheckOrder):
+        return Rejection("EC-8", f"{inv.name_en}'s evasion failed: no strike-order check, the enemies strike "
+                         "first")
     if own:
         mine = own[0][0]
         if isinstance(command, _ANSWERS[mine]):
@@ -537,12 +533,8 @@ def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | No
         if mine == "strike":
             return Rejection("EC-9", f"{seat} strikes now in round {number}: with an item or a spell, or pass")
         return Rejection("EC-5", f"round {number} is over: {seat} may evade again (Evade) or fight on (Fight)")
-    forced = seat in combat.forced
     failed = seat not in combat.first and step in ("order", "first", "attack")
     if isinstance(command, CheckOrder):
-        if forced:
-            return Rejection("EC-8", f"{inv.name_en}'s evasion failed: no strike-order check, the enemies strike "
-                             "first")
         if step == "after":
             return Rejection("EC-6", f"the next round's strike-order check comes once every fighter has chosen to "
                              f"evade again or fight on (round {number} is over)")
@@ -561,12 +553,11 @@ def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | No
         if step == "after":
             return Rejection("EC-5", f"round {number} is over: {seat} may evade again or fight on, not strike")
         return Rejection("EC-6", f"{seat} has no strike left in round {number}: one strike a round")
-    if isinstance(command, (Evade, Fight)):
-        if step == "after":
-            return Rejection("EC-5", f"{seat} has already chosen after round {number}")
-        return Rejection("EC-5", f"evading again or fighting on is chosen after a round; round {number} is at its "
-                         f"{step} step")
-    return None
+    # Evade or Fight: the last commands a fight takes
+    if step == "after":
+        return Rejection("EC-5", f"{seat} has already chosen after round {number}")
+    return Rejection("EC-5", f"evading again or fighting on is chosen after a round; round {number} is at its "
+                     f"{step} step")
 
 
 def _waiting(state: State) -> str:

@@ -232,3 +232,43 @@ def test_ec_16_reading_each_enemy_strikes_each_investigator_once_a_round_and_cit
     (attack,) = of(act(duel_tab, "blue", RollAttack(), (1,)), EnemyAttacked)
     assert attack.rule == "EC-13" and len(GAME.trace(attack)) == 2
     assert GAME.events.build({k: v for k, v in attack.to_data().items() if k != "rule"}) == attack  # echo-1 logs
+
+
+def test_ec_7_ec_9_ec_5_the_seats_own_prompt_takes_only_its_own_kind_of_command():
+    """EC-7 / EC-9 / EC-5: when the fight waits for this seat, a command of another step cites that step."""
+    tab = duel()
+    act(tab, "red", Fight())
+    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-7", "round 1 begins with red's strike-order check")
+    act(tab, "red", CheckOrder("attention"), (1, 1))
+    act(tab, "blue", RollAttack(), (1,))
+    assert tab.state.combat.step == "second" and turn(tab.state) == ("red",)
+    refused(act(tab, "red", Fight()), "EC-9", "red strikes now in round 1")
+    act(tab, "red", Pass())
+    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-5", "round 1 is over: red may evade again")
+
+
+def test_ec_6_ec_5_a_fighter_that_has_chosen_waits_under_the_clause_of_its_step():
+    """EC-6 / EC-5: red has struck (first) and, later, chosen to fight on; while the others act, another
+    strike (EC-6), a strike-order check before the round begins (EC-6), a second choice (EC-5) are refused."""
+    tab = brawl_waiting_for_red()
+    act(tab, "red", Strike("magister-1", "dagger"))
+    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-6", "red has no strike left in round 1")
+    for roller, dice in (("blue", (1,)), ("blue", (1, 1)), ("red", (1,)), ("red", (1, 1))):
+        act(tab, roller, RollAttack(), dice)
+    act(tab, "blue", Pass())
+    act(tab, "red", Fight())
+    assert tab.state.combat.step == "after" and turn(tab.state) == ("blue",)
+    refused(act(tab, "red", CheckOrder("attention")), "EC-6", "the next round's strike-order check comes once")
+    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-5", "round 1 is over")
+    refused(act(tab, "red", Evade("novice-1")), "EC-5", "red has already chosen after round 1")
+    act(tab, "blue", Evade("magister-1"))  # Stealth 2 − 2: no dice, blue's retry fails: EC-8 for round 2
+    refused(act(tab, "blue", CheckOrder("attention")), "EC-8", "evasion failed")
+
+
+def test_ec_4_an_enemy_already_evaded_is_not_evaded_twice_by_any_seat():
+    """EC-4: red slipped past the Novice; a second Evade is refused under EC-4, and so is blue's, out of
+    turn, of an enemy that is not where blue stands."""
+    tab = duel()
+    act(tab, "red", Evade("novice-1"), (5, 1))
+    refused(act(tab, "red", Evade("novice-1")), "EC-4", "has already evaded")
+    refused(act(tab, "blue", Evade("novice-1")), "EC-4", "no enemy 'novice-1' to evade in")
