@@ -482,17 +482,24 @@ class StrikeOrderRolled(Record):
 
 
 class StrikeOrderSet(Record):
-    """Whether ``seat`` strikes before the enemies this round, and why (EC-7, EC-8, EC-16)."""
+    """Whether ``seat`` strikes before the enemies this round, and why (EC-7, EC-8, EC-16).
 
-    __slots__ = ("seat", "first", "reason", "rule")
+    ``holds``: EC-8's failed evasion holds for the whole round (the seat stays in ``Combat.forced``
+    until the round's ``after`` step, so a check or an early strike is refused under EC-8). False
+    in every log before echo-2, which folds as it did then.
+    """
+
+    __slots__ = ("seat", "first", "reason", "rule", "holds")
     __match_args__ = __slots__
     TYPE = "StrikeOrderSet"
+    DEFAULTS = {"holds": False}
 
-    def __init__(self, seat: str, first: bool, reason: str, rule: str) -> None:
+    def __init__(self, seat: str, first: bool, reason: str, rule: str, holds: bool = False) -> None:
         _set(self, "seat", seat)
         _set(self, "first", first)
         _set(self, "reason", reason)
         _set(self, "rule", rule)
+        _set(self, "holds", holds)
 
 
 class ItemStruck(Record):

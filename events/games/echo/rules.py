@@ -68,7 +68,8 @@ if TYPE_CHECKING:
 #: Recorded in every GameStarted.
 RULES_VERSION = "echo-2"
 # echo-2: the round in which a fight ends costs 1 movement point too (EC-15); a failed evasion's EC-8 lasts
-# its whole round (Combat.forced); enemy attacks in a group fight cite EC-16's reading.
+# its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
+# still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
 
 SKILLS = ("speed", "stealth", "attention", "knowledge", "intuition")
 SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention", "knowledge": "Knowledge",
@@ -324,7 +325,7 @@ def _next_step(state: State) -> list:
         for seat in combat.seats:
             if seat in combat.forced:
                 events.append(StrikeOrderSet(seat, False, "its evasion failed: no strike-order check, the enemies "
-                                             "strike first", "EC-8"))
+                                             "strike first", "EC-8", True))
         return events
     if step == "order":
         return [CombatStepBegan(number, "first", tuple(("strike", seat, seat, None) for seat in combat.seats
@@ -795,14 +796,15 @@ def evolve(state: Any, event: Any) -> State:
             return _copy(s, combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
         case CombatStepBegan(number, step, queue):
             first = () if step == "order" else s.combat.first
-            forced = () if step == "after" else s.combat.forced  # EC-8 holds for the round its evasion failed
+            forced = () if step == "after" else s.combat.forced  # EC-8 holds until the round ends (always () in echo-1)
             return _copy(s, combat=_copy(s.combat, round=number, step=step, queue=queue, first=first, forced=forced))
         case StrikeOrderRolled():
             return s
-        case StrikeOrderSet(seat, first, _reason, _rule):
+        case StrikeOrderSet(seat, first, _reason, _rule, holds):
             combat = s.combat
+            forced = combat.forced if holds else tuple(name for name in combat.forced if name != seat)  # echo-1 logs
             combat = _copy(combat, queue=_pop(combat, "order", seat),
-                           first=combat.first + (seat,) if first else combat.first)
+                           first=combat.first + (seat,) if first else combat.first, forced=forced)
             return _copy(s, combat=combat)
         case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
             return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "strike", seat)))

@@ -272,3 +272,20 @@ def test_ec_4_an_enemy_already_evaded_is_not_evaded_twice_by_any_seat():
     act(tab, "red", Evade("novice-1"), (5, 1))
     refused(act(tab, "red", Evade("novice-1")), "EC-4", "has already evaded")
     refused(act(tab, "blue", Evade("novice-1")), "EC-4", "no enemy 'novice-1' to evade in")
+
+
+def test_ec_8_an_echo_1_log_folds_as_it_did():
+    """EC-8 / EC-13: a log written before echo-2 lacks StrikeOrderSet.holds and EnemyAttacked.rule; it
+    decodes with echo-1's meaning (the seat leaves Combat.forced at once; the attack cites EC-13), so its
+    states, and the hashes it logged, are what they were."""
+    tab = duel()
+    act(tab, "red", Evade("novice-1"), (1, 1))
+    (order,) = [e.event for e in tab.envelopes if e.type == "StrikeOrderSet"]
+    old = {key: value for key, value in order.to_data().items() if key != "holds"}
+    decoded = GAME.events.build(old)
+    assert decoded.holds is False and order.holds is True
+    state = None
+    for event in [envelope.event for envelope in tab.envelopes]:
+        state = GAME.evolve(state, event if event.TYPE != "StrikeOrderSet" else decoded)
+    assert state.combat.forced == ()  # echo-1: forced only until the strike order was set
+    assert tab.state.combat.forced == ("red",)  # echo-2: for the whole round

@@ -318,7 +318,8 @@ def test_ec_8_after_a_failed_evasion_there_is_no_check_and_the_enemy_strikes_fir
     events = act(tab, "red", Evade("novice-1"), (1, 1))
     assert of(events, StrikeOrderRolled) == []
     assert of(events, StrikeOrderSet) == [
-        StrikeOrderSet("red", False, "its evasion failed: no strike-order check, the enemies strike first", "EC-8")]
+        StrikeOrderSet("red", False, "its evasion failed: no strike-order check, the enemies strike first", "EC-8",
+                       True)]
     assert tab.state.combat.step == "attack" and turn(tab.state) == ("blue",)
 
 
