@@ -4,7 +4,8 @@
     chronicle ask echo dice SCENARIO --investigator ID --check attention --against ENEMY
     chronicle ask echo dice SCENARIO --investigator ID --spell SPELL
 
-Prints JSON and answers on the scenario as it starts. ``--investigator`` is an investigator id
+Prints JSON and answers on the scenario as it starts, or with ``--log LOG --seq N`` instead of
+SCENARIO on the state after event N of a real game. ``--investigator`` is an investigator id
 (``melifaro``) or a seat (``red``); ``--against`` an enemy of the scenario (``novice-1``) or an
 enemy card id (``novice-barking-fish``). Every check of the game rolls (skill − penalty) dice and
 succeeds on any 5 or 6; below 1 die it fails without a roll. So:

@@ -4,7 +4,8 @@
     chronicle ask skirmish reachable SCENARIO --figure ID
 
 Both print JSON and answer on the scenario as it starts (every door closed, figures where the
-scenario puts them). Squares are written ``C3`` (column letter, row number) or ``x,y`` from 0.
+scenario puts them) or, with ``--log LOG --seq N`` instead of SCENARIO, on the state after event N
+of a real game (its doors and figures as they are then). Squares are written ``C3`` (column letter, row number) or ``x,y`` from 0.
 
 ``los`` prints ``{"los": bool, "cover": bool, ...}``: line of sight exists when some line from a
 point of one square to a point of the other neither crosses nor touches a wall or closed door
