@@ -153,3 +153,15 @@ def test_mv_c1_a_position_is_a_scenario_or_a_logs_seq_and_nothing_else(tmp_path,
     names = {"log": log, "other": other, "missing": str(tmp_path / "none.jsonl")}
     got, _, err = ask(capsys, "mecha", "destinations", *[part.format(**names) for part in argv], "--seat", "red")
     assert got == status and message.format(**names) in err, err
+
+
+def test_gh_6_monster_turn_takes_a_position_file_or_a_log_not_both_nor_neither(tmp_path, capsys):
+    """GH-6 / STYLE habit 14: one position per question, each fault one line with BAD_ARGS."""
+    log = play(tmp_path, capsys, "gloomhaven/barrow", "--random", "3")
+    position = tmp_path / "position.json"
+    position.write_text("{}", encoding="utf-8")
+    for argv, message in (([], "give a POSITION file, or --log LOG"),
+                          ([str(position), "--log", log], "not both"),
+                          (["--seq", "2"], "--seq: give the log it counts in with --log LOG")):
+        status, _, err = ask(capsys, "gloomhaven", "monster-turn", *argv)
+        assert status == BAD_ARGS and message in err, err
