@@ -3,7 +3,11 @@ in Time and Space box, gates, Clue tokens, monsters and investigators; the last 
 
 Positions come from the board data (``at`` of every area): pixels exist only here. Legal
 destinations and their costs come from the game's own ``rules.destinations``; what a click means
-(Move, Place after Lost in Time and Space, Return through a gate) from its ``phase``. The static
+(Move, Place after Lost in Time and Space, Return through a gate) from its ``phase``. One click
+on a destination walks the cheapest route; "Build a path" turns clicks into waypoints instead:
+an area joined to the path's end is its next step, a farther one adds the cheapest route to it
+(an area no line reaches is added as it is, for the server to refuse with its clause), each step
+shows its cost as the path grows, and "Confirm path" sends ``Move(to, path)`` (AH-3). The static
 board is built once per game; each ``draw`` rebuilds only the pieces layer and the side panel.
 Colours are SVG presentation attributes (no style attributes: the page's CSP forbids them).
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
+from events.games.arkham import board as boards
 from events.games.arkham import rules
 
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e05fa8", "#159a9c")
@@ -55,6 +60,9 @@ class ArkhamView:
         self.route = None
         self.interactive = False
         self.on_pick = None
+        self.building = False  # "Build a path": clicks are waypoints, not moves
+        self.steps: list = []  # the path built so far (areas entered, start excluded)
+        self.building_from = None  # (seat, area, points) the path starts from; it ends when they change
 
     # --- what the page asks -----------------------------------------------------------------------
 
@@ -76,21 +84,87 @@ class ArkhamView:
         if current != seat:
             return f"Waiting for {current}…"
         now = rules.phase(state)
+        if now == "move" and self._planning(state, seat):
+            return "Your path: click each area to walk through in order (a farther one adds its cheapest way), then"
         if now == "move":
             return "Your movement: click a highlighted area (its cost in movement points is shown), or"
         if now in ("place", "return"):
             return "Click a highlighted area to come back to Arkham"
         return "Your choice:"
 
-    def pick_command(self, state: object, seat: object, place: str) -> tuple:
-        """A click: Place after Lost in Time and Space (AH-C5), Return through a gate (AH-11), else Move."""
+    def pick_command(self, state: object, seat: object, place: str) -> tuple | None:
+        """A click: Place after Lost in Time and Space (AH-C5), Return through a gate (AH-11), else Move;
+        while a path is being built, a waypoint (None: nothing to send yet)."""
         now = rules.phase(state) if state is not None else ""
+        if self._planning(state, seat):
+            self._add_waypoint(state, place)
+            return None
         name = self.names.get(place, place)
         if now == "place":
             return "Place", {"area": place}, f"Place in {name}"
         if now == "return":
             return "Return", {"location": place}, f"Return through the gate at {name}"
         return "Move", {"to": place}, f"Move to {name}"
+
+    # --- building a path (AH-3: "I went this way") ------------------------------------------------
+
+    def _may_walk(self, state: object, seat: object) -> bool:
+        return (state is not None and seat is not None and seat in rules.turn(state) and rules.phase(state) == "move"
+                and state.points > 0 and not rules.undealt(state))
+
+    def _planning(self, state: object, seat: object) -> bool:
+        """True while this seat builds a path from where it stands; a path left behind is dropped."""
+        if not self.building:
+            return False
+        inv = rules.active(state) if state is not None and not state.over else None
+        if not self._may_walk(state, seat) or (inv.seat, inv.where, state.points) != self.building_from:
+            self.building = False
+            self.steps = []
+            return False
+        return True
+
+    def _end(self, state: object) -> str:
+        return self.steps[-1] if self.steps else rules.active(state).where
+
+    def _add_waypoint(self, state: object, place: str) -> None:
+        end = self._end(state)
+        if place == end:
+            return
+        if place in boards.neighbours(state.board).get(end, ()):
+            self.steps.append(place)
+            return
+        route = boards.route(state.board, end, place, rules.halts(state))
+        self.steps.extend(route if route else (place,))  # no line reaches it: the server says why (AH-3, AH-9)
+
+    def local_actions(self, state: object, seat: object) -> list:
+        """Buttons the page handles itself, (label, key): start, confirm, undo or cancel a path."""
+        if not self._may_walk(state, seat):
+            return []
+        if not self._planning(state, seat):
+            return [("Build a path", "start")]
+        out = []
+        if self.steps:
+            cost = len(self.steps)
+            out.append((f"Confirm path ({cost} point{'' if cost == 1 else 's'})", "confirm"))
+            out.append(("Undo last step", "undo"))
+        out.append(("Cancel path", "cancel"))
+        return out
+
+    def path_action(self, state: object, seat: object, key: str) -> tuple | None:
+        """A path button: None, or the command to send (kind, data, label) once the path is confirmed."""
+        if key == "start" and self._may_walk(state, seat):
+            inv = rules.active(state)
+            self.building, self.steps, self.building_from = True, [], (inv.seat, inv.where, state.points)
+        elif key == "undo" and self.steps:
+            self.steps.pop()
+        elif key == "cancel":
+            self.building, self.steps = False, []
+        elif key == "confirm" and self._planning(state, seat) and self.steps:
+            steps = list(self.steps)
+            self.building, self.steps = False, []
+            label = "Move along " + " → ".join(self.names.get(place, place) for place in steps)
+            return "Move", {"to": steps[-1], "path": steps}, label
+        return None
 
     def actions(self, state: object, seat: object) -> list:
         """Every legal command a click on the board does not give, as a button."""
@@ -213,10 +287,14 @@ class ArkhamView:
             self._build(state)
         self.interactive = interactive
         self.on_pick = on_pick
-        hints = self.hints(state, seat)
+        planning = self._planning(state, seat)
+        hints = self._path_hints(state) if planning else self.hints(state, seat)
+        numbered = self._numbered() if planning else {}
         for area_id, place in self.areas.items():
-            cost = hints.get(area_id, -1)
-            dest = area_id in hints
+            step = numbered.get(area_id)
+            cost = step if step is not None else hints.get(area_id, -1)
+            dest = area_id in hints or step is not None
+            place.group.setAttribute("data-step", "" if step is None else str(step))
             cls = "area dest" if dest else "area"
             if interactive:
                 cls += " clickable"
@@ -233,7 +311,10 @@ class ArkhamView:
             text = place.label + (f" · reachable for {cost} movement points" if dest and cost is not None else "")
             set_text(place.title, text)
         self._draw_pieces(state)
-        self._draw_route(envelopes)
+        if planning:
+            self._draw_plan(state)
+        else:
+            self._draw_route(envelopes)
         clear(self.info_node)
         add(self.info_node, *self._info(state, envelopes))
 
@@ -369,7 +450,34 @@ class ArkhamView:
                                                    ("font-weight", "bold"), ("fill", "#7a2bb5")), "E"))
             add(layer, node)
 
+    def _path_hints(self, state: object) -> dict:
+        """While building: the areas one more step away from the path's end -> that step's cost."""
+        end = self._end(state)
+        following = len(self.steps) + 1
+        return {place: following for place in boards.neighbours(state.board).get(end, ())}
+
+    def _numbered(self) -> dict:
+        """Each area of the path built so far -> the cost of reaching it (its last step number)."""
+        return {place: number for number, place in enumerate(self.steps, 1)}
+
+    def _draw_plan(self, state: object) -> None:
+        start = rules.active(state).where
+        points = [self.centres[start]] + [self.centres[place] for place in self.steps if place in self.centres]
+        show_route(self.route, points, self.steps)
+        self.route.setAttribute("data-building", "1")
+
+    def _plan_line(self, state: object) -> object:
+        """The path being built, its cost and the points left (AH-2), or what a click does."""
+        cost = len(self.steps)
+        start = rules.active(state).where
+        names = " → ".join(self.names.get(place, place) for place in [start] + self.steps)
+        over = cost > state.points
+        text = (f"Path: {names}: {cost} of {state.points} movement points" + (" (too many)" if over else "")
+                if self.steps else "Path: click the areas to walk through, in order")
+        return el("p", text, "path-plan", (("id", "path-plan"), ("data-steps", cost), ("data-over", "1" if over else "0")))
+
     def _draw_route(self, envelopes: list) -> None:
+        self.route.setAttribute("data-building", "0")
         for envelope in reversed(envelopes):
             event = envelope.event
             if event.TYPE == "InvestigatorMoved":
@@ -393,6 +501,8 @@ class ArkhamView:
                 el("span", f" · {state.points} movement points left", "points"))
             nodes.append(line)
             nodes.append(el("p", self._prompt(state), "prompt", (("data-phase", rules.phase(state)),)))
+            if self.building:
+                nodes.append(self._plan_line(state))
         nodes.append(self._dice(state, envelopes))
         table = el("table", None, "seats")
         head = el("tr")

@@ -228,6 +228,20 @@ class PlayPage:
                 button.setAttribute("disabled", "disabled")
             listen(button, "click", self.action_handler(label, kind, data))
             add(box, button)
+        local = getattr(self.view, "local_actions", None)  # buttons the renderer handles (a path being built)
+        for label, key in (local(state, self.seat) if local is not None else ()):
+            button = el("button", label, "action local", (("data-path-action", key),))
+            listen(button, "click", self.local_handler(key))
+            add(box, button)
+
+    def local_handler(self, key: str) -> object:
+        def handler(event: object) -> None:
+            command = self.view.path_action(self.follower.state, self.seat, key)
+            if command is not None:
+                self.send(*command)
+            self.schedule_render()
+
+        return handler
 
     def action_handler(self, label: str, kind: str, data: dict) -> object:
         def handler(event: object) -> None:
@@ -238,10 +252,12 @@ class PlayPage:
     def pick(self, place: object) -> None:
         """A click on the board: the renderer may say which command it means (``pick_command``)."""
         command = getattr(self.view, "pick_command", None)
-        if command is not None:
-            kind, data, label = command(self.follower.state, self.seat, place)
-        else:
-            kind, data, label = "Move", {"to": place}, f"Move to {place}"
+        picked = command(self.follower.state, self.seat, place) if command is not None else (
+            "Move", {"to": place}, f"Move to {place}")
+        if picked is None:  # the renderer kept the click (a waypoint of a path being built)
+            self.schedule_render()
+            return
+        kind, data, label = picked
         self.send(kind, data, label)
 
     def send(self, kind: str, data: dict, label: str) -> None:

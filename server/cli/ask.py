@@ -1,7 +1,8 @@
 """Answer a rule question about a scenario: ``chronicle ask GAME QUESTION SCENARIO [options]``.
 
-Rule questions settle disputes before (or without) a game: the cheapest route between two
-Arkham areas, what a Gloomhaven monster would do, whether a skirmish square sees another. Each
+Rule questions settle disputes before (or without) a game, or at any position of a real one
+(``--log LOG --seq N``): the cheapest route between two Arkham areas, what a Gloomhaven monster
+would do, whether a skirmish square sees another, where a Mecha may end its Move. Each
 game's questions live in their own module, ``server.cli.ask_<game>``, listed in ``QUESTIONS``;
 that module provides ``add_questions(subparsers)`` (one sub-parser per question, each setting
 ``func``) and prints JSON.
@@ -19,6 +20,7 @@ QUESTIONS = {
     "gloomhaven": "server.cli.ask_gloomhaven",
     "echo": "server.cli.ask_echo",
     "skirmish": "server.cli.ask_skirmish",
+    "mecha": "server.cli.ask_mecha",
 }
 
 

@@ -2,8 +2,11 @@
 
     chronicle ask arkham path SCENARIO --from AREA --to AREA
     chronicle ask arkham reachable SCENARIO --investigator SEAT
+    chronicle ask arkham reachable --log LOG --seq N --investigator SEAT
 
-Both print JSON. ``path`` answers on the scenario's board (its yellow lines, the unverified one
+Both print JSON, on the scenario as it starts or, with ``--log LOG --seq N``, on the state after
+event N of a real game (its monsters where they stand then; during the investigator's own
+movement, with the points it has left). ``path`` answers on the scenario's board (its yellow lines, the unverified one
 included unless the scenario drops it): the cheapest route and its cost in movement points, one
 per line (AH-2, AH-3), preferring among equal routes the one that passes fewest monsters (AH-7).
 ``reachable`` lists every area the investigator can end its next movement in, with the cost and
@@ -19,7 +22,7 @@ import json
 
 from events.games.arkham import board as boards
 from events.games.arkham import rules
-from server.cli.ask_common import add_scenario, initial_state
+from server.cli.ask_common import add_scenario, position
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 
@@ -59,7 +62,7 @@ def _monsters_on(state, route: tuple) -> list:
 
 
 def run_path(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "arkham", rules)
+    state, origin = position(args, "arkham", rules)
     start = _area(state, args.start, "--from")
     goal = _area(state, args.goal, "--to")
     route = boards.route(state.board, start.id, goal.id, rules.halts(state))
@@ -74,12 +77,12 @@ def run_path(args: argparse.Namespace) -> int:
     answer["unverified_lines"] = [list(line) for line in state.board.unverified]
     steps = zip(answer["route"], answer["route"][1:]) if route is not None else ()
     answer["unverified_used"] = any((min(a, b), max(a, b)) in state.board.unverified for a, b in steps)
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS
 
 
 def run_reachable(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "arkham", rules)
+    state, origin = position(args, "arkham", rules)
     index = rules.seat_index(state, args.investigator)
     if index < 0:
         lowered = args.investigator.lower()
@@ -95,8 +98,11 @@ def run_reachable(args: argparse.Namespace) -> int:
             "route": [inv.where] + list(route) if rule == "AH-2" else _unique([inv.where, place]),
             "rule": rule, "monsters": _monsters_on(state, (inv.where,) + route) if rule == "AH-2" else [],
         })
-    print(json.dumps({"investigator": inv.seat, "name": inv.name, "at": inv.where, "speed": inv.speed,
-                      "delayed": inv.delayed, "areas": areas}, ensure_ascii=False))
+    answer = {"investigator": inv.seat, "name": inv.name, "at": inv.where, "speed": inv.speed,
+              "delayed": inv.delayed, "areas": areas}
+    if origin and index == state.active and state.step == "move":  # its movement is under way (AH-2)
+        answer["points_left"] = state.points
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS
 
 

@@ -4,7 +4,8 @@
     chronicle ask echo dice SCENARIO --investigator ID --check attention --against ENEMY
     chronicle ask echo dice SCENARIO --investigator ID --spell SPELL
 
-Prints JSON and answers on the scenario as it starts. ``--investigator`` is an investigator id
+Prints JSON and answers on the scenario as it starts, or with ``--log LOG --seq N`` instead of
+SCENARIO on the state after event N of a real game. ``--investigator`` is an investigator id
 (``melifaro``) or a seat (``red``); ``--against`` an enemy of the scenario (``novice-1``) or an
 enemy card id (``novice-barking-fish``). Every check of the game rolls (skill − penalty) dice and
 succeeds on any 5 or 6; below 1 die it fails without a roll. So:
@@ -26,7 +27,7 @@ import json
 from events.games.echo import board as boards
 from events.games.echo import rules
 from events.games.echo.dice import chance, dice_count
-from server.cli.ask_common import add_scenario, initial_state
+from server.cli.ask_common import add_scenario, position
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 CHECKS = {
@@ -76,7 +77,7 @@ def _enemy_card(state, given: str | None):
 
 
 def run_dice(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "echo", rules)
+    state, origin = position(args, "echo", rules)
     inv = _investigator(state, args.investigator)
     answer: dict = {"investigator": inv.id, "seat": inv.seat, "name_ru": inv.name_ru, "name_en": inv.name_en}
     if args.spell is not None:
@@ -103,5 +104,5 @@ def run_dice(args: argparse.Namespace) -> int:
     answer.update({"dice": count, "chance": f"{numerator}/{denominator}", "numerator": numerator,
                    "denominator": denominator, "percent": round(100 * numerator / denominator, 1),
                    "success_on": "at least one 5 or 6" if count else "nothing: fewer than 1 die fails without a roll"})
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS

@@ -1,6 +1,7 @@
 """Gloomhaven: what a monster does on its turn (focus, destination, targets), and why.
 
     chronicle ask gloomhaven monster-turn POSITION.json [--monster ID] [--rules gloomhaven|jotl]
+    chronicle ask gloomhaven monster-turn --log LOG --seq N [--monster ID]
 
 POSITION is a map with figures (docs/gloomhaven-format.md, "Monster-turn positions"): the
 acting monster carries its move and attack (range, targets, area pattern) and may fly, jump or
@@ -15,6 +16,11 @@ players choose, GH-C4); ``trace`` lists every enemy considered with the cost of 
 to an attack hex (negative hexes entered, movement points), its proximity and initiative, and
 the rule that broke the tie. ``--rules jotl`` applies the Jaws of the Lion variant: focus ties
 skip proximity (GH-V1) and a jump's landing hex does not cost 2 for difficult terrain (GH-V2).
+
+With ``--log LOG --seq N`` the position is the state after event N of a real game: its map,
+open doors, traps and figures, the initiative order of that round, and the monster's ability
+card drawn for it (default monster: the one whose turn is under way). A logged game is played
+under Gloomhaven's own rules, so ``--rules jotl`` does not apply there.
 """
 
 from __future__ import annotations
@@ -28,12 +34,15 @@ from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
 from events.geometry.hexmap import HexMap
 from events.validate import ScenarioError
 from server import scenarios
+from server.cli.ask_common import add_log, logged_state
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
     turn = subparsers.add_parser("monster-turn", help="a monster's focus, its equally good moves and the trace")
-    turn.add_argument("position", metavar="POSITION", help="a monster-turn position file (JSON)")
+    turn.add_argument("position", metavar="POSITION", nargs="?",
+                      help="a monster-turn position file (JSON); or give --log")
+    add_log(turn)
     turn.add_argument("--monster", metavar="ID", help="the acting monster (default: the file's 'monster')")
     turn.add_argument("--rules", choices=("gloomhaven", "jotl"), default="gloomhaven",
                       help="gloomhaven (default) or jotl: Jaws of the Lion's focus and jump (GH-V1, GH-V2)")
@@ -105,7 +114,39 @@ def field_of_position(game_map, figures: tuple) -> Field:
                  frozenset(game_map.difficult), tuple(bodies))
 
 
+def logged_answer(path: str, seq: int | None, monster: str | None) -> dict:
+    """The monster-turn answer on the state after event ``seq`` of a gloomhaven log (GH-6, GH-7)."""
+    from events.games.gloomhaven import rules as game_rules
+
+    state, seq = logged_state(path, seq, "gloomhaven")
+    acting = monster or state.acting
+    figure = game_rules.figure_of(state, acting) if acting is not None else None
+    monsters = [item.id for item in state.figures if item.kind != "character"]
+    if figure is None or figure.kind == "character":
+        given = f"--monster {acting!r}" if monster else f"at seq {seq} no monster's turn is under way"
+        raise CommandError(f"{given}: name a monster or summon of the game with --monster (figures: "
+                           f"{', '.join(monsters) or 'none'})", BAD_ARGS)
+    drawn = [group.card for group in state.groups if group.name == figure.name]
+    if figure.kind == "monster" and not (drawn and drawn[0]):
+        raise CommandError(f"--monster {figure.id}: at seq {seq} no ability card of {figure.name} is drawn this "
+                           "round (GH-C3): its turn cannot be planned yet", BAD_ARGS)
+    plan = game_rules.plan_for(state, figure)
+    return {"monster": figure.id, "rules": "gloomhaven", **plan.to_data(), "log": path, "seq": seq}
+
+
 def run_monster_turn(args: argparse.Namespace) -> int:
+    if args.log is not None or args.seq is not None:
+        if args.log is None:
+            raise CommandError("--seq: give the log it counts in with --log LOG", BAD_ARGS)
+        if args.position is not None:
+            raise CommandError(f"give {args.position} or --log {args.log}, not both: a question is asked on one "
+                               "position", BAD_ARGS)
+        if args.rules != "gloomhaven":
+            raise CommandError("--rules jotl: a logged game is played under Gloomhaven's rules", BAD_ARGS)
+        print(json.dumps(logged_answer(args.log, args.seq, args.monster), ensure_ascii=False))
+        return SUCCESS
+    if args.position is None:
+        raise CommandError("give a POSITION file, or --log LOG [--seq N] for a position of a real game", BAD_ARGS)
     data = read_position(args.position)
     try:
         result = answer(data, args.monster, args.rules)

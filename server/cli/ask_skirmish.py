@@ -5,7 +5,8 @@
     chronicle ask skirmish path SCENARIO --figure ID --path SQUARE,SQUARE,...
 
 Both print JSON and answer on the scenario as it starts (every door closed, figures where the
-scenario puts them). Squares are written ``C3`` (column letter, row number) or ``x,y`` from 0.
+scenario puts them) or, with ``--log LOG --seq N`` instead of SCENARIO, on the state after event N
+of a real game (its doors and figures as they are then). Squares are written ``C3`` (column letter, row number) or ``x,y`` from 0.
 
 ``los`` prints ``{"los": bool, "cover": bool, ...}``: line of sight exists when some line from a
 point of one square to a point of the other neither crosses nor touches a wall or closed door
@@ -29,7 +30,7 @@ import json
 from events.games.skirmish import rules
 from events.games.skirmish.model import Activation, Move
 from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
-from server.cli.ask_common import add_scenario, initial_state
+from server.cli.ask_common import add_scenario, position
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 
@@ -60,7 +61,7 @@ def _square(state, text: str, option: str) -> tuple:
 
 
 def run_los(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "skirmish", rules)
+    state, origin = position(args, "skirmish", rules)
     start = _square(state, args.start, "--from")
     goal = _square(state, args.goal, "--to")
     seen, edge, cover, corner, screens = rules.sight(state, start, goal)
@@ -72,7 +73,7 @@ def run_los(args: argparse.Namespace) -> int:
         answer["corner"] = list(corner)
         answer["screens"] = list(screens)
     answer["rule"] = "SK-C3"
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS
 
 
@@ -85,7 +86,7 @@ def _figure(state, figure_id: str):
 
 
 def run_path(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "skirmish", rules)
+    state, origin = position(args, "skirmish", rules)
     item = _figure(state, args.figure)
     words = args.path.split() if " " in args.path.strip() else args.path.split(",")
     path = tuple(_square(state, word, "--path") for word in words if word)
@@ -100,12 +101,12 @@ def run_path(args: argparse.Namespace) -> int:
         answer.update({"legal": True, "cost": result[0].cost, "rule": "SK-C2"})
     else:
         answer.update({"legal": False, "rule": result.rule, "reason": result.reason})
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS
 
 
 def run_reachable(args: argparse.Namespace) -> int:
-    state = initial_state(args.scenario, "skirmish", rules)
+    state, origin = position(args, "skirmish", rules)
     item = _figure(state, args.figure)
     options = rules.destinations(state, item, 2 * item.speed)
     squares = [
@@ -115,5 +116,5 @@ def run_reachable(args: argparse.Namespace) -> int:
     ]
     answer = {"figure": item.id, "from": square_name(item.at), "movement_points": item.speed,
               "diagonal_cost": state.grid.diagonal_cost, "reachable": squares, "rule": "SK-C2"}
-    print(json.dumps(answer, ensure_ascii=False))
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
     return SUCCESS

@@ -167,3 +167,56 @@ def test_ah_11_a_click_on_a_highlighted_gate_returns_through_it(server, new_cont
                               " === 'lost_in_time_and_space'")
     assert "blue" in watcher.text_content("p.lost-box")
     assert red.problems == [] and watcher.problems == []
+
+
+def test_ah_3_a_path_built_by_waypoints_shows_each_steps_cost_and_its_illegal_step_is_refused(server, new_context):
+    """AH-3 / AH-7: red builds a path by clicking waypoints: Rivertown (step 1), then the Library, whose
+    cheapest way from there fills in steps 2-4 (each area showing its cost as the path grows); undo
+    and re-click; on confirm the server refuses step 2 under AH-7 (Rivertown's monsters stop the walk)
+    and the page shows the clause. One click on Rivertown then still walks the cheapest route."""
+    created = create_game(server.base_url, scenario=SCENARIO, seed=1)
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+
+    # Check a one-click move is still on offer, then start building a path.
+    assert red.get_attribute("g.area[data-area='rivertown']", "data-cost") == "1"
+    red.click("#actions button[data-path-action='start']")
+    red.wait_for_selector("#path-plan")
+    assert red.locator("#actions button[data-path-action='cancel']").count() == 1
+
+    # Waypoint 1: Rivertown, one step; its neighbours now offer step 2.
+    red.click("g.area[data-area='rivertown']")
+    red.wait_for_function("() => document.querySelector(\"g.area[data-area='rivertown']\").dataset.step === '1'")
+    assert red.get_attribute("g.area[data-area='french_hill']", "data-cost") == "2"
+    assert red.get_attribute("g.investigator[data-seat='red']", "data-at") == "graveyard"  # nothing sent yet
+
+    # Waypoint 2: the Library, three lines on: its cheapest way (past French Hill's Cultist) fills in.
+    red.click("g.area[data-area='library']")
+    red.wait_for_function("() => document.getElementById('path-plan').dataset.steps === '4'")
+    steps = {area: red.get_attribute(f"g.area[data-area='{area}']", "data-step")
+             for area in ("rivertown", "merchant_district", "miskatonic_u", "library")}
+    assert steps == {"rivertown": "1", "merchant_district": "2", "miskatonic_u": "3", "library": "4"}
+    assert red.get_attribute("g.area[data-area='library']", "data-cost") == "4"
+    assert "4 of 4 movement points" in red.text_content("#path-plan")
+    assert red.get_attribute("polyline.route", "data-path") == "rivertown merchant_district miskatonic_u library"
+
+    # Undo the last step, then click the Library again (now one line from the path's end).
+    red.click("#actions button[data-path-action='undo']")
+    red.wait_for_function("() => document.getElementById('path-plan').dataset.steps === '3'")
+    assert red.get_attribute("g.area[data-area='library']", "data-step") == ""
+    red.click("g.area[data-area='library']")
+    red.wait_for_function("() => document.getElementById('path-plan').dataset.steps === '4'")
+
+    # Confirm: the server refuses the first illegal step, step 2, with its clause.
+    red.click("#actions button[data-path-action='confirm']")
+    red.wait_for_selector("#log li.rejected[data-rule='AH-7']")
+    refused = red.locator("#log li.rejected[data-rule='AH-7']").text_content()
+    assert "step 2" in refused and "Rivertown" in refused and "Move along" in refused
+    assert "AH-7" in red.text_content("#notice")
+    assert red.get_attribute("g.investigator[data-seat='red']", "data-at") == "graveyard"
+    assert red.locator("#path-plan").count() == 0  # the confirmed path is gone
+
+    # One click on a destination still takes the cheapest route.
+    red.click("g.area[data-area='rivertown']")
+    red.wait_for_function("() => document.querySelector(\"g.investigator[data-seat='red']\").dataset.at"
+                          " === 'rivertown'")
+    assert red.problems == [], red.problems

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 GAME = load("echo")
 FIGHT_TYPES = ["EvasionRolled", "CombatBegan", "CombatStepBegan", "StrikeOrderSet", "CombatStepBegan",
                "CombatStepBegan", "EnemyAttacked", "FixedDamageDealt", "CombatStepBegan", "ItemStruck",
-               "EnemyDamaged", "EnemyDetained", "CombatEnded"]
+               "EnemyDamaged", "EnemyDetained", "CombatRoundEnded", "CombatEnded"]  # EC-15: the last round costs 1
 
 
 def failing_evasion_seed() -> int:

@@ -225,7 +225,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
 
 def _investigator(raw: object, path: str, areas: dict, earlier: list) -> Investigator:
     data = obj(raw, path, ("seat", "name", "speed", "sneak", "fight", "will", "stamina", "sanity", "at"),
-               ("clues", "items", "delayed", "blessed", "cursed"))
+               ("clues", "items", "delayed", "blessed", "cursed", "explored"))
     seat = text(data["seat"], f"{path}.seat")
     if len(seat) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in seat):
         raise ScenarioError(f"{path}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {seat!r}")
@@ -242,12 +242,16 @@ def _investigator(raw: object, path: str, areas: dict, earlier: list) -> Investi
     if blessed and cursed:
         raise ScenarioError(f"{path}.cursed", "an investigator is Blessed or Cursed, not both (AH-C1)")
     delayed = boolean(data.get("delayed", False), f"{path}.delayed") or where == LOST  # AH-C5: Lost is delayed
+    explored = boolean(data.get("explored", False), f"{path}.explored")
+    if explored and areas[where].kind != "location":  # AH-11: the marker lies under it in a Location
+        raise ScenarioError(f"{path}.explored", f"an Explored marker lies in a Location, and {areas[where].name} is "
+                            "not one (AH-11)")
     return Investigator(
         seat, text(data["name"], f"{path}.name"), integer(data["speed"], f"{path}.speed", 0, 20),
         integer(data["sneak"], f"{path}.sneak", 0, 20), integer(data["fight"], f"{path}.fight", 0, 20),
         integer(data["will"], f"{path}.will", 0, 20), integer(data["stamina"], f"{path}.stamina", 1, 20),
         integer(data["sanity"], f"{path}.sanity", 1, 20), integer(data.get("clues", 0), f"{path}.clues", 0, 99),
-        items, (), where, delayed, "", blessed, cursed, False,
+        items, (), where, delayed, where if explored else "", blessed, cursed, False,
     )
 
 

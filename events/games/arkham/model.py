@@ -225,14 +225,21 @@ class State(Record):
 
 
 class Move(Record):
-    """Walk to area ``to`` by the cheapest route, one movement point per yellow line (AH-2, AH-3)."""
+    """Walk to area ``to``, one movement point per yellow line (AH-2, AH-3).
 
-    __slots__ = ("to",)
+    ``path`` is the route the player chose: the areas entered in order (start excluded), ending in
+    ``to``; each step is checked and the first illegal one refused. Empty (the default, and what a
+    log written before arkham-3 holds): the cheapest route.
+    """
+
+    __slots__ = ("to", "path")
     __match_args__ = __slots__
     TYPE = "Move"
+    DEFAULTS = {"path": ()}
 
-    def __init__(self, to: str) -> None:
+    def __init__(self, to: str, path: tuple = ()) -> None:
         _set(self, "to", to)
+        _set(self, "path", path)
 
 
 class Stop(Record):

@@ -65,7 +65,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "arkham-2"  # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4)
+RULES_VERSION = "arkham-3"
+# arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4).
+# arkham-3: a failed Evade that takes Stamina to 0 knocks out at once, with no Horror check (AH-C4);
+# Move takes an optional path, recorded as walked (AH-3).
 
 HOSPITAL = boards.HOSPITAL
 ASYLUM = boards.ASYLUM
@@ -196,7 +199,8 @@ def reach(state: State, index: int) -> dict:
     Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by its
     cheapest route (AH-3), staying put included; delayed, only where it is (AH-C7); in an Other
     World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
-    Time and Space (AH-12); Lost, any Street or Location (AH-C5).
+    Time and Space (AH-12); Lost, any Street or Location (AH-C5). While its own movement is under
+    way, with the points left (none after a combat, AH-8, or a return, AH-9).
     """
     inv = state.investigators[index]
     if inv.devoured:
@@ -214,11 +218,15 @@ def reach(state: State, index: int) -> dict:
         if not gates:
             return {LOST: (0, (LOST,), "AH-12")}
         return {location: (0, (location,), "AH-11") for location in gates}
-    out = {here.id: (0, (), "AH-2")}
     if inv.delayed:
         return {here.id: (0, (), "AH-C7")}
+    points = inv.speed
+    out = {here.id: (0, (), "AH-2")}
+    if index == state.active and state.step == "move" and not state.over:  # its movement is under way
+        points = state.points
+        out = {here.id: (0, (), state.halt or "AH-2")}
     for place, path in boards.routes(state.board, here.id, halts(state)).items():
-        if len(path) <= inv.speed:
+        if len(path) <= points:
             out[place] = (len(path), path, "AH-2")
     return out
 
@@ -311,7 +319,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
             return Rejection("AH-C10", f"{seat} is asked about {state.offer.seat}'s trade offer: accept or decline")
         return _answer_trade(state, command)
     if index != state.active:
-        return Rejection("AH-1", f"it is {active(state).seat}'s movement, not {seat}'s")
+        return _out_of_turn(state, index, command)
     flow = _Flow(state)
     handlers = {
         "move": _MOVE_PHASE, "combat": _COMBAT_PHASE, "spend": _SPEND_PHASE, "clues": _CLUES_PHASE,
@@ -324,6 +332,37 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if refused is not None:
         return refused
     return flow.events
+
+
+def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
+    """A seat whose movement it is not: the rule that would forbid the command anyway, else AH-1.
+
+    Only what holds whoever moves is checked here: a devoured investigator (AH-C4), an investigator
+    Lost in Time and Space (AH-C5) or in an Other World (AH-9) that gets no walk, a destination
+    no yellow line reaches (AH-3, AH-9), a trade while the mover is in combat (AH-C10).
+    """
+    inv = state.investigators[index]
+    if inv.devoured:
+        return Rejection("AH-C4", f"{inv.name} was devoured: it is out of the game")
+    if isinstance(command, Move):
+        if inv.where == LOST:
+            return Rejection("AH-C5", f"{inv.name} is Lost in Time and Space: it comes back by being placed, not by "
+                             "walking")
+        here = boards.area(state.board, inv.where)
+        if here.kind == "other_world":
+            return Rejection("AH-9", f"{inv.name} is in an Other World: it gets no movement points and moves by its "
+                             "card")
+        target = boards.area(state.board, command.to) if isinstance(command.to, str) else None
+        if target is None:
+            return Rejection("AH-3", f"there is no area {command.to!r} on the board")
+        if target.kind == "other_world":
+            return Rejection("AH-9", f"{target.name} is an Other World area: no yellow line leads there")
+        if target.kind == "special":
+            return Rejection("AH-3", f"{target.name} is not joined to Arkham by any yellow line")
+    if isinstance(command, (OfferTrade, AnswerTrade)) and state.combat:
+        return Rejection("AH-C10", f"no trading during combat ({active(state).name} is fighting "
+                         f"{monster(state, state.combat).name})")
+    return Rejection("AH-1", f"it is {active(state).seat}'s movement, not {inv.seat}'s")
 
 
 def _not_now(state: State, command: Any, now: str) -> Rejection:
@@ -405,6 +444,8 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
                          f"{_name(state, inv.where)}: fight or evade each before leaving")
     if state.points <= 0:
         return _no_points(state)
+    if command.path != ():
+        return _walk(flow, command)
     path = boards.route(state.board, inv.where, to, halts(state))
     if path is None:
         return Rejection("AH-3", f"no yellow line route joins {_name(state, inv.where)} to {target.name}")
@@ -420,6 +461,63 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
             break
     flow.emit(InvestigatorMoved(inv.seat, inv.where, walked[-1], to, tuple(walked), state.points - len(walked)))
     return None
+
+
+#: The most steps a chosen path may list: no Speed exceeds 20 (board.py), so a longer one is refused unread.
+PATH_LIMIT = 20
+
+
+def _walk(flow: _Flow, command: Move) -> Rejection | None:
+    """The player's own route: every step checked in order, the first illegal one refused with its clause."""
+    state = flow.state
+    inv = active(state)
+    path = command.path
+    if isinstance(path, tuple) and len(path) > PATH_LIMIT:
+        return Rejection("AH-2", f"a path of {len(path)} steps is longer than any Speed (at most {PATH_LIMIT})")
+    if not isinstance(path, tuple) or not all(isinstance(step, str) for step in path):
+        return Rejection("AH-3", f"a path lists area ids in order, such as ['rivertown', 'french_hill'], got {path!r}")
+    if path[-1] != command.to:
+        return Rejection("AH-3", f"the path ends in {_name(state, path[-1])}, not in {_name(state, command.to)}")
+    near = boards.neighbours(state.board)
+    here = inv.where
+    for number, step in enumerate(path, 1):
+        target = boards.area(state.board, step)
+        if target is None:
+            return Rejection("AH-3", f"step {number}: there is no area {step!r} on the board")
+        there = monsters_in(state, here) if number > 1 else ()
+        if there:
+            return Rejection("AH-7", f"step {number}: {_monster_list(there)} {'is' if len(there) == 1 else 'are'} in "
+                             f"{_name(state, here)}: the walk stops there; fight or evade before leaving")
+        if step not in near.get(here, ()):
+            return _no_line(state, number, here, target)
+        if number > state.points:
+            return Rejection("AH-2", f"step {number} ({_name(state, here)} → {target.name}) needs a movement point: "
+                             f"the path costs {len(path)}, {state.points} {'is' if state.points == 1 else 'are'} left "
+                             f"of Speed {inv.speed}")
+        here = step
+    flow.emit(InvestigatorMoved(inv.seat, inv.where, command.to, command.to, path, state.points - len(path)))
+    return None
+
+
+def _no_line(state: State, number: int, here: str, target: Any) -> Rejection:
+    """Why no yellow line joins ``here`` to ``target``: the clause of the kinds of the two areas."""
+    start = boards.area(state.board, here)
+    if target.kind == "other_world":
+        return Rejection("AH-9", f"step {number}: {target.name} is an Other World area: no yellow line leads there")
+    if target.kind == "special":
+        return Rejection("AH-3", f"step {number}: {target.name} is not joined to Arkham by any yellow line")
+    if target.id == here:
+        return Rejection("AH-3", f"step {number}: {target.name} is where the path already is")
+    if start.kind == "location" and target.kind == "location":
+        return Rejection("AH-3", f"step {number}: {start.name} → {target.name}: Locations never join each other; "
+                         f"a Location joins only its own Street area")
+    if start.kind == "location":
+        return Rejection("AH-3", f"step {number}: {start.name} has no yellow line to {target.name}: it joins only "
+                         f"its own Street area, {_name(state, start.street)}")
+    if target.kind == "location":
+        return Rejection("AH-3", f"step {number}: {start.name} has no yellow line to {target.name}: that Location "
+                         f"joins only its own Street area, {_name(state, target.street)}")
+    return Rejection("AH-3", f"step {number}: no yellow line joins {start.name} to {target.name}")
 
 
 def _no_points(state: State) -> Rejection:
@@ -582,6 +680,11 @@ def _after_check(flow: _Flow, check: str, fought: Any, passed: bool, rng: Any) -
             flow.emit(MonsterEvaded(seat, fought.id, "AH-C2"))
             return
         _lose(flow, "stamina", fought.combat_damage, fought, "AH-C2")
+        if collapsing(active(flow.state)):
+            # AH-C4: at 0 Stamina it is knocked unconscious at once and its movement ends: the battle
+            # the failed evade would open is never fought, so no Horror check is rolled (arkham-3)
+            _settle(flow)
+            return
         flow.emit(CombatBegan(seat, fought.id, "evade failed", flow.state.points))
         _horror(flow, fought, rng)  # AH-C2: the Horror check still follows
         return

@@ -482,17 +482,24 @@ class StrikeOrderRolled(Record):
 
 
 class StrikeOrderSet(Record):
-    """Whether ``seat`` strikes before the enemies this round, and why (EC-7, EC-8, EC-16)."""
+    """Whether ``seat`` strikes before the enemies this round, and why (EC-7, EC-8, EC-16).
 
-    __slots__ = ("seat", "first", "reason", "rule")
+    ``holds``: EC-8's failed evasion holds for the whole round (the seat stays in ``Combat.forced``
+    until the round's ``after`` step, so a check or an early strike is refused under EC-8). False
+    in every log before echo-2, which folds as it did then.
+    """
+
+    __slots__ = ("seat", "first", "reason", "rule", "holds")
     __match_args__ = __slots__
     TYPE = "StrikeOrderSet"
+    DEFAULTS = {"holds": False}
 
-    def __init__(self, seat: str, first: bool, reason: str, rule: str) -> None:
+    def __init__(self, seat: str, first: bool, reason: str, rule: str, holds: bool = False) -> None:
         _set(self, "seat", seat)
         _set(self, "first", first)
         _set(self, "reason", reason)
         _set(self, "rule", rule)
+        _set(self, "holds", holds)
 
 
 class ItemStruck(Record):
@@ -580,16 +587,20 @@ class EnemyDamaged(Record):
 
 class EnemyAttacked(Record):
     """An enemy's attack dice, rolled by ``roller`` (the seat to ``seat``'s left): blue for Sanity,
-    red for Health, each 5 or 6 a point lost (EC-13); ``sanity``/``health`` are the victim's after."""
+    red for Health, each 5 or 6 a point lost (EC-13); ``sanity``/``health`` are the victim's after.
 
-    __slots__ = ("roller", "seat", "enemy", "blue", "red", "sanity_loss", "health_loss", "sanity", "health")
+    ``rule`` is EC-13, or EC-16 in a group fight, where by the digest's reading each enemy that
+    strikes strikes each investigator of the fight once a round (logs before echo-2: EC-13).
+    """
+
+    __slots__ = ("roller", "seat", "enemy", "blue", "red", "sanity_loss", "health_loss", "sanity", "health", "rule")
     __match_args__ = __slots__
     TYPE = "EnemyAttacked"
-    RULE = "EC-13"
+    DEFAULTS = {"rule": "EC-13"}
 
     def __init__(
         self, roller: str, seat: str, enemy: str, blue: tuple, red: tuple, sanity_loss: int, health_loss: int,
-        sanity: int, health: int,
+        sanity: int, health: int, rule: str = "EC-13",
     ) -> None:
         _set(self, "roller", roller)
         _set(self, "seat", seat)
@@ -600,6 +611,7 @@ class EnemyAttacked(Record):
         _set(self, "health_loss", health_loss)
         _set(self, "sanity", sanity)
         _set(self, "health", health)
+        _set(self, "rule", rule)
 
 
 class FixedDamageDealt(Record):

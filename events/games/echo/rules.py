@@ -66,7 +66,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "echo-1"
+RULES_VERSION = "echo-2"
+# echo-2: the round in which a fight ends costs 1 movement point too (EC-15); a failed evasion's EC-8 lasts
+# its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
+# still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
 
 SKILLS = ("speed", "stealth", "attention", "knowledge", "intuition")
 SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention", "knowledge": "Knowledge",
@@ -297,8 +300,8 @@ def _automatic(state: State) -> list:
             escaped = investigator(state, seat).escaped
             if live and all(eid in escaped for eid in live):
                 return [CombatLeft(seat)]
-        if not live:
-            return [CombatEnded(combat.location, "every enemy of the fight is detained or dead")]
+        if not live:  # enemies fall only to strikes, so always within a round that is not paid yet
+            return [_round_cost(state), CombatEnded(combat.location, "every enemy of the fight is detained or dead")]
         if not combat.seats:
             return [CombatEnded(combat.location, "no investigator is left in the fight")]
         if combat.queue:
@@ -322,7 +325,7 @@ def _next_step(state: State) -> list:
         for seat in combat.seats:
             if seat in combat.forced:
                 events.append(StrikeOrderSet(seat, False, "its evasion failed: no strike-order check, the enemies "
-                                             "strike first", "EC-8"))
+                                             "strike first", "EC-8", True))
         return events
     if step == "order":
         return [CombatStepBegan(number, "first", tuple(("strike", seat, seat, None) for seat in combat.seats
@@ -334,9 +337,15 @@ def _next_step(state: State) -> list:
     if step == "attack":
         return [CombatStepBegan(number, "second", tuple(("strike", seat, seat, None) for seat in combat.seats
                                                         if seat not in combat.first))]
-    points = tuple((seat, max(0, investigator(state, seat).mp - 1)) for seat in combat.seats)
-    return [CombatRoundEnded(number, points),
+    return [_round_cost(state),
             CombatStepBegan(number, "after", tuple(("after", seat, seat, None) for seat in combat.seats))]
+
+
+def _round_cost(state: State) -> CombatRoundEnded:
+    """EC-15: each combat round costs every investigator still in the fight 1 movement point (never below 0)."""
+    combat = state.combat
+    return CombatRoundEnded(combat.round, tuple((seat, max(0, investigator(state, seat).mp - 1))
+                                                for seat in combat.seats))
 
 
 def _end_turn(state: State) -> list:
@@ -359,38 +368,48 @@ def _end_turn(state: State) -> list:
 
 
 def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """A command outside any fight. Its rules are checked first, for any seat; only a command that no
+    rule forbids is refused for being out of turn (EC-C3), so a seat learns why it could never do it."""
     current = current_seat(state)
     if isinstance(command, RollAttack):
         return Rejection("EC-13", "no enemy attack is waiting to be rolled: no fight is under way")
     if isinstance(command, (CheckOrder, Strike, Pass)):
         return Rejection("EC-6", f"no fight is under way: {type(command).__name__} belongs to a combat round")
-    if seat != current:
-        return Rejection("EC-C3", f"it is {current}'s movement, not {seat}'s")
     inv = investigator(state, seat)
     blocking = unescaped(state, seat)
     here = place_name(state, inv.location)
+    refused = None
+    moved: list | Rejection = []
     if isinstance(command, Move):
-        return _move(state, inv, command.to, blocking)
-    if isinstance(command, EndMove):
+        moved = _move(state, inv, command.to, blocking)
+        refused = moved if isinstance(moved, Rejection) else None
+    elif isinstance(command, EndMove):
         if blocking:
             names = ", ".join(enemy_name(state, item.id) for item in blocking)
-            return Rejection("EC-15", f"{names} {'is' if len(blocking) == 1 else 'are'} in {here}: even with "
-                             f"{inv.mp} movement point(s) left, {inv.name_en} must defeat every enemy here or "
-                             "escape them all")
-        return _end_turn(state)
-    if isinstance(command, Evade):
+            refused = Rejection("EC-15", f"{names} {'is' if len(blocking) == 1 else 'are'} in {here}: even with "
+                                f"{inv.mp} movement point(s) left, {inv.name_en} must defeat every enemy here or "
+                                "escape them all")
+    elif isinstance(command, Evade):
         target = enemy(state, command.enemy) if isinstance(command.enemy, str) else None
         if target is None or target.status != "active" or target.location != inv.location:
-            return Rejection("EC-4", f"there is no enemy {command.enemy!r} to evade in {here}")
-        if target.id in inv.escaped:
-            return Rejection("EC-4", f"{inv.name_en} has already evaded {enemy_name(state, target.id)}")
-        rolled = _evasion(state, inv, target.id, rng, "EC-4")
+            refused = Rejection("EC-4", f"there is no enemy {command.enemy!r} to evade in {here}")
+        elif target.id in inv.escaped:
+            refused = Rejection("EC-4", f"{inv.name_en} has already evaded {enemy_name(state, target.id)}")
+    elif not blocking:  # Fight
+        refused = Rejection("EC-3", f"there is no enemy to fight in {here}")
+    if refused is not None:
+        return refused
+    if seat != current:
+        return Rejection("EC-C3", f"it is {current}'s movement, not {seat}'s")
+    if isinstance(command, Move):
+        return moved
+    if isinstance(command, EndMove):
+        return _end_turn(state)
+    if isinstance(command, Evade):
+        rolled = _evasion(state, inv, command.enemy, rng, "EC-4")
         if rolled.success:
             return [rolled]
         return [rolled, _begin_combat(state, seat, (seat,), "EC-4")]
-    # Fight
-    if not blocking:
-        return Rejection("EC-3", f"there is no enemy to fight in {here}")
     return [_begin_combat(state, seat, (), "EC-3")]
 
 
@@ -447,6 +466,9 @@ def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBe
 
 def _in_combat(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
     kind, actor, fighter, eid = prompt(state)
+    refused = _forbidden_in_fight(state, seat, command)
+    if refused is not None:  # a rule forbids it whoever's command the fight waits for: cite that rule
+        return refused
     if seat != actor:
         if isinstance(command, RollAttack):
             if kind == "attack":
@@ -460,28 +482,83 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any) -> list | Reject
         return _attack(state, actor, fighter, eid, rng)
     if isinstance(command, RollAttack):
         return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
-    if isinstance(command, (Move, EndMove)):
-        return Rejection("EC-15", f"a fight is under way in {place_name(state, state.combat.location)}: every enemy "
-                         "must be defeated or escaped first")
+    # The fighter's own prompt, answered by a command of its kind (_forbidden_in_fight refused the rest).
     if kind == "order":
-        if not isinstance(command, CheckOrder):
-            return Rejection("EC-7", f"{_waiting(state)}: first the strike-order check (CheckOrder)")
         return _check_order(state, seat, command.skill, rng)
     if kind == "strike":
         if isinstance(command, Pass):
             return [StrikePassed(seat)]
-        if not isinstance(command, Strike):
-            return Rejection("EC-9", f"{_waiting(state)}: strike with an item or a spell, or pass")
         return _strike(state, seat, command, rng)
     # after a round: evade again or fight on (EC-5)
     if isinstance(command, Fight):
         return [FightContinued(seat)]
-    if not isinstance(command, Evade):
-        return Rejection("EC-5", f"{_waiting(state)}: evade again (Evade) or fight on (Fight)")
     if command.enemy not in targets(state, seat):
         return Rejection("EC-5", f"{command.enemy!r} is not an enemy {seat}'s investigator is fighting")
     rolled = _evasion(state, investigator(state, seat), command.enemy, rng, "EC-5")
     return [rolled]
+
+
+_ANSWERS = {"order": (CheckOrder,), "strike": (Strike, Pass), "after": (Evade, Fight)}
+
+
+def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | None:
+    """The rule that forbids a fighting investigator's command now, whether or not the fight waits for its seat.
+
+    Only when nothing here forbids it does ``_in_combat`` fall back on whose command is awaited
+    (EC-C3). None for a seat outside the fight and for RollAttack (EC-13 is checked there).
+    """
+    combat = state.combat
+    if seat not in combat.seats or isinstance(command, RollAttack):
+        return None
+    inv = investigator(state, seat)
+    here = place_name(state, combat.location)
+    if isinstance(command, Move):
+        return Rejection("EC-3", f"a fight is under way in {here}: to leave, {inv.name_en} must escape every enemy "
+                         "of it (evade after a round, EC-5) or defeat it")
+    if isinstance(command, EndMove):
+        return Rejection("EC-15", f"a fight is under way in {here}: every enemy must be defeated or escaped first, "
+                         "even with no movement points left")
+    own = [p for p in combat.queue if p[2] == seat and p[0] != "attack"]
+    step = combat.step
+    number = combat.round
+    forced = seat in combat.forced
+    if forced and isinstance(command, CheckOrder):
+        return Rejection("EC-8", f"{inv.name_en}'s evasion failed: no strike-order check, the enemies strike "
+                         "first")
+    if own:
+        mine = own[0][0]
+        if isinstance(command, _ANSWERS[mine]):
+            return None
+        if mine == "order":
+            return Rejection("EC-7", f"round {number} begins with {seat}'s strike-order check (CheckOrder)")
+        if mine == "strike":
+            return Rejection("EC-9", f"{seat} strikes now in round {number}: with an item or a spell, or pass")
+        return Rejection("EC-5", f"round {number} is over: {seat} may evade again (Evade) or fight on (Fight)")
+    failed = seat not in combat.first and step in ("order", "first", "attack")
+    if isinstance(command, CheckOrder):
+        if step == "after":
+            return Rejection("EC-6", f"the next round's strike-order check comes once every fighter has chosen to "
+                             f"evade again or fight on (round {number} is over)")
+        return Rejection("EC-6", f"the strike order of round {number} is already decided for {seat}")
+    if isinstance(command, (Strike, Pass)):
+        if failed and forced:
+            return Rejection("EC-8", f"{inv.name_en}'s evasion failed: the enemies strike first this round")
+        if failed:
+            fought = targets(state, seat)
+            if len(fought) > 1:
+                return Rejection("EC-16", f"{inv.name_en} failed the strike-order check against one of "
+                                 f"{len(fought)} enemies: that counts as failing against all, every enemy strikes "
+                                 "before it")
+            return Rejection("EC-7", f"{inv.name_en} failed the strike-order check: "
+                             f"{', '.join(enemy_name(state, e) for e in fought)} strikes first")
+        if step == "after":
+            return Rejection("EC-5", f"round {number} is over: {seat} may evade again or fight on, not strike")
+        return Rejection("EC-6", f"{seat} has no strike left in round {number}: one strike a round")
+    # Evade or Fight: the last commands a fight takes
+    if step == "after":
+        return Rejection("EC-5", f"{seat} has already chosen after round {number}")
+    return Rejection("EC-5", f"evading again or fighting on is chosen after a round; round {number} is at its "
+                     f"{step} step")
 
 
 def _waiting(state: State) -> str:
@@ -588,7 +665,10 @@ def _attack(state: State, roller: str, seat: str, eid: str, rng: Any) -> list:
     red = roll(rng, card.red)
     sanity = inv.sanity - hits(blue)
     health = inv.health - hits(red)
-    events: list = [EnemyAttacked(roller, seat, eid, blue, red, hits(blue), hits(red), sanity, health)]
+    # EC-16 Reading: in a group fight each enemy that strikes strikes each investigator of the fight once
+    group = len(state.combat.seats) > 1 or len(combat_enemies(state)) > 1
+    events: list = [EnemyAttacked(roller, seat, eid, blue, red, hits(blue), hits(red), sanity, health,
+                                  "EC-16" if group else "EC-13")]
     if card.fixed_sanity or card.fixed_health:
         sanity -= card.fixed_sanity
         health -= card.fixed_health
@@ -716,14 +796,15 @@ def evolve(state: Any, event: Any) -> State:
             return _copy(s, combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
         case CombatStepBegan(number, step, queue):
             first = () if step == "order" else s.combat.first
-            return _copy(s, combat=_copy(s.combat, round=number, step=step, queue=queue, first=first))
+            forced = () if step == "after" else s.combat.forced  # EC-8 holds until the round ends (always () in echo-1)
+            return _copy(s, combat=_copy(s.combat, round=number, step=step, queue=queue, first=first, forced=forced))
         case StrikeOrderRolled():
             return s
-        case StrikeOrderSet(seat, first, _reason, _rule):
+        case StrikeOrderSet(seat, first, _reason, _rule, holds):
             combat = s.combat
+            forced = combat.forced if holds else tuple(name for name in combat.forced if name != seat)  # echo-1 logs
             combat = _copy(combat, queue=_pop(combat, "order", seat),
-                           first=combat.first + (seat,) if first else combat.first,
-                           forced=tuple(name for name in combat.forced if name != seat))
+                           first=combat.first + (seat,) if first else combat.first, forced=forced)
             return _copy(s, combat=combat)
         case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
             return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "strike", seat)))
@@ -812,10 +893,14 @@ def trace(event: Any) -> list:
             magic = "obvious magic: Knowledge" if skill == "knowledge" else "true magic: Intuition"
             return [f"{seat} casts {spell} at {eid} ({magic}, EC-10): "
                     + _check(SKILL_NAMES[skill], value, "difficulty", difficulty, dice, success)]
-        case EnemyAttacked(roller, seat, eid, blue, red, sanity_loss, health_loss, sanity, health):
-            return [f"{roller} rolls for {eid}, the seat to {seat}'s left (EC-13)",
-                    f"blue {_dice(blue)}: {sanity_loss} Sanity; red {_dice(red)}: {health_loss} Health "
-                    f"(each 5 or 6 deals 1); {seat} now at Sanity {sanity}, Health {health}"]
+        case EnemyAttacked(roller, seat, eid, blue, red, sanity_loss, health_loss, sanity, health, rule):
+            lines = [f"{roller} rolls for {eid}, the seat to {seat}'s left (EC-13)",
+                     f"blue {_dice(blue)}: {sanity_loss} Sanity; red {_dice(red)}: {health_loss} Health "
+                     f"(each 5 or 6 deals 1); {seat} now at Sanity {sanity}, Health {health}"]
+            if rule == "EC-16":
+                lines.append(f"a group fight: {eid} strikes each investigator of the fight once this round, "
+                             "every investigator–enemy pair one exchange of blows (EC-16 Reading)")
+            return lines
         case CombatBegan(location, fighters, enemies, forced, _rule):
             lines = [f"in {location}: {', '.join(fighters)} against {', '.join(enemies)}"]
             if len(fighters) > 1 or len(enemies) > 1:

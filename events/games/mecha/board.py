@@ -80,7 +80,7 @@ def load_board(raw: object, path: str = "$") -> Board:
     for i, number in enumerate(adjacent):
         number = integer(number, f"{path}.camp.adjacent[{i}]")
         if number not in numbers:
-            raise ScenarioError(f"{path}.camp.adjacent[{i}]", f"unknown Location {number}")
+            raise ScenarioError(f"{path}.camp.adjacent[{i}]", _unknown(number, numbers))
         if number in camp_adjacent:
             raise ScenarioError(f"{path}.camp.adjacent[{i}]", f"Location {number} is listed twice")
         camp_adjacent.append(number)
@@ -92,13 +92,29 @@ def load_board(raw: object, path: str = "$") -> Board:
     return Board(name, tuple(locations), links, camp_hex, tuple(sorted(camp_adjacent)), tuple(cards))
 
 
+def _unknown(number: int, known: object) -> str:
+    """MV-C1: a board names only its own Locations; the error says which exist."""
+    return f"unknown Location {number}: this board's Locations are {_ranges(sorted(known))} (MV-C1)"
+
+
+def _ranges(numbers: list) -> str:
+    """1, 2, 3, 5 -> '1–3, 5': a board of 20 Locations fits on one line."""
+    spans: list = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in spans)
+
+
 def _explicit_links(raw: object, numbers: set, path: str) -> tuple:
     links = set()
     for i, item in enumerate(array(raw, path)):
         a, b = pair(item, f"{path}[{i}]")
         for j, number in enumerate((a, b)):
             if number not in numbers:
-                raise ScenarioError(f"{path}[{i}][{j}]", f"unknown Location {number}")
+                raise ScenarioError(f"{path}[{i}][{j}]", _unknown(number, numbers))
         if a == b:
             raise ScenarioError(f"{path}[{i}]", f"Location {a} cannot be linked to itself")
         links.add((min(a, b), max(a, b)))
@@ -185,7 +201,7 @@ def _starts(raw: object, seats: list, board: Board, path: str) -> tuple:
             continue
         number = integer(where, f"{path}.{name}")
         if number not in by_number:
-            raise ScenarioError(f"{path}.{name}", f"unknown Location {number}")
+            raise ScenarioError(f"{path}.{name}", _unknown(number, by_number))
         if not by_number[number].face_up:
             raise ScenarioError(f"{path}.{name}", f"Location {number} is face down: a Mecha starts in the Camp "
                                 "or on a face-up Location (MV-6)")

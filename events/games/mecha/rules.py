@@ -146,6 +146,12 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if index < 0:
         return Rejection("MV-C3", f"there is no seat {seat!r} in this game")
     if index != state.turn:
+        # A destination no Mecha could ever enter, or where this one stands, is refused under its own
+        # clause (MV-1, MV-2, MV-3, MV-4) before the turn: MV-C3 only for what the rules allow.
+        if isinstance(command, Move) and command.to is not None and (
+                not _is_number(command.to) or boards.location(state.board, command.to) is None
+                or command.to == state.positions[index]):
+            return _why_not(state, index, command.to)
         return Rejection("MV-C3", f"it is {current_seat(state)}'s turn, not {seat}'s")
     if isinstance(command, Move):
         outcome = _decide_move(state, index, command, rng)

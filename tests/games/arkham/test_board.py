@@ -107,3 +107,27 @@ def test_ah_c5_lost_in_time_and_space_in_a_scenario_is_delayed():
     tab = table(scenario([inv("red", "lost_in_time_and_space"), inv("blue", "northside")]))
     assert tab.state.investigators[0].delayed
     assert rules.phase(tab.state) == "place"
+
+
+def test_ah_11_an_investigator_may_start_on_an_explored_marker():
+    """AH-11: ``explored: true`` puts an Explored marker under an investigator in a Location; it stays while
+    the investigator stays and goes when it walks on."""
+    from events.games.arkham.model import Move
+
+    tab = table(scenario([inv("red", "the_witch_house", explored=True), inv("blue", "northside")],
+                         gates=(("the_witch_house", "yuggoth"),)))
+    assert tab.state.investigators[0].explored == "the_witch_house"
+    assert tab.state.investigators[1].explored == ""
+    tab.submit("red", Move("french_hill"), "c-move")
+    assert tab.state.investigators[0].explored == ""
+
+
+@pytest.mark.parametrize("where, value, message", [
+    ("french_hill", True, r"an Explored marker lies in a Location, and French Hill is not one \(AH-11\)"),
+    ("yuggoth_1", True, "Yuggoth .* is not one"),
+    ("the_witch_house", "yes", "expected true or false, got .yes."),
+])
+def test_ah_11_an_explored_marker_outside_a_location_is_refused_with_its_path(where, value, message):
+    """AH-11: the marker lies under the investigator in a Location only; the fault is named at its path."""
+    with pytest.raises(ScenarioError, match=rf"^\$\.investigators\[0\]\.explored: .*{message}"):
+        boards.load_scenario(scenario([inv("red", where, explored=value)]))

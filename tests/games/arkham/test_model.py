@@ -28,7 +28,9 @@ def test_ah_1_random_games_fold_every_registered_event_type():
                 seat = GAME.turn(tab.state)[0]
                 tab.submit(seat, chooser.pick(tuple(GAME.legal(tab.state, seat))), f"c-{tab.seq}")
             seen |= {envelope.type for envelope in tab.envelopes}
-    assert seen == set(GAME.events.names())
+    # AH-C4: devoured needs Stamina and Sanity at 0 at the same moment; since arkham-3 every check of this
+    # phase costs one of them and is settled before the next, so play never meets it (folded in test_rules)
+    assert seen == set(GAME.events.names()) - {"Devoured"}
 
 
 def test_ah_1_evolve_refuses_an_unknown_event_naming_it():

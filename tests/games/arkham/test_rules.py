@@ -630,49 +630,63 @@ def test_ah_c4_zero_sanity_drives_insane_to_the_asylum():
     assert (red.where, red.sanity, red.clues) == ("arkham_asylum", 1, 2)
 
 
-def test_ah_c4_both_at_zero_devoured_and_the_game_ends_without_investigators():
-    """AH-C4: a failed evade (Stamina 1 → 0) then a failed Horror check (Sanity 1 → 0): devoured."""
-    tab = table(scenario([inv("red", "rivertown", stamina=1, sanity=1, sneak=1, will=1)],
+def test_ah_c4_a_failed_evade_to_zero_stamina_knocks_out_at_once_without_a_horror_check():
+    """AH-C4: a failed evade takes Stamina 1 → 0: knocked unconscious at once, its movement over; the battle
+    is never fought, so no Horror check is rolled and Sanity 1 is kept: not devoured (arkham-3)."""
+    tab = table(scenario([inv("red", "rivertown", stamina=1, sanity=1, sneak=1, will=1), inv("blue", "northside")],
                          [mon("zombie", "rivertown")]))
-    events = act(tab, "red", Evade("zombie"), dice=(1, 1))
-    assert events[-3:] == [CombatEnded("red", "zombie", "collapsed"), Devoured("red", "rivertown"),
-                           GameEnded(1, "every investigator is devoured")]
-    assert investigator(tab, "red").devoured and GAME.is_over(tab.state)
+    events = act(tab, "red", Evade("zombie"), dice=(1,))
+    assert events[:4] == [
+        CheckRolled("red", "evade", "zombie", 1, 0, 1, (1,), 5, 0, 1, False),
+        StatLost("red", "stamina", 1, 0, "zombie", "AH-C2"),
+        KnockedOut("red", "unconscious", "rivertown", "st_marys_hospital", 0, "stamina"),
+        TurnEnded("red", "blue", 1),
+    ]
+    assert "horror" not in [getattr(event, "check", "") for event in events]
+    red = investigator(tab, "red")
+    assert (red.where, red.stamina, red.sanity, red.devoured) == ("st_marys_hospital", 1, 1, False)
+
+
+def test_ah_c4_both_at_zero_at_the_same_moment_is_devoured():
+    """AH-C4: devoured only when Stamina and Sanity are both at 0 at once (rules.collapse)."""
+    tab = table(scenario([inv("red", "rivertown"), inv("blue", "northside")]))
+    state = GAME.evolve(tab.state, StatLost("red", "sanity", 5, 0, "", "AH-C3"))
+    assert rules.collapse(state, 0) == [KnockedOut("red", "insane", "rivertown", "arkham_asylum", 0, "sanity")]
+    state = GAME.evolve(state, StatLost("red", "stamina", 5, 0, "", "AH-C3"))
+    assert rules.collapse(state, 0) == [Devoured("red", "rivertown")]
 
 
 def test_ah_c4_zero_stamina_from_a_failed_evade_collapses_in_that_command_without_a_clue_offer():
-    """AH-C4: a failed evade leaves Stamina at 0; the Horror check that follows (AH-C2) fails, yet no Clue
-    token is offered (AH-C1): at 0 the investigator chooses nothing more, so it is knocked out in the
-    same command instead of standing at 0 Stamina in Rivertown while its Horror roll waits."""
+    """AH-C4: a failed evade leaves Stamina at 0: no Clue token is offered (AH-C1) and no Horror check
+    follows: it is knocked out in the same command."""
     tab = table(scenario([inv("red", "rivertown", stamina=1, sneak=0, will=1, clues=3), inv("blue", "northside")],
                          [mon("zombie", "rivertown")], options={"spend_clues": True}))
-    events = act(tab, "red", Evade("zombie"), dice=(1,))
+    events = act(tab, "red", Evade("zombie"))
     assert events == [
         CheckRolled("red", "evade", "zombie", 0, 0, 0, (), 5, 0, 1, False),
         StatLost("red", "stamina", 1, 0, "zombie", "AH-C2"),
-        CombatBegan("red", "zombie", "evade failed", 4),
-        CheckRolled("red", "horror", "zombie", 1, 0, 1, (1,), 5, 0, 1, False),
-        StatLost("red", "sanity", 1, 4, "zombie", "AH-C3"),
-        CombatEnded("red", "zombie", "collapsed"),
         KnockedOut("red", "unconscious", "rivertown", "st_marys_hospital", 1, "stamina"),
         TurnEnded("red", "blue", 1),
         MovementBegan("blue", "northside", 4, "AH-2"),
     ]
     red = investigator(tab, "red")
-    assert (red.where, red.stamina, red.sanity, red.clues) == ("st_marys_hospital", 1, 4, 2)
+    assert (red.where, red.stamina, red.sanity, red.clues) == ("st_marys_hospital", 1, 5, 2)
     assert GAME.turn(tab.state) == ("blue",)
 
 
-def test_ah_c4_a_devoured_investigator_is_skipped():
-    """AH-C4: out of the game: the turn passes over it in later rounds."""
-    tab = table(scenario([inv("red", "northside"), inv("blue", "rivertown", stamina=1, sanity=1, sneak=0, will=0),
-                          inv("green", "downtown")], [mon("zombie", "rivertown")]))
+def test_ah_c4_a_devoured_investigator_is_skipped_and_the_game_ends_without_investigators():
+    """AH-C4: out of the game: the turn passes over it; when none is left, the game ends."""
+    tab = table(scenario([inv("red", "northside"), inv("blue", "rivertown"), inv("green", "downtown")]))
     act(tab, "red", Stop())
-    act(tab, "blue", Evade("zombie"))
-    act(tab, "green", Stop())
-    assert GAME.turn(tab.state) == ("red",)
-    events = act(tab, "red", Stop())
-    assert TurnEnded("red", "green", 2) in events
+    state = GAME.evolve(tab.state, Devoured("blue", "rivertown"))
+    flow = rules._Flow(state)
+    rules._end_turn(flow)
+    assert flow.events[0] == TurnEnded("blue", "green", 1)
+    for seat, where in (("red", "northside"), ("green", "downtown")):
+        state = GAME.evolve(state, Devoured(seat, where))
+    flow = rules._Flow(state)
+    rules._end_turn(flow)
+    assert flow.events == [GameEnded(1, "every investigator is devoured")]
 
 
 def test_ah_c4_in_an_other_world_collapse_means_lost():

@@ -318,7 +318,8 @@ def test_ec_8_after_a_failed_evasion_there_is_no_check_and_the_enemy_strikes_fir
     events = act(tab, "red", Evade("novice-1"), (1, 1))
     assert of(events, StrikeOrderRolled) == []
     assert of(events, StrikeOrderSet) == [
-        StrikeOrderSet("red", False, "its evasion failed: no strike-order check, the enemies strike first", "EC-8")]
+        StrikeOrderSet("red", False, "its evasion failed: no strike-order check, the enemies strike first", "EC-8",
+                       True)]
     assert tab.state.combat.step == "attack" and turn(tab.state) == ("blue",)
 
 
@@ -555,10 +556,10 @@ def test_ec_15_ending_the_move_beside_an_undefeated_enemy_is_refused():
 
 
 def test_ec_15_no_move_while_a_fight_is_under_way():
-    """EC-15: during the fight, moving and ending the move are refused."""
+    """EC-15 / EC-3: during the fight, leaving (EC-3) and ending the move (EC-15) are refused."""
     tab = duel()
     act(tab, "red", Fight())
-    assert act(tab, "red", Move("house-by-the-bridge")).rule == "EC-15"
+    assert act(tab, "red", Move("house-by-the-bridge")).rule == "EC-3"
     assert act(tab, "red", EndMove()).rule == "EC-15"
 
 

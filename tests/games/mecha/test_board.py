@@ -79,7 +79,8 @@ def test_mv_c1_camp_naming_an_unknown_location_is_refused():
     """MV-C1: the Camp's neighbours must be Locations of the board."""
     data = good_board()
     data["camp"]["adjacent"] = [1, 2, 42]
-    refused(load_board, data, "$.camp.adjacent[2]", "unknown Location 42")
+    refused(load_board, data, "$.camp.adjacent[2]", "unknown Location 42: this board's Locations are 1–")
+    refused(load_board, data, "$.camp.adjacent[2]", "(MV-C1)")
 
 
 def test_mv_c1_camp_naming_a_location_twice_is_refused():
@@ -93,7 +94,8 @@ def test_mv_c1_links_naming_an_unknown_location_are_refused():
     """MV-C1: a link joins two Locations of the board."""
     data = good_board()
     data["links"].append([3, 99])
-    refused(load_board, data, "$.links[3][1]", "unknown Location 99")
+    refused(load_board, data, "$.links[3][1]", "unknown Location 99: this board's Locations are")
+    refused(load_board, data, "$.links[3][1]", "(MV-C1)")
 
 
 def test_mv_c1_a_location_linked_to_itself_is_refused():
@@ -245,7 +247,7 @@ def good_scenario() -> dict:
         (lambda s: s.update(title=""), "$.title", "expected a non-empty string"),
         (lambda s: s.update(turns=3), "$.turns", "unknown key"),
         (lambda s: s.update(start={"green": 1}), "$.start.green", "unknown key"),
-        (lambda s: s.update(start={"red": 7}), "$.start.red", "unknown Location 7"),
+        (lambda s: s.update(start={"red": 7}), "$.start.red", "unknown Location 7: this board's Locations are 1–4 (MV-C1)"),
         (lambda s: s.update(start={"red": "north"}), "$.start.red", "expected an integer, got 'north'"),
         (lambda s: s.update(start={"red": 1, "blue": 1}), "$.start.blue", "Location 1 already holds red's Mecha (MV-1)"),
         (lambda s: s.update(board="board.json"), "$.board", "expected an object, got 'board.json'"),

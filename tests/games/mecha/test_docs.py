@@ -26,3 +26,18 @@ def test_mv_6_the_documented_example_reaches_what_the_doc_says():
     state = table(example).state
     reach = rules.destinations(state, 0)
     assert {place: len(path) for place, path in reach.items()} == {1: 1, 2: 1, 3: 1, 4: 2, 20: 2}
+
+
+def test_mv_c4_the_documented_question_answers_what_the_doc_says(tmp_path, capsys):
+    """MV-C4 / MV-6: ``chronicle ask mecha destinations example.json --seat red`` on the doc's example."""
+    import json
+
+    from server.cli.main import main
+
+    (example,) = json_blocks(DOC)
+    path = tmp_path / "example.json"
+    path.write_text(json.dumps(example), encoding="utf-8")
+    assert main(["ask", "mecha", "destinations", str(path), "--seat", "red"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert {item["location"]: item["steps"] for item in answer["destinations"]} == {1: 1, 2: 1, 3: 1, 4: 2, 20: 2}
+    assert {item["location"] for item in answer["destinations"] if item["reveals"]} == {4, 20}

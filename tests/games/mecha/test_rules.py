@@ -508,6 +508,19 @@ def test_mv_c3_seats_act_in_turn_order():
     assert GAME.turn(tab.state) == ("blue",)
 
 
+def test_mv_c3_a_rule_that_forbids_the_move_anyway_is_cited_before_the_turn():
+    """MV-1 / MV-2 / MV-4 before MV-C3: blue, out of turn, names a Location the board lacks, the Camp, a
+    card space: each is refused under its clause; only a Move the rules allow is out of turn."""
+    tab = table(builtin("sample"))
+    assert GAME.turn(tab.state) == ("red",)
+    rejected(act(tab, "blue", Move(42)), "MV-1", "there is no Location 42 on this board")
+    rejected(act(tab, "blue", Move("camp")), "MV-2", "the Camp is not a Location")
+    card = tab.state.board.card_spaces[0][0]
+    rejected(act(tab, "blue", Move(card)), "MV-4", f"card space {card} holds a central card")
+    rejected(act(tab, "blue", Move(2)), "MV-C3", "it is red's turn, not blue's")
+    rejected(act(tab, "blue", Move(None)), "MV-C3", "it is red's turn, not blue's")
+
+
 def test_mv_c3_pass_takes_no_move():
     """MV-C3: a seat may pass instead of moving."""
     tab = table(scenario(line(4), chain(4)))
