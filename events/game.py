@@ -107,7 +107,7 @@ class Game:
         if unknown:
             raise TypeError(f"a game has no part {unknown[0]!r} (parts: {', '.join(_PARTS)})")
         if "start" not in changes:  # the same setup, recorded under the new version's name
-            parts["start"] = _stamped(self.start, rules_version)
+            parts["start"] = stamped(self.start, rules_version)
         parts.update(changes)
         revised = Game(self.name, rules_version, **parts)
         revised.previous = self
@@ -164,7 +164,10 @@ _PARTS = (
 )
 
 
-def _stamped(start: Callable, rules_version: str) -> Callable:
+def stamped(start: Callable, rules_version: str) -> Callable:
+    """``start`` with its GameStarted recorded under ``rules_version`` (for a released version
+    whose rules module now starts games under a newer name)."""
+
     def start_stamped(scenario: dict, seed: Any) -> list:
         return [
             event.but(rules_version=rules_version) if isinstance(event, GameStarted) else event

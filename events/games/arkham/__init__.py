@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from events.game import Game
+from events.game import Game, stamped
 from events.games.arkham import rules
 from events.games.arkham.clauses import CATALOGUE
 from events.games.arkham.model import COMMANDS, EVENTS
 from events.games.arkham.view import view
 
-GAME = Game(
+#: arkham-2, as released (its logs are played, audited and replayed under it, indefinitely).
+GAME_2 = Game(
     name="arkham",
-    rules_version=rules.RULES_VERSION,
+    rules_version="arkham-2",
     catalogue=CATALOGUE,
     events=EVENTS,
     commands=COMMANDS,
-    start=rules.start,
-    decide=rules.decide,
+    start=stamped(rules.start, "arkham-2"),
+    decide=rules.decide_2,
     evolve=rules.evolve,
     view=view,
     legal=rules.legal,
@@ -23,4 +24,11 @@ GAME = Game(
     turn=rules.turn,
     seats=rules.seats,
     trace=rules.trace,
+)
+#: arkham-3 (issue 15): what changed, as the pages show it to the players of an arkham-2 game.
+GAME = GAME_2.revised(
+    rules.RULES_VERSION,
+    notes=(("AH-C4", "a failed Evade that takes Stamina to 0 knocks the investigator out at once: no combat, "
+                     "no Horror check"),),
+    decide=rules.decide,
 )

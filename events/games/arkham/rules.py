@@ -106,11 +106,12 @@ def initial_state(event: GameStarted) -> State:
 class _Flow:
     """Events emitted so far by one decision, and the state they lead to (decide reads its own effects)."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ("state", "events", "edition")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, edition: int = 3) -> None:
         self.state = state
         self.events: list = []
+        self.edition = edition  # the rules edition deciding: 2 (arkham-2) or 3 (arkham-3)
 
     def emit(self, *events: Any) -> None:
         for event in events:
@@ -303,7 +304,17 @@ def _trade_offers(state: State) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-3)."""
+    return _decide(state, seat, command, rng, 3)
+
+
+def decide_2(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """arkham-2 as released: a failed Evade that takes Stamina to 0 still opens its combat and rolls
+    the Horror check before the investigator collapses."""
+    return _decide(state, seat, command, rng, 2)
+
+
+def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     if state is None:
         return Rejection("AH-1", "the game has not started")
     if state.over:
@@ -320,7 +331,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         return _answer_trade(state, command)
     if index != state.active:
         return _out_of_turn(state, index, command)
-    flow = _Flow(state)
+    flow = _Flow(state, edition)
     handlers = {
         "move": _MOVE_PHASE, "combat": _COMBAT_PHASE, "spend": _SPEND_PHASE, "clues": _CLUES_PHASE,
         "return": _RETURN_PHASE, "place": _PLACE_PHASE,
@@ -680,7 +691,7 @@ def _after_check(flow: _Flow, check: str, fought: Any, passed: bool, rng: Any) -
             flow.emit(MonsterEvaded(seat, fought.id, "AH-C2"))
             return
         _lose(flow, "stamina", fought.combat_damage, fought, "AH-C2")
-        if collapsing(active(flow.state)):
+        if flow.edition > 2 and collapsing(active(flow.state)):
             # AH-C4: at 0 Stamina it is knocked unconscious at once and its movement ends: the battle
             # the failed evade would open is never fought, so no Horror check is rolled (arkham-3)
             _settle(flow)

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from events.game import Game
+from events.game import Game, stamped
 from events.games.echo import rules
 from events.games.echo.clauses import CATALOGUE
 from events.games.echo.model import COMMANDS, EVENTS
 from events.games.echo.view import view
 
-GAME = Game(
+#: echo-1, as released (its logs are played, audited and replayed under it, indefinitely).
+GAME_1 = Game(
     name="echo",
-    rules_version=rules.RULES_VERSION,
+    rules_version="echo-1",
     catalogue=CATALOGUE,
     events=EVENTS,
     commands=COMMANDS,
-    start=rules.start,
-    decide=rules.decide,
+    start=stamped(rules.start, "echo-1"),
+    decide=rules.decide_1,
     evolve=rules.evolve,
     view=view,
     legal=rules.legal,
@@ -23,4 +24,14 @@ GAME = Game(
     turn=rules.turn,
     seats=rules.seats,
     trace=rules.trace,
+)
+#: echo-2 (issue 15): what changed, as the pages show it to the players of an echo-1 game.
+GAME = GAME_1.revised(
+    rules.RULES_VERSION,
+    notes=(
+        ("EC-15", "the combat round in which a fight ends costs its movement point too"),
+        ("EC-8", "a failed evasion lets the enemies strike first for the whole round"),
+        ("EC-16", "in a group fight each enemy strikes each investigator once a round, and the log cites EC-16"),
+    ),
+    decide=rules.decide,
 )

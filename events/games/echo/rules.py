@@ -249,7 +249,18 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (echo-2)."""
+    return _decide(state, seat, command, rng, 2)
+
+
+def decide_1(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """echo-1 as released: the round in which a fight ends costs no movement point, a failed
+    evasion's EC-8 lasts only until its strike order is set, every enemy attack cites EC-13."""
+    return _decide(state, seat, command, rng, 1)
+
+
+def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
+    """``decide`` of rules edition 1 (echo-1) or 2 (echo-2): the editions differ only where ``edition`` is read."""
     if state is None:
         return Rejection("EC-C3", "the game has not started")
     if state.over:
@@ -264,7 +275,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         if not investigator(state, seat).alive and not isinstance(command, RollAttack):
             return Rejection("EC-18", f"{seat}'s investigator is dead")
         if state.combat is not None:
-            outcome = _in_combat(state, seat, command, rng)
+            outcome = _in_combat(state, seat, command, rng, edition)
         else:
             outcome = _moving(state, seat, command, rng)
     else:
@@ -275,14 +286,14 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     after = state
     for event in outcome:
         after = evolve(after, event)
-    return outcome + _follow(after)
+    return outcome + _follow(after, edition)
 
 
-def _follow(state: State) -> list:
+def _follow(state: State, edition: int) -> list:
     """Everything that happens next without anyone's choice, until a seat must act."""
     events: list = []
     while True:
-        more = _automatic(state)
+        more = _automatic(state, edition)
         if not more:
             return events
         for event in more:
@@ -290,7 +301,7 @@ def _follow(state: State) -> list:
         events += more
 
 
-def _automatic(state: State) -> list:
+def _automatic(state: State, edition: int) -> list:
     if state.over:
         return []
     combat = state.combat
@@ -301,19 +312,20 @@ def _automatic(state: State) -> list:
             if live and all(eid in escaped for eid in live):
                 return [CombatLeft(seat)]
         if not live:  # enemies fall only to strikes, so always within a round that is not paid yet
-            return [_round_cost(state), CombatEnded(combat.location, "every enemy of the fight is detained or dead")]
+            ended = CombatEnded(combat.location, "every enemy of the fight is detained or dead")
+            return [ended] if edition == 1 else [_round_cost(state), ended]
         if not combat.seats:
             return [CombatEnded(combat.location, "no investigator is left in the fight")]
         if combat.queue:
             return []
-        return _next_step(state)
+        return _next_step(state, edition)
     current = state.investigators[state.turn]
     if not current.alive or current.seat in state.finished:
         return _end_turn(state)
     return []
 
 
-def _next_step(state: State) -> list:
+def _next_step(state: State, edition: int) -> list:
     """EC-6: order, first strikes, the enemies' attacks, second strikes, the round's cost, then after."""
     combat = state.combat
     step = combat.step
@@ -325,7 +337,7 @@ def _next_step(state: State) -> list:
         for seat in combat.seats:
             if seat in combat.forced:
                 events.append(StrikeOrderSet(seat, False, "its evasion failed: no strike-order check, the enemies "
-                                             "strike first", "EC-8", True))
+                                             "strike first", "EC-8", edition > 1))
         return events
     if step == "order":
         return [CombatStepBegan(number, "first", tuple(("strike", seat, seat, None) for seat in combat.seats
@@ -464,7 +476,7 @@ def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBe
 # --- a fight under way -----------------------------------------------------------------------------
 
 
-def _in_combat(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
+def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     kind, actor, fighter, eid = prompt(state)
     refused = _forbidden_in_fight(state, seat, command)
     if refused is not None:  # a rule forbids it whoever's command the fight waits for: cite that rule
@@ -479,7 +491,7 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any) -> list | Reject
     if kind == "attack":
         if not isinstance(command, RollAttack):
             return Rejection("EC-13", f"{_waiting(state)}: only RollAttack answers it")
-        return _attack(state, actor, fighter, eid, rng)
+        return _attack(state, actor, fighter, eid, rng, edition)
     if isinstance(command, RollAttack):
         return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
     # The fighter's own prompt, answered by a command of its kind (_forbidden_in_fight refused the rest).
@@ -657,7 +669,7 @@ def _hurt_enemy(state: State, seat: str, eid: str, sanity_loss: int, health_loss
     return events
 
 
-def _attack(state: State, roller: str, seat: str, eid: str, rng: Any) -> list:
+def _attack(state: State, roller: str, seat: str, eid: str, rng: Any, edition: int) -> list:
     """EC-13: blue dice for Sanity, red for Health, each 5 or 6 a point; EC-14 fixed damage; EC-18."""
     card = card_of(state, eid)
     inv = investigator(state, seat)
@@ -668,7 +680,7 @@ def _attack(state: State, roller: str, seat: str, eid: str, rng: Any) -> list:
     # EC-16 Reading: in a group fight each enemy that strikes strikes each investigator of the fight once
     group = len(state.combat.seats) > 1 or len(combat_enemies(state)) > 1
     events: list = [EnemyAttacked(roller, seat, eid, blue, red, hits(blue), hits(red), sanity, health,
-                                  "EC-16" if group else "EC-13")]
+                                  "EC-16" if group and edition > 1 else "EC-13")]
     if card.fixed_sanity or card.fixed_health:
         sanity -= card.fixed_sanity
         health -= card.fixed_health
