@@ -91,23 +91,28 @@ def test_each_limit_is_answered_with_its_code(small_server):
         await asyncio.sleep(1.1)
         await red.send(json.dumps({"type": "command", "id": "r-late", "command": {"type": "Pass", "data": {}}}))
         assert (await answer(red)).get("code") != "rate-limited"
-        # Connections per game: red + 2 more is the limit; the 4th is refused and closed with 1013.
-        others = [await greeted(server, game_id), await greeted(server, game_id)]
+        # Connections per game: 3 sockets without a seat (red's does not count); a 4th spectator's hello
+        # is refused and closed with 1013, while blue's token still gets in (issue 12, finding 3).
+        others = [await greeted(server, game_id) for _ in range(3)]
         fourth = await websockets.connect(f"{server.ws_url}/ws/{game_id}")
+        await fourth.send(json.dumps({"type": "hello", "since": 0, "token": None}))
         reply = json.loads(await fourth.recv())
         assert reply["code"] == "too-many-connections", reply
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await fourth.recv()
         assert closed.value.rcvd.code == CLOSE_TRY_AGAIN_LATER
         hit("too-many-connections")
-        # Games open per server: this game and one more are open; a third is refused until one closes.
+        others.append(await greeted(server, game_id, game["seats"]["blue"]["token"]))
+        # Games open per server: this game and one more are open, each with a seat connected; a third is
+        # refused until one closes.
         second = create_game(server.base_url, "mecha/sample", seed=2)
-        held_open = await greeted(server, second["game"])
+        held_open = await greeted(server, second["game"], second["seats"]["red"]["token"])
         third = create_game(server.base_url, "mecha/sample", seed=3)
         refused = await websockets.connect(f"{server.ws_url}/ws/{third['game']}")
         reply = json.loads(await refused.recv())
         assert reply["code"] == "too-many-games", reply
         hit("too-many-games")
+        await refused.close()
         await held_open.close()
         await asyncio.sleep(0.3)
         opened = await greeted(server, third["game"])  # the second game closed: room for the third
