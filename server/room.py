@@ -192,6 +192,7 @@ class Room:
         self.strangers: set[Connection] = set()  # sockets without a seat: not yet greeted, or spectators
         self.seated: dict[str, list[Connection]] = {}  # seat -> its greeted sockets, oldest first
         self.evicted = False  # Rooms dropped it to make room for another game
+        self.snapshot_seq = 0  # the newest snapshot this Room knows of (server/snapshots.py)
 
     @classmethod
     async def load(cls, store: Store, game_id: str, metrics: Metrics | None = None) -> Room:
@@ -203,10 +204,13 @@ class Room:
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
         base, state = await snapshots.newest(store, game, game_id, envelopes)
         kept: list[tuple[int, str]] = []
-        state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept)
+        state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept,
+                               base)
         table = Table.resume(game, game_id, envelopes, state)
         await snapshots.save(store, game_id, kept)
-        return cls(store, meta, game, table, stored)
+        room = cls(store, meta, game, table, stored)
+        room.snapshot_seq = kept[-1][0] if kept else base
+        return room
 
     async def _reload(self, known: int) -> None:
         """After a conflict or a failed append: the store is the truth, catch up with it.
@@ -354,7 +358,7 @@ class Room:
             self._broadcast(result.envelopes)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
-            if head // snapshots.SNAPSHOT_EVERY != self.table.seq // snapshots.SNAPSHOT_EVERY:
+            if self.table.seq >= snapshots.due_after(self.snapshot_seq):
                 await self._snapshot(before, result.envelopes)
             return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
         self._refused("store-unavailable")
@@ -362,12 +366,12 @@ class Room:
                                   command_id)
 
     async def _snapshot(self, before: Any, envelopes: list[Envelope]) -> None:
-        """The batch passed a multiple of SNAPSHOT_EVERY: keep the state there (a few folds from ``before``)."""
+        """A snapshot is due: keep the first state of the batch where it may be taken (a few folds from ``before``)."""
         kept: list[tuple[int, str]] = []
-        upto = [envelope for envelope in envelopes if envelope.seq <= envelopes[-1].seq // snapshots.SNAPSHOT_EVERY
-                * snapshots.SNAPSHOT_EVERY]
-        snapshots.fold(self.game, upto, before, lambda n: None, kept)
-        await snapshots.save(self.store, self.meta.game_id, kept)
+        snapshots.fold(self.game, envelopes, before, lambda n: None, kept, self.snapshot_seq)
+        if kept:
+            await snapshots.save(self.store, self.meta.game_id, kept)
+            self.snapshot_seq = kept[-1][0]
 
     async def _reload_or_give_up(self, known: int) -> None:
         try:

@@ -4,6 +4,12 @@ Replaying a 9,253-event log took 0.93 s of event loop per ``/state?seq=``. With 
 every multiple of ``SNAPSHOT_EVERY`` (256), the state at any seq is the newest snapshot at or
 before it plus at most 255 folds, and a Room loads from the newest snapshot plus the tail.
 
+A state that holds something its hash does not cover (Gloomhaven's sealed picks: ``Sealed`` keeps
+its content outside its field list, GH-C2) cannot be checked, so it is never snapshotted: the
+snapshot due at a multiple is taken at the first seq at or after it whose state holds nothing
+hidden (in Gloomhaven, once the round's picks are revealed), and the next one is due at the
+next multiple after that.
+
 A snapshot is never the truth: it is the state's canonical JSON (``record_json``, whose sha256
 *is* the state hash), kept by the store beside the log. Before use its sha256 must equal the
 hash logged in the envelope at its seq, and the state decoded from it must hash the same again;
@@ -25,7 +31,7 @@ import msgspec
 from events.canonical import record_json, state_hash
 from events.game import GameStarted
 from events.log import Envelope, LogError
-from events.record import DecodeError, Registry
+from events.record import DecodeError, Record, Registry
 from server import frames
 from server.store import Store, StoreError
 
@@ -63,10 +69,38 @@ def decode_state(game: Any, text: str, logged_hash: str) -> Any | None:
     return state if state_hash(state) == logged_hash else None
 
 
+_hidden: dict[type, tuple[str, ...]] = {}
+
+
+def holds_hidden(value: Any) -> bool:
+    """Whether a record (or a tuple of them) holds data outside the fields its hash covers."""
+    if isinstance(value, tuple):
+        return any(holds_hidden(item) for item in value)
+    if not isinstance(value, Record):
+        return False
+    kind = type(value)
+    extra = _hidden.get(kind)
+    if extra is None:
+        inherited = {name for cls in kind.__mro__ for name in cls.__dict__.get("__slots__", ())}
+        # Slots named with an underscore are caches of what the fields say (``_json``, a grid's ``_memo``).
+        extra = _hidden[kind] = tuple(sorted(name for name in inherited - set(kind.__slots__)
+                                             if not name.startswith("_")))
+    if any(getattr(value, name, None) is not None for name in extra):
+        return True
+    return any(holds_hidden(getattr(value, name)) for name in kind.__slots__)
+
+
+def due_after(seq: int) -> int:
+    """The seq from which the next snapshot is due, after one at ``seq`` (0: none yet)."""
+    return (seq // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY
+
+
 def fold(game: Any, envelopes: list[Envelope], state: Any, counted: Callable[[int], None],
-         keep: list[tuple[int, str]] | None = None) -> Any:
-    """Fold ``envelopes`` onto ``state``, every hash checked (LogError names the seq); the state at each
-    multiple of SNAPSHOT_EVERY passed is added to ``keep``; ``counted(n)`` hears how many folds it took."""
+         keep: list[tuple[int, str]] | None = None, since: int = 0) -> Any:
+    """Fold ``envelopes`` onto ``state`` (the state after seq ``since``, whose snapshot is the last one),
+    every hash checked (LogError names the seq). Each snapshot due on the way (module docstring) is
+    added to ``keep``; ``counted(n)`` hears how many folds it took."""
+    due = due_after(since)
     for offset, envelope in enumerate(envelopes):
         if offset and envelope.seq != envelopes[offset - 1].seq + 1:
             raise LogError(f"seq {envelope.seq} follows seq {envelopes[offset - 1].seq}: the log has a gap")
@@ -79,8 +113,9 @@ def fold(game: Any, envelopes: list[Envelope], state: Any, counted: Callable[[in
                            f"{type(error).__name__}: {error}") from error
         if state_hash(state) != envelope.hash:
             raise LogError(f"seq {envelope.seq}: the logged hash does not match the replayed state")
-        if keep is not None and envelope.seq % SNAPSHOT_EVERY == 0:
+        if keep is not None and envelope.seq >= due and not holds_hidden(state):
             keep.append((envelope.seq, encode_state(state)))
+            due = due_after(envelope.seq)
     counted(len(envelopes))
     return state
 
@@ -96,7 +131,8 @@ async def save(store: Store, game_id: str, kept: list[tuple[int, str]]) -> None:
 
 
 async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Callable[[int], None]) -> Any:
-    """The state after ``seq``: the newest good snapshot at or before it, plus at most SNAPSHOT_EVERY - 1 folds."""
+    """The state after ``seq``: the newest good snapshot at or before it, plus at most SNAPSHOT_EVERY - 1 folds
+    (more only while sealed secrets delayed a snapshot, module docstring)."""
     base, state = 0, None
     snapshot = await store.get_snapshot(game_id, seq)
     if snapshot is not None:
@@ -113,7 +149,7 @@ async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Cal
         stored = await store.read(game_id, 0, seq)
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
     kept: list[tuple[int, str]] = []
-    state = fold(game, envelopes, state, counted, kept)
+    state = fold(game, envelopes, state, counted, kept, base)
     await save(store, game_id, kept)
     return state
 

@@ -35,7 +35,7 @@ READS = report.count(24, 200)
 def folds(base_url: str, reason: str) -> int:
     with urllib.request.urlopen(f"{base_url}/metrics", timeout=10) as response:
         text = response.read().decode()
-    found = re.search(r'^chronicle_folds_total\{reason="%s"\} ([0-9.e+]+)$' % reason, text, re.M)
+    found = re.search(r'^chronicle_folds_total\{reason="' + reason + r'"\} ([0-9.e+]+)$', text, re.M)
     return int(float(found.group(1))) if found else 0
 
 
