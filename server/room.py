@@ -262,6 +262,8 @@ class Room:
             if (await self.store.get_game(self.meta.game_id)).head != self.table.seq:
                 await self._reload_or_give_up(self.table.seq)  # another process wrote meanwhile
             head = self.table.seq
+            if connection.state is not ConnectionState.AWAITING_HELLO:
+                return  # evicted or timed out while waiting for the lock: nothing left to greet
             if frame.since > head:
                 connection.send(frames.error_frame(
                     "bad-since", f"since {frame.since} is beyond the last seq {head} of this game"))

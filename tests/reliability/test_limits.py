@@ -1,7 +1,7 @@
 """Limits (server/limits.py): each bounded, set from the environment here, answered with its code.
 
 One server with small limits: frames of at most 1,024 bytes, 5 commands per second in bursts of
-5, 3 connections per game, 2 games open at once. Each limit is hit and must answer with its
+5, 3 sockets without a seat per game, 2 games open at once. Each limit is hit and must answer with its
 stable code while the socket (or the server) goes on serving the others. Also the HTTP body
 bound (413 ``body-too-large``) and the WebSocket's own bound (close 1009 beyond 1 MiB).
 """
@@ -133,7 +133,7 @@ def test_each_limit_is_answered_with_its_code(small_server):
     status, _ = http_json(f"{server.base_url}/api/games")
     assert status == 200  # still serving
     report.record("limits", "frame size (1,024 B here), commands per second per connection (5, bursts of 5), "
-                  "connections per game (3), games open per server (2), HTTP body (256 KiB), WebSocket frame (1 MiB)",
+                  "sockets without a seat per game (3), games open per server (2), HTTP body (256 KiB), WebSocket frame (1 MiB)",
                   len(hits), len(hits), "answered: " + ", ".join(f"{code} ×{n}" for code, n in hits.items())
                   + "; the connection or server went on serving", unit="limits")
 
