@@ -31,6 +31,7 @@ low enough that one client cannot take a server down.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -176,7 +177,7 @@ class CreationRate:
         tokens = min(float(self.per_minute), tokens + (now - last) * rate)
         if tokens < 1:
             self.buckets[address] = (tokens, now)
-            return max(1, int((1 - tokens) / rate) + 1)
+            return max(1, math.ceil((1 - tokens) / rate))
         self.buckets[address] = (tokens - 1, now)
         if len(self.buckets) > 4096:  # forget the addresses that are back to a full bucket
             full = [key for key, (held, when) in self.buckets.items()

@@ -149,3 +149,18 @@ def test_command_rate_is_a_token_bucket():
     now[0] += 10  # a long pause refills only up to the burst
     assert [rate.allow() for _ in range(3)] == [True, True, False]
     assert "4 commands per second" in rate.refusal()
+
+
+def test_game_creation_is_a_token_bucket_per_address():
+    """games_per_minute: each address its own bucket; the refusal says how many seconds to wait."""
+    from server.limits import CreationRate
+
+    now = [0.0]
+    rate = CreationRate(Limits(games_per_minute=3), clock=lambda: now[0])
+    assert [rate.take("10.0.0.1") for _ in range(3)] == [0, 0, 0]
+    wait = rate.take("10.0.0.1")
+    assert 1 <= wait <= 20, wait  # one game refills in 20 s at 3 per minute
+    assert rate.take("10.0.0.2") == 0  # another address is not held back
+    now[0] += 20.5
+    assert rate.take("10.0.0.1") == 0 and rate.take("10.0.0.1") > 0
+    assert "3 games" in rate.refusal(wait) and f"{wait} s" in rate.refusal(wait)
