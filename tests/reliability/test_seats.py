@@ -214,3 +214,26 @@ def test_a_foreign_origin_cannot_open_a_socket(small_server):
                   len(foreign) + len(allowed), outcome["refused"] + outcome["allowed"],
                   f"{outcome['refused']} refused with HTTP 403 before any frame, {outcome['allowed']} welcomed",
                   unit="origins")
+
+
+def test_allowed_origins_are_read_from_the_environment_and_the_command_line():
+    """CHRONICLE_ALLOWED_ORIGINS and ``chronicle serve --allowed-origins`` take the same comma-separated list."""
+    import argparse
+
+    from server.app import allowed_origins_from_env
+    from server.cli import serve
+    from server.room import Rooms
+
+    given = " https://a.example/ , https://b.example:8443,,"
+    assert allowed_origins_from_env({"CHRONICLE_ALLOWED_ORIGINS": given}) == ("https://a.example",
+                                                                              "https://b.example:8443")
+    assert allowed_origins_from_env({}) == ()
+    rooms = Rooms(None, allowed_origins=allowed_origins_from_env({"CHRONICLE_ALLOWED_ORIGINS": given}))
+    assert rooms.origin_allowed("https://a.example", "chronicle.test")
+    assert rooms.origin_allowed("http://chronicle.test:8000", "chronicle.test:8000")
+    assert not rooms.origin_allowed("https://a.example.evil", "chronicle.test")
+    assert not rooms.origin_allowed("http://chronicle.test:8000", None)
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    assert parser.parse_args(["--allowed-origins", given]).allowed_origins == given
+    assert parser.parse_args([]).allowed_origins is None
