@@ -15,8 +15,8 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   (close 1013, try again later);
 - ``connections_per_address`` — the same bound and the same answers, counted per client address
   over every game of this process;
-- ``connections_per_seat`` — sockets greeted with one seat's token; one more evicts that seat's
-  oldest (``evicted``, close 4011): a seat is never refused;
+- ``connections_per_seat`` — sockets greeted with one seat's token; one more replaces that seat's
+  oldest (``replaced``, close 4011; its page does not reconnect): a seat is never refused;
 - ``games_per_server``     — games open (loaded in memory, somebody connected) in this process; a
   socket that would open one more first evicts a game where no seat is connected (its sockets get
   ``evicted``, close 4011), and only if every open game has a seat gets ``too-many-games`` (1013);

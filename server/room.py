@@ -543,7 +543,7 @@ class Rooms:
         while len(sockets) > self.limits.connections_per_seat:
             oldest = sockets.pop(0)
             room.clients.discard(oldest)
-            oldest.send(frames.error_frame("evicted", f"seat {connection.seat} has {self.limits.connections_per_seat} "
+            oldest.send(frames.error_frame("replaced", f"seat {connection.seat} has {self.limits.connections_per_seat} "
                                            "sockets, the limit of this server: a newer one replaced this one"))
             oldest.close(CLOSE_EVICTED)
 

@@ -105,6 +105,36 @@ def test_seats_get_in_past_silent_sockets_and_spectators(quiet_server):
                   "spectator got too-many-connections (1013)")
 
 
+def test_a_seat_past_its_sockets_replaces_its_oldest(quiet_server):
+    """connections_per_seat (8): a 9th socket of one seat is welcomed and the seat's oldest gets
+    ``replaced`` (4011); the other seat and spectators are untouched."""
+    server = quiet_server
+    game = create_game(server.base_url, "mecha/sample", seed=6)
+    outcome = {}
+
+    async def main():
+        reds = []
+        for _ in range(9):
+            welcome, socket = await hello(server, game["game"], game["seats"]["red"]["token"])
+            assert welcome["type"] == "welcome" and welcome["seat"] == "red", welcome
+            reds.append(socket)
+            if len(reds) == 1:
+                _, blue = await hello(server, game["game"], game["seats"]["blue"]["token"])
+        for _ in range(welcome["head"]):
+            await reds[0].recv()
+        seen, code = await closing(reds[0])
+        assert code == CLOSE_EVICTED and seen[-1]["code"] == "replaced", (seen, code)
+        await asyncio.sleep(0.2)
+        assert all(socket.close_code is None for socket in reds[1:] + [blue])
+        outcome["replaced"] = 1
+        for socket in reds[1:] + [blue]:
+            await socket.close()
+
+    run(main())
+    report.record("seats", "a 9th socket of one seat (connections_per_seat 8)", 1, outcome["replaced"],
+                  "welcomed; the seat's oldest socket got replaced (4011), the others and the other seat untouched")
+
+
 def test_silent_sockets_are_closed_after_the_hello_timeout(small_server):
     """hello-timeout and close 4010 after CHRONICLE_HELLO_TIMEOUT seconds, whatever was sent meanwhile."""
     server = small_server
