@@ -14,8 +14,13 @@ code (STYLE habit 7, after boardgame.io's master with the write moved before the
 Then the events are appended to the store with the expected seq, and only once the store has
 them are they broadcast; if another writer got there first (``SeqConflict``) the Room re-reads
 the log and runs rungs 4–5 again. A refusal is checked the same way (one head read, only when
-refusing), so no refusal rests on a state another process has moved past. Rooms are built lazily from the store (``Table.restore``), so
+refusing), so no refusal rests on a state another process has moved past. Rooms are built lazily from the store (the newest
+snapshot checked against its logged hash, then the tail: ``server/snapshots.py``), so
 a server killed and restarted resumes every game with nothing lost.
+
+Who gets in (issue 12, finding 3): a page of another origin never gets a socket; a socket must
+say hello within ``hello_timeout``; the bounds on sockets count those without a seat, and make
+room by evicting the oldest silent one (``Rooms.admit``), so a seat's token always gets in.
 
 Each connection has a bounded send queue drained by its own task; a client that cannot keep up
 is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients.
