@@ -226,6 +226,7 @@ def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str =
             store = str(scratch / "bench.db")
         env = {"CHRONICLE_COMMANDS_PER_SECOND": BIG, "CHRONICLE_COMMAND_BURST": BIG,
                "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
+               "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG,
                "CHRONICLE_SQLITE_SYNC": sqlite_sync}
         servers = []
         for _ in range(processes):

@@ -88,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as scratch:
         env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync, "CHRONICLE_COMMANDS_PER_SECOND": BIG,
-               "CHRONICLE_COMMAND_BURST": BIG, "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG}
+               "CHRONICLE_COMMAND_BURST": BIG, "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
+               "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG}
         with ServerProcess(Path(scratch) / "bench.db", env=env).start() as server:
             result = asyncio.run(asyncio.wait_for(bench(args, server), args.warmup + args.seconds + 30))
     latencies = result["latencies"]

@@ -97,15 +97,25 @@ class Connection:
             _close(self.socket)  # _closed reconnects
 
     def send_command(self, command_type: str, data: dict) -> str:
-        """Send a ``command`` frame; returns its id (``c-<time>-<n>``: unique per page)."""
+        """Send a ``command`` frame; returns its id, ``c-<time>-<n>-<random>``.
+
+        Ids are unique per game, not per page (docs/protocol.md): two pages opened in the same
+        millisecond count alike, so 64 random bits from the browser's ``crypto`` tell them apart.
+        """
         self.counter += 1
-        command_id = f"c-{int(window.Date.now())}-{self.counter}"
+        command_id = f"c-{int(window.Date.now())}-{self.counter}-{random_part()}"
         frame = {"type": "command", "id": command_id, "command": {"type": command_type, "data": data}}
         if self.socket is not None and self.state == OPEN:
             _send(self.socket, json.dumps(frame))
         else:
             self.on_frame({"type": "error", "code": "not-connected", "message": "not connected: try again in a moment"})
         return command_id
+
+
+def random_part() -> str:
+    """16 hex digits from ``crypto.getRandomValues`` (also on plain-http pages, unlike ``randomUUID``)."""
+    words = window.crypto.getRandomValues(window.Uint32Array.new(2))
+    return "".join(f"{int(words[i]):08x}" for i in range(2))
 
 
 def _send(socket: object, text: str) -> None:

@@ -189,6 +189,27 @@ class Table:
                 table.by_command.setdefault(envelope.command_id, []).append(envelope)
         return table
 
+    @classmethod
+    def resume(cls, game: Game, game_id: str, envelopes: list, state: Any) -> Table:
+        """A Table at the end of ``envelopes`` whose state the caller already holds (a snapshot checked
+        against its logged hash, then the tail folded): the log is indexed, not folded again.
+
+        Only the first envelope (the GameStarted) is folded, as ``restore`` does; ``state`` must hash
+        to the last envelope's hash (LogError otherwise).
+        """
+        table = cls.restore(game, game_id, envelopes[:1])
+        for envelope in envelopes[1:]:
+            if envelope.seq != table.seq + 1:
+                raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
+            table.envelopes.append(envelope)
+            if envelope.command_id is not None:
+                table.by_command.setdefault(envelope.command_id, []).append(envelope)
+        if len(envelopes) > 1:
+            if state_hash(state) != envelopes[-1].hash:
+                raise LogError(f"seq {envelopes[-1].seq}: the given state does not match the logged hash")
+            table.state = state
+        return table
+
     def submit(
         self, seat: str, command: Record, command_id: str, at: str | None = None, rng: Rng | None = None
     ) -> Accepted | Rejection:

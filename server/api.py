@@ -7,6 +7,7 @@ the same two fields as the WebSocket's error frame.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from typing import Any
 
@@ -20,12 +21,21 @@ from events.canonical import state_hash
 from events.log import LogError, Table
 from events.record import DecodeError, to_data
 from events.validate import ScenarioError
-from server import frames, scenarios
+from server import frames, scenarios, snapshots
+from server.limits import CreationRate, Limits
 from server.room import now, visible_to
 from server.store import GameExists, GameMeta, Store, Stored, StoreError, UnknownGame
 from server.tokens import new_game_id, new_token, token_hash
 
 MAX_BODY_BYTES = 256 * 1024  # an inline scenario with its board is a few KB
+MAX_TITLE_CHARS = 200  # a game's title, as the lobby lists it
+MAX_SEQ_DIGITS = 10  # a seq is below 2**31 in every store
+PAGE_SIZE = 50  # GET /api/games without ?limit=
+MAX_PAGE_SIZE = 200
+OPEN_GAMES_RETRY_AFTER = 60  # seconds: games end (or are abandoned) on the scale of minutes
+GAME_ID = re.compile(r"g-[A-Za-z0-9_-]{10}")
+SEQ = re.compile(rf"[0-9]{{1,{MAX_SEQ_DIGITS}}}")
+JSON_TYPES = ("application/json",)
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON.parse keeps exact
 RANDOM_SEED_BITS = 31
 _encoder = msgspec.json.Encoder()
@@ -41,19 +51,24 @@ _create_decoder = msgspec.json.Decoder(CreateGame)
 
 
 class HTTPProblem(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict | None = None) -> None:
         Exception.__init__(self, message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
-def json_response(data: Any, status: int = 200) -> Response:
-    return Response(_encoder.encode(data), status_code=status, media_type="application/json")
+NOSNIFF = {"X-Content-Type-Options": "nosniff"}
 
 
-def problem(status: int, code: str, message: str) -> Response:
-    return json_response({"code": code, "message": message}, status)
+def json_response(data: Any, status: int = 200, headers: dict | None = None) -> Response:
+    return Response(_encoder.encode(data), status_code=status, media_type="application/json",
+                    headers={**NOSNIFF, **(headers or {})})
+
+
+def problem(status: int, code: str, message: str, headers: dict | None = None) -> Response:
+    return json_response({"code": code, "message": message}, status, headers)
 
 
 def _answers(handler):
@@ -63,7 +78,7 @@ def _answers(handler):
         try:
             return await handler(request)
         except HTTPProblem as error:
-            return problem(error.status, error.code, error.message)
+            return problem(error.status, error.code, error.message, error.headers)
         except UnknownGame as error:
             return problem(404, "no-such-game", f"there is no game {error.game_id!r}")
         except StoreError as error:
@@ -78,6 +93,52 @@ def _answers(handler):
 
 def _store(request: Request) -> Store:
     return request.app.state.store
+
+
+def _limits(request: Request) -> Limits:
+    return getattr(request.app.state, "limits", None) or Limits()
+
+
+async def json_body(request: Request, max_bytes: int = MAX_BODY_BYTES) -> bytes:
+    """The body of a POST, checked before anything decodes it (issue 12, findings 4 and 6).
+
+    Only ``application/json`` (415 ``unsupported-media-type``): a web page cannot send that
+    cross-origin without a preflight, which this server never answers. The bytes are counted as
+    they arrive and reading stops at the bound (413 ``body-too-large``), so a 300 MiB chunked
+    body costs the server at most ``max_bytes``. Nesting deeper than ``frames.MAX_JSON_DEPTH``
+    is 400 ``bad-request`` with its path.
+    """
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind not in JSON_TYPES:
+        raise HTTPProblem(415, "unsupported-media-type", f"expected Content-Type application/json, got {kind or 'none'!r}")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > max_bytes:
+        raise HTTPProblem(413, "body-too-large", f"a request body may hold at most {max_bytes} bytes, "
+                          f"Content-Length says {declared}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_bytes:
+            raise HTTPProblem(413, "body-too-large", f"a request body may hold at most {max_bytes} bytes, "
+                              f"got more than that")
+        chunks.append(chunk)
+    body = b"".join(chunks)
+    fault = frames.nesting_fault(body)
+    if fault is not None:
+        raise HTTPProblem(400, "bad-request", fault)
+    return body
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _creations(request: Request) -> CreationRate:
+    state = request.app.state
+    rate = getattr(state, "creations", None)
+    if rate is None:
+        rate = state.creations = CreationRate(_limits(request))
+    return rate
 
 
 def _rules(meta: GameMeta):
@@ -116,10 +177,20 @@ async def list_scenarios(request: Request) -> Response:
 
 @_answers
 async def create_game(request: Request) -> Response:
-    """``{"scenario": "mecha/sample" | {...inline scenario...}, "seed": 7?}`` -> join links."""
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise HTTPProblem(413, "body-too-large", f"a request body may hold at most {MAX_BODY_BYTES} bytes, got {len(body)}")
+    """``{"scenario": "mecha/sample" | {...inline scenario...}, "seed": 7?}`` -> join links.
+
+    Bounded per client address (``games_per_minute``: 429 ``too-many-creations``) and in total
+    (``open_games`` not over in the store: 503 ``too-many-open-games``), each with ``Retry-After``.
+    """
+    body = await json_body(request)
+    limits = _limits(request)
+    wait = _creations(request).take(_address(request))
+    if wait:
+        raise HTTPProblem(429, "too-many-creations", _creations(request).refusal(wait), {"Retry-After": str(wait)})
+    store = _store(request)
+    if await store.count_open_games() >= limits.open_games:
+        raise HTTPProblem(503, "too-many-open-games", f"this server holds {limits.open_games} games that are not "
+                          f"over, its limit: try again later", {"Retry-After": str(OPEN_GAMES_RETRY_AFTER)})
     try:
         request_ = _create_decoder.decode(body)
     except msgspec.DecodeError as error:
@@ -128,8 +199,11 @@ async def create_game(request: Request) -> Response:
     seed = request_.seed if request_.seed is not None else secrets.randbits(RANDOM_SEED_BITS)
     if not 0 <= seed <= MAX_SEED:
         raise HTTPProblem(400, "bad-request", f"$.seed: expected an integer from 0 to {MAX_SEED}, got {seed}")
+    title = scenario.get("title")
+    if isinstance(title, str) and len(title) > MAX_TITLE_CHARS:
+        raise HTTPProblem(400, "bad-scenario", f"$.scenario.title: expected at most {MAX_TITLE_CHARS} characters, "
+                          f"got {len(title)}")
     game = events.games.load(game_name)
-    store = _store(request)
     for _attempt in range(3):
         game_id = new_game_id()
         try:
@@ -170,12 +244,32 @@ def _scenario(given: str | dict) -> tuple[str, dict]:
 
 @_answers
 async def list_games(request: Request) -> Response:
-    games = await _store(request).list_games()
+    """A page of games, newest first: ``?limit=`` (1 to MAX_PAGE_SIZE, default PAGE_SIZE) and
+    ``?cursor=`` (the id of the last game of the previous page). A full page carries a ``Link``
+    header with ``rel="next"``; fewer games than the limit means the last page."""
+    raw_limit = request.query_params.get("limit")
+    limit = PAGE_SIZE
+    if raw_limit is not None:
+        if not SEQ.fullmatch(raw_limit) or not 1 <= int(raw_limit) <= MAX_PAGE_SIZE:
+            raise HTTPProblem(400, "bad-limit", f"$.limit: expected an integer from 1 to {MAX_PAGE_SIZE}, "
+                              f"got {raw_limit[:40]!r}")
+        limit = int(raw_limit)
+    cursor = request.query_params.get("cursor")
+    if cursor is not None and not GAME_ID.fullmatch(cursor):
+        raise HTTPProblem(400, "bad-cursor", f"$.cursor: expected the id of a listed game (g- and 10 characters), "
+                          f"got {cursor[:40]!r}")
+    try:
+        games = await _store(request).list_games(limit=limit, after=cursor)
+    except UnknownGame:
+        raise HTTPProblem(400, "bad-cursor", f"$.cursor: there is no game {cursor!r} to continue after") from None
+    headers = {}
+    if len(games) == limit:
+        headers["Link"] = f'</api/games?limit={limit}&cursor={games[-1].game_id}>; rel="next"'
     return json_response([
         {"game": meta.game_id, "rules": meta.rules, "title": meta.title, "seats": list(meta.seats),
          "head": meta.head, "over": meta.over, "created": meta.created}
         for meta in games
-    ])
+    ], headers=headers)
 
 
 @_answers
@@ -196,7 +290,7 @@ async def game_log(request: Request) -> Response:
             elif visible is not None:
                 yield frames.encode_envelope(visible) + "\n"
 
-    return StreamingResponse(lines(), media_type="application/x-ndjson")
+    return StreamingResponse(lines(), media_type="application/x-ndjson", headers=NOSNIFF)
 
 
 @_answers
@@ -208,13 +302,15 @@ async def game_state(request: Request) -> Response:
     raw = request.query_params.get("seq")
     seq = meta.head
     if raw is not None:
-        if not raw.isdigit() or not 1 <= int(raw) <= meta.head:
-            raise HTTPProblem(400, "bad-seq", f"seq: expected an integer from 1 to {meta.head}, got {raw!r}")
+        # ASCII digits only (str.isdigit also takes "１" and "²"), and few of them: int() of 5,000 digits raises.
+        if not SEQ.fullmatch(raw) or not 1 <= int(raw) <= meta.head:
+            raise HTTPProblem(400, "bad-seq", f"$.seq: expected an integer from 1 to {meta.head} in ASCII digits, "
+                              f"got {raw[:40]!r}{'…' if len(raw) > 40 else ''}")
         seq = int(raw)
     game = _rules(meta)
-    stored = await store.read(game_id, 0, seq)
-    table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored])
-    return json_response({"seq": seq, "hash": state_hash(table.state), "state": to_data(game.view(table.state, None))})
+    # The newest snapshot at or before seq plus at most SNAPSHOT_EVERY - 1 folds (issue 12, finding 5).
+    state = await snapshots.state_at(store, game, game_id, seq, request.app.state.metrics.folds.labels("state").inc)
+    return json_response({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
 
 
 async def api_not_found(request: Request) -> Response:

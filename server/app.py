@@ -10,11 +10,14 @@ import contextlib
 import os
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from server import api, pages
-from server.limits import Limits
+from server.limits import CreationRate, Limits
 from server.metrics import Metrics, operations_routes
 from server.room import CLOSE_GOING_AWAY, SEND_QUEUE_LIMIT, Rooms, serve_socket
 from server.store import store_for
@@ -22,18 +25,64 @@ from server.store import store_for
 DEFAULT_DB = "chronicle.db"
 
 
+class Nosniff:
+    """Every HTTP answer carries ``X-Content-Type-Options: nosniff`` (issue 12, finding 6): no
+    browser may read a JSON answer or a log as HTML or script, whatever its bytes look like."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == b"x-content-type-options" for name, _ in headers):
+                    headers.append((b"x-content-type-options", b"nosniff"))
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+async def _http_error(request: Request, error: HTTPException):
+    """Starlette's own 404/405 as JSON problems, like every other error of the API."""
+    code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "bad-request")
+    return api.problem(error.status_code, code, f"{request.method} {request.url.path}: {error.detail}",
+                       dict(error.headers or {}))
+
+
+async def _server_error(request: Request, error: Exception):
+    """A bug, never an input's fault: still a JSON problem with a code (no plain-text 500)."""
+    api.log.exception("%s %s failed", request.method, request.url.path)
+    return api.problem(500, "internal-error", f"the server failed to answer: {type(error).__name__}")
+
+
+def allowed_origins_from_env(environ=os.environ) -> tuple[str, ...]:
+    """``CHRONICLE_ALLOWED_ORIGINS``: comma-separated origins (``https://example.org``) whose pages may
+    open game sockets, besides the server's own."""
+    return tuple(item.strip().rstrip("/") for item in environ.get("CHRONICLE_ALLOWED_ORIGINS", "").split(",")
+                 if item.strip())
+
+
 def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIMIT,
-               limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None, allowed_origins: tuple[str, ...] | None = None) -> Starlette:
     """The app over one store.
 
     ``store_url_or_path``: a SQLite file path, ``sqlite:///path``, or ``postgresql://…`` (several processes).
     ``send_queue_limit``: items queued per connection before a slow client is dropped.
-    ``limits``: frame size, command rate, connections per game, games open (server/limits.py).
+    ``limits``: frame size, command rate, connections, hello timeout, games open and created (server/limits.py).
+    ``allowed_origins``: other origins whose pages may open sockets (default: ``CHRONICLE_ALLOWED_ORIGINS``).
     """
     assert send_queue_limit >= 1, f"send_queue_limit must be at least 1, got {send_queue_limit}"
     store = store_for(store_url_or_path)
     metrics = Metrics()
-    rooms = Rooms(store, limits, metrics=metrics)
+    limits = limits or Limits()
+    origins = allowed_origins_from_env() if allowed_origins is None else tuple(allowed_origins)
+    rooms = Rooms(store, limits, metrics=metrics, allowed_origins=origins)
     # PostgreSQL: hear other processes' appends (LISTEN/NOTIFY); SQLite serves one process alone.
     feed = store.feed(rooms.notified, rooms.follow_all) if hasattr(store, "feed") else None
 
@@ -49,6 +98,8 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
         app.state.rooms = rooms
         app.state.metrics = metrics
         app.state.feed = feed
+        app.state.limits = limits
+        app.state.creations = CreationRate(limits)
         try:
             yield
         finally:
@@ -59,7 +110,8 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
 
     routes = [*operations_routes(store, metrics, feed), *api.routes, WebSocketRoute("/ws/{game_id}", game_socket),
               *pages.routes]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Nosniff)],
+                     exception_handlers={HTTPException: _http_error, Exception: _server_error})
 
 
 def app_from_env() -> Starlette:

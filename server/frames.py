@@ -12,6 +12,7 @@ every client receives (wrapped in an ``event`` frame without re-encoding).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import msgspec
@@ -20,6 +21,10 @@ from events.log import Envelope
 from events.record import DecodeError, Record
 
 MAX_FRAME_BYTES = 8 * 1024  # a command is ~100 bytes; anything near this is a mistake or abuse
+# JSON nesting: a command is 4 levels deep, the deepest built-in scenario (Gloomhaven's) 10, so 32
+# leaves room for any honest document, and stays far below the depth at which msgspec raises
+# RecursionError (~1,000) or Python's validators would.
+MAX_JSON_DEPTH = 32
 COMMAND_ID = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 
@@ -65,11 +70,52 @@ class FrameError(Exception):
         self.command_id = command_id
 
 
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def nesting_fault(raw: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> str | None:
+    """None if ``raw`` nests at most ``max_depth`` arrays and objects, else the fact with its ``$`` path.
+
+    Checked before decoding, because decoders recurse: JSON 1,200 levels deep (under 8 KiB) made
+    msgspec raise RecursionError (issue 12, finding 6). Counting brackets is C-speed, so an honest
+    frame never pays for the scan that builds the path.
+    """
+    data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    if data.count(b"[") + data.count(b"{") <= max_depth:
+        return None
+    path: list = []  # per open container: [is_object, key or index, expecting a key]
+    for match in _TOKENS.finditer(data):
+        token = match.group()
+        first = token[:1]
+        if first == b'"':
+            if path and path[-1][0] and path[-1][2]:
+                path[-1][1] = token[1:-1].decode("utf-8", "replace")[:40]
+                path[-1][2] = False
+        elif first in b"[{":
+            if len(path) >= max_depth:
+                where = "$" + "".join(f".{key}" if is_object else f"[{key}]" for is_object, key, _ in path
+                                      if key is not None)
+                return f"{where}: JSON nested deeper than {max_depth} levels"
+            path.append([True, None, True] if first == b"{" else [False, 0, False])
+        elif first in b"]}":
+            if path:
+                path.pop()
+        elif path:  # a comma
+            if path[-1][0]:
+                path[-1][2] = True
+            else:
+                path[-1][1] += 1
+    return None
+
+
 def decode_client_frame(raw: str | bytes, max_bytes: int = MAX_FRAME_BYTES) -> Hello | Command:
     """One client frame, or FrameError (``frame-too-large``, ``bad-frame``, ``unknown-frame``)."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
     if size > max_bytes:
         raise FrameError("frame-too-large", f"a frame may hold at most {max_bytes} bytes, got {size}")
+    fault = nesting_fault(raw)
+    if fault is not None:
+        raise FrameError("bad-frame", fault)
     try:
         return _client_decoder.decode(raw)
     except msgspec.ValidationError as error:

@@ -1,15 +1,29 @@
 """How much one client, one game and one server process may take, and the codes that say so.
 
-Four bounds, each a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`` variables,
+Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`` variables,
 ``chronicle serve`` options), each answered with a stable kebab-case code:
 
 - ``max_frame_bytes``      — a client frame larger than this gets ``frame-too-large``; the socket stays open;
 - ``commands_per_second``  — per connection, a token bucket refilled at this rate holding at most
   ``command_burst``; a command beyond it gets ``rate-limited`` (with its id) and is not applied;
-- ``connections_per_game`` — sockets on one game (seats and spectators) in this process; one more
-  gets ``too-many-connections`` and is closed with 1013 (try again later);
+- ``hello_timeout``        — seconds a socket may stay without a successful ``hello``; then it gets
+  ``hello-timeout`` and is closed with 4010 (issue 12, finding 3);
+- ``connections_per_game`` — sockets on one game that hold no seat (not yet greeted, or spectators) in
+  this process. Seats never count: a newcomer beyond the bound first evicts the oldest socket of
+  the game that has not said hello (``evicted``, close 4011); if every one of them has, the newcomer
+  may still say hello with a seat's token, and only a spectator's hello gets ``too-many-connections``
+  (close 1013, try again later);
+- ``connections_per_address`` — the same bound and the same answers, counted per client address
+  over every game of this process;
+- ``connections_per_seat`` — sockets greeted with one seat's token; one more replaces that seat's
+  oldest (``replaced``, close 4011; its page does not reconnect): a seat is never refused;
 - ``games_per_server``     — games open (loaded in memory, somebody connected) in this process; a
-  socket that would open one more gets ``too-many-games`` and is closed with 1013.
+  socket that would open one more first evicts a game where no seat is connected (its sockets get
+  ``evicted``, close 4011), and only if every open game has a seat gets ``too-many-games`` (1013);
+- ``games_per_minute``     — games one client address may create per minute (a token bucket holding
+  as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
+- ``open_games``           — games in the store that are not over; creating one more is HTTP 503
+  ``too-many-open-games`` with ``Retry-After``.
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.
@@ -17,6 +31,7 @@ low enough that one client cannot take a server down.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -30,6 +45,12 @@ DEFAULT_COMMANDS_PER_SECOND = 200
 DEFAULT_COMMAND_BURST = 400
 DEFAULT_CONNECTIONS_PER_GAME = 64
 DEFAULT_GAMES_PER_SERVER = 10_000
+DEFAULT_HELLO_TIMEOUT = 10  # seconds; a page says hello within milliseconds of opening its socket
+# A classroom behind one NAT address, or the bench's 1,000 spectators on loopback, fit under it.
+DEFAULT_CONNECTIONS_PER_ADDRESS = 1024
+DEFAULT_CONNECTIONS_PER_SEAT = 8  # tabs and devices of one player
+DEFAULT_GAMES_PER_MINUTE = 30  # a person creates a game or two; a test suite a few dozen
+DEFAULT_OPEN_GAMES = 100_000
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -40,6 +61,13 @@ SETTINGS = (
     ("connections_per_game", "CHRONICLE_CONNECTIONS_PER_GAME", "--connections-per-game",
      "sockets on one game in this process"),
     ("games_per_server", "CHRONICLE_GAMES_PER_SERVER", "--games-per-server", "games open at once in this process"),
+    ("hello_timeout", "CHRONICLE_HELLO_TIMEOUT", "--hello-timeout", "seconds a socket may wait before its hello"),
+    ("connections_per_address", "CHRONICLE_CONNECTIONS_PER_ADDRESS", "--connections-per-address",
+     "sockets without a seat from one client address in this process"),
+    ("connections_per_seat", "CHRONICLE_CONNECTIONS_PER_SEAT", "--connections-per-seat",
+     "sockets greeted with one seat's token"),
+    ("games_per_minute", "CHRONICLE_GAMES_PER_MINUTE", "--games-per-minute", "games one client address may create per minute"),
+    ("open_games", "CHRONICLE_OPEN_GAMES", "--open-games", "games not over in the store"),
 )
 
 
@@ -59,12 +87,20 @@ class Limits:
         self, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         commands_per_second: int = DEFAULT_COMMANDS_PER_SECOND, command_burst: int = DEFAULT_COMMAND_BURST,
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
+        hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
+        connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
+        open_games: int = DEFAULT_OPEN_GAMES,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
         self.command_burst = command_burst
         self.connections_per_game = connections_per_game
         self.games_per_server = games_per_server
+        self.hello_timeout = hello_timeout
+        self.connections_per_address = connections_per_address
+        self.connections_per_seat = connections_per_seat
+        self.games_per_minute = games_per_minute
+        self.open_games = open_games
         for name, *_ in SETTINGS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -120,3 +156,36 @@ class CommandRate:
     def refusal(self) -> str:
         return (f"more than {self.rate} commands per second (bursts of {self.burst}) on one connection: "
                 f"this command was not applied; resend it with the same id")
+
+
+class CreationRate:
+    """Games created per client address: one token bucket per address, ``games_per_minute`` deep.
+
+    Addresses whose bucket is full again are forgotten, so the table holds only recent creators.
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = limits.games_per_minute
+        self.clock = clock
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+
+    def take(self, address: str) -> int:
+        """0 if ``address`` may create a game now (and it is counted), else the seconds to wait."""
+        now = self.clock()
+        rate = self.per_minute / 60
+        tokens, last = self.buckets.get(address, (float(self.per_minute), now))
+        tokens = min(float(self.per_minute), tokens + (now - last) * rate)
+        if tokens < 1:
+            self.buckets[address] = (tokens, now)
+            return max(1, math.ceil((1 - tokens) / rate))
+        self.buckets[address] = (tokens - 1, now)
+        if len(self.buckets) > 4096:  # forget the addresses that are back to a full bucket
+            full = [key for key, (held, when) in self.buckets.items()
+                    if held + (now - when) * rate >= self.per_minute]
+            for key in full:
+                del self.buckets[key]
+        return 0
+
+    def refusal(self, wait: int) -> str:
+        return (f"this address created {self.per_minute} games in the last minute, the limit of this server: "
+                f"try again in {wait} s")

@@ -33,6 +33,10 @@ class Metrics:
         self.caught_up = Counter("chronicle_events_followed_total",
                                  "Events appended by another process, read after a notification and broadcast here.",
                                  registry=self.registry)
+        self.folds = Counter("chronicle_folds_total",
+                             "Events folded to rebuild a state: 'state' for /api/games/{id}/state, 'room' for a "
+                             "Room's load (each at most server/snapshots.py's SNAPSHOT_EVERY per rebuild).",
+                             ["reason"], registry=self.registry)
         self.latency = Histogram("chronicle_command_broadcast_seconds",
                                  "From a command's arrival to its events queued for every connection of this process.",
                                  buckets=LATENCY_BUCKETS, registry=self.registry)

@@ -57,6 +57,7 @@ BODIES = {
       <thead><tr><th>title</th><th>rules</th><th>seats</th><th>log</th><th>created</th><th></th></tr></thead>
       <tbody id="games"></tbody>
     </table>
+    <button id="more-games" type="button" hidden>More games</button>
   </section>
 </main>""",
     "play": """

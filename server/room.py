@@ -14,8 +14,13 @@ code (STYLE habit 7, after boardgame.io's master with the write moved before the
 Then the events are appended to the store with the expected seq, and only once the store has
 them are they broadcast; if another writer got there first (``SeqConflict``) the Room re-reads
 the log and runs rungs 4–5 again. A refusal is checked the same way (one head read, only when
-refusing), so no refusal rests on a state another process has moved past. Rooms are built lazily from the store (``Table.restore``), so
+refusing), so no refusal rests on a state another process has moved past. Rooms are built lazily from the store (the newest
+snapshot checked against its logged hash, then the tail: ``server/snapshots.py``), so
 a server killed and restarted resumes every game with nothing lost.
+
+Who gets in (issue 12, finding 3): a page of another origin never gets a socket; a socket must
+say hello within ``hello_timeout``; the bounds on sockets count those without a seat, and make
+room by evicting the oldest silent one (``Rooms.admit``), so a seat's token always gets in.
 
 Each connection has a bounded send queue drained by its own task; a client that cannot keep up
 is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients.
@@ -27,6 +32,7 @@ import asyncio
 import contextlib
 import datetime
 import enum
+import itertools
 import logging
 import time
 from typing import Any
@@ -37,7 +43,7 @@ import events.games
 from events.canonical import state_hash
 from events.log import Envelope, LogError, Table
 from events.rules import Rejection
-from server import frames
+from server import frames, snapshots
 from server.frames import Command, FrameError, Hello
 from server.limits import CommandRate, LimitReached, Limits
 from server.metrics import Metrics
@@ -52,6 +58,9 @@ CLOSE_SERVER_ERROR = 1011  # the game cannot be rebuilt from its log (see the er
 CLOSE_TRY_AGAIN_LATER = 1013  # the store failed; reconnect later and say hello with your seq
 CLOSE_NO_SUCH_GAME = 4004  # the URL names no game in the store
 CLOSE_TOO_SLOW = 4008  # the client's send queue overflowed: it read too slowly
+CLOSE_HELLO_TIMEOUT = 4010  # no successful hello within the hello timeout (server/limits.py)
+CLOSE_EVICTED = 4011  # made room for a newer socket, a seat, or another game (see the error frame)
+CLOSE_FORBIDDEN_ORIGIN = 1008  # before the upgrade: uvicorn answers it with HTTP 403
 
 SEND_QUEUE_LIMIT = 256  # queued items (one per command, or one catch-up batch) per connection
 CONFLICT_RETRIES = 5
@@ -83,15 +92,27 @@ def now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-class Connection:
-    """One client's socket: its state, its seat, and the bounded queue its writer task drains."""
+_opened = itertools.count()
 
-    def __init__(self, websocket: WebSocket, queue_limit: int = SEND_QUEUE_LIMIT) -> None:
+
+class Connection:
+    """One client's socket: its state, its seat, and the bounded queue its writer task drains.
+
+    ``address`` is the client's; ``order`` says which socket is older (the oldest is evicted
+    first); ``seat_only`` marks a socket admitted beyond a full bound, which may only say hello
+    with a seat's token (issue 12, finding 3).
+    """
+
+    def __init__(self, websocket: WebSocket, queue_limit: int = SEND_QUEUE_LIMIT, address: str = "unknown") -> None:
         self.websocket = websocket
         self.state = ConnectionState.AWAITING_HELLO
         self.seat: str | None = None
         self.token: str | None = None
         self.close_code: int | None = None
+        self.address = address
+        self.order = next(_opened)
+        self.seat_only = False
+        self.placed = False  # counted among its seat's sockets (Rooms.greeted)
         self._queue: asyncio.Queue[list[str] | int] = asyncio.Queue(queue_limit + 1)  # +1: room for the close
         self._limit = queue_limit
         self._writer = asyncio.create_task(self._pump())
@@ -173,15 +194,28 @@ class Room:
         self._redacted: dict[int, str] = {}  # seq -> the frame of its redacted copy, once someone needed it
         self._behind = 0  # the highest seq another process announced (2**62: unknown, read to the end)
         self._follower: asyncio.Task | None = None
+        self.strangers: set[Connection] = set()  # sockets without a seat: not yet greeted, or spectators
+        self.seated: dict[str, list[Connection]] = {}  # seat -> its greeted sockets, oldest first
+        self.evicted = False  # Rooms dropped it to make room for another game
+        self.snapshot_seq = 0  # the newest snapshot this Room knows of (server/snapshots.py)
 
     @classmethod
-    async def load(cls, store: Store, game_id: str) -> Room:
-        """Rebuild from the store: every hash checked by ``Table.restore``."""
+    async def load(cls, store: Store, game_id: str, metrics: Metrics | None = None) -> Room:
+        """Rebuild from the store: the newest snapshot checked against its logged hash, then the tail
+        folded with every hash checked (``server/snapshots.py``); snapshots passed are written."""
         meta = await store.get_game(game_id)
         game = events.games.load(meta.rules)
         stored = await store.read(game_id)
-        table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored])
-        return cls(store, meta, game, table, stored)
+        envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
+        base, state = await snapshots.newest(store, game, game_id, envelopes)
+        kept: list[tuple[int, str]] = []
+        state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept,
+                               base)
+        table = Table.resume(game, game_id, envelopes, state)
+        await snapshots.save(store, game_id, kept)
+        room = cls(store, meta, game, table, stored)
+        room.snapshot_seq = kept[-1][0] if kept else base
+        return room
 
     async def _reload(self, known: int) -> None:
         """After a conflict or a failed append: the store is the truth, catch up with it.
@@ -189,7 +223,7 @@ class Room:
         ``known`` is the last seq this Room had broadcast; what another process appended after
         it goes out to this Room's clients now, so they see no gap.
         """
-        fresh = await Room.load(self.store, self.meta.game_id)
+        fresh = await Room.load(self.store, self.meta.game_id, self.metrics)
         self.meta, self.table, self._frames, self._redacted = fresh.meta, fresh.table, fresh._frames, {}
         self._broadcast(self.table.envelopes[known:])
 
@@ -233,6 +267,8 @@ class Room:
             if (await self.store.get_game(self.meta.game_id)).head != self.table.seq:
                 await self._reload_or_give_up(self.table.seq)  # another process wrote meanwhile
             head = self.table.seq
+            if connection.state is not ConnectionState.AWAITING_HELLO:
+                return  # evicted or timed out while waiting for the lock: nothing left to greet
             if frame.since > head:
                 connection.send(frames.error_frame(
                     "bad-since", f"since {frame.since} is beyond the last seq {head} of this game"))
@@ -294,6 +330,7 @@ class Room:
                 return frames.encode(frames.Ack(command_id, earlier[0].seq, earlier[-1].seq))
             # 5. decide
             head = self.table.seq
+            before = self.table.state
             try:
                 result = self.table.submit(seat, command, command_id, at=now())
             except Exception as error:  # a bug in the rules: say so, and drop the half-applied table
@@ -328,10 +365,20 @@ class Room:
             self._broadcast(result.envelopes)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
+            if self.table.seq >= snapshots.due_after(self.snapshot_seq):
+                await self._snapshot(before, result.envelopes)
             return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
         self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
                                   command_id)
+
+    async def _snapshot(self, before: Any, envelopes: list[Envelope]) -> None:
+        """A snapshot is due: keep the first state of the batch where it may be taken (a few folds from ``before``)."""
+        kept: list[tuple[int, str]] = []
+        snapshots.fold(self.game, envelopes, before, lambda n: None, kept, self.snapshot_seq)
+        if kept:
+            await snapshots.save(self.store, self.meta.game_id, kept)
+            self.snapshot_seq = kept[-1][0]
 
     async def _reload_or_give_up(self, known: int) -> None:
         try:
@@ -414,28 +461,110 @@ def _who(seat: str | None) -> str:
 class Rooms:
     """The live rooms of this process, loaded on first use and dropped when nobody is connected."""
 
-    def __init__(self, store: Store, limits: Limits | None = None, *, metrics: Metrics | None = None) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None, *, metrics: Metrics | None = None,
+                 allowed_origins: tuple[str, ...] = ()) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
+        self.allowed_origins = frozenset(allowed_origins)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
+
+    def origin_allowed(self, origin: str, host: str | None) -> bool:
+        """A page of this server (its ``Host``, over http or https) or of an allowed origin may open sockets."""
+        origin = origin.rstrip("/")
+        if origin in self.allowed_origins:
+            return True
+        return host is not None and origin in (f"http://{host}", f"https://{host}")
 
     async def enter(self, game_id: str) -> Room:
-        """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached."""
+        """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached.
+
+        At ``games_per_server`` a game nobody holds a seat in is evicted to make room; only when
+        every open game has a seat connected is the newcomer refused (``too-many-games``).
+        """
         while True:
             room = self.rooms.get(game_id)
             if room is None:
                 if game_id not in self._loading and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
-                    raise LimitReached("too-many-games", f"this server has {self.limits.games_per_server} games open, "
-                                       "its limit: try again later")
+                    idle = [other for other in self.rooms.values() if not any(other.seated.values())]
+                    if not idle:
+                        raise LimitReached("too-many-games", f"this server has {self.limits.games_per_server} games "
+                                           "open, each with a seat connected, its limit: try again later")
+                    self.evict_room(min(idle, key=lambda other: (len(other.clients), other.users)))
                 room = await asyncio.shield(self._load(game_id))
             if self.rooms.get(game_id) is room:  # not evicted while we waited
-                if room.users >= self.limits.connections_per_game:
-                    raise LimitReached("too-many-connections", f"game {game_id} has {room.users} connections, "
-                                       f"the limit of this server: try again later")
                 room.users += 1
                 return room
+
+    def evict_room(self, room: Room) -> None:
+        """Drop a game without seats from memory; its sockets are told why and closed (they may reconnect)."""
+        room.evicted = True
+        if self.rooms.get(room.meta.game_id) is room:
+            del self.rooms[room.meta.game_id]
+        message = (f"this server has {self.limits.games_per_server} games open, its limit, and game "
+                   f"{room.meta.game_id} had no seat connected: it made room for another game")
+        for connection in list(room.strangers):
+            self._evict(room, connection, message)
+        room.clients.clear()
+
+    def admit(self, room: Room, connection: Connection) -> bool:
+        """Count a new socket among the game's and its address's sockets without a seat.
+
+        Beyond ``connections_per_game`` or ``connections_per_address`` the oldest socket of that
+        group that has not said hello is evicted; if every one of them has, the newcomer is
+        ``seat_only``. False if the room itself was evicted meanwhile (the socket is then closed).
+        """
+        if room.evicted:
+            connection.send(frames.error_frame("evicted", "the game was dropped from memory to make room for "
+                                               "another: reconnect"))
+            connection.close(CLOSE_EVICTED)
+            return False
+        mine = self.by_address.setdefault(connection.address, set())
+        for group, limit, what in ((room.strangers, self.limits.connections_per_game, f"game {room.meta.game_id}"),
+                                   (mine, self.limits.connections_per_address, f"address {connection.address}")):
+            if len(group) < limit:
+                continue
+            silent = [other for other in group if other.state is ConnectionState.AWAITING_HELLO]
+            if silent:
+                self._evict(room, min(silent, key=lambda other: other.order),
+                            f"{what} has {limit} sockets without a seat, the limit of this server: this one, "
+                            "the oldest that had not said hello, made room for a newer one")
+            else:
+                connection.seat_only = True
+        room.strangers.add(connection)
+        mine.add(connection)
+        return True
+
+    def greeted(self, room: Room, connection: Connection) -> None:
+        """After a successful hello: a seat's socket leaves the strangers and joins its seat's sockets."""
+        if connection.placed or connection.seat is None:
+            return
+        connection.placed = True
+        self._forget_stranger(room, connection)
+        sockets = room.seated.setdefault(connection.seat, [])
+        sockets.append(connection)
+        while len(sockets) > self.limits.connections_per_seat:
+            oldest = sockets.pop(0)
+            room.clients.discard(oldest)
+            oldest.send(frames.error_frame("replaced", f"seat {connection.seat} has {self.limits.connections_per_seat} "
+                                           "sockets, the limit of this server: a newer one replaced this one"))
+            oldest.close(CLOSE_EVICTED)
+
+    def _evict(self, room: Room, connection: Connection, message: str) -> None:
+        self._forget_stranger(room, connection)
+        room.clients.discard(connection)
+        connection.send(frames.error_frame("evicted", message))
+        connection.close(CLOSE_EVICTED)
+
+    def _forget_stranger(self, room: Room, connection: Connection) -> None:
+        room.strangers.discard(connection)
+        mine = self.by_address.get(connection.address)
+        if mine is not None:
+            mine.discard(connection)
+            if not mine:
+                del self.by_address[connection.address]
 
     def _load(self, game_id: str) -> asyncio.Future[Room]:
         future = self._loading.get(game_id)
@@ -446,7 +575,7 @@ class Rooms:
         return future
 
     async def _build(self, game_id: str) -> Room:
-        room = await Room.load(self.store, game_id)
+        room = await Room.load(self.store, game_id, self.metrics)
         room.metrics = self.metrics
         self.rooms[game_id] = room
         return room
@@ -465,6 +594,12 @@ class Rooms:
     def leave(self, room: Room, connection: Connection | None = None) -> None:
         if connection is not None:
             room.clients.discard(connection)
+            self._forget_stranger(room, connection)
+            sockets = room.seated.get(connection.seat) if connection.seat is not None else None
+            if sockets is not None and connection in sockets:
+                sockets.remove(connection)
+                if not sockets:
+                    del room.seated[connection.seat]
         room.users -= 1
         if room.users == 0 and self.rooms.get(room.meta.game_id) is room:
             del self.rooms[room.meta.game_id]
@@ -476,8 +611,18 @@ class Rooms:
 
 
 async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SEND_QUEUE_LIMIT) -> None:
-    """A WebSocket's whole life: accept, find the room, read frames until it closes."""
+    """A WebSocket's whole life: check its origin, accept, find the room, read frames until it closes.
+
+    A socket that has not said hello successfully within ``hello_timeout`` seconds of its
+    upgrade gets ``hello-timeout`` and is closed with 4010, whatever it sent meanwhile.
+    """
     game_id = websocket.path_params["game_id"]
+    origin = websocket.headers.get("origin")
+    # No Origin header: not a browser (a bot, the bench, a CLI), which no web page can make it do.
+    if origin is not None and not rooms.origin_allowed(origin, websocket.headers.get("host")):
+        log.warning("refused a socket to %s from origin %r", game_id, origin[:200])
+        await websocket.close(CLOSE_FORBIDDEN_ORIGIN)  # before accept: uvicorn answers HTTP 403
+        return
     await websocket.accept()
     try:
         room = await rooms.enter(game_id)
@@ -500,12 +645,24 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                                                      f"{type(error).__name__}: {error}"))
         await websocket.close(CLOSE_SERVER_ERROR)
         return
-    connection = Connection(websocket, queue_limit)
+    address = websocket.client.host if websocket.client is not None else "unknown"
+    connection = Connection(websocket, queue_limit, address)
     rooms.metrics.connections.inc()
     rate = CommandRate(rooms.limits)
+    deadline = time.monotonic() + rooms.limits.hello_timeout
     try:
+        rooms.admit(room, connection)
         while connection.state is not ConnectionState.CLOSED:
-            message = await websocket.receive()
+            if connection.state is ConnectionState.AWAITING_HELLO:
+                try:
+                    message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    connection.send(frames.error_frame("hello-timeout", f"no successful hello within "
+                                                       f"{rooms.limits.hello_timeout} s of opening the socket"))
+                    connection.close(CLOSE_HELLO_TIMEOUT)
+                    break
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
@@ -517,7 +674,15 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                 connection.send(frames.error_frame(error.code, error.message))
                 continue
             if isinstance(frame, Hello):
+                if connection.seat_only and frame.token is None and connection.state is ConnectionState.AWAITING_HELLO:
+                    connection.send(frames.error_frame(
+                        "too-many-connections", f"game {game_id} (or address {address}) has as many spectators as "
+                        "this server allows: only a seat's token may say hello on this socket; try again later"))
+                    connection.close(CLOSE_TRY_AGAIN_LATER)
+                    break
                 await room.hello(connection, frame)
+                if connection.state is ConnectionState.GREETED:
+                    rooms.greeted(room, connection)
             elif not rate.allow():
                 connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
             else:

@@ -30,7 +30,9 @@ API::
 
 ``via_cli=True`` runs ``python -m server.cli.main serve --host 127.0.0.1 --port P --db PATH``
 instead of ``python -m uvicorn --factory server.app:app_from_env``; both serve the same app.
-``env`` adds environment variables (e.g. ``{"CHRONICLE_SEND_QUEUE": "8"}``).
+``env`` adds environment variables (e.g. ``{"CHRONICLE_SEND_QUEUE": "8"}``). Test servers create
+games from one address far faster than a person does, so ``CHRONICLE_GAMES_PER_MINUTE`` defaults
+to ``TEST_GAMES_PER_MINUTE`` here (a test of that bound sets its own).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+TEST_GAMES_PER_MINUTE = "1000000"
 
 
 def free_port() -> int:
@@ -123,7 +126,9 @@ class ServerProcess:
     def start(self, timeout: float = 20.0) -> ServerProcess:
         if self.process is not None and self.process.poll() is None:
             raise RuntimeError(f"the server on port {self.port} is already running (pid {self.pid})")
-        env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT), **self.env)
+        env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT),
+                   CHRONICLE_GAMES_PER_MINUTE=TEST_GAMES_PER_MINUTE)
+        env.update(self.env)
         log = open(self.log_path, "ab")
         try:
             self.process = subprocess.Popen(self._command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,

@@ -12,15 +12,27 @@ from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
 
+PAGE = 50  # games per request to GET /api/games (the server allows 1 to 200)
+
 
 class Lobby:
+    """The games come a page at a time, newest first; "More games" asks for the page after the last
+    game shown (its id is the cursor, docs/protocol.md)."""
+
     def start(self) -> None:
+        self.last = None
         listen(byid("create"), "submit", self.create)
+        listen(byid("more-games"), "click", self.more)
         ajax.get("/api/scenarios", mode="text", oncomplete=self.scenarios)
         self.refresh()
 
     def refresh(self) -> None:
-        ajax.get("/api/games", mode="text", oncomplete=self.games)
+        # ``data``, not a query in the URL: Brython's ajax appends its cache-buster after the query string.
+        ajax.get("/api/games", data={"limit": PAGE}, mode="text", oncomplete=self.games)
+
+    def more(self, event: object) -> None:
+        if self.last is not None:
+            ajax.get("/api/games", data={"limit": PAGE, "cursor": self.last}, mode="text", oncomplete=self.more_games)
 
     def scenarios(self, request: object) -> None:
         select = clear(byid("scenario"))
@@ -40,6 +52,23 @@ class Lobby:
         items = json.loads(request.text)
         if not items:
             add(body, add(el("tr"), el("td", "No games yet: create one.", "empty", (("colspan", "6"),))))
+        self.rows(body, items)
+        self.ready("games")
+
+    def more_games(self, request: object) -> None:
+        if request.status != 200:
+            self.message(f"could not list games: HTTP {request.status}", "error")
+            return
+        self.rows(byid("games"), json.loads(request.text))
+
+    def rows(self, body: object, items: list) -> None:
+        """Append a page of games; the button stays only while pages come back full."""
+        button = byid("more-games")
+        if len(items) == PAGE:
+            self.last = items[-1]["game"]
+            button.removeAttribute("hidden")
+        else:
+            button.setAttribute("hidden", "")
         for item in items:
             row = el("tr", None, "game", (("data-game", item["game"]),))
             links = el("td", None, "links")
@@ -50,7 +79,6 @@ class Lobby:
                 el("td", ", ".join(item.get("seats") or []), "seats"), el("td", f"{item.get('head')} events · {state}"),
                 el("td", item.get("created") or "", "created"), links)
             add(body, row)
-        self.ready("games")
 
     def create(self, event: object) -> None:
         event.preventDefault()

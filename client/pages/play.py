@@ -89,7 +89,7 @@ class PlayPage:
         if code == "bad-token" and self.token is not None:
             self.token = self.connection.token = None
             self.connection.restart()  # hello again, with token null: a spectator
-        elif code == "no-such-game":
+        elif code in ("no-such-game", "replaced"):  # replaced: a newer page of this seat took over; do not fight it
             self.connection.stopped = True
             mark_ready()
 

@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for name, variable, option, what in SETTINGS:
         parser.add_argument(option, dest=name, type=int, default=None, metavar="N",
                             help=f"at most N {what} (default: ${variable}, else server/limits.py's)")
+    parser.add_argument("--allowed-origins", default=None, metavar="ORIGINS",
+                        help="comma-separated origins (https://tables.example.org) whose pages may open game sockets "
+                             "besides this server's own (default: $CHRONICLE_ALLOWED_ORIGINS)")
     parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn's log level (default info)")
 
@@ -37,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.app import DEFAULT_DB, create_app
+    from server.app import DEFAULT_DB, allowed_origins_from_env, create_app
     from server.limits import SETTINGS, Limits
     from server.store import StoreError
 
@@ -47,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CommandError(str(error), BAD_INPUT) from None
     try:
-        app = create_app(db, limits=limits)
+        origins = None
+        if getattr(args, "allowed_origins", None) is not None:
+            origins = allowed_origins_from_env({"CHRONICLE_ALLOWED_ORIGINS": args.allowed_origins})
+        app = create_app(db, limits=limits, allowed_origins=origins)
     except StoreError as error:
         raise CommandError(f"--db {db}: {error}", BAD_INPUT) from None
     # We bind the socket ourselves so that a busy port is a one-line error, not a log and an exit.

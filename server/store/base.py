@@ -119,8 +119,24 @@ class Store(abc.ABC):
         """One game's metadata; raises UnknownGame."""
 
     @abc.abstractmethod
-    async def list_games(self) -> list[GameMeta]:
-        """Every game, newest first."""
+    async def list_games(self, limit: int | None = None, after: str | None = None) -> list[GameMeta]:
+        """Games newest first (``created`` descending, then id): at most ``limit`` of them, and only those
+        listed after the game ``after`` (a page's cursor; raises UnknownGame if there is no such game)."""
+
+    @abc.abstractmethod
+    async def put_snapshot(self, game_id: str, seq: int, state: str) -> None:
+        """Keep the state after ``seq`` (canonical JSON), replacing any earlier one at that seq.
+
+        A snapshot is a cache (``server/snapshots.py``): its reader checks it against the logged
+        hash, so a store may lose snapshots at any time. Raises UnknownGame."""
+
+    @abc.abstractmethod
+    async def get_snapshot(self, game_id: str, upto_seq: int) -> tuple[int, str] | None:
+        """``(seq, state)`` of the snapshot with the highest seq ``<= upto_seq``, or None."""
+
+    @abc.abstractmethod
+    async def count_open_games(self) -> int:
+        """How many games are not over (the ``open_games`` bound on creation)."""
 
 
 def check_batch(expected_seq: int, events: Sequence[Stored]) -> None:

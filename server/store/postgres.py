@@ -51,6 +51,12 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game, seq)
 );
 CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game text NOT NULL REFERENCES games(id),
+    seq integer NOT NULL CHECK (seq >= 1),
+    state text NOT NULL,          -- the state's canonical JSON: a cache, checked against the log's hash
+    PRIMARY KEY (game, seq)
+);
 """
 
 _INSERT_EVENTS = (
@@ -235,11 +241,39 @@ class PostgresStore(Store):
             raise UnknownGame(game_id)
         return _meta(row)
 
-    async def list_games(self) -> list[GameMeta]:
+    async def list_games(self, limit: int | None = None, after: str | None = None) -> list[GameMeta]:
         async with self._connection() as db:
-            cursor = await db.execute(f"SELECT {_META_COLUMNS} FROM games ORDER BY created DESC, id")
+            where, params = "", ()
+            if after is not None:
+                cursor = await db.execute("SELECT created FROM games WHERE id = %s", (after,))
+                row = await cursor.fetchone()
+                if row is None:
+                    raise UnknownGame(after)
+                where, params = " WHERE created < %s OR (created = %s AND id > %s)", (row[0], row[0], after)
+            cursor = await db.execute(f"SELECT {_META_COLUMNS} FROM games{where} ORDER BY created DESC, id LIMIT %s",
+                                      (*params, limit))
             rows = await cursor.fetchall()
         return [_meta(row) for row in rows]
+
+    async def put_snapshot(self, game_id: str, seq: int, state: str) -> None:
+        async with self._connection() as db:
+            try:
+                await db.execute("INSERT INTO snapshots (game, seq, state) VALUES (%s, %s, %s)"
+                                 " ON CONFLICT (game, seq) DO UPDATE SET state = excluded.state", (game_id, seq, state))
+            except errors.ForeignKeyViolation as error:
+                raise UnknownGame(game_id) from error
+
+    async def get_snapshot(self, game_id: str, upto_seq: int) -> tuple[int, str] | None:
+        async with self._connection() as db:
+            cursor = await db.execute("SELECT seq, state FROM snapshots WHERE game = %s AND seq <= %s"
+                                      " ORDER BY seq DESC LIMIT 1", (game_id, upto_seq))
+            row = await cursor.fetchone()
+        return None if row is None else (row[0], row[1])
+
+    async def count_open_games(self) -> int:
+        async with self._connection() as db:
+            cursor = await db.execute("SELECT count(*) FROM games WHERE NOT over")
+            return (await cursor.fetchone())[0]
 
 
 def _rows(game_id: str, events: Sequence[Stored]) -> dict:

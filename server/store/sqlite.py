@@ -46,6 +46,13 @@ CREATE TABLE IF NOT EXISTS events (
     envelope TEXT NOT NULL,       -- the envelope's JSON, exactly as sent to clients
     UNIQUE (game, seq)
 );
+CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    state TEXT NOT NULL,          -- the state's canonical JSON: a cache, checked against the log's hash
+    PRIMARY KEY (game, seq)
+);
 """
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000
@@ -194,12 +201,40 @@ class SqliteStore(Store):
 
         return await self._run(work)
 
-    async def list_games(self) -> list[GameMeta]:
+    async def list_games(self, limit: int | None = None, after: str | None = None) -> list[GameMeta]:
         def work(db: sqlite3.Connection) -> list[GameMeta]:
-            rows = db.execute(f"SELECT {_META_COLUMNS} FROM games ORDER BY created DESC, id").fetchall()
+            with _transaction(db, "BEGIN"):
+                where, params = "", ()
+                if after is not None:
+                    row = db.execute("SELECT created FROM games WHERE id = ?", (after,)).fetchone()
+                    if row is None:
+                        raise UnknownGame(after)
+                    where, params = " WHERE created < ? OR (created = ? AND id > ?)", (row[0], row[0], after)
+                rows = db.execute(f"SELECT {_META_COLUMNS} FROM games{where} ORDER BY created DESC, id LIMIT ?",
+                                  (*params, -1 if limit is None else limit)).fetchall()
             return [_meta(row) for row in rows]
 
         return await self._run(work)
+
+    async def put_snapshot(self, game_id: str, seq: int, state: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            with _transaction(db):
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                db.execute("INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)", (game_id, seq, state))
+
+        await self._run(work)
+
+    async def get_snapshot(self, game_id: str, upto_seq: int) -> tuple[int, str] | None:
+        def work(db: sqlite3.Connection) -> tuple[int, str] | None:
+            row = db.execute("SELECT seq, state FROM snapshots WHERE game = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+                             (game_id, upto_seq)).fetchone()
+            return None if row is None else (row[0], row[1])
+
+        return await self._run(work)
+
+    async def count_open_games(self) -> int:
+        return await self._run(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
 
 
 _META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"

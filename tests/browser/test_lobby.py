@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
+import urllib.request
+
 import pytest
 
 from server import scenarios
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import post_json
+from tests.server_fixture import create_game, post_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -62,6 +66,10 @@ def test_a_game_made_in_the_lobby_is_played_to_its_end_in_two_pages_watched_and_
         assert page.text_content("#hash") == f"hash ✓ seq {last}"
         assert page.text_content(".turn.over") == "Game over after 12 rounds"
     assert watcher.locator("#log li[data-type='GameEnded']").count() == 1
+    # The pages' command ids carry 64 random bits after time and counter (docs/protocol.md, issue 12).
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
+        ids = {json.loads(line)["command_id"] for line in response.read().decode().splitlines()} - {None}
+    assert len(ids) == 24 and all(re.fullmatch(r"c-[0-9]+-[0-9]+-[0-9a-f]{16}", item) for item in ids), ids
 
     # Replay it step by step from the start.
     page = open_page(context, f"{server.base_url}{replay}?seq=1")
@@ -114,3 +122,15 @@ def test_pages_send_a_content_security_policy_and_hashed_cached_scripts(server, 
         assert asset.status == 200
         assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
         assert asset.headers["content-encoding"] == "gzip"
+
+
+def test_the_lobby_pages_through_the_games(server, new_context):
+    """Issue 12, finding 4: the lobby asks for 50 games at a time and "More games" brings the next page."""
+    made = [create_game(server.base_url, "mecha/sample", seed=number)["game"] for number in range(51)]
+    lobby = open_page(new_context(), f"{server.base_url}/")
+    assert lobby.locator("tr.game").count() == 50
+    assert lobby.locator(f"tr.game[data-game='{made[0]}']").count() == 0  # the oldest of them: on page two
+    lobby.click("#more-games")
+    lobby.locator(f"tr.game[data-game='{made[0]}']").wait_for()
+    assert lobby.locator("tr.game").count() > 50
+    assert lobby.problems == []

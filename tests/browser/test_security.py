@@ -73,3 +73,26 @@ def test_static_routes_refuse_path_traversal_from_the_browser(server, new_contex
         assert not any(secret in response.body() for secret in SECRETS), path
     report.record("browser", "path traversal requested by the browser", len(TRAVERSALS), len(TRAVERSALS),
                   "each 404 or 400, no file content", unit="paths")
+
+
+_OPEN_SOCKET = """url => new Promise(done => {
+    const socket = new WebSocket(url);
+    socket.onopen = () => { socket.close(); done("open"); };
+    socket.onclose = event => done("closed " + event.code);
+})"""
+
+
+def test_a_page_of_another_origin_cannot_open_a_game_socket(server, new_context):
+    """Issue 12, finding 3: before, any page a player visited could open 64 silent sockets from their
+    browser and lock a game. A page of another origin now gets no socket (the upgrade is answered
+    403); a page of the server's own origin opens one."""
+    game = post_json(f"{server.base_url}/api/games", {"scenario": "mecha/sample", "seed": 5})[1]["game"]
+    url = f"{server.ws_url}/ws/{game}"
+    context = new_context()
+    context.route("http://elsewhere.test/**", lambda route: route.fulfill(
+        status=200, content_type="text/html", body="<!doctype html><title>another site</title>"))
+    elsewhere = context.new_page()
+    elsewhere.goto("http://elsewhere.test/")
+    assert elsewhere.evaluate(_OPEN_SOCKET, url) == "closed 1006"  # refused before the upgrade
+    own = open_page(context, f"{server.base_url}/")
+    assert own.evaluate(_OPEN_SOCKET, url) == "open"

@@ -114,6 +114,25 @@ def test_restore_replays_to_the_same_state_and_log():
     assert restored.submit("a", Roll(1), "c-4").envelopes[0].event == live.submit("a", Roll(1), "c-4").envelopes[0].event
 
 
+def test_resume_indexes_the_log_and_takes_the_given_state():
+    """A snapshot plus its tail (server/snapshots.py): the log indexed, only GameStarted folded again."""
+    live = played()
+    resumed = Table.resume(TOY, "g-1", roundtrip(live.envelopes), live.state)
+    assert resumed.state == live.state and resumed.seq == live.seq and resumed.seed == live.seed
+    assert resumed.by_command.keys() == live.by_command.keys()
+    assert resumed.submit("a", Add(1), "c-1").envelopes[0].seq == 2  # idempotency kept
+    assert Table.resume(TOY, "g-1", live.envelopes[:1], None).state == Table.restore(TOY, "g-1", live.envelopes[:1]).state
+    assert Table.resume(TOY, "g-1", [], None).seq == 0
+
+
+def test_resume_refuses_a_state_that_is_not_the_logged_one_and_a_gap():
+    live = played()
+    with pytest.raises(LogError, match="the given state does not match the logged hash"):
+        Table.resume(TOY, "g-1", live.envelopes, Table.restore(TOY, "g-1", live.envelopes[:2]).state)
+    with pytest.raises(LogError, match="the log has a gap"):
+        Table.resume(TOY, "g-1", [live.envelopes[0], live.envelopes[2]], live.state)
+
+
 def test_restore_refuses_a_gap():
     envelopes = played().envelopes
     with pytest.raises(LogError, match="seq 3 follows seq 1: the log has a gap"):

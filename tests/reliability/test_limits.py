@@ -1,7 +1,7 @@
 """Limits (server/limits.py): each bounded, set from the environment here, answered with its code.
 
 One server with small limits: frames of at most 1,024 bytes, 5 commands per second in bursts of
-5, 3 connections per game, 2 games open at once. Each limit is hit and must answer with its
+5, 3 sockets without a seat per game, 2 games open at once. Each limit is hit and must answer with its
 stable code while the socket (or the server) goes on serving the others. Also the HTTP body
 bound (413 ``body-too-large``) and the WebSocket's own bound (close 1009 beyond 1 MiB).
 """
@@ -91,23 +91,28 @@ def test_each_limit_is_answered_with_its_code(small_server):
         await asyncio.sleep(1.1)
         await red.send(json.dumps({"type": "command", "id": "r-late", "command": {"type": "Pass", "data": {}}}))
         assert (await answer(red)).get("code") != "rate-limited"
-        # Connections per game: red + 2 more is the limit; the 4th is refused and closed with 1013.
-        others = [await greeted(server, game_id), await greeted(server, game_id)]
+        # Connections per game: 3 sockets without a seat (red's does not count); a 4th spectator's hello
+        # is refused and closed with 1013, while blue's token still gets in (issue 12, finding 3).
+        others = [await greeted(server, game_id) for _ in range(3)]
         fourth = await websockets.connect(f"{server.ws_url}/ws/{game_id}")
+        await fourth.send(json.dumps({"type": "hello", "since": 0, "token": None}))
         reply = json.loads(await fourth.recv())
         assert reply["code"] == "too-many-connections", reply
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await fourth.recv()
         assert closed.value.rcvd.code == CLOSE_TRY_AGAIN_LATER
         hit("too-many-connections")
-        # Games open per server: this game and one more are open; a third is refused until one closes.
+        others.append(await greeted(server, game_id, game["seats"]["blue"]["token"]))
+        # Games open per server: this game and one more are open, each with a seat connected; a third is
+        # refused until one closes.
         second = create_game(server.base_url, "mecha/sample", seed=2)
-        held_open = await greeted(server, second["game"])
+        held_open = await greeted(server, second["game"], second["seats"]["red"]["token"])
         third = create_game(server.base_url, "mecha/sample", seed=3)
         refused = await websockets.connect(f"{server.ws_url}/ws/{third['game']}")
         reply = json.loads(await refused.recv())
         assert reply["code"] == "too-many-games", reply
         hit("too-many-games")
+        await refused.close()
         await held_open.close()
         await asyncio.sleep(0.3)
         opened = await greeted(server, third["game"])  # the second game closed: room for the third
@@ -128,7 +133,7 @@ def test_each_limit_is_answered_with_its_code(small_server):
     status, _ = http_json(f"{server.base_url}/api/games")
     assert status == 200  # still serving
     report.record("limits", "frame size (1,024 B here), commands per second per connection (5, bursts of 5), "
-                  "connections per game (3), games open per server (2), HTTP body (256 KiB), WebSocket frame (1 MiB)",
+                  "sockets without a seat per game (3), games open per server (2), HTTP body (256 KiB), WebSocket frame (1 MiB)",
                   len(hits), len(hits), "answered: " + ", ".join(f"{code} ×{n}" for code, n in hits.items())
                   + "; the connection or server went on serving", unit="limits")
 
@@ -144,3 +149,18 @@ def test_command_rate_is_a_token_bucket():
     now[0] += 10  # a long pause refills only up to the burst
     assert [rate.allow() for _ in range(3)] == [True, True, False]
     assert "4 commands per second" in rate.refusal()
+
+
+def test_game_creation_is_a_token_bucket_per_address():
+    """games_per_minute: each address its own bucket; the refusal says how many seconds to wait."""
+    from server.limits import CreationRate
+
+    now = [0.0]
+    rate = CreationRate(Limits(games_per_minute=3), clock=lambda: now[0])
+    assert [rate.take("10.0.0.1") for _ in range(3)] == [0, 0, 0]
+    wait = rate.take("10.0.0.1")
+    assert 1 <= wait <= 20, wait  # one game refills in 20 s at 3 per minute
+    assert rate.take("10.0.0.2") == 0  # another address is not held back
+    now[0] += 20.5
+    assert rate.take("10.0.0.1") == 0 and rate.take("10.0.0.1") > 0
+    assert "3 games" in rate.refusal(wait) and f"{wait} s" in rate.refusal(wait)

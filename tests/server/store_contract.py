@@ -178,3 +178,58 @@ class StoreContract:
             assert [e.seq for e in await store.read("g-c")] == [1]
 
         self.using(tmp_path, body)
+
+    def test_list_games_pages_with_a_cursor(self, tmp_path):
+        """Issue 12, finding 4: GET /api/games pages; the cursor is the last game of the previous page."""
+
+        async def body(store: Store):
+            # Check five games (two created at the same instant) come back newest first in pages of two.
+            stamps = ["2026-01-01", "2026-01-03", "2026-01-03", "2026-01-02", "2026-01-05"]
+            for number, stamp in enumerate(stamps, start=1):
+                await store.create_game(meta(f"g-000000000{number}", stamp + "T00:00:00Z"), events(1, 1, None))
+            everything = [m.game_id for m in await store.list_games()]
+            assert everything == ["g-0000000005", "g-0000000002", "g-0000000003", "g-0000000004", "g-0000000001"]
+            pages, after = [], None
+            while True:
+                page = [m.game_id for m in await store.list_games(limit=2, after=after)]
+                pages.append(page)
+                if len(page) < 2:
+                    break
+                after = page[-1]
+            assert pages == [everything[0:2], everything[2:4], everything[4:]]
+            # Check a cursor naming no game is UnknownGame, not an empty page.
+            with pytest.raises(UnknownGame):
+                await store.list_games(limit=2, after="g-nosuchgame")
+
+        self.using(tmp_path, body)
+
+    def test_count_open_games(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta("g-0000000001"), events(1, 1, None))
+            await store.create_game(meta("g-0000000002"), events(1, 1, None), over=True)
+            await store.create_game(meta("g-0000000003"), events(1, 1, None))
+            assert await store.count_open_games() == 2
+            await store.append("g-0000000003", 1, events(2, 2), over=True)
+            assert await store.count_open_games() == 1
+
+        self.using(tmp_path, body)
+
+    def test_snapshots_newest_at_or_before_a_seq(self, tmp_path):
+        """Issue 12, finding 5: the store keeps snapshots beside the log, the newest at or before a seq."""
+
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            assert await store.get_snapshot("g-0000000001", 1000) is None
+            await store.put_snapshot("g-0000000001", 256, '{"a":1}')
+            await store.put_snapshot("g-0000000001", 512, '{"a":2}')
+            assert await store.get_snapshot("g-0000000001", 255) is None
+            assert await store.get_snapshot("g-0000000001", 256) == (256, '{"a":1}')
+            assert await store.get_snapshot("g-0000000001", 511) == (256, '{"a":1}')
+            assert await store.get_snapshot("g-0000000001", 10**6) == (512, '{"a":2}')
+            # Check a snapshot written again at the same seq replaces the old one (a rebuilt cache).
+            await store.put_snapshot("g-0000000001", 512, '{"a":3}')
+            assert await store.get_snapshot("g-0000000001", 512) == (512, '{"a":3}')
+            with pytest.raises(UnknownGame):
+                await store.put_snapshot("g-nope", 256, "{}")
+
+        self.using(tmp_path, body)

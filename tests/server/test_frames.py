@@ -99,3 +99,18 @@ def test_decode_envelope_refuses_a_malformed_envelope():
     with pytest.raises(DecodeError, match="unknown field"):
         frames.decode_envelope(GAME, '{"game": "g", "seq": 1, "type": "T", "data": {}, "hash": "h", "extra": 1}')
     assert msgspec.json.decode(frames.event_frame('{"a":1}')) == {"type": "event", "envelope": {"a": 1}}
+
+
+def test_nesting_is_bounded_with_the_path_where_it_was_passed():
+    """Issue 12, finding 6: decoders recurse, so depth is checked first (frames.MAX_JSON_DEPTH)."""
+    from server.frames import MAX_JSON_DEPTH, nesting_fault
+
+    assert nesting_fault('{"type":"command","id":"c","command":{"type":"Move","data":{"to":[[1]]}}}') is None
+    assert nesting_fault("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH) is None
+    assert nesting_fault("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)).startswith("$[0][0]")
+    # Brackets, commas and escaped quotes inside strings are not structure.
+    assert nesting_fault('{"a":"[[[[[[","b\\"":[1,{"c":[[[[' + "]" * 4 + "}]}", 4) == "$.b\\\"[1].c[0]: JSON nested deeper than 4 levels"
+    assert nesting_fault('["[[[[[[[[[[", "\\"[[[[[["]', 2) is None
+    with pytest.raises(frames.FrameError) as refused:
+        frames.decode_client_frame('{"type":"hello","since":0,"token":' + "[" * 1200 + "]" * 1200 + "}")
+    assert refused.value.code == "bad-frame" and refused.value.message.startswith("$.token[0]")
