@@ -73,33 +73,34 @@ def answer(data: dict, monster: str | None = None, rules: str = "gloomhaven") ->
 
 
 def field_of_position(game_map, figures: tuple) -> Field:
-    """Teams and initiative order of a position (GH-2, GH-6, GH-C3, GH-C4).
+    """Teams and initiative order of a position (GH-2, GH-6, GH-C3, GH-C4, GH-C11).
 
     Characters and summons are one team, monsters the other. Order: initiative (99 for a long
-    rest); a character before a monster on the same initiative; a summon just before its
-    summoner; monsters elite first, then by number; any tie left keeps the file's order (the
-    players' choice, already made).
+    rest); a character before a monster on the same initiative; characters tied on initiative
+    compare their ``secondary`` card, and still tied (or without one) share a place: the players
+    choose between them (GH-C11), so the answer gives every focus the tie allows. A summon goes
+    just before its summoner (sharing its summoner's place in a tie); monsters elite first, then by
+    number; the file's order never breaks a tie.
     """
-    by_id = {figure.id: (index, figure) for index, figure in enumerate(figures)}
+    by_id = {figure.id: figure for figure in figures}
 
     def initiative(figure) -> int:
         return 99 if figure.long_rest else figure.initiative
 
-    def key(index: int, figure) -> tuple:
+    def key(figure) -> tuple:
         if figure.side == "monster":
-            return (initiative(figure), 1, 0 if figure.rank == "elite" else 1, figure.number, index)
+            return (initiative(figure), 1, 0, 0 if figure.rank == "elite" else 1, figure.number)
         if figure.side == "summon":
-            owner_index, owner = by_id[figure.summoner]
-            return (initiative(owner), 0, owner_index, 0, index)
-        return (initiative(figure), 0, index, 1, 0)
+            owner = by_id[figure.summoner]
+            return (initiative(owner), 0, owner.secondary or 0, 0, figure.number)
+        return (initiative(figure), 0, figure.secondary or 0, 1, 0)
 
-    ranked = sorted(range(len(figures)), key=lambda i: key(i, figures[i]))
+    places = {rank: position + 1 for position, rank in enumerate(sorted({key(figure) for figure in figures}))}
     bodies = []
-    for position, index in enumerate(ranked):
-        figure = figures[index]
+    for figure in sorted(figures, key=lambda f: (key(f), f.id)):
         team = "monsters" if figure.side == "monster" else "players"
-        shown = initiative(by_id[figure.summoner][1]) if figure.side == "summon" else initiative(figure)
-        bodies.append(Body(figure.id, figure.hex, team, position + 1, shown))
+        shown = initiative(by_id[figure.summoner]) if figure.side == "summon" else initiative(figure)
+        bodies.append(Body(figure.id, figure.hex, team, places[key(figure)], shown))
     hexmap = HexMap(game_map.hexes, game_map.thin_walls, game_map.doors)  # every door closed (GH-C1)
     return Field(hexmap, frozenset(game_map.obstacles), frozenset(game_map.traps), frozenset(game_map.hazardous),
                  frozenset(game_map.difficult), tuple(bodies))

@@ -723,7 +723,11 @@ def _abilities(state: State, figure: Figure) -> tuple:
             jump = action.jump
         elif action.kind == "attack" and attack is None:
             reach = stats.range if action.range is None else action.range
-            attack = Attack(0 if action.pattern else reach, action.targets, action.pattern)
+            if action.pattern:
+                # GH-C10: a pattern with a range is a ranged area; its "+N targets" is ``targets`` - 1.
+                attack = Attack(action.range or 0, 1, action.pattern, action.targets - 1)
+            else:
+                attack = Attack(reach, action.targets, ())
             value = max(0, stats.attack + action.value)
         elif action.kind == "heal":
             heal += action.value
@@ -731,23 +735,38 @@ def _abilities(state: State, figure: Figure) -> tuple:
 
 
 def field_of(state: State) -> Field:
-    """The map and figures as a monster's turn sees them; ``order`` ranks initiative order (GH-6)."""
+    """The map and figures as a monster's turn sees them; ``order`` ranks initiative order (GH-6, GH-C11).
+
+    Characters tied on initiative and on their other card (GH-2) share one rank, and so do their
+    summons: whatever order the players chose to act in, a focus tie between them is theirs to
+    break again (GH-C11), so the monster's turn offers each.
+    """
     index = {figure_id: i for i, (figure_id, _init) in enumerate(state.order)}
     initiative = dict(state.order)
+    tied: dict = {}  # seat -> the first acting position among the characters it ties with
+    for hero in state.heroes:
+        if hero.seat not in index or hero.exhausted:
+            continue
+        mates = [other.seat for other in state.heroes if other.seat in index and not other.exhausted
+                 and (other.initiative, other.secondary) == (hero.initiative, hero.secondary)]
+        tied[hero.seat] = min(index[seat] for seat in mates)
     raw = []
     for figure in state.figures:
-        if figure.id in index:
+        if figure.kind == "character" and figure.id in tied:
+            rank = (tied[figure.id], 1, 0)
+        elif figure.kind == "summon" and figure.seat in tied:
+            rank = (tied[figure.seat], 0, figure.number)  # GH-6: summons before their summoner
+        elif figure.id in index:
             rank = (index[figure.id], 1, 0)
-        elif figure.kind == "summon" and figure.seat in index:
-            rank = (index[figure.seat], 0, figure.number)  # GH-6: summons before their summoner
         else:
             rank = (len(state.order), 1, 0)
         init = initiative.get(figure.id, initiative.get(figure.seat, LONG_REST_INITIATIVE))
         raw.append((rank, figure, init))
     raw.sort(key=lambda item: (item[0], item[1].id))
+    ranks = sorted({item[0] for item in raw})
+    place = {rank: position for position, rank in enumerate(ranks)}
     closed = tuple(hex for hex in state.map.doors if hex not in state.open_doors)
-    bodies = tuple(Body(figure.id, figure.hex, _team(figure), position, init)
-                   for position, (_rank, figure, init) in enumerate(raw))
+    bodies = tuple(Body(figure.id, figure.hex, _team(figure), place[rank], init) for rank, figure, init in raw)
     return Field(HexMap(state.map.hexes, state.map.thin_walls, closed), frozenset(state.map.obstacles),
                  frozenset(state.traps), frozenset(state.map.hazardous), frozenset(state.map.difficult), bodies)
 
@@ -762,7 +781,8 @@ def _monster_turn(state: State, figure: Figure, rng: Any) -> list:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
     plan = plan_for(state, figure)
     events: list = [TurnStarted(figure.id),
-                    MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6")]
+                    MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
+                                       plan.destinations)]
     if len(plan.options) > 1:
         return events  # evolve sets the pending choice: ties go to the players (GH-C4)
     after = _apply(state, events)
@@ -1178,7 +1198,7 @@ def character_moves(state: State, me: Figure, action: Any) -> dict:
 def trace(event: Any) -> list:
     """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
     match event:
-        case MonsterTurnPlanned(figure, focus, candidates, decided_by, options, _rule):
+        case MonsterTurnPlanned(figure, focus, candidates, decided_by, options, _rule, destinations):
             lines = []
             for c in candidates:
                 if c.reachable:
@@ -1191,13 +1211,19 @@ def trace(event: Any) -> list:
                 lines.append(f"{figure} has no focus: it neither moves nor attacks (GH-C4)")
                 return lines
             lines.append(f"focus {', '.join(focus)}: decided by {decided_by}")
+            for d in destinations:
+                toward = f" on the way to [{d.toward[0]}, {d.toward[1]}]" if d.toward is not None else ""
+                verdict = "kept" if d.kept else "dropped"
+                lines.append(f"{figure} weighs [{d.hex[0]}, {d.hex[1]}]{toward} (focus {d.focus}): {verdict} at "
+                             f"{d.step} {d.detail}")
             for i, option in enumerate(options):
                 where = " → ".join(f"[{q}, {r}]" for q, r in option.path) or "stays"
                 hits = ", ".join(option.attacks) or "no attack"
-                lines.append(f"option {i}: {where}; attacks {hits}"
+                toward = f" toward [{option.toward[0]}, {option.toward[1]}] (GH-C9)" if option.toward is not None else ""
+                lines.append(f"option {i}: {where}{toward}; attacks {hits}"
                              + ("; with disadvantage" if option.disadvantage else ""))
             if len(options) > 1:
-                lines.append("these options are equally good: the players choose (GH-C4)")
+                lines.append("these options are equally good: the players choose (GH-C4, GH-C11)")
             return lines
         case InitiativeSet(order, notes, _rule):
             return [" → ".join(f"{figure} ({initiative})" for figure, initiative in order)] + list(notes)
