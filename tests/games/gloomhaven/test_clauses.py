@@ -9,7 +9,7 @@ from tests.games.gloomhaven.helpers import GAME
 
 HERE = Path(__file__).resolve().parent
 DIGEST = ["GH-1", "GH-2", "GH-3", "GH-4", "GH-5", "GH-6", "GH-7", "GH-8", "GH-C1", "GH-C2", "GH-C3", "GH-C4", "GH-C5",
-          "GH-C6", "GH-V1", "GH-V2"]
+          "GH-C6", "GH-C7", "GH-C8", "GH-C9", "GH-C10", "GH-C11", "GH-V1", "GH-V2"]
 EXTRA = (HERE.parents[1] / "events" / "test_hexmap.py",)  # the hex geometry's clauses are tested there
 
 
