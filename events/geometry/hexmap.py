@@ -125,6 +125,7 @@ class HexMap:
         self._buckets = buckets
         self._los: dict = {}
         self._dist: dict = {}
+        self._near_dist: dict = {}
 
     def __contains__(self, hex: tuple) -> bool:
         return hex in self.hexes
@@ -154,6 +155,33 @@ class HexMap:
             frontier = following
         self._dist[start] = out
         return out
+
+    def within(self, start: tuple, limit: int) -> dict:
+        """The hexes at most ``limit`` steps from ``start`` around walls: hex -> steps (a range check's search)."""
+        key = (start, limit)
+        known = self._near_dist.get(key)
+        if known is not None:
+            return known
+        full = self._dist.get(start)
+        if full is not None:
+            out = {hex: steps for hex, steps in full.items() if steps <= limit}
+        else:
+            out = {start: 0}
+            frontier = [start]
+            for depth in range(1, limit + 1):
+                following = []
+                for hex in frontier:
+                    for step in self._near.get(hex, ()):
+                        if step not in out:
+                            out[step] = depth
+                            following.append(step)
+                frontier = following
+        self._near_dist[key] = out
+        return out
+
+    def in_range(self, a: tuple, b: tuple, limit: int) -> bool:
+        """``b`` is at most ``limit`` hexes from ``a``, counted around walls (GH-C1)."""
+        return b in self.within(a, limit)
 
     def range_between(self, a: tuple, b: tuple) -> int | None:
         """Range from a to b counted around walls; None if walls separate them entirely."""
@@ -225,7 +253,13 @@ class HexMap:
 
 def _clear(p: tuple, q: tuple, walls: tuple) -> bool:
     """The closed segment p-q touches none of ``walls`` (closed segments)."""
-    for c, d in walls:
+    low_x, high_x = (p[0], q[0]) if p[0] <= q[0] else (q[0], p[0])
+    low_y, high_y = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
+    for wall in walls:
+        c, d = wall
+        if (c[0] < low_x and d[0] < low_x) or (c[0] > high_x and d[0] > high_x) \
+                or (c[1] < low_y and d[1] < low_y) or (c[1] > high_y and d[1] > high_y):
+            continue
         if segments_touch(p, q, c, d):
             return False
     return True

@@ -36,6 +36,7 @@ Everything here is integer and sorted, so a plan is the same in CPython and Bryt
 from __future__ import annotations
 
 from events.games.gloomhaven.model import Candidate, Considered, Option
+from events.geometry.hexgrid import hex_distance, hex_length
 from events.geometry.hexmap import hexmap_path_to, hexmap_paths, hexmap_rotate
 
 FAR = 10_000  # proximity of an enemy walls cut off entirely: it sorts last
@@ -221,6 +222,13 @@ class _Reach:
         self.field = field
         self.attack = attack
         self.shapes = orientations(attack.pattern) if attack.pattern else ()
+        # The farthest a pattern can reach from the attacker's hex, as the crow flies: a cheap bound
+        # before any sight line is traced (range around walls is never shorter than hex distance).
+        cells = attack.pattern
+        if attack.range == 0:
+            self.span = max((hex_length(cell) for cell in cells), default=1)
+        else:
+            self.span = attack.range + max((hex_distance(a, b) for a in cells for b in cells), default=0)
         self._known: dict = {}
 
     def in_range(self, hex: tuple, target: tuple) -> bool:
@@ -228,8 +236,9 @@ class _Reach:
         hexmap = self.field.hexmap
         if self.attack.range == 0:
             return hexmap.are_adjacent(hex, target)
-        distance = hexmap.range_between(hex, target)
-        return distance is not None and distance <= self.attack.range and hexmap.line_of_sight(hex, target)
+        if hex_distance(hex, target) > self.attack.range:
+            return False
+        return hexmap.in_range(hex, target, self.attack.range) and hexmap.line_of_sight(hex, target)
 
     def placements(self, hex: tuple, target: tuple) -> tuple:
         """Every placement of the area pattern from ``hex`` that covers ``target`` (GH-C10), as sorted cell tuples."""
@@ -239,14 +248,14 @@ class _Reach:
             return known
         hexmap = self.field.hexmap
         out: list = []
-        if hexmap.line_of_sight(hex, target):
+        if hex_distance(hex, target) <= self.span and hexmap.line_of_sight(hex, target):
             for shape in self.shapes:
                 if self.attack.range == 0:
                     cells = tuple((hex[0] + dq, hex[1] + dr) for dq, dr in shape)
                     if target in cells and cells not in out:
                         out.append(cells)
                     continue
-                distances = hexmap.distances(hex)
+                distances = hexmap.within(hex, self.attack.range)
                 for dq, dr in shape:
                     anchor = (target[0] - dq, target[1] - dr)
                     cells = tuple(sorted((anchor[0] + cq, anchor[1] + cr) for cq, cr in shape))
