@@ -2,7 +2,8 @@
 
     chronicle ask gloomhaven monster-turn POSITION.json [--monster ID] [--rules gloomhaven|jotl]
 
-POSITION is a map with figures (docs/gloomhaven-format.md, "Monster-turn positions"): the
+POSITION is a map with figures (docs/gloomhaven-format.md, "Monster-turn positions"), a file or
+a built-in name such as ``gloomhaven/positions/12-ranged-steps-away-from-disadvantage``: the
 acting monster carries its move and attack (range, targets, area pattern) and may fly, jump or
 be muddled. ``map`` may be inline or name a map file beside the position. The answer is JSON:
 
@@ -30,21 +31,41 @@ from events.validate import ScenarioError
 from server import scenarios
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
+POSITIONS_DIR = scenarios.GAMES_DIR / "gloomhaven" / "positions"
+
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
     turn = subparsers.add_parser("monster-turn", help="a monster's focus, its equally good moves and the trace")
-    turn.add_argument("position", metavar="POSITION", help="a monster-turn position file (JSON)")
+    turn.add_argument("position", metavar="POSITION",
+                      help="a monster-turn position file (JSON) or a built-in one (gloomhaven/positions/NAME)")
     turn.add_argument("--monster", metavar="ID", help="the acting monster (default: the file's 'monster')")
     turn.add_argument("--rules", choices=("gloomhaven", "jotl"), default="gloomhaven",
                       help="gloomhaven (default) or jotl: Jaws of the Lion's focus and jump (GH-V1, GH-V2)")
     turn.set_defaults(func=run_monster_turn)
 
 
+def builtin_positions() -> list[str]:
+    """Every built-in position name, ``gloomhaven/positions/<stem>`` (package data beside the scenarios)."""
+    return [f"gloomhaven/positions/{path.stem}" for path in sorted(POSITIONS_DIR.glob("*.json"))]
+
+
+def resolve_position(name: str) -> Path:
+    """A position file, or a built-in name (``gloomhaven/positions/<stem>`` or just ``<stem>``)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    stem = name.removeprefix("gloomhaven/positions/")
+    if "/" not in stem and not stem.endswith(".json"):
+        candidate = POSITIONS_DIR / f"{stem}.json"
+        if candidate.is_file():
+            return candidate
+    raise CommandError(f"{name}: no such position file or built-in position (built-in: "
+                       f"{', '.join(builtin_positions())})", BAD_INPUT)
+
+
 def read_position(name: str) -> dict:
     """The position file as a dict, its ``map`` inlined when it names a file beside it."""
-    path = Path(name)
-    if not path.is_file():
-        raise CommandError(f"{name}: no such position file", BAD_INPUT)
+    path = resolve_position(name)
     data = scenarios.read_json(path)
     if not isinstance(data, dict):
         raise CommandError(f"{name}: a position is a JSON object, got {type(data).__name__}", BAD_INPUT)
