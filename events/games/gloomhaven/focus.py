@@ -338,6 +338,12 @@ class _Turn:
             scored.append((targets, score))
         return scored
 
+    def _cite(self, steps: tuple) -> tuple:
+        """Step names, citing GH-C10 when the targets counted come from an area pattern."""
+        if self.attack is None or not self.attack.pattern:
+            return steps
+        return tuple(f"{step} (area, GH-C10)" for step in steps)
+
     def options(self, focus: Body, attack_hexes: tuple) -> tuple:
         """(options, destinations weighed) for ``focus``: GH-C8 if it can attack this turn, else GH-C9."""
         walker = self.walker
@@ -354,7 +360,7 @@ class _Turn:
             for hex in now:
                 for targets, score in self.arrangements(hex, focus):
                     scored.append((score + (cost[hex][1],), hex, targets))
-            kept = _rank(scored, C8_STEPS, focus.id, None, weighed)
+            kept = _rank(scored, self._cite(C8_STEPS), focus.id, None, weighed)
             options = [Option(focus.id, hex, walker.path(hex) if hex != actor.hex else (), targets, score[0],
                               cost[hex][1], cost[hex][0]) for score, hex, targets in kept]
             return options, weighed
@@ -365,7 +371,7 @@ class _Turn:
                 continue
             for targets, score in self.arrangements(hex, focus):
                 scored.append((score[1:] + (cost[hex],), hex, targets))
-        goals = sorted({hex for _score, hex, _targets in _rank(scored, C9_STEPS, focus.id, None, weighed)})
+        goals = sorted({hex for _score, hex, _targets in _rank(scored, self._cite(C9_STEPS), focus.id, None, weighed)})
         reach_now = [hex for hex in sorted(walker.ends) if hex == actor.hex or cost[hex][1] <= self.move]
         options: list = []
         taken: set = set()

@@ -787,7 +787,9 @@ def _monster_turn(state: State, figure: Figure, rng: Any) -> list:
         return events  # evolve sets the pending choice: ties go to the players (GH-C4)
     after = _apply(state, events)
     if plan.options:
-        chosen = OptionChosen("", figure.id, 0, plan.options[0], "GH-7")
+        option = plan.options[0]
+        rule = "GH-C9" if option.toward is not None else ("GH-C8" if option.attacks else "GH-7")
+        chosen = OptionChosen("", figure.id, 0, option, rule)
         events.append(chosen)
         events += _execute(evolve(after, chosen), figure, plan.options[0], rng)
     else:
@@ -1202,11 +1204,12 @@ def trace(event: Any) -> list:
             lines = []
             for c in candidates:
                 if c.reachable:
-                    lines.append(f"{figure} considers {c.figure}: path to an attack hex enters {c.negative} negative "
-                                 f"hex(es) and costs {c.movement} movement; proximity {c.proximity}; initiative "
-                                 f"{c.initiative} (order {c.order})")
+                    lines.append(f"{figure} considers {c.figure}: path to an attack hex (in range and line of sight, "
+                                 f"GH-C7) enters {c.negative} negative hex(es) and costs {c.movement} movement; "
+                                 f"proximity {c.proximity}; initiative {c.initiative} (order {c.order})")
                 else:
-                    lines.append(f"{figure} considers {c.figure}: no hex to attack it from can be reached (GH-C4)")
+                    lines.append(f"{figure} considers {c.figure}: no hex to attack it from (in range and line of sight, "
+                                 "GH-C7) can be reached (GH-C4)")
             if not focus:
                 lines.append(f"{figure} has no focus: it neither moves nor attacks (GH-C4)")
                 return lines

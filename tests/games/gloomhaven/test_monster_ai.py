@@ -276,3 +276,22 @@ def test_gh_c11_in_a_round_the_monster_waits_for_the_players_between_tied_charac
     assert tab.state.pending.kind == "monster"
     chosen = act(tab, "red", ChooseOption(next(i for i, o in enumerate(planned.options) if o.focus == "red")), (0,))
     assert first(chosen, "OptionChosen").option.focus == "red"
+
+
+def test_gh_c8_the_log_cites_the_step_that_decided_every_destination():
+    """GH-C8, GH-C7: a game's monster turn logs every destination weighed with its step, picks its one option under
+    GH-C8, and ``chronicle explain``'s trace names the steps and the sight rule."""
+    biter = monster_type("Biter", [mcard("b-1", 5, {"move": 2}, {"attack": 0})], hp=4, attack=2)
+    tester = hero_class("Tester", 10, [card("t-10", 10, {"attack": 2}, {"move": 3}),
+                                        card("t-20", 20, {"attack": 3}, {"move": 2})])
+    open_room = {"name": "room", "hexes": [[q, r] for q in range(-3, 10) for r in range(-6, 5)]}
+    tab = table(scenario(open_room, [("red", "Tester", (3, 0))], [("Biter", "normal", 1, (0, 0))], classes=[tester],
+                         types=[biter]))
+    events = act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"), (5, 0))
+    planned = first(events, "MonsterTurnPlanned")
+    assert planned.destinations and all(d.step.startswith("GH-C8 (") for d in planned.destinations)
+    kept = [d for d in planned.destinations if d.kept]
+    assert len(kept) == 1 and first(events, "OptionChosen").rule == "GH-C8"
+    assert tuple(kept[0].hex) == first(events, "OptionChosen").option.destination
+    lines = rules.trace(planned)
+    assert any("GH-C7" in line for line in lines) and any("dropped at GH-C8 (5)" in line for line in lines)
