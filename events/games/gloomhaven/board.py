@@ -19,7 +19,7 @@ from events.games.gloomhaven.model import (
     Stats,
     Summon,
 )
-from events.geometry.hexgrid import hex_distance
+from events.geometry.hexgrid import hex_distance, hex_from_column_offset
 from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
 
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
@@ -61,9 +61,10 @@ def load_map(raw: object, path: str = "$") -> Map:
         q0, r0 = pair(region["corner"], f"{where}.corner")
         columns = integer(region["columns"], f"{where}.columns", 1, 60)
         rows = integer(region["rows"], f"{where}.rows", 1, 60)
+        top = r0 + (q0 - (q0 & 1)) // 2  # the corner's row in odd-q offset coordinates
         for column in range(columns):
             for row in range(rows):
-                hexes.add((q0 + column, r0 + row - (column + (q0 & 1)) // 2))
+                hexes.add(hex_from_column_offset(q0 + column, top + row))
     if not hexes:
         raise ScenarioError(path, "a map needs at least one hex (give hexes or regions)")
     for i, item in enumerate(array(data.get("walls", []), f"{path}.walls")):
