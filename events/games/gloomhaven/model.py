@@ -444,21 +444,26 @@ class ChooseOrder(Record):
 class PlayCard(Record):
     """Perform the top or bottom action of one of the two cards in play (GH-3).
 
-    ``path``: the hexes entered, for a move (the last is where it ends) or the one hex of a summon;
-    ``targets``: figure ids, for an attack or a heal; ``skip``: play the card without its action.
+    A move gives ``path``, the hexes entered in order (the last is where it ends: the player's
+    own route, each step checked, issue 15), or ``to``, a destination the engine walks by the
+    cheapest legal route; with both, the path must end at ``to``. A summon gives its one hex as
+    ``path``. ``targets``: figure ids, for an attack or a heal; ``skip``: play the card without
+    its action.
     """
 
-    __slots__ = ("card", "half", "path", "targets", "skip")
+    __slots__ = ("card", "half", "path", "targets", "skip", "to")
     __match_args__ = __slots__
     TYPE = "PlayCard"
-    DEFAULTS = {"path": (), "targets": (), "skip": False}
+    DEFAULTS = {"path": (), "targets": (), "skip": False, "to": None}
 
-    def __init__(self, card: str, half: str, path: tuple = (), targets: tuple = (), skip: bool = False) -> None:
+    def __init__(self, card: str, half: str, path: tuple = (), targets: tuple = (), skip: bool = False,
+                 to: tuple | None = None) -> None:
         _set(self, "card", card)
         _set(self, "half", half)
         _set(self, "path", path)
         _set(self, "targets", targets)
         _set(self, "skip", skip)
+        _set(self, "to", to)
 
 
 class RestLose(Record):

@@ -465,7 +465,7 @@ def _discard(state: State, hero: Hero) -> CardsDiscarded:
 
 def _character_action(state: State, me: Figure, action: Any, command: PlayCard, rng: Any) -> list | Rejection:
     if action.kind == "move":
-        return _character_move(state, me, action, command.path)
+        return _character_move(state, me, action, command.path, command.to)
     if action.kind == "attack":
         return _character_attack(state, me, action, command.targets, rng)
     if action.kind == "heal":
@@ -479,45 +479,93 @@ def _hex(value: Any) -> tuple | None:
     return None
 
 
-def _character_move(state: State, me: Figure, action: Any, path: tuple) -> list | Rejection:
-    """A character's move along the hexes it names (GH-4; GH-5 with jump)."""
+#: The longest explicit path a move may name: no printed move is longer, and a step costs at least 1.
+PATH_LIMIT = 20
+
+
+def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any = None) -> list | Rejection:
+    """A character's move (GH-4; GH-5 with jump): along the hexes it names, or the cheapest way to ``to``.
+
+    With a path every step is checked in order and the first illegal one is refused, naming the
+    step and its clause; without one the engine walks the cheapest legal path (the one
+    ``character_moves`` offers). The log's FigureMoved records the path walked.
+    """
+    rule = "GH-5" if action.jump else "GH-4"
+    if to is not None:
+        goal = _hex(to)
+        if goal is None:
+            return Rejection(rule, f"to must be a hex [q, r], got {to!r}")
+        if not path:
+            return _cheapest_move(state, me, action, goal)
+        if _hex(path[-1]) != goal:
+            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(goal)}")
     if not path:
         return []
+    if not isinstance(path, tuple):
+        return Rejection(rule, f"path must be a list of hexes, got {path!r}")
+    if len(path) > PATH_LIMIT:
+        return Rejection(rule, f"a path names at most {PATH_LIMIT} hexes, got {len(path)}")
     hexmap = hexmap_of(state)
     occupied = {f.hex: f for f in state.figures if f.id != me.id}
     jump = action.jump
-    rule = "GH-5" if jump else "GH-4"
     here = me.hex
     spent = 0
     for i, step in enumerate(path):
         hex = _hex(step)
+        at = f"step {i + 1}"
         if hex is None:
-            return Rejection("GH-4", f"path[{i}] must be a hex [q, r], got {step!r}")
+            return Rejection(rule, f"{at}: path[{i}] must be a hex [q, r], got {step!r}")
+        move = f"{at} ({list(here)} → {list(hex)})"
         if hex not in hexmap:
-            return Rejection("GH-C1", f"hex {list(hex)} is not on the map")
+            return Rejection("GH-C1", f"{move}: hex {list(hex)} is not on the map")
         if hex not in hexmap.adjacent(here, through_closed=True):
             if hex_distance(here, hex) == 1:
-                return Rejection("GH-C1", f"a wall lies between {list(here)} and {list(hex)}")
-            return Rejection(rule, f"{list(hex)} is not next to {list(here)}: a path goes one hex at a time")
+                return Rejection("GH-C1", f"{move}: a wall lies between {list(here)} and {list(hex)}")
+            return Rejection(rule, f"{move}: {list(hex)} is not next to {list(here)}; a path goes one hex at a time")
         last = i == len(path) - 1
+        difficult = hex in state.map.difficult
         if not jump:
             if hex in state.map.obstacles:
-                return Rejection("GH-4", f"hex {list(hex)} holds an obstacle")
+                return Rejection("GH-4", f"{move}: hex {list(hex)} holds an obstacle")
             other = occupied.get(hex)
             if other is not None and _team(other) != _team(me):
-                return Rejection("GH-4", f"hex {list(hex)} holds an enemy, {other.id}: no figure moves through enemies")
-            spent += 2 if hex in state.map.difficult else 1
+                return Rejection("GH-4", f"{move}: hex {list(hex)} holds an enemy, {other.id}: no figure moves through "
+                                 "enemies")
+            cost = 2 if difficult else 1
         else:
-            spent += 2 if last and hex in state.map.difficult else 1
+            cost = 2 if last and difficult else 1
+        if spent + cost > action.value:
+            why = ", difficult terrain costs 2 (GH-C1)" if cost == 2 else ""
+            return Rejection("GH-C1" if cost == 2 else rule,
+                             f"{move}: the move is {action.value} and {spent} are spent{why}: this step costs {cost}")
+        spent += cost
         here = hex
-    if spent > action.value:
-        return Rejection(rule, f"that path costs {spent} movement points; the move is {action.value}")
     end = here
+    at = f"step {len(path)} ({list(end)})"
     if end in occupied:
-        return Rejection(rule, f"a move cannot end in an occupied hex: {list(end)} holds {occupied[end].id}")
+        return Rejection(rule, f"{at}: a move cannot end in an occupied hex: {list(end)} holds {occupied[end].id}")
     if end in state.map.obstacles:
-        return Rejection(rule, f"a {'jump' if jump else 'move'} cannot end on the obstacle at {list(end)}")
+        return Rejection(rule, f"{at}: a {'jump' if jump else 'move'} cannot end on the obstacle at {list(end)}")
     return _movement_events(state, me, tuple(path), "jump" if jump else "walk", spent, rule)
+
+
+def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list | Rejection:
+    """GH-4, GH-5: no path given: the cheapest legal one to ``goal`` (fewest negative hexes, then points)."""
+    rule = "GH-5" if action.jump else "GH-4"
+    if goal == me.hex:
+        return []
+    if goal not in hexmap_of(state):
+        return Rejection("GH-C1", f"hex {list(goal)} is not on the map")
+    holder = next((f for f in state.figures if f.hex == goal and f.id != me.id), None)
+    if holder is not None:
+        return Rejection(rule, f"a move cannot end in an occupied hex: {list(goal)} holds {holder.id}")
+    if goal in state.map.obstacles:
+        return Rejection(rule, f"a {'jump' if action.jump else 'move'} cannot end on the obstacle at {list(goal)}")
+    path = character_moves(state, me, action).get(goal)
+    if path is None:
+        return Rejection(rule, f"no legal path of at most {action.value} movement points leads from {list(me.hex)} "
+                         f"to {list(goal)}")
+    return _character_move(state, me, action, path)
 
 
 def _movement_events(state: State, mover: Figure, path: tuple, mode: str, cost: int, rule: str) -> list:
