@@ -93,3 +93,41 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
         wait_seq(page, seq)
     assert red.text_content("#hash") == blue.text_content("#hash") == watcher.text_content("#hash") == f"hash ✓ seq {seq}"
     assert red.problems == [] and blue.problems == [] and watcher.problems == []
+
+
+def test_gh_4_a_path_built_by_waypoints_with_its_cost_then_an_illegal_step_refused(server, new_context):
+    """GH-4 (issue 15): red builds a path by clicking waypoints, the cost growing as it goes; a path into the
+    obstacle at [1, 3] is refused at that step with its clause; a costlier route than the cheapest is walked as
+    built; a single click on a destination still takes the cheapest path."""
+    created = create_game(server.base_url, "gloomhaven/barrow", seed=1)  # red (15) acts first after these picks
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    pick_in_panel(red, ("br-08", "br-07"))
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    half = ".my-cards button.half[data-card='br-07'][data-half='bottom']"  # move 3
+    red.wait_for_selector(half)
+    red.click(half)
+
+    # Check: waypoints: [0, 3] is one step (cost 1), then [1, 3], the obstacle, one more (cost 2): refused there.
+    red.click("button.build-path")
+    red.click("g.cell[data-hex='0,3']")
+    red.wait_for_selector(".path-cost[data-cost='1']")
+    red.click("g.cell[data-hex='1,3']")
+    red.wait_for_selector(".path-cost[data-cost='2'][data-steps='2']")
+    assert red.locator("polygon.path").count() == 2
+    red.click("button.confirm-path")
+    red.wait_for_function("() => document.querySelector('#notice').textContent.includes('step 2')")
+    notice = red.text_content("#notice")
+    assert "GH-4" in notice and "step 2 ([0, 3] → [1, 3]): hex [1, 3] holds an obstacle" in notice
+
+    # Check: [0, 3], then a click on [2, 2] two hexes on adds the cheapest way there: 3 points, not the 2 of the
+    # direct route; confirmed, red walks exactly that and the log shows it.
+    red.click("button.build-path")
+    red.click("g.cell[data-hex='0,3']")
+    red.click("g.cell[data-hex='2,2']")
+    red.wait_for_selector(".path-cost[data-cost='3'][data-steps='3']")
+    red.click("button.confirm-path")
+    red.wait_for_selector("#log li[data-type='FigureMoved']")
+    assert "[0, 2] → [0, 3] → [1, 2] → [2, 2]" in red.text_content("#log li[data-type='FigureMoved']")
+    red.wait_for_function("() => document.querySelector(\"g.figure[data-figure='red']\").dataset.at === '2,2'")
+    assert red.problems == [] and blue.problems == []
