@@ -26,11 +26,10 @@ def room(**terrain: list) -> dict:
     return data
 
 
-def monster(hex: tuple, move: int = 0, **attack: object) -> dict:
-    figure = {"id": "M", "side": "monster", "hex": list(hex), "move": move, "initiative": 60}
-    if attack:
-        figure["attack"] = attack
-    return figure
+def monster(hex: tuple, move: int = 0, how: dict | None = None, **attack: object) -> dict:
+    """The acting monster: its move, ``how`` it moves (``{"jump": True}``...) and its attack (none given: melee)."""
+    return {"id": "M", "side": "monster", "hex": list(hex), "move": move, "initiative": 60, "attack": attack,
+            **(how or {})}
 
 
 def hero(figure_id: str, hex: tuple, initiative: int, **extra: object) -> dict:
@@ -102,6 +101,25 @@ def test_gh_c8_3_extra_targets_ranked_by_the_focus_rules_from_the_starting_hex()
     assert not y["kept"] and y["step"].startswith("GH-C8 (3)")
     assert weighed(result, (2, 0))["step"].startswith("GH-C8 (2)")  # A alone
     assert weighed(result, (3, -1))["kept"]
+
+
+def test_gh_c8_4_fewest_extra_targets_with_disadvantage_before_movement():
+    """GH-C8 (4): an archer (range 2, two targets) at M (0, 0); A (2, 0) the focus, B (4, -1); obstacles at
+    (2, 1) and (3, -2). The cheapest hex that attacks both, (4, -2) (four moves), is next to B: B would be
+    attacked with disadvantage. (3, 1), five moves round the obstacle, attacks both without: it wins at step (4),
+    before (5) fewest movement points.
+
+              o  x          o obstacles, x (4, -2) next to B
+          M  .  A  B
+                o  (3, 1)
+    """
+    game_map = room(obstacles=[[2, 1], [3, -2]])
+    result = ask([monster((0, 0), move=6, range=2, targets=2), hero("A", (2, 0), 20), hero("B", (4, -1), 30)],
+                 game_map)
+    assert [(option["destination"], option["attacks"]) for option in result["options"]] == [([3, 1], ["A", "B"])]
+    near_b = weighed(result, (4, -2))
+    assert not near_b["kept"] and near_b["step"].startswith("GH-C8 (4)")
+    assert result["options"][0]["movement"] == 5
 
 
 def test_gh_c8_5_fewest_movement_points_and_the_rest_is_the_players_choice():
@@ -295,3 +313,13 @@ def test_gh_c8_the_log_cites_the_step_that_decided_every_destination():
     assert tuple(kept[0].hex) == first(events, "OptionChosen").option.destination
     lines = rules.trace(planned)
     assert any("GH-C7" in line for line in lines) and any("dropped at GH-C8 (5)" in line for line in lines)
+
+
+def test_gh_c9_a_jumps_landing_cost_makes_it_stop_short():
+    """GH-C9, GH-5: a jumping monster (move 2) heading for A cannot land on the difficult hex two steps on (2 + 1
+    for its landing = 3), so it stops one step on; under Jaws of the Lion's jump (GH-V2) the landing costs 2 and
+    it gets there. Corridor: M (0, 0), difficult (2, 0), A (5, 0)."""
+    game_map = {"name": "corridor", "hexes": [[q, 0] for q in range(7)], "difficult": [[2, 0]]}
+    figures = [monster((0, 0), move=2, how={"jump": True}), hero("A", (5, 0), 20)]
+    assert destinations(ask(figures, game_map)) == {(1, 0)}
+    assert destinations(ask(figures, game_map, "jotl")) == {(2, 0)}
