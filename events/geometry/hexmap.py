@@ -47,12 +47,19 @@ def hexmap_corners(hex: tuple) -> tuple:
     return tuple((x + dx, y + dy) for dx, dy in CORNER_OFFSETS)
 
 
+#: Direction (dq, dr) -> the offsets from a hex's centre of the two corners it shares with that neighbour, sorted.
+EDGE_OFFSETS = {(0, 1): ((-1, 1), (1, 1)), (1, 0): ((1, 1), (2, 0)), (1, -1): ((1, -1), (2, 0)),
+                (0, -1): ((-1, -1), (1, -1)), (-1, 0): ((-2, 0), (-1, -1)), (-1, 1): ((-2, 0), (-1, 1))}
+
+
 def hexmap_edge(a: tuple, b: tuple) -> tuple:
     """The two corners two neighbouring hexes share, sorted (the edge between them)."""
-    shared = sorted(set(hexmap_corners(a)) & set(hexmap_corners(b)))
-    if len(shared) != 2:
+    offsets = EDGE_OFFSETS.get((b[0] - a[0], b[1] - a[1]))
+    if offsets is None:
         raise ValueError(f"hexes {list(a)} and {list(b)} are not neighbours")
-    return (shared[0], shared[1])
+    x, y = hexmap_center(a)
+    (dx1, dy1), (dx2, dy2) = offsets
+    return ((x + dx1, y + dy1), (x + dx2, y + dy2))
 
 
 def _orient(a: tuple, b: tuple, c: tuple) -> int:
@@ -87,6 +94,10 @@ class HexMap:
         self.hexes = frozenset(hexes)
         self.closed = frozenset(closed)
         self.thin = frozenset(frozenset(pair) for pair in thin_walls)
+        thin = set()
+        for a, b in thin_walls:
+            thin.add((tuple(a), tuple(b)))
+            thin.add((tuple(b), tuple(a)))
         open_hexes = self.hexes - self.closed
         self.open = open_hexes
         near: dict = {}
@@ -96,7 +107,7 @@ class HexMap:
             steps_all = []
             for dq, dr in HEX_DIRECTIONS:
                 other = (hex[0] + dq, hex[1] + dr)
-                if other not in self.hexes or frozenset((hex, other)) in self.thin:
+                if other not in self.hexes or (hex, other) in thin:
                     continue
                 steps_all.append(other)
                 if hex not in self.closed and other not in self.closed:
@@ -109,7 +120,7 @@ class HexMap:
         for hex in sorted(open_hexes):
             for dq, dr in HEX_DIRECTIONS:
                 other = (hex[0] + dq, hex[1] + dr)
-                if other not in open_hexes or frozenset((hex, other)) in self.thin:
+                if other not in open_hexes or (hex, other) in thin:
                     walls.add(hexmap_edge(hex, other))
         self.walls = tuple(sorted(walls))
         points: set = set()
@@ -126,6 +137,7 @@ class HexMap:
         self._los: dict = {}
         self._dist: dict = {}
         self._near_dist: dict = {}
+        self._free: dict = {}
 
     def __contains__(self, hex: tuple) -> bool:
         return hex in self.hexes
@@ -231,8 +243,12 @@ class HexMap:
         return self.sight_line(a, b) is not None
 
     def _free_corners(self, hex: tuple) -> tuple:
-        points = self._wall_points
-        return tuple(corner for corner in sorted(hexmap_corners(hex)) if corner not in points)
+        known = self._free.get(hex)
+        if known is None:
+            points = self._wall_points
+            known = tuple(corner for corner in sorted(hexmap_corners(hex)) if corner not in points)
+            self._free[hex] = known
+        return known
 
     def _walls_near(self, a: tuple, b: tuple) -> tuple:
         """The wall segments whose boxes meet the box of both hexes (every wall a sight line between them could touch)."""
@@ -292,7 +308,10 @@ def hexmap_paths(
             extra = step_cost(hex, step)
             if extra is None:
                 continue
-            total = tuple(a + b for a, b in zip(cost, extra))
+            if len(cost) == 2:  # the usual (negative hexes, movement points): no generator per step
+                total = (cost[0] + extra[0], cost[1] + extra[1])
+            else:
+                total = tuple(a + b for a, b in zip(cost, extra))
             known = best.get(step)
             if known is None or total < known:
                 best[step] = total
