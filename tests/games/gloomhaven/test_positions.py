@@ -10,6 +10,7 @@ and one of them in a subprocess as a user would type it.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,3 +123,12 @@ def test_an_unknown_or_escaping_position_name_is_refused_with_the_list(capsys):
         assert main(["ask", "gloomhaven", "monster-turn", name]) == 4
         err = capsys.readouterr().err
         assert "no such position file or built-in position" in err and "gloomhaven/positions/01-" in err
+
+
+def test_the_readmes_monster_turn_example_runs_as_written(capsys):
+    """The README's ``chronicle ask gloomhaven monster-turn`` example names a built-in position that answers."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = re.findall(r"chronicle ask gloomhaven monster-turn (gloomhaven/positions/[\w-]+)", readme)
+    assert names
+    for name in names:
+        assert ask(capsys, Path(name))["focus"]
