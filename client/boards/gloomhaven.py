@@ -699,4 +699,16 @@ class GloomhavenView:
             add(box, listing)
             if len(planned.options) > 1:
                 add(box, el("p", "These options are equally good: the players choose (GH-C4).", "hint"))
+        if planned.destinations:
+            # Every hex weighed and the GH-C8/GH-C9 step that kept or dropped it (the step names come from the core).
+            weighed = el("details", None, "destinations")
+            add(weighed, el("summary", f"Destinations weighed: {len(planned.destinations)}"))
+            listing = el("ul")
+            for d in planned.destinations:
+                toward = f" → {hex_name(d.toward)}" if d.toward is not None else ""
+                verdict = "kept" if d.kept else "dropped"
+                add(listing, el("li", f"{hex_name(d.hex)}{toward}: {verdict}, {d.step} {d.detail}",
+                                "destination " + verdict, (("data-hex", f"{d.hex[0]},{d.hex[1]}"),)))
+            add(weighed, listing)
+            add(box, weighed)
         return box

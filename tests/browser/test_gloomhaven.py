@@ -73,6 +73,8 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
     assert watcher.locator(".initiative-track .slot").count() >= 6
     trace = watcher.locator(".focus-trace")
     assert trace.locator("tr.candidate").count() == 2 and "Decided by" in trace.text_content()
+    # Check: every destination weighed is listed with the step that kept or dropped it (GH-C8, GH-C9).
+    assert trace.locator("li.destination.kept").count() >= 1 and "GH-C" in trace.locator("li.destination").first.text_content()
     red.wait_for_selector("polygon.option")
     options = red.locator("polygon.option").count()
     assert options >= 2 and red.locator("button[data-command='ChooseOption']").count() >= options
