@@ -240,37 +240,57 @@ class _Reach:
             return False
         return hexmap.in_range(hex, target, self.attack.range) and hexmap.line_of_sight(hex, target)
 
+    def covering(self, target: tuple) -> tuple:
+        """Every placement of a ranged pattern that covers ``target``, wherever the attacker stands (GH-C10)."""
+        key = ("covering", target)
+        known = self._known.get(key)
+        if known is None:
+            out: list = []
+            for shape in self.shapes:
+                for dq, dr in shape:
+                    anchor = (target[0] - dq, target[1] - dr)
+                    cells = tuple(sorted((anchor[0] + cq, anchor[1] + cr) for cq, cr in shape))
+                    if cells not in out:
+                        out.append(cells)
+            cover = sorted({cell for cells in out for cell in cells})
+            known = (tuple(out), tuple(cover))
+            self._known[key] = known
+        return known
+
     def placements(self, hex: tuple, target: tuple) -> tuple:
         """Every placement of the area pattern from ``hex`` that covers ``target`` (GH-C10), as sorted cell tuples."""
         key = (hex, target)
         known = self._known.get(key)
         if known is not None:
             return known
-        hexmap = self.field.hexmap
         out: list = []
-        if hex_distance(hex, target) <= self.span and hexmap.line_of_sight(hex, target):
-            for shape in self.shapes:
-                if self.attack.range == 0:
+        if self._may_cover(hex, target):
+            if self.attack.range == 0:
+                for shape in self.shapes:
                     cells = tuple((hex[0] + dq, hex[1] + dr) for dq, dr in shape)
                     if target in cells and cells not in out:
                         out.append(cells)
-                    continue
-                distances = hexmap.within(hex, self.attack.range)
-                for dq, dr in shape:
-                    anchor = (target[0] - dq, target[1] - dr)
-                    cells = tuple(sorted((anchor[0] + cq, anchor[1] + cr) for cq, cr in shape))
-                    if cells in out:
-                        continue
-                    if any(distances.get(cell, FAR) <= self.attack.range for cell in cells):
-                        out.append(cells)
+            else:
+                near = self.field.hexmap.within(hex, self.attack.range)
+                out = [cells for cells in self.covering(target)[0] if any(cell in near for cell in cells)]
         known = tuple(out)
         self._known[key] = known
         return known
 
+    def _may_cover(self, hex: tuple, target: tuple) -> bool:
+        """Cheap tests first: near enough as the crow flies, in sight (GH-C7)."""
+        return hex_distance(hex, target) <= self.span and self.field.hexmap.line_of_sight(hex, target)
+
     def attacks(self, hex: tuple, target: tuple) -> bool:
-        if self.attack.pattern:
+        if not self.attack.pattern:
+            return self.in_range(hex, target)
+        if self.attack.range == 0:
             return bool(self.placements(hex, target))
-        return self.in_range(hex, target)
+        # A ranged area reaches the target if any hex of a placement covering it is within range (GH-C10).
+        if not self._may_cover(hex, target):
+            return False
+        near = self.field.hexmap.within(hex, self.attack.range)
+        return any(cell in near for cell in self.covering(target)[1])
 
 
 class _Turn:
