@@ -878,11 +878,35 @@ def _execute(state: State, figure: Figure, option: Any, rng: Any) -> list:
     return events
 
 
+def _choosers(state: State, focus: tuple) -> tuple:
+    """Who chooses among a monster's tied options (GH-C4, GH-C11).
+
+    A focus tie between characters (tied on initiative, GH-C11) is the tied characters' to settle,
+    as GH-2 asks the tied seats; any other tie is every living character's.
+    """
+    living = tuple(h.seat for h in _living_heroes(state))
+    if len(focus) > 1:
+        seats = set()
+        for figure_id in focus:
+            figure = figure_of(state, figure_id)
+            if figure is None or figure.kind == "monster":
+                return living
+            seats.add(figure.seat)
+        tied = tuple(seat for seat in living if seat in seats)
+        if tied:
+            return tied
+    return living
+
+
 def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> tuple | Rejection:
     pending = state.pending
     if pending is None or pending.kind != "monster":
         return Rejection("GH-C4", "no monster is waiting for the players to choose")
     if seat not in pending.seats:
+        hero = hero_of(state, seat)
+        if hero is not None and not hero.exhausted:
+            return Rejection("GH-C11", f"the characters tied for {pending.about[0]}'s focus choose: "
+                             f"{', '.join(pending.seats)}, not {seat}")
         return Rejection("GH-C4", f"{seat} is exhausted and takes no part in this choice")
     index = command.index
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pending.options):
@@ -1090,10 +1114,9 @@ def evolve(state: Any, event: Any) -> State:
             return _state(s, figures=_replace_figure(s, figure, hp=hp))
         case FigureSummoned(_seat, figure):
             return _state(s, figures=s.figures + (figure,))
-        case MonsterTurnPlanned(figure, _focus, _candidates, _decided, options, _rule):
+        case MonsterTurnPlanned(figure, focus, _candidates, _decided, options, _rule):
             if len(options) > 1:
-                who = tuple(h.seat for h in _living_heroes(s))
-                return _state(s, pending=Pending("monster", who, (figure,), options))
+                return _state(s, pending=Pending("monster", _choosers(s, focus), (figure,), options))
             return s
         case OptionChosen():
             return _state(s, pending=None)

@@ -15,6 +15,7 @@ from events.games.gloomhaven import rules
 from events.games.gloomhaven.focus import orientations
 from events.games.gloomhaven.model import ChooseOption, ChooseOrder, SelectCards
 from events.geometry.hexgrid import hex_distance, hex_neighbors
+from events.rules import Rejection
 from events.validate import ScenarioError
 from server.cli.ask_gloomhaven import answer
 from tests.games.gloomhaven.helpers import act, card, first, hero_class, mcard, monster_type, scenario, table
@@ -275,23 +276,27 @@ def test_gh_c11_a_tie_between_extra_targets_offers_each_group():
     assert sorted(tuple(option["attacks"]) for option in result["options"]) == [("A", "B"), ("A", "C")]
 
 
-def test_gh_c11_in_a_round_the_monster_waits_for_the_players_between_tied_characters():
+def test_gh_c11_in_a_round_the_tied_characters_choose_the_monsters_focus():
     """GH-C11: in a game, red and blue tie on both cards (the players chose who acts first, GH-2); the Biter's
-    focus between them is theirs again: its turn offers an option on each and waits for ChooseOption."""
+    focus between them is theirs again: its turn offers an option on each and waits for red or blue (green, not
+    tied, is refused under GH-C11)."""
     biter = monster_type("Biter", [mcard("b-1", 5, {"move": 1}, {"attack": 0})], hp=4, attack=2)
-    tester = hero_class("Tester", 10, [card("t-10", 10, {"attack": 2}, {"move": 3}),
-                                        card("t-20", 20, {"attack": 3}, {"move": 2})])
-    other = hero_class("Other", 10, [card("o-10", 10, {"attack": 2}, {"move": 3}),
-                                      card("o-20", 20, {"attack": 3}, {"move": 2})])
+    classes = [hero_class(name, 10, [card(f"{tag}-10", 10, {"attack": 2}, {"move": 3}),
+                                     card(f"{tag}-{second}", second, {"attack": 3}, {"move": 2})])
+               for name, tag, second in (("Tester", "t", 20), ("Other", "o", 20), ("Third", "g", 40))]
     open_room = {"name": "room", "hexes": [[q, r] for q in range(-3, 10) for r in range(-6, 5)]}
-    tab = table(scenario(open_room, [("red", "Tester", (-2, 0)), ("blue", "Other", (2, 0))],
-                         [("Biter", "normal", 1, (0, 0))], classes=[tester, other], types=[biter]))
+    tab = table(scenario(open_room, [("red", "Tester", (-2, 0)), ("blue", "Other", (2, 0)),
+                                     ("green", "Third", (8, 4))],
+                         [("Biter", "normal", 1, (0, 0))], classes=classes, types=[biter]))
     act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+    act(tab, "green", SelectCards(("g-10", "g-40"), "g-10"))
     act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"), (5,))
     events = act(tab, "blue", ChooseOrder(("blue", "red")))
     planned = first(events, "MonsterTurnPlanned")
     assert planned.focus == ("blue", "red") and {option.focus for option in planned.options} == {"blue", "red"}
-    assert tab.state.pending.kind == "monster"
+    assert tab.state.pending.kind == "monster" and tab.state.pending.seats == ("red", "blue")
+    refused = act(tab, "green", ChooseOption(0))
+    assert isinstance(refused, Rejection) and refused.rule == "GH-C11" and "red, blue" in refused.reason
     chosen = act(tab, "red", ChooseOption(next(i for i, o in enumerate(planned.options) if o.focus == "red")), (0,))
     assert first(chosen, "OptionChosen").option.focus == "red"
 
