@@ -87,7 +87,8 @@ CATALOGUE = Catalogue(
                "\"+N targets\" adds N single targets beyond the pattern, ranked as GH-C8 (3)."),
         Clause("GH-C11", "Ties the players break", "Characters tied on initiative after their other card are the "
                "players' choice wherever initiative breaks a focus or target tie: the answer offers each, never the "
-               "one listed first; so does every tie GH-C4, GH-C8 and GH-C9 leave."),
+               "one listed first, and in a game the tied characters' seats choose; every other tie GH-C4, GH-C8 "
+               "and GH-C9 leave is offered to the players too."),
         Clause("GH-V1", "Variant: Jaws of the Lion focus", "With --rules jotl, focus ties go straight to "
                "initiative order: no proximity step."),
         Clause("GH-V2", "Variant: Jaws of the Lion jump", "With --rules jotl, the landing hex of a jump does not "
