@@ -602,7 +602,7 @@ def _movement_events(state: State, mover: Figure, path: tuple, mode: str, cost: 
 
 
 def _in_range(hexmap: HexMap, here: tuple, there: tuple, reach: int) -> bool:
-    """In range counted around walls and in line of sight; reach 1 is adjacency (GH-C1)."""
+    """In range counted around walls (GH-C1) and in line of sight (GH-C7); reach 1 is adjacency."""
     if reach <= 1:
         return hexmap.are_adjacent(here, there)
     distance = hexmap.range_between(here, there)
@@ -628,8 +628,8 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
                 return Rejection("GH-C5", f"{target_id} is not adjacent (a melee attack)")
             if distance is None or distance > reach:
                 return Rejection("GH-C5", f"{target_id} is {distance} hexes away around walls; range is {reach}")
-            return Rejection("GH-C1", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
-                             "clears the walls")
+            return Rejection("GH-C7", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
+                             "clears the walls (a corner on a wall never ends one)")
     return _attacks(state, me, action.value, action.range, targets, me.seat, rng, action.advantage)
 
 

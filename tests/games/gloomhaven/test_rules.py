@@ -328,6 +328,17 @@ def test_gh_4_hostile_paths_and_destinations_are_refused_not_crashed():
         assert isinstance(refused, Rejection) and (refused.rule, refused.reason) == (rule, reason)
 
 
+def test_gh_c7_a_characters_ranged_attack_needs_a_sight_line():
+    """GH-C7: red's ranged attack (range 3) on the Dummy two hexes beyond a wall hex: in range around the wall, but
+    every corner-to-corner line crosses or touches it: refused under GH-C7."""
+    tab = solo(game_map=open_map(walls=[[1, 2]]), figures=[("Dummy", "normal", 1, (2, 2))])
+    pick(tab, cards=("t-20", "t-10"))
+    refused = act(tab, "red", PlayCard("t-20", "top", targets=("dummy-1",)))
+    assert isinstance(refused, Rejection) and refused.rule == "GH-C7"
+    assert refused.reason == ("no line from a corner of [0, 2] to a corner of [2, 2] clears the walls (a corner on a "
+                              "wall never ends one)")
+
+
 def test_gh_4_obstacles_block_a_walk():
     """GH-4: a walking figure never enters an obstacle."""
     tab = solo(game_map=open_map(obstacles=[[1, 2]]))
