@@ -10,11 +10,14 @@ lines come near the map's edge unless the test says so.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from events.games.gloomhaven import rules
 from events.games.gloomhaven.focus import orientations
 from events.games.gloomhaven.model import ChooseOption, ChooseOrder, SelectCards
 from events.geometry.hexgrid import hex_distance, hex_neighbors
+from events.geometry.hexmap import HexMap
 from events.rules import Rejection
 from events.validate import ScenarioError
 from server.cli.ask_gloomhaven import answer
@@ -328,3 +331,45 @@ def test_gh_c9_a_jumps_landing_cost_makes_it_stop_short():
     figures = [monster((0, 0), move=2, how={"jump": True}), hero("A", (5, 0), 20)]
     assert destinations(ask(figures, game_map)) == {(1, 0)}
     assert destinations(ask(figures, game_map, "jotl")) == {(2, 0)}
+
+
+SMALL = [(q, r) for q in range(0, 6) for r in range(-3, 4) if 0 <= q + 2 * r + 3 <= 9]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(SMALL), min_size=4, max_size=4, unique=True),
+       st.sets(st.sampled_from(SMALL), max_size=6), st.sampled_from(((0, 1), (2, 1), (3, 2), (0, 2))),
+       st.integers(min_value=0, max_value=4))
+def test_gh_c8_every_option_is_a_legal_walk_and_a_legal_attack(spots, walls, kind, move):
+    """GH-C8, GH-C9, GH-4, GH-C7: on random small maps every option walks a legal path (one hex at a time, never
+    through a wall, an obstacle or an enemy, within its move when it attacks) and attacks only targets in range
+    around walls and in sight; a kept destination is an option's and every option's destination was kept."""
+    open_hexes = [hex for hex in SMALL if hex not in walls or hex in spots]
+    game_map = {"name": "random", "hexes": [list(hex) for hex in open_hexes]}
+    reach, targets = kind
+    attack = {"range": reach, "targets": targets} if reach else {"targets": targets}
+    figures = [monster(spots[0], move=move, **attack)] + [hero(name, hex, 10 + i * 10)
+                                                          for i, (name, hex) in enumerate(zip("ABC", spots[1:]))]
+    result = ask(figures, game_map)
+    hexmap = HexMap(open_hexes)
+    enemies = {name: hex for name, hex in zip("ABC", spots[1:])}
+    for option in result["options"]:
+        here = spots[0]
+        for step in map(tuple, option["path"]):
+            assert step in hexmap.adjacent(here) and step not in enemies.values()
+            here = step
+        assert here == tuple(option["destination"])
+        if option["attacks"]:
+            assert option["movement"] <= move and option["toward"] is None
+            for name in option["attacks"]:
+                target = enemies[name]
+                if reach:
+                    assert hexmap.range_between(here, target) <= reach and hexmap.line_of_sight(here, target)
+                else:
+                    assert hexmap.are_adjacent(here, target)
+            assert len(option["attacks"]) <= targets
+    kept = {(d["focus"], tuple(d["hex"])) for d in result["trace"]["destinations"] if d["kept"] and d["toward"] is None
+            and d["step"].startswith("GH-C8")}
+    attacking = {(o["focus"], tuple(o["destination"])) for o in result["options"] if o["toward"] is None}
+    if kept:
+        assert kept == attacking
