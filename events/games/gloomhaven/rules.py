@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "gloomhaven-1"
+RULES_VERSION = "gloomhaven-2"  # 2: GH-C7 sight, GH-C8…GH-C11 monster turns, PlayCard.to (issues 14, 15)
 
 MONSTERS = "monsters"
 MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), ("null", 1))
