@@ -491,6 +491,8 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     ``character_moves`` offers). The log's FigureMoved records the path walked.
     """
     rule = "GH-5" if action.jump else "GH-4"
+    if not isinstance(path, tuple):
+        return Rejection(rule, f"path must be a list of hexes, got {path!r}")
     if to is not None:
         goal = _hex(to)
         if goal is None:
@@ -501,8 +503,6 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
             return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(goal)}")
     if not path:
         return []
-    if not isinstance(path, tuple):
-        return Rejection(rule, f"path must be a list of hexes, got {path!r}")
     if len(path) > PATH_LIMIT:
         return Rejection(rule, f"a path names at most {PATH_LIMIT} hexes, got {len(path)}")
     hexmap = hexmap_of(state)

@@ -322,6 +322,8 @@ def test_gh_4_hostile_paths_and_destinations_are_refused_not_crashed():
         (PlayCard("t-10", "bottom", to=(8, -2)), "GH-4", "no legal path of at most 3 movement points leads from "
                                                            "[0, 2] to [8, -2]"),
         (PlayCard("t-10", "bottom", to=(40, 40)), "GH-C1", "hex [40, 40] is not on the map"),
+        (PlayCard("t-10", "bottom", path=5, to=(1, 2)), "GH-4", "path must be a list of hexes, got 5"),
+        (PlayCard("t-10", "bottom", path="ab"), "GH-4", "path must be a list of hexes, got 'ab'"),
     ]
     for command, rule, reason in checks:
         refused = act(tab, "red", command)
