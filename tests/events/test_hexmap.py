@@ -206,3 +206,41 @@ def test_open_range_equals_hex_distance_and_sight_is_symmetric(a, b):
     walled = HexMap([hex for hex in DISC if hex not in ((0, 0), (1, -1))])
     if a in walled and b in walled:
         assert walled.line_of_sight(a, b) == walled.line_of_sight(b, a)
+
+
+def _touch_by_fractions(a, b, c, d) -> bool:
+    """Closed segments a-b and c-d share a point, solved with exact fractions (independent of the orientation test)."""
+    from fractions import Fraction
+
+    if a == b or c == d:  # a point: on the other segment, in fractions of its length
+        (p,), (e, f) = ((a,), (c, d)) if a == b else ((c,), (a, b))
+        if e == f:
+            return p == e
+        ex, ey = f[0] - e[0], f[1] - e[1]
+        if (p[0] - e[0]) * ey - (p[1] - e[1]) * ex != 0:
+            return False
+        t = Fraction((p[0] - e[0]) * ex + (p[1] - e[1]) * ey, ex * ex + ey * ey)
+        return 0 <= t <= 1
+    rx, ry = b[0] - a[0], b[1] - a[1]
+    sx, sy = d[0] - c[0], d[1] - c[1]
+    denominator = rx * sy - ry * sx
+    qx, qy = c[0] - a[0], c[1] - a[1]
+    if denominator != 0:
+        t = Fraction(qx * sy - qy * sx, denominator)
+        u = Fraction(qx * ry - qy * rx, denominator)
+        return 0 <= t <= 1 and 0 <= u <= 1
+    if qx * ry - qy * rx != 0:
+        return False  # parallel, not collinear
+    length = rx * rx + ry * ry
+    t0 = Fraction((c[0] - a[0]) * rx + (c[1] - a[1]) * ry, length)
+    t1 = Fraction((d[0] - a[0]) * rx + (d[1] - a[1]) * ry, length)
+    return max(min(t0, t1), 0) <= min(max(t0, t1), 1)
+
+
+POINT = st.tuples(st.integers(-4, 4), st.integers(-4, 4))
+
+
+@given(POINT, POINT, POINT, POINT)
+def test_gh_c7_segments_touch_agrees_with_exact_fractions(a, b, c, d):
+    """GH-C7: the integer orientation test says two closed segments touch exactly when exact fractions do."""
+    assert segments_touch(a, b, c, d) == _touch_by_fractions(a, b, c, d)
