@@ -23,7 +23,7 @@ walled edge they need such a line round one of its ends.
 
 from __future__ import annotations
 
-from events.geometry.hexgrid import HEX_DIRECTIONS
+from events.geometry.hexgrid import HEX_DIRECTIONS, hex_distance, hex_neighbors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -202,10 +202,12 @@ class HexMap:
     def line_of_sight(self, a: tuple, b: tuple) -> bool:
         """Some segment from a corner of ``a`` to a corner of ``b`` touches no wall (GH-C7).
 
-        Neighbours across an open edge see each other (GH-C7's last sentence: in a corridor one
-        hex wide every corner touches a wall, yet two hexes side by side see each other). Any other
-        pair, across a walled edge included, needs a corner-to-corner segment that touches no wall,
-        its own end points included. A hex that is not open (a closed door) sees nothing.
+        Neighbours are GH-C7's last sentence: across an open edge they see each other (in a
+        corridor one hex wide every corner touches a wall, yet two hexes side by side see each
+        other); across a walled edge only if a neighbouring edge offers a way around: at one of
+        its ends the third hex is open and its edges with both are open. Any other pair needs a
+        corner-to-corner segment that touches no wall, its own end points included. A hex that is
+        not open (a closed door) sees nothing.
         """
         if a == b:
             return a in self.open
@@ -240,7 +242,15 @@ class HexMap:
             return False
         if b in self._near.get(a, ()):
             return True  # neighbours across an open edge (GH-C7)
+        if (b[0] - a[0], b[1] - a[1]) in EDGE_OFFSETS:
+            return self._way_around(a, b)
         return self.sight_line(a, b) is not None
+
+    def _way_around(self, a: tuple, b: tuple) -> bool:
+        """Neighbours across a walled edge (GH-C7): some end of it has an open hex whose edges with both are open."""
+        common = [hex for hex in hex_neighbors(a) if hex_distance(hex, b) == 1]
+        return any(hex in self.open and hex in self._near.get(a, ()) and b in self._near.get(hex, ())
+                   for hex in common)
 
     def _free_corners(self, hex: tuple) -> tuple:
         known = self._free.get(hex)

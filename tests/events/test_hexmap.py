@@ -91,11 +91,24 @@ def test_gh_c7_no_sight_round_the_end_of_a_thin_wall():
 
 def test_gh_c7_neighbours_across_a_thin_wall_see_each_other_round_an_open_end():
     """GH-C7: adjacent hexes across a walled edge see each other when a neighbouring edge offers a way
-    round (a line through the hex at one end of the wall); with both ends shut they do not."""
+    round (through the hex at one end of the wall); with both ends shut they do not."""
     single = HexMap(DISC, thin_walls=[((0, 0), (0, 1))])
     assert single.line_of_sight((0, 0), (0, 1)) and single.sight_line((0, 0), (0, 1)) == ((-2, 0), (-2, 2))
     shut = HexMap(DISC, thin_walls=[((-1, 0), (-1, 1)), ((-1, 1), (0, 0)), ((0, 0), (0, 1)), ((0, 1), (1, 0)),
                                     ((1, 0), (1, 1))])
+    assert not shut.line_of_sight((0, 0), (0, 1))
+
+
+def test_gh_c7_the_way_round_a_thin_wall_between_neighbours_is_read_by_edges():
+    """GH-C7: neighbours (0, 0) and (0, 1) across a thin wall see each other when a neighbouring edge offers a way
+    around, here through (1, 0) at its east end, even though walls at (1, -1), (1, 1) and (-1, 1) leave each of
+    them one free corner and the segment between those two touches the wall's west end. Wall (1, 0) as well and
+    no way round is left."""
+    walls = [(1, -1), (1, 1), (-1, 1)]
+    hexmap = HexMap([hex for hex in DISC if hex not in walls], thin_walls=[((0, 0), (0, 1))])
+    assert hexmap.sight_line((0, 0), (0, 1)) is None  # no corner-to-corner segment is clear
+    assert hexmap.line_of_sight((0, 0), (0, 1)) and hexmap.line_of_sight((0, 1), (0, 0))
+    shut = HexMap([hex for hex in DISC if hex not in walls + [(1, 0)]], thin_walls=[((0, 0), (0, 1))])
     assert not shut.line_of_sight((0, 0), (0, 1))
 
 
@@ -146,6 +159,9 @@ def _brute_sight(hexmap: HexMap, a: tuple, b: tuple) -> bool:
         return a in hexmap.open
     if hexmap.are_adjacent(a, b):
         return True
+    if hex_distance(a, b) == 1:  # across a walled edge: round one of its ends, through the hex there
+        return any(hex_distance(c, a) == hex_distance(c, b) == 1 and hexmap.are_adjacent(a, c)
+                   and hexmap.are_adjacent(c, b) for c in hexmap.hexes)
     ends = {point for wall in hexmap.walls for point in wall}
     return any(not any(segments_touch(p, q, c, d) for c, d in hexmap.walls)
                for p in hexmap_corners(a) if p not in ends for q in hexmap_corners(b) if q not in ends)

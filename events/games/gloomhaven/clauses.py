@@ -68,8 +68,9 @@ CATALOGUE = Catalogue(
                "of the other touches no wall: wall hexes (corners included), the map's edge and thin walls (their end "
                "points included) all block a line that crosses or merely touches them, so a corner on a wall never "
                "ends a sight line. Figures, obstacles, traps and terrain never block sight. Neighbours across an "
-               "open edge always see each other; across a walled edge they need such a segment round one of its "
-               "ends. Reading built: the corner test is exact, in integers."),
+               "open edge always see each other; across a walled edge they do when a neighbouring edge offers a way "
+               "around (reading built: at one end of the wall the third hex is open and its edges with both are "
+               "open). The corner test is exact, in integers."),
         Clause("GH-C8", "Choosing the destination", "A monster that can attack its focus this turn takes, among the "
                "hexes it can reach and attack it from (entering no more negative hexes than it must): (1) no "
                "disadvantage on the focus; (2) the most targets; (3) among equal counts, the group of extra targets "
