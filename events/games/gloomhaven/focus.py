@@ -428,23 +428,41 @@ def _rank(scored: list, steps: tuple, focus: str, toward: tuple | None, weighed:
         score = per_hex[hex]
         if score == best:
             step = steps[-1] if len(kept_hexes) == 1 else f"{steps[-1]}: tied, the players choose (GH-C11)"
-            weighed.append(Considered(focus, hex, toward, True, step, _detail(score)))
+            weighed.append(Considered(focus, hex, toward, True, step, _detail(score, steps)))
             continue
         index = next(i for i in range(len(steps)) if score[i] != best[i])
-        weighed.append(Considered(focus, hex, toward, False, steps[index], f"{_detail(score)}; best {_detail(best)}"))
+        weighed.append(Considered(focus, hex, toward, False, steps[index],
+                                  f"{_detail(score, steps)} (best: {_detail(best, steps)})"))
     return [(score, hex, targets) for score, hex, targets in scored if score == best]
 
 
-def _detail(score: tuple) -> str:
-    return "(" + ", ".join(str(_plain(part)) for part in score) + ")"
+#: How each score component reads in a trace, by the step it belongs to (the first word of its name).
+LABELS = {"GH-C8 (1)": "disadvantage", "GH-C8 (2)": "targets", "GH-C8 (3)": "group", "GH-C8 (4)": "extras at disadvantage",
+          "GH-C8 (5)": "movement", "GH-C9 as GH-C8 (2)": "targets", "GH-C9 as GH-C8 (3)": "group",
+          "GH-C9 as GH-C8 (4)": "extras at disadvantage", "GH-C9 as GH-C8 (5)": "negative/movement",
+          "GH-C9 fewest negative": "negative on the route", "GH-C9 least path": "path left",
+          "GH-C9 fewest movement": "movement now"}
 
 
-def _plain(value: object) -> object:
+def _detail(score: tuple, steps: tuple) -> str:
+    """``targets 2; group [0/2/3/2]; ...``: each compared value named (a group lists its members' focus ranks)."""
+    parts = []
+    for step, value in zip(steps, score):
+        label = next((name for prefix, name in LABELS.items() if step.startswith(prefix)), "value")
+        if label == "targets":
+            value = -value  # scored negated so that more sorts first
+        parts.append(f"{label} {_plain(value)}")
+    return "; ".join(parts)
+
+
+def _plain(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, tuple):
-        return "[" + " ".join(str(_plain(part)) for part in value) + "]"
-    return value
+        if value and isinstance(value[0], tuple):
+            return "[" + " ".join(_plain(part) for part in value) + "]"
+        return "/".join(str(part) for part in value) if value else "none"
+    return str(value)
 
 
 def _combinations(items: tuple, size: int) -> list:
