@@ -367,6 +367,9 @@ class GloomhavenView:
         if action is None or me is None:
             return {}
         if action.kind == "move":
+            if self.building:  # building a path: what the points left reach from its last hex
+                left = max(0, action.value - self._path_cost(state, action))
+                me, action = me.but(hex=self.building[-1]), action.but(value=left)
             return {hex: "reach" for hex in rules.character_moves(state, me, action)}
         marks = {}
         for path, targets in rules._action_options(state, me, action):
