@@ -166,7 +166,8 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
             candidates.append(Candidate(enemy.id, False, None, None, proximity, enemy.initiative, enemy.order, None))
     reachable = [c for c in candidates if c.reachable]
     if not reachable:
-        return Plan((), tuple(candidates), "none reachable", ())
+        return Plan((), tuple(candidates), "none reachable: no hex it could end on has an enemy in range and line of "
+                    "sight (GH-C4, GH-C7)", ())
 
     def key(c: Candidate) -> tuple:
         proximity = FAR if c.proximity is None else c.proximity
