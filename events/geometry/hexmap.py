@@ -18,7 +18,8 @@ A wall is a closed segment: an edge between a map hex and a solid hex (off the m
 or a closed door), or a thin wall, its two end points included. A sight line is a segment from
 a corner of one hex to a corner of the other that touches no wall at all, so a corner lying on a
 wall never ends one. Two neighbours whose shared edge is open always see each other; across a
-walled edge they need such a line round one of its ends.
+walled edge they do when a neighbouring edge offers a way around (the hex at one of its ends is
+open and its edges with both are open).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ CORNER_OFFSETS = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
 #: Side of the square cells walls are filed in, in lattice units (about one hex), so a sight line
 #: is tested only against the walls near it.
 BUCKET = 4
-DIRECTION_NAMES = {(0, -1): "N", (0, 1): "S", (1, -1): "NE", (1, 0): "SE", (-1, 0): "NW", (-1, 1): "SW"}
 
 
 def hexmap_center(hex: tuple) -> tuple:
