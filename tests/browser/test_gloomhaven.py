@@ -3,6 +3,8 @@ trace and animated move, and the options offered when the players must choose (G
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import events.games
@@ -133,3 +135,45 @@ def test_gh_4_a_path_built_by_waypoints_with_its_cost_then_an_illegal_step_refus
     assert "[0, 2] → [0, 3] → [1, 2] → [2, 2]" in red.text_content("#log li[data-type='FigureMoved']")
     red.wait_for_function("() => document.querySelector(\"g.figure[data-figure='red']\").dataset.at === '2,2'")
     assert red.problems == [] and blue.problems == []
+
+
+SOLVE = '''
+import json
+from events.canonical import canonical_json
+from events.games.gloomhaven.board import load_position
+from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
+from events.geometry.hexmap import HexMap
+
+
+def solve(position):
+    game_map, _level, figures, _acting = load_position(position)
+    bodies = tuple(Body(f.id, f.hex, "monsters" if f.side == "monster" else "players", i + 1, f.initiative)
+                   for i, f in enumerate(figures))
+    field = Field(HexMap(game_map.hexes, game_map.thin_walls, game_map.doors), frozenset(game_map.obstacles),
+                  frozenset(game_map.traps), frozenset(game_map.hazardous), frozenset(game_map.difficult), bodies)
+    actor = figures[0]
+    attack = None if actor.attack is None else Attack(*actor.attack)
+    mode = "fly" if actor.flying else ("jump" if actor.jump else "walk")
+    return monster_turn(field, actor.id, actor.move, attack, mode, actor.muddled).to_data()
+
+
+RESULT = canonical_json([solve(position) for position in json.loads(POSITIONS)])
+'''
+
+
+def test_gh_c7_the_browser_plans_monster_turns_exactly_as_cpython(server, new_context):
+    """GH-C7…GH-C10 run unchanged in Brython: the same positions (sight round walls, areas, extra targets, a
+    jump, a flyer) give the same plans, traces included, byte for byte, in the page and in CPython."""
+    from bench.gloomhaven import positions
+
+    chosen = [position for index, (_kind, position) in enumerate(positions()) if index % 12 in (1, 6)]
+    source = "POSITIONS = " + repr(json.dumps(chosen)) + "\n" + SOLVE
+    scope: dict = {}
+    exec(source, scope)  # noqa: S102 - the very source the page runs
+    created = create_game(server.base_url, "gloomhaven/barrow", seed=1)
+    page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    page.evaluate("src => __BRYTHON__.runPythonSource(src + '\\nfrom browser import window\\n"
+                  "window.chronicle_probe = RESULT\\n', {id: 'probe'})", source)
+    page.wait_for_function("() => typeof window.chronicle_probe === 'string'", timeout=120_000)
+    assert page.evaluate("() => window.chronicle_probe") == scope["RESULT"]
+    assert page.problems == []
