@@ -350,13 +350,21 @@ class GloomhavenView:
         there = rules.character_moves(state, me.but(hex=start), action.but(value=rules.PATH_LIMIT)).get(hex)
         self.building.extend(there or (hex,))
 
-    def _path_cost(self, state: object, action: object) -> int:
-        """Movement points of the path built so far (GH-4: difficult terrain 2; GH-5: a jump pays only its landing)."""
-        path = self.building or []
+    def _path_costs(self, state: object, action: object) -> list:
+        """Movement points spent after each step of the path built so far (GH-4: difficult terrain costs 2;
+        GH-5: a jump pays 1 a hex and 2 only to land on difficult terrain)."""
         difficult = set(state.map.difficult)
-        if action.jump:
-            return len(path) + (1 if path and path[-1] in difficult else 0)
-        return sum(2 if hex in difficult else 1 for hex in path)
+        spent, out = 0, []
+        path = self.building or []
+        for i, hex in enumerate(path):
+            last = i == len(path) - 1
+            spent += 2 if hex in difficult and (last or not action.jump) else 1
+            out.append(spent)
+        return out
+
+    def _path_cost(self, state: object, action: object) -> int:
+        costs = self._path_costs(state, action)
+        return costs[-1] if costs else 0
 
     def _marks(self, state: object) -> dict:
         """Hexes to highlight for the viewer's chosen card half: destinations, targets, summon hexes."""
@@ -582,14 +590,17 @@ class GloomhavenView:
             listen(button, "click", self._start_path())
             add(panel, button)
             return panel
-        cost = self._path_cost(state, action)
-        route = " → ".join(hex_name(hex) for hex in self.building) or "click hexes in order"
+        costs = self._path_costs(state, action)
+        cost = costs[-1] if costs else 0
+        route = " → ".join(f"{hex_name(hex)} ({spent})" for hex, spent in zip(self.building, costs)) \
+            or "click hexes in order"
         add(panel, el("p", f"Path: {route} · {cost} of {action.value} movement points", "path-cost",
                       (("data-cost", str(cost)), ("data-steps", str(len(self.building))))))
         if self.building:
             data = {"card": self.half[0], "half": self.half[1], "path": [list(hex) for hex in self.building]}
             confirm = el("button", "Confirm path", "action confirm-path")
-            listen(confirm, "click", self._confirm_path(on_pick, ("cmd", "PlayCard", data, f"move along {route}")))
+            label = "move along " + " → ".join(hex_name(hex) for hex in self.building)
+            listen(confirm, "click", self._confirm_path(on_pick, ("cmd", "PlayCard", data, label)))
             add(panel, confirm)
         again = el("button", "Clear path", "action clear-path")
         listen(again, "click", self._start_path())

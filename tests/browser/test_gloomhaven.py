@@ -130,6 +130,7 @@ def test_gh_4_a_path_built_by_waypoints_with_its_cost_then_an_illegal_step_refus
     red.click("g.cell[data-hex='0,3']")
     red.click("g.cell[data-hex='2,2']")
     red.wait_for_selector(".path-cost[data-cost='3'][data-steps='3']")
+    assert "[0, 3] (1) → [1, 2] (2) → [2, 2] (3) · 3 of 3 movement points" in red.text_content(".path-cost")
     red.click("button.confirm-path")
     red.wait_for_selector("#log li[data-type='FigureMoved']")
     assert "[0, 2] → [0, 3] → [1, 2] → [2, 2]" in red.text_content("#log li[data-type='FigureMoved']")
