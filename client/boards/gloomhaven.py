@@ -8,9 +8,13 @@ focus trace (every enemy considered, its path cost, proximity and initiative, an
 decided) and, when the rules leave a choice to the players, the options, drawn on the map too.
 
 A seat plays from the side panel: click two cards and a leading one; on its turn click a card
-half, then a highlighted hex or figure. The command goes through the page's ``pick_command``
-hook; the server's rules decide and a refusal comes back with its clause. A monster's move is
-animated hex by hex when it arrives.
+half, then a highlighted hex or figure. For a move, one click on a destination walks the cheapest
+path (the rules find it: ``PlayCard.to``); "Build a path" instead collects waypoints, each click
+adding the step to it (or the cheapest way there), with the route's cost shown as it grows, until
+"Confirm path" sends the path as built (issue 15: the rules check every step and refuse the first
+illegal one with its clause). The command goes through the page's ``pick_command`` hook; the
+server's rules decide and a refusal comes back with its clause. A monster's move is animated hex
+by hex when it arrives.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from browser import timer
 from client.boards.svgkit import polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from events.games.gloomhaven import rules
-from events.geometry.hexmap import HexMap
+from events.geometry.hexgrid import hex_distance
+from events.geometry.hexmap import HexMap, hexmap_center
 
 SIZE = 26  # hex radius in SVG units
 SQRT3 = 1.7320508075688772
@@ -32,8 +37,8 @@ STEP_MS = 180
 
 
 def centre(hex: tuple) -> tuple:
-    q, r = hex
-    return (round(1.5 * SIZE * q, 1), round(SQRT3 * SIZE * (r + q / 2), 1))
+    """A hex's centre in pixels: its centre in the geometry's corner lattice, through the one layout below."""
+    return lattice(hexmap_center(hex))
 
 
 def lattice(point: tuple) -> tuple:
@@ -64,6 +69,7 @@ class GloomhavenView:
         self.viewer = None  # the seat this page plays (None: a spectator)
         self.chosen: list = []  # cards clicked for this round's pick
         self.half = None  # (card, half) clicked for the next action
+        self.building = None  # the path being built by waypoints for a move half (None: one click moves)
         self.animated = 0  # the last seq whose move was animated
         self.moving: dict = {}  # figure id -> hex shown while animating
         self.last = None  # (state, envelopes, seat, interactive, on_pick) of the last draw
@@ -128,10 +134,8 @@ class GloomhavenView:
             card_id, half = self.half
             action = self._action(state, card_id, half)
             if action is not None:
-                if action.kind == "move":
-                    me = rules.figure_of(state, seat)
-                    path = rules.character_moves(state, me, action).get(hex) if me is not None else None
-                    data = {"card": card_id, "half": half, "path": [list(step) for step in (path or (hex,))]}
+                if action.kind == "move":  # one click: the rules walk the cheapest path (issue 15)
+                    data = {"card": card_id, "half": half, "to": list(hex)}
                     return "PlayCard", data, f"{card_id} {half}: move to {hex_name(hex)}"
                 if action.kind == "summon":
                     return "PlayCard", {"card": card_id, "half": half, "path": [list(hex)]}, f"summon at {hex_name(hex)}"
@@ -232,6 +236,8 @@ class GloomhavenView:
         mine = self.viewer is not None and self.viewer in rules.turn(state)
         if not mine or state.phase != "act":
             self.half = None
+        if self.half is None or getattr(self._action(state, *self.half), "kind", None) != "move":
+            self.building = None
         if state.phase != "select":
             self.chosen = []
         marks = self._marks(state) if mine else {}
@@ -255,10 +261,16 @@ class GloomhavenView:
             if hex in options:
                 cls += " option"
                 text += f" · option {', '.join(options[hex])}"
+            steps = [str(i + 1) for i, step in enumerate(self.building or ()) if step == hex]
+            if steps:
+                cls += " path"
+                mark = "path"
+            polygon.setAttribute("stroke", "#0b6e4f" if steps else "#9a9080")
+            polygon.setAttribute("stroke-width", "3" if steps else "1")
             polygon.setAttribute("class", cls)
             polygon.setAttribute("data-mark", mark or ("option" if hex in options else ""))
             set_text(title, text)
-            set_text(label, ",".join(options[hex]) if hex in options else "")
+            set_text(label, ",".join(options[hex]) if hex in options else ",".join(steps))
         self._draw_figures(state)
         self._animate(state, envelopes)
         clear(self.info_node)
@@ -312,10 +324,47 @@ class GloomhavenView:
 
     def _click(self, hex: tuple) -> object:
         def handler(event: object) -> None:
-            if self.last is not None and self.last[3] and self.last[4] is not None:
-                self.last[4](hex)
+            if self.last is None or not self.last[3] or self.last[4] is None:
+                return
+            if self.building is not None:
+                self._add_waypoint(self.last[0], hex)
+                self._redraw()
+                return
+            self.last[4](hex)
 
         return handler
+
+    def _add_waypoint(self, state: object, hex: tuple) -> None:
+        """The next waypoint: a neighbour is one step; farther, the cheapest way there (or the bare hex, for the
+        rules to refuse with its clause)."""
+        me = rules.figure_of(state, self.viewer)
+        action = self._action(state, *self.half) if self.half is not None else None
+        if me is None or action is None:
+            return
+        start = self.building[-1] if self.building else me.hex
+        if hex == start:
+            return
+        if hex_distance(start, hex) == 1:
+            self.building.append(hex)
+            return
+        there = rules.character_moves(state, me.but(hex=start), action.but(value=rules.PATH_LIMIT)).get(hex)
+        self.building.extend(there or (hex,))
+
+    def _path_costs(self, state: object, action: object) -> list:
+        """Movement points spent after each step of the path built so far (GH-4: difficult terrain costs 2;
+        GH-5: a jump pays 1 a hex and 2 only to land on difficult terrain)."""
+        difficult = set(state.map.difficult)
+        spent, out = 0, []
+        path = self.building or []
+        for i, hex in enumerate(path):
+            last = i == len(path) - 1
+            spent += 2 if hex in difficult and (last or not action.jump) else 1
+            out.append(spent)
+        return out
+
+    def _path_cost(self, state: object, action: object) -> int:
+        costs = self._path_costs(state, action)
+        return costs[-1] if costs else 0
 
     def _marks(self, state: object) -> dict:
         """Hexes to highlight for the viewer's chosen card half: destinations, targets, summon hexes."""
@@ -326,6 +375,9 @@ class GloomhavenView:
         if action is None or me is None:
             return {}
         if action.kind == "move":
+            if self.building:  # building a path: what the points left reach from its last hex
+                left = max(0, action.value - self._path_cost(state, action))
+                me, action = me.but(hex=self.building[-1]), action.but(value=left)
             return {hex: "reach" for hex in rules.character_moves(state, me, action)}
         marks = {}
         for path, targets in rules._action_options(state, me, action):
@@ -518,6 +570,8 @@ class GloomhavenView:
             if self.half is not None:
                 action = self._action(state, *self.half)
                 me = rules.figure_of(state, self.viewer)
+                if action is not None and action.kind == "move":
+                    add(box, self._path_panel(state, action, on_pick))
                 if action is not None and action.kind == "attack" and action.targets > 1 and me is not None:
                     for _path, targets in rules._action_options(state, me, action):
                         if len(targets) > 1:
@@ -527,6 +581,47 @@ class GloomhavenView:
                             add(box, button)
             return box
         return None
+
+    def _path_panel(self, state: object, action: object, on_pick: object) -> object:
+        """Build a path by waypoints, its cost as it grows, then confirm (issue 15)."""
+        panel = el("div", None, "path-builder")
+        if self.building is None:
+            button = el("button", "Build a path", "action build-path")
+            listen(button, "click", self._start_path())
+            add(panel, button)
+            return panel
+        costs = self._path_costs(state, action)
+        cost = costs[-1] if costs else 0
+        route = " → ".join(f"{hex_name(hex)} ({spent})" for hex, spent in zip(self.building, costs)) \
+            or "click hexes in order"
+        add(panel, el("p", f"Path: {route} · {cost} of {action.value} movement points", "path-cost",
+                      (("data-cost", str(cost)), ("data-steps", str(len(self.building))))))
+        if self.building:
+            data = {"card": self.half[0], "half": self.half[1], "path": [list(hex) for hex in self.building]}
+            confirm = el("button", "Confirm path", "action confirm-path")
+            label = "move along " + " → ".join(hex_name(hex) for hex in self.building)
+            listen(confirm, "click", self._confirm_path(on_pick, ("cmd", "PlayCard", data, label)))
+            add(panel, confirm)
+        again = el("button", "Clear path", "action clear-path")
+        listen(again, "click", self._start_path())
+        add(panel, again)
+        return panel
+
+    def _confirm_path(self, on_pick: object, place: tuple) -> object:
+        def handler(event: object) -> None:
+            self.building = None  # sent: the rules walk it or refuse its first illegal step
+            if on_pick is not None:
+                on_pick(place)
+            self._redraw()
+
+        return handler
+
+    def _start_path(self) -> object:
+        def handler(event: object) -> None:
+            self.building = []
+            self._redraw()
+
+        return handler
 
     @staticmethod
     def _action_text(action: object) -> str:
@@ -618,4 +713,16 @@ class GloomhavenView:
             add(box, listing)
             if len(planned.options) > 1:
                 add(box, el("p", "These options are equally good: the players choose (GH-C4).", "hint"))
+        if planned.destinations:
+            # Every hex weighed and the GH-C8/GH-C9 step that kept or dropped it (the step names come from the core).
+            weighed = el("details", None, "destinations")
+            add(weighed, el("summary", f"Destinations weighed: {len(planned.destinations)}"))
+            listing = el("ul")
+            for d in planned.destinations:
+                toward = f" → {hex_name(d.toward)}" if d.toward is not None else ""
+                verdict = "kept" if d.kept else "dropped"
+                add(listing, el("li", f"{hex_name(d.hex)}{toward}: {verdict}, {d.step} {d.detail}",
+                                "destination " + verdict, (("data-hex", f"{d.hex[0]},{d.hex[1]}"),)))
+            add(weighed, listing)
+            add(box, weighed)
         return box

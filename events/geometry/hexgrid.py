@@ -45,3 +45,16 @@ def hex_from_offset(col: int, row: int) -> tuple:
 def hex_to_offset(hex: tuple) -> tuple:
     q, r = hex
     return (q + (r - (r & 1)) // 2, r)
+
+
+def hex_from_column_offset(col: int, row: int) -> tuple:
+    """Axial coordinates of a cell in an "odd-q" offset grid (flat tops; odd columns shoved down half a hex).
+
+    How a printed Gloomhaven map is laid out: columns of hexes, each even column half a hex higher.
+    """
+    return (col, row - (col - (col & 1)) // 2)
+
+
+def hex_to_column_offset(hex: tuple) -> tuple:
+    q, r = hex
+    return (q, r + (q - (q & 1)) // 2)

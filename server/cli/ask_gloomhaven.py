@@ -3,7 +3,8 @@
     chronicle ask gloomhaven monster-turn POSITION.json [--monster ID] [--rules gloomhaven|jotl]
     chronicle ask gloomhaven monster-turn --log LOG --seq N [--monster ID]
 
-POSITION is a map with figures (docs/gloomhaven-format.md, "Monster-turn positions"): the
+POSITION is a map with figures (docs/gloomhaven-format.md, "Monster-turn positions"), a file or
+a built-in name such as ``gloomhaven/positions/12-ranged-steps-away-from-disadvantage``: the
 acting monster carries its move and attack (range, targets, area pattern) and may fly, jump or
 be muddled. ``map`` may be inline or name a map file beside the position. The answer is JSON:
 
@@ -37,11 +38,14 @@ from server import scenarios
 from server.cli.ask_common import add_log, logged_state
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
+POSITIONS_DIR = scenarios.GAMES_DIR / "gloomhaven" / "positions"
+
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
     turn = subparsers.add_parser("monster-turn", help="a monster's focus, its equally good moves and the trace")
     turn.add_argument("position", metavar="POSITION", nargs="?",
-                      help="a monster-turn position file (JSON); or give --log")
+                      help="a monster-turn position file (JSON) or a built-in one (gloomhaven/positions/NAME); "
+                           "or give --log")
     add_log(turn)
     turn.add_argument("--monster", metavar="ID", help="the acting monster (default: the file's 'monster')")
     turn.add_argument("--rules", choices=("gloomhaven", "jotl"), default="gloomhaven",
@@ -49,11 +53,28 @@ def add_questions(subparsers: argparse._SubParsersAction) -> None:
     turn.set_defaults(func=run_monster_turn)
 
 
+def builtin_positions() -> list[str]:
+    """Every built-in position name, ``gloomhaven/positions/<stem>`` (package data beside the scenarios)."""
+    return [f"gloomhaven/positions/{path.stem}" for path in sorted(POSITIONS_DIR.glob("*.json"))]
+
+
+def resolve_position(name: str) -> Path:
+    """A position file, or a built-in name (``gloomhaven/positions/<stem>`` or just ``<stem>``)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    stem = name.removeprefix("gloomhaven/positions/")
+    if "/" not in stem and not stem.endswith(".json"):
+        candidate = POSITIONS_DIR / f"{stem}.json"
+        if candidate.is_file():
+            return candidate
+    raise CommandError(f"{name}: no such position file or built-in position (built-in: "
+                       f"{', '.join(builtin_positions())})", BAD_INPUT)
+
+
 def read_position(name: str) -> dict:
     """The position file as a dict, its ``map`` inlined when it names a file beside it."""
-    path = Path(name)
-    if not path.is_file():
-        raise CommandError(f"{name}: no such position file", BAD_INPUT)
+    path = resolve_position(name)
     data = scenarios.read_json(path)
     if not isinstance(data, dict):
         raise CommandError(f"{name}: a position is a JSON object, got {type(data).__name__}", BAD_INPUT)
@@ -82,33 +103,34 @@ def answer(data: dict, monster: str | None = None, rules: str = "gloomhaven") ->
 
 
 def field_of_position(game_map, figures: tuple) -> Field:
-    """Teams and initiative order of a position (GH-2, GH-6, GH-C3, GH-C4).
+    """Teams and initiative order of a position (GH-2, GH-6, GH-C3, GH-C4, GH-C11).
 
     Characters and summons are one team, monsters the other. Order: initiative (99 for a long
-    rest); a character before a monster on the same initiative; a summon just before its
-    summoner; monsters elite first, then by number; any tie left keeps the file's order (the
-    players' choice, already made).
+    rest); a character before a monster on the same initiative; characters tied on initiative
+    compare their ``secondary`` card, and still tied (or without one) share a place: the players
+    choose between them (GH-C11), so the answer gives every focus the tie allows. A summon goes
+    just before its summoner (sharing its summoner's place in a tie); monsters elite first, then by
+    number; the file's order never breaks a tie.
     """
-    by_id = {figure.id: (index, figure) for index, figure in enumerate(figures)}
+    by_id = {figure.id: figure for figure in figures}
 
     def initiative(figure) -> int:
         return 99 if figure.long_rest else figure.initiative
 
-    def key(index: int, figure) -> tuple:
+    def key(figure) -> tuple:
         if figure.side == "monster":
-            return (initiative(figure), 1, 0 if figure.rank == "elite" else 1, figure.number, index)
+            return (initiative(figure), 1, 0, 0 if figure.rank == "elite" else 1, figure.number)
         if figure.side == "summon":
-            owner_index, owner = by_id[figure.summoner]
-            return (initiative(owner), 0, owner_index, 0, index)
-        return (initiative(figure), 0, index, 1, 0)
+            owner = by_id[figure.summoner]
+            return (initiative(owner), 0, owner.secondary or 0, 0, figure.number)
+        return (initiative(figure), 0, figure.secondary or 0, 1, 0)
 
-    ranked = sorted(range(len(figures)), key=lambda i: key(i, figures[i]))
+    places = {rank: position + 1 for position, rank in enumerate(sorted({key(figure) for figure in figures}))}
     bodies = []
-    for position, index in enumerate(ranked):
-        figure = figures[index]
+    for figure in sorted(figures, key=lambda f: (key(f), f.id)):
         team = "monsters" if figure.side == "monster" else "players"
-        shown = initiative(by_id[figure.summoner][1]) if figure.side == "summon" else initiative(figure)
-        bodies.append(Body(figure.id, figure.hex, team, position + 1, shown))
+        shown = initiative(by_id[figure.summoner]) if figure.side == "summon" else initiative(figure)
+        bodies.append(Body(figure.id, figure.hex, team, places[key(figure)], shown))
     hexmap = HexMap(game_map.hexes, game_map.thin_walls, game_map.doors)  # every door closed (GH-C1)
     return Field(hexmap, frozenset(game_map.obstacles), frozenset(game_map.traps), frozenset(game_map.hazardous),
                  frozenset(game_map.difficult), tuple(bodies))

@@ -3,6 +3,8 @@ trace and animated move, and the options offered when the players must choose (G
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import events.games
@@ -73,6 +75,8 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
     assert watcher.locator(".initiative-track .slot").count() >= 6
     trace = watcher.locator(".focus-trace")
     assert trace.locator("tr.candidate").count() == 2 and "Decided by" in trace.text_content()
+    # Check: every destination weighed is listed with the step that kept or dropped it (GH-C8, GH-C9).
+    assert trace.locator("li.destination.kept").count() >= 1 and "GH-C" in trace.locator("li.destination").first.text_content()
     red.wait_for_selector("polygon.option")
     options = red.locator("polygon.option").count()
     assert options >= 2 and red.locator("button[data-command='ChooseOption']").count() >= options
@@ -93,3 +97,84 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
         wait_seq(page, seq)
     assert red.text_content("#hash") == blue.text_content("#hash") == watcher.text_content("#hash") == f"hash ✓ seq {seq}"
     assert red.problems == [] and blue.problems == [] and watcher.problems == []
+
+
+def test_gh_4_a_path_built_by_waypoints_with_its_cost_then_an_illegal_step_refused(server, new_context):
+    """GH-4 (issue 15): red builds a path by clicking waypoints, the cost growing as it goes; a path into the
+    obstacle at [1, 3] is refused at that step with its clause; a costlier route than the cheapest is walked as
+    built; a single click on a destination still takes the cheapest path."""
+    created = create_game(server.base_url, "gloomhaven/barrow", seed=1)  # red (15) acts first after these picks
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    pick_in_panel(red, ("br-08", "br-07"))
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    half = ".my-cards button.half[data-card='br-07'][data-half='bottom']"  # move 3
+    red.wait_for_selector(half)
+    red.click(half)
+
+    # Check: waypoints: [0, 3] is one step (cost 1), then [1, 3], the obstacle, one more (cost 2): refused there.
+    red.click("button.build-path")
+    red.click("g.cell[data-hex='0,3']")
+    red.wait_for_selector(".path-cost[data-cost='1']")
+    red.click("g.cell[data-hex='1,3']")
+    red.wait_for_selector(".path-cost[data-cost='2'][data-steps='2']")
+    assert red.locator("polygon.path").count() == 2
+    red.click("button.confirm-path")
+    red.wait_for_function("() => document.querySelector('#notice').textContent.includes('step 2')")
+    notice = red.text_content("#notice")
+    assert "GH-4" in notice and "step 2 ([0, 3] → [1, 3]): hex [1, 3] holds an obstacle" in notice
+
+    # Check: [0, 3], then a click on [2, 2] two hexes on adds the cheapest way there: 3 points, not the 2 of the
+    # direct route; confirmed, red walks exactly that and the log shows it.
+    red.click("button.build-path")
+    red.click("g.cell[data-hex='0,3']")
+    red.click("g.cell[data-hex='2,2']")
+    red.wait_for_selector(".path-cost[data-cost='3'][data-steps='3']")
+    assert "[0, 3] (1) → [1, 2] (2) → [2, 2] (3) · 3 of 3 movement points" in red.text_content(".path-cost")
+    red.click("button.confirm-path")
+    red.wait_for_selector("#log li[data-type='FigureMoved']")
+    assert "[0, 2] → [0, 3] → [1, 2] → [2, 2]" in red.text_content("#log li[data-type='FigureMoved']")
+    red.wait_for_function("() => document.querySelector(\"g.figure[data-figure='red']\").dataset.at === '2,2'")
+    assert red.problems == [] and blue.problems == []
+
+
+SOLVE = '''
+import json
+from events.canonical import canonical_json
+from events.games.gloomhaven.board import load_position
+from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
+from events.geometry.hexmap import HexMap
+
+
+def solve(position):
+    game_map, _level, figures, _acting = load_position(position)
+    bodies = tuple(Body(f.id, f.hex, "monsters" if f.side == "monster" else "players", i + 1, f.initiative)
+                   for i, f in enumerate(figures))
+    field = Field(HexMap(game_map.hexes, game_map.thin_walls, game_map.doors), frozenset(game_map.obstacles),
+                  frozenset(game_map.traps), frozenset(game_map.hazardous), frozenset(game_map.difficult), bodies)
+    actor = figures[0]
+    attack = None if actor.attack is None else Attack(*actor.attack)
+    mode = "fly" if actor.flying else ("jump" if actor.jump else "walk")
+    return monster_turn(field, actor.id, actor.move, attack, mode, actor.muddled).to_data()
+
+
+RESULT = canonical_json([solve(position) for position in json.loads(POSITIONS)])
+'''
+
+
+def test_gh_c7_the_browser_plans_monster_turns_exactly_as_cpython(server, new_context):
+    """GH-C7…GH-C10 run unchanged in Brython: the same positions (sight round walls, areas, extra targets, a
+    jump, a flyer) give the same plans, traces included, byte for byte, in the page and in CPython."""
+    from bench.gloomhaven import positions
+
+    chosen = [position for index, (_kind, position) in enumerate(positions()) if index % 12 in (1, 6)]
+    source = "POSITIONS = " + repr(json.dumps(chosen)) + "\n" + SOLVE
+    scope: dict = {}
+    exec(source, scope)  # noqa: S102 - the very source the page runs
+    created = create_game(server.base_url, "gloomhaven/barrow", seed=1)
+    page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    page.evaluate("src => __BRYTHON__.runPythonSource(src + '\\nfrom browser import window\\n"
+                  "window.chronicle_probe = RESULT\\n', {id: 'probe'})", source)
+    page.wait_for_function("() => typeof window.chronicle_probe === 'string'", timeout=120_000)
+    assert page.evaluate("() => window.chronicle_probe") == scope["RESULT"]
+    assert page.problems == []

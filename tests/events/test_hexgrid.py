@@ -9,10 +9,12 @@ from events.geometry.hexgrid import (
     hex_add,
     hex_direction,
     hex_distance,
+    hex_from_column_offset,
     hex_from_offset,
     hex_length,
     hex_neighbor,
     hex_neighbors,
+    hex_to_column_offset,
     hex_to_offset,
 )
 
@@ -46,3 +48,11 @@ def test_distance_counts_steps():
 def test_odd_r_offset_round_trip(offset, axial):
     assert hex_from_offset(*offset) == axial
     assert hex_to_offset(axial) == offset
+
+
+@pytest.mark.parametrize(("offset", "axial"), [((0, 0), (0, 0)), ((1, 0), (1, 0)), ((2, 0), (2, -1)),
+                                                ((3, 2), (3, 1)), ((-1, 0), (-1, 1)), ((-2, 1), (-2, 2))])
+def test_odd_q_column_offset_round_trip(offset, axial):
+    """Odd columns sit half a hex lower: (2, 0) is NE of (1, 0), whose SE neighbour is (2, 1) -> axial (2, 0)."""
+    assert hex_from_column_offset(*offset) == axial
+    assert hex_to_column_offset(axial) == offset

@@ -19,11 +19,13 @@ from events.games.gloomhaven.model import (
     Stats,
     Summon,
 )
-from events.geometry.hexgrid import hex_distance
+from events.geometry.hexgrid import hex_distance, hex_from_column_offset
 from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
 
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
 SEAT_NAME_LIMIT = 24
+#: How far from [0, 0] an area pattern's hexes may lie (GH-C10): wider than any printed card.
+PATTERN_REACH = 7
 RANKS = ("normal", "elite")
 
 
@@ -59,9 +61,10 @@ def load_map(raw: object, path: str = "$") -> Map:
         q0, r0 = pair(region["corner"], f"{where}.corner")
         columns = integer(region["columns"], f"{where}.columns", 1, 60)
         rows = integer(region["rows"], f"{where}.rows", 1, 60)
+        top = r0 + (q0 - (q0 & 1)) // 2  # the corner's row in odd-q offset coordinates
         for column in range(columns):
             for row in range(rows):
-                hexes.add((q0 + column, r0 + row - (column + (q0 & 1)) // 2))
+                hexes.add(hex_from_column_offset(q0 + column, top + row))
     if not hexes:
         raise ScenarioError(path, "a map needs at least one hex (give hexes or regions)")
     for i, item in enumerate(array(data.get("walls", []), f"{path}.walls")):
@@ -104,16 +107,37 @@ def load_map(raw: object, path: str = "$") -> Map:
 # --- printed data -------------------------------------------------------------------------------------
 
 
-def _pattern(raw: object, path: str) -> tuple:
+def _pattern(raw: object, path: str, ranged: bool = False) -> tuple:
+    """An area pattern (GH-C10): 1–19 distinct hexes.
+
+    A melee pattern is relative to the attacker at [0, 0] (never included, one hex adjacent); a
+    ranged pattern is a shape whose origin means nothing (it is placed anywhere in range), so
+    [0, 0] is a hex like any other and at most 7 hexes from it.
+    """
     cells = []
     for i, item in enumerate(array(raw, path, 1, 19)):
         cell = pair(item, f"{path}[{i}]")
-        if cell == (0, 0):
-            raise ScenarioError(f"{path}[{i}]", "an area pattern never includes the attacker's own hex [0, 0]")
+        if not ranged and cell == (0, 0):
+            raise ScenarioError(f"{path}[{i}]", "a melee area pattern never includes the attacker's own hex [0, 0]")
+        if hex_distance(cell, (0, 0)) > PATTERN_REACH:
+            raise ScenarioError(f"{path}[{i}]", f"a pattern hex lies at most {PATTERN_REACH} hexes from [0, 0], got "
+                                f"{list(cell)}")
+        if cell in cells:
+            raise ScenarioError(f"{path}[{i}]", f"hex {list(cell)} is listed twice in the pattern")
         cells.append(cell)
-    if not any(hex_distance(cell, (0, 0)) == 1 for cell in cells):
+    if not ranged and not any(hex_distance(cell, (0, 0)) == 1 for cell in cells):
         raise ScenarioError(path, "a melee area pattern must touch the attacker: one hex at distance 1")
-    return tuple(sorted(set(cells)))
+    return tuple(sorted(cells))
+
+
+def _area(data: dict, path: str) -> tuple:
+    """(range, pattern, extra single targets) of an attack with a ``pattern`` (GH-C10)."""
+    reach = integer(data.get("range", 0), f"{path}.range", 0, 20)
+    if "targets" in data:
+        raise ScenarioError(f"{path}.targets", "an area attack's extra single targets are plus_targets "
+                            "(\"+N targets\" on the card), not targets")
+    return reach, _pattern(data["pattern"], f"{path}.pattern", reach > 0), \
+        integer(data.get("plus_targets", 0), f"{path}.plus_targets", 0, 6)
 
 
 def load_action(raw: object, path: str) -> tuple:
@@ -188,7 +212,7 @@ def load_classes(raw: object, path: str = "$") -> tuple:
 
 
 def _monster_action(raw: object, path: str) -> MonsterAction:
-    data = obj(raw, path, (), ("move", "attack", "heal", "range", "targets", "pattern", "jump"))
+    data = obj(raw, path, (), ("move", "attack", "heal", "range", "targets", "pattern", "plus_targets", "jump"))
     kinds = [kind for kind in ("move", "attack", "heal") if kind in data]
     if len(kinds) != 1:
         raise ScenarioError(path, f"expected exactly one of move, attack, heal, got {len(kinds)}")
@@ -196,17 +220,22 @@ def _monster_action(raw: object, path: str) -> MonsterAction:
     low = 1 if kind == "heal" else -9
     value = integer(data[kind], f"{path}.{kind}", low, 20)
     if kind != "attack":
-        for key in ("range", "targets", "pattern"):
+        for key in ("range", "targets", "pattern", "plus_targets"):
             if key in data:
                 raise ScenarioError(f"{path}.{key}", f"a {kind} line has no {key}")
     if kind != "move" and "jump" in data:
         raise ScenarioError(f"{path}.jump", f"a {kind} line has no jump")
-    if "pattern" in data and data.get("range", 0) != 0:
-        raise ScenarioError(f"{path}.pattern", "an area pattern is a melee pattern here: give no range with it")
+    if "pattern" in data:
+        # GH-C10: with a range the area is ranged; the record keeps "+N targets" as targets = 1 + N.
+        reach, pattern, plus = _area(data, path)
+        return MonsterAction(kind, value, reach if "range" in data else None, 1 + plus, pattern,
+                             boolean(data.get("jump", False), f"{path}.jump"))
+    if "plus_targets" in data:
+        raise ScenarioError(f"{path}.plus_targets", "plus_targets (\"+N targets\") goes with an area pattern; "
+                            "a single-target attack names targets")
     return MonsterAction(
         kind, value, integer(data["range"], f"{path}.range", 0, 20) if "range" in data else None,
-        integer(data.get("targets", 1), f"{path}.targets", 1, 6),
-        _pattern(data["pattern"], f"{path}.pattern") if "pattern" in data else (),
+        integer(data.get("targets", 1), f"{path}.targets", 1, 6), (),
         boolean(data.get("jump", False), f"{path}.jump"),
     )
 
@@ -313,12 +342,21 @@ def monster_id(name: str, number: int) -> str:
 class PositionFigure:
     """A figure of a position file: side, hex, initiative, and (for the actor) its move and attack."""
 
-    __slots__ = ("id", "side", "hex", "initiative", "long_rest", "summoner", "rank", "number", "move", "attack",
-                 "flying", "jump", "muddled")
+    __slots__ = ("id", "side", "hex", "initiative", "secondary", "long_rest", "summoner", "rank", "number", "move",
+                 "attack", "flying", "jump", "muddled")
 
     def __init__(self, **fields: object) -> None:
         for name in self.__slots__:
             setattr(self, name, fields[name])
+
+
+def _secondary(entry: dict, side: str, where: str) -> int | None:
+    """A character's non-leading card initiative (GH-2): breaks an initiative tie; absent, a tie stays the players'."""
+    if "secondary" not in entry:
+        return None
+    if side != "character":
+        raise ScenarioError(f"{where}.secondary", "only a character has a non-leading card (secondary)")
+    return integer(entry["secondary"], f"{where}.secondary", 1, 99)
 
 
 def load_position(raw: object, path: str = "$") -> tuple:
@@ -331,8 +369,8 @@ def load_position(raw: object, path: str = "$") -> tuple:
     for i, item in enumerate(array(data["figures"], f"{path}.figures", 1)):
         where = f"{path}.figures[{i}]"
         entry = obj(item, where, ("id", "side", "hex"),
-                    ("initiative", "long_rest", "summoner", "rank", "number", "move", "attack", "flying", "jump",
-                     "muddled"))
+                    ("initiative", "secondary", "long_rest", "summoner", "rank", "number", "move", "attack", "flying",
+                     "jump", "muddled"))
         figure_id = text(entry["id"], f"{where}.id")
         if figure_id in taken.values():
             raise ScenarioError(f"{where}.id", f"figure id {figure_id!r} is listed twice")
@@ -348,11 +386,16 @@ def load_position(raw: object, path: str = "$") -> tuple:
         attack = None
         if "attack" in entry:
             at = f"{where}.attack"
-            spec = obj(entry["attack"], at, (), ("range", "targets", "pattern"))
-            if "pattern" in spec and spec.get("range", 0) != 0:
-                raise ScenarioError(f"{at}.pattern", "an area pattern is a melee pattern here: give no range with it")
-            attack = (integer(spec.get("range", 0), f"{at}.range", 0, 20), integer(spec.get("targets", 1), f"{at}.targets", 1, 6),
-                      _pattern(spec["pattern"], f"{at}.pattern") if "pattern" in spec else ())
+            spec = obj(entry["attack"], at, (), ("range", "targets", "pattern", "plus_targets"))
+            if "pattern" in spec:
+                reach, pattern, plus = _area(spec, at)
+                attack = (reach, 1, pattern, plus)
+            elif "plus_targets" in spec:
+                raise ScenarioError(f"{at}.plus_targets", "plus_targets (\"+N targets\") goes with an area pattern; "
+                                    "a single-target attack names targets")
+            else:
+                attack = (integer(spec.get("range", 0), f"{at}.range", 0, 20),
+                          integer(spec.get("targets", 1), f"{at}.targets", 1, 6), (), 0)
         summoner = entry.get("summoner")
         if side == "summon":
             summoner = text(summoner, f"{where}.summoner")
@@ -360,6 +403,7 @@ def load_position(raw: object, path: str = "$") -> tuple:
             raise ScenarioError(f"{where}.summoner", "only a summon has a summoner")
         figures.append(PositionFigure(
             id=figure_id, side=side, hex=hex, initiative=integer(entry.get("initiative", 50), f"{where}.initiative", 1, 99),
+            secondary=_secondary(entry, side, where),
             long_rest=boolean(entry.get("long_rest", False), f"{where}.long_rest"), summoner=summoner,
             rank=text(entry.get("rank", "normal"), f"{where}.rank", RANKS),
             number=integer(entry.get("number", i + 1), f"{where}.number", 1, 99),

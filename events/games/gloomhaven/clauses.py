@@ -38,8 +38,7 @@ CATALOGUE = Catalogue(
                "level damage on entry, then removed), hazardous (half that, rounded down, on each entry), difficult "
                "(entering costs 2) or doors. Walls are the map's edges, wall hexes and thin walls: they block "
                "movement, range and sight. A closed door is a wall for monsters and summons; a character entering "
-               "it opens it for good. Sight exists when some line from a corner of one hex to a corner of the "
-               "other touches no wall except at its own two end corners."),
+               "it opens it for good. Line of sight: GH-C7."),
         Clause("GH-C2", "Round", "Each living character secretly picks two cards and its leading card, or a long "
                "rest (initiative 99). No other seat and no spectator learns a pick before all are revealed at once; "
                "then one ability card per monster type on the map is drawn, figures act in initiative order, and "
@@ -65,6 +64,32 @@ CATALOGUE = Catalogue(
         Clause("GH-C6", "Resting", "Long rest, declared instead of cards: on its turn the character loses one "
                "discarded card of its choice, takes the rest back and heals 2. Short rest, at the end of a round: "
                "one random discarded card is lost and the rest return. Both need two cards in the discard pile."),
+        Clause("GH-C7", "Line of sight", "Two hexes see each other when a segment from a corner of one to a corner "
+               "of the other touches no wall: wall hexes (corners included), the map's edge and thin walls (their end "
+               "points included) all block a line that crosses or merely touches them, so a corner on a wall never "
+               "ends a sight line. Figures, obstacles, traps and terrain never block sight. Neighbours across an "
+               "open edge always see each other; across a walled edge they do when a neighbouring edge offers a way "
+               "around (reading built: at one end of the wall the third hex is open and its edges with both are "
+               "open). The corner test is exact, in integers."),
+        Clause("GH-C8", "Choosing the destination", "A monster that can attack its focus this turn takes, among the "
+               "hexes it can reach and attack it from (entering no more negative hexes than it must): (1) no "
+               "disadvantage on the focus; (2) the most targets; (3) among equal counts, the group of extra targets "
+               "the focus rules rank best, each ranked as a focus is from its starting hex (groups compared best "
+               "member first); (4) the fewest extra targets with disadvantage; (5) the fewest movement points. What "
+               "still ties is the players' choice."),
+        Clause("GH-C9", "Out of reach this turn", "A monster that cannot attack its focus this turn ranks the hexes it "
+               "would attack from with unlimited movement as GH-C8 without (1), and moves toward the best as far as "
+               "it can, stopping where (negative hexes on the whole route, path left) is least, then where it spends "
+               "least now. Each tied hex yields its own stopping hexes (never pooled): the players choose one. If it "
+               "cannot get closer it stays."),
+        Clause("GH-C10", "Area attacks", "An area pattern may be placed in any of its six rotations, mirrored or not. "
+               "A melee pattern is placed around the monster's hex (never on it); a ranged pattern anywhere one of its "
+               "hexes is within range (counted around walls); every target needs line of sight from the monster. "
+               "\"+N targets\" adds N single targets beyond the pattern, ranked as GH-C8 (3)."),
+        Clause("GH-C11", "Ties the players break", "Characters tied on initiative after their other card are the "
+               "players' choice wherever initiative breaks a focus or target tie: the answer offers each, never the "
+               "one listed first, and in a game the tied characters' seats choose; every other tie GH-C4, GH-C8 "
+               "and GH-C9 leave is offered to the players too."),
         Clause("GH-V1", "Variant: Jaws of the Lion focus", "With --rules jotl, focus ties go straight to "
                "initiative order: no proximity step."),
         Clause("GH-V2", "Variant: Jaws of the Lion jump", "With --rules jotl, the landing hex of a jump does not "

@@ -1,39 +1,42 @@
-"""A monster's turn, decided: focus (GH-6), movement (GH-7) and targets, with the trace of why.
+"""A monster's turn, decided: focus (GH-6, GH-C11), destination (GH-7, GH-C8, GH-C9) and targets
+(GH-C10), with the trace of why.
 
 The same function answers ``chronicle ask gloomhaven monster-turn`` and plays every monster and
 summon turn of a game, so the answer a player checks is the move the engine makes.
 
-**Focus (GH-6, GH-C4).** For every enemy, the monster looks for the hexes it could end on and
-attack that enemy from (in range, in line of sight; with an area pattern, a rotation covering
-it), and for the cheapest path to one of them *assuming unlimited movement*. A path's cost is
-(negative hexes entered, movement points), compared in that order: traps and hazardous hexes
-count as obstacles unless no other path exists, and then the path entering the fewest wins.
-The focus is the enemy with the cheapest such path; ties go to proximity (range counted around
-walls from where the monster stands), then to initiative order (summons just before their
-summoner, long rests at 99). The Jaws of the Lion variant (GH-V1) skips proximity. A monster
-without an attack focuses as if it had a melee attack. No enemy reachable: no focus, no move,
-no attack.
+**Focus (GH-6, GH-C4, GH-C7, GH-C11).** For every enemy, the monster looks for the hexes it could
+end on and attack that enemy from (in range counted around walls and in line of sight, GH-C7;
+with an area pattern, a placement covering it, GH-C10), and for the cheapest path to one of them
+*assuming unlimited movement*. A path's cost is (negative hexes entered, movement points): traps
+and hazardous hexes count as obstacles unless no other path exists. The focus is the enemy with
+the cheapest such path; ties go to proximity (counted around walls from where the monster
+stands), then to initiative order (summons just before their summoner, long rests at 99).
+Characters tied on initiative share one place in that order (GH-C11): a tie they leave is the
+players' choice, and every focus it allows is answered. Jaws of the Lion (GH-V1) skips proximity.
+A monster without an attack focuses as if it had a melee attack. No enemy reachable: no focus.
 
-**Movement (GH-7, GH-C4).** Let N be the fewest negative hexes any path to an attack hex for the
-focus must enter. If some attack hex can be reached this turn entering only N, the monster goes
-to the best of those: first one without disadvantage on the focus (a ranged attack on an
-adjacent target), then the most targets, then the fewest movement points. Otherwise it moves
-toward the nearest attack hexes: to the hex it can reach this turn that lies on a route entering
-the fewest negative hexes, then leaves the least path still to go, then costs the least now.
-Every hex that ties is an option; more than one option and the players choose (p. 32).
+**Destination (GH-C8).** Among the hexes it can reach this turn, entering no more negative hexes
+than it must, and attack its focus from, it ranks (1) no disadvantage on the focus, (2) most
+targets, (3) the best group of extra targets (each ranked exactly as a focus is, from the
+starting hex; groups compared best member first), (4) fewest extra targets with disadvantage,
+(5) fewest movement points. **Out of reach (GH-C9):** it ranks the hexes it would attack from
+with unlimited movement by (2)…(5), and for *each* hex that ties moves as far as it can toward
+it, stopping where (negative hexes on the whole route, path left) is least, then where it spends
+least now; tied hexes are never pooled. Every hex weighed is in the trace with the step that kept
+or dropped it; whatever still ties is an option for the players (GH-C4, GH-C11).
 
-**Targets.** The focus, then as many other enemies as the attack's targets allow, taken in
-focus order (proximity from the attacking hex, then initiative). An area attack hits every
-enemy in the rotation of its pattern that covers the focus and hits the most; each such
-rotation with a different set of targets is an option. A monster attacks only if it can attack
-its focus.
+**Targets (GH-C10).** The focus and as many extra targets as the attack allows; an area pattern
+in any of its six rotations, mirrored or not, around the monster (melee) or anywhere one of its
+hexes is within range (ranged), every target in line of sight; "+N targets" on an area attack
+adds N single targets beyond the pattern. A monster attacks only if it can attack its focus.
 
 Everything here is integer and sorted, so a plan is the same in CPython and Brython.
 """
 
 from __future__ import annotations
 
-from events.games.gloomhaven.model import Candidate, Option
+from events.games.gloomhaven.model import Candidate, Considered, Option
+from events.geometry.hexgrid import hex_distance, hex_length
 from events.geometry.hexmap import hexmap_path_to, hexmap_paths, hexmap_rotate
 
 FAR = 10_000  # proximity of an enemy walls cut off entirely: it sorts last
@@ -68,29 +71,37 @@ class Field:
 
 
 class Attack:
-    """The attack a monster would make: range (0 = melee), targets, area pattern (melee only)."""
+    """The attack a monster would make (GH-C3, GH-C10).
 
-    __slots__ = ("range", "targets", "pattern")
+    ``range`` 0 is melee; ``targets`` the number of single targets (no pattern); ``pattern`` an area's
+    hexes (relative to the monster for a melee area, to any one of them for a ranged one); ``plus``
+    the "+N targets" of an area attack.
+    """
 
-    def __init__(self, range: int, targets: int, pattern: tuple) -> None:
+    __slots__ = ("range", "targets", "pattern", "plus")
+
+    def __init__(self, range: int, targets: int, pattern: tuple, plus: int = 0) -> None:
         self.range = range
         self.targets = targets
         self.pattern = pattern
+        self.plus = plus
 
 
 MELEE = Attack(0, 1, ())
 
 
 class Plan:
-    """What a monster's turn comes to: focus ids, the trace of every candidate, and the options."""
+    """What a monster's turn comes to: focus ids, the trace of every candidate and destination, the options."""
 
-    __slots__ = ("focus", "candidates", "decided_by", "options")
+    __slots__ = ("focus", "candidates", "decided_by", "options", "destinations")
 
-    def __init__(self, focus: tuple, candidates: tuple, decided_by: str, options: tuple) -> None:
+    def __init__(self, focus: tuple, candidates: tuple, decided_by: str, options: tuple,
+                 destinations: tuple = ()) -> None:
         self.focus = focus
         self.candidates = candidates
         self.decided_by = decided_by
         self.options = options
+        self.destinations = destinations
 
     def to_data(self) -> dict:
         return {
@@ -98,7 +109,8 @@ class Plan:
             "options": [
                 {"focus": option.focus, "destination": list(option.destination),
                  "path": [list(hex) for hex in option.path], "attacks": list(option.attacks),
-                 "disadvantage": option.disadvantage, "movement": option.movement, "negative": option.negative}
+                 "disadvantage": option.disadvantage, "movement": option.movement, "negative": option.negative,
+                 "toward": list(option.toward) if option.toward is not None else None}
                 for option in self.options
             ],
             "trace": {
@@ -109,18 +121,38 @@ class Plan:
                      "attack_hex": list(c.attack_hex) if c.attack_hex is not None else None}
                     for c in self.candidates
                 ],
+                "destinations": [
+                    {"focus": d.focus, "hex": list(d.hex), "toward": list(d.toward) if d.toward is not None else None,
+                     "kept": d.kept, "step": d.step, "detail": d.detail}
+                    for d in self.destinations
+                ],
             },
         }
 
 
+#: GH-C8's order of priority, one name per component of a destination's score.
+C8_STEPS = ("GH-C8 (1) no disadvantage on the focus", "GH-C8 (2) most targets",
+            "GH-C8 (3) best group of extra targets", "GH-C8 (4) fewest extra targets with disadvantage",
+            "GH-C8 (5) fewest movement points")
+#: GH-C9 ranks the hexes it would attack from as GH-C8 without (1); its cost compares negative hexes first.
+C9_STEPS = ("GH-C9 as GH-C8 (2) most targets", "GH-C9 as GH-C8 (3) best group of extra targets",
+            "GH-C9 as GH-C8 (4) fewest extra targets with disadvantage",
+            "GH-C9 as GH-C8 (5) fewest movement points (negative hexes first)")
+#: Where it stops on its way (GH-C9).
+STOP_STEPS = ("GH-C9 fewest negative hexes on the route", "GH-C9 least path left",
+              "GH-C9 fewest movement points now")
+
+
 def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str = "walk",
                  muddled: bool = False, jotl: bool = False) -> Plan:
-    """Focus, then every equally good (destination, path, targets) for this turn (GH-6, GH-7, GH-C4)."""
+    """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11)."""
     actor = next(body for body in field.bodies if body.id == actor_id)
     reach_attack = attack or MELEE  # GH-C4: no attack, focus as if melee
-    enemies = tuple(sorted((body for body in field.bodies if body.team != actor.team), key=lambda b: b.order))
+    enemies = tuple(sorted((body for body in field.bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
     walker = _Mover(field, actor, mode, jotl)
-    attack_hexes = {enemy.id: _attack_hexes(field, walker, enemy, reach_attack) for enemy in enemies}
+    reach = _Reach(field, reach_attack)
+    attack_hexes = {enemy.id: tuple(sorted(hex for hex in walker.ends if reach.attacks(hex, enemy.hex)))
+                    for enemy in enemies}
     candidates = []
     for enemy in enemies:
         hexes = attack_hexes[enemy.id]
@@ -134,22 +166,26 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
             candidates.append(Candidate(enemy.id, False, None, None, proximity, enemy.initiative, enemy.order, None))
     reachable = [c for c in candidates if c.reachable]
     if not reachable:
-        return Plan((), tuple(candidates), "none reachable", ())
+        return Plan((), tuple(candidates), "none reachable: no hex it could end on has an enemy in range and line of "
+                    "sight (GH-C4, GH-C7)", ())
 
     def key(c: Candidate) -> tuple:
         proximity = FAR if c.proximity is None else c.proximity
         return (c.negative, c.movement, c.order) if jotl else (c.negative, c.movement, proximity, c.order)
 
-    ranked = sorted(reachable, key=key)
+    ranked = sorted(reachable, key=lambda c: (key(c), c.figure))
     best_key = key(ranked[0])
     foci = tuple(c.figure for c in ranked if key(c) == best_key)
-    decided_by = _decided_by(ranked, key, jotl)
-    options = []
+    rank = {c.figure: key(c) for c in reachable}  # GH-C8 (3): extra targets ranked exactly as a focus is
+    turn = _Turn(field, walker, actor, enemies, attack, reach, rank, move, muddled)
+    options: list = []
+    destinations: list = []
     for focus_id in foci:
         focus = next(enemy for enemy in enemies if enemy.id == focus_id)
-        options += _options(field, walker, actor, focus, enemies, attack, reach_attack, attack_hexes[focus_id],
-                            move, muddled)
-    return Plan(foci, tuple(candidates), decided_by, tuple(options))
+        found, weighed = turn.options(focus, attack_hexes[focus_id])
+        options += found
+        destinations += weighed
+    return Plan(foci, tuple(candidates), _decided_by(ranked, key, jotl), tuple(options), tuple(destinations))
 
 
 def _decided_by(ranked: list, key: object, jotl: bool) -> str:
@@ -158,7 +194,7 @@ def _decided_by(ranked: list, key: object, jotl: bool) -> str:
         return "only enemy reachable"
     first, second = key(ranked[0]), key(ranked[1])  # type: ignore[operator]
     if first == second:
-        return "tied: the players choose (GH-C4)"
+        return "tied on initiative: the players choose (GH-C11)"
     if first[0] != second[0]:
         return "negative hexes on the path (GH-C4)"
     if first[1] != second[1]:
@@ -166,6 +202,278 @@ def _decided_by(ranked: list, key: object, jotl: bool) -> str:
     if not jotl and first[2] != second[2]:
         return "proximity (GH-6)"
     return "initiative order (GH-V1)" if jotl else "initiative order (GH-6)"
+
+
+def orientations(pattern: tuple) -> tuple:
+    """An area pattern in its six rotations, mirrored and not, each a sorted tuple of cells, duplicates dropped (GH-C10)."""
+    out = []
+    for mirrored in (False, True):
+        cells = tuple((r, q) for q, r in pattern) if mirrored else tuple(pattern)  # swapping two cube axes mirrors
+        for turns in range(6):
+            placed = tuple(sorted(hexmap_rotate(cell, turns) for cell in cells))
+            if placed not in out:
+                out.append(placed)
+    return tuple(out)
+
+
+class _Reach:
+    """Who an attack from a hex can reach (GH-C7 sight, GH-C10 areas), remembered per hex and target."""
+
+    def __init__(self, field: Field, attack: Attack) -> None:
+        self.field = field
+        self.attack = attack
+        self.shapes = orientations(attack.pattern) if attack.pattern else ()
+        # The farthest a pattern can reach from the attacker's hex, as the crow flies: a cheap bound
+        # before any sight line is traced (range around walls is never shorter than hex distance).
+        cells = attack.pattern
+        if attack.range == 0:
+            self.span = max((hex_length(cell) for cell in cells), default=1)
+        else:
+            self.span = attack.range + max((hex_distance(a, b) for a in cells for b in cells), default=0)
+        self._known: dict = {}
+
+    def in_range(self, hex: tuple, target: tuple) -> bool:
+        """A single target: adjacent for melee, else in range around walls and in sight (GH-C1, GH-C7)."""
+        hexmap = self.field.hexmap
+        if self.attack.range == 0:
+            return hexmap.are_adjacent(hex, target)
+        if hex_distance(hex, target) > self.attack.range:
+            return False
+        return hexmap.in_range(hex, target, self.attack.range) and hexmap.line_of_sight(hex, target)
+
+    def covering(self, target: tuple) -> tuple:
+        """Every placement of a ranged pattern that covers ``target``, wherever the attacker stands (GH-C10)."""
+        key = ("covering", target)
+        known = self._known.get(key)
+        if known is None:
+            out: list = []
+            for shape in self.shapes:
+                for dq, dr in shape:
+                    anchor = (target[0] - dq, target[1] - dr)
+                    cells = tuple(sorted((anchor[0] + cq, anchor[1] + cr) for cq, cr in shape))
+                    if cells not in out:
+                        out.append(cells)
+            cover = sorted({cell for cells in out for cell in cells})
+            known = (tuple(out), tuple(cover))
+            self._known[key] = known
+        return known
+
+    def placements(self, hex: tuple, target: tuple) -> tuple:
+        """Every placement of the area pattern from ``hex`` that covers ``target`` (GH-C10), as sorted cell tuples."""
+        key = (hex, target)
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        out: list = []
+        if self._may_cover(hex, target):
+            if self.attack.range == 0:
+                for shape in self.shapes:
+                    cells = tuple((hex[0] + dq, hex[1] + dr) for dq, dr in shape)
+                    if target in cells and cells not in out:
+                        out.append(cells)
+            else:
+                near = self.field.hexmap.within(hex, self.attack.range)
+                out = [cells for cells in self.covering(target)[0] if any(cell in near for cell in cells)]
+        known = tuple(out)
+        self._known[key] = known
+        return known
+
+    def _may_cover(self, hex: tuple, target: tuple) -> bool:
+        """Cheap tests first: near enough as the crow flies, in sight (GH-C7)."""
+        return hex_distance(hex, target) <= self.span and self.field.hexmap.line_of_sight(hex, target)
+
+    def attacks(self, hex: tuple, target: tuple) -> bool:
+        if not self.attack.pattern:
+            return self.in_range(hex, target)
+        if self.attack.range == 0:
+            return bool(self.placements(hex, target))
+        # A ranged area reaches the target if any hex of a placement covering it is within range (GH-C10).
+        if not self._may_cover(hex, target):
+            return False
+        near = self.field.hexmap.within(hex, self.attack.range)
+        return any(cell in near for cell in self.covering(target)[1])
+
+
+class _Turn:
+    """One monster turn's destinations for a given focus, ranked by GH-C8 or GH-C9."""
+
+    def __init__(self, field: Field, walker: _Mover, actor: Body, enemies: tuple, attack: Attack | None,
+                 reach: _Reach, rank: dict, move: int, muddled: bool) -> None:
+        self.field = field
+        self.walker = walker
+        self.actor = actor
+        self.enemies = enemies
+        self.attack = attack
+        self.reach = reach
+        self.rank = rank
+        self.move = move
+        self.muddled = muddled
+
+    def _disadvantaged(self, hex: tuple, target: tuple) -> bool:
+        """GH-C5: a ranged attack on an adjacent target has disadvantage; muddled, every attack has."""
+        if self.attack is None:
+            return False
+        return self.muddled or (self.attack.range > 0 and self.field.hexmap.are_adjacent(hex, target))
+
+    def _best_groups(self, pool: list, size: int) -> list:
+        """The groups of ``size`` from ``pool`` that the focus rules rank best (GH-C8 (3)), ties all kept (GH-C11)."""
+        if size <= 0:
+            return [()]
+        ordered = sorted(pool, key=lambda enemy: (self.rank[enemy.id], enemy.id))
+        cut = self.rank[ordered[size - 1].id]
+        sure = [enemy for enemy in ordered if self.rank[enemy.id] < cut]
+        tied = [enemy for enemy in ordered if self.rank[enemy.id] == cut]
+        return [tuple(sure) + extra for extra in _combinations(tuple(tied), size - len(sure))]
+
+    def arrangements(self, hex: tuple, focus: Body) -> list:
+        """Every (targets, score without movement) the attack can make from ``hex`` on ``focus`` (GH-C8 (1)-(4), GH-C10)."""
+        attack = self.attack
+        if attack is None:
+            return [((), (False, -1, (), 0))]
+        reach = self.reach
+        out = []
+        if attack.pattern:
+            hexmap = self.field.hexmap
+            for cells in reach.placements(hex, focus.hex):
+                inside = set(cells)
+                hit = [enemy for enemy in self.enemies if enemy.id != focus.id and enemy.hex in inside
+                       and hexmap.line_of_sight(hex, enemy.hex)]
+                rest = [enemy for enemy in self.enemies if enemy.id != focus.id and enemy.hex not in inside
+                        and reach.in_range(hex, enemy.hex)]
+                for group in self._best_groups(rest, min(attack.plus, len(rest))):
+                    out.append(tuple(hit) + group)
+        else:
+            others = [enemy for enemy in self.enemies if enemy.id != focus.id and reach.in_range(hex, enemy.hex)]
+            out = self._best_groups(others, min(attack.targets - 1, len(others)))
+        scored = []
+        seen: set = set()
+        for extra in out:
+            ids = tuple(sorted(enemy.id for enemy in extra))
+            if ids in seen:
+                continue
+            seen.add(ids)
+            targets = (focus.id,) + tuple(enemy.id for enemy in sorted(extra, key=lambda e: (self.rank[e.id], e.id)))
+            score = (self._disadvantaged(hex, focus.hex), -len(targets),
+                     tuple(sorted(self.rank[enemy.id] for enemy in extra)),
+                     sum(1 for enemy in extra if self._disadvantaged(hex, enemy.hex)))
+            scored.append((targets, score))
+        return scored
+
+    def _cite(self, steps: tuple) -> tuple:
+        """Step names, citing GH-C10 when the targets counted come from an area pattern."""
+        if self.attack is None or not self.attack.pattern:
+            return steps
+        return tuple(f"{step} (area, GH-C10)" for step in steps)
+
+    def options(self, focus: Body, attack_hexes: tuple) -> tuple:
+        """(options, destinations weighed) for ``focus``: GH-C8 if it can attack this turn, else GH-C9."""
+        walker = self.walker
+        cost = walker.cost
+        actor = self.actor
+        fewest_negative = min(cost[hex][0] for hex in attack_hexes)
+        now_all = [hex for hex in attack_hexes if hex == actor.hex or cost[hex][1] <= self.move]
+        weighed = [Considered(focus.id, hex, None, False, "GH-C4 negative hexes",
+                              f"enters {cost[hex][0]} negative hex(es); {fewest_negative} is the fewest")
+                   for hex in now_all if cost[hex][0] != fewest_negative]
+        now = [hex for hex in now_all if cost[hex][0] == fewest_negative]
+        if now:
+            scored = []
+            for hex in now:
+                for targets, score in self.arrangements(hex, focus):
+                    scored.append((score + (cost[hex][1],), hex, targets))
+            kept = _rank(scored, self._cite(C8_STEPS), focus.id, None, weighed)
+            options = [Option(focus.id, hex, walker.path(hex) if hex != actor.hex else (), targets, score[0],
+                              cost[hex][1], cost[hex][0]) for score, hex, targets in kept]
+            return options, weighed
+        # GH-C9: the hexes it would attack from with unlimited movement, ranked as GH-C8 without (1).
+        scored = []
+        for hex in attack_hexes:
+            if cost[hex][0] != fewest_negative:
+                continue
+            for targets, score in self.arrangements(hex, focus):
+                scored.append((score[1:] + (cost[hex],), hex, targets))
+        goals = sorted({hex for _score, hex, _targets in _rank(scored, self._cite(C9_STEPS), focus.id, None, weighed)})
+        reach_now = [hex for hex in sorted(walker.ends) if hex == actor.hex or cost[hex][1] <= self.move]
+        options: list = []
+        taken: set = set()
+        for goal in goals:
+            left = walker.remaining((goal,))
+            stops = [((cost[hex][0] + left[hex][0], left[hex][1], cost[hex][1]), hex, ())
+                     for hex in reach_now if hex in left]
+            if not stops:
+                continue
+            for _score, hex, _targets in _rank(stops, STOP_STEPS, focus.id, goal, weighed):
+                if hex in taken:
+                    continue
+                taken.add(hex)
+                options.append(Option(focus.id, hex, walker.path(hex) if hex != actor.hex else (), (), False,
+                                      cost[hex][1], cost[hex][0], goal))
+        if not options:
+            options.append(Option(focus.id, actor.hex, (), (), False, 0, 0))
+        return options, weighed
+
+
+def _rank(scored: list, steps: tuple, focus: str, toward: tuple | None, weighed: list) -> list:
+    """The best (score, hex, targets) entries; each hex's best entry goes into ``weighed`` with its deciding step.
+
+    Scores compare lexicographically, component i being ``steps[i]``: a hex is dropped at the first
+    component where its best score is worse than the best of all, and kept if it equals it.
+    """
+    best = min(score for score, _hex, _targets in scored)
+    per_hex: dict = {}
+    for score, hex, _targets in scored:
+        if hex not in per_hex or score < per_hex[hex]:
+            per_hex[hex] = score
+    kept_hexes = [hex for hex in sorted(per_hex) if per_hex[hex] == best]
+    for hex in sorted(per_hex):
+        score = per_hex[hex]
+        if score == best:
+            step = steps[-1] if len(kept_hexes) == 1 else f"{steps[-1]}: tied, the players choose (GH-C11)"
+            weighed.append(Considered(focus, hex, toward, True, step, _detail(score, steps)))
+            continue
+        index = next(i for i in range(len(steps)) if score[i] != best[i])
+        weighed.append(Considered(focus, hex, toward, False, steps[index],
+                                  f"{_detail(score, steps)} (best: {_detail(best, steps)})"))
+    return [(score, hex, targets) for score, hex, targets in scored if score == best]
+
+
+#: How each score component reads in a trace, by the step it belongs to (the first word of its name).
+LABELS = {"GH-C8 (1)": "disadvantage", "GH-C8 (2)": "targets", "GH-C8 (3)": "group", "GH-C8 (4)": "extras at disadvantage",
+          "GH-C8 (5)": "movement", "GH-C9 as GH-C8 (2)": "targets", "GH-C9 as GH-C8 (3)": "group",
+          "GH-C9 as GH-C8 (4)": "extras at disadvantage", "GH-C9 as GH-C8 (5)": "negative/movement",
+          "GH-C9 fewest negative": "negative on the route", "GH-C9 least path": "path left",
+          "GH-C9 fewest movement": "movement now"}
+
+
+def _detail(score: tuple, steps: tuple) -> str:
+    """``targets 2; group [0/2/3/2]; ...``: each compared value named (a group lists its members' focus ranks)."""
+    parts = []
+    for step, value in zip(steps, score):
+        label = next((name for prefix, name in LABELS.items() if step.startswith(prefix)), "value")
+        if label == "targets":
+            value = -value  # scored negated so that more sorts first
+        parts.append(f"{label} {_plain(value)}")
+    return "; ".join(parts)
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        if value and isinstance(value[0], tuple):
+            return "[" + " ".join(_plain(part) for part in value) + "]"
+        return "/".join(str(part) for part in value) if value else "none"
+    return str(value)
+
+
+def _combinations(items: tuple, size: int) -> list:
+    """Every ``size``-subset of ``items``, in order (itertools costs an import in Brython)."""
+    if size == 0:
+        return [()]
+    if size > len(items):
+        return []
+    first, rest = items[0], items[1:]
+    return [(first,) + tail for tail in _combinations(rest, size - 1)] + _combinations(rest, size)
 
 
 class _Mover:
@@ -224,102 +532,3 @@ class _Mover:
         for hex, steps in plain.items():
             out[hex] = (0, steps[0])  # the landing's own cost is already in the goal's full cost
         return out
-
-
-def _in_reach(field: Field, hex: tuple, target: tuple, attack: Attack) -> bool:
-    """Can an attack from ``hex`` reach ``target`` (range around walls, line of sight)?"""
-    hexmap = field.hexmap
-    if attack.pattern:
-        return any(target in cells and hexmap.line_of_sight(hex, target) for cells in _placements(hex, attack.pattern))
-    if attack.range == 0:
-        return hexmap.are_adjacent(hex, target)
-    distance = hexmap.range_between(hex, target)
-    return distance is not None and distance <= attack.range and hexmap.line_of_sight(hex, target)
-
-
-def _placements(hex: tuple, pattern: tuple) -> tuple:
-    """The six rotations of an area pattern around an attacker in ``hex``."""
-    out = []
-    for turns in range(6):
-        out.append(frozenset((hex[0] + dq, hex[1] + dr) for dq, dr in (hexmap_rotate(c, turns) for c in pattern)))
-    return tuple(out)
-
-
-def _attack_hexes(field: Field, walker: _Mover, enemy: Body, attack: Attack) -> tuple:
-    return tuple(sorted(hex for hex in walker.ends if _in_reach(field, hex, enemy.hex, attack)))
-
-
-def _target_sets(field: Field, hex: tuple, focus: Body, enemies: tuple, attack: Attack) -> list:
-    """Every best set of targets from ``hex`` that includes the focus (focus first)."""
-    hexmap = field.hexmap
-    if attack.pattern:
-        best: list = []
-        best_count = 0
-        for cells in _placements(hex, attack.pattern):
-            if focus.hex not in cells or not hexmap.line_of_sight(hex, focus.hex):
-                continue
-            hit = tuple(enemy.id for enemy in enemies
-                        if enemy.hex in cells and enemy.id != focus.id and hexmap.line_of_sight(hex, enemy.hex))
-            targets = (focus.id,) + hit
-            if len(targets) > best_count:
-                best, best_count = [targets], len(targets)
-            elif len(targets) == best_count and targets not in best:
-                best.append(targets)
-        return best
-    others = [enemy for enemy in enemies if enemy.id != focus.id and _in_reach(field, hex, enemy.hex, attack)]
-    others.sort(key=lambda enemy: (_proximity(field, hex, enemy.hex), enemy.order))
-    return [(focus.id,) + tuple(enemy.id for enemy in others[: attack.targets - 1])]
-
-
-def _proximity(field: Field, a: tuple, b: tuple) -> int:
-    distance = field.hexmap.range_between(a, b)
-    return FAR if distance is None else distance
-
-
-def _disadvantage(field: Field, hex: tuple, focus: Body, attack: Attack | None, muddled: bool) -> bool:
-    if attack is None:
-        return False
-    ranged = attack.range > 0 and not attack.pattern
-    return muddled or (ranged and field.hexmap.are_adjacent(hex, focus.hex))
-
-
-def _options(field: Field, walker: _Mover, actor: Body, focus: Body, enemies: tuple, attack: Attack | None,
-             reach_attack: Attack, attack_hexes: tuple, move: int, muddled: bool) -> list:
-    cost = walker.cost
-    fewest_negative = min(cost[hex][0] for hex in attack_hexes)
-    reach = [hex for hex in sorted(walker.ends) if hex == actor.hex or cost[hex][1] <= move]
-    now = [hex for hex in attack_hexes if hex in reach and cost[hex][0] == fewest_negative]
-    options = []
-    if now:
-        # GH-C4: attack the focus with maximum effect (no disadvantage, then most targets), fewest points.
-        scored = []
-        for hex in now:
-            sets = _target_sets(field, hex, focus, enemies, reach_attack)
-            count = max(len(targets) for targets in sets)
-            scored.append(((_disadvantage(field, hex, focus, attack, muddled), -count, cost[hex][1]), hex, sets))
-        best = min(score for score, _, _ in scored)
-        for score, hex, sets in scored:
-            if score != best:
-                continue
-            for targets in sets:
-                if len(targets) == -score[1]:
-                    options.append(Option(focus.id, hex, walker.path(hex) if hex != actor.hex else (),
-                                          targets if attack is not None else (), score[0], cost[hex][1], cost[hex][0]))
-        return options
-    # GH-C4: cannot attack this turn: move along the shortest path toward the nearest attack hexes.
-    nearest = min(cost[hex] for hex in attack_hexes)
-    goals = tuple(hex for hex in attack_hexes if cost[hex] == nearest)
-    left = walker.remaining(goals)
-    scored = []
-    for hex in reach:
-        if hex not in left:
-            continue
-        scored.append(((cost[hex][0] + left[hex][0], left[hex][1], cost[hex][1]), hex))
-    if not scored:
-        return [Option(focus.id, actor.hex, (), (), False, 0, 0)]
-    best = min(score for score, _ in scored)
-    for score, hex in scored:
-        if score == best:
-            options.append(Option(focus.id, hex, walker.path(hex) if hex != actor.hex else (), (), False,
-                                  cost[hex][1], cost[hex][0]))
-    return options

@@ -362,14 +362,19 @@ class Candidate(Record):
 
 
 class Option(Record):
-    """One equally good way for a monster to act: its focus, destination, path there, and targets."""
+    """One equally good way for a monster to act: its focus, destination, path there, and targets.
 
-    __slots__ = ("focus", "destination", "path", "attacks", "disadvantage", "movement", "negative")
+    ``toward`` is the hex it heads for when it cannot attack this turn (GH-C9: each tied hex the
+    players may choose yields its own stopping hexes), None when it attacks from ``destination``.
+    """
+
+    __slots__ = ("focus", "destination", "path", "attacks", "disadvantage", "movement", "negative", "toward")
     __match_args__ = __slots__
     TYPE = "Option"
+    DEFAULTS = {"toward": None}
 
     def __init__(self, focus: str, destination: tuple, path: tuple, attacks: tuple, disadvantage: bool,
-                 movement: int, negative: int) -> None:
+                 movement: int, negative: int, toward: tuple | None = None) -> None:
         _set(self, "focus", focus)
         _set(self, "destination", destination)
         _set(self, "path", path)
@@ -377,6 +382,29 @@ class Option(Record):
         _set(self, "disadvantage", disadvantage)
         _set(self, "movement", movement)
         _set(self, "negative", negative)
+        _set(self, "toward", toward)
+
+
+class Considered(Record):
+    """A destination a monster weighed (GH-C8, GH-C9), and the priority step that kept or dropped it.
+
+    ``hex`` is a hex it could attack its focus from this turn (GH-C8), a hex it would attack from
+    with unlimited movement (GH-C9, ``toward`` None), or a hex it could stop on this turn on its way
+    to ``toward`` (GH-C9). ``step`` names the clause and step, e.g. ``GH-C8 (2) most targets``;
+    ``detail`` gives the values compared there.
+    """
+
+    __slots__ = ("focus", "hex", "toward", "kept", "step", "detail")
+    __match_args__ = __slots__
+    TYPE = "Considered"
+
+    def __init__(self, focus: str, hex: tuple, toward: tuple | None, kept: bool, step: str, detail: str) -> None:
+        _set(self, "focus", focus)
+        _set(self, "hex", hex)
+        _set(self, "toward", toward)
+        _set(self, "kept", kept)
+        _set(self, "step", step)
+        _set(self, "detail", detail)
 
 
 # --- commands ---------------------------------------------------------------------------------------
@@ -416,21 +444,26 @@ class ChooseOrder(Record):
 class PlayCard(Record):
     """Perform the top or bottom action of one of the two cards in play (GH-3).
 
-    ``path``: the hexes entered, for a move (the last is where it ends) or the one hex of a summon;
-    ``targets``: figure ids, for an attack or a heal; ``skip``: play the card without its action.
+    A move gives ``path``, the hexes entered in order (the last is where it ends: the player's
+    own route, each step checked, issue 15), or ``to``, a destination the engine walks by the
+    cheapest legal route; with both, the path must end at ``to``. A summon gives its one hex as
+    ``path``. ``targets``: figure ids, for an attack or a heal; ``skip``: play the card without
+    its action.
     """
 
-    __slots__ = ("card", "half", "path", "targets", "skip")
+    __slots__ = ("card", "half", "path", "targets", "skip", "to")
     __match_args__ = __slots__
     TYPE = "PlayCard"
-    DEFAULTS = {"path": (), "targets": (), "skip": False}
+    DEFAULTS = {"path": (), "targets": (), "skip": False, "to": None}
 
-    def __init__(self, card: str, half: str, path: tuple = (), targets: tuple = (), skip: bool = False) -> None:
+    def __init__(self, card: str, half: str, path: tuple = (), targets: tuple = (), skip: bool = False,
+                 to: tuple | None = None) -> None:
         _set(self, "card", card)
         _set(self, "half", half)
         _set(self, "path", path)
         _set(self, "targets", targets)
         _set(self, "skip", skip)
+        _set(self, "to", to)
 
 
 class RestLose(Record):
@@ -735,19 +768,23 @@ class FigureSummoned(Record):
 
 
 class MonsterTurnPlanned(Record):
-    """A monster (or summon) chose its focus and its equally good options (GH-6, GH-7, GH-C4): every enemy ``candidates`` considered, the tie-break that decided (``decided_by``), and the options it acts from."""
+    """A monster (or summon) chose its focus and its equally good options (GH-6, GH-7, GH-C4, GH-C8…GH-C11):
+    every enemy ``candidates`` considered, the tie-break that decided (``decided_by``), the options it
+    acts from, and every destination it weighed with the step that kept or dropped it (``destinations``)."""
 
-    __slots__ = ("figure", "focus", "candidates", "decided_by", "options", "rule")
+    __slots__ = ("figure", "focus", "candidates", "decided_by", "options", "rule", "destinations")
     __match_args__ = __slots__
     TYPE = "MonsterTurnPlanned"
+    DEFAULTS = {"destinations": ()}
 
-    def __init__(self, figure, focus, candidates, decided_by, options, rule) -> None:
+    def __init__(self, figure, focus, candidates, decided_by, options, rule, destinations=()) -> None:
         _set(self, "figure", figure)
         _set(self, "focus", focus)
         _set(self, "candidates", candidates)
         _set(self, "decided_by", decided_by)
         _set(self, "options", options)
         _set(self, "rule", rule)
+        _set(self, "destinations", destinations)
 
 
 class OptionChosen(Record):
@@ -923,11 +960,11 @@ EVENTS = _EventRegistry(
         RoundEnded,
         GameEnded,
     ),
-    (Candidate, Option, Figure, Stats),
+    (Candidate, Option, Considered, Figure, Stats),
 )
 COMMANDS = Registry("command", (SelectCards, DeclareLongRest, ChooseOrder, PlayCard, RestLose, ChooseOption, ShortRest))
 STATES = Registry(
     "state",
     (State, Map, Action, Card, Stats, Summon, CharacterClass, MonsterAction, MonsterCard, MonsterType, Figure, Pick, Sealed,
-     Hero, Group, Deck, Pending, Candidate, Option),
+     Hero, Group, Deck, Pending, Candidate, Option, Considered),
 )

@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "gloomhaven-1"
+RULES_VERSION = "gloomhaven-2"  # 2: GH-C7 sight, GH-C8…GH-C11 monster turns, PlayCard.to (issues 14, 15)
 
 MONSTERS = "monsters"
 MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), ("null", 1))
@@ -465,7 +465,7 @@ def _discard(state: State, hero: Hero) -> CardsDiscarded:
 
 def _character_action(state: State, me: Figure, action: Any, command: PlayCard, rng: Any) -> list | Rejection:
     if action.kind == "move":
-        return _character_move(state, me, action, command.path)
+        return _character_move(state, me, action, command.path, command.to)
     if action.kind == "attack":
         return _character_attack(state, me, action, command.targets, rng)
     if action.kind == "heal":
@@ -479,45 +479,93 @@ def _hex(value: Any) -> tuple | None:
     return None
 
 
-def _character_move(state: State, me: Figure, action: Any, path: tuple) -> list | Rejection:
-    """A character's move along the hexes it names (GH-4; GH-5 with jump)."""
+#: The longest explicit path a move may name: no printed move is longer, and a step costs at least 1.
+PATH_LIMIT = 20
+
+
+def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any = None) -> list | Rejection:
+    """A character's move (GH-4; GH-5 with jump): along the hexes it names, or the cheapest way to ``to``.
+
+    With a path every step is checked in order and the first illegal one is refused, naming the
+    step and its clause; without one the engine walks the cheapest legal path (the one
+    ``character_moves`` offers). The log's FigureMoved records the path walked.
+    """
+    rule = "GH-5" if action.jump else "GH-4"
+    if not isinstance(path, tuple):
+        return Rejection(rule, f"path must be a list of hexes, got {path!r}")
+    if to is not None:
+        goal = _hex(to)
+        if goal is None:
+            return Rejection(rule, f"to must be a hex [q, r], got {to!r}")
+        if not path:
+            return _cheapest_move(state, me, action, goal)
+        if _hex(path[-1]) != goal:
+            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(goal)}")
     if not path:
         return []
+    if len(path) > PATH_LIMIT:
+        return Rejection(rule, f"a path names at most {PATH_LIMIT} hexes, got {len(path)}")
     hexmap = hexmap_of(state)
     occupied = {f.hex: f for f in state.figures if f.id != me.id}
     jump = action.jump
-    rule = "GH-5" if jump else "GH-4"
     here = me.hex
     spent = 0
     for i, step in enumerate(path):
         hex = _hex(step)
+        at = f"step {i + 1}"
         if hex is None:
-            return Rejection("GH-4", f"path[{i}] must be a hex [q, r], got {step!r}")
+            return Rejection(rule, f"{at}: path[{i}] must be a hex [q, r], got {step!r}")
+        move = f"{at} ({list(here)} → {list(hex)})"
         if hex not in hexmap:
-            return Rejection("GH-C1", f"hex {list(hex)} is not on the map")
+            return Rejection("GH-C1", f"{move}: hex {list(hex)} is not on the map")
         if hex not in hexmap.adjacent(here, through_closed=True):
             if hex_distance(here, hex) == 1:
-                return Rejection("GH-C1", f"a wall lies between {list(here)} and {list(hex)}")
-            return Rejection(rule, f"{list(hex)} is not next to {list(here)}: a path goes one hex at a time")
+                return Rejection("GH-C1", f"{move}: a wall lies between {list(here)} and {list(hex)}")
+            return Rejection(rule, f"{move}: {list(hex)} is not next to {list(here)}; a path goes one hex at a time")
         last = i == len(path) - 1
+        difficult = hex in state.map.difficult
         if not jump:
             if hex in state.map.obstacles:
-                return Rejection("GH-4", f"hex {list(hex)} holds an obstacle")
+                return Rejection("GH-4", f"{move}: hex {list(hex)} holds an obstacle")
             other = occupied.get(hex)
             if other is not None and _team(other) != _team(me):
-                return Rejection("GH-4", f"hex {list(hex)} holds an enemy, {other.id}: no figure moves through enemies")
-            spent += 2 if hex in state.map.difficult else 1
+                return Rejection("GH-4", f"{move}: hex {list(hex)} holds an enemy, {other.id}: no figure moves through "
+                                 "enemies")
+            cost = 2 if difficult else 1
         else:
-            spent += 2 if last and hex in state.map.difficult else 1
+            cost = 2 if last and difficult else 1
+        if spent + cost > action.value:
+            why = ", difficult terrain costs 2 (GH-C1)" if cost == 2 else ""
+            return Rejection("GH-C1" if cost == 2 else rule,
+                             f"{move}: the move is {action.value} and {spent} are spent{why}: this step costs {cost}")
+        spent += cost
         here = hex
-    if spent > action.value:
-        return Rejection(rule, f"that path costs {spent} movement points; the move is {action.value}")
     end = here
+    at = f"step {len(path)} ({list(end)})"
     if end in occupied:
-        return Rejection(rule, f"a move cannot end in an occupied hex: {list(end)} holds {occupied[end].id}")
+        return Rejection(rule, f"{at}: a move cannot end in an occupied hex: {list(end)} holds {occupied[end].id}")
     if end in state.map.obstacles:
-        return Rejection(rule, f"a {'jump' if jump else 'move'} cannot end on the obstacle at {list(end)}")
+        return Rejection(rule, f"{at}: a {'jump' if jump else 'move'} cannot end on the obstacle at {list(end)}")
     return _movement_events(state, me, tuple(path), "jump" if jump else "walk", spent, rule)
+
+
+def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list | Rejection:
+    """GH-4, GH-5: no path given: the cheapest legal one to ``goal`` (fewest negative hexes, then points)."""
+    rule = "GH-5" if action.jump else "GH-4"
+    if goal == me.hex:
+        return []
+    if goal not in hexmap_of(state):
+        return Rejection("GH-C1", f"hex {list(goal)} is not on the map")
+    holder = next((f for f in state.figures if f.hex == goal and f.id != me.id), None)
+    if holder is not None:
+        return Rejection(rule, f"a move cannot end in an occupied hex: {list(goal)} holds {holder.id}")
+    if goal in state.map.obstacles:
+        return Rejection(rule, f"a {'jump' if action.jump else 'move'} cannot end on the obstacle at {list(goal)}")
+    path = character_moves(state, me, action).get(goal)
+    if path is None:
+        return Rejection(rule, f"no legal path of at most {action.value} movement points leads from {list(me.hex)} "
+                         f"to {list(goal)}")
+    return _character_move(state, me, action, path)
 
 
 def _movement_events(state: State, mover: Figure, path: tuple, mode: str, cost: int, rule: str) -> list:
@@ -554,7 +602,7 @@ def _movement_events(state: State, mover: Figure, path: tuple, mode: str, cost: 
 
 
 def _in_range(hexmap: HexMap, here: tuple, there: tuple, reach: int) -> bool:
-    """In range counted around walls and in line of sight; reach 1 is adjacency (GH-C1)."""
+    """In range counted around walls (GH-C1) and in line of sight (GH-C7); reach 1 is adjacency."""
     if reach <= 1:
         return hexmap.are_adjacent(here, there)
     distance = hexmap.range_between(here, there)
@@ -580,8 +628,8 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
                 return Rejection("GH-C5", f"{target_id} is not adjacent (a melee attack)")
             if distance is None or distance > reach:
                 return Rejection("GH-C5", f"{target_id} is {distance} hexes away around walls; range is {reach}")
-            return Rejection("GH-C1", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
-                             "clears the walls")
+            return Rejection("GH-C7", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
+                             "clears the walls (a corner on a wall never ends one)")
     return _attacks(state, me, action.value, action.range, targets, me.seat, rng, action.advantage)
 
 
@@ -723,7 +771,11 @@ def _abilities(state: State, figure: Figure) -> tuple:
             jump = action.jump
         elif action.kind == "attack" and attack is None:
             reach = stats.range if action.range is None else action.range
-            attack = Attack(0 if action.pattern else reach, action.targets, action.pattern)
+            if action.pattern:
+                # GH-C10: a pattern with a range is a ranged area; its "+N targets" is ``targets`` - 1.
+                attack = Attack(action.range or 0, 1, action.pattern, action.targets - 1)
+            else:
+                attack = Attack(reach, action.targets, ())
             value = max(0, stats.attack + action.value)
         elif action.kind == "heal":
             heal += action.value
@@ -731,23 +783,38 @@ def _abilities(state: State, figure: Figure) -> tuple:
 
 
 def field_of(state: State) -> Field:
-    """The map and figures as a monster's turn sees them; ``order`` ranks initiative order (GH-6)."""
+    """The map and figures as a monster's turn sees them; ``order`` ranks initiative order (GH-6, GH-C11).
+
+    Characters tied on initiative and on their other card (GH-2) share one rank, and so do their
+    summons: whatever order the players chose to act in, a focus tie between them is theirs to
+    break again (GH-C11), so the monster's turn offers each.
+    """
     index = {figure_id: i for i, (figure_id, _init) in enumerate(state.order)}
     initiative = dict(state.order)
+    tied: dict = {}  # seat -> the first acting position among the characters it ties with
+    for hero in state.heroes:
+        if hero.seat not in index or hero.exhausted:
+            continue
+        mates = [other.seat for other in state.heroes if other.seat in index and not other.exhausted
+                 and (other.initiative, other.secondary) == (hero.initiative, hero.secondary)]
+        tied[hero.seat] = min(index[seat] for seat in mates)
     raw = []
     for figure in state.figures:
-        if figure.id in index:
+        if figure.kind == "character" and figure.id in tied:
+            rank = (tied[figure.id], 1, 0)
+        elif figure.kind == "summon" and figure.seat in tied:
+            rank = (tied[figure.seat], 0, figure.number)  # GH-6: summons before their summoner
+        elif figure.id in index:
             rank = (index[figure.id], 1, 0)
-        elif figure.kind == "summon" and figure.seat in index:
-            rank = (index[figure.seat], 0, figure.number)  # GH-6: summons before their summoner
         else:
             rank = (len(state.order), 1, 0)
         init = initiative.get(figure.id, initiative.get(figure.seat, LONG_REST_INITIATIVE))
         raw.append((rank, figure, init))
     raw.sort(key=lambda item: (item[0], item[1].id))
+    ranks = sorted({item[0] for item in raw})
+    place = {rank: position for position, rank in enumerate(ranks)}
     closed = tuple(hex for hex in state.map.doors if hex not in state.open_doors)
-    bodies = tuple(Body(figure.id, figure.hex, _team(figure), position, init)
-                   for position, (_rank, figure, init) in enumerate(raw))
+    bodies = tuple(Body(figure.id, figure.hex, _team(figure), place[rank], init) for rank, figure, init in raw)
     return Field(HexMap(state.map.hexes, state.map.thin_walls, closed), frozenset(state.map.obstacles),
                  frozenset(state.traps), frozenset(state.map.hazardous), frozenset(state.map.difficult), bodies)
 
@@ -762,12 +829,15 @@ def _monster_turn(state: State, figure: Figure, rng: Any) -> list:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
     plan = plan_for(state, figure)
     events: list = [TurnStarted(figure.id),
-                    MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6")]
+                    MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
+                                       plan.destinations)]
     if len(plan.options) > 1:
         return events  # evolve sets the pending choice: ties go to the players (GH-C4)
     after = _apply(state, events)
     if plan.options:
-        chosen = OptionChosen("", figure.id, 0, plan.options[0], "GH-7")
+        option = plan.options[0]
+        rule = "GH-C9" if option.toward is not None else ("GH-C8" if option.attacks else "GH-7")
+        chosen = OptionChosen("", figure.id, 0, option, rule)
         events.append(chosen)
         events += _execute(evolve(after, chosen), figure, plan.options[0], rng)
     else:
@@ -808,11 +878,35 @@ def _execute(state: State, figure: Figure, option: Any, rng: Any) -> list:
     return events
 
 
+def _choosers(state: State, focus: tuple) -> tuple:
+    """Who chooses among a monster's tied options (GH-C4, GH-C11).
+
+    A focus tie between characters (tied on initiative, GH-C11) is the tied characters' to settle,
+    as GH-2 asks the tied seats; any other tie is every living character's.
+    """
+    living = tuple(h.seat for h in _living_heroes(state))
+    if len(focus) > 1:
+        seats = set()
+        for figure_id in focus:
+            figure = figure_of(state, figure_id)
+            if figure is None or figure.kind == "monster":
+                return living
+            seats.add(figure.seat)
+        tied = tuple(seat for seat in living if seat in seats)
+        if tied:
+            return tied
+    return living
+
+
 def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> tuple | Rejection:
     pending = state.pending
     if pending is None or pending.kind != "monster":
         return Rejection("GH-C4", "no monster is waiting for the players to choose")
     if seat not in pending.seats:
+        hero = hero_of(state, seat)
+        if hero is not None and not hero.exhausted:
+            return Rejection("GH-C11", f"the characters tied for {pending.about[0]}'s focus choose: "
+                             f"{', '.join(pending.seats)}, not {seat}")
         return Rejection("GH-C4", f"{seat} is exhausted and takes no part in this choice")
     index = command.index
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pending.options):
@@ -1020,10 +1114,9 @@ def evolve(state: Any, event: Any) -> State:
             return _state(s, figures=_replace_figure(s, figure, hp=hp))
         case FigureSummoned(_seat, figure):
             return _state(s, figures=s.figures + (figure,))
-        case MonsterTurnPlanned(figure, _focus, _candidates, _decided, options, _rule):
+        case MonsterTurnPlanned(figure, focus, _candidates, _decided, options, _rule):
             if len(options) > 1:
-                who = tuple(h.seat for h in _living_heroes(s))
-                return _state(s, pending=Pending("monster", who, (figure,), options))
+                return _state(s, pending=Pending("monster", _choosers(s, focus), (figure,), options))
             return s
         case OptionChosen():
             return _state(s, pending=None)
@@ -1178,26 +1271,33 @@ def character_moves(state: State, me: Figure, action: Any) -> dict:
 def trace(event: Any) -> list:
     """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
     match event:
-        case MonsterTurnPlanned(figure, focus, candidates, decided_by, options, _rule):
+        case MonsterTurnPlanned(figure, focus, candidates, decided_by, options, _rule, destinations):
             lines = []
             for c in candidates:
                 if c.reachable:
-                    lines.append(f"{figure} considers {c.figure}: path to an attack hex enters {c.negative} negative "
-                                 f"hex(es) and costs {c.movement} movement; proximity {c.proximity}; initiative "
-                                 f"{c.initiative} (order {c.order})")
+                    lines.append(f"{figure} considers {c.figure}: path to an attack hex (in range and line of sight, "
+                                 f"GH-C7) enters {c.negative} negative hex(es) and costs {c.movement} movement; "
+                                 f"proximity {c.proximity}; initiative {c.initiative} (order {c.order})")
                 else:
-                    lines.append(f"{figure} considers {c.figure}: no hex to attack it from can be reached (GH-C4)")
+                    lines.append(f"{figure} considers {c.figure}: no hex to attack it from (in range and line of sight, "
+                                 "GH-C7) can be reached (GH-C4)")
             if not focus:
                 lines.append(f"{figure} has no focus: it neither moves nor attacks (GH-C4)")
                 return lines
             lines.append(f"focus {', '.join(focus)}: decided by {decided_by}")
+            for d in destinations:
+                toward = f" on the way to [{d.toward[0]}, {d.toward[1]}]" if d.toward is not None else ""
+                verdict = "kept" if d.kept else "dropped"
+                lines.append(f"{figure} weighs [{d.hex[0]}, {d.hex[1]}]{toward} (focus {d.focus}): {verdict} at "
+                             f"{d.step} {d.detail}")
             for i, option in enumerate(options):
                 where = " → ".join(f"[{q}, {r}]" for q, r in option.path) or "stays"
                 hits = ", ".join(option.attacks) or "no attack"
-                lines.append(f"option {i}: {where}; attacks {hits}"
+                toward = f" toward [{option.toward[0]}, {option.toward[1]}] (GH-C9)" if option.toward is not None else ""
+                lines.append(f"option {i}: {where}{toward}; attacks {hits}"
                              + ("; with disadvantage" if option.disadvantage else ""))
             if len(options) > 1:
-                lines.append("these options are equally good: the players choose (GH-C4)")
+                lines.append("these options are equally good: the players choose (GH-C4, GH-C11)")
             return lines
         case InitiativeSet(order, notes, _rule):
             return [" → ".join(f"{figure} ({initiative})" for figure, initiative in order)] + list(notes)

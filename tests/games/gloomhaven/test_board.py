@@ -75,3 +75,46 @@ def test_position_faults_are_named_by_path():
     refuses(load_position, {"map": {"name": "m", "hexes": [[0, 0]], "obstacles": [[0, 0]]},
                             "figures": [{"id": "M", "side": "monster", "hex": [0, 0]}]},
             "$.figures[0].hex: hex [0, 0] is an obstacle: only a flying figure stands there")
+
+
+def _position(attack: dict | None = None, **hero: object) -> dict:
+    actor = {"id": "M", "side": "monster", "hex": [0, 0]}
+    if attack is not None:
+        actor["attack"] = attack
+    return {"map": {"name": "m", "hexes": [[q, 0] for q in range(4)]},
+            "figures": [actor, {"id": "A", "side": "character", "hex": [3, 0], **hero}]}
+
+
+def test_gh_c10_area_patterns_are_bounded_and_refused_by_path():
+    """GH-C10: a pattern hex listed twice, too far out, ``targets`` with a pattern, ``plus_targets`` without one or
+    above 6: each refused with its path; a ranged pattern may hold [0, 0], a melee one never."""
+    refuses(load_position, _position({"range": 3, "pattern": [[0, 0], [0, 0]]}),
+            "$.figures[0].attack.pattern[1]: hex [0, 0] is listed twice in the pattern")
+    refuses(load_position, _position({"pattern": [[1, 0], [8, 0]]}),
+            "$.figures[0].attack.pattern[1]: a pattern hex lies at most 7 hexes from [0, 0], got [8, 0]")
+    refuses(load_position, _position({"pattern": [[0, 0]]}),
+            "$.figures[0].attack.pattern[0]: a melee area pattern never includes the attacker's own hex [0, 0]")
+    refuses(load_position, _position({"range": 2, "pattern": [[0, 0]], "plus_targets": 7}),
+            "$.figures[0].attack.plus_targets: expected an integer <= 6, got 7")
+    refuses(load_position, _position({"range": 2, "targets": 2, "plus_targets": 1}),
+            "$.figures[0].attack.plus_targets: plus_targets (\"+N targets\") goes with an area pattern; a single-target "
+            "attack names targets")
+    _map, _level, figures, _acting = load_position(_position({"range": 3, "pattern": [[0, 0], [1, 0]], "plus_targets": 1}))
+    assert figures[0].attack == (3, 1, ((0, 0), (1, 0)), 1)
+    bad = copy.deepcopy(MONSTERS)
+    bad["types"][0]["deck"][0]["actions"][1] = {"attack": 0, "range": 3, "pattern": [[0, 0], [0, 1]], "targets": 2}
+    refuses(load_monsters, bad, "$.types[0].deck[0].actions[1].targets: an area attack's extra single targets are "
+            "plus_targets (\"+N targets\" on the card), not targets")
+    good = copy.deepcopy(MONSTERS)
+    good["types"][0]["deck"][0]["actions"][1] = {"attack": 0, "range": 3, "pattern": [[0, 0], [0, 1]], "plus_targets": 1}
+    action = load_monsters(good)[0].deck[0].actions[1]
+    assert (action.range, action.targets, action.pattern) == (3, 2, ((0, 0), (0, 1)))
+
+
+def test_gh_c11_secondary_is_a_characters_and_bounded():
+    """GH-C11, GH-2: ``secondary`` (the non-leading card's initiative) only on a character, 1 to 99."""
+    refuses(load_position, _position(secondary=0), "$.figures[1].secondary: expected an integer >= 1, got 0")
+    data = _position()
+    data["figures"][0]["secondary"] = 20
+    refuses(load_position, data, "$.figures[0].secondary: only a character has a non-leading card (secondary)")
+    assert load_position(_position(secondary=45))[2][1].secondary == 45

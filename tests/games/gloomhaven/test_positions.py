@@ -1,6 +1,7 @@
 """Monster-turn positions written from the rule text, answered through ``chronicle ask`` (GH-6, GH-7, GH-C4).
 
-Each file in ``positions/`` is a map with figures, the acting monster ``M`` and what the rules
+Each file in ``events/games/gloomhaven/positions/`` (built in: ``chronicle ask gloomhaven monster-turn
+gloomhaven/positions/NAME``) is a map with figures, the acting monster ``M`` and what the rules
 say it does (``expect``; ``expect_jotl`` for the Jaws of the Lion variant), with a note on why.
 The answers run through the real command line (``server.cli.main.main``), in process for speed,
 and one of them in a subprocess as a user would type it.
@@ -9,6 +10,7 @@ and one of them in a subprocess as a user would type it.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +20,9 @@ import pytest
 from server.cli.main import main
 
 HERE = Path(__file__).resolve().parent
-POSITIONS = sorted((HERE / "positions").glob("*.json"))
 ROOT = HERE.parents[2]
+BUILT_IN = ROOT / "events" / "games" / "gloomhaven" / "positions"
+POSITIONS = sorted(BUILT_IN.glob("*.json"))
 
 
 def ask(capsys, path: Path, *extra: str) -> dict:
@@ -71,7 +74,7 @@ def test_gh_c4_every_option_is_a_complete_answer(capsys):
 
 def test_gh_v1_jotl_skips_proximity(capsys):
     """GH-V1: under Jaws of the Lion rules a path tie goes straight to initiative."""
-    path = HERE / "positions" / "03-proximity-breaks-a-path-tie.json"
+    path = BUILT_IN / "03-proximity-breaks-a-path-tie.json"
     assert ask(capsys, path)["focus"] == ["B"]
     answer = ask(capsys, path, "--rules", "jotl")
     assert answer["focus"] == ["A"] and "GH-V1" in answer["trace"]["decided_by"]
@@ -79,13 +82,13 @@ def test_gh_v1_jotl_skips_proximity(capsys):
 
 def test_gh_v2_jotl_jump_lands_on_difficult_for_one(capsys):
     """GH-V2: under Jaws of the Lion rules a jump's difficult landing costs no extra movement."""
-    path = HERE / "positions" / "27-jump-landing-on-difficult.json"
+    path = BUILT_IN / "27-jump-landing-on-difficult.json"
     assert [o["destination"] for o in ask(capsys, path)["options"]] == [[0, 1]]
     assert [o["attacks"] for o in ask(capsys, path, "--rules", "jotl")["options"]] == [["A"]]
 
 
 def test_monster_flag_overrides_and_errors_are_one_line(capsys, tmp_path):
-    path = HERE / "positions" / "16-no-focus-attack-hex-occupied.json"
+    path = BUILT_IN / "16-no-focus-attack-hex-occupied.json"
     answer = ask(capsys, path, "--monster", "m2")
     assert answer["monster"] == "m2" and answer["focus"] == ["A"]
     assert main(["ask", "gloomhaven", "monster-turn", str(path), "--monster", "nobody"]) == 2
@@ -99,9 +102,33 @@ def test_monster_flag_overrides_and_errors_are_one_line(capsys, tmp_path):
 
 def test_a_position_through_the_real_command():
     """The command a player types, in a subprocess."""
-    path = HERE / "positions" / "12-ranged-steps-away-from-disadvantage.json"
+    path = BUILT_IN / "12-ranged-steps-away-from-disadvantage.json"
     done = subprocess.run([sys.executable, "-m", "server.cli.main", "ask", "gloomhaven", "monster-turn", str(path)],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["focus"] == ["A"] and len(answer["options"]) == 3
+
+
+def test_built_in_positions_answer_by_name(capsys):
+    """The positions ship with the package: ``gloomhaven/positions/NAME`` (or NAME alone) is a built-in name."""
+    by_name = ask(capsys, Path("gloomhaven/positions/12-ranged-steps-away-from-disadvantage"))
+    assert by_name == ask(capsys, BUILT_IN / "12-ranged-steps-away-from-disadvantage.json")
+    assert ask(capsys, Path("03-proximity-breaks-a-path-tie"))["focus"] == ["B"]
+
+
+def test_an_unknown_or_escaping_position_name_is_refused_with_the_list(capsys):
+    """A name that is no file and no built-in, or tries to leave the folder, is a one-line error naming the built-ins."""
+    for name in ("gloomhaven/positions/nope", "gloomhaven/positions/../../../pyproject", "../positions/01"):
+        assert main(["ask", "gloomhaven", "monster-turn", name]) == 4
+        err = capsys.readouterr().err
+        assert "no such position file or built-in position" in err and "gloomhaven/positions/01-" in err
+
+
+def test_the_readmes_monster_turn_example_runs_as_written(capsys):
+    """The README's ``chronicle ask gloomhaven monster-turn`` example names a built-in position that answers."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = re.findall(r"chronicle ask gloomhaven monster-turn (gloomhaven/positions/[\w-]+)", readme)
+    assert names
+    for name in names:
+        assert ask(capsys, Path(name))["focus"]

@@ -258,9 +258,87 @@ def test_gh_4_difficult_terrain_costs_two():
     tab = solo(game_map=open_map(difficult=[[1, 2]]))
     pick(tab)
     refused = act(tab, "red", PlayCard("t-10", "bottom", path=((1, 2), (2, 2), (3, 2))))
-    assert isinstance(refused, Rejection) and "costs 4 movement points; the move is 3" in refused.reason
+    assert isinstance(refused, Rejection) and refused.rule == "GH-4"
+    assert refused.reason == "step 3 ([2, 2] → [3, 2]): the move is 3 and 3 are spent: this step costs 1"
     events = act(tab, "red", PlayCard("t-10", "bottom", path=((1, 2), (2, 2))))
     assert first(events, "FigureMoved").cost == 3
+
+
+def test_gh_4_an_explicit_path_is_walked_as_given_and_logged():
+    """GH-4 (issue 15): a path the player chose, longer than the cheapest, is walked hex by hex and logged as walked.
+
+        red (0, 2) → (0, 3) → (1, 3) → (1, 2): three points, where the direct step to (1, 2) costs one
+    """
+    tab = solo()
+    pick(tab)
+    events = act(tab, "red", PlayCard("t-10", "bottom", path=((0, 3), (1, 3), (1, 2))))
+    moved = first(events, "FigureMoved")
+    assert moved.path == ((0, 3), (1, 3), (1, 2)) and moved.cost == 3 and at(tab, "red") == (1, 2)
+
+
+def test_gh_4_without_a_path_the_cheapest_way_to_the_destination():
+    """GH-4 (issue 15): ``to`` alone walks the cheapest legal path (round the obstacle), the one legal() offers."""
+    tab = solo(game_map=open_map(obstacles=[[1, 2]]))
+    pick(tab)
+    me = rules.figure_of(tab.state, "red")
+    card = rules._card(tab.state, "t-10")
+    cheapest = rules.character_moves(tab.state, me, card.bottom)[(2, 2)]
+    events = act(tab, "red", PlayCard("t-10", "bottom", to=(2, 2)))
+    assert first(events, "FigureMoved").path == cheapest and (1, 2) not in cheapest and at(tab, "red") == (2, 2)
+
+
+def test_gh_4_a_path_is_refused_at_its_first_illegal_step_with_that_steps_clause():
+    """GH-4, GH-C1 (issue 15): each step is checked in order; the refusal names the first bad step and its clause."""
+    tab = solo(game_map=open_map(obstacles=[[2, 2]], thin_walls=[[[1, 2], [1, 3]]]),
+               figures=[("Dummy", "normal", 1, (0, 3))])
+    pick(tab)
+    cases = [
+        (((1, 2), (2, 2)), "GH-4", "step 2 ([1, 2] → [2, 2]): hex [2, 2] holds an obstacle"),
+        (((1, 2), (1, 3)), "GH-C1", "step 2 ([1, 2] → [1, 3]): a wall lies between [1, 2] and [1, 3]"),
+        (((0, 3),), "GH-4", "step 1 ([0, 2] → [0, 3]): hex [0, 3] holds an enemy, dummy-1: no figure moves "
+                            "through enemies"),
+        (((1, 2), (3, 2)), "GH-4", "step 2 ([1, 2] → [3, 2]): [3, 2] is not next to [1, 2]; a path goes one hex "
+                                   "at a time"),
+        (((-1, 2),), "GH-C1", "step 1 ([0, 2] → [-1, 2]): hex [-1, 2] is not on the map"),
+        (((1, 2), "x"), "GH-4", "step 2: path[1] must be a hex [q, r], got 'x'"),
+    ]
+    for path, rule, reason in cases:
+        refused = act(tab, "red", PlayCard("t-10", "bottom", path=path))
+        assert isinstance(refused, Rejection) and (refused.rule, refused.reason) == (rule, reason)
+    assert at(tab, "red") == (0, 2)
+
+
+def test_gh_4_hostile_paths_and_destinations_are_refused_not_crashed():
+    """GH-4 (issue 15): a path too long, a ``to`` that is no hex, a path not ending at ``to``, an unreachable or
+    occupied destination: each a Rejection with its fact."""
+    tab = solo(figures=[("Dummy", "normal", 1, (2, 2))])
+    pick(tab)
+    long = tuple((0, 2 + (i % 2)) for i in range(1, 500))
+    checks = [
+        (PlayCard("t-10", "bottom", path=long), "GH-4", "a path names at most 20 hexes, got 499"),
+        (PlayCard("t-10", "bottom", to=("a", 1)), "GH-4", "to must be a hex [q, r], got ('a', 1)"),
+        (PlayCard("t-10", "bottom", path=((1, 2),), to=(1, 3)), "GH-4", "the path ends at (1, 2), not at to [1, 3]"),
+        (PlayCard("t-10", "bottom", to=(2, 2)), "GH-4", "a move cannot end in an occupied hex: [2, 2] holds dummy-1"),
+        (PlayCard("t-10", "bottom", to=(8, -2)), "GH-4", "no legal path of at most 3 movement points leads from "
+                                                           "[0, 2] to [8, -2]"),
+        (PlayCard("t-10", "bottom", to=(40, 40)), "GH-C1", "hex [40, 40] is not on the map"),
+        (PlayCard("t-10", "bottom", path=5, to=(1, 2)), "GH-4", "path must be a list of hexes, got 5"),
+        (PlayCard("t-10", "bottom", path="ab"), "GH-4", "path must be a list of hexes, got 'ab'"),
+    ]
+    for command, rule, reason in checks:
+        refused = act(tab, "red", command)
+        assert isinstance(refused, Rejection) and (refused.rule, refused.reason) == (rule, reason)
+
+
+def test_gh_c7_a_characters_ranged_attack_needs_a_sight_line():
+    """GH-C7: red's ranged attack (range 3) on the Dummy two hexes beyond a wall hex: in range around the wall, but
+    every corner-to-corner line crosses or touches it: refused under GH-C7."""
+    tab = solo(game_map=open_map(walls=[[1, 2]]), figures=[("Dummy", "normal", 1, (2, 2))])
+    pick(tab, cards=("t-20", "t-10"))
+    refused = act(tab, "red", PlayCard("t-20", "top", targets=("dummy-1",)))
+    assert isinstance(refused, Rejection) and refused.rule == "GH-C7"
+    assert refused.reason == ("no line from a corner of [0, 2] to a corner of [2, 2] clears the walls (a corner on a "
+                              "wall never ends one)")
 
 
 def test_gh_4_obstacles_block_a_walk():
