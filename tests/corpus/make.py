@@ -1,16 +1,19 @@
 """Write the corpus of recorded games: ``python -m tests.corpus.make`` (rewrites tests/corpus/).
 
 Every built-in scenario is played to its end by random and by greedy bots with a few seeds, and
-a few harsher variants of them (one-point investigators, a lone hero) are played too, so that the
-corpus ends in every way each game can end. Each game is one JSON Lines log under
-``tests/corpus/<game>/``; ``manifest.json`` lists every file with what ``test_corpus`` checks
-against: its rules version, its number of events, the hash of its final state and how it ended.
+a few harsher variants of them (one-point investigators) are played too, so that the corpus ends
+in every way each game can end. Each game is one JSON Lines log under
+``tests/corpus/<game>/<rules version>/``; ``manifest.json`` lists every file with what
+``test_corpus`` checks against: its rules version, its number of events, the hash of its final
+state and how it ended.
 
-To add a game by hand (a browser game, a log from a dispute), put its log under
-``tests/corpus/<game>/`` and run ``python -m tests.corpus.make --add FILE``: it is replayed,
-audited, anonymised (seats keep their names; a title becomes the scenario's) and entered in the
-manifest. Regenerate the whole corpus only when a new rules version is released, and keep the old
-files: they are what proves that old games still replay under their own version.
+Only the folders of each game's newest rules version are written again; the folders of older
+versions are kept as they are: they prove that games played under a released version still
+replay and audit under it.
+
+To add a game by hand (a browser game's log from ``/api/games/{id}/log``, a log from a dispute),
+run ``python -m tests.corpus.make --add FILE``: it is replayed, audited (a finished game's secret
+is in its log) and copied under its game and rules version, and entered in the manifest.
 """
 
 from __future__ import annotations
@@ -111,8 +114,8 @@ def make() -> dict:
                     raise SystemExit(f"{label} {policy} seed {seed}: not over after {LIMIT} commands")
                 if audit(table.game, table.envelopes) is not None:
                     raise SystemExit(f"{label} {policy} seed {seed}: does not audit")
-                folder = HERE / game_name
-                folder.mkdir(exist_ok=True)
+                folder = HERE / game_name / table.game.rules_version
+                folder.mkdir(parents=True, exist_ok=True)
                 path = folder / f"{label.split('/')[1]}-{policy}-{seed}.jsonl"
                 logfile.write(path, table.envelopes)
                 manifest[path.relative_to(HERE).as_posix()] = entry(path, table.game, table.envelopes)
@@ -125,7 +128,8 @@ def add(path: Path, manifest: dict) -> None:
     divergence = audit(game, envelopes)
     if divergence is not None:
         raise SystemExit(f"{path}: does not audit: {divergence}")
-    target = HERE / game.name / path.name
+    target = HERE / game.name / game.rules_version / path.name
+    target.parent.mkdir(parents=True, exist_ok=True)
     logfile.write(target, envelopes)
     manifest[target.relative_to(HERE).as_posix()] = entry(target, game, envelopes)
 
@@ -147,9 +151,13 @@ def main(argv: list | None = None) -> int:
         manifest = json.loads(MANIFEST.read_text())
         add(args.add, manifest)
     else:
-        for old in HERE.glob("*/*.jsonl"):
-            old.unlink()
-        manifest = make()
+        newest = {f"{name}/{events.games.load(name).rules_version}/" for name in events.games.NAMES}
+        manifest = {name: item for name, item in json.loads(MANIFEST.read_text()).items()
+                    if not any(name.startswith(folder) for folder in newest)}
+        for folder in newest:
+            for old in (HERE / folder).glob("*.jsonl"):
+                old.unlink()
+        manifest.update(make())
     MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
     UNEXERCISED.write_text(json.dumps(unexercised(manifest), indent=1) + "\n")
     games: dict = {}

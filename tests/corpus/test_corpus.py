@@ -39,6 +39,7 @@ def test_a_recorded_game_replays_and_audits_under_its_own_rules_version(name):
     expected = ENTRIES[name]
     game, envelopes = logfile.read(HERE / name)
     assert game.rules_version == expected["rules_version"] == envelopes[0].event.rules_version
+    assert name.startswith(f"{game.name}/{game.rules_version}/")
     table = logfile.restore(game, envelopes, name)  # every logged hash checked
     assert audit(game, envelopes) is None
     assert len(envelopes) == expected["events"]
@@ -47,11 +48,14 @@ def test_a_recorded_game_replays_and_audits_under_its_own_rules_version(name):
     assert end_of(envelopes) == expected["end"]
 
 
-def test_every_file_of_the_corpus_is_in_the_manifest_and_each_game_has_twenty():
-    files = {path.relative_to(HERE).as_posix() for path in HERE.glob("*/*.jsonl")}
+def test_every_file_of_the_corpus_is_in_the_manifest_and_each_version_has_twenty():
+    files = {path.relative_to(HERE).as_posix() for path in HERE.glob("*/*/*.jsonl")}
     assert files == set(ENTRIES)
-    for name in events.games.NAMES:
-        assert sum(1 for item in ENTRIES.values() if item["game"] == name) >= 20, name
+    for name in events.games.NAMES:  # the newest version of every game, and every older one kept
+        for version in {item["rules_version"] for item in ENTRIES.values() if item["game"] == name} | {
+            events.games.load(name).rules_version
+        }:
+            assert sum(1 for item in ENTRIES.values() if item["rules_version"] == version) >= 20, version
 
 
 def test_the_corpus_ends_in_every_way_each_game_can_end():
