@@ -10,7 +10,7 @@ the ``rng`` handed to ``decide``.
 from __future__ import annotations
 
 from events.record import Record, Registry
-from events.rules import Catalogue, Rejection
+from events.rules import CORE, Catalogue, Rejection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,19 +22,39 @@ class GameStarted(Record):
     """The first event of every game: everything it started from, so a log alone replays it.
 
     ``scenario`` is the validated scenario as canonical JSON text (records hold no dicts), with
-    every referenced file already inlined by whoever loaded it.
+    every referenced file already inlined by whoever loaded it. ``commitment`` binds the game to
+    the secret its dice come from without telling it (CORE-1, ``events.dice.commitment``).
     """
 
-    __slots__ = ("game", "rules_version", "seed", "seats", "scenario")
+    __slots__ = ("game", "rules_version", "commitment", "seats", "scenario")
     __match_args__ = __slots__
     TYPE = "GameStarted"
 
-    def __init__(self, game: str, rules_version: str, seed: int, seats: tuple, scenario: str) -> None:
+    def __init__(self, game: str, rules_version: str, commitment: str, seats: tuple, scenario: str) -> None:
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "rules_version", rules_version)
-        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "commitment", commitment)
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "scenario", scenario)
+
+
+class SecretRevealed(Record):
+    """The game is over: its secret in the open, so anyone can check every die (CORE-2).
+
+    The shell appends it (``events.log.Table``), never a game's ``decide``; folding it changes no
+    state, so every game folds it the same way (``Game`` wraps each game's ``evolve``).
+    """
+
+    __slots__ = ("secret",)
+    __match_args__ = __slots__
+    TYPE = "SecretRevealed"
+    RULE = "CORE-2"
+
+    def __init__(self, secret: str) -> None:
+        object.__setattr__(self, "secret", secret)
+
+
+CORE_EVENTS = Registry("event", (SecretRevealed,))
 
 
 class Game:
@@ -47,7 +67,7 @@ class Game:
         catalogue: Catalogue,
         events: Registry,
         commands: Registry,
-        start: Callable[[dict, int], list],
+        start: Callable[[dict, str], list],
         decide: Callable[[Any, str, Any, Any], list | Rejection],
         evolve: Callable[[Any, Any], Any],
         view: Callable[[Any, str | None], Any],
@@ -63,12 +83,13 @@ class Game:
             raise ValueError(f"game {name!r} must register GameStarted among its events")
         self.name = name
         self.rules_version = rules_version
-        self.catalogue = catalogue
-        self.events = events
+        # The core's clauses (CORE-1, CORE-2) and its event (SecretRevealed) are every game's too.
+        self.catalogue = catalogue.with_core(CORE)
+        self.events = events.with_core(CORE_EVENTS)
         self.commands = commands
         self.start = start
         self.decide = decide
-        self.evolve = evolve
+        self.evolve = _folding_the_reveal(evolve)
         self.view = view
         self.legal = legal
         self.is_over = is_over
@@ -101,6 +122,17 @@ class Game:
             None if envelope.command is None else self.redact(envelope.command), None, envelope.rule, envelope.hash,
             envelope.at,
         )
+
+
+def _folding_the_reveal(evolve: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A game's ``evolve`` that also folds SecretRevealed, which changes nothing (CORE-2)."""
+
+    def folded(state: Any, event: Any) -> Any:
+        if type(event) is SecretRevealed:
+            return state
+        return evolve(state, event)
+
+    return folded
 
 
 def rule_of(event: Any) -> str | None:

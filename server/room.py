@@ -34,7 +34,6 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 import events.games
-from events.canonical import state_hash
 from events.log import Envelope, LogError, Table
 from events.rules import Rejection
 from server import frames
@@ -180,7 +179,8 @@ class Room:
         meta = await store.get_game(game_id)
         game = events.games.load(meta.rules)
         stored = await store.read(game_id)
-        table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored])
+        table = Table.restore(game, game_id, [frames.decode_envelope(game, item.envelope) for item in stored],
+                              secret=await store.secret(game_id))  # CORE-1: only the Room draws
         return cls(store, meta, game, table, stored)
 
     async def _reload(self, known: int) -> None:
@@ -310,8 +310,9 @@ class Room:
                     continue
                 self._refused("rejected")
                 return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
-            texts = [frames.encode_envelope(envelope) for envelope in result.envelopes]
-            batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(result.envelopes, texts)]
+            logged = result.logged  # the command's envelopes, then SecretRevealed if it ended the game (CORE-2)
+            texts = [frames.encode_envelope(envelope) for envelope in logged]
+            batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(logged, texts)]
             try:
                 await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
             except SeqConflict:
@@ -325,7 +326,7 @@ class Room:
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
             self._frames.extend(frames.event_frame(text) for text in texts)
-            self._broadcast(result.envelopes)
+            self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
             return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
@@ -386,18 +387,8 @@ class Room:
         self._broadcast(envelopes)
 
     def _absorb(self, item: Stored) -> Envelope:
-        """One stored row folded into the Table, its hash checked, as ``Table.restore`` does for a whole log."""
-        table = self.table
-        envelope = frames.decode_envelope(self.game, item.envelope)
-        if envelope.seq != table.seq + 1:
-            raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
-        state = self.game.evolve(table.state, envelope.event)
-        if state_hash(state) != envelope.hash:
-            raise LogError(f"seq {envelope.seq}: the logged hash does not match the folded state")
-        table.state = state
-        table.envelopes.append(envelope)
-        if envelope.command_id is not None:
-            table.by_command.setdefault(envelope.command_id, []).append(envelope)
+        """One stored row folded into the Table, its hash checked (``Table.absorb``), and its frame kept."""
+        envelope = self.table.absorb(frames.decode_envelope(self.game, item.envelope))
         self._frames.append(frames.event_frame(item.envelope))
         return envelope
 

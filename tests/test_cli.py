@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from events.dice import commitment, local_secret
 from events.games.mecha import GAME
 from server.cli import COMMANDS, CommandInfo
 from server.cli.main import main
-from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNAVAILABLE
+from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNAVAILABLE, UNREVEALED
 
 REPO = Path(__file__).resolve().parents[1]
 BOARDS = REPO / "events" / "games" / "mecha" / "boards"
@@ -83,13 +84,14 @@ def test_random_game_audits_clean_and_replay_prints_the_last_hash(chronicle, tmp
     lines = [json.loads(line) for line in played.stdout.splitlines()]
     assert lines and all(line["ok"] for line in lines)
     log = read_log(tmp_path / "g.jsonl")
-    assert log[0]["type"] == "GameStarted" and log[0]["data"]["seed"] == 1
-    assert log[-1]["type"] == "GameEnded"  # stopped early: 2 seats x 12 rounds < 300
+    assert log[0]["type"] == "GameStarted" and log[0]["data"]["commitment"] == commitment(local_secret(1), "local")
+    assert log[-2]["type"] == "GameEnded"  # stopped early: 2 seats x 12 rounds < 300
+    assert log[-1]["type"] == "SecretRevealed" and log[-1]["data"]["secret"] == local_secret(1)  # CORE-2
     assert [entry["seq"] for entry in log] == list(range(1, len(log) + 1))
     # Check the audit re-decides every command and agrees.
     audited = chronicle("audit", "g.jsonl")
     assert audited.returncode == SUCCESS, audited.stdout + audited.stderr
-    assert audited.stdout.strip() == f"{len(log)} events verified"
+    assert audited.stdout.splitlines()[0] == f"{len(log)} events verified"
     # Check replay proves it reached the logged final state.
     replayed = chronicle("replay", "g.jsonl")
     assert replayed.returncode == SUCCESS, replayed.stderr
@@ -147,7 +149,7 @@ def test_repeated_command_id_is_answered_with_its_earlier_events(chronicle, tmp_
 
 
 def test_audit_names_the_seq_of_a_tampered_event(chronicle, tmp_path):
-    chronicle("play", "mecha/sample", "--random", 20, "--seed", 1, "--log", "g.jsonl")
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 1, "--log", "g.jsonl")  # to the end: revealed
     log = read_log(tmp_path / "g.jsonl")
     # Check a change the fold cannot see (a Mecha's recorded route, MV-C4) is still caught.
     moved = next(entry for entry in log if entry["type"] == "MechMoved" and len(entry["data"]["path"]) > 1)
@@ -173,14 +175,14 @@ def test_replay_refuses_a_tampered_hash_naming_the_seq(chronicle, tmp_path):
 
 
 def test_audit_names_a_rules_version_mismatch_whether_or_not_it_diverges(chronicle, tmp_path):
-    chronicle("play", "mecha/sample", "--random", 8, "--seed", 2, "--log", "g.jsonl")
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 2, "--log", "g.jsonl")  # to the end: revealed
     log = read_log(tmp_path / "g.jsonl")
     log[0]["data"]["rules_version"] = "mecha-0"
     write_log(tmp_path / "old.jsonl", log)
     note = f"log was played under mecha-0, today's rules are {GAME.rules_version}"
     clean = chronicle("audit", "old.jsonl")
     assert clean.returncode == SUCCESS
-    assert clean.stdout.splitlines() == [note, f"{len(log)} events verified"]
+    assert clean.stdout.splitlines()[:2] == [note, f"{len(log)} events verified"]
     log[1]["data"]["to"] = 99
     write_log(tmp_path / "old.jsonl", log)
     diverged = chronicle("audit", "old.jsonl")
@@ -366,7 +368,7 @@ def test_explain_seq_1_shows_what_the_game_started_from(chronicle, tmp_path):
     assert "game 'g-42'" in result.stdout
     assert "scenario: Into the Tunguska: two Mechas" in result.stdout
     assert "seats:    red, blue" in result.stdout
-    assert "seed:     42" in result.stdout
+    assert f"dice:     committed to {commitment(local_secret(42), 'g-42')} (CORE-1)" in result.stdout
     assert f"rules:    {GAME.rules_version}" in result.stdout
 
 

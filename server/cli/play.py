@@ -12,8 +12,14 @@ Rejected commands are reported and change nothing; the exit status is still 0. A
 has one JSON object per line: {"seat": "red", "type": "Move", "data": {"to": 3}} with an optional
 "id" (the command id; a repeated id is answered with its earlier events, marked "repeated").
 
+--seed S makes the game's secret (CORE-1) from S (``events.dice.local_secret``): a local game is
+foreseeable by whoever knows S, which is what a seed is for. It still ends with SecretRevealed
+(CORE-2), and `chronicle audit` checks it like a server's. --continue takes the secret from the
+log's SecretRevealed if it has one, else from --seed if that opens the log's commitment; without
+either, a command that draws needs --dice.
+
 --dice 1,2 loads the dice: the values are consumed in order across commands (a draw takes the
-token whose value comes next), then the usual seeded generator takes over. The log records the
+token whose value comes next), then the game's own generator takes over. The log records the
 values each command used, so `chronicle audit` still reproduces the game.
 
 A what-if branch:  chronicle fork g.jsonl --at 9 --out b.jsonl
@@ -23,12 +29,14 @@ A what-if branch:  chronicle fork g.jsonl --at 9 --out b.jsonl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from datetime import UTC, datetime
 
 import events.games
-from events.log import Table
+from events.dice import SecretNeeded, local_secret
+from events.log import LogError, Table
 from events.record import DecodeError
 from events.rng import LoadedDiceMismatch, LoadedRng, Rng
 from events.rules import Rejection
@@ -63,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         metavar="S",
-        help="the game seed recorded in GameStarted (default 0); also seeds --random's choices",
+        help="the local game's seed: its secret is made from it (default 0); also seeds --random's choices",
     )
     parser.add_argument(
         "--dice",
@@ -83,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     dice = list(args.dice)
     for where, seat, command, command_id in commands:
         _print(_submit(table, seat, command, command_id, dice, where))
-    chooser = Rng(args.seed)  # its own stream: the game's draws stay Rng.for_command(seed, seq)
+    chooser = Rng(args.seed)  # its own stream: the game's draws stay command_rng(secret, seq)
     for number in range(1, args.random + 1):
         if game.is_over(table.state):
             break
@@ -107,7 +115,11 @@ def _open(args: argparse.Namespace) -> Table:
         if args.game_id is not None:
             raise CommandError("play: --game-id cannot be used with --continue: the log names its game", BAD_ARGS)
         game, envelopes = logfile.read(args.continue_log)
-        return logfile.restore(game, envelopes, args.continue_log)
+        table = logfile.restore(game, envelopes, args.continue_log)
+        if table.secret is None:
+            with contextlib.suppress(LogError):  # not this log's seed: commands that draw need --dice
+                table.adopt(local_secret(args.seed))
+        return table
     if args.game_id is not None and not args.game_id.strip():
         raise CommandError("play: --game-id must not be empty", BAD_ARGS)
     try:
@@ -127,7 +139,7 @@ def _submit(table: Table, seat: str, command, command_id: str | None, dice: list
     if dice:
         # Table.submit records rng.values[:rng.used], so each command gets a generator of its own
         # over what is left, falling back to the very generator audit will rebuild for it.
-        rng = LoadedRng(tuple(dice), fallback=Rng.for_command(table.seed, table.seq + 1))
+        rng = LoadedRng(tuple(dice), fallback=table.rng())
     if command_id is None:
         command_id = _fresh_id(table)
     before = table.seq
@@ -135,6 +147,9 @@ def _submit(table: Table, seat: str, command, command_id: str | None, dice: list
         result = table.submit(seat, command, command_id, at=_now(), rng=rng)
     except LoadedDiceMismatch as error:
         raise CommandError(f"--dice: {where} ({seat} {command.TYPE}): {error}", BAD_ARGS) from None
+    except SecretNeeded:
+        raise CommandError(f"play: {where} ({seat} {command.TYPE}) draws, and this log's secret is not known here: "
+                           "give the --seed the local game was started with, or --dice values", BAD_ARGS) from None
     if isinstance(result, Rejection):
         return {"seq": None, "ok": False, "rule": result.rule, "reason": result.reason}
     envelopes = result.envelopes
@@ -144,6 +159,8 @@ def _submit(table: Table, seat: str, command, command_id: str | None, dice: list
     line = {"seq": envelopes[0].seq, "ok": True, "events": [_event(envelope) for envelope in envelopes]}
     if not fresh:
         line["repeated"] = True
+    if result.revealed is not None:  # the game is over: its secret is public (CORE-2)
+        line["secret_revealed"] = result.revealed.event.secret
     return line
 
 

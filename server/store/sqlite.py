@@ -46,6 +46,10 @@ CREATE TABLE IF NOT EXISTS events (
     envelope TEXT NOT NULL,       -- the envelope's JSON, exactly as sent to clients
     UNIQUE (game, seq)
 );
+CREATE TABLE IF NOT EXISTS secrets (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    secret TEXT NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
+);
 """
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000
@@ -116,7 +120,9 @@ class SqliteStore(Store):
 
     # --- the contract ---------------------------------------------------------------------------
 
-    async def create_game(self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False) -> None:
+    async def create_game(
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+    ) -> None:
         check_batch(0, first)
 
         def work(db: sqlite3.Connection) -> None:
@@ -131,6 +137,7 @@ class SqliteStore(Store):
                 except sqlite3.IntegrityError as error:
                     raise GameExists(f"game {meta.game_id!r} already exists") from error
                 _insert(db, meta.game_id, first)
+                _keep_secret(db, meta.game_id, secret)
 
         await self._run(work)
 
@@ -200,6 +207,22 @@ class SqliteStore(Store):
             return [_meta(row) for row in rows]
 
         return await self._run(work)
+
+
+    async def secret(self, game_id: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            with _transaction(db, "BEGIN"):
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                row = db.execute("SELECT secret FROM secrets WHERE game = ?", (game_id,)).fetchone()
+            return None if row is None else row[0]
+
+        return await self._run(work)
+
+
+def _keep_secret(db: sqlite3.Connection, game_id: str, secret: str | None) -> None:
+    if secret is not None:
+        db.execute("INSERT INTO secrets (game, secret) VALUES (?, ?)", (game_id, secret))
 
 
 _META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"

@@ -10,7 +10,7 @@ from events.games.gloomhaven.model import SelectCards
 from events.log import Table
 from server import scenarios
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -46,7 +46,7 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
     """GH-C2, GH-6, GH-C4: red's pick stays hidden on blue's and the spectator's pages; after the
     reveal a bandit's turn shows its focus trace; its tied options are offered and chosen by click."""
     seed = a_seed_with_a_choice()
-    created = create_game(server.base_url, "gloomhaven/barrow", seed=seed)
+    created = seeded_game(server, "gloomhaven/barrow", seed)
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")

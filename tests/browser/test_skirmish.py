@@ -15,7 +15,7 @@ from events.games.skirmish.model import Activate, ContestDoor, DecideDoor, EndAc
 from events.log import Table
 from server.scenarios import load as load_scenario
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -49,7 +49,7 @@ def test_sk_10_a_door_contest_between_two_seats_seen_by_a_spectator(server, new_
     """SK-10, SK-7, SK-C2, SK-C3: zombies open door2 from C4; survivors contest it from B3; the
     contest's rolls and bonuses show on all three pages, and their hashes agree."""
     contest, last_seq = expected_contest()
-    created = create_game(server.base_url, scenario="skirmish/purge", seed=SEED)
+    created = seeded_game(server, "skirmish/purge", SEED)
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     zombies = open_page(new_context(), f"{server.base_url}{created['seats']['zombies']['link']}")

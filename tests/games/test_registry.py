@@ -35,7 +35,7 @@ GAMES = [events.games.load(name) for name in events.games.NAMES]
 
 SAMPLES = {
     "mecha": {
-        "GameStarted": {"game": "mecha", "rules_version": "mecha-2", "seed": 7, "seats": ["red"], "scenario": "{}"},
+        "GameStarted": {"game": "mecha", "rules_version": "mecha-2", "commitment": "ab" * 32, "seats": ["red"], "scenario": "{}"},
         "MechMoved": {"seat": "red", "start": None, "to": 4, "path": [2, 4], "passed_through": [2]},
         "MechStayed": {"seat": "red", "at": 3},
         "PlanTokenGained": {"seat": "red", "location": 8},

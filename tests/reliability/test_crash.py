@@ -47,7 +47,7 @@ class Table:
         self.played: list[str] = []
 
     def new_game(self) -> dict[str, Player]:
-        game = create_game(self.server.base_url, SCENARIO, seed=random.randrange(2**31))
+        game = create_game(self.server.base_url, SCENARIO)
         self.played.append(game["game"])
         return {seat: Player(self.server.ws_url, game["game"], link["token"], seat, RULES)
                 for seat, link in game["seats"].items()}

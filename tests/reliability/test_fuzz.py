@@ -159,7 +159,7 @@ def _bases(token: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def fuzz_game(quiet_server):
-    game = create_game(quiet_server.base_url, "mecha/sample", seed=5)
+    game = create_game(quiet_server.base_url, "mecha/sample")
     return game
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import events.games
 from events.log import Envelope, Table
-from events.rng import LoadedRng, Rng
+from events.rng import LoadedRng
 from server import frames
 from server.scenarios import builtin_scenarios, load
 
@@ -38,7 +38,7 @@ def random_game(name: str, seed: int, picks: list[int]) -> Table:
         rng = None
         if name == "mecha" and pick % 3 == 0 and table.state.bag:  # loaded dice: the envelope carries "dice"
             rng = LoadedRng((table.state.bag[pick % len(table.state.bag)][0],),
-                            fallback=Rng.for_command(table.seed, table.seq + 1))
+                            fallback=table.rng())
         table.submit(seat, options[pick // 7 % len(options)], f"c-{number}",
                      at=None if pick % 2 else "2026-01-01T00:00:01Z", rng=rng)
     return table

@@ -76,12 +76,12 @@ CHECK_NAMES = {"evade": "Evade", "flee": "Evade (flee)", "horror": "Horror", "co
 # --- start -----------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """GameStarted (the scenario validated, raising ScenarioError, and recorded whole), then the first
     seat's movement begins (AH-1)."""
     setup = boards.load_scenario(scenario)
     seats = tuple(inv.seat for inv in setup.investigators)
-    first = GameStarted("arkham", RULES_VERSION, seed, seats, canonical_json(scenario))
+    first = GameStarted("arkham", RULES_VERSION, commitment, seats, canonical_json(scenario))
     flow = _Flow(evolve(None, first))
     flow.events.append(first)
     if not _begin(flow):

@@ -81,10 +81,10 @@ def _copy(record: Any, **changes: Any) -> Any:
 # --- start -----------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first events: the scenario validated (raises ScenarioError) and recorded whole, then round 1."""
     setup = boards.load_scenario(scenario)
-    first = [GameStarted("echo", RULES_VERSION, seed, setup.seats, canonical_json(scenario))]
+    first = [GameStarted("echo", RULES_VERSION, commitment, setup.seats, canonical_json(scenario))]
     state = evolve(None, first[0])
     return first + [_round_began(state, 1)]
 

@@ -82,11 +82,11 @@ LONG_REST_INITIATIVE = 99
 # --- start --------------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first events: the scenario validated (raises ScenarioError) and recorded whole; round 1."""
     setup = boards.load_scenario(scenario)
     seats = tuple(seat for seat, _cls, _hex in setup.characters)
-    return [GameStarted("gloomhaven", RULES_VERSION, seed, seats, canonical_json(scenario)), RoundStarted(1)]
+    return [GameStarted("gloomhaven", RULES_VERSION, commitment, seats, canonical_json(scenario)), RoundStarted(1)]
 
 
 def initial_state(event: GameStarted) -> State:

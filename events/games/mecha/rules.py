@@ -35,11 +35,11 @@ RULES_VERSION = "mecha-2"
 # --- start -----------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first event: the scenario validated (raises ScenarioError) and recorded whole."""
     setup = boards.load_scenario(scenario)
     seats = tuple(seat.seat for seat in setup.seats)
-    return [GameStarted("mecha", RULES_VERSION, seed, seats, canonical_json(scenario))]
+    return [GameStarted("mecha", RULES_VERSION, commitment, seats, canonical_json(scenario))]
 
 
 def initial_state(event: GameStarted) -> State:

@@ -66,10 +66,10 @@ CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
 # --- start -------------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first event: the scenario validated (raises ScenarioError) and recorded whole."""
     setup = boards.load_scenario(scenario)
-    return [GameStarted("skirmish", RULES_VERSION, seed, setup.sides, canonical_json(scenario))]
+    return [GameStarted("skirmish", RULES_VERSION, commitment, setup.sides, canonical_json(scenario))]
 
 
 def initial_state(event: GameStarted) -> State:
