@@ -271,6 +271,12 @@ class Table:
         produced = self.envelopes[first - 1 :]
         return Accepted(produced, self.envelopes[-1] if self._reveal_if_over(at) else None)
 
+    def caused_upto(self, last: int) -> int:
+        """The last seq a command whose own events end at ``last`` caused: SecretRevealed's if it follows."""
+        if last < self.seq and isinstance(self.envelopes[last].event, SecretRevealed):
+            return last + 1
+        return last
+
     def rng(self) -> Rng:
         """The generator of the next command (CORE-1): derived from the secret, or sealed without it."""
         return command_rng(self.secret, self.seq + 1) if self.secret is not None else SealedRng()

@@ -291,7 +291,7 @@ class Room:
                     self._refused("id-taken")
                     return frames.error_frame("id-taken", f"command id {command_id!r} was already used by seat "
                                               f"{earlier[0].seat} in this game; ids must be unique per game", command_id)
-                return frames.encode(frames.Ack(command_id, earlier[0].seq, earlier[-1].seq))
+                return frames.encode(frames.Ack(command_id, earlier[0].seq, self.table.caused_upto(earlier[-1].seq)))
             # 5. decide
             head = self.table.seq
             try:
@@ -329,7 +329,7 @@ class Room:
             self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
-            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
+            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, logged[-1].seq))
         self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
                                   command_id)

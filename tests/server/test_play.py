@@ -42,7 +42,9 @@ def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
         # Check all three received the same envelopes, in the same order, every hash verified on the way.
         assert seats["red"].envelopes == seats["blue"].envelopes == spectator.envelopes
         assert [e["seq"] for e in spectator.envelopes] == list(range(1, spectator.head + 1))
-        assert spectator.envelopes[-1]["type"] == "GameEnded"
+        assert spectator.envelopes[-2]["type"] == "GameEnded"
+        # Check the last command's ack covered the SecretRevealed that followed it (CORE-2).
+        assert spectator.envelopes[-1]["type"] == "SecretRevealed" and spectator.head == answer["last"]
         # Check the lobby lists it as over, with its head.
         _, games = get_json(f"{shared_server.base_url}/api/games")
         listed = next(g for g in games if g["game"] == game["game"])
