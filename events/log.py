@@ -372,12 +372,12 @@ class Audit:
         return self.divergence is None and not self.sealed and not self.withheld
 
 
-def audit(game: Game, envelopes: list) -> Divergence | None:
+def audit(game: Game, envelopes: list, secret: str | None = None) -> Divergence | None:
     """The first divergence of the log from today's rules, or None: ``audit_log(...).divergence``."""
-    return audit_log(game, envelopes).divergence
+    return audit_log(game, envelopes, secret).divergence
 
 
-def audit_log(game: Game, envelopes: list) -> Audit:
+def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
     """Re-decide every logged command and re-fold every event; say exactly what was checked.
 
     The dice of a command come from the game's secret (CORE-1): once the log holds SecretRevealed
@@ -385,17 +385,24 @@ def audit_log(game: Game, envelopes: list) -> Audit:
     ``command_rng(secret, seq)`` (and its loaded dice). Before the reveal a command is decided
     with a ``SealedRng``: one that draws nothing is re-decided all the same, one that draws is
     counted in ``sealed`` and its logged events are folded and hashed, never guessed at.
+
+    ``secret`` is for whoever holds the game's secret before the reveal (the server's operator, a
+    test reading its store): it must open the commitment too, and then every die is re-derived.
     """
     report = Audit()
     table = Table(game, envelopes[0].game if envelopes else "")
     revealed = next((e for e in envelopes if isinstance(e.event, SecretRevealed)), None)
-    if revealed is not None and envelopes and isinstance(envelopes[0].event, GameStarted):
-        opened = _opens(revealed.event.secret, table.game_id, envelopes[0].event.commitment)
+    committed = envelopes[0].event.commitment if envelopes and isinstance(envelopes[0].event, GameStarted) else None
+    for where, candidate in ((revealed, None if revealed is None else revealed.event.secret), (None, secret)):
+        if candidate is None or committed is None:
+            continue
+        opened = _opens(candidate, table.game_id, committed)
         if opened is not None:
-            report.divergence = Divergence(revealed.seq, "a secret that opens the commitment", f"one that {opened}")
+            seq = where.seq if where is not None else 1
+            report.divergence = Divergence(seq, "a secret that opens the commitment", f"one that {opened}")
             return report
-        report.revealed = True
-    secret = revealed.event.secret if report.revealed else None
+        report.revealed = report.revealed or where is not None
+        secret = candidate
     for group in command_groups(envelopes):
         head = group[0]
         if head.command is not None:

@@ -129,7 +129,7 @@ class Registry:
             raise DecodeError(f"{path}: expected an object with a 'type', got {_kind(data)}")
         tag = data.get("type")
         cls = self.by_type.get(tag) if isinstance(tag, str) else None
-        if cls is None and self.core is not None and tag in self.core:
+        if cls is None and self.core is not None and isinstance(tag, str) and tag in self.core:
             return self.core.build(data, path)
         if cls is None:
             known = ", ".join(self.names())

@@ -127,6 +127,27 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int) -> dict:
             "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
 
 
+def stored_secrets(store: str | os.PathLike, game_ids: list) -> dict:
+    """The games' secrets (CORE-1) as the store holds them: a SQLite path or a postgresql:// URL.
+
+    Only a test (or an operator) that can read the server's store has them before the reveal:
+    it lets a crash test audit every die of a running game (``events.log.audit(..., secret)``).
+    """
+    import asyncio
+
+    from server.store import store_for
+
+    async def read() -> dict:
+        opened = store_for(str(store))
+        await opened.open()
+        try:
+            return {game_id: await opened.secret(game_id) for game_id in game_ids}
+        finally:
+            await opened.close()
+
+    return asyncio.run(read())
+
+
 class ServerProcess:
     """A real server in a subprocess; see the module docstring."""
 

@@ -421,3 +421,49 @@ def test_continue_refuses_a_log_whose_hash_was_tampered(chronicle, tmp_path):
     result = chronicle("play", "--continue", "t.jsonl", "--random", 1)
     assert result.returncode == DIVERGED
     assert f"seq {len(log)}" in assert_one_line_error(result)
+
+
+# --- the game's secret (CORE-1, CORE-2) -------------------------------------------------------------
+
+
+def test_core_1_audit_of_an_unfinished_game_says_what_waits_for_the_reveal(chronicle, tmp_path):
+    """CORE-1: a log cut before the end folds and hashes in full, and the audit counts the commands
+    that drew (exit 6), re-deciding the others; the finished game then audits in full (CORE-2)."""
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 3, "--log", "g.jsonl")
+    log = read_log(tmp_path / "g.jsonl")
+    cut = next(entry["seq"] for entry in log if entry["type"] == "CorruptionDrawn") + 1
+    while log[cut - 1]["command_id"] == log[cut - 2]["command_id"]:
+        cut += 1  # cut after a whole command
+    write_log(tmp_path / "running.jsonl", log[: cut - 1])
+    result = chronicle("audit", "running.jsonl")
+    assert result.returncode == UNREVEALED, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{cut - 1} events folded and hashed; ") and lines[0].endswith("NOT fully verified:")
+    assert "drew random outcomes that wait for the game's secret" in lines[1]
+    # Check: the whole game, its secret revealed, is verified in full.
+    done = chronicle("audit", "g.jsonl")
+    assert done.returncode == SUCCESS and "with dice from the revealed secret" in done.stdout
+
+
+def test_core_2_a_tampered_secret_is_a_divergence(chronicle, tmp_path):
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 3, "--log", "g.jsonl")
+    log = read_log(tmp_path / "g.jsonl")
+    log[-1]["data"]["secret"] = local_secret(4)
+    write_log(tmp_path / "t.jsonl", log)
+    result = chronicle("audit", "t.jsonl")
+    assert result.returncode == DIVERGED
+    assert result.stdout.startswith(f"seq {len(log)}: logged a secret that opens the commitment, produced one that "
+                                    "does not match the commitment")
+
+
+def test_core_1_continue_takes_the_local_seed_or_says_what_is_missing(chronicle, tmp_path):
+    """CORE-1: a local game's log continues with the --seed it was started with; another seed cannot draw."""
+    chronicle("play", "mecha/sample", "--commands", commands(tmp_path, {"seat": "red", "type": "Pass"}),
+              "--seed", 9, "--log", "g.jsonl")
+    draw = commands(tmp_path, {"seat": "blue", "type": "Move", "data": {"to": 8}}, name="draw.jsonl")  # face down
+    good = chronicle("play", "--continue", "g.jsonl", "--seed", 9, "--commands", draw, "--log", "g2.jsonl")
+    assert good.returncode == SUCCESS, good.stderr
+    assert any(event["type"] == "CorruptionDrawn" for event in json.loads(good.stdout)["events"])
+    bad = chronicle("play", "--continue", "g.jsonl", "--seed", 8, "--commands", draw)
+    assert "draws, and this log's secret is not known here" in assert_one_line_error(bad)
+    assert bad.returncode == BAD_ARGS
