@@ -117,11 +117,8 @@ class Game:
         allowed = self.visibility(envelope.event)
         if allowed is None or (seat is not None and seat in allowed):
             return envelope
-        return type(envelope)(
-            envelope.game, envelope.seq, self.redact(envelope.event), envelope.seat, envelope.command_id,
-            None if envelope.command is None else self.redact(envelope.command), None, envelope.rule, envelope.hash,
-            envelope.at,
-        )
+        return envelope.redacted(self.redact(envelope.event),
+                                 None if envelope.command is None else self.redact(envelope.command))
 
 
 def _folding_the_reveal(evolve: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:

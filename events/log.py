@@ -12,6 +12,8 @@ and stores what it returns. It never does I/O.
 
 from __future__ import annotations
 
+import json
+
 from events.canonical import state_hash
 from events.dice import SealedRng, SecretNeeded, check_secret, command_rng, commitment, local_secret
 from events.game import GameStarted, SecretRevealed, rule_of
@@ -60,6 +62,13 @@ class Envelope:
     @property
     def type(self) -> str:
         return self.event.TYPE
+
+    def redacted(self, event: Record, command: Record | None) -> Envelope:
+        """A copy for a viewer who may not see it all: ``event``'s public form in place of the event,
+        ``command``'s (None: withheld) in place of the command, and no dice; seq, seat, command id,
+        rule and hash stay (the hash is the same: the state every viewer folds is the same)."""
+        return Envelope(self.game, self.seq, event, self.seat, self.command_id, command, None, self.rule, self.hash,
+                        self.at)
 
     def to_dict(self) -> dict:
         event = self.event.to_data()
@@ -125,6 +134,22 @@ class Envelope:
             raw["game"], seq, event, raw.get("seat"), raw.get("command_id"), command, dice,
             raw.get("rule"), raw["hash"], raw.get("at"),
         )
+
+
+def encode_envelope(envelope: Envelope) -> str:
+    """The one spelling of an envelope, wherever it goes (store, wire, log file): ``to_dict()`` as JSON
+    with keys sorted, no spaces and non-ASCII text as itself. ``server.frames.encode_envelope`` is
+    msgspec's fast path to the same bytes (``tests/server/test_frames.py`` proves it on every game)."""
+    return json.dumps(envelope.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_envelope(game: Game, text: str | bytes, where: str = "$") -> Envelope:
+    """The reference decoder: JSON text -> Envelope, every field checked (``Envelope.from_dict``)."""
+    try:
+        raw = json.loads(text)
+    except ValueError as error:
+        raise DecodeError(f"{where}: not valid JSON: {error}") from None
+    return Envelope.from_dict(game, raw, where)
 
 
 def fold(game: Game, events: Any, state: Any = None) -> Any:

@@ -383,3 +383,33 @@ def test_core_1_audit_of_a_running_game_still_catches_what_needs_no_secret():
     envelopes = played().envelopes
     envelopes[3] = _with(envelopes[3], hash="0" * 64)
     assert audit(TOY, envelopes).seq == 4  # a sealed command's hash
+
+
+# --- one fold-and-verify, one redaction (issue 13) --------------------------------------------------
+
+
+def test_absorb_is_the_one_fold_and_verify_step():
+    """``absorb`` folds, checks the hash (unless told not to), indexes by command id, and refuses what
+    does not follow; a refused envelope leaves the table as it was."""
+    live = finished()
+    table = Table(TOY, "g-1")
+    for envelope in live.envelopes[:3]:
+        assert table.absorb(envelope) is envelope
+    assert table.seq == 3 and table.state == Table.restore(TOY, "g-1", live.envelopes[:3]).state
+    assert table.by_command["c-2"] == live.envelopes[2:3] and table.commitment == live.commitment
+    before = (table.state, table.seq)
+    with pytest.raises(LogError, match="seq 5 follows seq 3"):
+        table.absorb(live.envelopes[4])
+    with pytest.raises(LogError, match="seq 4: the logged hash does not match"):
+        table.absorb(_with(live.envelopes[3], hash="0" * 64))
+    assert (table.state, table.seq) == before
+    table.absorb(_with(live.envelopes[3], hash="0" * 64), verify=False)  # the page checks hashes itself, later
+    assert table.seq == 4
+
+
+def test_redacted_keeps_the_place_and_the_hash_and_drops_the_dice():
+    envelope = played().envelopes[4]
+    copy = envelope.redacted(Rolled(1), None)
+    assert (copy.game, copy.seq, copy.seat, copy.command_id, copy.rule, copy.hash, copy.at) == (
+        envelope.game, envelope.seq, envelope.seat, envelope.command_id, envelope.rule, envelope.hash, envelope.at)
+    assert (copy.event, copy.command, copy.dice) == (Rolled(1), None, None) and envelope.dice == (6,)
