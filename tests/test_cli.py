@@ -464,6 +464,13 @@ def test_core_1_continue_takes_the_local_seed_or_says_what_is_missing(chronicle,
     good = chronicle("play", "--continue", "g.jsonl", "--seed", 9, "--commands", draw, "--log", "g2.jsonl")
     assert good.returncode == SUCCESS, good.stderr
     assert any(event["type"] == "CorruptionDrawn" for event in json.loads(good.stdout)["events"])
-    bad = chronicle("play", "--continue", "g.jsonl", "--seed", 8, "--commands", draw)
-    assert "draws, and this log's secret is not known here" in assert_one_line_error(bad)
-    assert bad.returncode == BAD_ARGS
+    wrong = chronicle("play", "--continue", "g.jsonl", "--seed", 8, "--commands", draw)
+    assert "--seed 8 is not the seed of g.jsonl" in assert_one_line_error(wrong) and wrong.returncode == BAD_ARGS
+    unknown = chronicle("play", "--continue", "g.jsonl", "--commands", draw)
+    assert "draws, and this log's secret is not known here" in assert_one_line_error(unknown)
+    assert unknown.returncode == BAD_ARGS
+    # Check: without --seed the game's secret is drawn at random: two such games differ at seq 1.
+    first, second = (chronicle("play", "mecha/sample", "--log", f"{name}.jsonl") for name in ("r1", "r2"))
+    assert first.returncode == second.returncode == SUCCESS
+    assert read_log(tmp_path / "r1.jsonl")[0]["data"]["commitment"] != read_log(tmp_path / "r2.jsonl")[0]["data"][
+        "commitment"]

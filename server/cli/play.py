@@ -12,11 +12,13 @@ Rejected commands are reported and change nothing; the exit status is still 0. A
 has one JSON object per line: {"seat": "red", "type": "Move", "data": {"to": 3}} with an optional
 "id" (the command id; a repeated id is answered with its earlier events, marked "repeated").
 
---seed S makes the game's secret (CORE-1) from S (``events.dice.local_secret``): a local game is
-foreseeable by whoever knows S, which is what a seed is for. It still ends with SecretRevealed
-(CORE-2), and `chronicle audit` checks it like a server's. --continue takes the secret from the
-log's SecretRevealed if it has one, else from --seed if that opens the log's commitment; without
-either, a command that draws needs --dice.
+The game's secret (CORE-1) is drawn from ``secrets``, as the server does, unless --seed S makes
+it from S (``events.dice.local_secret``): such a game is foreseeable by whoever knows S, which is
+what a seed is for (the same seed plays the same game). Either way it ends with SecretRevealed
+(CORE-2), and `chronicle audit` checks it like a server's. A drawn secret lives only as long as
+the command: to continue an unfinished game later, start it with --seed. --continue takes the
+secret from the log's SecretRevealed if it has one, else from --seed (which must open the log's
+commitment); without either, a command that draws needs --dice.
 
 --dice 1,2 loads the dice: the values are consumed in order across commands (a draw takes the
 token whose value comes next), then the game's own generator takes over. The log records the
@@ -29,8 +31,8 @@ A what-if branch:  chronicle fork g.jsonl --at 9 --out b.jsonl
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
+import secrets
 import sys
 from datetime import UTC, datetime
 
@@ -45,6 +47,7 @@ from server import logfile, scenarios
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
 DEFAULT_GAME_ID = "local"
+SECRET_BYTES = 32  # as server/api.py: 256 bits from ``secrets`` (CORE-1)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,9 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
         type=int,
-        default=0,
+        default=None,
         metavar="S",
-        help="the local game's seed: its secret is made from it (default 0); also seeds --random's choices",
+        help="make the game's secret from S (default: drawn at random); also seeds --random's choices (default 0)",
     )
     parser.add_argument(
         "--dice",
@@ -91,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     dice = list(args.dice)
     for where, seat, command, command_id in commands:
         _print(_submit(table, seat, command, command_id, dice, where))
-    chooser = Rng(args.seed)  # its own stream: the game's draws stay command_rng(secret, seq)
+    chooser = Rng(args.seed or 0)  # its own stream: the game's draws stay command_rng(secret, seq)
     for number in range(1, args.random + 1):
         if game.is_over(table.state):
             break
@@ -116,9 +119,12 @@ def _open(args: argparse.Namespace) -> Table:
             raise CommandError("play: --game-id cannot be used with --continue: the log names its game", BAD_ARGS)
         game, envelopes = logfile.read(args.continue_log)
         table = logfile.restore(game, envelopes, args.continue_log)
-        if table.secret is None:
-            with contextlib.suppress(LogError):  # not this log's seed: commands that draw need --dice
+        if table.secret is None and args.seed is not None:
+            try:
                 table.adopt(local_secret(args.seed))
+            except LogError:
+                raise CommandError(f"play: --seed {args.seed} is not the seed of {args.continue_log}: it does not "
+                                   "open the commitment of its GameStarted (CORE-1)", BAD_ARGS) from None
         return table
     if args.game_id is not None and not args.game_id.strip():
         raise CommandError("play: --game-id must not be empty", BAD_ARGS)
@@ -128,7 +134,8 @@ def _open(args: argparse.Namespace) -> Table:
         raise CommandError(f"{args.scenario}: not UTF-8 text: {error.reason} at byte {error.start}") from None
     game = events.games.load(name)
     try:
-        return Table.create(game, args.game_id or DEFAULT_GAME_ID, scenario, args.seed, at=_now())
+        secret = secrets.token_hex(SECRET_BYTES) if args.seed is None else args.seed
+        return Table.create(game, args.game_id or DEFAULT_GAME_ID, scenario, secret, at=_now())
     except ScenarioError as error:
         raise CommandError(f"{args.scenario}: {error}", BAD_INPUT) from None
 
