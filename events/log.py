@@ -4,10 +4,14 @@ One envelope per event: ``{game, seq, type, data, seat, command_id, command, dic
 at}``. ``seq`` is dense from 1; the first envelope holds ``GameStarted``; every envelope of an
 accepted command carries that command (type and data), so ``audit`` can re-decide it from the log
 alone; ``dice`` lists the values a loaded generator forced, if any; ``hash`` is the state hash
-after the event; ``at`` is informative and never read here.
+after the event; ``at`` is informative and never read here. ``encode_envelope`` and
+``decode_envelope`` are the one codec (``server.frames`` has msgspec's fast path to the same bytes).
 
 ``Table`` is one game in memory with its log: the shell (CLI or server Room) hands it commands
-and stores what it returns. It never does I/O.
+and stores what it returns, and ``Table.absorb`` is the one fold-and-verify step of every reader
+(restore, audit, the Room, the browser). The dice of each command come from the game's secret
+(CORE-1, ``events.dice``); the command that ends the game is followed by SecretRevealed (CORE-2).
+It never does I/O.
 """
 
 from __future__ import annotations
