@@ -1,9 +1,10 @@
 """The arkham board in the browser: a move with monsters in the way (evade, then combat) played by
 two seats and watched by a spectator; then the replay page reproduces it event by event.
 
-The server draws its dice with ``Rng.for_command(seed, seq)``, so the test first finds, in
-process, a seed whose dice give the story it wants (the Zombie evaded, the Ghoul beaten in one
-round), then plays that game through the real pages.
+The server draws each command's dice from the game's secret and its seq (CORE-1), so the test
+first finds, in process, a local seed whose secret gives the story it wants (the Zombie evaded,
+the Ghoul beaten in one round), stores the game with that secret (``seeded_game``), then plays it
+through the real pages.
 """
 
 from __future__ import annotations

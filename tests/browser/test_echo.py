@@ -27,8 +27,9 @@ FIGHT_TYPES = ["EvasionRolled", "CombatBegan", "CombatStepBegan", "StrikeOrderSe
 def failing_evasion_seed() -> int:
     """A game seed whose first command's dice make red's evasion fail (Stealth 2 − 1 = 1 die).
 
-    The server seeds each command's dice from the game seed and the command's first seq, as
-    ``Table.submit`` does, so a game played here in memory predicts the server's.
+    The server derives each command's dice from the game's secret and the command's first seq
+    (CORE-1), and ``seeded_game`` stores the game with this seed's secret, so a game played here
+    in memory predicts the server's.
     """
     _game, scenario = load_scenario("echo/novice-duel")
     for seed in range(1, 200):

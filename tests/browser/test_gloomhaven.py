@@ -21,8 +21,9 @@ BLUE_PICK = ("ti-05", "ti-08")  # leading 85
 def a_seed_with_a_choice() -> int:
     """A seed whose first round, after these two picks, makes a monster offer equally good options.
 
-    The server seeds each command's draws from the game seed and the seq, so folding the same
-    commands here gives the very game the pages will show.
+    The server derives each command's draws from the game's secret and the seq (CORE-1), and
+    ``seeded_game`` stores the game with this seed's secret, so playing the same commands here
+    gives the very game the pages will show.
     """
     game = events.games.load("gloomhaven")
     _name, data = scenarios.load("gloomhaven/barrow")

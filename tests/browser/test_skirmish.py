@@ -32,8 +32,9 @@ SCRIPT = [
 
 
 def expected_contest():
-    """The server seeds each command's dice from the game seed and its first seq, as
-    ``Table.submit`` does, so the same commands played here give the server's contest."""
+    """The server derives each command's dice from the game's secret and its first seq (CORE-1), and
+    ``seeded_game`` stores the game with SEED's secret, so the same commands played here give the
+    server's contest."""
     _game, scenario = load_scenario("skirmish/purge")
     table = Table.create(GAME, "probe", scenario, SEED)
     for number, (seat, command) in enumerate(SCRIPT):
