@@ -94,8 +94,6 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int) -> dict:
     in WAL mode takes a second writer); the server then plays it like any other. The answer has
     the POST's shape.
     """
-    import asyncio
-
     import events.games
     from events.dice import local_secret
     from events.log import Table
@@ -121,7 +119,7 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int) -> dict:
         finally:
             await store.close()
 
-    asyncio.run(write())
+    _run_apart(write)
     return {"game": game_id,
             "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
             "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
@@ -133,8 +131,6 @@ def stored_secrets(store: str | os.PathLike, game_ids: list) -> dict:
     Only a test (or an operator) that can read the server's store has them before the reveal:
     it lets a crash test audit every die of a running game (``events.log.audit(..., secret)``).
     """
-    import asyncio
-
     from server.store import store_for
 
     async def read() -> dict:
@@ -145,7 +141,16 @@ def stored_secrets(store: str | os.PathLike, game_ids: list) -> dict:
         finally:
             await opened.close()
 
-    return asyncio.run(read())
+    return _run_apart(read)
+
+
+def _run_apart(coroutine_function: Any) -> Any:
+    """Run a coroutine to its end in a thread of its own (the caller may be inside an event loop)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(lambda: asyncio.run(coroutine_function())).result()
 
 
 class ServerProcess:

@@ -413,3 +413,15 @@ def test_redacted_keeps_the_place_and_the_hash_and_drops_the_dice():
     assert (copy.game, copy.seq, copy.seat, copy.command_id, copy.rule, copy.hash, copy.at) == (
         envelope.game, envelope.seq, envelope.seat, envelope.command_id, envelope.rule, envelope.hash, envelope.at)
     assert (copy.event, copy.command, copy.dice) == (Rolled(1), None, None) and envelope.dice == (6,)
+
+
+def test_core_2_audit_names_a_gap_and_an_unknown_clause_is_not_in_the_catalogue():
+    envelopes = finished().envelopes
+    divergence = audit(TOY, [envelopes[0], _with(envelopes[1], seq=3)])  # the same event, one seq too far
+    assert divergence.seq == 3 and "seq 3 follows seq 1: the log has a gap" in divergence.produced
+    assert "CORE-2" in TOY.catalogue and TOY.catalogue["CORE-2"].title == "Secret revealed"
+    assert TOY.catalogue.get("T-1").title == "Add" and TOY.catalogue.get("X-9") is None
+    assert "CORE-2" not in TOY.catalogue.ids()  # the game's own clauses, as its digest lists them
+    with pytest.raises(KeyError, match="no clause 'X-9'"):
+        TOY.catalogue["X-9"]
+    assert "SecretRevealed" in TOY.events and "SecretRevealed" not in TOY.events.names()
