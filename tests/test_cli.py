@@ -474,3 +474,25 @@ def test_core_1_continue_takes_the_local_seed_or_says_what_is_missing(chronicle,
     assert first.returncode == second.returncode == SUCCESS
     assert read_log(tmp_path / "r1.jsonl")[0]["data"]["commitment"] != read_log(tmp_path / "r2.jsonl")[0]["data"][
         "commitment"]
+
+
+def test_core_2_a_branch_of_a_finished_game_keeps_its_secret_and_audits(chronicle, tmp_path):
+    """CORE-2: fork of a finished game copies SecretRevealed after the kept part, so the branch draws from
+    the committed secret and audits in full."""
+    chronicle("play", "mecha/sample", "--random", 300, "--log", "g.jsonl")  # a drawn secret, revealed at the end
+    log = read_log(tmp_path / "g.jsonl")
+    at = next(entry["seq"] for entry in log if entry["type"] == "TurnEnded")  # the end of a first command
+    forked = chronicle("fork", "g.jsonl", "--at", at, "--out", "b.jsonl")
+    assert forked.returncode == SUCCESS and f"follows at seq {at + 1}" in forked.stdout
+    branch = read_log(tmp_path / "b.jsonl")
+    assert branch[-1]["type"] == "SecretRevealed" and branch[-1]["data"] == log[-1]["data"]
+    assert branch[-1]["seq"] == at + 1 and branch[-1]["hash"] == log[at - 1]["hash"]
+    # Check: the branch plays on to its end, draws included, and audits in full: one reveal, no second.
+    more = chronicle("play", "--continue", "b.jsonl", "--random", 300, "--log", "b2.jsonl")
+    assert more.returncode == SUCCESS, more.stderr
+    played = read_log(tmp_path / "b2.jsonl")
+    assert any(entry["type"] == "CorruptionDrawn" for entry in played[at + 1:])
+    assert sum(entry["type"] == "SecretRevealed" for entry in played) == 1
+    audited = chronicle("audit", "b2.jsonl")
+    assert audited.returncode == SUCCESS, audited.stdout
+    assert "with dice from the revealed secret" in audited.stdout
