@@ -42,7 +42,8 @@ class SecretRevealed(Record):
     """The game is over: its secret in the open, so anyone can check every die (CORE-2).
 
     The shell appends it (``events.log.Table``), never a game's ``decide``; folding it changes no
-    state, so every game folds it the same way (``Game`` wraps each game's ``evolve``).
+    state: every game's ``evolve`` has the one case ``case SecretRevealed(): return s`` (a wrapper
+    around ``evolve`` would cost a call per event in Brython).
     """
 
     __slots__ = ("secret",)
@@ -85,11 +86,12 @@ class Game:
         self.rules_version = rules_version
         # The core's clauses (CORE-1, CORE-2) and its event (SecretRevealed) are every game's too.
         self.catalogue = catalogue.with_core(CORE)
-        self.events = events.with_core(CORE_EVENTS)
+        events.core = CORE_EVENTS  # the game's registry itself: a copy made through __dict__ is slow in Brython
+        self.events = events
         self.commands = commands
         self.start = start
         self.decide = decide
-        self.evolve = _folding_the_reveal(evolve)
+        self.evolve = evolve  # folds SecretRevealed too: one case of every game's match (CORE-2)
         self.view = view
         self.legal = legal
         self.is_over = is_over
@@ -119,17 +121,6 @@ class Game:
             return envelope
         return envelope.redacted(self.redact(envelope.event),
                                  None if envelope.command is None else self.redact(envelope.command))
-
-
-def _folding_the_reveal(evolve: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """A game's ``evolve`` that also folds SecretRevealed, which changes nothing (CORE-2)."""
-
-    def folded(state: Any, event: Any) -> Any:
-        if type(event) is SecretRevealed:
-            return state
-        return evolve(state, event)
-
-    return folded
 
 
 def rule_of(event: Any) -> str | None:

@@ -101,13 +101,6 @@ class Registry:
         for cls in classes:
             self.add(cls)
 
-    def with_core(self, core: Registry) -> Registry:
-        """A copy that builds and knows ``core``'s records too (``names()`` and ``by_type`` stay this one's)."""
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        clone.core = core
-        return clone
-
     def add(self, cls: type) -> type:
         tag = cls.TYPE  # type: ignore[attr-defined]
         if not tag:

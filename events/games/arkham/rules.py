@@ -11,7 +11,7 @@ being knocked out) the engine does at once and writes into the log.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.arkham import board as boards
 from events.games.arkham.model import (
     LOST,
@@ -875,6 +875,8 @@ def evolve(state: Any, event: Any) -> State:
                          combat="", pending=None, offer=None)
         case GameEnded():
             return s.but(over=True)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"arkham cannot fold an event of type {type(event).__name__}")
 
 

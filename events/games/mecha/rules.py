@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -352,6 +352,8 @@ def evolve(state: Any, event: Any) -> State:
         case GameEnded():
             return State(s.title, s.board, s.seats, s.positions, s.face_up, s.map_tokens, s.stacks, s.bag,
                          s.token_20, s.plans, s.revealed, s.turn, s.round, s.rounds, True)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
 
 
