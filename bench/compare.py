@@ -86,7 +86,7 @@ def check_same_rules(where: Path, count: int = 300, seed: int = 5) -> int:
     if done.returncode != 0:
         raise PeerUnavailable(f"same-rules.js failed:\n{done.stderr[-2000:]}")
     _, scenario = load_scenario("mecha/sample")
-    s = rules.initial_state(rules.start(scenario, 1)[0])
+    s = rules.initial_state(rules.start(scenario, "")[0])  # no dice drawn here: no commitment needed
     for number, peer in enumerate(json.loads(done.stdout)):
         state = State(s.title, s.board, s.seats, tuple(peer["positions"]), tuple(peer["faceUp"]), s.map_tokens,
                       s.stacks, s.bag, s.token_20, s.plans, s.revealed, peer["player"], 1, ROUNDS, False)

@@ -25,6 +25,7 @@ import sys
 import time
 
 from events.canonical import state_hash
+from events.dice import command_rng, local_secret
 from events.games import load as load_game
 from events.log import Accepted, Table
 from events.rng import Rng
@@ -90,9 +91,11 @@ def main(argv: list[str] | None = None) -> int:
             state = game.evolve(state, event)
             state_hash(state)
 
+    secret = local_secret(args.seed)  # the table's secret (CORE-1): each command's dice as the server derives them
+
     def decide() -> None:
         for state, seat, command, seq in decided:
-            game.decide(state, seat, command, Rng.for_command(args.seed, seq))
+            game.decide(state, seat, command, command_rng(secret, seq))
 
     def legal() -> None:
         for state, seat, _command, _seq in decided:

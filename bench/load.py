@@ -159,7 +159,7 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
     games, drivers, readers = [], [], []
     stop = asyncio.Event()
     for index in range(args.games):
-        created = create_game(servers[index % len(servers)].base_url, scenario, seed=index)
+        created = create_game(servers[index % len(servers)].base_url, scenario)
         game = Game(created["game"])
         place = index  # clients alternate between processes, seats included
         seats = {}

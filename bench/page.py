@@ -133,12 +133,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp, \
             ServerProcess(Path(tmp) / "bench.db").start() as server, sync_playwright() as playwright:
-        mid = create_game(server.base_url, seed=7)
+        mid = create_game(server.base_url)
         with ScriptedGame(server.ws_url, mid) as script:
             script.play(args.moves)
             seat = script.current_seat()
             head = script.table.seq
-        done = create_game(server.base_url, seed=9)
+        done = create_game(server.base_url)
         with ScriptedGame(server.ws_url, done) as script:
             script.play_to_end()
             finished = script.table.seq

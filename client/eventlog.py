@@ -13,7 +13,7 @@ def clause_badge(game: object, rule: object) -> object:
     """``MV-6c Corruption``: the clause ID and its title from the game's catalogue."""
     if not rule:
         return None
-    clause = game.catalogue.by_id.get(rule)
+    clause = game.catalogue.get(rule)
     badge = el("span", None, "clause", (("data-rule", rule),))
     add(badge, el("b", rule, "clause-id"))
     if clause is not None:
@@ -25,10 +25,17 @@ def clause_badge(game: object, rule: object) -> object:
 def event_row(game: object, view: object, envelope: object) -> object:
     row = el("li", None, "event", (("data-seq", envelope.seq), ("data-type", envelope.type)))
     add(row, el("span", f"#{envelope.seq}", "seq"), el("span", envelope.type, "type"),
-        clause_badge(game, envelope.rule), el("span", view.describe(envelope.event), "what"))
+        clause_badge(game, envelope.rule), el("span", describe(view, envelope.event), "what"))
     for line in game.trace(envelope.event):
         add(row, el("div", line, "trace"))
     return row
+
+
+def describe(view: object, event: object) -> str:
+    """The board's words for an event; the core's own event (CORE-2) is the same in every game."""
+    if event.TYPE == "SecretRevealed":
+        return "the game's secret is revealed: every die of this game can now be checked"
+    return view.describe(event)
 
 
 def rejection_row(game: object, frame: dict, tried: str) -> object:

@@ -13,7 +13,7 @@ every envelope that arrives live is checked as it comes.
 from __future__ import annotations
 
 from events.canonical import state_hash
-from events.log import Envelope
+from events.log import Envelope, Table
 
 
 class Gap(Exception):
@@ -25,6 +25,7 @@ class Follower:
 
     def __init__(self, game: object) -> None:
         self.game = game
+        self.table = None  # events.log.Table: the one fold-and-verify step (hashes checked here, lazily)
         self.state = None
         self.envelopes: list = []
         self.states: list = []  # states[i]: after envelopes[i] (immutable records share their parts)
@@ -37,15 +38,18 @@ class Follower:
         return len(self.envelopes)
 
     def add(self, raw: dict) -> object:
-        """Fold one envelope (a dict as sent); None if already held. Raises Gap or DecodeError."""
+        """Fold one envelope (a dict as sent); None if already held. Raises Gap, DecodeError or LogError."""
         seq = raw.get("seq") if isinstance(raw, dict) else None
         if isinstance(seq, int) and seq <= self.seq:
             return None  # a resend after reconnecting
         envelope = Envelope.from_dict(self.game, raw)
         if envelope.seq != self.seq + 1:
             raise Gap(f"expected seq {self.seq + 1}, got seq {envelope.seq}")
-        self.state = self.game.evolve(self.state, envelope.event)
-        self.envelopes.append(envelope)
+        if self.table is None:
+            self.table = Table(self.game, envelope.game)
+        self.table.absorb(envelope, verify=False)  # continuity, GameStarted first, fold, SecretRevealed opened
+        self.state = self.table.state
+        self.envelopes = self.table.envelopes
         self.states.append(self.state)
         self.checked.append(False)
         return envelope

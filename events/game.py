@@ -10,7 +10,7 @@ the ``rng`` handed to ``decide``.
 from __future__ import annotations
 
 from events.record import Record, Registry
-from events.rules import Catalogue, Rejection
+from events.rules import CORE, Catalogue, Rejection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,19 +22,56 @@ class GameStarted(Record):
     """The first event of every game: everything it started from, so a log alone replays it.
 
     ``scenario`` is the validated scenario as canonical JSON text (records hold no dicts), with
-    every referenced file already inlined by whoever loaded it.
+    every referenced file already inlined by whoever loaded it. ``commitment`` binds the game to
+    the secret its dice come from without telling it (CORE-1, ``events.dice.commitment``).
+
+    ``seed`` is None but in logs made before commitments existed: those named their seed openly
+    (so their dice could be foreseen) and still replay and audit exactly, their dice re-derived
+    from it (``events.dice.legacy_rng``). Each spelling keeps only its own field, so a log read
+    and written again is the same bytes.
     """
 
-    __slots__ = ("game", "rules_version", "seed", "seats", "scenario")
+    __slots__ = ("game", "rules_version", "commitment", "seats", "scenario", "seed")
     __match_args__ = __slots__
     TYPE = "GameStarted"
+    DEFAULTS = {"commitment": "", "seed": None}
 
-    def __init__(self, game: str, rules_version: str, seed: int, seats: tuple, scenario: str) -> None:
+    def __init__(
+        self, game: str, rules_version: str, commitment: str, seats: tuple, scenario: str, seed: int | None = None
+    ) -> None:
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise TypeError(f"seed must be an integer or null, got {seed!r}")
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "rules_version", rules_version)
-        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "commitment", commitment)
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "scenario", scenario)
+        object.__setattr__(self, "seed", seed)
+
+    def to_data(self) -> dict:
+        data = Record.to_data(self)
+        del data["commitment" if self.seed is not None else "seed"]
+        return data
+
+
+class SecretRevealed(Record):
+    """The game is over: its secret in the open, so anyone can check every die (CORE-2).
+
+    The shell appends it (``events.log.Table``), never a game's ``decide``; folding it changes no
+    state: every game's ``evolve`` has the one case ``case SecretRevealed(): return s`` (a wrapper
+    around ``evolve`` would cost a call per event in Brython).
+    """
+
+    __slots__ = ("secret",)
+    __match_args__ = __slots__
+    TYPE = "SecretRevealed"
+    RULE = "CORE-2"
+
+    def __init__(self, secret: str) -> None:
+        object.__setattr__(self, "secret", secret)
+
+
+CORE_EVENTS = Registry("event", (SecretRevealed,))
 
 
 class Game:
@@ -47,7 +84,7 @@ class Game:
         catalogue: Catalogue,
         events: Registry,
         commands: Registry,
-        start: Callable[[dict, int], list],
+        start: Callable[[dict, str], list],
         decide: Callable[[Any, str, Any, Any], list | Rejection],
         evolve: Callable[[Any, Any], Any],
         view: Callable[[Any, str | None], Any],
@@ -63,12 +100,14 @@ class Game:
             raise ValueError(f"game {name!r} must register GameStarted among its events")
         self.name = name
         self.rules_version = rules_version
-        self.catalogue = catalogue
+        # The core's clauses (CORE-1, CORE-2) and its event (SecretRevealed) are every game's too.
+        self.catalogue = catalogue.with_core(CORE)
+        events.core = CORE_EVENTS  # the game's registry itself: a copy made through __dict__ is slow in Brython
         self.events = events
         self.commands = commands
         self.start = start
         self.decide = decide
-        self.evolve = evolve
+        self.evolve = evolve  # folds SecretRevealed too: one case of every game's match (CORE-2)
         self.view = view
         self.legal = legal
         self.is_over = is_over
@@ -151,11 +190,8 @@ class Game:
         allowed = self.visibility(envelope.event)
         if allowed is None or (seat is not None and seat in allowed):
             return envelope
-        return type(envelope)(
-            envelope.game, envelope.seq, self.redact(envelope.event), envelope.seat, envelope.command_id,
-            None if envelope.command is None else self.redact(envelope.command), None, envelope.rule, envelope.hash,
-            envelope.at,
-        )
+        return envelope.redacted(self.redact(envelope.event),
+                                 None if envelope.command is None else self.redact(envelope.command))
 
 
 _PARTS = (

@@ -4,16 +4,23 @@ One envelope per event: ``{game, seq, type, data, seat, command_id, command, dic
 at}``. ``seq`` is dense from 1; the first envelope holds ``GameStarted``; every envelope of an
 accepted command carries that command (type and data), so ``audit`` can re-decide it from the log
 alone; ``dice`` lists the values a loaded generator forced, if any; ``hash`` is the state hash
-after the event; ``at`` is informative and never read here.
+after the event; ``at`` is informative and never read here. ``encode_envelope`` and
+``decode_envelope`` are the one codec (``server.frames`` has msgspec's fast path to the same bytes).
 
 ``Table`` is one game in memory with its log: the shell (CLI or server Room) hands it commands
-and stores what it returns. It never does I/O.
+and stores what it returns, and ``Table.absorb`` is the one fold-and-verify step of every reader
+(restore, audit, the Room, the browser). The dice of each command come from the game's secret
+(CORE-1, ``events.dice``); the command that ends the game is followed by SecretRevealed (CORE-2).
+It never does I/O.
 """
 
 from __future__ import annotations
 
+import json
+
 from events.canonical import state_hash
-from events.game import GameStarted, rule_of
+from events.dice import SealedRng, SecretNeeded, check_secret, command_rng, commitment, legacy_rng, local_secret
+from events.game import GameStarted, SecretRevealed, rule_of
 from events.record import DecodeError, Record
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
@@ -59,6 +66,13 @@ class Envelope:
     @property
     def type(self) -> str:
         return self.event.TYPE
+
+    def redacted(self, event: Record, command: Record | None) -> Envelope:
+        """A copy for a viewer who may not see it all: ``event``'s public form in place of the event,
+        ``command``'s (None: withheld) in place of the command, and no dice; seq, seat, command id,
+        rule and hash stay (the hash is the same: the state every viewer folds is the same)."""
+        return Envelope(self.game, self.seq, event, self.seat, self.command_id, command, None, self.rule, self.hash,
+                        self.at)
 
     def to_dict(self) -> dict:
         event = self.event.to_data()
@@ -126,6 +140,22 @@ class Envelope:
         )
 
 
+def encode_envelope(envelope: Envelope) -> str:
+    """The one spelling of an envelope, wherever it goes (store, wire, log file): ``to_dict()`` as JSON
+    with keys sorted, no spaces and non-ASCII text as itself. ``server.frames.encode_envelope`` is
+    msgspec's fast path to the same bytes (``tests/server/test_frames.py`` proves it on every game)."""
+    return json.dumps(envelope.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_envelope(game: Game, text: str | bytes, where: str = "$") -> Envelope:
+    """The reference decoder: JSON text -> Envelope, every field checked (``Envelope.from_dict``)."""
+    try:
+        raw = json.loads(text)
+    except ValueError as error:
+        raise DecodeError(f"{where}: not valid JSON: {error}") from None
+    return Envelope.from_dict(game, raw, where)
+
+
 def fold(game: Game, events: Any, state: Any = None) -> Any:
     """``reduce(evolve, events, state)``: replay is a fold."""
     for event in events:
@@ -134,23 +164,41 @@ def fold(game: Game, events: Any, state: Any = None) -> Any:
 
 
 class Accepted:
-    """What an accepted command produced: its envelopes, ready to store."""
+    """What an accepted command produced: its envelopes, ready to store.
 
-    __slots__ = ("envelopes",)
+    ``revealed`` is the SecretRevealed envelope that followed it when it ended the game (CORE-2),
+    else None; ``logged`` is everything to store and broadcast, the command's envelopes then it.
+    """
 
-    def __init__(self, envelopes: list) -> None:
+    __slots__ = ("envelopes", "revealed")
+
+    def __init__(self, envelopes: list, revealed: Envelope | None = None) -> None:
         self.envelopes = envelopes
+        self.revealed = revealed
+
+    @property
+    def logged(self) -> list:
+        return self.envelopes if self.revealed is None else self.envelopes + [self.revealed]
 
 
 class Table:
-    """One game in memory: its state, its log, and the one way to change them (``submit``)."""
+    """One game in memory: its state, its log, and the one way to change them (``submit``).
+
+    ``secret`` is the game's secret (CORE-1) where this table may draw: the shell's, after
+    ``create`` or a restore it handed the secret to, or anyone's once the log holds
+    SecretRevealed. Without it (a browser, an audit of a running game) a command that draws
+    raises ``SecretNeeded``. ``commitment`` is what GameStarted committed to.
+    """
 
     def __init__(self, game: Game, game_id: str) -> None:
         self.game = game
         self.game_id = game_id
         self.state: Any = None
         self.envelopes: list[Envelope] = []
-        self.seed = 0
+        self.secret: str | None = None
+        self.commitment: str | None = None
+        self.legacy_seed: int | None = None  # a log made before commitments names its seed (GameStarted.seed)
+        self.revealed = False
         self.by_command: dict[str, list[Envelope]] = {}
 
     @property
@@ -158,39 +206,38 @@ class Table:
         return len(self.envelopes)
 
     @classmethod
-    def create(cls, game: Game, game_id: str, scenario: dict, seed: int, at: str | None = None) -> Table:
-        """A new game from a scenario (a dict already read by the shell); raises ScenarioError."""
+    def create(cls, game: Game, game_id: str, scenario: dict, secret: str | int, at: str | None = None) -> Table:
+        """A new game from a scenario (a dict already read by the shell); raises ScenarioError.
+
+        ``secret`` is the game's secret (64 hex digits, drawn by the shell from ``secrets``), or a
+        local game's integer seed, turned into its secret by ``local_secret`` (``chronicle play``).
+        """
+        if isinstance(secret, int) and not isinstance(secret, bool):
+            secret = local_secret(secret)
         table = cls(game, game_id)
-        for event in game.start(scenario, seed):
+        table.secret = check_secret(secret)
+        for event in game.start(scenario, commitment(secret, game_id)):
             table._append(event, None, None, None, None, at)
+        table._reveal_if_over(at)
         return table
 
     @classmethod
-    def restore(cls, game: Game, game_id: str, envelopes: list, verify: bool = True) -> Table:
-        """Rebuild from stored envelopes; with ``verify``, every hash must match the fold."""
+    def restore(
+        cls, game: Game, game_id: str, envelopes: list, verify: bool = True, secret: str | None = None
+    ) -> Table:
+        """Rebuild from stored envelopes (each through ``absorb``); with ``verify``, every hash must match.
+
+        ``secret``, if the shell keeps it, must be the one GameStarted committed to (LogError if not).
+        """
         table = cls(game, game_id)
         for envelope in envelopes:
-            if envelope.seq != table.seq + 1:
-                raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
-            if (envelope.seq == 1) != isinstance(envelope.event, GameStarted):
-                raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
-            try:
-                table.state = game.evolve(table.state, envelope.event)
-            except Exception as error:  # a tampered event, or one today's rules no longer know
-                raise LogError(
-                    f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
-                ) from error
-            if isinstance(envelope.event, GameStarted):
-                table.seed = envelope.event.seed
-            if verify and state_hash(table.state) != envelope.hash:
-                raise LogError(f"seq {envelope.seq}: the logged hash does not match the replayed state")
-            table.envelopes.append(envelope)
-            if envelope.command_id is not None:
-                table.by_command.setdefault(envelope.command_id, []).append(envelope)
+            table.absorb(envelope, verify)
+        if secret is not None:
+            table.adopt(secret)
         return table
 
     @classmethod
-    def resume(cls, game: Game, game_id: str, envelopes: list, state: Any) -> Table:
+    def resume(cls, game: Game, game_id: str, envelopes: list, state: Any, secret: str | None = None) -> Table:
         """A Table at the end of ``envelopes`` whose state the caller already holds (a snapshot checked
         against its logged hash, then the tail folded): the log is indexed, not folded again.
 
@@ -201,6 +248,11 @@ class Table:
         for envelope in envelopes[1:]:
             if envelope.seq != table.seq + 1:
                 raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
+            if isinstance(envelope.event, SecretRevealed):  # a finished game: its secret is public
+                opened = _opens(envelope.event.secret, game_id, table.commitment)
+                if opened is not None:
+                    raise LogError(f"seq {envelope.seq}: SecretRevealed {opened}")
+                table.secret, table.revealed = envelope.event.secret, True
             table.envelopes.append(envelope)
             if envelope.command_id is not None:
                 table.by_command.setdefault(envelope.command_id, []).append(envelope)
@@ -208,19 +260,62 @@ class Table:
             if state_hash(state) != envelopes[-1].hash:
                 raise LogError(f"seq {envelopes[-1].seq}: the given state does not match the logged hash")
             table.state = state
+        if secret is not None:
+            table.adopt(secret)
         return table
+
+    def absorb(self, envelope: Envelope, verify: bool = True) -> Envelope:
+        """The one fold-and-verify step: seq continuity, GameStarted first, fold, hash, index by command id.
+
+        A SecretRevealed must open GameStarted's commitment (CORE-2). Raises LogError, naming the seq,
+        and leaves the table as it was.
+        """
+        if envelope.seq != self.seq + 1:
+            raise LogError(f"seq {envelope.seq} follows seq {self.seq}: the log has a gap")
+        event = envelope.event
+        if (envelope.seq == 1) != isinstance(event, GameStarted):
+            raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
+        try:
+            state = self.game.evolve(self.state, event)
+        except Exception as error:  # a tampered event, or one today's rules no longer know
+            raise LogError(
+                f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
+            ) from error
+        if verify and state_hash(state) != envelope.hash:
+            raise LogError(f"seq {envelope.seq}: the logged hash does not match the replayed state")
+        if isinstance(event, SecretRevealed):
+            opened = _opens(event.secret, self.game_id, self.commitment)
+            if opened is not None:
+                raise LogError(f"seq {envelope.seq}: SecretRevealed {opened}")
+        self.state = state
+        if isinstance(event, GameStarted):
+            self.commitment, self.legacy_seed = event.commitment, event.seed
+        elif isinstance(event, SecretRevealed):
+            self.secret, self.revealed = event.secret, True
+        self.envelopes.append(envelope)
+        if envelope.command_id is not None:
+            self.by_command.setdefault(envelope.command_id, []).append(envelope)
+        return envelope
+
+    def adopt(self, secret: str) -> None:
+        """Take the secret the shell kept for this game, once it is checked against the commitment."""
+        opened = _opens(secret, self.game_id, self.commitment)
+        if opened is not None:
+            raise LogError(f"game {self.game_id}: the stored secret {opened}")
+        self.secret = secret
 
     def submit(
         self, seat: str, command: Record, command_id: str, at: str | None = None, rng: Rng | None = None
     ) -> Accepted | Rejection:
         """Decide a command and, if accepted, fold and log its events.
 
-        A command id already in the log answers with its earlier envelopes (applied once).
+        A command id already in the log answers with its earlier envelopes (applied once). The
+        command that ends the game is followed by SecretRevealed (CORE-2), in the same batch.
         """
         if command_id in self.by_command:
             return Accepted(self.by_command[command_id])
         if rng is None:
-            rng = Rng.for_command(self.seed, self.seq + 1)
+            rng = self.rng()
         result = self.game.decide(self.state, seat, command, rng)
         if isinstance(result, Rejection):
             return result
@@ -231,7 +326,27 @@ class Table:
         for event in result:
             self._append(event, seat, command_id, command, dice, at)
             dice = None
-        return Accepted(self.envelopes[first - 1 :])
+        produced = self.envelopes[first - 1 :]
+        return Accepted(produced, self.envelopes[-1] if self._reveal_if_over(at) else None)
+
+    def caused_upto(self, last: int) -> int:
+        """The last seq a command whose own events end at ``last`` caused: SecretRevealed's if it follows."""
+        if last < self.seq and isinstance(self.envelopes[last].event, SecretRevealed):
+            return last + 1
+        return last
+
+    def rng(self) -> Rng:
+        """The generator of the next command (CORE-1): derived from the secret, or sealed without it."""
+        if self.legacy_seed is not None:  # a game from before commitments: its dice were always public
+            return legacy_rng(self.legacy_seed, self.seq + 1)
+        return command_rng(self.secret, self.seq + 1) if self.secret is not None else SealedRng()
+
+    def _reveal_if_over(self, at: str | None) -> bool:
+        """Append SecretRevealed if the game is over and its secret still unpublished (CORE-2)."""
+        if self.revealed or self.secret is None or not self.game.is_over(self.state):
+            return False
+        self._append(SecretRevealed(self.secret), None, None, None, None, at)
+        return True
 
     def _append(self, event, seat, command_id, command, dice, at) -> None:
         if event.TYPE not in self.game.events:
@@ -241,13 +356,26 @@ class Table:
             raise LogError(f"{self.game.name}: event {event.TYPE} cites unknown clause {rule!r}")
         self.state = self.game.evolve(self.state, event)
         if isinstance(event, GameStarted):
-            self.seed = event.seed
+            self.commitment, self.legacy_seed = event.commitment, event.seed
+        elif isinstance(event, SecretRevealed):
+            self.revealed = True
         envelope = Envelope(
             self.game_id, self.seq + 1, event, seat, command_id, command, dice, rule, state_hash(self.state), at
         )
         self.envelopes.append(envelope)
         if command_id is not None:
             self.by_command.setdefault(command_id, []).append(envelope)
+
+
+def _opens(secret: Any, game_id: str, committed: str | None) -> str | None:
+    """None if ``secret`` is the one ``committed`` binds this game to; else what is wrong with it."""
+    try:
+        check_secret(secret)
+    except ValueError as error:
+        return f"is no secret: {error}"
+    if committed is None or commitment(secret, game_id) != committed:
+        return f"does not match the commitment {str(committed)[:12]}… of GameStarted"
+    return None
 
 
 def command_groups(envelopes: list) -> list[list]:
@@ -275,49 +403,132 @@ class Divergence:
         return f"seq {self.seq}: logged {self.logged}, produced {self.produced}"
 
 
-def audit(game: Game, envelopes: list) -> Divergence | None:
-    """Re-decide every logged command with its recorded seed (and loaded dice); first divergence.
+class Audit:
+    """What an audit established: the first divergence (None: none), and exactly what it checked.
 
-    Also checks that every logged hash is the hash of the re-folded state.
+    ``events`` were folded and their hashes checked; ``redecided`` commands were decided again and
+    gave the logged events (``with_dice`` of them drew, from the revealed secret or loaded dice);
+    ``sealed`` commands draw and wait for the secret's reveal (their events folded and hashed,
+    their outcomes not re-derived); ``withheld`` commands are not in this copy of the log (a
+    sealed pick a spectator may not see). ``revealed``: the log holds SecretRevealed and its
+    secret matched the commitment; ``over``: the game is over.
     """
-    state: Any = None
-    seed = 0
+
+    __slots__ = ("divergence", "events", "redecided", "with_dice", "sealed", "withheld", "revealed", "over")
+
+    def __init__(self) -> None:
+        self.divergence: Divergence | None = None
+        self.events = 0
+        self.redecided = 0
+        self.with_dice = 0
+        self.sealed = 0
+        self.withheld = 0
+        self.revealed = False
+        self.over = False
+
+    @property
+    def complete(self) -> bool:
+        """Nothing diverged and nothing is left unchecked."""
+        return self.divergence is None and not self.sealed and not self.withheld
+
+
+def audit(game: Game, envelopes: list, secret: str | None = None) -> Divergence | None:
+    """The first divergence of the log from today's rules, or None: ``audit_log(...).divergence``."""
+    return audit_log(game, envelopes, secret).divergence
+
+
+def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
+    """Re-decide every logged command and re-fold every event; say exactly what was checked.
+
+    The dice of a command come from the game's secret (CORE-1): once the log holds SecretRevealed
+    (CORE-2), its secret must open GameStarted's commitment and every command is re-decided with
+    ``command_rng(secret, seq)`` (and its loaded dice). Before the reveal a command is decided
+    with a ``SealedRng``: one that draws nothing is re-decided all the same, one that draws is
+    counted in ``sealed`` and its logged events are folded and hashed, never guessed at.
+
+    ``secret`` is for whoever holds the game's secret before the reveal (the server's operator, a
+    test reading its store): it must open the commitment too, and then every die is re-derived.
+    """
+    report = Audit()
+    table = Table(game, envelopes[0].game if envelopes else "")
+    revealed = next((e for e in envelopes if isinstance(e.event, SecretRevealed)), None)
+    committed = envelopes[0].event.commitment if envelopes and isinstance(envelopes[0].event, GameStarted) else None
+    for where, candidate in ((revealed, None if revealed is None else revealed.event.secret), (None, secret)):
+        if candidate is None or not committed:
+            continue
+        opened = _opens(candidate, table.game_id, committed)
+        if opened is not None:
+            seq = where.seq if where is not None else 1
+            report.divergence = Divergence(seq, "a secret that opens the commitment", f"one that {opened}")
+            return report
+        report.revealed = report.revealed or where is not None
+        secret = candidate
+    legacy = envelopes[0].event.seed if envelopes and isinstance(envelopes[0].event, GameStarted) else None
+    if legacy is not None:  # a log from before commitments: every die re-derived from its open seed
+        report.revealed = True
     for group in command_groups(envelopes):
         head = group[0]
-        if head.command is None:
-            for envelope in group:
-                try:
-                    state = game.evolve(state, envelope.event)
-                except Exception as error:  # an event today's rules cannot fold is a finding too
-                    return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {error}")
-                if isinstance(envelope.event, GameStarted):
-                    seed = envelope.event.seed
-                if state_hash(state) != envelope.hash:
-                    return Divergence(envelope.seq, f"hash {envelope.hash[:12]}", f"hash {state_hash(state)[:12]}")
-            continue
-        rng: Rng = Rng.for_command(seed, head.seq)
-        if head.dice is not None:
-            rng = LoadedRng(head.dice, fallback=rng)
-        try:
-            produced = game.decide(state, head.seat, head.command, rng)
-        except Exception as error:  # a rules change can make old commands crash: that is a finding
-            return Divergence(head.seq, f"{head.command.TYPE} accepted", f"an error: {error}")
-        if isinstance(produced, Rejection):
-            return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}")
-        for index, envelope in enumerate(group):
-            if index >= len(produced):
-                return Divergence(envelope.seq, _describe(envelope.event), "no event")
-            if produced[index] != envelope.event:
-                return Divergence(envelope.seq, _describe(envelope.event), _describe(produced[index]))
+        if head.command is not None:
+            report.divergence = _redecide(game, table, group, secret, report, legacy)
+            if report.divergence is not None:
+                return report
+        elif head.command_id is not None:
+            report.withheld += 1
+        for envelope in group:
             try:
-                state = game.evolve(state, envelope.event)
-            except Exception as error:  # pragma: no cover - decide produced it, so evolve folds it
-                return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {error}")
-            if state_hash(state) != envelope.hash:
-                return Divergence(envelope.seq, f"hash {envelope.hash[:12]}", f"hash {state_hash(state)[:12]}")
-        if len(produced) > len(group):
-            return Divergence(group[-1].seq + 1, "no event", _describe(produced[len(group)]))
+                table.absorb(envelope)
+            except LogError as error:
+                report.divergence = _unfolded(envelope, table, error)
+                return report
+            report.events += 1
+    report.over = bool(envelopes) and bool(game.is_over(table.state))
+    return report
+
+
+def _redecide(
+    game: Game, table: Table, group: list, secret: str | None, report: Audit, legacy: int | None = None
+) -> Divergence | None:
+    """Decide a logged command again on the state before it; its events must be the logged ones."""
+    head = group[0]
+    base: Rng
+    if legacy is not None:
+        base = legacy_rng(legacy, head.seq)
+    else:
+        base = command_rng(secret, head.seq) if secret is not None else SealedRng()
+    rng = LoadedRng(head.dice, fallback=base) if head.dice is not None else base
+    untouched = base.state
+    try:
+        produced = game.decide(table.state, head.seat, head.command, rng)
+    except SecretNeeded:
+        report.sealed += 1
+        return None
+    except Exception as error:  # a rules change can make old commands crash: that is a finding
+        return Divergence(head.seq, f"{head.command.TYPE} accepted", f"an error: {error}")
+    if isinstance(produced, Rejection):
+        return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}")
+    for index, envelope in enumerate(group):
+        if index >= len(produced):
+            return Divergence(envelope.seq, _describe(envelope.event), "no event")
+        if produced[index] != envelope.event:
+            return Divergence(envelope.seq, _describe(envelope.event), _describe(produced[index]))
+    if len(produced) > len(group):
+        return Divergence(group[-1].seq + 1, "no event", _describe(produced[len(group)]))
+    report.redecided += 1
+    if base.state != untouched or (head.dice is not None and rng.used):
+        report.with_dice += 1
     return None
+
+
+def _unfolded(envelope: Envelope, table: Table, error: LogError) -> Divergence:
+    """An envelope ``absorb`` refused, as a divergence: what the log says against what folding gives."""
+    try:
+        state = table.game.evolve(table.state, envelope.event)
+    except Exception as failure:  # an event today's rules cannot fold is a finding too
+        return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {failure}")
+    produced = state_hash(state)
+    if produced != envelope.hash:
+        return Divergence(envelope.seq, f"hash {envelope.hash[:12]}", f"hash {produced[:12]}")
+    return Divergence(envelope.seq, f"{envelope.type} as logged", str(error))
 
 
 def _describe(event: Record) -> str:

@@ -94,9 +94,10 @@ def to_data(value: Any) -> Any:
 class Registry:
     """Stable type tag -> record class, for one game's events or commands (or the core's)."""
 
-    def __init__(self, kind: str, classes: tuple = ()) -> None:
+    def __init__(self, kind: str, classes: tuple = (), core: Registry | None = None) -> None:
         self.kind = kind
         self.by_type: dict[str, type] = {}
+        self.core = core  # the engine's own records (SecretRevealed), found by every game; not in by_type
         for cls in classes:
             self.add(cls)
 
@@ -113,7 +114,7 @@ class Registry:
         return sorted(self.by_type)
 
     def __contains__(self, tag: str) -> bool:
-        return tag in self.by_type
+        return tag in self.by_type or (self.core is not None and tag in self.core)
 
     def build(self, data: Any, path: str = "$") -> Record:
         """Rebuild a record from ``to_data`` output; errors name the path and what was wrong."""
@@ -121,6 +122,8 @@ class Registry:
             raise DecodeError(f"{path}: expected an object with a 'type', got {_kind(data)}")
         tag = data.get("type")
         cls = self.by_type.get(tag) if isinstance(tag, str) else None
+        if cls is None and self.core is not None and isinstance(tag, str) and tag in self.core:
+            return self.core.build(data, path)
         if cls is None:
             known = ", ".join(self.names())
             raise DecodeError(f"{path}.type: unknown {self.kind} type {tag!r} (known: {known})")

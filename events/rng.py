@@ -1,9 +1,10 @@
 """Dice and draws: a small integer-only PRNG that gives the same numbers in CPython and Brython.
 
 All randomness happens in ``decide`` through the generator it is handed, and the outcome is
-written into the events, so replaying a log never draws. The server seeds one generator per
-command from the game's seed and the command's first sequence number (``for_command``), which is
-what lets ``audit`` re-decide a logged command and get the same events.
+written into the events, so replaying a log never draws. The shell starts one generator per
+command from the game's secret and the command's first sequence number through HMAC-SHA-256
+(``events.dice.command_rng``), which is what lets ``audit`` re-decide a logged command, once the
+secret is revealed, and get the same events.
 
 The generator is SplitMix64 (Steele, Lea & Flood 2014): a 64-bit counter through a mixing
 function. It needs only integer arithmetic, so Python's big integers give identical results in
@@ -36,11 +37,6 @@ class Rng:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an integer, got {seed!r}")
         self.state = seed & MASK
-
-    @classmethod
-    def for_command(cls, game_seed: int, seq: int) -> Rng:
-        """The generator for the command whose first event gets sequence number ``seq``."""
-        return cls(_mix((game_seed & MASK) ^ _mix(seq & MASK)))
 
     def next64(self) -> int:
         self.state = (self.state + GOLDEN) & MASK

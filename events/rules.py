@@ -38,23 +38,54 @@ class Clause(Record):
 
 
 class Catalogue:
-    """A game's clauses by ID; citing an ID the catalogue lacks is a programming error."""
+    """A game's clauses by ID; citing an ID the catalogue lacks is a programming error.
 
-    def __init__(self, clauses: tuple) -> None:
+    ``core`` is the engine's own catalogue (``CORE``), which every game's cites too: lookups find
+    its clauses, while ``ids()`` and ``by_id`` stay the game's own (its digest's clauses).
+    """
+
+    def __init__(self, clauses: tuple, core: Catalogue | None = None) -> None:
         self.by_id: dict[str, Clause] = {}
+        self.core = core
         for clause in clauses:
             if clause.id in self.by_id:
                 raise ValueError(f"clause {clause.id} is listed twice")
             self.by_id[clause.id] = clause
 
     def __contains__(self, clause_id: str) -> bool:
-        return clause_id in self.by_id
+        return clause_id in self.by_id or (self.core is not None and clause_id in self.core)
 
     def __getitem__(self, clause_id: str) -> Clause:
-        try:
-            return self.by_id[clause_id]
-        except KeyError:
-            raise KeyError(f"no clause {clause_id!r} in this catalogue") from None
+        found = self.get(clause_id)
+        if found is None:
+            raise KeyError(f"no clause {clause_id!r} in this catalogue")
+        return found
+
+    def get(self, clause_id: str) -> Clause | None:
+        """The clause, the game's own or the core's, or None."""
+        found = self.by_id.get(clause_id)
+        if found is None and self.core is not None:
+            return self.core.get(clause_id)
+        return found
+
+    def with_core(self, core: Catalogue) -> Catalogue:
+        """The same clauses, with ``core``'s found too."""
+        return Catalogue(tuple(self.by_id.values()), core)
 
     def ids(self) -> list[str]:
         return list(self.by_id)
+
+
+#: The core's own clauses, which every game cites too (``Game`` makes its catalogue find them):
+#: what the engine itself promises whatever the rules (issue 12).
+CORE_CLAUSES = (
+    Clause("CORE-1", "Committed dice", "Every random outcome of a game comes from a secret the server draws when "
+           "the game is created and shows nobody while it runs. GameStarted carries a commitment to it: the "
+           "SHA-256 of the game id and the secret. Each command's dice are derived from the secret and the "
+           "command's sequence number, so no seat or spectator can foresee a roll, and no two commands' "
+           "dice say anything about each other."),
+    Clause("CORE-2", "Secret revealed", "When the game ends, the server publishes its secret in a SecretRevealed "
+           "event. Anyone can then check it against the commitment in GameStarted and re-decide every command "
+           "of the log, dice included: a changed outcome or a changed secret is caught."),
+)
+CORE = Catalogue(CORE_CLAUSES)

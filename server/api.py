@@ -36,15 +36,14 @@ OPEN_GAMES_RETRY_AFTER = 60  # seconds: games end (or are abandoned) on the scal
 GAME_ID = re.compile(r"g-[A-Za-z0-9_-]{10}")
 SEQ = re.compile(rf"[0-9]{{1,{MAX_SEQ_DIGITS}}}")
 JSON_TYPES = ("application/json",)
-MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON.parse keeps exact
-RANDOM_SEED_BITS = 31
+SECRET_BYTES = 32  # each game's secret (CORE-1): 256 bits from ``secrets``, kept by the store
 _encoder = msgspec.json.Encoder()
 log = logging.getLogger("chronicle.api")
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     scenario: str | dict[str, Any]
-    seed: int | None = None
+    seed: Any = msgspec.UNSET  # refused with its own code: a creator who picks the seed foresees every roll
 
 
 _create_decoder = msgspec.json.Decoder(CreateGame)
@@ -177,7 +176,10 @@ async def list_scenarios(request: Request) -> Response:
 
 @_answers
 async def create_game(request: Request) -> Response:
-    """``{"scenario": "mecha/sample" | {...inline scenario...}, "seed": 7?}`` -> join links.
+    """``{"scenario": "mecha/sample" | {...inline scenario...}}`` -> join links.
+
+    The game's secret (CORE-1) is drawn here from ``secrets`` and goes to the store only; the
+    answer, like every other, shows nothing of it. A ``seed`` is refused (``seed-not-allowed``).
 
     Bounded per client address (``games_per_minute``: 429 ``too-many-creations``) and in total
     (``open_games`` not over in the store: 503 ``too-many-open-games``), each with ``Retry-After``.
@@ -194,11 +196,11 @@ async def create_game(request: Request) -> Response:
     try:
         request_ = _create_decoder.decode(body)
     except msgspec.DecodeError as error:
-        raise HTTPProblem(400, "bad-request", f"expected {{\"scenario\": name or object, \"seed\": integer?}}: {error}") from None
+        raise HTTPProblem(400, "bad-request", f"expected {{\"scenario\": name or object}}: {error}") from None
+    if request_.seed is not msgspec.UNSET:
+        raise HTTPProblem(400, "seed-not-allowed", "$.seed: a game's dice come from a secret the server draws "
+                          "and reveals when the game ends (CORE-1); a creator cannot choose them")
     game_name, scenario = _scenario(request_.scenario)
-    seed = request_.seed if request_.seed is not None else secrets.randbits(RANDOM_SEED_BITS)
-    if not 0 <= seed <= MAX_SEED:
-        raise HTTPProblem(400, "bad-request", f"$.seed: expected an integer from 0 to {MAX_SEED}, got {seed}")
     title = scenario.get("title")
     if isinstance(title, str) and len(title) > MAX_TITLE_CHARS:
         raise HTTPProblem(400, "bad-scenario", f"$.scenario.title: expected at most {MAX_TITLE_CHARS} characters, "
@@ -206,8 +208,9 @@ async def create_game(request: Request) -> Response:
     game = events.games.load(game_name)
     for _attempt in range(3):
         game_id = new_game_id()
+        secret = secrets.token_hex(SECRET_BYTES)
         try:
-            table = Table.create(game, game_id, scenario, seed, at=now())
+            table = Table.create(game, game_id, scenario, secret, at=now())
         except ScenarioError as error:
             raise HTTPProblem(400, "bad-scenario", f"scenario: {error}") from None
         seats = tuple(game.seats(table.state))
@@ -216,7 +219,7 @@ async def create_game(request: Request) -> Response:
         meta = GameMeta(game_id, game.name, title, seats, {seat: token_hash(t) for seat, t in tokens.items()}, now())
         first = [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes]
         try:
-            await store.create_game(meta, first, over=bool(game.is_over(table.state)))
+            await store.create_game(meta, first, over=bool(game.is_over(table.state)), secret=secret)
         except GameExists:
             continue  # 60 random bits collided: draw another id
         return json_response({

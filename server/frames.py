@@ -186,6 +186,7 @@ class Error(msgspec.Struct, tag="error", tag_field="type"):
 
 ServerFrame = Welcome | Event | Ack | Rejected | Error
 _encoder = msgspec.json.Encoder()
+_sorted_encoder = msgspec.json.Encoder(order="sorted")  # envelopes: the reference spelling's key order
 server_frame_decoder = msgspec.json.Decoder(ServerFrame)  # for tests and the bench's clients
 
 
@@ -201,8 +202,12 @@ def error_frame(code: str, message: str, command_id: str | None = None) -> str:
 
 
 def encode_envelope(envelope: Envelope) -> str:
-    """The envelope's JSON text: what the store keeps and what clients get, byte for byte."""
-    return _encoder.encode(envelope.to_dict()).decode("utf-8")
+    """The envelope's JSON text: what the store keeps and what clients get, byte for byte.
+
+    msgspec's fast path to ``events.log.encode_envelope``, the reference spelling (keys sorted, no
+    spaces, UTF-8): ``tests/server/test_frames.py`` proves the bytes equal on envelopes of every game.
+    """
+    return _sorted_encoder.encode(envelope.to_dict()).decode("utf-8")
 
 
 def event_frame(envelope_json: str) -> str:
@@ -230,7 +235,11 @@ _envelope_decoder = msgspec.json.Decoder(EnvelopeWire)
 
 
 def decode_envelope(game: Any, text: str | bytes) -> Envelope:
-    """Envelope JSON -> ``events.log.Envelope``; raises DecodeError with a path."""
+    """Envelope JSON -> ``events.log.Envelope``; raises DecodeError with a path.
+
+    msgspec's fast path to ``events.log.decode_envelope`` (the same envelope from the same text,
+    ``tests/server/test_frames.py``), for the store's rows and the room's reloads.
+    """
     try:
         wire = _envelope_decoder.decode(text)
     except msgspec.DecodeError as error:

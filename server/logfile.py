@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from events.game import GameStarted
-from events.log import Envelope, LogError, Table
+from events.log import Envelope, LogError, Table, encode_envelope
 from events.record import DecodeError
 
 TYPE_CHECKING = False
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
     from events.game import Game
 
-SPELLING = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
 
 
 class LogFileError(ValueError):
@@ -30,8 +29,8 @@ class LogFileError(ValueError):
 
 
 def dumps(envelope: Envelope) -> str:
-    """One envelope as one line of JSON (without its newline)."""
-    return json.dumps(envelope.to_dict(), **SPELLING)
+    """One envelope as one line of JSON (without its newline): ``events.log.encode_envelope``."""
+    return encode_envelope(envelope)
 
 
 def write(path: str | os.PathLike, envelopes: Iterable[Envelope]) -> None:

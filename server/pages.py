@@ -45,7 +45,6 @@ BODIES = {
     <h2>New game</h2>
     <form id="create">
       <label>Scenario <select id="scenario" name="scenario"></select></label>
-      <label>Seed (optional) <input id="seed" name="seed" inputmode="numeric" size="8"></label>
       <button id="create-button" type="submit" disabled>Create</button>
     </form>
     <p id="notice" class="notice"></p>

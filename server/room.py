@@ -40,7 +40,6 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 import events.games
-from events.canonical import state_hash
 from events.log import Envelope, LogError, Table
 from events.rules import Rejection
 from server import frames, snapshots
@@ -211,7 +210,7 @@ class Room:
         kept: list[tuple[int, str]] = []
         state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept,
                                base)
-        table = Table.resume(game, game_id, envelopes, state)
+        table = Table.resume(game, game_id, envelopes, state, secret=await store.secret(game_id))  # CORE-1: only the Room draws
         await snapshots.save(store, game_id, kept)
         room = cls(store, meta, game, table, stored)
         room.snapshot_seq = kept[-1][0] if kept else base
@@ -327,7 +326,7 @@ class Room:
                     self._refused("id-taken")
                     return frames.error_frame("id-taken", f"command id {command_id!r} was already used by seat "
                                               f"{earlier[0].seat} in this game; ids must be unique per game", command_id)
-                return frames.encode(frames.Ack(command_id, earlier[0].seq, earlier[-1].seq))
+                return frames.encode(frames.Ack(command_id, earlier[0].seq, self.table.caused_upto(earlier[-1].seq)))
             # 5. decide
             head = self.table.seq
             before = self.table.state
@@ -347,8 +346,9 @@ class Room:
                     continue
                 self._refused("rejected")
                 return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
-            texts = [frames.encode_envelope(envelope) for envelope in result.envelopes]
-            batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(result.envelopes, texts)]
+            logged = result.logged  # the command's envelopes, then SecretRevealed if it ended the game (CORE-2)
+            texts = [frames.encode_envelope(envelope) for envelope in logged]
+            batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(logged, texts)]
             try:
                 await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
             except SeqConflict:
@@ -362,12 +362,12 @@ class Room:
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
             self._frames.extend(frames.event_frame(text) for text in texts)
-            self._broadcast(result.envelopes)
+            self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
             if self.table.seq >= snapshots.due_after(self.snapshot_seq):
-                await self._snapshot(before, result.envelopes)
-            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, result.envelopes[-1].seq))
+                await self._snapshot(before, logged)
+            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, logged[-1].seq))
         self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
                                   command_id)
@@ -433,18 +433,8 @@ class Room:
         self._broadcast(envelopes)
 
     def _absorb(self, item: Stored) -> Envelope:
-        """One stored row folded into the Table, its hash checked, as ``Table.restore`` does for a whole log."""
-        table = self.table
-        envelope = frames.decode_envelope(self.game, item.envelope)
-        if envelope.seq != table.seq + 1:
-            raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
-        state = self.game.evolve(table.state, envelope.event)
-        if state_hash(state) != envelope.hash:
-            raise LogError(f"seq {envelope.seq}: the logged hash does not match the folded state")
-        table.state = state
-        table.envelopes.append(envelope)
-        if envelope.command_id is not None:
-            table.by_command.setdefault(envelope.command_id, []).append(envelope)
+        """One stored row folded into the Table, its hash checked (``Table.absorb``), and its frame kept."""
+        envelope = self.table.absorb(frames.decode_envelope(self.game, item.envelope))
         self._frames.append(frames.event_frame(item.envelope))
         return envelope
 

@@ -20,7 +20,7 @@ API::
 
     free_port() -> int
     get_json(url) -> (status, data);  post_json(url, data) -> (status, data)
-    create_game(base_url, scenario="mecha/sample", seed=None) -> the POST /api/games answer (dict)
+    create_game(base_url, scenario="mecha/sample") -> the POST /api/games answer (dict)
 
     pytest fixtures (import them into a conftest.py to use them there):
       chronicle_server_factory   a function start(**ServerProcess kwargs) -> started ServerProcess;
@@ -81,14 +81,79 @@ def post_json(url: str, data: Any) -> tuple[int, Any]:
     return status, json.loads(body)
 
 
-def create_game(base_url: str, scenario: Any = "mecha/sample", seed: int | None = None) -> dict:
-    body: dict = {"scenario": scenario}
-    if seed is not None:
-        body["seed"] = seed
-    status, data = post_json(f"{base_url}/api/games", body)
+def create_game(base_url: str, scenario: Any = "mecha/sample") -> dict:
+    status, data = post_json(f"{base_url}/api/games", {"scenario": scenario})
     if status != 201:
         raise AssertionError(f"POST /api/games answered {status}: {data}")
     return data
+
+
+def seeded_game(server: ServerProcess, scenario: Any, seed: int) -> dict:
+    """A game whose dice a test knows: written into the server's own SQLite store, as POST would.
+
+    The HTTP API lets nobody choose a game's dice (CORE-1: ``seed-not-allowed``). A test that
+    needs a story (an evade that fails) picks a local seed in process and stores the game with
+    ``local_secret(seed)`` as its secret through the real store, beside the running server (SQLite
+    in WAL mode takes a second writer); the server then plays it like any other. The answer has
+    the POST's shape.
+    """
+    import events.games
+    from events.dice import local_secret
+    from events.log import Table
+    from server import frames, scenarios
+    from server.store import GameMeta, Stored
+    from server.store.sqlite import SqliteStore
+    from server.tokens import new_game_id, new_token, token_hash
+
+    name, data = scenarios.load(scenario) if isinstance(scenario, str) else (scenario["game"], scenario)
+    game = events.games.load(name)
+    game_id, secret = new_game_id(), local_secret(seed)
+    table = Table.create(game, game_id, data, secret, at="2026-01-01T00:00:00.000000Z")
+    tokens = {seat: new_token() for seat in game.seats(table.state)}
+    meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
+                    {seat: token_hash(token) for seat, token in tokens.items()}, "2026-01-01T00:00:00.000000Z")
+
+    async def write() -> None:
+        store = SqliteStore(server.db_path)
+        await store.open()
+        try:
+            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes],
+                                    secret=secret)
+        finally:
+            await store.close()
+
+    _run_apart(write)
+    return {"game": game_id,
+            "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
+            "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
+
+
+def stored_secrets(store: str | os.PathLike, game_ids: list) -> dict:
+    """The games' secrets (CORE-1) as the store holds them: a SQLite path or a postgresql:// URL.
+
+    Only a test (or an operator) that can read the server's store has them before the reveal:
+    it lets a crash test audit every die of a running game (``events.log.audit(..., secret)``).
+    """
+    from server.store import store_for
+
+    async def read() -> dict:
+        opened = store_for(str(store))
+        await opened.open()
+        try:
+            return {game_id: await opened.secret(game_id) for game_id in game_ids}
+        finally:
+            await opened.close()
+
+    return _run_apart(read)
+
+
+def _run_apart(coroutine_function: Any) -> Any:
+    """Run a coroutine to its end in a thread of its own (the caller may be inside an event loop)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(lambda: asyncio.run(coroutine_function())).result()
 
 
 class ServerProcess:

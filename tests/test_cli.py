@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from events.dice import commitment, local_secret
 from events.games.mecha import GAME
 from server.cli import COMMANDS, CommandInfo
 from server.cli.main import main
-from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNAVAILABLE
+from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNAVAILABLE, UNREVEALED
 
 REPO = Path(__file__).resolve().parents[1]
 BOARDS = REPO / "events" / "games" / "mecha" / "boards"
@@ -83,13 +84,14 @@ def test_random_game_audits_clean_and_replay_prints_the_last_hash(chronicle, tmp
     lines = [json.loads(line) for line in played.stdout.splitlines()]
     assert lines and all(line["ok"] for line in lines)
     log = read_log(tmp_path / "g.jsonl")
-    assert log[0]["type"] == "GameStarted" and log[0]["data"]["seed"] == 1
-    assert log[-1]["type"] == "GameEnded"  # stopped early: 2 seats x 12 rounds < 300
+    assert log[0]["type"] == "GameStarted" and log[0]["data"]["commitment"] == commitment(local_secret(1), "local")
+    assert log[-2]["type"] == "GameEnded"  # stopped early: 2 seats x 12 rounds < 300
+    assert log[-1]["type"] == "SecretRevealed" and log[-1]["data"]["secret"] == local_secret(1)  # CORE-2
     assert [entry["seq"] for entry in log] == list(range(1, len(log) + 1))
     # Check the audit re-decides every command and agrees.
     audited = chronicle("audit", "g.jsonl")
     assert audited.returncode == SUCCESS, audited.stdout + audited.stderr
-    assert audited.stdout.strip() == f"{len(log)} events verified"
+    assert audited.stdout.splitlines()[0] == f"{len(log)} events verified"
     # Check replay proves it reached the logged final state.
     replayed = chronicle("replay", "g.jsonl")
     assert replayed.returncode == SUCCESS, replayed.stderr
@@ -147,7 +149,7 @@ def test_repeated_command_id_is_answered_with_its_earlier_events(chronicle, tmp_
 
 
 def test_audit_names_the_seq_of_a_tampered_event(chronicle, tmp_path):
-    chronicle("play", "mecha/sample", "--random", 20, "--seed", 1, "--log", "g.jsonl")
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 1, "--log", "g.jsonl")  # to the end: revealed
     log = read_log(tmp_path / "g.jsonl")
     # Check a change the fold cannot see (a Mecha's recorded route, MV-C4) is still caught.
     moved = next(entry for entry in log if entry["type"] == "MechMoved" and len(entry["data"]["path"]) > 1)
@@ -173,14 +175,14 @@ def test_replay_refuses_a_tampered_hash_naming_the_seq(chronicle, tmp_path):
 
 
 def test_audit_names_a_rules_version_mismatch_whether_or_not_it_diverges(chronicle, tmp_path):
-    chronicle("play", "mecha/sample", "--random", 8, "--seed", 2, "--log", "g.jsonl")
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 2, "--log", "g.jsonl")  # to the end: revealed
     log = read_log(tmp_path / "g.jsonl")
     log[0]["data"]["rules_version"] = "mecha-0"
     write_log(tmp_path / "old.jsonl", log)
     note = f"log was played under mecha-0, today's rules are {GAME.rules_version}"
     clean = chronicle("audit", "old.jsonl")
     assert clean.returncode == SUCCESS
-    assert clean.stdout.splitlines() == [note, f"{len(log)} events verified"]
+    assert clean.stdout.splitlines()[:2] == [note, f"{len(log)} events verified"]
     log[1]["data"]["to"] = 99
     write_log(tmp_path / "old.jsonl", log)
     diverged = chronicle("audit", "old.jsonl")
@@ -366,7 +368,7 @@ def test_explain_seq_1_shows_what_the_game_started_from(chronicle, tmp_path):
     assert "game 'g-42'" in result.stdout
     assert "scenario: Into the Tunguska: two Mechas" in result.stdout
     assert "seats:    red, blue" in result.stdout
-    assert "seed:     42" in result.stdout
+    assert f"dice:     committed to {commitment(local_secret(42), 'g-42')} (CORE-1)" in result.stdout
     assert f"rules:    {GAME.rules_version}" in result.stdout
 
 
@@ -419,3 +421,78 @@ def test_continue_refuses_a_log_whose_hash_was_tampered(chronicle, tmp_path):
     result = chronicle("play", "--continue", "t.jsonl", "--random", 1)
     assert result.returncode == DIVERGED
     assert f"seq {len(log)}" in assert_one_line_error(result)
+
+
+# --- the game's secret (CORE-1, CORE-2) -------------------------------------------------------------
+
+
+def test_core_1_audit_of_an_unfinished_game_says_what_waits_for_the_reveal(chronicle, tmp_path):
+    """CORE-1: a log cut before the end folds and hashes in full, and the audit counts the commands
+    that drew (exit 6), re-deciding the others; the finished game then audits in full (CORE-2)."""
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 3, "--log", "g.jsonl")
+    log = read_log(tmp_path / "g.jsonl")
+    cut = next(entry["seq"] for entry in log if entry["type"] == "CorruptionDrawn") + 1
+    while log[cut - 1]["command_id"] == log[cut - 2]["command_id"]:
+        cut += 1  # cut after a whole command
+    write_log(tmp_path / "running.jsonl", log[: cut - 1])
+    result = chronicle("audit", "running.jsonl")
+    assert result.returncode == UNREVEALED, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{cut - 1} events folded and hashed; ") and lines[0].endswith("NOT fully verified:")
+    assert "drew random outcomes that wait for the game's secret" in lines[1]
+    # Check: the whole game, its secret revealed, is verified in full.
+    done = chronicle("audit", "g.jsonl")
+    assert done.returncode == SUCCESS and "with dice from the revealed secret" in done.stdout
+
+
+def test_core_2_a_tampered_secret_is_a_divergence(chronicle, tmp_path):
+    chronicle("play", "mecha/sample", "--random", 300, "--seed", 3, "--log", "g.jsonl")
+    log = read_log(tmp_path / "g.jsonl")
+    log[-1]["data"]["secret"] = local_secret(4)
+    write_log(tmp_path / "t.jsonl", log)
+    result = chronicle("audit", "t.jsonl")
+    assert result.returncode == DIVERGED
+    assert result.stdout.startswith(f"seq {len(log)}: logged a secret that opens the commitment, produced one that "
+                                    "does not match the commitment")
+
+
+def test_core_1_continue_takes_the_local_seed_or_says_what_is_missing(chronicle, tmp_path):
+    """CORE-1: a local game's log continues with the --seed it was started with; another seed cannot draw."""
+    chronicle("play", "mecha/sample", "--commands", commands(tmp_path, {"seat": "red", "type": "Pass"}),
+              "--seed", 9, "--log", "g.jsonl")
+    draw = commands(tmp_path, {"seat": "blue", "type": "Move", "data": {"to": 8}}, name="draw.jsonl")  # face down
+    good = chronicle("play", "--continue", "g.jsonl", "--seed", 9, "--commands", draw, "--log", "g2.jsonl")
+    assert good.returncode == SUCCESS, good.stderr
+    assert any(event["type"] == "CorruptionDrawn" for event in json.loads(good.stdout)["events"])
+    wrong = chronicle("play", "--continue", "g.jsonl", "--seed", 8, "--commands", draw)
+    assert "--seed 8 is not the seed of g.jsonl" in assert_one_line_error(wrong) and wrong.returncode == BAD_ARGS
+    unknown = chronicle("play", "--continue", "g.jsonl", "--commands", draw)
+    assert "draws, and this log's secret is not known here" in assert_one_line_error(unknown)
+    assert unknown.returncode == BAD_ARGS
+    # Check: without --seed the game's secret is drawn at random: two such games differ at seq 1.
+    first, second = (chronicle("play", "mecha/sample", "--log", f"{name}.jsonl") for name in ("r1", "r2"))
+    assert first.returncode == second.returncode == SUCCESS
+    assert read_log(tmp_path / "r1.jsonl")[0]["data"]["commitment"] != read_log(tmp_path / "r2.jsonl")[0]["data"][
+        "commitment"]
+
+
+def test_core_2_a_branch_of_a_finished_game_keeps_its_secret_and_audits(chronicle, tmp_path):
+    """CORE-2: fork of a finished game copies SecretRevealed after the kept part, so the branch draws from
+    the committed secret and audits in full."""
+    chronicle("play", "mecha/sample", "--random", 300, "--log", "g.jsonl")  # a drawn secret, revealed at the end
+    log = read_log(tmp_path / "g.jsonl")
+    at = next(entry["seq"] for entry in log if entry["type"] == "TurnEnded")  # the end of a first command
+    forked = chronicle("fork", "g.jsonl", "--at", at, "--out", "b.jsonl")
+    assert forked.returncode == SUCCESS and f"follows at seq {at + 1}" in forked.stdout
+    branch = read_log(tmp_path / "b.jsonl")
+    assert branch[-1]["type"] == "SecretRevealed" and branch[-1]["data"] == log[-1]["data"]
+    assert branch[-1]["seq"] == at + 1 and branch[-1]["hash"] == log[at - 1]["hash"]
+    # Check: the branch plays on to its end, draws included, and audits in full: one reveal, no second.
+    more = chronicle("play", "--continue", "b.jsonl", "--random", 300, "--log", "b2.jsonl")
+    assert more.returncode == SUCCESS, more.stderr
+    played = read_log(tmp_path / "b2.jsonl")
+    assert any(entry["type"] == "CorruptionDrawn" for entry in played[at + 1:])
+    assert sum(entry["type"] == "SecretRevealed" for entry in played) == 1
+    audited = chronicle("audit", "b2.jsonl")
+    assert audited.returncode == SUCCESS, audited.stdout
+    assert "with dice from the revealed secret" in audited.stdout

@@ -17,8 +17,8 @@ from server.logfile import LogFileError
 def played_table() -> Table:
     """A sample game with a few moves, loaded dice on one, and a command id beyond ASCII."""
     _game, scenario = scenarios.load("mecha/sample")
-    table = Table.create(GAME, "t-1", scenario, seed=5, at="2025-01-01T00:00:00Z")
-    dice = LoadedRng((1, 2), fallback=Rng.for_command(table.seed, 2))  # MV-6c: level 3 takes two draws
+    table = Table.create(GAME, "t-1", scenario, 5, at="2025-01-01T00:00:00Z")
+    dice = LoadedRng((1, 2), fallback=table.rng())  # MV-6c: level 3 takes two draws
     table.submit("red", Move(8), "cmd 0 \u2028 é", at="2025-01-01T00:00:01Z", rng=dice)
     chooser = Rng(5)
     for number in range(1, 6):

@@ -212,7 +212,7 @@ class ArkhamView:
         kind = event.TYPE
         n = self.names.get
         if kind == "GameStarted":
-            return f"game started: {', '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+            return f"game started: {', '.join(event.seats)} (rules {event.rules_version})"
         if kind == "MovementBegan":
             return f"{event.seat}'s movement begins in {n(event.area, event.area)}: {event.points} movement points"
         if kind == "StoodUp":

@@ -172,7 +172,7 @@ class EchoView:
         kind = event.TYPE
         if kind == "GameStarted":
             self.learn(self.game.evolve(None, event))
-            return f"game started: {', '.join(self.who(seat) for seat in event.seats)} (seed {event.seed})"
+            return f"game started: {', '.join(self.who(seat) for seat in event.seats)}"
         if kind == "RoundBegan":
             points = ", ".join(f"{seat} {mp}" for seat, mp in event.points)
             return f"раунд · round {event.round}: очки движения · movement points {points}; {event.first} moves"

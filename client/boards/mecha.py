@@ -95,7 +95,7 @@ class MechaView:
     def describe(self, event: object) -> str:
         kind = event.TYPE
         if kind == "GameStarted":
-            return f"game started: {', '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+            return f"game started: {', '.join(event.seats)} (rules {event.rules_version})"
         if kind == "MechMoved":
             route = " → ".join([str(place) for place in event.path])
             return f"{event.seat}'s Mecha moves from {_where(event.start)} → {route}"

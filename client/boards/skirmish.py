@@ -168,7 +168,7 @@ class SkirmishView:
     def describe(self, event: object) -> str:
         kind = event.TYPE
         if kind == "GameStarted":
-            return f"game started: {' vs '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+            return f"game started: {' vs '.join(event.seats)} (rules {event.rules_version})"
         if kind == "FigureActivated":
             return f"{event.figure} ({event.side}) activates, round {event.round}"
         if kind == "FigureMoved":

@@ -82,13 +82,7 @@ class Lobby:
 
     def create(self, event: object) -> None:
         event.preventDefault()
-        body = {"scenario": byid("scenario").value}
-        seed = str(byid("seed").value).strip()
-        if seed:
-            if not seed.lstrip("-").isdigit():
-                self.message(f"the seed must be an integer, got {seed!r}", "error")
-                return
-            body["seed"] = int(seed)
+        body = {"scenario": byid("scenario").value}  # no seed: the server draws the game's secret (CORE-1)
         ajax.post("/api/games", data=json.dumps(body), headers={"Content-Type": "application/json"},
                   mode="text", oncomplete=self.created)
 

@@ -17,6 +17,7 @@ from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
 from client.loader import load_game
 from client.net import Connection
+from events.log import LogError
 from events.record import DecodeError
 
 FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
@@ -134,7 +135,7 @@ class PlayPage:
             self.notice(f"{gap}: asking again", "warning")
             self.connection.restart()
             return
-        except DecodeError as error:
+        except (DecodeError, LogError) as error:
             self.notice(f"cannot read an envelope: {error}", "error")
             return
         if envelope is None:

@@ -36,7 +36,7 @@ def initial_state(name: str, game: str, rules):
         raise CommandError(f"{name}: {article} {game} question needs {article} {game} scenario, got a {game_name} one",
                            BAD_INPUT)
     try:
-        started = rules.start(scenario, 0)[0]
+        started = rules.start(scenario, "")[0]  # a question draws no dice: no secret, no commitment (CORE-1)
     except ScenarioError as error:
         raise CommandError(f"{name}: {error}", BAD_INPUT) from None
     return rules.initial_state(started)

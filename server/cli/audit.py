@@ -1,18 +1,29 @@
 """Re-decide every logged command under today's rules and compare with what the log says.
 
-Each command is decided again with the seed (and loaded dice) it was logged with; its events
-and every state hash must come out the same. Prints "N events verified" (exit 0) or the first
-divergence, "seq S: logged ..., produced ..." (exit status 3). A log played under another rules
-version is named as such either way: a divergence then may be a rules change, not a forgery.
+Each command is decided again with the dice it was logged with (CORE-1): the generator derived
+from the game's secret, once the log holds SecretRevealed and the secret opens GameStarted's
+commitment (CORE-2), and its loaded dice if any; its events and every state hash must come out
+the same. Exit statuses:
+
+- 0, "N events verified", then how many commands were re-decided, K of them with dice from the
+  revealed secret;
+- 3, the first divergence, "seq S: logged ..., produced ..." (a tampered die, a secret that does
+  not open the commitment, a wrong hash);
+- 6, a log verified as far as it can be without the secret (a running game): every event folded
+  and hashed, every command that draws nothing re-decided, and the output says how many commands
+  drew random outcomes that wait for the reveal (and how many this copy of the log withholds).
+
+A log played under another rules version is named as such either way: a divergence then may be a
+rules change, not a forgery.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from events.log import audit
+from events.log import audit_log
 from server import logfile
-from server.cli.status import DIVERGED, SUCCESS
+from server.cli.status import DIVERGED, SUCCESS, UNREVEALED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,9 +35,32 @@ def run(args: argparse.Namespace) -> int:
     version = envelopes[0].event.rules_version
     if version != game.rules_version:
         print(f"log was played under {version}, today's rules are {game.rules_version}")
-    divergence = audit(game, envelopes)
-    if divergence is not None:
-        print(divergence)
+    report = audit_log(game, envelopes)
+    if report.divergence is not None:
+        print(report.divergence)
         return DIVERGED
-    print(f"{len(envelopes)} events verified")
-    return SUCCESS
+    for line in lines(report):
+        print(line)
+    return SUCCESS if report.complete else UNREVEALED
+
+
+def lines(report) -> list[str]:
+    """What the audit established, in plain words (the first line alone when everything was checked)."""
+    commands = _count(report.redecided, "command")
+    if report.complete:
+        dice = f", {report.with_dice} with dice from the revealed secret" if report.revealed else ""
+        return [f"{report.events} events verified", f"  {commands} re-decided{dice}"]
+    out = [f"{report.events} events folded and hashed; {commands} re-decided; NOT fully verified:"]
+    if report.sealed:
+        out.append(f"  {_count(report.sealed, 'command')} drew random outcomes that wait for the game's secret, "
+                   "revealed when the game ends (CORE-2): audit the log again then")
+    if report.withheld:
+        out.append(f"  {_count(report.withheld, 'command')} withheld from this copy of the log (hidden "
+                   "information): the whole log is public once the game is over")
+    if report.over and not report.revealed:
+        out.append("  the game is over but the log holds no SecretRevealed: it was cut short or tampered with")
+    return out
+
+
+def _count(number: int, what: str) -> str:
+    return f"{number} {what}" + ("" if number == 1 else "s")

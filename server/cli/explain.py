@@ -3,8 +3,8 @@
 For event SEQ this shows the seat and the command (type and data) that produced it, then every
 event of that command with the clause it cites (ID, title and text from the rule catalogue) and
 the decision trace the rules give for it (the path a Mecha took, each Corruption draw against
-the level). SEQ 1 (GameStarted) shows what the game started from: scenario title, seats, seed
-and rules version. Text by default; --json for one JSON object.
+the level). SEQ 1 (GameStarted) shows what the game started from: scenario title, seats, the
+commitment to the game's secret (CORE-1) and rules version. Text by default; --json for one JSON object.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _started(game, envelope) -> dict:
         title = None
     return {
         "seq": envelope.seq, "type": event.TYPE, "game_id": envelope.game, "game": event.game, "title": title,
-        "seats": list(event.seats), "seed": event.seed, "rules_version": event.rules_version,
+        "seats": list(event.seats), "commitment": event.commitment, "rules_version": event.rules_version,
         "todays_rules_version": game.rules_version, "at": envelope.at,
     }
 
@@ -61,7 +61,7 @@ def _started_text(report: dict) -> str:
         f"seq {report['seq']} GameStarted: game {report['game_id']!r} of {report['game']}",
         f"  scenario: {report['title']}",
         f"  seats:    {', '.join(report['seats'])}",
-        f"  seed:     {report['seed']}",
+        f"  dice:     committed to {report['commitment']} (CORE-1)",
         f"  rules:    {rules}",
     ])
 

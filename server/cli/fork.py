@@ -5,6 +5,11 @@ game that never was): inside one, the refusal names where that command ends. The
 replayed first, every hash checked. Continue the branch with
 
   chronicle play --continue NEW.jsonl --commands FILE.jsonl --log NEW.jsonl
+
+A branch of a finished game keeps its dice: the log's SecretRevealed (CORE-2) is copied after
+the kept part (same secret, the hash of the state at SEQ, which it does not change), so the
+branch's commands draw from the secret GameStarted committed to and `chronicle audit` re-derives
+them. `--dice` on `chronicle play --continue` still loads values on top of it.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from events.log import command_groups
+from events.game import SecretRevealed
+from events.log import Envelope, command_groups
 from server import logfile
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
@@ -41,6 +47,14 @@ def run(args: argparse.Namespace) -> int:
         )
     kept = envelopes[: args.at]
     logfile.restore(game, kept, args.log)
+    revealed = next((e for e in envelopes[args.at :] if isinstance(e.event, SecretRevealed)), None)
+    note = ""
+    if revealed is not None and not any(isinstance(e.event, SecretRevealed) for e in kept):
+        end = kept[-1]
+        kept = kept + [Envelope(end.game, end.seq + 1, revealed.event, None, None, None, None, revealed.rule, end.hash,
+                                revealed.at)]
+        logfile.restore(game, kept, args.log)  # the secret opens the commitment, the hash is the state's
+        note = f"; the game's secret (SecretRevealed, CORE-2) follows at seq {args.at + 1}"
     logfile.write(args.out, kept)
-    print(f"{args.out}: seq 1 to {args.at} of {args.log} ({last - args.at} later events left out)")
+    print(f"{args.out}: seq 1 to {args.at} of {args.log} ({last - args.at} later events left out){note}")
     return SUCCESS

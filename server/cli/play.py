@@ -12,8 +12,16 @@ Rejected commands are reported and change nothing; the exit status is still 0. A
 has one JSON object per line: {"seat": "red", "type": "Move", "data": {"to": 3}} with an optional
 "id" (the command id; a repeated id is answered with its earlier events, marked "repeated").
 
+The game's secret (CORE-1) is drawn from ``secrets``, as the server does, unless --seed S makes
+it from S (``events.dice.local_secret``): such a game is foreseeable by whoever knows S, which is
+what a seed is for (the same seed plays the same game). Either way it ends with SecretRevealed
+(CORE-2), and `chronicle audit` checks it like a server's. A drawn secret lives only as long as
+the command: to continue an unfinished game later, start it with --seed. --continue takes the
+secret from the log's SecretRevealed if it has one, else from --seed (which must open the log's
+commitment); without either, a command that draws needs --dice.
+
 --dice 1,2 loads the dice: the values are consumed in order across commands (a draw takes the
-token whose value comes next), then the usual seeded generator takes over. The log records the
+token whose value comes next), then the game's own generator takes over. The log records the
 values each command used, so `chronicle audit` still reproduces the game.
 
 A what-if branch:  chronicle fork g.jsonl --at 9 --out b.jsonl
@@ -24,11 +32,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from datetime import UTC, datetime
 
 import events.games
-from events.log import Table
+from events.dice import SecretNeeded, local_secret
+from events.log import LogError, Table
 from events.record import DecodeError
 from events.rng import LoadedDiceMismatch, LoadedRng, Rng
 from events.rules import Rejection
@@ -37,6 +47,7 @@ from server import logfile, scenarios
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
 DEFAULT_GAME_ID = "local"
+SECRET_BYTES = 32  # as server/api.py: 256 bits from ``secrets`` (CORE-1)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,9 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
         type=int,
-        default=0,
+        default=None,
         metavar="S",
-        help="the game seed recorded in GameStarted (default 0); also seeds --random's choices",
+        help="make the game's secret from S (default: drawn at random); also seeds --random's choices (default 0)",
     )
     parser.add_argument(
         "--dice",
@@ -83,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     dice = list(args.dice)
     for where, seat, command, command_id in commands:
         _print(_submit(table, seat, command, command_id, dice, where))
-    chooser = Rng(args.seed)  # its own stream: the game's draws stay Rng.for_command(seed, seq)
+    chooser = Rng(args.seed or 0)  # its own stream: the game's draws stay command_rng(secret, seq)
     for number in range(1, args.random + 1):
         if game.is_over(table.state):
             break
@@ -107,7 +118,14 @@ def _open(args: argparse.Namespace) -> Table:
         if args.game_id is not None:
             raise CommandError("play: --game-id cannot be used with --continue: the log names its game", BAD_ARGS)
         game, envelopes = logfile.read(args.continue_log)
-        return logfile.restore(game, envelopes, args.continue_log)
+        table = logfile.restore(game, envelopes, args.continue_log)
+        if table.secret is None and args.seed is not None:
+            try:
+                table.adopt(local_secret(args.seed))
+            except LogError:
+                raise CommandError(f"play: --seed {args.seed} is not the seed of {args.continue_log}: it does not "
+                                   "open the commitment of its GameStarted (CORE-1)", BAD_ARGS) from None
+        return table
     if args.game_id is not None and not args.game_id.strip():
         raise CommandError("play: --game-id must not be empty", BAD_ARGS)
     try:
@@ -116,7 +134,8 @@ def _open(args: argparse.Namespace) -> Table:
         raise CommandError(f"{args.scenario}: not UTF-8 text: {error.reason} at byte {error.start}") from None
     game = events.games.load(name)
     try:
-        return Table.create(game, args.game_id or DEFAULT_GAME_ID, scenario, args.seed, at=_now())
+        secret = secrets.token_hex(SECRET_BYTES) if args.seed is None else args.seed
+        return Table.create(game, args.game_id or DEFAULT_GAME_ID, scenario, secret, at=_now())
     except ScenarioError as error:
         raise CommandError(f"{args.scenario}: {error}", BAD_INPUT) from None
 
@@ -127,7 +146,7 @@ def _submit(table: Table, seat: str, command, command_id: str | None, dice: list
     if dice:
         # Table.submit records rng.values[:rng.used], so each command gets a generator of its own
         # over what is left, falling back to the very generator audit will rebuild for it.
-        rng = LoadedRng(tuple(dice), fallback=Rng.for_command(table.seed, table.seq + 1))
+        rng = LoadedRng(tuple(dice), fallback=table.rng())
     if command_id is None:
         command_id = _fresh_id(table)
     before = table.seq
@@ -135,6 +154,9 @@ def _submit(table: Table, seat: str, command, command_id: str | None, dice: list
         result = table.submit(seat, command, command_id, at=_now(), rng=rng)
     except LoadedDiceMismatch as error:
         raise CommandError(f"--dice: {where} ({seat} {command.TYPE}): {error}", BAD_ARGS) from None
+    except SecretNeeded:
+        raise CommandError(f"play: {where} ({seat} {command.TYPE}) draws, and this log's secret is not known here: "
+                           "give the --seed the local game was started with, or --dice values", BAD_ARGS) from None
     if isinstance(result, Rejection):
         return {"seq": None, "ok": False, "rule": result.rule, "reason": result.reason}
     envelopes = result.envelopes
@@ -144,6 +166,8 @@ def _submit(table: Table, seat: str, command, command_id: str | None, dice: list
     line = {"seq": envelopes[0].seq, "ok": True, "events": [_event(envelope) for envelope in envelopes]}
     if not fresh:
         line["repeated"] = True
+    if result.revealed is not None:  # the game is over: its secret is public (CORE-2)
+        line["secret_revealed"] = result.revealed.event.secret
     return line
 
 

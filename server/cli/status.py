@@ -13,6 +13,7 @@ BAD_ARGS = 2  # the command line is wrong: unknown command or option, a value th
 DIVERGED = 3  # a log does not reproduce: a logged hash or an audited event differs from today's rules
 BAD_INPUT = 4  # a file cannot be read or is not valid: scenario, log, commands
 UNAVAILABLE = 5  # the command is registered but cannot be loaded (e.g. ``serve`` not installed)
+UNREVEALED = 6  # an audit checked all it could, but random outcomes wait for the game's secret (CORE-2)
 INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT (128 + 2)
 BROKEN_PIPE = 141  # stdout was closed early (`| head`), as shells report SIGPIPE (128 + 13)
 

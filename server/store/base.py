@@ -1,7 +1,8 @@
 """The store contract: a few methods over games and their events, and one small error family.
 
-A store keeps, per game, a metadata row (rules, title, seats, seat-token hashes, head, over)
-and one row per event: ``(seq, command_id, envelope JSON text)``. It knows nothing of the rules:
+A store keeps, per game, a metadata row (rules, title, seats, seat-token hashes, head, over),
+its secret (CORE-1) in a table of its own, and one row per event: ``(seq, command_id, envelope
+JSON text)``. It knows nothing of the rules:
 the Room encodes envelopes before appending and decodes what it reads. ``append`` is atomic for
 the whole batch and optimistic: it names the seq the caller believes is the head, and if any
 other writer got there first it raises ``SeqConflict`` and writes nothing, on every back end
@@ -99,8 +100,14 @@ class Store(abc.ABC):
         """Release connections; the store is unusable afterwards."""
 
     @abc.abstractmethod
-    async def create_game(self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False) -> None:
-        """Record a new game and its first events (seq 1..n) in one transaction; raises GameExists."""
+    async def create_game(
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+    ) -> None:
+        """Record a new game and its first events (seq 1..n) in one transaction; raises GameExists.
+
+        ``secret`` is the game's secret (CORE-1), kept in a table of its own in the same
+        transaction and handed back only by ``secret``: no listing or read of events shows it.
+        """
 
     @abc.abstractmethod
     async def append(self, game_id: str, expected_seq: int, events: Sequence[Stored], *, over: bool = False) -> None:
@@ -137,6 +144,14 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def count_open_games(self) -> int:
         """How many games are not over (the ``open_games`` bound on creation)."""
+
+    @abc.abstractmethod
+    async def secret(self, game_id: str) -> str | None:
+        """The game's secret (None for a game created without one); raises UnknownGame.
+
+        Only the Room that decides the game's commands asks for it: it leaves the server only in
+        SecretRevealed, when the game is over (CORE-2).
+        """
 
 
 def check_batch(expected_seq: int, events: Sequence[Stored]) -> None:

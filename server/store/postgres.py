@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS events (
     envelope text NOT NULL,       -- the envelope's JSON, exactly as sent to clients
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS secrets (
+    game text PRIMARY KEY REFERENCES games(id),
+    secret text NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
+);
 CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
 CREATE TABLE IF NOT EXISTS snapshots (
     game text NOT NULL REFERENCES games(id),
@@ -178,7 +182,9 @@ class PostgresStore(Store):
 
     # --- the contract ---------------------------------------------------------------------------
 
-    async def create_game(self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False) -> None:
+    async def create_game(
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+    ) -> None:
         check_batch(0, first)
         async with self._connection() as db:
             try:
@@ -190,6 +196,7 @@ class PostgresStore(Store):
                          json.dumps(meta.token_hashes, sort_keys=True), meta.created, len(first), over),
                     )
                     await db.execute(_INSERT_EVENTS, _rows(meta.game_id, first))
+                    await _keep_secret(db, meta.game_id, secret)
             except errors.UniqueViolation as error:
                 raise GameExists(f"game {meta.game_id!r} already exists") from error
 
@@ -274,6 +281,23 @@ class PostgresStore(Store):
         async with self._connection() as db:
             cursor = await db.execute("SELECT count(*) FROM games WHERE NOT over")
             return (await cursor.fetchone())[0]
+
+
+    async def secret(self, game_id: str) -> str | None:
+        async with self._connection() as db:
+            cursor = await db.execute(
+                "SELECT games.id, secrets.secret FROM games LEFT JOIN secrets ON secrets.game = games.id"
+                " WHERE games.id = %s", (game_id,),
+            )
+            row = await cursor.fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        return row[1]
+
+
+async def _keep_secret(db: psycopg.AsyncConnection, game_id: str, secret: str | None) -> None:
+    if secret is not None:
+        await db.execute("INSERT INTO secrets (game, secret) VALUES (%s, %s)", (game_id, secret))
 
 
 def _rows(game_id: str, events: Sequence[Stored]) -> dict:

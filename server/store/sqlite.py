@@ -53,6 +53,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
     state TEXT NOT NULL,          -- the state's canonical JSON: a cache, checked against the log's hash
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS secrets (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    secret TEXT NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
+);
 """
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000
@@ -123,7 +127,9 @@ class SqliteStore(Store):
 
     # --- the contract ---------------------------------------------------------------------------
 
-    async def create_game(self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False) -> None:
+    async def create_game(
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+    ) -> None:
         check_batch(0, first)
 
         def work(db: sqlite3.Connection) -> None:
@@ -138,6 +144,7 @@ class SqliteStore(Store):
                 except sqlite3.IntegrityError as error:
                     raise GameExists(f"game {meta.game_id!r} already exists") from error
                 _insert(db, meta.game_id, first)
+                _keep_secret(db, meta.game_id, secret)
 
         await self._run(work)
 
@@ -235,6 +242,22 @@ class SqliteStore(Store):
 
     async def count_open_games(self) -> int:
         return await self._run(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
+
+
+    async def secret(self, game_id: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            with _transaction(db, "BEGIN"):
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                row = db.execute("SELECT secret FROM secrets WHERE game = ?", (game_id,)).fetchone()
+            return None if row is None else row[0]
+
+        return await self._run(work)
+
+
+def _keep_secret(db: sqlite3.Connection, game_id: str, secret: str | None) -> None:
+    if secret is not None:
+        db.execute("INSERT INTO secrets (game, secret) VALUES (?, ?)", (game_id, secret))
 
 
 _META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"

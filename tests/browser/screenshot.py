@@ -28,7 +28,7 @@ def take(output: Path, moves: int = 10) -> None:
 
     with tempfile.TemporaryDirectory(prefix="chronicle-shot-") as tmp, \
             ServerProcess(Path(tmp) / "shot.db").start() as server, sync_playwright() as playwright:
-        created = create_game(server.base_url, seed=7)
+        created = create_game(server.base_url)
         with ScriptedGame(server.ws_url, created) as script:
             script.play(moves, _explore)
             seat = script.current_seat()

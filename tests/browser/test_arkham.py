@@ -1,9 +1,10 @@
 """The arkham board in the browser: a move with monsters in the way (evade, then combat) played by
 two seats and watched by a spectator; then the replay page reproduces it event by event.
 
-The server draws its dice with ``Rng.for_command(seed, seq)``, so the test first finds, in
-process, a seed whose dice give the story it wants (the Zombie evaded, the Ghoul beaten in one
-round), then plays that game through the real pages.
+The server draws each command's dice from the game's secret and its seq (CORE-1), so the test
+first finds, in process, a local seed whose secret gives the story it wants (the Zombie evaded,
+the Ghoul beaten in one round), stores the game with that secret (``seeded_game``), then plays it
+through the real pages.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from events.games.arkham.model import Evade, Fight, Move
 from events.log import Accepted, Table
 from server import scenarios
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import create_game
+from tests.server_fixture import create_game, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -55,7 +56,7 @@ def test_ah_7_evade_then_combat_seen_by_two_seats_and_a_spectator_then_replayed(
     blue then ends its movement. Every page folds the same events with matching hashes, the log cites
     the clauses, and the replay page reproduces each seq's hash."""
     seed = story_seed()
-    created = create_game(server.base_url, scenario=SCENARIO, seed=seed)
+    created = seeded_game(server, SCENARIO, seed)
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
@@ -150,7 +151,7 @@ def test_ah_7_evade_then_combat_seen_by_two_seats_and_a_spectator_then_replayed(
 def test_ah_11_a_click_on_a_highlighted_gate_returns_through_it(server, new_context):
     """AH-11: back from R'lyeh, the two gates are highlighted; a click sends Return (not Move) and the
     investigator comes back with its Explored marker; Lost in Time and Space holds blue (AH-12)."""
-    created = create_game(server.base_url, scenario="arkham/other-world", seed=3)
+    created = create_game(server.base_url, scenario="arkham/other-world")
     watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     shown = sorted(red.eval_on_selector_all("g.area[data-dest='1']", "gs => gs.map(g => g.dataset.area)"))

@@ -14,7 +14,7 @@ from events.games.echo.model import Evade
 from events.log import Table
 from server.scenarios import load as load_scenario
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -27,8 +27,9 @@ FIGHT_TYPES = ["EvasionRolled", "CombatBegan", "CombatStepBegan", "StrikeOrderSe
 def failing_evasion_seed() -> int:
     """A game seed whose first command's dice make red's evasion fail (Stealth 2 − 1 = 1 die).
 
-    The server seeds each command's dice from the game seed and the command's first seq, as
-    ``Table.submit`` does, so a game played here in memory predicts the server's.
+    The server derives each command's dice from the game's secret and the command's first seq
+    (CORE-1), and ``seeded_game`` stores the game with this seed's secret, so a game played here
+    in memory predicts the server's.
     """
     _game, scenario = load_scenario("echo/novice-duel")
     for seed in range(1, 200):
@@ -48,7 +49,7 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     """EC-13: red fights; the Novice's dice are rolled from blue's page (blue sits to red's left), the
     roll button never appears on red's page, and the spectator sees every step (EC-4, EC-8, EC-9,
     EC-14, EC-17)."""
-    created = create_game(server.base_url, scenario="echo/novice-duel", seed=failing_evasion_seed())
+    created = seeded_game(server, "echo/novice-duel", failing_evasion_seed())
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")

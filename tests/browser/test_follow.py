@@ -40,7 +40,7 @@ window.test_result = json.dumps({"status": follower.status(), "checked": followe
 
 
 def test_a_tampered_hash_is_reported_with_its_seq_and_both_hashes(server, new_context):
-    created = create_game(server.base_url, seed=31)
+    created = create_game(server.base_url)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(2)
     with urllib.request.urlopen(f"{server.base_url}/api/games/{created['game']}/log", timeout=10) as response:

@@ -12,7 +12,7 @@ from events.games.gloomhaven.model import SelectCards
 from events.log import Table
 from server import scenarios
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -23,8 +23,9 @@ BLUE_PICK = ("ti-05", "ti-08")  # leading 85
 def a_seed_with_a_choice() -> int:
     """A seed whose first round, after these two picks, makes a monster offer equally good options.
 
-    The server seeds each command's draws from the game seed and the seq, so folding the same
-    commands here gives the very game the pages will show.
+    The server derives each command's draws from the game's secret and the seq (CORE-1), and
+    ``seeded_game`` stores the game with this seed's secret, so playing the same commands here
+    gives the very game the pages will show.
     """
     game = events.games.load("gloomhaven")
     _name, data = scenarios.load("gloomhaven/barrow")
@@ -48,7 +49,7 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
     """GH-C2, GH-6, GH-C4: red's pick stays hidden on blue's and the spectator's pages; after the
     reveal a bandit's turn shows its focus trace; its tied options are offered and chosen by click."""
     seed = a_seed_with_a_choice()
-    created = create_game(server.base_url, "gloomhaven/barrow", seed=seed)
+    created = seeded_game(server, "gloomhaven/barrow", seed)
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
@@ -103,7 +104,7 @@ def test_gh_4_a_path_built_by_waypoints_with_its_cost_then_an_illegal_step_refus
     """GH-4 (issue 15): red builds a path by clicking waypoints, the cost growing as it goes; a path into the
     obstacle at [1, 3] is refused at that step with its clause; a costlier route than the cheapest is walked as
     built; a single click on a destination still takes the cheapest path."""
-    created = create_game(server.base_url, "gloomhaven/barrow", seed=1)  # red (15) acts first after these picks
+    created = seeded_game(server, "gloomhaven/barrow", 1)  # red (15) acts first after these picks
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
     pick_in_panel(red, ("br-08", "br-07"))
@@ -171,7 +172,7 @@ def test_gh_c7_the_browser_plans_monster_turns_exactly_as_cpython(server, new_co
     source = "POSITIONS = " + repr(json.dumps(chosen)) + "\n" + SOLVE
     scope: dict = {}
     exec(source, scope)  # noqa: S102 - the very source the page runs
-    created = create_game(server.base_url, "gloomhaven/barrow", seed=1)
+    created = seeded_game(server, "gloomhaven/barrow", 1)
     page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
     page.evaluate("src => __BRYTHON__.runPythonSource(src + '\\nfrom browser import window\\n"
                   "window.chronicle_probe = RESULT\\n', {id: 'probe'})", source)

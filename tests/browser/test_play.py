@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 def test_mv_1_click_on_a_highlighted_destination_moves_the_mecha_on_every_page(server, new_context):
     """MV-1: red clicks a highlighted Location; the spectator's page shows the Mecha there, and
     both pages show hash ✓ at the same seq."""
-    created = create_game(server.base_url, seed=11)
+    created = create_game(server.base_url)
     game_id = created["game"]
     # Check the spectator and the red seat both start at seq 1 with a verified hash.
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
@@ -59,7 +59,7 @@ def test_mv_1_click_on_a_highlighted_destination_moves_the_mecha_on_every_page(s
 def test_mv_3_a_refused_move_is_shown_to_its_player_only_with_clause_and_reason(server, new_context):
     """A click on a Location out of reach is sent as Move; the rejection (clause + reason) shows
     on the page of the player who tried, and not on the spectator's."""
-    created = create_game(server.base_url, seed=5)
+    created = create_game(server.base_url)
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
@@ -89,7 +89,7 @@ def test_mv_3_a_refused_move_is_shown_to_its_player_only_with_clause_and_reason(
 
 def test_mv_c3_a_move_out_of_turn_is_refused_with_the_turn_clause(server, new_context):
     """MV-C3: blue clicks while it is red's turn; the refusal names whose turn it is."""
-    created = create_game(server.base_url, seed=6)
+    created = create_game(server.base_url)
     blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
     assert blue.is_disabled("button[data-command='Pass']")
     blue.click("g.loc[data-number='3']")
@@ -103,7 +103,7 @@ def test_mv_c3_a_move_out_of_turn_is_refused_with_the_turn_clause(server, new_co
 def test_the_page_catches_up_reconnects_and_keeps_folding(server, new_context):
     """A spectator joining mid-game folds the whole log; after the socket drops it says hello with
     the seq it holds and gets only what it missed."""
-    created = create_game(server.base_url, seed=8)
+    created = create_game(server.base_url)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(12)  # over 40 envelopes: the oldest log rows are drawn after the page is ready
         watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
@@ -125,7 +125,7 @@ def test_the_page_catches_up_reconnects_and_keeps_folding(server, new_context):
 
 def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server, new_context):
     """``bad-token``: the page says so and says hello again as a spectator; ``no-such-game`` stops."""
-    created = create_game(server.base_url, seed=9)
+    created = create_game(server.base_url)
     page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=not-a-token")
     assert page.text_content("#who") == "Spectating: this link's seat token was refused"
     assert page.text_content("#hash") == "hash ✓ seq 1"

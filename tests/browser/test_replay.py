@@ -24,7 +24,7 @@ def cli_replay(log_path, seq: int) -> dict:
 
 def test_replay_at_seq_shows_the_hash_the_cli_computes_from_the_downloaded_log(server, new_context, tmp_path):
     """``/replay/{id}?seq=N`` shows the same state hash as ``chronicle replay LOG --to N``."""
-    created = create_game(server.base_url, seed=21)
+    created = create_game(server.base_url)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(5)
     game_id = created["game"]
@@ -54,7 +54,7 @@ def test_replay_at_seq_shows_the_hash_the_cli_computes_from_the_downloaded_log(s
 
 def test_replay_scrub_and_play(server, new_context):
     """The slider jumps to any seq; play advances on its own and stops at the end."""
-    created = create_game(server.base_url, seed=22)
+    created = create_game(server.base_url)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(3)
         last = script.table.seq

@@ -29,7 +29,7 @@ def test_names_with_markup_show_as_text_on_every_page_with_a_csp(server, new_con
     scenario["title"] = TITLE
     scenario["seats"][0]["mech"] = RED
     scenario["seats"][1]["mech"] = BLUE
-    status, created = post_json(f"{server.base_url}/api/games", {"scenario": scenario, "seed": 3})
+    status, created = post_json(f"{server.base_url}/api/games", {"scenario": scenario})
     assert status == 201, created
     game_id = created["game"]
     urls = {

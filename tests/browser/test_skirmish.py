@@ -16,7 +16,7 @@ from events.games.skirmish.model import Activate, ContestDoor, DecideDoor, EndAc
 from events.log import Table
 from server.scenarios import load as load_scenario
 from tests.browser.conftest import hash_seq, open_page, wait_seq
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -33,8 +33,9 @@ SCRIPT = [
 
 
 def expected_contest():
-    """The server seeds each command's dice from the game seed and its first seq, as
-    ``Table.submit`` does, so the same commands played here give the server's contest."""
+    """The server derives each command's dice from the game's secret and its first seq (CORE-1), and
+    ``seeded_game`` stores the game with SEED's secret, so the same commands played here give the
+    server's contest."""
     _game, scenario = load_scenario("skirmish/purge")
     table = Table.create(GAME, "probe", scenario, SEED)
     for number, (seat, command) in enumerate(SCRIPT):
@@ -50,7 +51,7 @@ def test_sk_10_a_door_contest_between_two_seats_seen_by_a_spectator(server, new_
     """SK-10, SK-7, SK-C2, SK-C3: zombies open door2 from C4; survivors contest it from B3; the
     contest's rolls and bonuses show on all three pages, and their hashes agree."""
     contest, last_seq = expected_contest()
-    created = create_game(server.base_url, scenario="skirmish/purge", seed=SEED)
+    created = seeded_game(server, "skirmish/purge", SEED)
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     zombies = open_page(new_context(), f"{server.base_url}{created['seats']['zombies']['link']}")
@@ -111,7 +112,7 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     undone, the path G2 → F1 → E1 is walked as chosen. The blast door two squares wide is one door,
     drawn as one leaf along both its edges; a single click still moves by the cheapest path, and a
     click on an ally while planning is a waypoint on its square (SK-C2: through allies)."""
-    created = create_game(server.base_url, scenario="skirmish/hangar", seed=SEED)
+    created = seeded_game(server, "skirmish/hangar", SEED)
     troopers = open_page(new_context(), f"{server.base_url}{created['seats']['troopers']['link']}")
     # Check the blast door is one door: one leaf two squares long (D2|E2 and D3|E3), three doors in all.
     assert troopers.locator("g.door").count() == 3

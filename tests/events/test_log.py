@@ -7,12 +7,13 @@ import json
 import pytest
 
 from events.canonical import state_hash
-from events.game import GameStarted
-from events.log import Accepted, Envelope, LogError, Table, audit, command_groups, fold
+from events.dice import SecretNeeded, command_rng, commitment, local_secret
+from events.game import GameStarted, SecretRevealed
+from events.log import Accepted, Envelope, LogError, Table, audit, audit_log, command_groups, fold
 from events.record import DecodeError
-from events.rng import LoadedRng, Rng
+from events.rng import LoadedRng
 from events.rules import Rejection
-from tests.events.toy import TOY, Add, Added, Broken, Count, Roll, Rolled, make
+from tests.events.toy import GOAL, TOY, Add, Added, Broken, Count, Roll, Rolled, make
 
 SCENARIO = {"seats": ["a"]}
 
@@ -30,6 +31,14 @@ def played() -> Table:
     return table
 
 
+def finished() -> Table:
+    """Check: the same game played to its end, so the secret is revealed (CORE-2)."""
+    table = played()
+    table.submit("a", Add(GOAL), "c-4")
+    assert isinstance(table.envelopes[-1].event, SecretRevealed)
+    return table
+
+
 def roundtrip(envelopes: list) -> list:
     return [Envelope.from_dict(TOY, json.loads(json.dumps(envelope.to_dict()))) for envelope in envelopes]
 
@@ -39,13 +48,14 @@ def roundtrip(envelopes: list) -> list:
 
 def test_create_logs_game_started_first():
     table = toy_table()
-    assert table.seq == 1 and table.seed == 5
+    committed = commitment(local_secret(5), "g-1")
+    assert table.seq == 1 and table.secret == local_secret(5) and table.commitment == committed
     head = table.envelopes[0]
-    assert head.event == GameStarted("toy", "toy-1", 5, ("a",), "{}")
+    assert head.event == GameStarted("toy", "toy-1", committed, ("a",), "{}")
     assert (head.seq, head.seat, head.command_id, head.command, head.dice, head.rule) == (1, None, None, None, None, None)
-    assert head.hash == state_hash(Count(0, ("a",), 5))
+    assert head.hash == state_hash(Count(0, ("a",), committed))
     assert head.at == "2026-01-01T00:00:00Z"
-    assert table.state == Count(0, ("a",), 5)
+    assert table.state == Count(0, ("a",), committed)
 
 
 def test_submit_folds_and_logs_every_event_with_its_command():
@@ -55,7 +65,7 @@ def test_submit_folds_and_logs_every_event_with_its_command():
     assert [envelope.seq for envelope in result.envelopes] == [2, 3, 4]
     assert all(envelope.command == Roll(3) and envelope.command_id == "c-1" for envelope in result.envelopes)
     assert all(envelope.rule == "T-2" for envelope in result.envelopes)
-    rng = Rng.for_command(5, 2)
+    rng = command_rng(local_secret(5), 2)
     assert [envelope.event for envelope in result.envelopes] == [Rolled(rng.roll()) for _ in range(3)]
     assert table.state.total == sum(envelope.event.value for envelope in result.envelopes)
     assert result.envelopes[-1].hash == state_hash(table.state)
@@ -104,9 +114,9 @@ def test_unregistered_events_and_unknown_clauses_are_refused():
 
 def test_restore_replays_to_the_same_state_and_log():
     live = played()
-    restored = Table.restore(TOY, "g-1", roundtrip(live.envelopes))
+    restored = Table.restore(TOY, "g-1", roundtrip(live.envelopes), secret=live.secret)
     assert restored.state == live.state
-    assert restored.seq == live.seq and restored.seed == live.seed
+    assert restored.seq == live.seq and restored.secret == live.secret
     assert [e.hash for e in restored.envelopes] == [e.hash for e in live.envelopes]
     assert restored.by_command.keys() == live.by_command.keys()
     # Check: the restored table carries on exactly like the live one, idempotency included.
@@ -118,7 +128,7 @@ def test_resume_indexes_the_log_and_takes_the_given_state():
     """A snapshot plus its tail (server/snapshots.py): the log indexed, only GameStarted folded again."""
     live = played()
     resumed = Table.resume(TOY, "g-1", roundtrip(live.envelopes), live.state)
-    assert resumed.state == live.state and resumed.seq == live.seq and resumed.seed == live.seed
+    assert resumed.state == live.state and resumed.seq == live.seq and resumed.commitment == live.commitment
     assert resumed.by_command.keys() == live.by_command.keys()
     assert resumed.submit("a", Add(1), "c-1").envelopes[0].seq == 2  # idempotency kept
     assert Table.resume(TOY, "g-1", live.envelopes[:1], None).state == Table.restore(TOY, "g-1", live.envelopes[:1]).state
@@ -175,7 +185,7 @@ def test_fold_is_the_replay():
     live = played()
     assert fold(TOY, [envelope.event for envelope in live.envelopes]) == live.state
     assert fold(TOY, []) is None
-    assert fold(TOY, [Added(3)], Count(1, (), 0)) == Count(4, (), 0)
+    assert fold(TOY, [Added(3)], Count(1, (), "")) == Count(4, (), "")
 
 
 def test_command_groups_cut_the_log_per_command():
@@ -184,13 +194,13 @@ def test_command_groups_cut_the_log_per_command():
 
 
 def test_audit_accepts_an_honest_log():
-    assert audit(TOY, played().envelopes) is None
-    assert audit(TOY, roundtrip(played().envelopes)) is None
+    assert audit(TOY, finished().envelopes) is None
+    assert audit(TOY, roundtrip(finished().envelopes)) is None
     assert audit(TOY, []) is None
 
 
 def test_audit_catches_a_tampered_event():
-    envelopes = played().envelopes
+    envelopes = finished().envelopes
     value = envelopes[2].event.value
     forged = Rolled(value % 6 + 1)
     envelopes[2] = _with(envelopes[2], event=forged)
@@ -201,35 +211,35 @@ def test_audit_catches_a_tampered_event():
 
 
 def test_audit_catches_a_tampered_hash():
-    envelopes = played().envelopes
+    envelopes = finished().envelopes
     envelopes[1] = _with(envelopes[1], hash="f" * 64)
     divergence = audit(TOY, envelopes)
     assert (divergence.seq, divergence.logged) == (2, "hash ffffffffffff")
-    envelopes = played().envelopes
+    envelopes = finished().envelopes
     envelopes[0] = _with(envelopes[0], hash="e" * 64)
     assert audit(TOY, envelopes).seq == 1
 
 
 def test_audit_catches_loaded_dice_that_were_not_used():
-    envelopes = played().envelopes
+    envelopes = finished().envelopes
     envelopes[4] = _with(envelopes[4], dice=(2,))
     divergence = audit(TOY, envelopes)
     assert divergence.seq == 5 and "produced" in str(divergence)
 
 
 def test_audit_catches_missing_and_extra_events():
-    envelopes = played().envelopes
+    envelopes = finished().envelopes
     shorter = envelopes[:3] + envelopes[4:]  # the Roll(2) command lost its second event
     divergence = audit(TOY, shorter)
     assert (divergence.seq, divergence.logged) == (4, "no event")
     assert divergence.produced.startswith('{"rule":"T-2","type":"Rolled"')
-    longer = envelopes[:3] + [_with(envelopes[3], seq=4), _with(envelopes[3], seq=5)]
+    longer = envelopes[:3] + [_with(envelopes[3], seq=4), _with(envelopes[3], seq=5)] + envelopes[-1:]
     divergence = audit(TOY, longer)
     assert (divergence.seq, divergence.produced) == (5, "no event")
 
 
 def test_audit_reports_a_rules_change_that_now_rejects_or_crashes():
-    envelopes = played().envelopes
+    envelopes = finished().envelopes
 
     def stricter(state, seat, command, rng):
         return Rejection("T-1", "no more adding") if command == Add(2) else TOY.decide(state, seat, command, rng)
@@ -306,3 +316,131 @@ def test_envelope_optional_fields_may_be_left_out():
     envelope = Envelope.from_dict(TOY, minimal)
     assert (envelope.seat, envelope.command_id, envelope.command, envelope.dice, envelope.rule, envelope.at) == (
         None, None, None, None, None, None)
+
+
+# --- the secret: reveal and audit (CORE-1, CORE-2) --------------------------------------------------
+
+
+def test_core_2_the_command_that_ends_the_game_is_followed_by_the_secret():
+    table = finished()
+    last = table.envelopes[-1]
+    assert last.event == SecretRevealed(local_secret(5)) and last.rule == "CORE-2"
+    assert (last.seat, last.command_id, last.command) == (None, None, None)
+    assert last.hash == table.envelopes[-2].hash  # the reveal changes no state
+    assert table.revealed and table.by_command["c-4"] == [table.envelopes[-2]]
+    # Check: the game being over, nothing more is revealed, whatever comes after.
+    table.submit("a", Add(1), "c-5")
+    assert sum(isinstance(e.event, SecretRevealed) for e in table.envelopes) == 1
+
+
+def test_core_2_restore_opens_the_commitment_and_refuses_a_wrong_secret():
+    envelopes = finished().envelopes
+    restored = Table.restore(TOY, "g-1", roundtrip(envelopes))
+    assert restored.secret == local_secret(5) and restored.revealed
+    forged = envelopes[:-1] + [_with(envelopes[-1], event=SecretRevealed(local_secret(6)))]
+    with pytest.raises(LogError, match="seq 7: SecretRevealed does not match the commitment"):
+        Table.restore(TOY, "g-1", forged)
+    with pytest.raises(LogError, match="the stored secret does not match the commitment"):
+        Table.restore(TOY, "g-1", played().envelopes, secret=local_secret(6))
+
+
+def test_core_1_a_table_without_the_secret_draws_nothing():
+    restored = Table.restore(TOY, "g-1", played().envelopes)
+    assert restored.secret is None
+    assert isinstance(restored.submit("a", Add(1), "c-9"), Accepted)  # no draw, no secret needed
+    with pytest.raises(SecretNeeded):
+        restored.submit("a", Roll(1), "c-10")
+
+
+def test_core_2_audit_of_a_finished_game_re_derives_every_die():
+    report = audit_log(TOY, finished().envelopes)
+    assert report.divergence is None and report.complete and report.revealed and report.over
+    assert (report.events, report.redecided, report.with_dice, report.sealed, report.withheld) == (7, 4, 2, 0, 0)
+
+
+def test_core_2_audit_catches_a_tampered_die_whose_hash_was_recomputed():
+    envelopes = finished().envelopes
+    table = Table(TOY, "g-1")
+    forged_list = list(envelopes)
+    forged = Rolled(envelopes[2].event.value % 6 + 1)
+    table.absorb(envelopes[0])
+    table.absorb(envelopes[1])
+    state = TOY.evolve(table.state, forged)
+    forged_list[2] = _with(envelopes[2], event=forged, hash=state_hash(state))
+    # Check: every later hash recomputed too, so only re-deciding with the secret can tell.
+    for index in range(3, len(forged_list)):
+        state = TOY.evolve(state, forged_list[index].event)
+        forged_list[index] = _with(forged_list[index], hash=state_hash(state))
+    divergence = audit(TOY, forged_list)
+    assert divergence.seq == 3 and f'"value":{forged.value}' in divergence.logged
+
+
+def test_core_2_audit_catches_a_tampered_secret():
+    envelopes = finished().envelopes
+    forged = envelopes[:-1] + [_with(envelopes[-1], event=SecretRevealed(local_secret(6)))]
+    divergence = audit(TOY, forged)
+    assert divergence.seq == 7 and "does not match the commitment" in divergence.produced
+    assert audit(TOY, envelopes[:-1] + [_with(envelopes[-1], event=SecretRevealed("1234"))]).seq == 7
+
+
+def test_core_1_audit_of_a_running_game_counts_what_waits_for_the_reveal():
+    report = audit_log(TOY, played().envelopes)
+    # Check: every event folded, the Add re-decided, the loaded Roll(1) re-decided from its dice,
+    # the Roll(2) drew from the secret: it waits, it is not called a divergence.
+    assert report.divergence is None and not report.complete and not report.revealed
+    assert (report.events, report.redecided, report.with_dice, report.sealed) == (5, 2, 1, 1)
+    # Check: a log of commands that drew nothing is verified in full without any secret.
+    table = toy_table()
+    table.submit("a", Add(2), "c-1")
+    assert audit_log(TOY, table.envelopes).complete
+
+
+def test_core_1_audit_of_a_running_game_still_catches_what_needs_no_secret():
+    envelopes = played().envelopes
+    envelopes[1] = _with(envelopes[1], event=Added(3))
+    assert audit(TOY, envelopes).seq == 2  # a re-decided command
+    envelopes = played().envelopes
+    envelopes[3] = _with(envelopes[3], hash="0" * 64)
+    assert audit(TOY, envelopes).seq == 4  # a sealed command's hash
+
+
+# --- one fold-and-verify, one redaction (issue 13) --------------------------------------------------
+
+
+def test_absorb_is_the_one_fold_and_verify_step():
+    """``absorb`` folds, checks the hash (unless told not to), indexes by command id, and refuses what
+    does not follow; a refused envelope leaves the table as it was."""
+    live = finished()
+    table = Table(TOY, "g-1")
+    for envelope in live.envelopes[:3]:
+        assert table.absorb(envelope) is envelope
+    assert table.seq == 3 and table.state == Table.restore(TOY, "g-1", live.envelopes[:3]).state
+    assert table.by_command["c-2"] == live.envelopes[2:3] and table.commitment == live.commitment
+    before = (table.state, table.seq)
+    with pytest.raises(LogError, match="seq 5 follows seq 3"):
+        table.absorb(live.envelopes[4])
+    with pytest.raises(LogError, match="seq 4: the logged hash does not match"):
+        table.absorb(_with(live.envelopes[3], hash="0" * 64))
+    assert (table.state, table.seq) == before
+    table.absorb(_with(live.envelopes[3], hash="0" * 64), verify=False)  # the page checks hashes itself, later
+    assert table.seq == 4
+
+
+def test_redacted_keeps_the_place_and_the_hash_and_drops_the_dice():
+    envelope = played().envelopes[4]
+    copy = envelope.redacted(Rolled(1), None)
+    assert (copy.game, copy.seq, copy.seat, copy.command_id, copy.rule, copy.hash, copy.at) == (
+        envelope.game, envelope.seq, envelope.seat, envelope.command_id, envelope.rule, envelope.hash, envelope.at)
+    assert (copy.event, copy.command, copy.dice) == (Rolled(1), None, None) and envelope.dice == (6,)
+
+
+def test_core_2_audit_names_a_gap_and_an_unknown_clause_is_not_in_the_catalogue():
+    envelopes = finished().envelopes
+    divergence = audit(TOY, [envelopes[0], _with(envelopes[1], seq=3)])  # the same event, one seq too far
+    assert divergence.seq == 3 and "seq 3 follows seq 1: the log has a gap" in divergence.produced
+    assert "CORE-2" in TOY.catalogue and TOY.catalogue["CORE-2"].title == "Secret revealed"
+    assert TOY.catalogue.get("T-1").title == "Add" and TOY.catalogue.get("X-9") is None
+    assert "CORE-2" not in TOY.catalogue.ids()  # the game's own clauses, as its digest lists them
+    with pytest.raises(KeyError, match="no clause 'X-9'"):
+        TOY.catalogue["X-9"]
+    assert "SecretRevealed" in TOY.events and "SecretRevealed" not in TOY.events.names()

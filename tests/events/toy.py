@@ -6,20 +6,20 @@
 
 from __future__ import annotations
 
-from events.game import Game, GameStarted
+from events.game import Game, GameStarted, SecretRevealed
 from events.record import Record, Registry
 from events.rules import Catalogue, Clause, Rejection
 
 
 class Count(Record):
-    __slots__ = ("total", "seats", "seed")
+    __slots__ = ("total", "seats", "commitment")
     __match_args__ = __slots__
     TYPE = "Count"
 
-    def __init__(self, total: int, seats: tuple, seed: int) -> None:
+    def __init__(self, total: int, seats: tuple, commitment: str) -> None:
         object.__setattr__(self, "total", total)
         object.__setattr__(self, "seats", seats)
-        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "commitment", commitment)
 
 
 class Add(Record):
@@ -104,18 +104,23 @@ def decide(state, seat, command, rng):
 
 def evolve(state, event):
     match event:
-        case GameStarted(_game, _version, seed, seats, _scenario):
-            return Count(0, seats, seed)
+        case GameStarted(_game, _version, commitment, seats, _scenario):
+            return Count(0, seats, commitment)
         case Added(k) | Rolled(k, _):
-            return Count(state.total + k, state.seats, state.seed)
+            return Count(state.total + k, state.seats, state.commitment)
+        case SecretRevealed():
+            return state
     raise TypeError(f"toy cannot fold {type(event).__name__}")
+
+
+GOAL = 100  # the toy game is over once its total reaches this (and the secret is revealed, CORE-2)
 
 
 def make(decide=decide) -> Game:
     return Game(
         name="toy", rules_version="toy-1", catalogue=CATALOGUE, events=EVENTS, commands=COMMANDS,
         start=start, decide=decide, evolve=evolve, view=lambda state, seat: state,
-        legal=lambda state, seat: [Add(1)], is_over=lambda state: False, turn=lambda state: ("a",),
+        legal=lambda state, seat: [Add(1)], is_over=lambda state: state.total >= GOAL, turn=lambda state: ("a",),
         seats=lambda state: state.seats,
     )
 

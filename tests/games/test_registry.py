@@ -35,7 +35,7 @@ GAMES = [events.games.load(name) for name in events.games.NAMES]
 
 SAMPLES = {
     "mecha": {
-        "GameStarted": {"game": "mecha", "rules_version": "mecha-2", "seed": 7, "seats": ["red"], "scenario": "{}"},
+        "GameStarted": {"game": "mecha", "rules_version": "mecha-2", "commitment": "ab" * 32, "seats": ["red"], "scenario": "{}"},
         "MechMoved": {"seat": "red", "start": None, "to": 4, "path": [2, 4], "passed_through": [2]},
         "MechStayed": {"seat": "red", "at": 3},
         "PlanTokenGained": {"seat": "red", "location": 8},
@@ -140,3 +140,18 @@ def test_mecha_folds_one_of_every_registered_event_type():
 def test_mecha_evolve_refuses_an_unknown_event_naming_it():
     with pytest.raises(TypeError, match="mecha cannot fold an event of type Move"):
         GAME.evolve(table(scenario(line(4), chain(4))).state, model.Move(2))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_core_2_every_game_folds_secret_revealed_to_the_same_state(game):
+    """CORE-2: the core's event is every game's: it decodes through the game's registry, cites CORE-2 of its
+    catalogue, and the game's own evolve folds it to the very state it was given."""
+    from events.game import SecretRevealed
+    from events.log import Table
+    from server import scenarios
+
+    name = next(name for name in scenarios.builtin_scenarios() if name.startswith(f"{game.name}/"))
+    table = Table.create(game, "g-core2", scenarios.load(name)[1], 1)
+    event = game.events.build({"type": "SecretRevealed", "secret": "ab" * 32})
+    assert event == SecretRevealed("ab" * 32) and rule_of(event) in game.catalogue
+    assert game.evolve(table.state, event) is table.state

@@ -38,8 +38,8 @@ async def hello(ws_url: str, game_id: str, token) -> tuple[dict, object]:
 def test_forged_and_foreign_tokens_are_refused(quiet_server):
     """bad-token for: random, one character changed, empty, the stored hash, another game's, huge, non-ASCII."""
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=1)
-    other = create_game(server.base_url, "mecha/sample", seed=2)
+    game = create_game(server.base_url, "mecha/sample")
+    other = create_game(server.base_url, "mecha/sample")
     red = game["seats"]["red"]["token"]
     stored = _stored_hashes(server.db_path, game["game"])
     forged = {
@@ -87,7 +87,7 @@ def test_a_seat_cannot_act_for_another_seat(quiet_server):
 
     async def main():
         for name in scenarios.builtin_scenarios():
-            game = create_game(server.base_url, name, seed=rng.randrange(2**31))
+            game = create_game(server.base_url, name)
             rules = game_rules(name)
             seats = {seat: Player(server.ws_url, game["game"], link["token"], seat, rules)
                      for seat, link in game["seats"].items()}
@@ -144,7 +144,7 @@ def game_rules(name: str) -> str:
 def test_spectator_commands_and_replayed_ids_are_refused(quiet_server):
     """A spectator's command: spectator. Another seat's command id: id-taken. Own id again: the first ack, once."""
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=3)
+    game = create_game(server.base_url, "mecha/sample")
     game_id = game["game"]
     counts = {"spectator": 0, "id-taken": 0, "same ack": 0}
     n = report.count(20, 200)
@@ -195,7 +195,7 @@ def test_spectator_commands_and_replayed_ids_are_refused(quiet_server):
 def test_tokens_are_random_stored_hashed_and_compared_in_constant_time(quiet_server, monkeypatch):
     """≥128 random bits each, all distinct; only sha256 in the SQLite files; hmac.compare_digest for every seat."""
     server = quiet_server
-    games = [create_game(server.base_url, "mecha/sample", seed=n) for n in range(report.count(20, 200))]
+    games = [create_game(server.base_url, "mecha/sample") for n in range(report.count(20, 200))]
     issued = [link["token"] for game in games for link in game["seats"].values()]
     # Check: each token decodes to at least 16 random bytes, and none repeats.
     for token in issued:

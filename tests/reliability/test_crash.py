@@ -10,8 +10,9 @@ never read, with the same id.
 Checked after the last restart, from the store's own log (``/api/games/{id}/log``):
 
 - every acknowledged command's events are in the log exactly once, at the seqs its ack named;
-- no command left partial events: re-deciding every logged command (``events.log.audit``)
-  yields exactly the events logged for it, and every hash refolds;
+- no command left partial events: re-deciding every logged command (``events.log.audit``, with
+  each game's secret read from the store, CORE-1) yields exactly the events logged for it, and
+  every hash refolds;
 - every client, reconnected, holds the server's state hash (``/state``) and the same envelopes.
 """
 
@@ -27,7 +28,7 @@ from events.log import Envelope, audit
 from tests.reliability import report
 from tests.reliability.players import DROPPED, Player, command_json, http_json, server_head
 from tests.server.client import run
-from tests.server_fixture import ServerProcess, create_game
+from tests.server_fixture import ServerProcess, create_game, stored_secrets
 
 pytestmark = pytest.mark.server
 
@@ -47,7 +48,7 @@ class Table:
         self.played: list[str] = []
 
     def new_game(self) -> dict[str, Player]:
-        game = create_game(self.server.base_url, SCENARIO, seed=random.randrange(2**31))
+        game = create_game(self.server.base_url, SCENARIO)
         self.played.append(game["game"])
         return {seat: Player(self.server.ws_url, game["game"], link["token"], seat, RULES)
                 for seat, link in game["seats"].items()}
@@ -160,18 +161,22 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(crashable):
         # Check: acked exactly once, at its seqs; nothing partial (audit); every client on the server's hash.
         held = 0
         logs = {}
+        # The secrets, read from the store as only its operator can: every die of a running game re-derived too.
+        secrets = stored_secrets(server.store if hasattr(server, "store") else server.db_path, games)
         for game_id in games:
             status, log = http_json(f"{server.base_url}/api/games/{game_id}/log")
             assert status == 200, log
             logs[game_id] = log
             game = players[0].game
             envelopes = [Envelope.from_dict(game, raw) for raw in log]
-            divergence = audit(game, envelopes)
+            divergence = audit(game, envelopes, secrets[game_id])
             assert divergence is None, f"{game_id}: {divergence}"
             held += 1
         for (game_id, command_id), (first, last) in acks.items():
             seqs = [e["seq"] for e in logs[game_id] if e["command_id"] == command_id]
-            assert seqs == list(range(first, last + 1)), (game_id, command_id, seqs, first, last)
+            # The ack of the command that ended the game also covers the SecretRevealed after it (CORE-2).
+            own = [seq for seq in range(first, last + 1) if logs[game_id][seq - 1]["type"] != "SecretRevealed"]
+            assert seqs == own == list(range(first, own[-1] + 1)), (game_id, command_id, seqs, first, last)
         for player in players:
             head, hash_ = server_head(server.base_url, player.game_id)
             assert player.head == head and player.hash == hash_, (player.seat, player.game_id, player.head, head)

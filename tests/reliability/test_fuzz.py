@@ -159,7 +159,7 @@ def _bases(token: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def fuzz_game(quiet_server):
-    game = create_game(quiet_server.base_url, "mecha/sample", seed=5)
+    game = create_game(quiet_server.base_url, "mecha/sample")
     return game
 
 
@@ -366,7 +366,7 @@ def test_broken_scenario_board_and_log_files_get_a_clear_error(tmp_path, quiet_s
     # The same broken scenarios, inline, at the server: 201 or 400 bad-scenario, never a 500.
     answered = 0
     for scenario in posted:
-        status, body = http_json(f"{quiet_server.base_url}/api/games", "POST", {"scenario": scenario, "seed": 1})
+        status, body = http_json(f"{quiet_server.base_url}/api/games", "POST", {"scenario": scenario})
         assert status in (201, 400), (status, body, scenario)
         if status == 400:
             assert body["code"] in ("bad-scenario", "bad-request") and body["message"], body

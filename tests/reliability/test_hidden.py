@@ -10,7 +10,7 @@ leave the server before its reveal, at random moments while picks are pending:
 - ``/api/games/{id}/log`` and ``/api/games/{id}/state`` (the snapshot, at the head and at a random seq);
 
 while the picking seat itself gets its own pick in full (the check sees the secret at all).
-After each game the whole log is public: every pick, every command, the seed.
+After each game the whole log is public: every pick, every command, the game's secret (CORE-2).
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ def picks_hidden(envelopes: list, seat: str | None) -> int:
         if envelope["type"] == "CardsSelected" and envelope["data"]["seat"] != seat:
             assert sealed(envelope), (seat, envelope)
             checked += 1
-        if envelope["type"] == "GameStarted":
-            assert envelope["data"]["seed"] == 0
+        assert envelope["type"] != "SecretRevealed", envelope  # CORE-2: not while the game runs
     return checked
 
 
@@ -77,7 +76,7 @@ def test_gh_c2_no_pick_leaves_the_server_before_its_reveal(quiet_server):
     rng = random.Random(2026)
 
     async def one_game(scenario: str) -> None:
-        game = await asyncio.to_thread(create_game, server.base_url, scenario, rng.randrange(1, 2**31))
+        game = await asyncio.to_thread(create_game, server.base_url, scenario)
         game_id = game["game"]
         tokens = {seat: link["token"] for seat, link in game["seats"].items()}
         seats = {seat: Player(server.ws_url, game_id, token, seat, "gloomhaven") for seat, token in tokens.items()}
@@ -110,7 +109,7 @@ def test_gh_c2_no_pick_leaves_the_server_before_its_reveal(quiet_server):
         status, log = await asyncio.to_thread(http_json, f"{server.base_url}/api/games/{game_id}/log")
         picks = [e for e in log if e["type"] == "CardsSelected"]
         assert picks and all(not e["data"]["sealed"] and e["command"] is not None for e in picks)
-        assert log[0]["data"]["seed"] != 0 or game.get("seed") == 0
+        assert log[-1]["type"] == "SecretRevealed" and len(log[-1]["data"]["secret"]) == 64  # CORE-2
         assert await peek(server.ws_url, game_id, None, 0) == log
         Tally.games += 1
 
@@ -148,4 +147,4 @@ def test_gh_c2_no_pick_leaves_the_server_before_its_reveal(quiet_server):
                   f"{Tally.games} games; {Tally.sealed_seen:,} picks arrived sealed live; {Tally.looks} looks while "
                   f"picks were pending (catch-up from a random seq for a late spectator and the other seat, HTTP log, "
                   f"state at the head and a random seq) found none; the picker's own catch-up had it in full "
-                  f"({Tally.own_seen}×); after each game the whole log public, seed included", unit="rounds")
+                  f"({Tally.own_seen}×); after each game the whole log public, the secret revealed", unit="rounds")

@@ -32,7 +32,7 @@ def _get(port: int, path: str) -> tuple[int, dict, bytes]:
 
 
 def test_pages_carry_a_content_security_policy(quiet_server):
-    game = create_game(quiet_server.base_url, "mecha/sample", seed=1)
+    game = create_game(quiet_server.base_url, "mecha/sample")
     pages = ["/", f"/play/{game['game']}", f"/watch/{game['game']}", f"/replay/{game['game']}", "/replay/g-none"]
     for path in pages:
         status, headers, body = _get(quiet_server.port, path)

@@ -68,7 +68,7 @@ def test_each_limit_is_answered_with_its_code(small_server):
         hits[code] = hits.get(code, 0) + 1
 
     async def main():
-        game = create_game(server.base_url, "mecha/sample", seed=1)
+        game = create_game(server.base_url, "mecha/sample")
         game_id, red_token = game["game"], game["seats"]["red"]["token"]
         red = await greeted(server, game_id, red_token)
         # Frame size: one byte over is refused with its code; the socket stays usable.
@@ -105,9 +105,9 @@ def test_each_limit_is_answered_with_its_code(small_server):
         others.append(await greeted(server, game_id, game["seats"]["blue"]["token"]))
         # Games open per server: this game and one more are open, each with a seat connected; a third is
         # refused until one closes.
-        second = create_game(server.base_url, "mecha/sample", seed=2)
+        second = create_game(server.base_url, "mecha/sample")
         held_open = await greeted(server, second["game"], second["seats"]["red"]["token"])
-        third = create_game(server.base_url, "mecha/sample", seed=3)
+        third = create_game(server.base_url, "mecha/sample")
         refused = await websockets.connect(f"{server.ws_url}/ws/{third['game']}")
         reply = json.loads(await refused.recv())
         assert reply["code"] == "too-many-games", reply

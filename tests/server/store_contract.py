@@ -53,6 +53,28 @@ class StoreContract:
 
         self.using(tmp_path, body)
 
+    def test_core_1_the_secret_is_kept_apart_and_only_secret_gives_it(self, tmp_path):
+        """CORE-1: the game's secret goes in with the game, in the same transaction, and out only by ``secret``."""
+        async def body(store: Store):
+            secret = "5e" * 32
+            await store.create_game(meta(), events(1, 1, None), secret=secret)
+            await store.create_game(meta("g-0000000002"), events(1, 1, None))
+            assert await store.secret("g-0000000001") == secret
+            assert await store.secret("g-0000000002") is None
+            # Check: no listing, metadata or event row shows it.
+            listed = await store.list_games() + [await store.get_game("g-0000000001")]
+            shown = repr([[getattr(m, name) for name in GameMeta.__slots__] for m in listed])
+            shown += "".join(item.envelope for item in await store.read("g-0000000001"))
+            assert secret not in shown
+            with pytest.raises(UnknownGame):
+                await store.secret("g-nope")
+            # Check: a game whose creation failed keeps no secret (all or nothing).
+            with pytest.raises(GameExists):
+                await store.create_game(meta(), events(1, 1, None), secret="6f" * 32)
+            assert await store.secret("g-0000000001") == secret
+
+        self.using(tmp_path, body)
+
     def test_unknown_game(self, tmp_path):
         async def body(store: Store):
             for call in (store.get_game("g-nope"), store.read("g-nope"), store.append("g-nope", 0, events(1, 1))):

@@ -20,7 +20,7 @@ def test_scenarios_are_listed(shared_server):
 
 
 def test_create_game_answers_links_per_seat(shared_server):
-    status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/sample", "seed": 7})
+    status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/sample"})
     assert status == 201
     game_id = game["game"]
     assert game_id.startswith("g-") and len(game_id) == 12
@@ -61,10 +61,8 @@ def test_create_game_bad_scenario_is_a_400_with_the_fact(shared_server):
     status, answer = post_json(url, {"scenario": {"game": "chess"}})
     assert status == 400 and "$.scenario.game" in answer["message"] and "'chess'" in answer["message"]
     # Check a body of the wrong shape.
-    status, answer = post_json(url, {"scenario": "mecha/sample", "seed": "7"})
-    assert status == 400 and answer["code"] == "bad-request" and "$.seed" in answer["message"], answer
-    status, answer = post_json(url, {"scenario": "mecha/sample", "seed": -1})
-    assert status == 400 and "$.seed" in answer["message"]
+    status, answer = post_json(url, {"scenario": 7})
+    assert status == 400 and answer["code"] == "bad-request" and "$.scenario" in answer["message"], answer
     status, answer = post_json(url, {"scenrio": "mecha/sample"})
     assert status == 400 and "scenrio" in answer["message"]
 
@@ -82,7 +80,7 @@ def test_log_and_state_equal_what_clients_got(shared_server):
     base = shared_server.base_url
 
     async def main():
-        game = create_game(base, seed=31)
+        game = create_game(base)
         seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
                  for seat, link in game["seats"].items()}
         rng = random.Random(31)
@@ -117,7 +115,16 @@ def test_every_listed_scenario_creates_a_playable_game(shared_server):
     _, listing = get_json(f"{shared_server.base_url}/api/scenarios")
     assert {item["game"] for item in listing} == set(events.games.NAMES)
     for item in listing:
-        status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": item["name"], "seed": 3})
+        status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": item["name"]})
         assert status == 201, (item, game)
         status, state = get_json(f"{shared_server.base_url}/api/games/{game['game']}/state")
         assert status == 200 and state["seq"] >= 1, (item, state)
+
+
+def test_core_1_a_creator_cannot_choose_the_dice(shared_server):
+    """CORE-1: a seed in the POST is refused with its own code and path, whatever its value."""
+    url = f"{shared_server.base_url}/api/games"
+    for seed in (7, 0, "7", None, -1, 2**80):
+        status, answer = post_json(url, {"scenario": "mecha/sample", "seed": seed})
+        assert status == 400 and answer["code"] == "seed-not-allowed", (seed, answer)
+        assert answer["message"].startswith("$.seed: ") and "CORE-1" in answer["message"]

@@ -2,7 +2,7 @@
 
 Gloomhaven's card picks are secret until revealed (GH-C2): the picking seat gets its
 ``CardsSelected`` in full, the other seat and spectators a sealed copy with the same hash, and
-the game's seed is withheld from everybody while the game runs.
+the game's secret (CORE-1) reaches nobody while the game runs: GameStarted carries only its commitment.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from tests.server_fixture import create_game
 
 def test_gh_c2_a_card_pick_reaches_only_its_seat(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, "gloomhaven/barrow", seed=12345)
+        game = create_game(shared_server.base_url, "gloomhaven/barrow")
         red = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
         blue = await Client.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
         spectator = await Client.join(shared_server.ws_url, game["game"])
-        # Check the seed is withheld from everyone (it would let anyone predict the draws).
+        # Check everyone gets the same GameStarted, with the commitment and no secret (CORE-1).
         for client in (red, blue, spectator):
-            assert client.envelopes[0]["data"]["seed"] == 0
+            assert client.envelopes[0] == spectator.envelopes[0]
+            assert set(client.envelopes[0]["data"]) == {"game", "rules_version", "commitment", "seats", "scenario"}
         # Check red's pick: red sees its cards; blue and the spectator see it sealed, with the same hash.
         type_, data = command_json(red.legal("red")[0])
         answer = await red.command("r-1", type_, data)
@@ -40,4 +41,4 @@ def test_gh_c2_a_card_pick_reaches_only_its_seat(shared_server):
     # Check the public log shows what the spectator saw.
     with urllib.request.urlopen(f"{shared_server.base_url}/api/games/{game_id}/log") as response:
         log = [json.loads(line) for line in response.read().decode().splitlines()]
-    assert log[0]["data"]["seed"] == 0 and log[watched["seq"] - 1] == watched
+    assert "commitment" in log[0]["data"] and log[watched["seq"] - 1] == watched

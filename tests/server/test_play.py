@@ -27,7 +27,7 @@ async def play_turn(clients: dict, rng: random.Random, command_id: str) -> dict:
 
 def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=21)
+        game = create_game(shared_server.base_url)
         seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
                  for seat, link in game["seats"].items()}
         spectator = await Client.join(shared_server.ws_url, game["game"])
@@ -42,7 +42,9 @@ def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
         # Check all three received the same envelopes, in the same order, every hash verified on the way.
         assert seats["red"].envelopes == seats["blue"].envelopes == spectator.envelopes
         assert [e["seq"] for e in spectator.envelopes] == list(range(1, spectator.head + 1))
-        assert spectator.envelopes[-1]["type"] == "GameEnded"
+        assert spectator.envelopes[-2]["type"] == "GameEnded"
+        # Check the last command's ack covered the SecretRevealed that followed it (CORE-2).
+        assert spectator.envelopes[-1]["type"] == "SecretRevealed" and spectator.head == answer["last"]
         # Check the lobby lists it as over, with its head.
         _, games = get_json(f"{shared_server.base_url}/api/games")
         listed = next(g for g in games if g["game"] == game["game"])
@@ -59,7 +61,7 @@ def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
 
 def test_reconnect_with_an_old_seq_gets_exactly_the_missing_events(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=22)
+        game = create_game(shared_server.base_url)
         seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
                  for seat, link in game["seats"].items()}
         rng = random.Random(22)
@@ -90,7 +92,7 @@ def test_server_killed_mid_game_resumes_from_the_store(chronicle_server):
     server = chronicle_server
 
     async def before():
-        game = create_game(server.base_url, seed=23)
+        game = create_game(server.base_url)
         seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
                  for seat, link in game["seats"].items()}
         rng = random.Random(23)
@@ -203,7 +205,7 @@ def test_two_server_processes_on_one_sqlite_file(tmp_path, chronicle_server_fact
     second = chronicle_server_factory(tmp_path / "one.db")
 
     async def main():
-        game = create_game(first.base_url, seed=41)
+        game = create_game(first.base_url)
         red = await Client.join(first.ws_url, game["game"], game["seats"]["red"]["token"])
         blue = await Client.join(second.ws_url, game["game"], game["seats"]["blue"]["token"])
         # Check red's move through the first server is stored...
@@ -232,7 +234,7 @@ def test_server_killed_during_play_loses_nothing_anyone_saw(chronicle_server):
 
     server = chronicle_server
     _, scenario = load("mecha/sample")
-    game = create_game(server.base_url, dict(scenario, rounds=1000), seed=51)
+    game = create_game(server.base_url, dict(scenario, rounds=1000))
 
     async def play(client: Client, seat: str, seen: dict) -> None:
         rng = random.Random(seat)

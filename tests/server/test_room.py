@@ -21,7 +21,7 @@ MOVE_RED = ("Move", {"to": 2})  # red opens: from the Camp to Location 2
 
 def test_guard_frame_hello_first(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=1)
+        game = create_game(shared_server.base_url)
         client = await Client.connect(shared_server.ws_url, game["game"])
         # Check a command before hello is refused and names what was expected.
         answer = await client.command("c-1", *MOVE_RED)
@@ -37,7 +37,7 @@ def test_guard_frame_hello_first(shared_server):
 
 def test_guard_frame_bad_frames_keep_the_socket_open(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=2)
+        game = create_game(shared_server.base_url)
         client = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
         cases = [
             ("not json {", "bad-frame", "not JSON"),
@@ -71,7 +71,7 @@ def test_guard_frame_bad_frames_keep_the_socket_open(shared_server):
 
 def test_guard_frame_unknown_command(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=3)
+        game = create_game(shared_server.base_url)
         client = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
         answer = await client.command("c-1", "Fly", {"to": 2})
         assert answer["code"] == "unknown-command" and answer["id"] == "c-1"
@@ -83,7 +83,7 @@ def test_guard_frame_unknown_command(shared_server):
 
 def test_guard_token_forged_token_at_hello(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=4)
+        game = create_game(shared_server.base_url)
         client = await Client.connect(shared_server.ws_url, game["game"])
         # Check a forged token is refused and the socket stays open, still awaiting a hello.
         await client.send({"type": "hello", "since": 0, "token": "forged-" + game["seats"]["red"]["token"][7:]})
@@ -91,7 +91,7 @@ def test_guard_token_forged_token_at_hello(shared_server):
         assert answer["type"] == "error" and answer["code"] == "bad-token", answer
         assert (await client.command("c-1", *MOVE_RED))["code"] == "hello-first"
         # Check a token of another game is as forged as any.
-        other = create_game(shared_server.base_url, seed=4)
+        other = create_game(shared_server.base_url)
         await client.send({"type": "hello", "since": 0, "token": other["seats"]["red"]["token"]})
         assert (await client.recv())["code"] == "bad-token"
         # Check the right token is then accepted and plays.
@@ -107,7 +107,7 @@ def test_guard_token_forged_token_at_hello(shared_server):
 
 def test_guard_seat_spectator_cannot_command(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=5)
+        game = create_game(shared_server.base_url)
         spectator = await Client.join(shared_server.ws_url, game["game"])
         assert spectator.welcome["seat"] is None
         answer = await spectator.command("c-1", *MOVE_RED)
@@ -124,7 +124,7 @@ def test_guard_seat_spectator_cannot_command(shared_server):
 
 def test_guard_repeated_command_id_is_applied_once(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=6)
+        game = create_game(shared_server.base_url)
         red = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
         spectator = await Client.join(shared_server.ws_url, game["game"])
         first = await red.command("c-1", *MOVE_RED)
@@ -150,7 +150,7 @@ def test_guard_repeated_command_id_is_applied_once(shared_server):
 
 def test_guard_decide_rejection_cites_the_clause(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=7)
+        game = create_game(shared_server.base_url)
         blue = await Client.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
         # Check a command out of turn is rejected with the clause and the fact, and nothing changes.
         answer = await blue.command("c-1", "Move", {"to": 2})
@@ -167,7 +167,7 @@ def test_guard_decide_rejection_cites_the_clause(shared_server):
 
 def test_connection_already_greeted_and_bad_since(shared_server):
     async def main():
-        game = create_game(shared_server.base_url, seed=8)
+        game = create_game(shared_server.base_url)
         client = await Client.connect(shared_server.ws_url, game["game"])
         # Check a hello beyond the head is refused; the socket still awaits a hello.
         await client.send({"type": "hello", "since": 5, "token": None})
@@ -244,7 +244,7 @@ def test_a_log_that_no_longer_replays_is_refused_clearly(shared_server):
 
     from server.room import CLOSE_SERVER_ERROR
 
-    game = create_game(shared_server.base_url, seed=9)
+    game = create_game(shared_server.base_url)
     # Tamper with the stored hash of seq 1, as a rules change that alters states would.
     db = sqlite3.connect(shared_server.db_path)
     with db:

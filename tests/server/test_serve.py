@@ -11,7 +11,7 @@ from tests.server_fixture import ROOT, create_game, get_json
 
 def test_serve_runs_the_app_through_the_cli(chronicle_server_factory, tmp_path):
     server = chronicle_server_factory(tmp_path / "cli.db", via_cli=True)
-    game = create_game(server.base_url, seed=1)
+    game = create_game(server.base_url)
     status, games = get_json(f"{server.base_url}/api/games")
     assert status == 200 and [g["game"] for g in games] == [game["game"]]
     assert (tmp_path / "cli.db").exists()

@@ -11,7 +11,7 @@ being knocked out) the engine does at once and writes into the log.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.arkham import board as boards
 from events.games.arkham.model import (
     LOST,
@@ -79,12 +79,12 @@ CHECK_NAMES = {"evade": "Evade", "flee": "Evade (flee)", "horror": "Horror", "co
 # --- start -----------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """GameStarted (the scenario validated, raising ScenarioError, and recorded whole), then the first
     seat's movement begins (AH-1)."""
     setup = boards.load_scenario(scenario)
     seats = tuple(inv.seat for inv in setup.investigators)
-    first = GameStarted("arkham", RULES_VERSION, seed, seats, canonical_json(scenario))
+    first = GameStarted("arkham", RULES_VERSION, commitment, seats, canonical_json(scenario))
     flow = _Flow(evolve(None, first))
     flow.events.append(first)
     if not _begin(flow):
@@ -989,6 +989,8 @@ def evolve(state: Any, event: Any) -> State:
                          combat="", pending=None, offer=None)
         case GameEnded():
             return s.but(over=True)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"arkham cannot fold an event of type {type(event).__name__}")
 
 

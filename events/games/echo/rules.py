@@ -15,7 +15,7 @@ written as events, so ``evolve`` only applies facts.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.echo import board as boards
 from events.games.echo.dice import dice_count, hits, passed, roll
 from events.games.echo.model import (
@@ -84,10 +84,10 @@ def _copy(record: Any, **changes: Any) -> Any:
 # --- start -----------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first events: the scenario validated (raises ScenarioError) and recorded whole, then round 1."""
     setup = boards.load_scenario(scenario)
-    first = [GameStarted("echo", RULES_VERSION, seed, setup.seats, canonical_json(scenario))]
+    first = [GameStarted("echo", RULES_VERSION, commitment, setup.seats, canonical_json(scenario))]
     state = evolve(None, first[0])
     return first + [_round_began(state, 1)]
 
@@ -870,6 +870,8 @@ def evolve(state: Any, event: Any) -> State:
             return _copy(s, finished=finished, turn=s.turn if next_seat is None else seat_index(s, next_seat))
         case GameEnded():
             return _copy(s, over=True)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"echo cannot fold an event of type {type(event).__name__}")
 
 

@@ -923,7 +923,7 @@ class _EventRegistry(Registry):
         return sorted(tag for tag in self.by_type if tag not in self.parts)
 
     def __contains__(self, tag: str) -> bool:
-        return tag in self.by_type and tag not in self.parts
+        return Registry.__contains__(self, tag) and tag not in self.parts
 
 
 EVENTS = _EventRegistry(

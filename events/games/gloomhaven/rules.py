@@ -12,7 +12,7 @@ happens (GH-1).
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.gloomhaven import board as boards
 from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
 from events.games.gloomhaven.model import (
@@ -82,11 +82,11 @@ LONG_REST_INITIATIVE = 99
 # --- start --------------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first events: the scenario validated (raises ScenarioError) and recorded whole; round 1."""
     setup = boards.load_scenario(scenario)
     seats = tuple(seat for seat, _cls, _hex in setup.characters)
-    return [GameStarted("gloomhaven", RULES_VERSION, seed, seats, canonical_json(scenario)), RoundStarted(1)]
+    return [GameStarted("gloomhaven", RULES_VERSION, commitment, seats, canonical_json(scenario)), RoundStarted(1)]
 
 
 def initial_state(event: GameStarted) -> State:
@@ -1150,6 +1150,8 @@ def evolve(state: Any, event: Any) -> State:
                           pending=None)
         case GameEnded(outcome, _round):
             return _state(s, phase="over", outcome=outcome, pending=None, acting=None)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"gloomhaven cannot fold an event of type {type(event).__name__}")
 
 

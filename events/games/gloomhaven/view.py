@@ -4,13 +4,13 @@ The map, figures, hands, discards and decks are public. A card pick is not (GH-C
 the state inside a ``Sealed`` record, which serialises as ``{"type": "Sealed"}`` whatever it
 holds, so the state every viewer folds has one JSON and one hash. The pick's own event goes in
 full to its seat only; everyone else gets it sealed (no cards, no leading card, no rest flag)
-until ``CardsRevealed`` carries every pick in the open. The game's seed is withheld as well
-while the game runs: with it, anyone could compute the monster cards and modifier draws to come.
+until ``CardsRevealed`` carries every pick in the open. ``GameStarted`` goes to everybody as it
+is: it carries only the commitment to the game's secret (CORE-1), from which nobody can compute
+the monster cards and modifier draws to come.
 """
 
 from __future__ import annotations
 
-from events.game import GameStarted
 from events.games.gloomhaven.model import CardsSelected, DeclareLongRest, SelectCards
 
 TYPE_CHECKING = False
@@ -27,8 +27,6 @@ def visibility(event: Any) -> tuple | None:
     """The seats that may see this event in full while the game runs (None: everybody)."""
     if isinstance(event, CardsSelected) and not event.sealed:
         return (event.seat,)
-    if isinstance(event, GameStarted):
-        return ()
     return None
 
 
@@ -36,8 +34,6 @@ def redact(record: Any) -> Any:
     """The public form of a secret event (or None for a secret command: it is withheld whole)."""
     if isinstance(record, CardsSelected):
         return CardsSelected(record.seat, (), None, False, True)
-    if isinstance(record, GameStarted):
-        return GameStarted(record.game, record.rules_version, 0, record.seats, record.scenario)
     if isinstance(record, (SelectCards, DeclareLongRest)):
         return None
     return record

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -35,11 +35,11 @@ RULES_VERSION = "mecha-2"
 # --- start -----------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first event: the scenario validated (raises ScenarioError) and recorded whole."""
     setup = boards.load_scenario(scenario)
     seats = tuple(seat.seat for seat in setup.seats)
-    return [GameStarted("mecha", RULES_VERSION, seed, seats, canonical_json(scenario))]
+    return [GameStarted("mecha", RULES_VERSION, commitment, seats, canonical_json(scenario))]
 
 
 def initial_state(event: GameStarted) -> State:
@@ -349,6 +349,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(turn=seat_index(s, next_seat), round=round)
         case GameEnded():
             return s.but(over=True)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
 
 

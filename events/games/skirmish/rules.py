@@ -9,7 +9,7 @@ before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, writ
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, SecretRevealed
 from events.games.skirmish import board as boards
 from events.games.skirmish.model import (
     Activate,
@@ -71,10 +71,10 @@ CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
 # --- start -------------------------------------------------------------------------------------------
 
 
-def start(scenario: dict, seed: int) -> list:
+def start(scenario: dict, commitment: str) -> list:
     """The first event: the scenario validated (raises ScenarioError) and recorded whole."""
     setup = boards.load_scenario(scenario)
-    return [GameStarted("skirmish", RULES_VERSION, seed, setup.sides, canonical_json(scenario))]
+    return [GameStarted("skirmish", RULES_VERSION, commitment, setup.sides, canonical_json(scenario))]
 
 
 def start_1(scenario: dict, seed: int) -> list:
@@ -905,6 +905,8 @@ def evolve(state: Any, event: Any) -> State:
         case GameEnded(winner, _reason):
             return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.turn, s.activated,
                          s.active, True, winner)
+        case SecretRevealed():
+            return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"skirmish cannot fold an event of type {type(event).__name__}")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 SAMPLES = {
-    "GameStarted": {"game": "arkham", "rules_version": "arkham-3", "seed": 7, "seats": ["red"], "scenario": "{}"},
+    "GameStarted": {"game": "arkham", "rules_version": "arkham-3", "commitment": "ab" * 32, "seats": ["red"], "scenario": "{}"},
     "MovementBegan": {"seat": "red", "area": "graveyard", "points": 4, "rule": "AH-2"},
     "StoodUp": {"seat": "red"},
     "InvestigatorMoved": {"seat": "red", "start": "graveyard", "to": "rivertown", "aim": "french_hill",

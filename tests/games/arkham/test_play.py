@@ -58,4 +58,4 @@ def test_the_command_line_plays_and_audits_a_built_in(tmp_path):
         assert play.returncode == 0, play.stderr
         check = subprocess.run([sys.executable, "-m", "server.cli.main", "audit", str(log)], cwd=ROOT,
                                capture_output=True, text=True, timeout=60)
-        assert check.returncode == 0 and check.stdout.endswith("events verified\n"), (check.stdout, check.stderr)
+        assert check.returncode == 0 and "events verified\n" in check.stdout, (check.stdout, check.stderr)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 SAMPLES = {
-    "GameStarted": {"game": "echo", "rules_version": "echo-2", "seed": 4, "seats": ["red", "blue"], "scenario": "{}"},
+    "GameStarted": {"game": "echo", "rules_version": "echo-2", "commitment": "ab" * 32, "seats": ["red", "blue"], "scenario": "{}"},
     "RoundBegan": {"round": 1, "points": [["red", 5], ["blue", 3]], "first": "red"},
     "InvestigatorMoved": {"seat": "red", "start": "old-city", "to": "iafakh", "link": "arrow", "cost": 1, "mp": 4,
                           "rule": "EC-2"},

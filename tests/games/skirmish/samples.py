@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 SAMPLES = {
-    "GameStarted": {"game": "skirmish", "rules_version": "skirmish-2", "seed": 7, "seats": ["red", "blue"],
+    "GameStarted": {"game": "skirmish", "rules_version": "skirmish-2", "commitment": "ab" * 32, "seats": ["red", "blue"],
                     "scenario": "{}"},
     "FigureActivated": {"figure": "ana", "side": "red", "round": 1},
     "FigureMoved": {"figure": "ana", "start": [0, 0], "to": [2, 1], "path": [[1, 0], [2, 1]], "cost": 3,

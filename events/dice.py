@@ -1,0 +1,93 @@
+"""The game's secret: the commitment ``GameStarted`` carries, and each command's dice derived from it.
+
+Dice nobody can foresee and everyone can check afterwards (issue 12; clauses CORE-1 and CORE-2 of
+``events.rules.CORE``):
+
+- the shell draws a **secret** of 256 bits (64 lowercase hex digits) from ``secrets`` when it
+  creates a game, keeps it in the store and sends it to nobody while the game runs;
+- ``GameStarted.commitment`` is ``commitment(secret, game_id)``: the SHA-256, in hex, of the
+  ASCII text ``chronicle-commitment-v1:<game id>:<secret>``; it binds the game to one secret
+  without telling it;
+- the generator of the command whose first event gets sequence number ``seq`` is
+  ``command_rng(secret, seq)``: SplitMix64 (``events.rng.Rng``) started from the first 8 bytes,
+  big-endian, of HMAC-SHA-256 keyed with the secret's 32 bytes over the ASCII text
+  ``chronicle-dice-v1:<seq>``. The whole secret is the key, so nothing truncates it; HMAC's
+  outputs for two seqs are unrelated, so one command's dice say nothing about another's;
+- when the game ends, ``SecretRevealed`` publishes the secret: anyone recomputes the commitment
+  and re-decides every command (``events.log.audit``).
+
+A local game (``chronicle play --seed S``) takes ``local_secret(S)``: the SHA-256 of
+``chronicle-local-seed-v1:<S>``. It is foreseeable by whoever knows S, which is the point of a
+seed; it is revealed and audited like any other.
+
+The browser never draws, so it never needs ``hmac``: it is imported only when a command's
+generator is built. ``hashlib`` is already loaded for state hashes (``events.canonical``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from events.rng import MASK, Rng, _mix
+
+SECRET_DIGITS = 64  # 256 bits, in lowercase hex
+_HEX = "0123456789abcdef"
+
+
+def check_secret(secret: object) -> str:
+    """The secret itself if it is 64 lowercase hex digits; ValueError says what was wrong."""
+    if not isinstance(secret, str):
+        raise ValueError(f"a game secret is a string of {SECRET_DIGITS} hex digits, got {type(secret).__name__}")
+    if len(secret) != SECRET_DIGITS or any(char not in _HEX for char in secret):
+        raise ValueError(f"a game secret is {SECRET_DIGITS} lowercase hex digits, got {len(secret)} characters")
+    return secret
+
+
+def commitment(secret: str, game_id: str) -> str:
+    """SHA-256 hex of ``chronicle-commitment-v1:<game id>:<secret>`` (UTF-8; the secret is ASCII)."""
+    text = "chronicle-commitment-v1:" + game_id + ":" + check_secret(secret)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def command_rng(secret: str, seq: int) -> Rng:
+    """The generator of the command whose first event gets sequence number ``seq``."""
+    import hmac  # lazily: only a deciding shell draws (BRYTHON.md: every import costs page load)
+
+    key = bytes.fromhex(check_secret(secret))
+    digest = hmac.new(key, ("chronicle-dice-v1:" + str(seq)).encode("ascii"), hashlib.sha256).digest()
+    return Rng(int.from_bytes(digest[:8], "big"))
+
+
+def local_secret(seed: int) -> str:
+    """A local game's secret, made from its seed (``chronicle play --seed``): foreseeable by design."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"a seed is an integer, got {seed!r}")
+    return hashlib.sha256(("chronicle-local-seed-v1:" + str(seed)).encode("ascii")).hexdigest()
+
+
+def legacy_rng(seed: int, seq: int) -> Rng:
+    """The generator of a command in a log made before commitments (``GameStarted.seed``): the
+    old derivation, kept so that such logs still replay and audit exactly. Its dice could be
+    foreseen by anyone who read the seed; no new game is made this way."""
+    return Rng(_mix((seed & MASK) ^ _mix(seq & MASK)))
+
+
+class SealedRng(Rng):
+    """The generator of a command whose secret is not known here: any draw raises ``SecretNeeded``.
+
+    An audit of a running game's log decides each command with it: a command that never draws is
+    re-decided in full, one that draws is counted as waiting for the reveal, never guessed.
+    """
+
+    def __init__(self) -> None:
+        Rng.__init__(self, 0)
+
+    def next64(self) -> int:
+        raise SecretNeeded("this command draws, and the game's secret is not revealed yet")
+
+    def below(self, n: int) -> int:
+        return self.next64()
+
+
+class SecretNeeded(Exception):
+    """A draw was asked of a ``SealedRng``."""
