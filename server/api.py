@@ -135,7 +135,8 @@ async def create_game(request: Request) -> Response:
         try:
             table = Table.create(game, game_id, scenario, seed, at=now())
         except ScenarioError as error:
-            raise HTTPProblem(400, "bad-scenario", f"scenario: {error}") from None
+            # bad-scenario, or scenario-out-of-bounds past a documented bound (BoundError)
+            raise HTTPProblem(400, error.code, f"scenario: {error}") from None
         seats = tuple(game.seats(table.state))
         tokens = {seat: new_token() for seat in seats}
         title = scenario.get("title") if isinstance(scenario.get("title"), str) else game_id

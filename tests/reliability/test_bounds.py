@@ -1,0 +1,82 @@
+"""Bounded work (issue 12, finding 2): no scenario a client posts can make a command hold the event loop.
+
+Before the bounds, a mecha seat's ``range`` had no upper bound and the Move search looped that
+many times on the event loop: ``range: [1, 30000000]`` and one ``Move{to: 999}`` held every game
+and ``/healthz`` for seconds. Now every number, list and string of a scenario that sizes work has
+a documented bound (``BOUNDS`` in each game's ``board.py``, ``SHAPE`` in ``events/validate.py``),
+and a scenario past one is refused with 400 ``scenario-out-of-bounds`` and the value's ``$`` path.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from events.games.mecha.board import BOUNDS as MECHA
+from server import scenarios
+from tests.reliability import report
+from tests.reliability.players import http_json
+from tests.server.client import Client, run
+from tests.server_fixture import create_game
+
+pytestmark = pytest.mark.server
+
+
+def _post(server, scenario) -> tuple[int, dict]:
+    return http_json(f"{server.base_url}/api/games", "POST", {"scenario": scenario, "seed": 1})
+
+
+def test_finding_2_a_huge_mecha_range_is_refused_with_its_path(quiet_server):
+    """MV-3: ``range: [1, 30000000]`` is refused; the largest Range allowed plays and the server answers."""
+    _, sample = scenarios.load("mecha/sample")
+    # Check the hostile scenario of finding 2 is refused with its own code and the path of the value.
+    hostile = copy.deepcopy(sample)
+    hostile["seats"][0]["range"] = [1, 30_000_000]
+    status, body = _post(quiet_server, hostile)
+    assert status == 400 and body["code"] == "scenario-out-of-bounds", body
+    assert "$.seats[0].range[1]" in body["message"] and "30000000" in body["message"], body
+    # Check the largest Range the bounds allow is accepted, and its Move{to: 999} refused by the rules.
+    largest = copy.deepcopy(sample)
+    largest["seats"][0]["range"] = [1, MECHA["range"]]
+    game = create_game(quiet_server.base_url, largest, seed=1)
+
+    async def main():
+        red = await Client.join(quiet_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        answer = await red.command("bounds-1", "Move", {"to": 999})
+        await red.close()
+        return answer
+
+    answer = run(main())
+    assert answer["type"] == "rejected" and answer["rule"].startswith("MV-"), answer
+    status, _ = http_json(f"{quiet_server.base_url}/healthz")
+    assert status == 200
+    report.record("bounds", "mecha/sample posted with range [1, 30000000] (finding 2), then with the largest "
+                  f"Range allowed ({MECHA['range']}) and Move{{to: 999}}", 2, 2,
+                  "the first refused 400 scenario-out-of-bounds at $.seats[0].range[1]; the second played, "
+                  "its Move refused by the rules, /healthz 200")
+
+
+def test_deep_nesting_in_a_scenario_is_refused_with_its_path(quiet_server):
+    """A scenario's ``notes`` may hold anything, but not 900 levels of nesting: refused, never a 500."""
+    _, sample = scenarios.load("mecha/sample")
+    hostile = copy.deepcopy(sample)
+    hostile["notes"] = "DEEP"
+    text = json.dumps({"scenario": hostile, "seed": 1}).replace('"DEEP"', "[" * 900 + "1" + "]" * 900)
+    assert len(text) < 8 * 1024
+    request = urllib.request.Request(f"{quiet_server.base_url}/api/games", data=text.encode(), method="POST",
+                                     headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status, answer = response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        status, answer = error.code, json.loads(error.read())
+    # The shell may refuse the depth first (bad-request, issue 12 finding 6); else the scenario's bound does.
+    assert status == 400 and answer["code"] in ("scenario-out-of-bounds", "bad-request"), answer
+    if answer["code"] == "scenario-out-of-bounds":
+        assert "$.notes" in answer["message"] and "nesting" in answer["message"], answer
+    status, _ = http_json(f"{quiet_server.base_url}/healthz")
+    assert status == 200
