@@ -60,10 +60,12 @@ def test_mv_c1_a_board_of_more_locations_than_the_bound_is_refused():
 
 
 def test_mv_c3_every_bound_is_documented_with_its_number():
+    """MV-C3: the Bounds table of the format doc lists every bound of BOUNDS, with its number."""
     assert documented("mecha") == BOUNDS
 
 
 def test_mv_c3_the_builtin_scenarios_are_within_the_bounds():
+    """MV-C3: every built-in scenario loads within the bounds."""
     for name in scenarios.builtin_scenarios():
         if name.startswith("mecha/"):
             try:
