@@ -54,8 +54,10 @@ def square_name(square: tuple) -> str:
 
 
 def square_parse(text: str) -> tuple | None:
-    """``"C1"`` or ``"2,0"`` -> ``(2, 0)``; None if the text names no square."""
+    """``"C1"`` or ``"2,0"`` -> ``(2, 0)``; None if the text names no square (nor does one of over 16 characters)."""
     text = text.strip()
+    if len(text) > 16:  # no grid has names that long, and int() of thousands of digits raises
+        return None
     if "," in text:
         left, _, right = text.partition(",")
         try:
@@ -206,6 +208,9 @@ def square_costs(
     within a bucket and a path is only replaced by a strictly cheaper one, so among equally cheap
     paths the same one is found in every runtime.
     """
+    # Bounded by the grid, never by ``budget`` (issue 12): no cheapest path takes more steps than
+    # there are squares, nor costs more than that many of the dearest step (a doubled diagonal).
+    budget = min(budget, width * height * 2 * max(1, diagonal_cost))
     touched = square_touched_points(blocked) if corner_rule else set()
     best: dict = {start: (0, ())}
     buckets: list = [[start]]

@@ -33,6 +33,7 @@ def test_square_names_read_both_ways():
     assert [square_name(sq) for sq in ((0, 0), (2, 4), (25, 0), (26, 9))] == ["A1", "C5", "Z1", "AA10"]
     assert [square_parse(text) for text in ("A1", "c5", "AA10", "3,4", "A0", "11", "")] == [
         (0, 0), (2, 4), (26, 9), (3, 4), None, None, None]
+    assert square_parse("C" + "9" * 5000) is None and square_parse("1," + "2" * 5000) is None  # never a ValueError
 
 
 def test_sk_c2_a_square_has_up_to_8_neighbours():
@@ -61,6 +62,14 @@ def test_sk_c2_costs_double_into_doubled_squares_and_diagonals_cost_as_told():
     ones = square_costs((0, 0), 3, 3, set(), 1, set(), 10, lambda sq: True)
     assert ones[(2, 2)] == (2, ((1, 1), (2, 2)))
     assert (2, 2) not in square_costs((0, 0), 3, 3, set(), 2, set(), 3, lambda sq: True)
+
+
+def test_sk_c2_a_huge_budget_reaches_what_the_grid_holds_and_no_more():
+    """SK-C2 (issue 12): the search is bounded by the grid; a budget of 10**18 finds what any ample one finds."""
+    walls = {((0, 1), (1, 1)), ((1, 0), (1, 1))}
+    huge = square_costs((0, 0), 4, 4, walls, 2, {(2, 2), (3, 3)}, 10**18, lambda sq: sq != (3, 0))
+    ample = square_costs((0, 0), 4, 4, walls, 2, {(2, 2), (3, 3)}, 4 * 4 * 4, lambda sq: sq != (3, 0))
+    assert huge == ample and len(huge) == 14  # every square but the start and the refused (3, 0)
 
 
 def test_sk_c3_squares_across_a_wall_are_not_adjacent():
