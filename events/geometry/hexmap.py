@@ -46,6 +46,11 @@ def hexmap_edge(a: tuple, b: tuple) -> tuple:
     return (shared[0], shared[1])
 
 
+#: Per direction, the edge toward that neighbour relative to a hex's centre (``hexmap_edge`` of the
+#: origin and its neighbour): a translation keeps the pair sorted, so any hex's edge is centre + these.
+_EDGE_OFFSETS = tuple((d, hexmap_edge((0, 0), d)) for d in HEX_DIRECTIONS)
+
+
 def _orient(a: tuple, b: tuple, c: tuple) -> int:
     value = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
     return (value > 0) - (value < 0)
@@ -98,15 +103,16 @@ class HexMap:
         self.open = open_hexes
         near: dict = {}
         near_all: dict = {}
-        for hex in sorted(self.hexes):
+        hexes_, closed_, thin = self.hexes, self.closed, self.thin
+        for hex in sorted(hexes_):
             steps = []
             steps_all = []
             for dq, dr in HEX_DIRECTIONS:
                 other = (hex[0] + dq, hex[1] + dr)
-                if other not in self.hexes or frozenset((hex, other)) in self.thin:
+                if other not in hexes_ or (thin and frozenset((hex, other)) in thin):
                     continue
                 steps_all.append(other)
-                if hex not in self.closed and other not in self.closed:
+                if hex not in closed_ and other not in closed_:
                     steps.append(other)
             near[hex] = tuple(sorted(steps))
             near_all[hex] = tuple(sorted(steps_all))
@@ -114,11 +120,15 @@ class HexMap:
         self._near_all = near_all
         walls = set()
         for hex in sorted(open_hexes):
-            for dq, dr in HEX_DIRECTIONS:
+            cx, cy = 3 * hex[0], 2 * hex[1] + hex[0]  # hexmap_center
+            for (dq, dr), ((x0, y0), (x1, y1)) in _EDGE_OFFSETS:
                 other = (hex[0] + dq, hex[1] + dr)
-                if other not in open_hexes or frozenset((hex, other)) in self.thin:
-                    walls.add(hexmap_edge(hex, other))
+                if other not in open_hexes or (thin and frozenset((hex, other)) in thin):
+                    walls.add(((cx + x0, cy + y0), (cx + x1, cy + y1)))  # hexmap_edge(hex, other), by table
         self.walls = tuple(sorted(walls))
+        # Each wall with its bounding box, computed once: line of sight skips most walls on the box alone.
+        self._wall_boxes = tuple((min(c[0], d[0]), max(c[0], d[0]), min(c[1], d[1]), max(c[1], d[1]), c, d)
+                                 for c, d in self.walls)
         self._los: dict = {}
         self._dist: dict = {}
 
@@ -152,8 +162,16 @@ class HexMap:
         return out
 
     def range_between(self, a: tuple, b: tuple) -> int | None:
-        """Range from a to b counted around walls; None if walls separate them entirely."""
-        return self.distances(a).get(b)
+        """Range from a to b counted around walls; None if walls separate them entirely.
+
+        Range is symmetric (adjacency is), so the search is made from ``b`` unless one from ``a``
+        is already known: asked for many hexes against one target, the map searches once, not
+        once per hex (a monster's turn on a large map, issue 12).
+        """
+        known = self._dist.get(a)
+        if known is not None:
+            return known.get(b)
+        return self.distances(b).get(a)
 
     def line_of_sight(self, a: tuple, b: tuple) -> bool:
         """Some line from a corner of ``a`` to a corner of ``b`` touches no wall (GH-C1).
@@ -180,8 +198,8 @@ class HexMap:
     def _clear(self, p: tuple, q: tuple) -> bool:
         low_x, high_x = min(p[0], q[0]), max(p[0], q[0])
         low_y, high_y = min(p[1], q[1]), max(p[1], q[1])
-        for c, d in self.walls:
-            if max(c[0], d[0]) < low_x or min(c[0], d[0]) > high_x or max(c[1], d[1]) < low_y or min(c[1], d[1]) > high_y:
+        for wall_low_x, wall_high_x, wall_low_y, wall_high_y, c, d in self._wall_boxes:
+            if wall_high_x < low_x or wall_low_x > high_x or wall_high_y < low_y or wall_low_y > high_y:
                 continue
             if not segments_touch(p, q, c, d):
                 continue
@@ -240,7 +258,10 @@ def hexmap_paths(
             extra = step_cost(hex, step)
             if extra is None:
                 continue
-            total = tuple(a + b for a, b in zip(cost, extra))
+            if len(cost) == 2:  # the usual (negative hexes, movement points), without a generator
+                total = (cost[0] + extra[0], cost[1] + extra[1])
+            else:
+                total = tuple(a + b for a, b in zip(cost, extra))
             known = best.get(step)
             if known is None or total < known:
                 best[step] = total
@@ -296,7 +317,17 @@ def hexmap_path_to(parent: dict, goal: tuple) -> tuple:
 def hexmap_rotate(offset: tuple, turns: int) -> tuple:
     """An axial offset turned 60 degrees clockwise ``turns`` times (area patterns)."""
     q, r = offset
-    for _ in range(turns % 6):
-        s = -q - r
-        q, r = -r, -s
-    return (q, r)
+    turns %= 6
+    # One turn maps (q, r) to (-r, q + r); the six results in closed form (no loop: area patterns
+    # are turned for every hex a monster might attack from).
+    if turns == 0:
+        return (q, r)
+    if turns == 1:
+        return (-r, q + r)
+    if turns == 2:
+        return (-q - r, q)
+    if turns == 3:
+        return (-q, -r)
+    if turns == 4:
+        return (r, -q - r)
+    return (q + r, -q)
