@@ -45,7 +45,7 @@ CLOCK = time.process_time
 
 
 def largest_mecha() -> dict:
-    """200 Locations (112 face up, the rest face down at level 99), 5 seats of Range 1–20, a bag of 491 tokens."""
+    """200 Locations (112 face up, the rest face down at level 99), 5 seats of Range 1–20, a bag of 496 tokens."""
     from events.games.mecha.board import BOUNDS
 
     locations = []
@@ -58,8 +58,10 @@ def largest_mecha() -> dict:
             up = r < 8
             locations.append({"number": number, "hex": [q, r], "level": 0 if up else BOUNDS["level"], "face_up": up,
                               **({} if up else {"map_token": True})})
-    tokens = [{"value": v, "colour": ("orange", "turquoise")[v % 2], "count": 5 if v != 20 else 1}
-              for v in range(1, BOUNDS["token_value"] + 1)][: BOUNDS["bag_entries"]]
+    # Value-1 tokens, so that filling a level-99 Location draws 99 times from a bag of 500 (MV-6c).
+    per = BOUNDS["bag_tokens"] // BOUNDS["bag_entries"]
+    tokens = [{"value": 1, "colour": ("orange", "turquoise")[i % 2], "count": per}
+              for i in range(BOUNDS["bag_entries"] - 1)] + [{"value": 20, "colour": "orange", "count": 1}]
     seats = [{"seat": f"s{i}", "mech": f"Mecha {i}", "range": [1, BOUNDS["range"]]} for i in range(BOUNDS["seats"])]
     return {
         "game": "mecha", "title": "bench: largest", "rounds": BOUNDS["rounds"], "seats": seats,

@@ -80,3 +80,60 @@ def test_deep_nesting_in_a_scenario_is_refused_with_its_path(quiet_server):
         assert "$.notes" in answer["message"] and "nesting" in answer["message"], answer
     status, _ = http_json(f"{quiet_server.base_url}/healthz")
     assert status == 200
+    report.record("bounds", "a scenario nested 900 deep in its notes (under 8 KiB) posted", 1, 1,
+                  f"400 {answer['code']} with its path, never a RecursionError or a 500; /healthz 200")
+
+
+def _deep(levels: int) -> object:
+    value: object = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+BIG = 10**9
+#: (built-in scenario, keys of the value replaced, the value, the path the refusal names)
+HOSTILE = [
+    ("mecha/sample", ("seats", 0, "range"), [1, 30_000_000], "$.seats[0].range[1]"),
+    ("mecha/sample", ("bag", "tokens", 0, "count"), BIG, "$.bag.tokens[0].count"),
+    ("mecha/sample", ("board", "locations", 0, "level"), BIG, "$.board.locations[0].level"),
+    ("arkham/crossing", ("investigators", 0, "speed"), BIG, "$.investigators[0].speed"),
+    ("arkham/crossing", ("rounds",), BIG, "$.rounds"),
+    ("arkham/crossing", ("board", "streets", 0, "at"), [BIG, 0], "$.board.streets[0].at[0]"),
+    ("echo/first-case", ("cards", "investigators", 0, "speed"), BIG, "$.cards.investigators[0].speed"),
+    ("echo/first-case", ("map", "arrows"), [["a", "b"]] * 601, "$.map.arrows"),
+    ("skirmish/purge", ("figures", 0, "speed"), BIG, "$.figures[0].speed"),
+    ("skirmish/purge", ("map", "rows", 1), "|" + " " * 1500, "$.map.rows[1]"),
+    ("gloomhaven/barrow", ("map", "regions", 0, "columns"), BIG, "$.map.regions[0].columns"),
+    ("gloomhaven/barrow", ("figures",), [{"type": "Bandit Guard", "rank": "normal", "number": 1, "hex": [0, 0]}] * 13,
+     "$.figures"),
+] + [(name, ("title",), "t" * 201, "$.title") for name in
+     ("mecha/sample", "arkham/crossing", "echo/first-case", "skirmish/purge", "gloomhaven/barrow")] + [
+    (name, ("notes",), _deep(17), "$.notes") for name in
+    ("mecha/sample", "arkham/crossing", "echo/first-case", "skirmish/purge", "gloomhaven/barrow")]
+
+
+def test_every_game_refuses_a_scenario_past_its_bounds_with_the_path(quiet_server):
+    """Each game: a number, list, string or nesting past its bound, posted inline, answers 400 with its path."""
+    refused = 0
+    for name, keys, value, where in HOSTILE:
+        scenario = copy.deepcopy(scenarios.load(name)[1])
+        target = scenario
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+        status, body = _post(quiet_server, scenario)
+        assert status == 400 and body["code"] == "scenario-out-of-bounds", (name, keys, body)
+        assert f"scenario: {where}" in body["message"], (name, where, body)
+        refused += 1
+    # A value below its lower bound is a plain fault of the scenario: bad-scenario, with its path.
+    scenario = copy.deepcopy(scenarios.load("skirmish/purge")[1])
+    scenario["figures"][0]["speed"] = -1
+    status, body = _post(quiet_server, scenario)
+    assert status == 400 and body["code"] == "bad-scenario" and "$.figures[0].speed" in body["message"], body
+    status, _ = http_json(f"{quiet_server.base_url}/healthz")
+    assert status == 200
+    report.record("bounds", "scenarios of all five games posted with one value past its bound (ranges, speeds, "
+                  "counts, map sizes, coordinates, row length, titles, nesting)", len(HOSTILE), refused,
+                  "each 400 scenario-out-of-bounds naming the value's $ path; a negative speed 400 bad-scenario; "
+                  "/healthz 200")
