@@ -92,5 +92,9 @@ def test_check_shape_refuses_depth_long_strings_lists_and_keys_with_a_path():
         check_shape({"rows": [0] * (SHAPE["items"] + 1)})
     with pytest.raises(BoundError, match=r"^\$: expected at most 100 keys"):
         check_shape({str(i): i for i in range(SHAPE["keys"] + 1)})
+    with pytest.raises(BoundError, match=r"^\$\.a: expected a key of at most"):
+        check_shape({"a": {"k" * (SHAPE["text"] + 1): 1}})
+    with pytest.raises(ScenarioError, match="expected string keys, got 1"):
+        check_shape({"a": {1: "x"}})  # JSON never has them; a Python caller might
     with pytest.raises(BoundError, match="values in all"):
         check_shape([[0] * 900 for _ in range(30)])

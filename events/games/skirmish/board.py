@@ -70,8 +70,7 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$") -> Grid:
     height = len(rows) // 2
     if width < 1:
         raise ScenarioError(f"{path}.rows", "the drawing holds no square (a square is at odd row, odd column)")
-    if width > MAX_SIZE or height > MAX_SIZE:
-        raise BoundError(f"{path}.rows", f"at most {MAX_SIZE} × {MAX_SIZE} squares, got {width} × {height}")
+    # At most BOUNDS["row"] rows of at most BOUNDS["row"] characters: at most MAX_SIZE × MAX_SIZE squares.
     cells = [row.ljust(2 * width + 1) for row in rows]
     walls = []
     doors = []
