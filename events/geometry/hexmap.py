@@ -118,19 +118,28 @@ class HexMap:
             near_all[hex] = tuple(sorted(steps_all))
         self._near = near
         self._near_all = near_all
-        walls = set()
-        for hex in sorted(open_hexes):
-            cx, cy = 3 * hex[0], 2 * hex[1] + hex[0]  # hexmap_center
-            for (dq, dr), ((x0, y0), (x1, y1)) in _EDGE_OFFSETS:
-                other = (hex[0] + dq, hex[1] + dr)
-                if other not in open_hexes or (thin and frozenset((hex, other)) in thin):
-                    walls.add(((cx + x0, cy + y0), (cx + x1, cy + y1)))  # hexmap_edge(hex, other), by table
-        self.walls = tuple(sorted(walls))
-        # Each wall with its bounding box, computed once: line of sight skips most walls on the box alone.
-        self._wall_boxes = tuple((min(c[0], d[0]), max(c[0], d[0]), min(c[1], d[1]), max(c[1], d[1]), c, d)
-                                 for c, d in self.walls)
+        self._walls: tuple | None = None  # built on first use: a map asked only for steps and range needs none
+        self._wall_boxes: tuple = ()
         self._los: dict = {}
         self._dist: dict = {}
+
+    @property
+    def walls(self) -> tuple:
+        """Every wall edge (sorted corner pairs): map edges, wall hexes, thin walls and closed doors."""
+        if self._walls is None:
+            open_hexes, thin = self.open, self.thin
+            walls = set()
+            for hex in sorted(open_hexes):
+                cx, cy = 3 * hex[0], 2 * hex[1] + hex[0]  # hexmap_center
+                for (dq, dr), ((x0, y0), (x1, y1)) in _EDGE_OFFSETS:
+                    other = (hex[0] + dq, hex[1] + dr)
+                    if other not in open_hexes or (thin and frozenset((hex, other)) in thin):
+                        walls.add(((cx + x0, cy + y0), (cx + x1, cy + y1)))  # hexmap_edge(hex, other), by table
+            self._walls = tuple(sorted(walls))
+            # Each wall with its bounding box, once: line of sight skips most walls on the box alone.
+            self._wall_boxes = tuple((min(c[0], d[0]), max(c[0], d[0]), min(c[1], d[1]), max(c[1], d[1]), c, d)
+                                     for c, d in self._walls)
+        return self._walls
 
     def __contains__(self, hex: tuple) -> bool:
         return hex in self.hexes
@@ -198,6 +207,8 @@ class HexMap:
     def _clear(self, p: tuple, q: tuple) -> bool:
         low_x, high_x = min(p[0], q[0]), max(p[0], q[0])
         low_y, high_y = min(p[1], q[1]), max(p[1], q[1])
+        if self._walls is None:
+            self.walls  # noqa: B018 - builds the walls and their boxes
         for wall_low_x, wall_high_x, wall_low_y, wall_high_y, c, d in self._wall_boxes:
             if wall_high_x < low_x or wall_low_x > high_x or wall_high_y < low_y or wall_low_y > high_y:
                 continue
