@@ -28,7 +28,6 @@ from server.store import GameExists, GameMeta, Store, Stored, StoreError, Unknow
 from server.tokens import new_game_id, new_token, token_hash
 
 MAX_BODY_BYTES = 256 * 1024  # an inline scenario with its board is a few KB
-MAX_TITLE_CHARS = 200  # a game's title, as the lobby lists it
 MAX_SEQ_DIGITS = 10  # a seq is below 2**31 in every store
 PAGE_SIZE = 50  # GET /api/games without ?limit=
 MAX_PAGE_SIZE = 200
@@ -201,10 +200,6 @@ async def create_game(request: Request) -> Response:
         raise HTTPProblem(400, "seed-not-allowed", "$.seed: a game's dice come from a secret the server draws "
                           "and reveals when the game ends (CORE-1); a creator cannot choose them")
     game_name, scenario = _scenario(request_.scenario)
-    title = scenario.get("title")
-    if isinstance(title, str) and len(title) > MAX_TITLE_CHARS:
-        raise HTTPProblem(400, "bad-scenario", f"$.scenario.title: expected at most {MAX_TITLE_CHARS} characters, "
-                          f"got {len(title)}")
     game = events.games.load(game_name)
     for _attempt in range(3):
         game_id = new_game_id()
@@ -212,7 +207,8 @@ async def create_game(request: Request) -> Response:
         try:
             table = Table.create(game, game_id, scenario, secret, at=now())
         except ScenarioError as error:
-            raise HTTPProblem(400, "bad-scenario", f"scenario: {error}") from None
+            # bad-scenario, or scenario-out-of-bounds past a documented bound (BoundError)
+            raise HTTPProblem(400, error.code, f"scenario: {error}") from None
         seats = tuple(game.seats(table.state))
         tokens = {seat: new_token() for seat in seats}
         title = scenario.get("title") if isinstance(scenario.get("title"), str) else game_id

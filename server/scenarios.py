@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import events.games
+from events.validate import SHAPE
 
 GAMES_DIR = Path(events.games.__file__).parent
 FILE_KEYS = ("board", "bag", "map", "cards", "monsters", "decks")
@@ -56,6 +57,9 @@ def read_json(path: Path) -> object:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise ScenarioFileError(f"{path}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:  # the decoder's own depth limit: far past any scenario's (SHAPE, issue 12)
+        raise ScenarioFileError(f"{path}: JSON nested too deeply to read (a scenario holds at most "
+                                f"{SHAPE['depth']} levels)") from None
 
 
 def load(name_or_path: str) -> tuple[str, dict]:

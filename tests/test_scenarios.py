@@ -52,3 +52,11 @@ def test_broken_scenario_file_gets_a_clear_error(tmp_path, content, message):
     path.write_bytes(content)
     with pytest.raises(scenarios.ScenarioFileError, match=message):
         scenarios.load(str(path))
+
+
+def test_a_scenario_file_nested_past_the_decoder_is_refused_with_the_file_named(tmp_path):
+    """Issue 12: 100,000 nested brackets answer ScenarioFileError naming the file, never a RecursionError."""
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"game": "mecha", "notes": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(scenarios.ScenarioFileError, match="deep.json: JSON nested too deeply"):
+        scenarios.load(str(deep))

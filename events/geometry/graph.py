@@ -35,11 +35,16 @@ def graph_within(
 
     A path is a tuple of places from the first step to the destination (the start excluded).
     ``first_steps`` replaces the start's neighbours, for a start that is not a node (the Camp).
+
+    Bounded by the graph, never by ``max_steps`` (issue 12): no shortest path is longer than
+    the number of places, and the search stops as soon as nothing new is reached.
     """
     paths: dict = {}
     frontier = [(start, ())]
     seen = {start}
-    for _ in range(max_steps):
+    for _ in range(min(max_steps, len(neighbours) + 1)):
+        if not frontier:
+            break
         next_frontier = []
         for place, path in frontier:
             if path and not may_continue(place):

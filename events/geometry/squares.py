@@ -54,8 +54,10 @@ def square_name(square: tuple) -> str:
 
 
 def square_parse(text: str) -> tuple | None:
-    """``"C1"`` or ``"2,0"`` -> ``(2, 0)``; None if the text names no square."""
+    """``"C1"`` or ``"2,0"`` -> ``(2, 0)``; None if the text names no square (nor does one of over 16 characters)."""
     text = text.strip()
+    if len(text) > 16:  # no grid has names that long, and int() of thousands of digits raises
+        return None
     if "," in text:
         left, _, right = text.partition(",")
         try:
@@ -206,11 +208,16 @@ def square_costs(
     within a bucket and a path is only replaced by a strictly cheaper one, so among equally cheap
     paths the same one is found in every runtime.
     """
+    # Bounded by the grid, never by ``budget`` (issue 12): no cheapest path takes more steps than
+    # there are squares, nor costs more than that many of the dearest step (a doubled diagonal).
+    budget = min(budget, width * height * 2 * max(1, diagonal_cost))
     touched = square_touched_points(blocked) if corner_rule else set()
     best: dict = {start: (0, ())}
     buckets: list = [[start]]
     cost = 0
     done = set()
+    # The steps of square_neighbours, square_step_block and square_step_cost, inlined: this loop
+    # runs for every square of the grid on every Move (issue 12's 50 ms budget).
     while cost < len(buckets):
         bucket = sorted(set(buckets[cost]))
         for square in bucket:
@@ -218,12 +225,23 @@ def square_costs(
                 continue
             done.add(square)
             path = best[square][1]
-            for near in square_neighbours(square, width, height):
+            x, y = square
+            for dx, dy in SQUARE_DIRECTIONS:
+                nx, ny = x + dx, y + dy
+                if not (0 <= nx < width and 0 <= ny < height):
+                    continue
+                near = (nx, ny)
                 if near in done or not may_enter(near):
                     continue
-                if square_step_block(square, near, blocked, touched) is not None:
-                    continue
-                total = cost + square_step_cost(square, near, diagonal_cost, near in doubled)
+                if dx and dy:  # diagonal: refused past a corner point a blocked edge touches (SK-2)
+                    if (x if dx < 0 else nx, y if dy < 0 else ny) in touched:
+                        continue
+                    step = diagonal_cost
+                else:
+                    if ((square, near) if square < near else (near, square)) in blocked:
+                        continue
+                    step = 1
+                total = cost + (2 * step if near in doubled else step)
                 if total > budget:
                     continue
                 known = best.get(near)
@@ -381,6 +399,11 @@ def square_line_of_sight(a: tuple, b: tuple, blocked: Any) -> bool:
         return True
     if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:  # the only way across is the shared edge
         return square_edge(a, b) not in blocked
+    # Every segment from a point of a to a point of b lies in the convex hull of the two squares, so
+    # a wall that does not meet that hull can neither block one nor shape the critical lines: only
+    # the walls meeting it are searched (the same answer; a thin band, not the whole bounding box).
+    hull = _hull(list(square_corners(a) + square_corners(b)))
+    blocked = [edge for edge in blocked if _clip_segment(hull, *square_edge_points(edge)) is not None]
     x0, y0 = min(a[0], b[0]), min(a[1], b[1])
     x1, y1 = max(a[0], b[0]) + 1, max(a[1], b[1]) + 1
     span2 = (x1 - x0) ** 2 + (y1 - y0) ** 2

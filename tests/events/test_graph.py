@@ -62,3 +62,16 @@ def test_graph_path_and_distances():
     assert graph_path(TABLE, 1, 4, may_continue=lambda place: place != 2) == (5, 6, 7, 3, 4)
     assert graph_path(TABLE, None, 1, first_steps=(7,)) == (7, 3, 2, 1)
     assert graph_distances(TABLE, 1) == {2: 1, 5: 1, 3: 2, 6: 2, 4: 3, 7: 3}
+
+
+def test_graph_within_is_bounded_by_the_graph_not_by_max_steps():
+    """Issue 12 finding 2: a search loops at most once per place, whatever ``max_steps`` says."""
+    import threading
+
+    result: dict = {}
+    worker = threading.Thread(target=lambda: result.update(graph_within(TABLE, 1, 10**18)), daemon=True)
+    worker.start()
+    worker.join(10)  # a hang detector, not a timing: the unbounded loop would run for ever
+    assert not worker.is_alive()
+    assert result == graph_within(TABLE, 1, len(TABLE))
+    assert graph_within(TABLE, 1, 10**18, first_steps=(4,)) == graph_within(TABLE, 1, len(TABLE) + 1, first_steps=(4,))

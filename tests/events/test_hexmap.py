@@ -213,6 +213,11 @@ def test_paths_are_cheapest_lexicographically():
 
 def test_rotations_cycle_through_six_directions():
     assert [hexmap_rotate((1, 0), turns) for turns in range(6)] == [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
+    for offset in ((2, -1), (0, 3), (-2, -1), (1, 1)):  # each closed form is that many single turns
+        turned = offset
+        for turns in range(13):
+            assert hexmap_rotate(offset, turns) == turned
+            turned = (-turned[1], turned[0] + turned[1])
 
 
 @given(st.sampled_from(DISC), st.sampled_from(DISC))

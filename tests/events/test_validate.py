@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from events.validate import ScenarioError, array, boolean, found, integer, obj, pair, text
+from events.validate import (
+    COORD_LIMIT,
+    SHAPE,
+    TEXT_LIMIT,
+    BoundError,
+    ScenarioError,
+    array,
+    boolean,
+    check_shape,
+    found,
+    integer,
+    obj,
+    pair,
+    text,
+)
 
 
 def test_found_spells_json_values():
@@ -44,3 +58,43 @@ def test_integer_text_boolean_array_pair():
     assert pair([1, -2], "$") == (1, -2)
     with pytest.raises(ScenarioError, match=r"^\$\[1\]: expected an integer, got 'b'$"):
         pair([1, "b"], "$")
+
+
+def test_bounds_past_an_upper_bound_raise_bound_error_with_its_code():
+    """Issue 12: a value past a documented bound has its own code; a wrong shape stays bad-scenario."""
+    with pytest.raises(BoundError, match=r"^\$\.n: expected an integer <= 3, got 4$") as raised:
+        integer(4, "$.n", 1, 3)
+    assert raised.value.code == "scenario-out-of-bounds" and ScenarioError("$", "x").code == "bad-scenario"
+    with pytest.raises(BoundError, match="expected at most 2 items, got 3"):
+        array([1, 2, 3], "$", 0, 2)
+    with pytest.raises(ScenarioError) as fixed:
+        array([1, 2, 3], "$", 2, 2)  # a pair of three is a wrong shape, not a bound
+    assert not isinstance(fixed.value, BoundError)
+    with pytest.raises(BoundError, match=f"at most {TEXT_LIMIT} characters, got {TEXT_LIMIT + 1}"):
+        text("x" * (TEXT_LIMIT + 1), "$.name")
+    assert text("x" * 500, "$", limit=500) == "x" * 500
+    with pytest.raises(BoundError, match=r"^\$\[1\]: expected an integer from"):
+        pair([0, COORD_LIMIT + 1], "$")
+    with pytest.raises(BoundError, match=r"^\$\[0\]: expected an integer from"):
+        pair([-COORD_LIMIT - 1, 0], "$")
+
+
+def test_check_shape_refuses_depth_long_strings_lists_and_keys_with_a_path():
+    check_shape({"a": [1, "x", {"b": None}], "notes": {"anything": [True, 2]}})
+    deep: object = 0
+    for _ in range(5000):  # far past the recursion limit: refused with a path, not a RecursionError
+        deep = {"k": [deep]}
+    with pytest.raises(BoundError, match=r"^\$\.k\[0\]\.k\[0\].*: expected at most 16 levels of nesting"):
+        check_shape(deep)
+    with pytest.raises(BoundError, match=r"^\$\.notes\[1\]: expected a string of at most"):
+        check_shape({"notes": ["ok", "x" * (SHAPE["text"] + 1)]})
+    with pytest.raises(BoundError, match=r"^\$\.rows: expected at most 1000 items"):
+        check_shape({"rows": [0] * (SHAPE["items"] + 1)})
+    with pytest.raises(BoundError, match=r"^\$: expected at most 100 keys"):
+        check_shape({str(i): i for i in range(SHAPE["keys"] + 1)})
+    with pytest.raises(BoundError, match=r"^\$\.a: expected a key of at most"):
+        check_shape({"a": {"k" * (SHAPE["text"] + 1): 1}})
+    with pytest.raises(ScenarioError, match="expected string keys, got 1"):
+        check_shape({"a": {1: "x"}})  # JSON never has them; a Python caller might
+    with pytest.raises(BoundError, match="values in all"):
+        check_shape([[0] * 900 for _ in range(30)])

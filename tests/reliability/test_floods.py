@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from events.validate import TEXT_LIMIT as MAX_TITLE_CHARS
 from server import scenarios
-from server.api import MAX_BODY_BYTES, MAX_PAGE_SIZE, MAX_TITLE_CHARS
+from server.api import MAX_BODY_BYTES, MAX_PAGE_SIZE
 from tests.reliability import report
 from tests.server_fixture import ServerProcess, create_game
 
@@ -87,7 +88,7 @@ def test_game_creation_is_limited_per_address_and_in_total(flood_server):
 
 def test_posts_take_json_only_and_titles_are_bounded(quiet_server):
     """415 for any other Content-Type (a web page's form or text/plain needs no preflight); a title over
-    MAX_TITLE_CHARS is bad-scenario with its path."""
+    MAX_TITLE_CHARS is scenario-out-of-bounds with its path."""
     port = quiet_server.port
     body = json.dumps({"scenario": "mecha/sample"}).encode()
     kinds = ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data",
@@ -104,13 +105,13 @@ def test_posts_take_json_only_and_titles_are_bounded(quiet_server):
     _, scenario = scenarios.load("mecha/sample")
     scenario["title"] = "t" * (MAX_TITLE_CHARS + 1)
     status, _, data = post(port, {"scenario": scenario})
-    assert status == 400 and json.loads(data)["code"] == "bad-scenario" and "$.scenario.title" in json.loads(data)["message"]
+    assert status == 400 and json.loads(data)["code"] == "scenario-out-of-bounds" and "$.title" in json.loads(data)["message"]
     scenario["title"] = "t" * MAX_TITLE_CHARS
     status, _, data = post(port, {"scenario": scenario})
     assert status == 201, data
     report.record("floods", "POST /api/games with other Content-Types (text/plain, forms, multipart, none), and "
                   f"titles of {MAX_TITLE_CHARS + 1} characters", len(kinds) + 1, refused + 1,
-                  "each other type answered 415 unsupported-media-type; the long title bad-scenario at "
+                  "each other type answered 415 unsupported-media-type; the long title scenario-out-of-bounds at "
                   "$.scenario.title; application/json and a 200-character title still created")
 
 
@@ -172,8 +173,8 @@ def test_the_list_of_games_pages(quiet_server):
     """GET /api/games?limit=&cursor=: pages of at most MAX_PAGE_SIZE, Link rel=next on full pages, every game once;
     bad limits and cursors answered 400 with their codes."""
     port = quiet_server.port
-    for number in range(7):
-        create_game(quiet_server.base_url, "mecha/sample", seed=number)
+    for _number in range(7):
+        create_game(quiet_server.base_url, "mecha/sample")
 
     def walk(limit: int) -> list[str]:
         seen, path, pages = [], f"/api/games?limit={limit}", 0

@@ -12,7 +12,7 @@ Files: every built-in scenario of every game, its board and a played game's log,
 ways and loaded as ``chronicle`` and the server load them. Each must load or fail with the
 loader's own error (ScenarioError, ScenarioFileError, LogFileError, LogError) whose message
 names the fault (a ``$`` path or the file and line); no other exception may escape. A sample of
-the broken scenarios also goes to ``POST /api/games``: 201 or 400 ``bad-scenario``, never 500.
+the broken scenarios also goes to ``POST /api/games``: 201 or 400 ``bad-scenario`` (``scenario-out-of-bounds`` past a bound), never 500.
 """
 
 from __future__ import annotations
@@ -363,13 +363,14 @@ def test_broken_scenario_board_and_log_files_get_a_clear_error(tmp_path, quiet_s
             attempt("log file", load_log_file, text, broken_dir)
 
     check()
-    # The same broken scenarios, inline, at the server: 201 or 400 bad-scenario, never a 500.
+    # The same broken scenarios, inline, at the server: 201 or 400 bad-scenario (or scenario-out-of-bounds
+    # past a documented bound), never a 500.
     answered = 0
     for scenario in posted:
         status, body = http_json(f"{quiet_server.base_url}/api/games", "POST", {"scenario": scenario})
         assert status in (201, 400), (status, body, scenario)
         if status == 400:
-            assert body["code"] in ("bad-scenario", "bad-request") and body["message"], body
+            assert body["code"] in ("bad-scenario", "scenario-out-of-bounds", "bad-request") and body["message"], body
         answered += 1
     assert FileTally.held == FileTally.tried
     report.record("fuzzing", "broken scenario, board and log files (fields replaced, deleted, added, retyped; text cut, "

@@ -47,7 +47,7 @@ def nested(depth: int) -> str:
 def test_deep_nesting_is_a_bad_frame_and_the_socket_stays_up(quiet_server):
     """Before hello and after: bad-frame with the path where the bound was passed; then the socket works."""
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=1)
+    game = create_game(server.base_url, "mecha/sample")
     answered = 0
 
     async def main():
@@ -92,7 +92,7 @@ def test_deep_nesting_is_a_bad_frame_and_the_socket_stays_up(quiet_server):
 
 def test_deep_posts_and_bad_seqs_are_400_with_their_codes(quiet_server):
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=2)
+    game = create_game(server.base_url, "mecha/sample")
     cases = 0
     for depth in DEPTHS:
         body = ('{"scenario":{"game":"mecha","title":' + nested(depth) + "}}").encode()
@@ -123,7 +123,7 @@ def test_every_http_answer_is_json_with_nosniff_and_no_input_gets_a_500(quiet_se
     """The routes, their errors, and random paths, queries and bodies: never a 500, always nosniff,
     every /api error a JSON problem with a code."""
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=3)["game"]
+    game = create_game(server.base_url, "mecha/sample")["game"]
     fixed = [("GET", "/api/scenarios"), ("GET", "/api/games"), ("GET", f"/api/games/{game}/log"),
              ("GET", f"/api/games/{game}/state"), ("GET", "/api/games/g-nosuchgame/state"), ("GET", "/healthz"),
              ("GET", "/metrics"), ("PUT", "/api/games"), ("DELETE", f"/api/games/{game}/log"), ("GET", "/api/x"),

@@ -46,7 +46,7 @@ def long_game(server) -> tuple[str, list[dict]]:
     """A mecha game of EVENTS events (two seats passing: two events a turn), played through the server."""
     _, scenario = scenarios.load("mecha/sample")
     scenario["rounds"] = EVENTS // 4 + 10
-    game = create_game(server.base_url, scenario, seed=1)
+    game = create_game(server.base_url, scenario)
 
     async def main():
         red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
@@ -126,7 +126,7 @@ def test_snapshots_are_written_while_playing(quiet_server):
     server = quiet_server
     _, scenario = scenarios.load("mecha/sample")
     scenario["rounds"] = 200
-    game = create_game(server.base_url, scenario, seed=2)
+    game = create_game(server.base_url, scenario)
 
     async def main():
         red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])

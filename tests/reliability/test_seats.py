@@ -61,7 +61,7 @@ def test_seats_get_in_past_silent_sockets_and_spectators(quiet_server):
     """64 silent sockets (the default connections_per_game), then both seats; then a full house of
     spectators, and the seats again (issue 12, finding 3)."""
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=1)
+    game = create_game(server.base_url, "mecha/sample")
     game_id, seats = game["game"], {seat: info["token"] for seat, info in game["seats"].items()}
     outcome = {}
 
@@ -111,7 +111,7 @@ def test_a_seat_past_its_sockets_replaces_its_oldest(quiet_server):
     """connections_per_seat (8): a 9th socket of a seat is welcomed and that seat's oldest gets
     ``replaced`` (4011); the seat's other sockets and the other seat's are untouched."""
     server = quiet_server
-    game = create_game(server.base_url, "mecha/sample", seed=6)
+    game = create_game(server.base_url, "mecha/sample")
     outcome = {"replaced": 0}
 
     async def main():
@@ -140,7 +140,7 @@ def test_a_seat_past_its_sockets_replaces_its_oldest(quiet_server):
 def test_silent_sockets_are_closed_after_the_hello_timeout(small_server):
     """hello-timeout and close 4010 after CHRONICLE_HELLO_TIMEOUT seconds, whatever was sent meanwhile."""
     server = small_server
-    game = create_game(server.base_url, "mecha/sample", seed=2)
+    game = create_game(server.base_url, "mecha/sample")
     tried = report.count(6, 24)
     outcome = {}
 
@@ -168,7 +168,7 @@ def test_connections_count_per_address_and_games_make_room_for_seats(small_serve
     """connections_per_address (8 here) evicts that address's oldest silent socket, not another
     address's; games_per_server (2 here) evicts a game without seats for a seat's game."""
     server = small_server
-    first, second, third, fourth = (create_game(server.base_url, "mecha/sample", seed=n) for n in range(4))
+    first, second, third, fourth = (create_game(server.base_url, "mecha/sample") for n in range(4))
     checks = {}
 
     async def main():
@@ -222,7 +222,7 @@ def test_connections_count_per_address_and_games_make_room_for_seats(small_serve
 def test_a_foreign_origin_cannot_open_a_socket(small_server):
     """403 unless Origin is the server's own or in CHRONICLE_ALLOWED_ORIGINS; no Origin stays allowed."""
     server = small_server
-    game = create_game(server.base_url, "mecha/sample", seed=5)
+    game = create_game(server.base_url, "mecha/sample")
     foreign = ["https://evil.example", "http://127.0.0.1.evil.example", f"http://127.0.0.1:{server.port + 1}",
                "null", "https://tables.example.evil", f"{server.base_url}.evil"]
     allowed = [server.base_url, ALLOWED, "https://other.example", None]

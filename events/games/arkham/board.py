@@ -8,10 +8,34 @@ too: the cheapest walk between two areas, one movement point per yellow line (AH
 from __future__ import annotations
 
 from events.games.arkham.model import LOST, Area, Board, Investigator, Monster, OtherWorld
-from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
+from events.validate import ScenarioError, array, boolean, check_shape, integer, obj, pair, text
 
 SEAT_NAME_LIMIT = 24
 MAX_INVESTIGATORS = 8
+
+#: Every number of an arkham board or scenario that sizes work, and its upper bound
+#: (docs/arkham-format.md, "Bounds"); beyond one, the scenario is refused with ``BoundError``.
+BOUNDS = {
+    "streets": 60,
+    "locations": 120,
+    "street_locations": 12,  # Locations one Street lists
+    "lines": 400,  # yellow lines
+    "other_worlds": 30,
+    "special_areas": 20,
+    "worked_examples": 50,
+    "movement_points": 99,  # in a worked example
+    "closes_at_terror": 10,
+    "investigators": MAX_INVESTIGATORS,
+    "skill": 20,  # Speed, Sneak, Fight, Will, Stamina, Sanity: also the dice of a check (AH-C1)
+    "clues": 99,  # Clue tokens of an investigator, or lying in one area
+    "items": 20,  # items of one investigator
+    "monsters": 60,
+    "monster_modifier": 10,  # awareness, horror and combat ratings, from -10 to 10
+    "monster_value": 20,  # damage, toughness, nightmarish, overwhelming
+    "gates": 30,
+    "clue_areas": 120,  # entries of $.clues
+    "rounds": 1000,
+}
 ARKHAM_KINDS = ("street", "location")
 MONSTER_ONLY = ("sky", "outskirts")
 HOSPITAL = "st_marys_hospital"  # AH-C4: where the unconscious wake
@@ -63,15 +87,15 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
         areas[area.id] = area
 
     street_locations: dict = {}
-    for i, item in enumerate(array(data["streets"], f"{path}.streets", 1)):
+    for i, item in enumerate(array(data["streets"], f"{path}.streets", 1, BOUNDS["streets"])):
         where = f"{path}.streets[{i}]"
         street = obj(item, where, ("id", "name", "locations", "at"), ("monster_arrows",))
         street_id = _ident(street["id"], f"{where}.id")
         add(Area(street_id, text(street["name"], f"{where}.name"), "street", "", False, "", 0,
                  pair(street["at"], f"{where}.at")), where)
-        listed = array(street["locations"], f"{where}.locations")
+        listed = array(street["locations"], f"{where}.locations", 0, BOUNDS["street_locations"])
         street_locations[street_id] = [text(name, f"{where}.locations[{j}]") for j, name in enumerate(listed)]
-    for i, item in enumerate(array(data["locations"], f"{path}.locations", 1)):
+    for i, item in enumerate(array(data["locations"], f"{path}.locations", 1, BOUNDS["locations"])):
         where = f"{path}.locations[{i}]"
         location = obj(item, where, ("id", "name", "street", "unstable", "at"), ("closes_at_terror",))
         location_id = _ident(location["id"], f"{where}.id")
@@ -81,7 +105,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
         if location_id not in street_locations[street_id]:
             raise ScenarioError(f"{where}.street", f"Street {street_id!r} does not list Location {location_id!r}")
         if "closes_at_terror" in location:
-            integer(location["closes_at_terror"], f"{where}.closes_at_terror", 0)
+            integer(location["closes_at_terror"], f"{where}.closes_at_terror", 0, BOUNDS["closes_at_terror"])
         add(Area(location_id, text(location["name"], f"{where}.name"), "location", street_id,
                  boolean(location["unstable"], f"{where}.unstable"), "", 0, pair(location["at"], f"{where}.at")),
             where)
@@ -91,7 +115,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
                 raise ScenarioError(f"{path}.streets", f"Street {street_id!r} lists {name!r}, which is not one of "
                                     "its Locations")
     worlds = []
-    for i, item in enumerate(array(data["other_worlds"], f"{path}.other_worlds")):
+    for i, item in enumerate(array(data["other_worlds"], f"{path}.other_worlds", 0, BOUNDS["other_worlds"])):
         where = f"{path}.other_worlds[{i}]"
         world = obj(item, where, ("id", "name", "areas", "areas_at"))
         world_id = _ident(world["id"], f"{where}.id")
@@ -108,7 +132,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
         if any(other.id == world_id for other in worlds):
             raise ScenarioError(f"{where}.id", f"Other World {world_id!r} is listed twice")
         worlds.append(OtherWorld(world_id, name, tuple(pieces)))
-    for i, item in enumerate(array(data["special_areas"], f"{path}.special_areas")):
+    for i, item in enumerate(array(data["special_areas"], f"{path}.special_areas", 0, BOUNDS["special_areas"])):
         where = f"{path}.special_areas[{i}]"
         special = obj(item, where, ("id", "name", "at"))
         add(Area(_ident(special["id"], f"{where}.id"), text(special["name"], f"{where}.name"), "special", "",
@@ -121,7 +145,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
     lines = []
     unverified = []
     seen: set = set()
-    for i, item in enumerate(array(data["lines"], f"{path}.lines", 1)):
+    for i, item in enumerate(array(data["lines"], f"{path}.lines", 1, BOUNDS["lines"])):
         where = f"{path}.lines[{i}]"
         line = obj(item, where, ("a", "b"), ("verified",))
         ends = []
@@ -153,13 +177,14 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
                 continue
         lines.append(key)
     if "worked_examples" in data:
-        for i, item in enumerate(array(data["worked_examples"], f"{path}.worked_examples")):
+        for i, item in enumerate(array(data["worked_examples"], f"{path}.worked_examples", 0,
+                                       BOUNDS["worked_examples"])):
             where = f"{path}.worked_examples[{i}]"
             example = obj(item, where, ("from", "to", "movement_points"))
             for key in ("from", "to"):
                 if text(example[key], f"{where}.{key}") not in areas:
                     raise ScenarioError(f"{where}.{key}", f"unknown area {example[key]!r}")
-            integer(example["movement_points"], f"{where}.movement_points", 0)
+            integer(example["movement_points"], f"{where}.movement_points", 0, BOUNDS["movement_points"])
     ordered = tuple(areas[key] for key in sorted(areas))
     name = text(data.get("name", "Arkham"), f"{path}.name")
     return Board(name, ordered, tuple(sorted(lines)), tuple(sorted(unverified)), tuple(worlds))
@@ -170,6 +195,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
 
 def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario (AH-C6): board, 1–8 investigators, monsters, open gates, clue tokens, rounds."""
+    check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "board", "investigators", "rounds"),
                ("monsters", "gates", "clues", "use_unverified_lines", "options", "notes"))
     if data["game"] != "arkham":
@@ -184,13 +210,13 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     for i, item in enumerate(array(data["investigators"], f"{path}.investigators", 1, MAX_INVESTIGATORS)):
         investigators.append(_investigator(item, f"{path}.investigators[{i}]", areas, investigators))
     monsters = []
-    for i, item in enumerate(array(data.get("monsters", []), f"{path}.monsters")):
+    for i, item in enumerate(array(data.get("monsters", []), f"{path}.monsters", 0, BOUNDS["monsters"])):
         monster = _monster(item, f"{path}.monsters[{i}]", areas)
         if any(other.id == monster.id for other in monsters):
             raise ScenarioError(f"{path}.monsters[{i}].id", f"monster {monster.id!r} is listed twice")
         monsters.append(monster)
     gates: dict = {}
-    for i, item in enumerate(array(data.get("gates", []), f"{path}.gates")):
+    for i, item in enumerate(array(data.get("gates", []), f"{path}.gates", 0, BOUNDS["gates"])):
         where = f"{path}.gates[{i}]"
         gate = obj(item, where, ("location", "world"))
         location = text(gate["location"], f"{where}.location")
@@ -206,7 +232,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
             raise ScenarioError(f"{where}.world", f"unknown Other World {world!r} (known: {', '.join(sorted(worlds))})")
         gates[location] = world
     clues: dict = {}
-    for i, item in enumerate(array(data.get("clues", []), f"{path}.clues")):
+    for i, item in enumerate(array(data.get("clues", []), f"{path}.clues", 0, BOUNDS["clue_areas"])):
         where = f"{path}.clues[{i}]"
         clue = obj(item, where, ("area", "count"))
         area = text(clue["area"], f"{where}.area")
@@ -214,8 +240,8 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
             raise ScenarioError(f"{where}.area", f"Clue tokens lie in a Location or Street area, got {area!r}")
         if area in clues:
             raise ScenarioError(f"{where}.area", f"{area!r} is listed twice")
-        clues[area] = integer(clue["count"], f"{where}.count", 1, 99)
-    rounds = integer(data["rounds"], f"{path}.rounds", 1, 1000)
+        clues[area] = integer(clue["count"], f"{where}.count", 1, BOUNDS["clues"])
+    rounds = integer(data["rounds"], f"{path}.rounds", 1, BOUNDS["rounds"])
     return Setup(
         text(data["title"], f"{path}.title"), board, tuple(investigators),
         tuple(sorted(monsters, key=lambda monster: monster.id)), tuple(sorted(gates.items())),
@@ -236,7 +262,8 @@ def _investigator(raw: object, path: str, areas: dict, earlier: list) -> Investi
         raise ScenarioError(f"{path}.at", f"unknown area {where!r}")
     if areas[where].id in MONSTER_ONLY:
         raise ScenarioError(f"{path}.at", f"{areas[where].name} holds monsters only")
-    items = tuple(text(item, f"{path}.items[{j}]") for j, item in enumerate(array(data.get("items", []), f"{path}.items")))
+    items = tuple(text(item, f"{path}.items[{j}]")
+                  for j, item in enumerate(array(data.get("items", []), f"{path}.items", 0, BOUNDS["items"])))
     blessed = boolean(data.get("blessed", False), f"{path}.blessed")
     cursed = boolean(data.get("cursed", False), f"{path}.cursed")
     if blessed and cursed:
@@ -246,11 +273,13 @@ def _investigator(raw: object, path: str, areas: dict, earlier: list) -> Investi
     if explored and areas[where].kind != "location":  # AH-11: the marker lies under it in a Location
         raise ScenarioError(f"{path}.explored", f"an Explored marker lies in a Location, and {areas[where].name} is "
                             "not one (AH-11)")
+    skill = BOUNDS["skill"]
     return Investigator(
-        seat, text(data["name"], f"{path}.name"), integer(data["speed"], f"{path}.speed", 0, 20),
-        integer(data["sneak"], f"{path}.sneak", 0, 20), integer(data["fight"], f"{path}.fight", 0, 20),
-        integer(data["will"], f"{path}.will", 0, 20), integer(data["stamina"], f"{path}.stamina", 1, 20),
-        integer(data["sanity"], f"{path}.sanity", 1, 20), integer(data.get("clues", 0), f"{path}.clues", 0, 99),
+        seat, text(data["name"], f"{path}.name"), integer(data["speed"], f"{path}.speed", 0, skill),
+        integer(data["sneak"], f"{path}.sneak", 0, skill), integer(data["fight"], f"{path}.fight", 0, skill),
+        integer(data["will"], f"{path}.will", 0, skill), integer(data["stamina"], f"{path}.stamina", 1, skill),
+        integer(data["sanity"], f"{path}.sanity", 1, skill),
+        integer(data.get("clues", 0), f"{path}.clues", 0, BOUNDS["clues"]),
         items, (), where, delayed, where if explored else "", blessed, cursed, False,
     )
 
@@ -263,17 +292,18 @@ def _monster(raw: object, path: str, areas: dict) -> Monster:
     if where not in areas or (areas[where].kind not in ARKHAM_KINDS and where not in MONSTER_ONLY):
         raise ScenarioError(f"{path}.at", f"a monster stands in a Street, a Location, the Sky or the Outskirts, "
                             f"got {where!r}")
+    modifier, value = BOUNDS["monster_modifier"], BOUNDS["monster_value"]
     return Monster(
         _ident(data["id"], f"{path}.id"), text(data["name"], f"{path}.name"), where,
-        integer(data["awareness"], f"{path}.awareness", -10, 10),
-        integer(data["horror_rating"], f"{path}.horror_rating", -10, 10),
-        integer(data["horror_damage"], f"{path}.horror_damage", 0, 20),
-        integer(data["combat_rating"], f"{path}.combat_rating", -10, 10),
-        integer(data["combat_damage"], f"{path}.combat_damage", 0, 20),
-        integer(data["toughness"], f"{path}.toughness", 1, 20),
+        integer(data["awareness"], f"{path}.awareness", -modifier, modifier),
+        integer(data["horror_rating"], f"{path}.horror_rating", -modifier, modifier),
+        integer(data["horror_damage"], f"{path}.horror_damage", 0, value),
+        integer(data["combat_rating"], f"{path}.combat_rating", -modifier, modifier),
+        integer(data["combat_damage"], f"{path}.combat_damage", 0, value),
+        integer(data["toughness"], f"{path}.toughness", 1, value),
         boolean(data.get("elusive", False), f"{path}.elusive"), boolean(data.get("ambush", False), f"{path}.ambush"),
-        integer(data.get("nightmarish", 0), f"{path}.nightmarish", 0, 20),
-        integer(data.get("overwhelming", 0), f"{path}.overwhelming", 0, 20),
+        integer(data.get("nightmarish", 0), f"{path}.nightmarish", 0, value),
+        integer(data.get("overwhelming", 0), f"{path}.overwhelming", 0, value),
     )
 
 

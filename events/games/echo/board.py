@@ -7,13 +7,33 @@ with its map and cards already inlined (the shell reads files; the core does not
 from __future__ import annotations
 
 from events.games.echo.model import Cards, Enemy, EnemyCard, Investigator, Item, Link, Location, Map, Spell
-from events.validate import ScenarioError, array, boolean, found, integer, obj, text
+from events.validate import ScenarioError, array, boolean, check_shape, found, integer, obj, text
 
 SEAT_NAME_LIMIT = 24
 ENEMY_KINDS = ("person", "undead", "artifact")  # EC-C4
 SPELL_KINDS = ("obvious", "true")  # EC-10
 SKILL_LIMIT = 20
 TRACK_LIMIT = 20
+
+#: Every number of an echo map, cards file or scenario that sizes work, and its upper bound
+#: (docs/echo-format.md, "Bounds"); beyond one, the scenario is refused with ``BoundError``.
+BOUNDS = {
+    "locations": 150,
+    "links": 600,  # white arrows, and Dark Path links, each
+    "ministry": 20,  # Ministry locations
+    "position": 10_000,  # a location's x and y
+    "item_cards": 100,
+    "spell_cards": 100,
+    "enemy_cards": 100,
+    "investigator_cards": 50,
+    "held": 20,  # items, spells or allies on one investigator card
+    "skill": SKILL_LIMIT,  # Speed (movement points, EC-2), Stealth, ...; also dice of a check
+    "track": TRACK_LIMIT,  # Sanity, Health, damage, price
+    "clues": 100,
+    "seats": 8,
+    "enemies": 40,  # enemies placed by the scenario
+    "rounds": 1000,
+}
 
 
 class Setup:
@@ -54,7 +74,7 @@ def load_map(raw: object, path: str = "$") -> Map:
                            "dark_side"), ("notes",))
     ids: dict = {}
     raw_locations = []
-    for i, item in enumerate(array(data["locations"], f"{path}.locations", 2)):
+    for i, item in enumerate(array(data["locations"], f"{path}.locations", 2, BOUNDS["locations"])):
         where = f"{path}.locations[{i}]"
         loc = obj(item, where, ("id", "name_ru", "name_en", "x", "y"), ("notes",))
         lid = _ident(loc["id"], f"{where}.id")
@@ -62,10 +82,11 @@ def load_map(raw: object, path: str = "$") -> Map:
             raise ScenarioError(f"{where}.id", f"location {lid!r} is listed twice")
         ids[lid] = where
         raw_locations.append((lid, text(loc["name_ru"], f"{where}.name_ru"), text(loc["name_en"], f"{where}.name_en"),
-                              integer(loc["x"], f"{where}.x", 0, 10_000), integer(loc["y"], f"{where}.y", 0, 10_000)))
+                              integer(loc["x"], f"{where}.x", 0, BOUNDS["position"]),
+                              integer(loc["y"], f"{where}.y", 0, BOUNDS["position"])))
     asylum = _place(data["asylum"], f"{path}.asylum", ids)
     ministry = []
-    for i, item in enumerate(array(data["ministry"], f"{path}.ministry", 1)):
+    for i, item in enumerate(array(data["ministry"], f"{path}.ministry", 1, BOUNDS["ministry"])):
         place = _place(item, f"{path}.ministry[{i}]", ids)
         if place in ministry:
             raise ScenarioError(f"{path}.ministry[{i}]", f"location {place!r} is listed twice")
@@ -77,7 +98,7 @@ def load_map(raw: object, path: str = "$") -> Map:
         raise ScenarioError(f"{path}.dark_side", f"{dark_side!r} is already the Asylum or a Ministry location (EC-19)")
     links: dict = {}
     for key, kind in (("arrows", "arrow"), ("dark_path", "dark")):
-        for i, item in enumerate(array(data[key], f"{path}.{key}")):
+        for i, item in enumerate(array(data[key], f"{path}.{key}", 0, BOUNDS["links"])):
             where = f"{path}.{key}[{i}]"
             pair = array(item, where, 2, 2)
             a = _place(pair[0], f"{where}[0]", ids)
@@ -120,14 +141,14 @@ def load_cards(raw: object, path: str = "$") -> tuple:
     data = obj(raw, path, ("investigators", "enemies", "spells", "items"), ("notes",))
     seen: set = set()
     items = []
-    for i, item in enumerate(array(data["items"], f"{path}.items")):
+    for i, item in enumerate(array(data["items"], f"{path}.items", 0, BOUNDS["item_cards"])):
         where = f"{path}.items[{i}]"
         card = obj(item, where, ("id", "name_ru", "name_en", "damage"), ("notes",))
         cid = _ident(card["id"], f"{where}.id")
         _unique(seen, cid, f"{where}.id", "card")
         items.append(Item(cid, *_names(card, where), *_damage(card["damage"], f"{where}.damage")))
     spells = []
-    for i, item in enumerate(array(data["spells"], f"{path}.spells")):
+    for i, item in enumerate(array(data["spells"], f"{path}.spells", 0, BOUNDS["spell_cards"])):
         where = f"{path}.spells[{i}]"
         card = obj(item, where, ("id", "name_ru", "name_en", "kind", "difficulty", "price", "damage", "combat"),
                    ("notes",))
@@ -140,7 +161,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
             boolean(card["combat"], f"{where}.combat"),
         ))
     enemies = []
-    for i, item in enumerate(array(data["enemies"], f"{path}.enemies")):
+    for i, item in enumerate(array(data["enemies"], f"{path}.enemies", 0, BOUNDS["enemy_cards"])):
         where = f"{path}.enemies[{i}]"
         card = obj(item, where, ("id", "name_ru", "name_en", "kind", "sanity", "health", "evasion", "attention",
                                  "attack"), ("fixed", "clues", "notes"))
@@ -161,7 +182,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
     item_ids = {card.id for card in items}
     spell_ids = {card.id for card in spells}
     investigators: dict = {}
-    for i, item in enumerate(array(data["investigators"], f"{path}.investigators", 1)):
+    for i, item in enumerate(array(data["investigators"], f"{path}.investigators", 1, BOUNDS["investigator_cards"])):
         where = f"{path}.investigators[{i}]"
         card = obj(item, where, ("id", "name_ru", "name_en", "speed", "stealth", "attention", "knowledge",
                                  "intuition", "sanity", "health"), ("items", "spells", "clues", "allies", "notes"))
@@ -173,10 +194,10 @@ def load_cards(raw: object, path: str = "$") -> tuple:
         held = _refs(card.get("items", []), f"{where}.items", item_ids, "item")
         known = _refs(card.get("spells", []), f"{where}.spells", spell_ids, "spell")
         allies = tuple(text(ally, f"{where}.allies[{j}]")
-                       for j, ally in enumerate(array(card.get("allies", []), f"{where}.allies")))
+                       for j, ally in enumerate(array(card.get("allies", []), f"{where}.allies", 0, BOUNDS["held"])))
         investigators[cid] = (
             _names(card, where), skills, tracks, held, known,
-            integer(card.get("clues", 0), f"{where}.clues", 0, 100), allies,
+            integer(card.get("clues", 0), f"{where}.clues", 0, BOUNDS["clues"]), allies,
         )
     cards = Cards(
         tuple(sorted(enemies, key=lambda c: c.id)), tuple(sorted(spells, key=lambda c: c.id)),
@@ -187,7 +208,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
 
 def _refs(raw: object, path: str, known: set, what: str) -> tuple:
     out = []
-    for i, value in enumerate(array(raw, path)):
+    for i, value in enumerate(array(raw, path, 0, BOUNDS["held"])):
         name = text(value, f"{path}[{i}]")
         if name not in known:
             raise ScenarioError(f"{path}[{i}]", f"unknown {what} {found(value)}")
@@ -197,6 +218,7 @@ def _refs(raw: object, path: str, known: set, what: str) -> tuple:
 
 def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario: map, cards, 1–8 seats with their investigators, enemies, rounds."""
+    check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "map", "cards", "seats", "enemies", "rounds"), ("notes",))
     if data["game"] != "echo":
         raise ScenarioError(f"{path}.game", f"expected 'echo', got {found(data['game'])}")
@@ -205,7 +227,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     places = {location.id for location in board.locations}
     seats: list = []
     investigators = []
-    for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, 8)):
+    for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, BOUNDS["seats"])):
         where = f"{path}.seats[{i}]"
         seat = obj(item, where, ("seat", "investigator", "at"))
         name = text(seat["seat"], f"{where}.seat")
@@ -228,7 +250,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
                                           (), (), True))
     enemy_cards = {card.id: card for card in cards.enemies}
     enemies: list = []
-    for i, item in enumerate(array(data["enemies"], f"{path}.enemies")):
+    for i, item in enumerate(array(data["enemies"], f"{path}.enemies", 0, BOUNDS["enemies"])):
         where = f"{path}.enemies[{i}]"
         enemy = obj(item, where, ("id", "card", "at"))
         eid = _ident(enemy["id"], f"{where}.id")
@@ -241,7 +263,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
         if at not in places:
             raise ScenarioError(f"{where}.at", f"unknown location {found(at)}")
         enemies.append(Enemy(eid, card, at, enemy_cards[card].sanity, enemy_cards[card].health, "active"))
-    rounds = integer(data["rounds"], f"{path}.rounds", 1, 1000)
+    rounds = integer(data["rounds"], f"{path}.rounds", 1, BOUNDS["rounds"])
     return Setup(text(data["title"], f"{path}.title"), board, cards, tuple(seats), tuple(investigators),
                  tuple(enemies), rounds)
 

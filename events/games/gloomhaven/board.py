@@ -20,13 +20,31 @@ from events.games.gloomhaven.model import (
     Summon,
 )
 from events.geometry.hexgrid import hex_distance, hex_from_column_offset
-from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
+from events.validate import BoundError, ScenarioError, array, boolean, check_shape, integer, obj, pair, text
 
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
 SEAT_NAME_LIMIT = 24
 #: How far from [0, 0] an area pattern's hexes may lie (GH-C10): wider than any printed card.
 PATTERN_REACH = 7
 RANKS = ("normal", "elite")
+
+#: Every count of a gloomhaven map, cards file, monster file, scenario or monster-turn position
+#: that sizes work, and its upper bound (docs/gloomhaven-format.md, "Bounds"); beyond one, the file
+#: is refused with ``BoundError`` and the value's path. (Printed values, such as a move or a range
+#: of at most 20, are bounded where they are read.)
+BOUNDS = {
+    "hexes": 250,  # hexes of a map, and each of its lists (walls, thin walls, each terrain)
+    "regions": 10,
+    "region_side": 30,  # a region's columns and rows
+    "classes": 12,
+    "cards": 40,  # ability cards of one class
+    "summons": 8,  # summons of one class
+    "types": 12,  # monster types
+    "deck": 20,  # ability cards of one monster type
+    "actions": 6,  # lines of one monster ability card
+    "figures": 12,  # monsters a scenario places
+    "position_figures": 40,  # figures of a monster-turn position
+}
 
 
 class Setup:
@@ -53,27 +71,30 @@ def load_map(raw: object, path: str = "$") -> Map:
     """A map (GH-C1): hexes (listed or as regions), wall hexes, thin walls, and terrain by hex."""
     data = obj(raw, path, ("name",), ("hexes", "regions", "walls", "thin_walls", "notes") + TERRAIN)
     hexes: set = set()
-    for i, item in enumerate(array(data.get("hexes", []), f"{path}.hexes")):
+    most = BOUNDS["hexes"]
+    for i, item in enumerate(array(data.get("hexes", []), f"{path}.hexes", 0, most)):
         hexes.add(pair(item, f"{path}.hexes[{i}]"))
-    for i, item in enumerate(array(data.get("regions", []), f"{path}.regions")):
+    for i, item in enumerate(array(data.get("regions", []), f"{path}.regions", 0, BOUNDS["regions"])):
         where = f"{path}.regions[{i}]"
         region = obj(item, where, ("corner", "columns", "rows"))
         q0, r0 = pair(region["corner"], f"{where}.corner")
-        columns = integer(region["columns"], f"{where}.columns", 1, 60)
-        rows = integer(region["rows"], f"{where}.rows", 1, 60)
+        columns = integer(region["columns"], f"{where}.columns", 1, BOUNDS["region_side"])
+        rows = integer(region["rows"], f"{where}.rows", 1, BOUNDS["region_side"])
         top = r0 + (q0 - (q0 & 1)) // 2  # the corner's row in odd-q offset coordinates
         for column in range(columns):
             for row in range(rows):
                 hexes.add(hex_from_column_offset(q0 + column, top + row))
+        if len(hexes) > most:
+            raise BoundError(where, f"a map holds at most {most} hexes, got {len(hexes)} with this region")
     if not hexes:
         raise ScenarioError(path, "a map needs at least one hex (give hexes or regions)")
-    for i, item in enumerate(array(data.get("walls", []), f"{path}.walls")):
+    for i, item in enumerate(array(data.get("walls", []), f"{path}.walls", 0, most)):
         hex = pair(item, f"{path}.walls[{i}]")
         if hex not in hexes:
             raise ScenarioError(f"{path}.walls[{i}]", f"hex {list(hex)} is not on the map")
         hexes.discard(hex)
     thin = []
-    for i, item in enumerate(array(data.get("thin_walls", []), f"{path}.thin_walls")):
+    for i, item in enumerate(array(data.get("thin_walls", []), f"{path}.thin_walls", 0, most)):
         where = f"{path}.thin_walls[{i}]"
         ends = array(item, where, 2, 2)
         a, b = pair(ends[0], f"{where}[0]"), pair(ends[1], f"{where}[1]")
@@ -88,7 +109,7 @@ def load_map(raw: object, path: str = "$") -> Map:
     terrain: dict = {}
     for key in TERRAIN:
         found = []
-        for i, item in enumerate(array(data.get(key, []), f"{path}.{key}")):
+        for i, item in enumerate(array(data.get(key, []), f"{path}.{key}", 0, most)):
             hex = pair(item, f"{path}.{key}[{i}]")
             if hex not in hexes:
                 raise ScenarioError(f"{path}.{key}[{i}]", f"hex {list(hex)} is not on the map")
@@ -178,14 +199,14 @@ def load_classes(raw: object, path: str = "$") -> tuple:
     data = obj(raw, path, ("classes",), ("notes",))
     classes = []
     ids: dict = {}
-    for i, item in enumerate(array(data["classes"], f"{path}.classes", 1)):
+    for i, item in enumerate(array(data["classes"], f"{path}.classes", 1, BOUNDS["classes"])):
         where = f"{path}.classes[{i}]"
         cls = obj(item, where, ("name", "hp", "cards"), ("summons",))
         name = text(cls["name"], f"{where}.name")
         if any(other.name == name for other in classes):
             raise ScenarioError(f"{where}.name", f"class {name!r} is listed twice")
         summons = []
-        for j, entry in enumerate(array(cls.get("summons", []), f"{where}.summons")):
+        for j, entry in enumerate(array(cls.get("summons", []), f"{where}.summons", 0, BOUNDS["summons"])):
             at = f"{where}.summons[{j}]"
             summon = obj(entry, at, ("name", "hp", "move", "attack"), ("range", "flying"))
             stats = _stats({key: summon[key] for key in ("hp", "move", "attack", "range") if key in summon}, at)
@@ -193,7 +214,7 @@ def load_classes(raw: object, path: str = "$") -> tuple:
                                                                                      f"{at}.flying")))
         names = {summon.name for summon in summons}
         cards = []
-        for j, entry in enumerate(array(cls["cards"], f"{where}.cards", 2)):
+        for j, entry in enumerate(array(cls["cards"], f"{where}.cards", 2, BOUNDS["cards"])):
             at = f"{where}.cards[{j}]"
             card = obj(entry, at, ("id", "name", "initiative", "top", "bottom"))
             card_id = text(card["id"], f"{at}.id")
@@ -244,21 +265,21 @@ def load_monsters(raw: object, path: str = "$") -> tuple:
     """Monster types: normal and elite stats, flying, and an ability deck of at least one card."""
     data = obj(raw, path, ("types",), ("notes",))
     types = []
-    for i, item in enumerate(array(data["types"], f"{path}.types", 1)):
+    for i, item in enumerate(array(data["types"], f"{path}.types", 1, BOUNDS["types"])):
         where = f"{path}.types[{i}]"
         entry = obj(item, where, ("name", "normal", "elite", "deck"), ("flying",))
         name = text(entry["name"], f"{where}.name")
         if any(other.name == name for other in types):
             raise ScenarioError(f"{where}.name", f"monster type {name!r} is listed twice")
         deck = []
-        for j, card in enumerate(array(entry["deck"], f"{where}.deck", 1)):
+        for j, card in enumerate(array(entry["deck"], f"{where}.deck", 1, BOUNDS["deck"])):
             at = f"{where}.deck[{j}]"
             data_card = obj(card, at, ("id", "initiative", "actions"), ("shuffle",))
             card_id = text(data_card["id"], f"{at}.id")
             if any(other.id == card_id for other in deck):
                 raise ScenarioError(f"{at}.id", f"card id {card_id!r} is listed twice in this deck")
             actions = tuple(_monster_action(action, f"{at}.actions[{k}]")
-                            for k, action in enumerate(array(data_card["actions"], f"{at}.actions", 1)))
+                            for k, action in enumerate(array(data_card["actions"], f"{at}.actions", 1, BOUNDS["actions"])))
             deck.append(MonsterCard(card_id, integer(data_card["initiative"], f"{at}.initiative", 1, 99), actions,
                                     boolean(data_card.get("shuffle", False), f"{at}.shuffle")))
         types.append(MonsterType(name, _stats(entry["normal"], f"{where}.normal"), _stats(entry["elite"], f"{where}.elite"),
@@ -271,6 +292,7 @@ def load_monsters(raw: object, path: str = "$") -> tuple:
 
 def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario: map, cards, monster types, 1–4 characters and the monsters on the map."""
+    check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "map", "cards", "monsters", "characters", "figures"),
                ("level", "rounds", "notes"))
     if data["game"] != "gloomhaven":
@@ -311,7 +333,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
         characters.append((seat, cls, hex))
     monsters = []
     type_names = {monster_type.name for monster_type in types}
-    for i, item in enumerate(array(data["figures"], f"{path}.figures", 1)):
+    for i, item in enumerate(array(data["figures"], f"{path}.figures", 1, BOUNDS["figures"])):
         where = f"{path}.figures[{i}]"
         entry = obj(item, where, ("type", "rank", "number", "hex"))
         name = text(entry["type"], f"{where}.type")
@@ -361,12 +383,13 @@ def _secondary(entry: dict, side: str, where: str) -> int | None:
 
 def load_position(raw: object, path: str = "$") -> tuple:
     """A monster-turn question: (Map, level, figures, acting figure id or None)."""
+    check_shape(raw, path)
     data = obj(raw, path, ("map", "figures"), ("level", "monster", "title", "notes", "expect", "expect_jotl"))
     game_map = load_map(data["map"], f"{path}.map")
     on_map = set(game_map.hexes)
     figures = []
     taken: dict = {}
-    for i, item in enumerate(array(data["figures"], f"{path}.figures", 1)):
+    for i, item in enumerate(array(data["figures"], f"{path}.figures", 1, BOUNDS["position_figures"])):
         where = f"{path}.figures[{i}]"
         entry = obj(item, where, ("id", "side", "hex"),
                     ("initiative", "secondary", "long_rest", "summoner", "rank", "number", "move", "attack", "flying",

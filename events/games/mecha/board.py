@@ -9,10 +9,27 @@ from __future__ import annotations
 from events.games.mecha.model import Board, Location, Seat
 from events.geometry.graph import graph_from_links
 from events.geometry.hexgrid import hex_neighbors
-from events.validate import ScenarioError, array, boolean, integer, obj, pair, text
+from events.validate import BoundError, ScenarioError, array, boolean, check_shape, integer, obj, pair, text
 
 COLOURS = ("orange", "turquoise")
 SEAT_NAME_LIMIT = 24
+
+#: Every number of a mecha scenario that sizes work, and its upper bound (docs/mecha-format.md,
+#: "Bounds"); beyond one, the scenario is refused with ``BoundError`` and the value's path.
+BOUNDS = {
+    "locations": 200,  # Location tiles on a board
+    "location_number": 999,  # a Location's printed number
+    "level": 99,  # a Location's Corruption level
+    "card_spaces": 50,
+    "links": 1000,  # adjacency pairs
+    "bag_entries": 100,  # token objects in the bag
+    "token_value": 99,
+    "token_count": 100,  # tokens of one entry
+    "bag_tokens": 500,  # tokens in the whole bag
+    "seats": 5,
+    "range": 20,  # a Move Range's maximum (MV-3)
+    "rounds": 10_000,
+}
 
 
 class Setup:
@@ -36,10 +53,10 @@ def load_board(raw: object, path: str = "$") -> Board:
     locations = []
     numbers: set = set()
     hexes: dict = {}
-    for i, item in enumerate(array(data["locations"], f"{path}.locations", 1)):
+    for i, item in enumerate(array(data["locations"], f"{path}.locations", 1, BOUNDS["locations"])):
         where = f"{path}.locations[{i}]"
         loc = obj(item, where, ("number", "hex", "level", "face_up"), ("name", "map_token"))
-        number = integer(loc["number"], f"{where}.number", 1)
+        number = integer(loc["number"], f"{where}.number", 1, BOUNDS["location_number"])
         if number in numbers:
             raise ScenarioError(f"{where}.number", f"Location {number} is listed twice")
         numbers.add(number)
@@ -54,11 +71,11 @@ def load_board(raw: object, path: str = "$") -> Board:
         locations.append(
             Location(
                 number, text(loc.get("name", f"Location {number}"), f"{where}.name"), hex,
-                integer(loc["level"], f"{where}.level", 0), face_up, map_token,
+                integer(loc["level"], f"{where}.level", 0, BOUNDS["level"]), face_up, map_token,
             )
         )
     cards = []
-    for i, item in enumerate(array(data["card_spaces"], f"{path}.card_spaces")):
+    for i, item in enumerate(array(data["card_spaces"], f"{path}.card_spaces", 0, BOUNDS["card_spaces"])):
         where = f"{path}.card_spaces[{i}]"
         card = obj(item, where, ("name", "hex"))
         hex = pair(card["hex"], f"{where}.hex")
@@ -110,7 +127,7 @@ def _ranges(numbers: list) -> str:
 
 def _explicit_links(raw: object, numbers: set, path: str) -> tuple:
     links = set()
-    for i, item in enumerate(array(raw, path)):
+    for i, item in enumerate(array(raw, path, 0, BOUNDS["links"])):
         a, b = pair(item, f"{path}[{i}]")
         for j, number in enumerate((a, b)):
             if number not in numbers:
@@ -142,11 +159,17 @@ def load_bag(raw: object, path: str = "$") -> tuple:
     data = obj(raw, path, ("tokens",), ("notes",))
     counts: dict = {}
     twenties = 0
-    for i, item in enumerate(array(data["tokens"], f"{path}.tokens", 1)):
+    total = 0
+    for i, item in enumerate(array(data["tokens"], f"{path}.tokens", 1, BOUNDS["bag_entries"])):
         where = f"{path}.tokens[{i}]"
         token = obj(item, where, ("value", "colour", "count"))
-        key = (integer(token["value"], f"{where}.value", 1), text(token["colour"], f"{where}.colour", COLOURS))
-        count = integer(token["count"], f"{where}.count", 1)
+        key = (integer(token["value"], f"{where}.value", 1, BOUNDS["token_value"]),
+               text(token["colour"], f"{where}.colour", COLOURS))
+        count = integer(token["count"], f"{where}.count", 1, BOUNDS["token_count"])
+        total += count
+        if total > BOUNDS["bag_tokens"]:
+            raise BoundError(f"{where}.count", f"a bag holds at most {BOUNDS['bag_tokens']} tokens, got {total} "
+                             "so far")
         if key[0] == 20:
             twenties += count
             if twenties > 1:
@@ -157,6 +180,7 @@ def load_bag(raw: object, path: str = "$") -> tuple:
 
 def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario: board, bag, 1–5 seats with their Mechas, rounds, optional start positions."""
+    check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "board", "bag", "seats", "rounds"), ("start", "notes"))
     if data["game"] != "mecha":
         raise ScenarioError(f"{path}.game", f"expected 'mecha', got {data['game']!r}")
@@ -166,7 +190,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     if 20 in numbers and not any(value == 20 for value, _, _ in bag):
         raise ScenarioError(f"{path}.bag", "the board has Location 20, so the bag needs its value-20 token (MV-7)")
     seats = []
-    for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, 5)):
+    for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, BOUNDS["seats"])):
         where = f"{path}.seats[{i}]"
         seat = obj(item, where, ("seat", "mech"), ("range",))
         name = text(seat["seat"], f"{where}.seat")
@@ -174,12 +198,16 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
             raise ScenarioError(f"{where}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {name!r}")
         if any(other.seat == name for other in seats):
             raise ScenarioError(f"{where}.seat", f"seat {name!r} is listed twice")
-        low, high = pair(seat.get("range", [1, 3]), f"{where}.range")
+        given = array(seat.get("range", [1, 3]), f"{where}.range", 2, 2)
+        low, high = (integer(given[j], f"{where}.range[{j}]") for j in (0, 1))
         if not 1 <= low <= high:
             raise ScenarioError(f"{where}.range", f"expected 1 <= min <= max, got [{low}, {high}] (MV-3)")
+        if high > BOUNDS["range"]:
+            raise BoundError(f"{where}.range[1]", f"a Move Range reaches at most {BOUNDS['range']} Locations (MV-3), "
+                             f"got {high}")
         seats.append(Seat(name, text(seat["mech"], f"{where}.mech"), low, high))
     starts = _starts(data.get("start", {}), seats, board, f"{path}.start")
-    rounds = integer(data["rounds"], f"{path}.rounds", 1, 10_000)
+    rounds = integer(data["rounds"], f"{path}.rounds", 1, BOUNDS["rounds"])
     return Setup(text(data["title"], f"{path}.title"), board, tuple(seats), bag, rounds, starts)
 
 

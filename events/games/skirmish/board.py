@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from events.games.skirmish.model import Figure, Grid
 from events.geometry.squares import square_edge, square_name, square_parse
-from events.validate import ScenarioError, array, boolean, found, integer, obj, text
+from events.validate import BoundError, ScenarioError, array, boolean, check_shape, found, integer, obj, text
 
 #: What a square's character means.
 SQUARE_CHARS = {".": "floor", " ": "floor", "=": "low", "~": "difficult", "O": "pit"}
@@ -29,6 +29,20 @@ POST_CHARS = "+-| #"
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
 MAX_SIZE = 40
 NAME_LIMIT = 24
+
+#: Every number of a skirmish map or scenario that sizes work, and its upper bound
+#: (docs/skirmish-format.md, "Bounds"); beyond one, the scenario is refused with ``BoundError``.
+BOUNDS = {
+    "size": MAX_SIZE,  # squares across and down
+    "row": 2 * MAX_SIZE + 1,  # characters in one row of the drawing, and rows in the drawing
+    "figures": 32,
+    "attack": 100,  # from -20
+    "defense": 100,
+    "speed": 40,  # movement points of an activation (SK-C2)
+    "hp": 10_000,
+    "damage": 10_000,
+    "rounds": 1000,
+}
 
 
 class Setup:
@@ -53,10 +67,13 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$", wide_doors: bool 
     ``D`` is a door of its own and a door label is no edge character."""
     data = obj(raw, path, ("name", "rows"), ("notes",))
     name = text(data["name"], f"{path}.name")
-    rows = array(data["rows"], f"{path}.rows", 3)
+    rows = array(data["rows"], f"{path}.rows", 3, BOUNDS["row"])
     for i, row in enumerate(rows):
         if not isinstance(row, str):
             raise ScenarioError(f"{path}.rows[{i}]", f"expected a string, got {found(row)}")
+        if len(row) > BOUNDS["row"]:
+            raise BoundError(f"{path}.rows[{i}]", f"a row holds at most {BOUNDS['row']} characters "
+                             f"({MAX_SIZE} squares), got {len(row)}")
     if len(rows) % 2 == 0:
         raise ScenarioError(f"{path}.rows", f"expected an odd number of rows (2 × height + 1), got {len(rows)}")
     longest = max(len(row.rstrip()) for row in rows)
@@ -64,8 +81,7 @@ def load_map(raw: object, diagonal_cost: int, path: str = "$", wide_doors: bool 
     height = len(rows) // 2
     if width < 1:
         raise ScenarioError(f"{path}.rows", "the drawing holds no square (a square is at odd row, odd column)")
-    if width > MAX_SIZE or height > MAX_SIZE:
-        raise ScenarioError(f"{path}.rows", f"at most {MAX_SIZE} × {MAX_SIZE} squares, got {width} × {height}")
+    # At most BOUNDS["row"] rows of at most BOUNDS["row"] characters: at most MAX_SIZE × MAX_SIZE squares.
     cells = [row.ljust(2 * width + 1) for row in rows]
     walls = []
     door_marks: list = []
@@ -166,6 +182,7 @@ def _check_run(label: str, first: tuple, new: tuple, run: list, path: str) -> No
 def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setup:
     """A whole scenario: map, two sides, figures, rounds, diagonal cost (SK-C1, SK-C2, SK-C5);
     ``wide_doors`` as in ``load_map``."""
+    check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "map", "sides", "figures"),
                ("rounds", "first", "diagonal_cost", "notes"))
     if data["game"] != "skirmish":
@@ -179,10 +196,10 @@ def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setu
             raise ScenarioError(f"{path}.sides[{i}]", f"side {side!r} is listed twice")
         sides.append(side)
     first = sides.index(text(data.get("first", sides[0]), f"{path}.first", tuple(sides)))
-    rounds = integer(data.get("rounds", 10), f"{path}.rounds", 1, 1000)
+    rounds = integer(data.get("rounds", 10), f"{path}.rounds", 1, BOUNDS["rounds"])
     figures = []
     taken: dict = {}
-    for i, item in enumerate(array(data["figures"], f"{path}.figures", 2)):
+    for i, item in enumerate(array(data["figures"], f"{path}.figures", 2, BOUNDS["figures"])):
         where = f"{path}.figures[{i}]"
         fig = obj(item, where, ("id", "side", "name", "attack", "defense", "speed", "hp", "at"),
                   ("damage", "melee", "notes"))
@@ -196,11 +213,13 @@ def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setu
         if at in taken:
             raise ScenarioError(f"{where}.at", f"{square_name(at)} already holds {taken[at]} (SK-C2)")
         taken[at] = figure_id
-        hp = integer(fig["hp"], f"{where}.hp", 1, 10_000)
+        hp = integer(fig["hp"], f"{where}.hp", 1, BOUNDS["hp"])
         figures.append(Figure(
-            figure_id, side, text(fig["name"], f"{where}.name"), integer(fig["attack"], f"{where}.attack", -20, 100),
-            integer(fig["defense"], f"{where}.defense", 0, 100), integer(fig["speed"], f"{where}.speed", 1, 40),
-            hp, hp, integer(fig.get("damage", 10), f"{where}.damage", 1, 10_000),
+            figure_id, side, text(fig["name"], f"{where}.name"),
+            integer(fig["attack"], f"{where}.attack", -20, BOUNDS["attack"]),
+            integer(fig["defense"], f"{where}.defense", 0, BOUNDS["defense"]),
+            integer(fig["speed"], f"{where}.speed", 1, BOUNDS["speed"]),
+            hp, hp, integer(fig.get("damage", 10), f"{where}.damage", 1, BOUNDS["damage"]),
             boolean(fig.get("melee", False), f"{where}.melee"), at,
         ))
     for side in sides:
@@ -219,7 +238,7 @@ def _name(value: object, path: str) -> str:
 def _square(value: object, path: str, grid: Grid) -> tuple:
     """A square as ``"C3"`` or ``[x, y]``, inside the grid."""
     if isinstance(value, str):
-        square = square_parse(value)
+        square = square_parse(text(value, path, limit=8))  # "AN40" is the longest name a 40 × 40 grid needs
         if square is None or "," in value:
             raise ScenarioError(path, f"expected a square such as \"C3\" or [2, 2], got {found(value)}")
     elif isinstance(value, list):

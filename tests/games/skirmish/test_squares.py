@@ -22,6 +22,8 @@ from events.geometry.squares import (
     square_neighbours,
     square_parse,
     square_step_block,
+    square_step_cost,
+    square_touched_points,
 )
 
 
@@ -33,6 +35,7 @@ def test_square_names_read_both_ways():
     assert [square_name(sq) for sq in ((0, 0), (2, 4), (25, 0), (26, 9))] == ["A1", "C5", "Z1", "AA10"]
     assert [square_parse(text) for text in ("A1", "c5", "AA10", "3,4", "A0", "11", "")] == [
         (0, 0), (2, 4), (26, 9), (3, 4), None, None, None]
+    assert square_parse("C" + "9" * 5000) is None and square_parse("1," + "2" * 5000) is None  # never a ValueError
 
 
 def test_sk_c2_a_square_has_up_to_8_neighbours():
@@ -61,6 +64,14 @@ def test_sk_c2_costs_double_into_doubled_squares_and_diagonals_cost_as_told():
     ones = square_costs((0, 0), 3, 3, set(), 1, set(), 10, lambda sq: True)
     assert ones[(2, 2)] == (2, ((1, 1), (2, 2)))
     assert (2, 2) not in square_costs((0, 0), 3, 3, set(), 2, set(), 3, lambda sq: True)
+
+
+def test_sk_c2_a_huge_budget_reaches_what_the_grid_holds_and_no_more():
+    """SK-C2 (issue 12): the search is bounded by the grid; a budget of 10**18 finds what any ample one finds."""
+    walls = {((0, 1), (1, 1)), ((1, 0), (1, 1))}
+    huge = square_costs((0, 0), 4, 4, walls, 2, {(2, 2), (3, 3)}, 10**18, lambda sq: sq != (3, 0))
+    ample = square_costs((0, 0), 4, 4, walls, 2, {(2, 2), (3, 3)}, 4 * 4 * 4, lambda sq: sq != (3, 0))
+    assert huge == ample and len(huge) == 14  # every square but the start and the refused (3, 0)
 
 
 def test_sk_c3_squares_across_a_wall_are_not_adjacent():
@@ -162,3 +173,42 @@ def test_sk_c3_line_of_sight_is_symmetric_and_never_misses_a_line_a_brute_search
         assert seen
     if not blocked:
         assert seen
+
+
+def _reference_costs(start, width, height, blocked, diagonal_cost, doubled, budget, may_enter, corner_rule):
+    """square_costs written with the step helpers it inlines (the behaviour it must keep)."""
+    touched = square_touched_points(blocked) if corner_rule else set()
+    best, buckets, done, cost = {start: (0, ())}, [[start]], set(), 0
+    while cost < len(buckets):
+        for square in sorted(set(buckets[cost])):
+            if square in done or best[square][0] != cost:
+                continue
+            done.add(square)
+            for near in square_neighbours(square, width, height):
+                if near in done or not may_enter(near) or square_step_block(square, near, blocked, touched):
+                    continue
+                total = cost + square_step_cost(square, near, diagonal_cost, near in doubled)
+                if total <= budget and (near not in best or best[near][0] > total):
+                    best[near] = (total, best[square][1] + (near,))
+                    buckets.extend([] for _ in range(total + 1 - len(buckets)))
+                    buckets[total].append(near)
+        cost += 1
+    del best[start]
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 2), st.booleans(), st.integers(0, 14))
+def test_sk_c2_square_costs_finds_the_same_costs_and_paths_as_its_step_helpers(seed, diagonal_cost, corner_rule, budget):
+    """SK-C2, SK-2: the inlined search keeps every cost, path and tie of the step helpers on random 7 × 6 grids."""
+    from events.rng import Rng
+
+    rng = Rng(seed)
+    width, height = 7, 6
+    squares = [(x, y) for x in range(width) for y in range(height)]
+    edges = [square_edge(a, b) for a in squares for b in squares if a < b and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1]
+    blocked = {edge for edge in edges if rng.below(4) == 0}
+    doubled = {sq for sq in squares if rng.below(5) == 0}
+    avoid = {sq for sq in squares if rng.below(7) == 0} - {(3, 3)}
+    args = ((3, 3), width, height, blocked, diagonal_cost, doubled, budget, lambda sq: sq not in avoid, corner_rule)
+    assert square_costs(*args) == _reference_costs(*args)
