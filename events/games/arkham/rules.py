@@ -943,8 +943,7 @@ def evolve(state: Any, event: Any) -> State:
         case ClueSpent(seat, _check, roll, successes, _difficulty, _passed, settled):
             inv = s.investigators[seat_index(s, seat)]
             p = s.pending
-            pending = None if settled else Pending(p.check, p.monster, p.rolls + (roll,), successes, p.difficulty,
-                                                   p.threshold)
+            pending = None if settled else p.but(rolls=p.rolls + (roll,), successes=successes)
             return s.but(investigators=_with_investigator(s, seat, clues=inv.clues - 1), pending=pending)
         case RollAccepted():
             return s.but(pending=None)

@@ -76,11 +76,6 @@ SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention",
                "intuition": "Intuition"}
 
 
-def _copy(record: Any, **changes: Any) -> Any:
-    """The record rebuilt through its constructor with some fields changed (no ``replace``)."""
-    return type(record)(*[changes[name] if name in changes else getattr(record, name) for name in record.__slots__])
-
-
 # --- start -----------------------------------------------------------------------------------------
 
 
@@ -753,11 +748,11 @@ def _with(state: State, seat: str, **changes: Any) -> tuple:
     """``state.investigators`` with one investigator's fields changed."""
     index = seat_index(state, seat)
     invs = state.investigators
-    return invs[:index] + (_copy(invs[index], **changes),) + invs[index + 1 :]
+    return invs[:index] + (invs[index].but(**changes),) + invs[index + 1 :]
 
 
 def _with_enemy(state: State, eid: str, **changes: Any) -> tuple:
-    return tuple(_copy(item, **changes) if item.id == eid else item for item in state.enemies)
+    return tuple(item.but(**changes) if item.id == eid else item for item in state.enemies)
 
 
 def _pop(combat: Combat, kind: str, seat: str) -> tuple:
@@ -772,15 +767,16 @@ def _leave(combat: Combat | None, seat: str) -> Combat | None:
     """The fight without this investigator and the prompts about it (its left neighbour still rolls for others)."""
     if combat is None or seat not in combat.seats:
         return combat
-    return _copy(combat, seats=tuple(s for s in combat.seats if s != seat),
-                 queue=tuple(p for p in combat.queue if p[2] != seat),
-                 first=tuple(s for s in combat.first if s != seat), forced=tuple(s for s in combat.forced if s != seat))
+    return combat.but(seats=tuple(s for s in combat.seats if s != seat),
+                      queue=tuple(p for p in combat.queue if p[2] != seat),
+                      first=tuple(s for s in combat.first if s != seat),
+                      forced=tuple(s for s in combat.forced if s != seat))
 
 
 def _drop_enemy(combat: Combat | None, eid: str) -> Combat | None:
     if combat is None:
         return None
-    return _copy(combat, queue=tuple(p for p in combat.queue if p[3] != eid))
+    return combat.but(queue=tuple(p for p in combat.queue if p[3] != eid))
 
 
 def evolve(state: Any, event: Any) -> State:
@@ -791,85 +787,85 @@ def evolve(state: Any, event: Any) -> State:
             return initial_state(event)
         case RoundBegan(number, points, first):
             mp = dict(points)
-            invs = tuple(_copy(inv, mp=mp.get(inv.seat, 0), escaped=()) for inv in s.investigators)
-            return _copy(s, investigators=invs, turn=seat_index(s, first), round=number, finished=())
+            invs = tuple(inv.but(mp=mp.get(inv.seat, 0), escaped=()) for inv in s.investigators)
+            return s.but(investigators=invs, turn=seat_index(s, first), round=number, finished=())
         case InvestigatorMoved(seat, _start, to, link, _cost, mp, _rule):
             finished = s.finished + (seat,) if link == "dark-side" else s.finished  # EC-19 ends the move
-            return _copy(s, investigators=_with(s, seat, location=to, mp=mp, escaped=()), finished=finished)
+            return s.but(investigators=_with(s, seat, location=to, mp=mp, escaped=()), finished=finished)
         case EvasionRolled(seat, eid, _stealth, _penalty, _dice, success, _rule):
             inv = investigator(s, seat)
             if success:
-                return _copy(s, investigators=_with(s, seat, escaped=inv.escaped + (eid,)))
+                return s.but(investigators=_with(s, seat, escaped=inv.escaped + (eid,)))
             if s.combat is not None:
-                combat = _copy(s.combat, queue=_pop(s.combat, "after", seat), forced=s.combat.forced + (seat,))
-                return _copy(s, combat=combat)
+                combat = s.combat.but(queue=_pop(s.combat, "after", seat), forced=s.combat.forced + (seat,))
+                return s.but(combat=combat)
             return s
         case CombatBegan(location, fighters, enemies, forced, _rule):
-            return _copy(s, combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
+            return s.but(combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
         case CombatStepBegan(number, step, queue):
             first = () if step == "order" else s.combat.first
             forced = () if step == "after" else s.combat.forced  # EC-8 holds until the round ends (always () in echo-1)
-            return _copy(s, combat=_copy(s.combat, round=number, step=step, queue=queue, first=first, forced=forced))
+            return s.but(combat=s.combat.but(round=number, step=step, queue=queue, first=first, forced=forced))
         case StrikeOrderRolled():
             return s
         case StrikeOrderSet(seat, first, _reason, _rule, holds):
             combat = s.combat
             forced = combat.forced if holds else tuple(name for name in combat.forced if name != seat)  # echo-1 logs
-            combat = _copy(combat, queue=_pop(combat, "order", seat),
-                           first=combat.first + (seat,) if first else combat.first, forced=forced)
-            return _copy(s, combat=combat)
+            combat = combat.but(queue=_pop(combat, "order", seat),
+                                first=combat.first + (seat,) if first else combat.first, forced=forced)
+            return s.but(combat=combat)
         case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
-            return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "strike", seat)))
+            return s.but(combat=s.combat.but(queue=_pop(s.combat, "strike", seat)))
         case PowerPaid(seat, _spell, _price, sanity):
-            return _copy(s, investigators=_with(s, seat, sanity=sanity))
+            return s.but(investigators=_with(s, seat, sanity=sanity))
         case EnemyDamaged(eid, _by, _sl, _hl, sanity, health, _rule):
-            return _copy(s, enemies=_with_enemy(s, eid, sanity=sanity, health=health))
+            return s.but(enemies=_with_enemy(s, eid, sanity=sanity, health=health))
         case EnemyAttacked(_roller, seat, _eid, _blue, _red, _sl, _hl, sanity, health):
-            combat = _copy(s.combat, queue=s.combat.queue[1:])
-            return _copy(s, investigators=_with(s, seat, sanity=sanity, health=health), combat=combat)
+            combat = s.combat.but(queue=s.combat.queue[1:])
+            return s.but(investigators=_with(s, seat, sanity=sanity, health=health), combat=combat)
         case FixedDamageDealt(seat, _eid, _sl, _hl, sanity, health):
-            return _copy(s, investigators=_with(s, seat, sanity=sanity, health=health))
+            return s.but(investigators=_with(s, seat, sanity=sanity, health=health))
         case EnemyDetained(eid, seat):
             inv = investigator(s, seat)
-            return _copy(s, enemies=_with_enemy(s, eid, status="detained"),
+            return s.but(enemies=_with_enemy(s, eid, status="detained"),
                          investigators=_with(s, seat, detained=inv.detained + (eid,)), combat=_drop_enemy(s.combat, eid))
         case EnemyKilled(eid):
-            return _copy(s, enemies=_with_enemy(s, eid, status="dead"), combat=_drop_enemy(s.combat, eid))
+            return s.but(enemies=_with_enemy(s, eid, status="dead"), combat=_drop_enemy(s.combat, eid))
         case InvestigatorDied(seat):
             finished = s.finished if seat in s.finished else s.finished + (seat,)
-            return _copy(s, investigators=_with(s, seat, alive=False, mp=0, escaped=()), finished=finished,
+            return s.but(investigators=_with(s, seat, alive=False, mp=0, escaped=()), finished=finished,
                          combat=_leave(s.combat, seat))
         case InvestigatorSentAway(seat, _start, to, track):
             changes = {"location": to, "mp": 0, "escaped": (), track: 1}
             finished = s.finished if seat in s.finished else s.finished + (seat,)
-            return _copy(s, investigators=_with(s, seat, **changes), finished=finished, combat=_leave(s.combat, seat))
+            return s.but(investigators=_with(s, seat, **changes), finished=finished, combat=_leave(s.combat, seat))
         case FightContinued(seat):
-            return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "after", seat)))
+            return s.but(combat=s.combat.but(queue=_pop(s.combat, "after", seat)))
         case CombatLeft(seat):
-            return _copy(s, combat=_leave(s.combat, seat))
+            return s.but(combat=_leave(s.combat, seat))
         case CombatRoundEnded(_number, points):
             invs = s.investigators
             for seat, mp in points:
                 index = seat_index(s, seat)
-                invs = invs[:index] + (_copy(invs[index], mp=mp),) + invs[index + 1 :]
-            return _copy(s, investigators=invs)
+                invs = invs[:index] + (invs[index].but(mp=mp),) + invs[index + 1 :]
+            return s.but(investigators=invs)
         case CombatEnded():
-            return _copy(s, combat=None)
+            return s.but(combat=None)
         case DetainedExchanged(seat, eid, clues):
             inv = investigator(s, seat)
-            return _copy(s, investigators=_with(s, seat, detained=tuple(d for d in inv.detained if d != eid),
-                                                clues=inv.clues + clues),
+            return s.but(investigators=_with(s, seat, detained=tuple(d for d in inv.detained if d != eid),
+                                             clues=inv.clues + clues),
                          enemies=_with_enemy(s, eid, status="exchanged"))
         case ItemTraded(seat, to, item):
             giver = investigator(s, seat)
             index = list(giver.items).index(item)
-            s = _copy(s, investigators=_with(s, seat, items=giver.items[:index] + giver.items[index + 1 :]))
-            return _copy(s, investigators=_with(s, to, items=investigator(s, to).items + (item,)))
+            s = s.but(investigators=_with(s, seat, items=giver.items[:index] + giver.items[index + 1 :]))
+            return s.but(investigators=_with(s, to, items=investigator(s, to).items + (item,)))
         case TurnEnded(seat, next_seat, _round):
             finished = s.finished if seat in s.finished else s.finished + (seat,)
-            return _copy(s, finished=finished, turn=s.turn if next_seat is None else seat_index(s, next_seat))
+            return s.but(finished=finished, turn=s.turn if next_seat is None else seat_index(s, next_seat))
         case GameEnded():
-            return _copy(s, over=True)
+            return s.but(over=True)
     raise TypeError(f"echo cannot fold an event of type {type(event).__name__}")
 
 

@@ -833,30 +833,19 @@ def _finish(state: State, item: Figure) -> list:
 # --- evolve ------------------------------------------------------------------------------------------
 
 
-def _with_figure(s: State, changed: Figure) -> tuple:
-    return tuple(changed if item.id == changed.id else item for item in s.figures)
+def _with_figure(s: State, figure_id: str, **changes: Any) -> tuple:
+    """``s.figures`` with one figure's fields changed."""
+    return tuple(item.but(**changes) if item.id == figure_id else item for item in s.figures)
 
 
-def _with_door(s: State, changed: Door) -> tuple:
-    return tuple(changed if item.id == changed.id else item for item in s.doors)
+def _with_door(s: State, door_id: str, **changes: Any) -> tuple:
+    """``s.doors`` with one door's fields changed."""
+    return tuple(item.but(**changes) if item.id == door_id else item for item in s.doors)
 
 
-def _replace(s: State, figures: tuple | None = None, doors: tuple | None = None, active: Any = False) -> State:
-    return State(s.title, s.grid, s.sides, s.figures if figures is None else figures,
-                 s.doors if doors is None else doors, s.round, s.rounds, s.turn, s.activated,
-                 s.active if active is False else active, s.over, s.winner)
-
-
-def _moved(f: Figure, at: tuple | None, hp: int | None = None) -> Figure:
-    return Figure(f.id, f.side, f.name, f.attack, f.defense, f.speed, f.hp if hp is None else hp, f.max_hp,
-                  f.damage, f.melee, at)
-
-
-def _act(a: Activation, moved_before: int = 0, moved_after: int = 0, attacked: bool | None = None,
-         contested: tuple = (), pending: tuple | None = None) -> Activation:
-    return Activation(a.figure, a.moved_before + moved_before, a.moved_after + moved_after,
-                      a.attacked if attacked is None else attacked, a.contested + contested,
-                      a.pending if pending is None else pending)
+def _spent(a: Activation, cost: int) -> Activation:
+    """Movement points count before the attack or after it (SK-C2)."""
+    return a.but(moved_after=a.moved_after + cost) if a.attacked else a.but(moved_before=a.moved_before + cost)
 
 
 def evolve(state: Any, event: Any) -> State:
@@ -866,45 +855,35 @@ def evolve(state: Any, event: Any) -> State:
         case GameStarted():
             return initial_state(event)
         case FigureActivated(figure_id, _side, _round):
-            return _replace(s, active=Activation(figure_id, 0, 0, False, (), ()))
+            return s.but(active=Activation(figure_id, 0, 0, False, (), ()))
         case FigureMoved(figure_id, _start, to, _path, cost, _doubled, _passed):
-            a = s.active
-            act = _act(a, moved_after=cost) if a.attacked else _act(a, moved_before=cost)
-            return _replace(s, figures=_with_figure(s, _moved(figure(s, figure_id), to)), active=act)
+            return s.but(figures=_with_figure(s, figure_id, at=to), active=_spent(s.active, cost))
         case AttackRolled(_figure, target_id, _roll, _attack, _total, _defense, _cover, _corner, _screens,
                           _critical, _hit, damage):
-            target = figure(s, target_id)
-            hurt = _moved(target, target.at, max(0, target.hp - damage))
-            return _replace(s, figures=_with_figure(s, hurt), active=_act(s.active, attacked=True))
+            hp = max(0, figure(s, target_id).hp - damage)
+            return s.but(figures=_with_figure(s, target_id, hp=hp), active=s.active.but(attacked=True))
         case FigureDefeated(figure_id, _at):
-            return _replace(s, figures=_with_figure(s, _moved(figure(s, figure_id), None, 0)))
+            return s.but(figures=_with_figure(s, figure_id, hp=0, at=None))
         case DoorContested(door_id, _figure, _holder, _want, _fa, _fb, _ha, _hb, _throws, winner, is_open, _rule):
-            entry = door(s, door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, winner)),
-                            active=_act(s.active, contested=(door_id,)))
+            return s.but(doors=_with_door(s, door_id, open=is_open, holder=winner),
+                         active=s.active.but(contested=s.active.contested + (door_id,)))
         case DoorTaken(door_id, figure_id, _holder, is_open):
-            entry = door(s, door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, figure_id)),
-                            active=_act(s.active, contested=(door_id,)))
+            return s.but(doors=_with_door(s, door_id, open=is_open, holder=figure_id),
+                         active=s.active.but(contested=s.active.contested + (door_id,)))
         case DoorDecisionsDue(_figure, doors):
-            return _replace(s, active=_act(s.active, pending=doors))
+            return s.but(active=s.active.but(pending=doors))
         case DoorDecided(door_id, figure_id, is_open, _was, _rule):
-            entry = door(s, door_id)
             pending = tuple(d for d in s.active.pending if d != door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, figure_id)),
-                            active=_act(s.active, pending=pending))
+            return s.but(doors=_with_door(s, door_id, open=is_open, holder=figure_id),
+                         active=s.active.but(pending=pending))
         case DoorReleased(door_id, _figure, _was_open):
-            entry = door(s, door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, False, None)))
+            return s.but(doors=_with_door(s, door_id, open=False, holder=None))
         case ActivationEnded(figure_id, next_side):
-            return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.sides.index(next_side),
-                         s.activated + (figure_id,), None, s.over, s.winner)
+            return s.but(turn=s.sides.index(next_side), activated=s.activated + (figure_id,), active=None)
         case RoundEnded(number, next_side):
-            return State(s.title, s.grid, s.sides, s.figures, s.doors, number + 1, s.rounds,
-                         s.sides.index(next_side), (), None, s.over, s.winner)
+            return s.but(round=number + 1, turn=s.sides.index(next_side), activated=(), active=None)
         case GameEnded(winner, _reason):
-            return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.turn, s.activated,
-                         s.active, True, winner)
+            return s.but(over=True, winner=winner)
     raise TypeError(f"skirmish cannot fold an event of type {type(event).__name__}")
 
 
