@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 CORNER_OFFSETS = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
-DIRECTION_NAMES = {(0, -1): "N", (0, 1): "S", (1, -1): "NE", (1, 0): "SE", (-1, 0): "NW", (-1, 1): "SW"}
 
 
 def hexmap_center(hex: tuple) -> tuple:

@@ -786,4 +786,3 @@ COMMANDS = Registry(
     "command",
     (Move, Stop, TakeClues, Evade, Fight, Flee, SpendClue, AcceptRoll, Return, Place, OfferTrade, AnswerTrade),
 )
-STATES = Registry("state", (State, Board, Area, OtherWorld, Investigator, Monster, Pending, Offer))

@@ -812,6 +812,3 @@ EVENTS = Registry(
     ),
 )
 COMMANDS = Registry("command", (Move, EndMove, Evade, Fight, CheckOrder, Strike, Pass, RollAttack, Trade, Exchange))
-STATES = Registry(
-    "state", (State, Map, Location, Link, Cards, EnemyCard, Spell, Item, Investigator, Enemy, Combat)
-)

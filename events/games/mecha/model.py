@@ -274,4 +274,3 @@ EVENTS = Registry(
     ),
 )
 COMMANDS = Registry("command", (Move, Pass))
-STATES = Registry("state", (State, Board, Location, Seat))

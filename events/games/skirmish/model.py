@@ -453,4 +453,3 @@ EVENTS = Registry(
     ),
 )
 COMMANDS = Registry("command", (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor))
-STATES = Registry("state", (State, Grid, Figure, Door, Activation))
