@@ -11,7 +11,7 @@ being knocked out) the engine does at once and writes into the log.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, Guards
 from events.games.arkham import board as boards
 from events.games.arkham.model import (
     LOST,
@@ -66,6 +66,9 @@ if TYPE_CHECKING:
 
 #: Recorded in every GameStarted.
 RULES_VERSION = "arkham-3"
+
+#: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
+GUARDS = Guards("AH-1", over="the game is over: all {state.rounds} Movement phases are played")
 # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4).
 # arkham-3: a failed Evade that takes Stamina to 0 knocks out at once, with no Horror check (AH-C4);
 # Move takes an optional path, recorded as walked (AH-3).
@@ -315,13 +318,7 @@ def decide_2(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 
 def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
-    if state is None:
-        return Rejection("AH-1", "the game has not started")
-    if state.over:
-        return Rejection("AH-1", f"the game is over: all {state.rounds} Movement phases are played")
-    index = seat_index(state, seat)
-    if index < 0:
-        return Rejection("AH-1", f"there is no seat {seat!r} in this game")
+    index = seat_index(state, seat)  # a seat of a game under way: GUARDS ran first
     now = phase(state)
     if now == "trade":
         if seat != state.offer.partner:
@@ -379,9 +376,6 @@ def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
 def _not_now(state: State, command: Any, now: str) -> Rejection:
     """The command exists but the moment is wrong: say what the game waits for, citing its clause."""
     kind = type(command).__name__
-    if kind not in ("Move", "Stop", "TakeClues", "Evade", "Fight", "Flee", "SpendClue", "AcceptRoll", "Return",
-                    "Place", "OfferTrade", "AnswerTrade"):
-        return Rejection("AH-1", f"{kind} is not a command of this game")
     inv = active(state)
     if now == "spend":
         pending = state.pending

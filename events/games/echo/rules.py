@@ -15,7 +15,7 @@ written as events, so ``evolve`` only applies facts.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, Guards
 from events.games.echo import board as boards
 from events.games.echo.dice import dice_count, hits, passed, roll
 from events.games.echo.model import (
@@ -70,6 +70,13 @@ RULES_VERSION = "echo-2"
 # echo-2: the round in which a fight ends costs 1 movement point too (EC-15); a failed evasion's EC-8 lasts
 # its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
 # still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
+
+#: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
+#: command of no Movement phase (EC-1).
+GUARDS = Guards(
+    "EC-C3", over="the game is over after round {state.round}", foreign_rule="EC-1",
+    foreign="{command} is not a command of the Movement phase: investigators move, evade, fight and trade items",
+)
 
 SKILLS = ("speed", "stealth", "attention", "knowledge", "intuition")
 SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention", "knowledge": "Knowledge",
@@ -256,26 +263,16 @@ def decide_1(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     """``decide`` of rules edition 1 (echo-1) or 2 (echo-2): the editions differ only where ``edition`` is read."""
-    if state is None:
-        return Rejection("EC-C3", "the game has not started")
-    if state.over:
-        return Rejection("EC-C3", f"the game is over after round {state.round}")
-    if seat_index(state, seat) < 0:
-        return Rejection("EC-C3", f"there is no seat {seat!r} in this game")
     if isinstance(command, Trade):
         outcome = _trade(state, seat, command)
     elif isinstance(command, Exchange):
         outcome = _exchange(state, seat, command)
-    elif isinstance(command, (Move, EndMove, Evade, Fight, CheckOrder, Strike, Pass, RollAttack)):
-        if not investigator(state, seat).alive and not isinstance(command, RollAttack):
-            return Rejection("EC-18", f"{seat}'s investigator is dead")
-        if state.combat is not None:
-            outcome = _in_combat(state, seat, command, rng, edition)
-        else:
-            outcome = _moving(state, seat, command, rng)
+    elif not investigator(state, seat).alive and not isinstance(command, RollAttack):
+        return Rejection("EC-18", f"{seat}'s investigator is dead")
+    elif state.combat is not None:
+        outcome = _in_combat(state, seat, command, rng, edition)
     else:
-        return Rejection("EC-1", f"{type(command).__name__} is not a command of the Movement phase: investigators "
-                         "move, evade, fight and trade items")
+        outcome = _moving(state, seat, command, rng)
     if isinstance(outcome, Rejection):
         return outcome
     after = state

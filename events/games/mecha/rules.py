@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, Guards
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 #: Recorded in every GameStarted. mecha-2: GameEnded tallies include the last command's own
 #: reveal, a value-20 token never comes out of the bag, a non-integer destination is refused.
 RULES_VERSION = "mecha-2"
+
+#: The checks before every decide (events.game.Guards): not started, over, unknown seat (MV-C3).
+GUARDS = Guards("MV-C3", over="the game is over: all {state.rounds} rounds are played")
 
 
 # --- start -----------------------------------------------------------------------------------------
@@ -137,14 +140,8 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
-    if state is None:
-        return Rejection("MV-C3", "the game has not started")
-    if state.over:
-        return Rejection("MV-C3", f"the game is over: all {state.rounds} rounds are played")
+    """A command becomes events, or a Rejection citing the clause that forbids it (after ``GUARDS``)."""
     index = seat_index(state, seat)
-    if index < 0:
-        return Rejection("MV-C3", f"there is no seat {seat!r} in this game")
     if index != state.turn:
         # A destination no Mecha could ever enter, or where this one stands, is refused under its own
         # clause (MV-1, MV-2, MV-3, MV-4) before the turn: MV-C3 only for what the rules allow.
@@ -153,12 +150,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
                 or command.to == state.positions[index]):
             return _why_not(state, index, command.to)
         return Rejection("MV-C3", f"it is {current_seat(state)}'s turn, not {seat}'s")
-    if isinstance(command, Move):
-        outcome = _decide_move(state, index, command, rng)
-    elif isinstance(command, Pass):
-        outcome = [TurnPassed(seat)]
-    else:
-        return Rejection("MV-C3", f"{type(command).__name__} is not a command of this game")
+    outcome = _decide_move(state, index, command, rng) if isinstance(command, Move) else [TurnPassed(seat)]
     if isinstance(outcome, Rejection):
         return outcome
     # The turn ends on the state the action left, so GameEnded's tallies count this action too.

@@ -9,7 +9,7 @@ before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, writ
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted
+from events.game import GameStarted, Guards
 from events.games.skirmish import board as boards
 from events.games.skirmish.model import (
     Activate,
@@ -63,6 +63,9 @@ if TYPE_CHECKING:
 #: to the same events and state hashes; paths and the refusal order add nothing to a log.
 RULES_VERSION = "skirmish-2"
 RULES_VERSION_1 = "skirmish-1"
+
+#: The checks before every decide (events.game.Guards): not started, over, unknown side, not a command (SK-C5).
+GUARDS = Guards("SK-C5", no_seat="there is no side {seat!r} in this game (sides: {seats})")
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
@@ -364,14 +367,6 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     a wall, no line of sight, no contact with the door…), that rule is cited, and "not your turn"
     (SK-C5) only when nothing else forbids it.
     """
-    if state is None:
-        return Rejection("SK-C5", "the game has not started")
-    if state.over:
-        return Rejection("SK-C5", "the game is over")
-    if seat not in state.sides:
-        return Rejection("SK-C5", f"there is no side {seat!r} in this game (sides: {', '.join(state.sides)})")
-    if not isinstance(command, (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor)):
-        return Rejection("SK-C5", f"{type(command).__name__} is not a command of this game")
     active = state.active
     if isinstance(command, Move) and command.figure is None:  # the figure acting now
         if seat != current_side(state):
