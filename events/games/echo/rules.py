@@ -394,7 +394,7 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
                                 f"{inv.mp} movement point(s) left, {inv.name_en} must defeat every enemy here or "
                                 "escape them all")
     elif isinstance(command, Evade):
-        target = enemy(state, command.enemy) if isinstance(command.enemy, str) else None
+        target = enemy(state, command.enemy)
         if target is None or target.status != "active" or target.location != inv.location:
             refused = Rejection("EC-4", f"there is no enemy {command.enemy!r} to evade in {here}")
         elif target.id in inv.escaped:
@@ -419,7 +419,7 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
 
 def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
     here = place_name(state, inv.location)
-    if not isinstance(to, str) or boards.location(state.map, to) is None:
+    if boards.location(state.map, to) is None:
         return Rejection("EC-C1", f"there is no location {to!r} on this map")
     if blocking:
         names = ", ".join(enemy_name(state, item.id) for item in blocking)
@@ -616,13 +616,13 @@ def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Reject
         return Rejection("EC-9", f"{command.enemy!r} is not an enemy {inv.name_en} is fighting "
                          f"(fighting: {', '.join(targets(state, seat))})")
     cid = command.card
-    item = boards.item(state.cards, cid) if isinstance(cid, str) else None
+    item = boards.item(state.cards, cid)
     if item is not None and cid in inv.items:
         if not (item.sanity or item.health):
             return Rejection("EC-9", f"{item.name_en} deals no damage: it is nothing to strike with")
         events: list = [ItemStruck(seat, command.enemy, cid, item.sanity, item.health)]
         return events + _hurt_enemy(state, seat, command.enemy, item.sanity, item.health, "EC-9")
-    spell = boards.spell(state.cards, cid) if isinstance(cid, str) else None
+    spell = boards.spell(state.cards, cid)
     if spell is None or cid not in inv.spells:
         return Rejection("EC-9", f"{inv.name_en} holds no item and knows no spell {cid!r}")
     if not spell.combat:
@@ -703,7 +703,7 @@ def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
     what = command.item
     if not giver.alive:
         return Rejection("EC-18", f"{seat}'s investigator is dead")
-    if not isinstance(command.to, str) or seat_index(state, command.to) < 0:
+    if seat_index(state, command.to) < 0:
         return Rejection("EC-20", f"there is no seat {command.to!r} to trade with")
     if command.to == seat:
         return Rejection("EC-20", "an investigator cannot trade with itself")

@@ -146,7 +146,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         # A destination no Mecha could ever enter, or where this one stands, is refused under its own
         # clause (MV-1, MV-2, MV-3, MV-4) before the turn: MV-C3 only for what the rules allow.
         if isinstance(command, Move) and command.to is not None and (
-                not _is_number(command.to) or boards.location(state.board, command.to) is None
+                isinstance(command.to, str) or boards.location(state.board, command.to) is None
                 or command.to == state.positions[index]):
             return _why_not(state, index, command.to)
         return Rejection("MV-C3", f"it is {current_seat(state)}'s turn, not {seat}'s")
@@ -160,10 +160,6 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     return outcome + _end_turn(after, index)
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Rejection:
     seat = state.seats[index]
     here = state.positions[index]
@@ -174,7 +170,7 @@ def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Re
             listed = ", ".join(str(place) for place in sorted(options))
             return Rejection("MV-5", f"a Move needs a destination while valid ones exist: {listed}")
         return [MechStayed(seat.seat, here)]
-    if not _is_number(to) or to not in options:  # ``True in {1: ...}`` holds: check the type first
+    if to not in options:  # a name (Move.KINDS: a number, a name or None) is never a destination
         return _why_not(state, index, to)
     path = options[to]
     occupied = {position for position in state.positions if position is not None}
@@ -197,10 +193,10 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
     seat = state.seats[index]
     here = state.positions[index]
     cards = tuple(name for name, _hex in state.board.card_spaces)
-    if not _is_number(to):
+    if isinstance(to, str):
         if to in cards:
             return Rejection("MV-4", f"card space {to} holds a central card, not a Location: no Mecha enters it")
-        if isinstance(to, str) and to.lower() == "camp":
+        if to.lower() == "camp":
             return Rejection("MV-2", "the Camp is not a Location: a Mecha that has left it never returns")
         return Rejection("MV-1", f"a Move goes to a Location number, got {to!r}")
     if boards.location(state.board, to) is None:

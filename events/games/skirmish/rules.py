@@ -450,16 +450,7 @@ def _who(state: State, figure_id: str) -> str:
 # --- moving ------------------------------------------------------------------------------------------
 
 
-def _is_square(value: Any) -> bool:
-    return (
-        isinstance(value, tuple) and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    )
-
-
-def _move(state: State, item: Figure, to: Any, path: Any = None) -> list | Rejection:
-    if not _is_square(to):
-        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {_shown(to)}")
+def _move(state: State, item: Figure, to: tuple, path: tuple | None = None) -> list | Rejection:
     if path is not None:
         return _walk(state, item, to, path)
     options = destinations(state, item)
@@ -482,19 +473,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _walk(state: State, item: Figure, to: tuple, path: Any) -> list | Rejection:
+def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejection:
     """A Move along the path its side chose (SK-C2): every step checked in order, and the first
-    illegal one refused with its clause and the step. Entries are checked to be squares first;
+    illegal one refused with its clause and the step (Move.KINDS makes every entry a square [x, y]);
     a path cannot be longer than the points left (each step costs at least 1), so the step where
     the points run out is refused (SK-C2) however long the path is."""
     grid = state.grid
     who = f"{item.name} ({item.id})"
-    if not isinstance(path, tuple) or not path:
-        return Rejection("SK-C1", f"a Move's path is a list of the squares entered, [[x, y], ...], "
-                         f"at least one, got {_shown(path)}")
-    for index, square in enumerate(path):
-        if not _is_square(square):
-            return Rejection("SK-C1", f"path[{index}]: expected a square [x, y], got {_shown(square)}")
+    if not path:
+        return Rejection("SK-C1", "a Move's path is a list of the squares entered, [[x, y], ...], at least one, "
+                         "got []")
     if path[-1] != to:
         return Rejection("SK-C2", f"the path ends on {_place(grid, path[-1])}, not on {_place(grid, to)}, where "
                          "the Move goes")
@@ -727,8 +715,6 @@ def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Reject
     if entry is None:
         return Rejection("SK-6", f"there is no door {_shown(command.door)} (doors: "
                          f"{', '.join(d.id for d in state.doors) or 'none'})")
-    if not isinstance(command.open, bool):
-        return Rejection("SK-10", f"open must be true or false, got {_shown(command.open)}")
     return _contest_problem(state, item, entry, command.open)
 
 
@@ -797,8 +783,6 @@ def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Reje
                              "its actions")
         return Rejection("SK-7", f"{command.door!r} is not among the doors {item.name} must decide "
                          f"({', '.join(pending)})")
-    if not isinstance(command.open, bool):
-        return Rejection("SK-7", f"open must be true or false, got {command.open!r}")
     entry = door(state, command.door)
     rule = "SK-8" if entry.holder == item.id else "SK-7"
     event = DoorDecided(entry.id, item.id, command.open, entry.open, rule)
