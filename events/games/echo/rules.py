@@ -841,11 +841,9 @@ def evolve(state: Any, event: Any) -> State:
         case CombatLeft(seat):
             return s.but(combat=_leave(s.combat, seat))
         case CombatRoundEnded(_number, points):
-            invs = s.investigators
-            for seat, mp in points:
-                index = seat_index(s, seat)
-                invs = invs[:index] + (invs[index].but(mp=mp),) + invs[index + 1 :]
-            return s.but(investigators=invs)
+            mp = dict(points)
+            return s.but(investigators=tuple(inv.but(mp=mp[inv.seat]) if inv.seat in mp else inv
+                                             for inv in s.investigators))
         case CombatEnded():
             return s.but(combat=None)
         case DetainedExchanged(seat, eid, clues):
