@@ -31,17 +31,19 @@ class Record:
 
     __slots__ = ("_json",)
     TYPE = ""
+    _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # A subclass without its own __slots__ would read the base's and lose its field list.
         if "__slots__" not in cls.__dict__:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
+        cls._positions = {name: index for index, name in enumerate(cls.__slots__)}  # for ``but``
         kinds = cls.__dict__.get("KINDS")
+        cls._kinds = None  # not inherited: a subclass has fields of its own
         if kinds is not None:
             if sorted(kinds) != sorted(cls.__slots__):
                 raise TypeError(f"record {cls.__name__}: KINDS must name every field once ({', '.join(cls.__slots__)})")
-            for kind in kinds.values():
-                parse_kind(kind)
+            cls._kinds = {name: parse_kind(kind) for name, kind in kinds.items()}  # for ``Registry.build``
         super().__init_subclass__(**kwargs)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -76,11 +78,14 @@ class Record:
         Every record's ``__init__`` takes its fields in ``__slots__`` order (``Registry.build``
         relies on it too), so the copy goes through ``__init__`` and keeps its checks.
         """
-        slots = self.__slots__
+        cls = type(self)
+        args = [getattr(self, name) for name in cls.__slots__]
+        positions = cls._positions  # type: ignore[attr-defined]
         for name in changes:
-            if name not in slots:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-        return type(self)(*[changes[name] if name in changes else getattr(self, name) for name in slots])
+            if name not in positions:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+            args[positions[name]] = changes[name]
+        return cls(*args)
 
     def to_data(self) -> dict:
         """Plain JSON-able data: ``{"type": TYPE, field: value, ...}`` (tuples become lists)."""
@@ -138,15 +143,20 @@ class Registry:
         extra = sorted(key for key in data if key != "type" and key not in slots)
         if extra:
             raise DecodeError(f"{path}: {self.kind} {tag!r} has no field {extra[0]!r}")
-        kinds = getattr(cls, "KINDS", None)
+        kinds = cls._kinds
         args = []
         for name in slots:
             if name in data:
+                value = data[name]
                 if kinds is not None:
-                    problem = kind_problem(data[name], parse_kind(kinds[name]), f"{path}.{name}")
-                    if problem is not None:
-                        raise DecodeError(problem)
-                args.append(from_data(data[name], self, f"{path}.{name}"))
+                    kind = kinds[name]
+                    scalar = _TYPES.get(kind[0])
+                    if (type(value) is not scalar) if scalar is not None else not _fits(value, kind):
+                        raise DecodeError(kind_problem(value, kind, f"{path}.{name}"))
+                    if scalar is not None:  # a well-formed scalar needs no conversion
+                        args.append(value)
+                        continue
+                args.append(from_data(value, self, f"{path}.{name}"))
             elif name in getattr(cls, "DEFAULTS", {}):
                 args.append(cls.DEFAULTS[name])
             else:
@@ -251,6 +261,39 @@ def kind_problem(value: Any, kind: tuple, path: str) -> str | None:
             if problem is not None:
                 return problem
     return None
+
+
+_TYPES = {"int": int, "str": str, "bool": bool}
+
+
+def _fits(value: Any, kind: tuple) -> bool:
+    """Whether plain data ``value`` is of ``kind``: the quick yes of every well-formed command."""
+    tag = kind[0]
+    scalar = _TYPES.get(tag)
+    if scalar is not None:
+        return type(value) is scalar
+    if tag == "None":
+        return value is None
+    if tag == "or":
+        for option in kind[1]:
+            if _fits(value, option):
+                return True
+        return False
+    if not isinstance(value, (list, tuple)):
+        return False
+    if tag == "tuple":
+        item = kind[1]
+        for entry in value:
+            if not _fits(entry, item):
+                return False
+        return True
+    items = kind[1]
+    if len(value) != len(items):
+        return False
+    for index, entry in enumerate(value):
+        if not _fits(entry, items[index]):
+            return False
+    return True
 
 
 def _fits_outside(value: Any, kind: tuple) -> bool:
