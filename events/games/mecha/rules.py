@@ -312,21 +312,17 @@ def evolve(state: Any, event: Any) -> State:
         case GameStarted():
             return initial_state(event)
         case MechMoved(seat, _start, to, _path, _passed):
-            i = seat_index(s, seat)
-            positions = s.positions[:i] + (to,) + s.positions[i + 1 :]
-            return s.but(positions=positions)
+            return s.but(positions=_put(s.positions, seat_index(s, seat), to))
         case MechStayed() | TurnPassed():
             return s
         case PlanTokenGained(seat, location):
             i = seat_index(s, seat)
-            plans = s.plans[:i] + (s.plans[i] + (location,),) + s.plans[i + 1 :]
-            map_tokens = tuple(place for place in s.map_tokens if place != location)
-            return s.but(map_tokens=map_tokens, plans=plans)
+            return s.but(map_tokens=tuple(place for place in s.map_tokens if place != location),
+                         plans=_put(s.plans, i, s.plans[i] + (location,)))
         case LocationRevealed(seat, location):
             i = seat_index(s, seat)
-            revealed = s.revealed[:i] + (s.revealed[i] + (location,),) + s.revealed[i + 1 :]
-            face_up = tuple(sorted(s.face_up + (location,)))
-            return s.but(face_up=face_up, revealed=revealed)
+            return s.but(face_up=tuple(sorted(s.face_up + (location,))),
+                         revealed=_put(s.revealed, i, s.revealed[i] + (location,)))
         case CorruptionDrawn(location, value, colour, _total, _level):
             return s.but(stacks=_stack(s.stacks, location, (value, colour)), bag=_take(s.bag, (value, colour)))
         case CorruptionPlaced(location, value, colour):
@@ -338,6 +334,11 @@ def evolve(state: Any, event: Any) -> State:
         case GameEnded():
             return s.but(over=True)
     raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
+
+
+def _put(items: tuple, index: int, value: Any) -> tuple:
+    """``items`` with the one at ``index`` (a seat's) replaced by ``value``."""
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def _stack(stacks: tuple, location: int, token: tuple) -> tuple:
