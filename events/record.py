@@ -188,6 +188,7 @@ def from_data(value: Any, registry: Registry | None = None, path: str = "$") -> 
 # data a registry builds from (lists for tuples), before anything reaches the rules.
 
 _SCALARS = {"int": "an integer", "str": "a string", "bool": "true or false", "None": "null"}
+_TYPES = {"int": int, "str": str, "bool": bool}
 _PARSED: dict = {}
 
 
@@ -263,9 +264,6 @@ def kind_problem(value: Any, kind: tuple, path: str) -> str | None:
     return None
 
 
-_TYPES = {"int": int, "str": str, "bool": bool}
-
-
 def _fits(value: Any, kind: tuple) -> bool:
     """Whether plain data ``value`` is of ``kind``: the quick yes of every well-formed command."""
     tag = kind[0]
@@ -299,19 +297,14 @@ def _fits(value: Any, kind: tuple) -> bool:
 def _fits_outside(value: Any, kind: tuple) -> bool:
     """Whether ``value`` has the outer shape of ``kind`` (its items are checked apart)."""
     tag = kind[0]
-    if tag == "int":
-        return type(value) is int  # a bool is no integer here, though Python says True == 1
-    if tag == "str":
-        return type(value) is str
-    if tag == "bool":
-        return type(value) is bool
+    scalar = _TYPES.get(tag)
+    if scalar is not None:
+        return type(value) is scalar  # a bool is no integer here, though Python says True == 1
     if tag == "None":
         return value is None
     if tag == "tuple":
         return isinstance(value, (list, tuple))
-    if tag == "fixed":
-        return isinstance(value, (list, tuple)) and len(value) == len(kind[1])
-    return any(_fits_outside(value, option) for option in kind[1])
+    return isinstance(value, (list, tuple)) and len(value) == len(kind[1])  # "fixed" ("or" is never nested)
 
 
 def describe_kind(kind: tuple) -> str:
