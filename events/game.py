@@ -74,8 +74,53 @@ class SecretRevealed(Record):
 CORE_EVENTS = Registry("event", (SecretRevealed,))
 
 
+class Guards:
+    """The opening checks every ``decide`` shares, as data: not started, over, unknown seat, and
+    a command that is not one of the game's.
+
+    Each game gives the clause they cite (``MV-C3``, ``AH-1``…) and, where its words differ, the
+    reasons, as ``str.format`` templates: ``over`` may name ``{state}``'s fields
+    (``"the game is over after round {state.round}"``), ``no_seat`` names ``{seat}`` and may list
+    ``{seats}``, ``foreign`` names the ``{command}``'s class (and cites ``foreign_rule``, the
+    guards' clause unless given). ``Game`` runs them in that order before the game's own
+    ``decide``, so the rules only ever see a started game that is not over, a seat of it and a
+    command of its registry.
+    """
+
+    __slots__ = ("rule", "over", "no_seat", "not_started", "foreign", "foreign_rule")
+
+    def __init__(
+        self, rule: str, over: str = "the game is over", no_seat: str = "there is no seat {seat!r} in this game",
+        not_started: str = "the game has not started", foreign: str = "{command} is not a command of this game",
+        foreign_rule: str = "",
+    ) -> None:
+        self.rule = rule
+        self.over = over
+        self.no_seat = no_seat
+        self.not_started = not_started
+        self.foreign = foreign
+        self.foreign_rule = foreign_rule or rule
+
+    def refusal(self, game: Game, state: Any, seat: str, command: Any) -> Rejection | None:
+        """The Rejection of the first check that fails, or None when the game's rules decide."""
+        if state is None:
+            return Rejection(self.rule, self.not_started)
+        if game.is_over(state):
+            return Rejection(self.rule, self.over.format(state=state))
+        known = game.seats(state)
+        if seat not in known:
+            return Rejection(self.rule, self.no_seat.format(seat=seat, seats=", ".join(known)))
+        if game.commands.by_type.get(getattr(command, "TYPE", None)) is not type(command):
+            return Rejection(self.foreign_rule, self.foreign.format(command=type(command).__name__))
+        return None
+
+
 class Game:
-    """One rule system. Built once per game package; the shell never looks inside."""
+    """One rule system. Built once per game package; the shell never looks inside.
+
+    With ``guards`` (a ``Guards``), ``decide`` is the game's rules behind the shared opening
+    checks; ``rules_decide`` is always the game's own function, as it was given.
+    """
 
     def __init__(
         self,
@@ -95,6 +140,7 @@ class Game:
         trace: Callable[[Any], list] | None = None,
         visibility: Callable[[Any], tuple | None] | None = None,
         redact: Callable[[Any], Any] | None = None,
+        guards: Guards | None = None,
     ) -> None:
         if "GameStarted" not in events:
             raise ValueError(f"game {name!r} must register GameStarted among its events")
@@ -106,7 +152,9 @@ class Game:
         self.events = events
         self.commands = commands
         self.start = start
-        self.decide = decide
+        self.rules_decide = decide
+        self.guards = guards
+        self.decide = decide if guards is None else self._guarded
         self.evolve = evolve  # folds SecretRevealed too: one case of every game's match (CORE-2)
         self.view = view
         self.legal = legal
@@ -126,6 +174,13 @@ class Game:
     def __repr__(self) -> str:
         return f"Game({self.name!r}, rules {self.rules_version})"
 
+    def _guarded(self, state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+        """``decide`` of a game with guards: the shared opening checks, then the game's rules."""
+        refused = self.guards.refusal(self, state, seat, command)  # type: ignore[union-attr]
+        if refused is not None:
+            return refused
+        return self.rules_decide(state, seat, command, rng)
+
     def revised(self, rules_version: str, notes: tuple = (), **changes: Any) -> Game:
         """A new rules version of this game: the same game with some of its parts replaced.
 
@@ -142,6 +197,7 @@ class Game:
         if rules_version == self.rules_version or rules_version in [g.rules_version for g in self.versions()]:
             raise ValueError(f"{self.name}: rules version {rules_version!r} is released already")
         parts = {name: getattr(self, name) for name in _PARTS}
+        parts["decide"] = self.rules_decide  # a revised decide goes behind the same guards
         unknown = sorted(set(changes) - set(parts))
         if unknown:
             raise TypeError(f"a game has no part {unknown[0]!r} (parts: {', '.join(_PARTS)})")
@@ -196,7 +252,7 @@ class Game:
 
 _PARTS = (
     "catalogue", "events", "commands", "start", "decide", "evolve", "view", "legal", "is_over", "turn", "seats",
-    "trace", "visibility", "redact",
+    "trace", "visibility", "redact", "guards",
 )
 
 

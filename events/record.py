@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 class Record:
     """Base of every record. Subclasses declare ``TYPE`` (a stable tag) and ``__slots__``.
 
+    A record that arrives from outside (a command) also declares ``KINDS``, each field's kind as
+    a short string (see ``kind_problem``): ``Registry.build`` refuses data of another shape with
+    its path, so the rules never check a field's type.
+
     The base's one slot, ``_json``, is not a field: ``events.canonical`` memoises the record's
     canonical JSON there (a record never changes, so neither does its text), which lets a state
     hash reuse the text of the board and the seats it shares with the state before it.
@@ -27,11 +31,19 @@ class Record:
 
     __slots__ = ("_json",)
     TYPE = ""
+    _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # A subclass without its own __slots__ would read the base's and lose its field list.
         if "__slots__" not in cls.__dict__:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
+        cls._positions = {name: index for index, name in enumerate(cls.__slots__)}  # for ``but``
+        kinds = cls.__dict__.get("KINDS")
+        cls._kinds = None  # not inherited: a subclass has fields of its own
+        if kinds is not None:
+            if sorted(kinds) != sorted(cls.__slots__):
+                raise TypeError(f"record {cls.__name__}: KINDS must name every field once ({', '.join(cls.__slots__)})")
+            cls._kinds = {name: parse_kind(kind) for name, kind in kinds.items()}  # for ``Registry.build``
         super().__init_subclass__(**kwargs)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -66,11 +78,14 @@ class Record:
         Every record's ``__init__`` takes its fields in ``__slots__`` order (``Registry.build``
         relies on it too), so the copy goes through ``__init__`` and keeps its checks.
         """
-        slots = self.__slots__
+        cls = type(self)
+        args = [getattr(self, name) for name in cls.__slots__]
+        positions = cls._positions  # type: ignore[attr-defined]
         for name in changes:
-            if name not in slots:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-        return type(self)(*[changes[name] if name in changes else getattr(self, name) for name in slots])
+            if name not in positions:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+            args[positions[name]] = changes[name]
+        return cls(*args)
 
     def to_data(self) -> dict:
         """Plain JSON-able data: ``{"type": TYPE, field: value, ...}`` (tuples become lists)."""
@@ -131,10 +146,20 @@ class Registry:
         extra = sorted(key for key in data if key != "type" and key not in slots)
         if extra:
             raise DecodeError(f"{path}: {self.kind} {tag!r} has no field {extra[0]!r}")
+        kinds = cls._kinds
         args = []
         for name in slots:
             if name in data:
-                args.append(from_data(data[name], self, f"{path}.{name}"))
+                value = data[name]
+                if kinds is not None:
+                    kind = kinds[name]
+                    scalar = _TYPES.get(kind[0])
+                    if (type(value) is not scalar) if scalar is not None else not _fits(value, kind):
+                        raise DecodeError(kind_problem(value, kind, f"{path}.{name}"))
+                    if scalar is not None:  # a well-formed scalar needs no conversion
+                        args.append(value)
+                        continue
+                args.append(from_data(value, self, f"{path}.{name}"))
             elif name in getattr(cls, "DEFAULTS", {}):
                 args.append(cls.DEFAULTS[name])
             else:
@@ -158,6 +183,162 @@ def from_data(value: Any, registry: Registry | None = None, path: str = "$") -> 
     return value
 
 
+# --- kinds of fields --------------------------------------------------------------------------------
+#
+# A kind is ``int``, ``str``, ``bool`` or ``None``; ``tuple[K, ...]`` (any number of K),
+# ``tuple[K1, K2]`` (exactly those), or alternatives ``K1 | K2``. Parsed once per string into
+# ("int",) / ("tuple", item) / ("fixed", items) / ("or", alternatives), and checked on the plain
+# data a registry builds from (lists for tuples), before anything reaches the rules.
+
+_SCALARS = {"int": "an integer", "str": "a string", "bool": "true or false", "None": "null"}
+_TYPES = {"int": int, "str": str, "bool": bool}
+_PARSED: dict = {}
+
+
+def parse_kind(text: str) -> tuple:
+    """``"tuple[int, int] | None"`` -> its tree; ``TypeError`` for a kind this module does not know."""
+    tree = _PARSED.get(text)
+    if tree is None:
+        tokens = text.replace("[", " [ ").replace("]", " ] ").replace(",", " , ").replace("|", " | ").split()
+        tree, rest = _parse_alternatives(tokens, text)
+        if rest:
+            raise TypeError(f"kind {text!r}: unexpected {rest[0]!r}")
+        _PARSED[text] = tree
+    return tree
+
+
+def _parse_alternatives(tokens: list, text: str) -> tuple:
+    options = []
+    while True:
+        option, tokens = _parse_one(tokens, text)
+        options.append(option)
+        if not tokens or tokens[0] != "|":
+            break
+        tokens = tokens[1:]
+    return (options[0] if len(options) == 1 else ("or", tuple(options))), tokens
+
+
+def _parse_one(tokens: list, text: str) -> tuple:
+    if not tokens:
+        raise TypeError(f"kind {text!r} ends too soon")
+    head = tokens[0]
+    if head in _SCALARS:
+        return (head,), tokens[1:]
+    if head != "tuple" or tokens[1:2] != ["["]:
+        raise TypeError(f"kind {text!r}: unknown kind {head!r} (int, str, bool, None, tuple[...])")
+    tokens = tokens[2:]
+    items = []
+    while True:
+        if tokens[:1] == ["..."]:
+            if len(items) != 1 or tokens[1:2] != ["]"]:
+                raise TypeError(f"kind {text!r}: '...' follows the one item kind: tuple[K, ...]")
+            return ("tuple", items[0]), tokens[2:]
+        item, tokens = _parse_alternatives(tokens, text)
+        items.append(item)
+        if tokens[:1] == ["]"]:
+            return ("fixed", tuple(items)), tokens[1:]
+        if tokens[:1] != [","]:
+            raise TypeError(f"kind {text!r}: expected ',' or ']'")
+        tokens = tokens[1:]
+
+
+def kind_problem(value: Any, kind: tuple, path: str) -> str | None:
+    """What is wrong with plain data ``value`` for a parsed ``kind``, with its path; None if nothing."""
+    if isinstance(value, float):  # said as from_data says it, whatever the kind
+        return f"{path}: floats are not allowed (got {value!r})"
+    tag = kind[0]
+    if tag == "or":
+        for option in kind[1]:
+            if _fits_outside(value, option):
+                return kind_problem(value, option, path)
+        return f"{path}: expected {describe_kind(kind)}, got {_shown(value)}"
+    if not _fits_outside(value, kind):
+        return f"{path}: expected {describe_kind(kind)}, got {_shown(value)}"
+    if tag == "tuple":
+        for index, item in enumerate(value):
+            problem = kind_problem(item, kind[1], f"{path}[{index}]")
+            if problem is not None:
+                return problem
+    elif tag == "fixed":
+        for index, item in enumerate(value):
+            problem = kind_problem(item, kind[1][index], f"{path}[{index}]")
+            if problem is not None:
+                return problem
+    return None
+
+
+def _fits(value: Any, kind: tuple) -> bool:
+    """Whether plain data ``value`` is of ``kind``: the quick yes of every well-formed command."""
+    tag = kind[0]
+    scalar = _TYPES.get(tag)
+    if scalar is not None:
+        return type(value) is scalar
+    if tag == "None":
+        return value is None
+    if tag == "or":
+        for option in kind[1]:
+            if _fits(value, option):
+                return True
+        return False
+    if not isinstance(value, (list, tuple)):
+        return False
+    if tag == "tuple":
+        item = kind[1]
+        for entry in value:
+            if not _fits(entry, item):
+                return False
+        return True
+    items = kind[1]
+    if len(value) != len(items):
+        return False
+    for index, entry in enumerate(value):
+        if not _fits(entry, items[index]):
+            return False
+    return True
+
+
+def _fits_outside(value: Any, kind: tuple) -> bool:
+    """Whether ``value`` has the outer shape of ``kind`` (its items are checked apart)."""
+    tag = kind[0]
+    scalar = _TYPES.get(tag)
+    if scalar is not None:
+        return type(value) is scalar  # a bool is no integer here, though Python says True == 1
+    if tag == "None":
+        return value is None
+    if tag == "tuple":
+        return isinstance(value, (list, tuple))
+    return isinstance(value, (list, tuple)) and len(value) == len(kind[1])  # "fixed" ("or" is never nested)
+
+
+def describe_kind(kind: tuple) -> str:
+    """A kind in words, as an error message says what it expected."""
+    tag = kind[0]
+    if tag in _SCALARS:
+        return _SCALARS[tag]
+    if tag == "tuple":
+        return "a list"
+    if tag == "fixed":
+        return f"a list of {len(kind[1])}"
+    words = [describe_kind(option) for option in kind[1]]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _shown(value: Any) -> str:
+    """A value as JSON would write it, cut short: what a client sent, quoted in an error."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if type(value) is int:
+        return str(value) if -10**18 < value < 10**18 else "an integer of over 18 digits"
+    if type(value) is str:
+        text = value if len(value) <= 40 else value[:40] + "…"
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    return _kind(value)
+
+
 class DecodeError(ValueError):
     """Data that does not describe a known record, with a path to the fault."""
 
@@ -165,6 +346,6 @@ class DecodeError(ValueError):
 def _kind(value: Any) -> str:
     if value is None:
         return "null"
-    return {bool: "a boolean", int: "an integer", str: "a string", list: "a list", float: "a number"}.get(
-        type(value), type(value).__name__
-    )
+    names = {bool: "a boolean", int: "an integer", str: "a string", list: "a list", tuple: "a list", float: "a number",
+             dict: "an object"}
+    return names.get(type(value), type(value).__name__)

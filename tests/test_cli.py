@@ -258,6 +258,8 @@ BAD_CASES = {
     "commands line not JSON": (("play", "mecha/sample", "--commands", "bad-line.jsonl"), BAD_INPUT, "line 2"),
     "commands line bad type": (("play", "mecha/sample", "--commands", "bad-type.jsonl"), BAD_INPUT, "line 2"),
     "commands line bad field": (("play", "mecha/sample", "--commands", "bad-field.jsonl"), BAD_INPUT, "'to'"),
+    "commands line wrong kind": (("play", "mecha/sample", "--commands", "bad-kind.jsonl"), BAD_INPUT,
+                                 "line 2: $.data.to: expected an integer, a string or null, got a list of 1"),
     "missing commands file": (("play", "mecha/sample", "--commands", "none.jsonl"), BAD_INPUT, "none.jsonl"),
     "no scenario": (("play",), BAD_ARGS, "SCENARIO"),
     "scenario and --continue": (("play", "mecha/sample", "--continue", "g.jsonl"), BAD_ARGS, "--continue"),
@@ -281,6 +283,7 @@ def write_bad_files(tmp_path: Path) -> None:
     (tmp_path / "bad-line.jsonl").write_text(json.dumps(good) + "\n" + '{"seat": "red", "type": \n')
     commands(tmp_path, good, {"seat": "red", "type": "Jump"}, name="bad-type.jsonl")
     commands(tmp_path, good, {"seat": "red", "type": "Move", "data": {}}, name="bad-field.jsonl")
+    commands(tmp_path, good, {"seat": "blue", "type": "Move", "data": {"to": [3]}}, name="bad-kind.jsonl")
     (tmp_path / "text.jsonl").write_text("hello\n")
 
 

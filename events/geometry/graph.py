@@ -60,24 +60,6 @@ def graph_within(
     return paths
 
 
-def graph_path(
-    neighbours: dict,
-    start: Any,
-    goal: Any,
-    may_enter: Callable[[Any], bool] = _always,
-    may_continue: Callable[[Any], bool] = _always,
-    first_steps: tuple | None = None,
-) -> tuple | None:
-    """The shortest path from ``start`` to ``goal`` (start excluded), or None if none exists."""
-    limit = len(neighbours) + 1
-    return graph_within(neighbours, start, limit, may_enter, may_continue, first_steps).get(goal)
-
-
-def graph_distances(neighbours: dict, start: Any) -> dict:
-    """Steps from ``start`` to every place, ignoring any rule: plain graph distance."""
-    return {place: len(path) for place, path in graph_within(neighbours, start, len(neighbours) + 1).items()}
-
-
 def graph_from_links(places: tuple, links: tuple) -> dict:
     """Undirected neighbour table from (a, b) pairs, each neighbour tuple sorted."""
     table: dict = {place: [] for place in places}

@@ -125,15 +125,6 @@ def square_corners(square: tuple) -> tuple:
     return ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1))
 
 
-def square_edges_of(square: tuple) -> tuple:
-    """The four edges of a square (some may lie on the grid's border)."""
-    x, y = square
-    return (
-        square_edge(square, (x, y - 1)), square_edge(square, (x + 1, y)),
-        square_edge(square, (x, y + 1)), square_edge(square, (x - 1, y)),
-    )
-
-
 def square_cut_point(a: tuple, b: tuple) -> tuple:
     """The corner point a diagonal step from ``a`` to ``b`` passes through."""
     return (max(a[0], b[0]), max(a[1], b[1]))

@@ -1,7 +1,8 @@
 """Where games live: the store contract (``base``) and its back ends, chosen by URL.
 
-``open_store("chronicle.db")`` or ``open_store("sqlite:///path/to.db")`` gives SQLite;
-``postgresql://user@host:port/db`` (or ``postgres://``) gives PostgreSQL, for several processes.
+``store_for("chronicle.db")`` or ``store_for("sqlite:///path/to.db")`` gives SQLite;
+``store_for("postgresql://user@host:port/db")`` (or ``postgres://``) gives PostgreSQL, for several
+processes. The store comes back unopened: its owner opens and closes it.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from events.geometry.graph import graph_distances, graph_from_links, graph_path, graph_within
+from events.geometry.graph import graph_from_links, graph_within
 
 #  1 - 2 - 3 - 4
 #  |       |
@@ -56,13 +56,14 @@ def test_first_steps_replace_the_starts_neighbours():
     assert reach == {4: (4,), 6: (6,), 3: (4, 3), 5: (6, 5), 7: (6, 7)}
 
 
-def test_graph_path_and_distances():
-    assert graph_path(TABLE, 1, 4) == (2, 3, 4)
-    assert graph_path(TABLE, 1, 8) is None
-    assert graph_path(TABLE, 1, 4, may_continue=lambda place: place != 2) == (5, 6, 7, 3, 4)
-    assert graph_path(TABLE, None, 1, first_steps=(7,)) == (7, 3, 2, 1)
-    assert graph_distances(TABLE, 1) == {2: 1, 5: 1, 3: 2, 6: 2, 4: 3, 7: 3}
-
+def test_shortest_paths_of_the_whole_graph():
+    """With a step bound of the graph's size every place reachable at all is found, by its shortest path."""
+    everything = len(TABLE) + 1
+    reach = graph_within(TABLE, 1, everything)
+    assert reach[4] == (2, 3, 4) and 8 not in reach
+    assert {place: len(path) for place, path in reach.items()} == {2: 1, 5: 1, 3: 2, 6: 2, 4: 3, 7: 3}
+    assert graph_within(TABLE, 1, everything, may_continue=lambda place: place != 2)[4] == (5, 6, 7, 3, 4)
+    assert graph_within(TABLE, None, everything, first_steps=(7,))[1] == (7, 3, 2, 1)
 
 def test_graph_within_is_bounded_by_the_graph_not_by_max_steps():
     """Issue 12 finding 2: a search loops at most once per place, whatever ``max_steps`` says."""

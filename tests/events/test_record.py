@@ -176,3 +176,79 @@ def test_but_copies_with_the_named_fields_changed_and_leaves_the_original():
 def test_but_refuses_a_field_the_record_does_not_have():
     with pytest.raises(TypeError, match="no field 'z'"):
         Point(1, 2).but(z=3)
+
+
+# --- kinds of fields (issue 13) ----------------------------------------------------------------------
+
+
+class Go(Record):
+    __slots__ = ("to", "path", "fast")
+    __match_args__ = __slots__
+    TYPE = "Go"
+    KINDS = {"to": "tuple[int, int]", "path": "tuple[tuple[int, int], ...] | None", "fast": "bool | str"}
+    DEFAULTS = {"path": None}
+
+    def __init__(self, to: tuple, path: tuple | None, fast: bool) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "fast", fast)
+
+
+GOING = Registry("command", (Go,))
+
+
+def test_kinds_let_through_what_they_declare_and_build_tuples():
+    assert GOING.build({"type": "Go", "to": [1, 2], "path": [[1, 1], [1, 2]], "fast": True}) == Go(
+        (1, 2), ((1, 1), (1, 2)), True)
+    assert GOING.build({"type": "Go", "to": [0, -3], "path": None, "fast": "very"}) == Go((0, -3), None, "very")
+    assert GOING.build({"type": "Go", "to": [0, 0], "path": [], "fast": False}).path == ()
+    assert GOING.build({"type": "Go", "to": [0, 0], "fast": False}).path is None  # a default is not checked
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"to": "B2"}, '$.to: expected a list of 2, got "B2"'),
+    ({"to": [1]}, "$.to: expected a list of 2, got a list of 1"),
+    ({"to": [1, True]}, "$.to[1]: expected an integer, got true"),
+    ({"to": [1, 2.0]}, "$.to[1]: floats are not allowed (got 2.0)"),
+    ({"path": [[1, 1], [2, None]]}, "$.path[1][1]: expected an integer, got null"),
+    ({"path": {"x": 1}}, "$.path: expected a list or null, got an object"),
+    ({"fast": 1}, "$.fast: expected true or false or a string, got 1"),
+    ({"to": ["x" * 500, 1]}, '$.to[0]: expected an integer, got "' + "x" * 40 + '…"'),
+    ({"to": ['say "hi"', 1]}, '$.to[0]: expected an integer, got "say \\"hi\\""'),
+    ({"fast": 10 ** 40}, "$.fast: expected true or false or a string, got an integer of over 18 digits"),
+])
+def test_a_field_of_the_wrong_kind_names_its_path_what_was_expected_and_what_came(data, message):
+    with pytest.raises(DecodeError) as raised:
+        GOING.build(dict({"type": "Go", "to": [0, 0], "path": None, "fast": False}, **data))
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(("kind", "problem"), [
+    ("float", "unknown kind 'float'"),
+    ("list[int]", "unknown kind 'list'"),
+    ("tuple[int", "expected ',' or ']'"),
+    ("int |", "ends too soon"),
+    ("tuple[...]", "'...' follows the one item kind"),
+    ("tuple[int, int, ...]", "'...' follows the one item kind"),
+    ("int str", "unexpected 'str'"),
+])
+def test_an_unknown_kind_is_refused_when_the_class_is_defined(kind, problem):
+    with pytest.raises(TypeError, match=problem):
+        type("Bad", (Record,), {"__slots__": ("x",), "TYPE": "Bad", "KINDS": {"x": kind}})
+
+
+def test_kinds_must_name_every_field_once():
+    with pytest.raises(TypeError, match=r"KINDS must name every field once \(x, y\)"):
+        type("Bad", (Record,), {"__slots__": ("x", "y"), "TYPE": "Bad", "KINDS": {"x": "int"}})
+    with pytest.raises(TypeError, match="KINDS must name every field once"):
+        type("Bad", (Record,), {"__slots__": ("x",), "TYPE": "Bad", "KINDS": {"x": "int", "z": "int"}})
+
+
+def test_a_kind_in_words_and_its_parse():
+    from events.record import describe_kind, parse_kind
+
+    assert parse_kind("int | None") == ("or", (("int",), ("None",)))
+    assert parse_kind("tuple[str, ...]") == ("tuple", ("str",))
+    assert parse_kind("tuple[int, tuple[str, ...] | None]") == ("fixed", (("int",), ("or", (("tuple", ("str",)), ("None",)))))
+    assert describe_kind(parse_kind("int | str | None")) == "an integer, a string or null"
+    assert parse_kind("bool") is parse_kind("bool")  # parsed once per text

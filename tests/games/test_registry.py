@@ -93,10 +93,11 @@ def test_every_event_cites_a_clause_of_its_catalogue(game):
 
 
 def test_mecha_every_record_class_is_registered():
-    """A record class in model.py that no registry knows could never be decoded."""
-    from events.games.mecha.model import COMMANDS, EVENTS, STATES
+    """A record class in model.py that no registry knows could never be decoded: all but the
+    state's parts, which are only ever folded from events, never decoded."""
+    from events.games.mecha.model import COMMANDS, EVENTS, Board, Location, Seat, State
 
-    assert unregistered_records(model, EVENTS, COMMANDS, STATES) == set()
+    assert unregistered_records(model, EVENTS, COMMANDS) == {State, Board, Location, Seat}
 
 
 def test_mecha_catalogue_holds_every_clause_of_the_digest():

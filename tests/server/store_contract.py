@@ -1,8 +1,8 @@
 """The store contract as one abstract test class; each back end subclasses it with a factory.
 
-After eventsourcing's recorder suite: a subclass supplies only ``make_store`` (SQLite today,
-PostgreSQL later), and every back end must pass the same checks, down to "a batch with one
-conflicting seq writes nothing".
+After eventsourcing's recorder suite: a subclass supplies only ``make_store`` (SQLite in
+``test_store_sqlite.py``, PostgreSQL in ``test_store_postgres.py``), and every back end must pass
+the same checks, down to "a batch with one conflicting seq writes nothing".
 """
 
 from __future__ import annotations

@@ -53,6 +53,11 @@ def test_guard_frame_bad_frames_keep_the_socket_open(shared_server):
              "bad-frame", "floats are not allowed"),
             (json.dumps({"type": "command", "id": "c-9", "command": {"type": "Move", "data": {"too": 2}}}),
              "bad-frame", "has no field 'too'"),
+            # Check a field of the wrong kind (Move.KINDS: a Location number, a name or null) names its path.
+            (json.dumps({"type": "command", "id": "c-9", "command": {"type": "Move", "data": {"to": True}}}),
+             "bad-frame", "$.command.data.to: expected an integer, a string or null, got true"),
+            (json.dumps({"type": "command", "id": "c-9", "command": {"type": "Move", "data": {"to": [2]}}}),
+             "bad-frame", "$.command.data.to: expected an integer, a string or null, got a list of 1"),
         ]
         for raw, code, fact in cases:
             await client.send(raw)
@@ -64,6 +69,31 @@ def test_guard_frame_bad_frames_keep_the_socket_open(shared_server):
         assert (await client.recv())["code"] == "unknown-frame"
         # Check a valid command afterwards works.
         assert (await client.command("c-1", *MOVE_RED))["type"] == "ack"
+        await client.close()
+
+    run(main())
+
+
+def test_guard_frame_fields_of_the_wrong_kind_are_refused_with_their_path(shared_server):
+    """Issue 13: a command's declared kinds (skirmish's Move, DecideDoor) are checked at the edge: ``bad-frame``
+    with the ``$`` path of the first fault and the command's id, the socket open, nothing decided."""
+    async def main():
+        game = create_game(shared_server.base_url, "skirmish/courtyard", seed=3)
+        token = next(iter(game["seats"].values()))["token"]
+        client = await Client.join(shared_server.ws_url, game["game"], token)
+        head = client.head
+        cases = [
+            ("Move", {"figure": "x", "to": [1, 1], "path": [[1, 1], [2, "3"]]},
+             '$.command.data.path[1][1]: expected an integer, got "3"'),
+            ("Move", {"to": "B2"}, '$.command.data.to: expected a list of 2, got "B2"'),
+            ("DecideDoor", {"figure": "x", "door": "d", "open": "yes"},
+             '$.command.data.open: expected true or false, got "yes"'),
+            ("Activate", {"figure": 7}, "$.command.data.figure: expected a string, got 7"),
+        ]
+        for number, (kind, data, message) in enumerate(cases, 1):
+            answer = await client.command(f"c-{number}", kind, data)
+            assert answer == {"type": "error", "code": "bad-frame", "message": message, "id": f"c-{number}"}, answer
+        assert client.head == head
         await client.close()
 
     run(main())

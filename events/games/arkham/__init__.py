@@ -24,6 +24,7 @@ GAME_2 = Game(
     turn=rules.turn,
     seats=rules.seats,
     trace=rules.trace,
+    guards=rules.GUARDS,
 )
 #: arkham-3 (issue 15): what changed, as the pages show it to the players of an arkham-2 game.
 GAME = GAME_2.revised(

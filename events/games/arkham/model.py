@@ -235,6 +235,7 @@ class Move(Record):
     __slots__ = ("to", "path")
     __match_args__ = __slots__
     TYPE = "Move"
+    KINDS = {"to": "str", "path": "tuple[str, ...]"}
     DEFAULTS = {"path": ()}
 
     def __init__(self, to: str, path: tuple = ()) -> None:
@@ -248,6 +249,7 @@ class Stop(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "Stop"
+    KINDS = {}
 
 
 class TakeClues(Record):
@@ -256,6 +258,7 @@ class TakeClues(Record):
     __slots__ = ("count",)
     __match_args__ = __slots__
     TYPE = "TakeClues"
+    KINDS = {"count": "int"}
 
     def __init__(self, count: int) -> None:
         _set(self, "count", count)
@@ -267,6 +270,7 @@ class Evade(Record):
     __slots__ = ("monster",)
     __match_args__ = __slots__
     TYPE = "Evade"
+    KINDS = {"monster": "str"}
 
     def __init__(self, monster: str) -> None:
         _set(self, "monster", monster)
@@ -278,6 +282,7 @@ class Fight(Record):
     __slots__ = ("monster",)
     __match_args__ = __slots__
     TYPE = "Fight"
+    KINDS = {"monster": "str"}
 
     def __init__(self, monster: str) -> None:
         _set(self, "monster", monster)
@@ -289,6 +294,7 @@ class Flee(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "Flee"
+    KINDS = {}
 
 
 class SpendClue(Record):
@@ -297,6 +303,7 @@ class SpendClue(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "SpendClue"
+    KINDS = {}
 
 
 class AcceptRoll(Record):
@@ -305,6 +312,7 @@ class AcceptRoll(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "AcceptRoll"
+    KINDS = {}
 
 
 class Return(Record):
@@ -313,6 +321,7 @@ class Return(Record):
     __slots__ = ("location",)
     __match_args__ = __slots__
     TYPE = "Return"
+    KINDS = {"location": "str"}
 
     def __init__(self, location: str) -> None:
         _set(self, "location", location)
@@ -324,6 +333,7 @@ class Place(Record):
     __slots__ = ("area",)
     __match_args__ = __slots__
     TYPE = "Place"
+    KINDS = {"area": "str"}
 
     def __init__(self, area: str) -> None:
         _set(self, "area", area)
@@ -335,6 +345,7 @@ class OfferTrade(Record):
     __slots__ = ("partner", "give", "take")
     __match_args__ = __slots__
     TYPE = "OfferTrade"
+    KINDS = {"partner": "str", "give": "tuple[str, ...]", "take": "tuple[str, ...]"}
 
     def __init__(self, partner: str, give: tuple, take: tuple) -> None:
         _set(self, "partner", partner)
@@ -348,6 +359,7 @@ class AnswerTrade(Record):
     __slots__ = ("accept",)
     __match_args__ = __slots__
     TYPE = "AnswerTrade"
+    KINDS = {"accept": "bool"}
 
     def __init__(self, accept: bool) -> None:
         _set(self, "accept", accept)
@@ -786,4 +798,5 @@ COMMANDS = Registry(
     "command",
     (Move, Stop, TakeClues, Evade, Fight, Flee, SpendClue, AcceptRoll, Return, Place, OfferTrade, AnswerTrade),
 )
+# What a state is made of, for the shell's snapshots (server/snapshots.py decodes a state with it).
 STATES = Registry("state", (State, Board, Area, OtherWorld, Investigator, Monster, Pending, Offer))

@@ -24,6 +24,7 @@ GAME_1 = Game(
     turn=rules.turn,
     seats=rules.seats,
     trace=rules.trace,
+    guards=rules.GUARDS,
 )
 #: echo-2 (issue 15): what changed, as the pages show it to the players of an echo-1 game.
 GAME = GAME_1.revised(

@@ -282,6 +282,7 @@ class Move(Record):
     __slots__ = ("to",)
     __match_args__ = __slots__
     TYPE = "Move"
+    KINDS = {"to": "str"}
 
     def __init__(self, to: str) -> None:
         _set(self, "to", to)
@@ -293,6 +294,7 @@ class EndMove(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "EndMove"
+    KINDS = {}
 
 
 class Evade(Record):
@@ -301,6 +303,7 @@ class Evade(Record):
     __slots__ = ("enemy",)
     __match_args__ = __slots__
     TYPE = "Evade"
+    KINDS = {"enemy": "str"}
 
     def __init__(self, enemy: str) -> None:
         _set(self, "enemy", enemy)
@@ -312,6 +315,7 @@ class Fight(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "Fight"
+    KINDS = {}
 
 
 class CheckOrder(Record):
@@ -320,6 +324,7 @@ class CheckOrder(Record):
     __slots__ = ("skill",)
     __match_args__ = __slots__
     TYPE = "CheckOrder"
+    KINDS = {"skill": "str"}
 
     def __init__(self, skill: str) -> None:
         _set(self, "skill", skill)
@@ -331,6 +336,7 @@ class Strike(Record):
     __slots__ = ("enemy", "card")
     __match_args__ = __slots__
     TYPE = "Strike"
+    KINDS = {"enemy": "str", "card": "str"}
 
     def __init__(self, enemy: str, card: str) -> None:
         _set(self, "enemy", enemy)
@@ -343,6 +349,7 @@ class Pass(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "Pass"
+    KINDS = {}
 
 
 class RollAttack(Record):
@@ -351,6 +358,7 @@ class RollAttack(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "RollAttack"
+    KINDS = {}
 
 
 class Trade(Record):
@@ -359,6 +367,7 @@ class Trade(Record):
     __slots__ = ("item", "to")
     __match_args__ = __slots__
     TYPE = "Trade"
+    KINDS = {"item": "str", "to": "str"}
 
     def __init__(self, item: str, to: str) -> None:
         _set(self, "item", item)
@@ -371,6 +380,7 @@ class Exchange(Record):
     __slots__ = ("enemy",)
     __match_args__ = __slots__
     TYPE = "Exchange"
+    KINDS = {"enemy": "str"}
 
     def __init__(self, enemy: str) -> None:
         _set(self, "enemy", enemy)
@@ -812,6 +822,7 @@ EVENTS = Registry(
     ),
 )
 COMMANDS = Registry("command", (Move, EndMove, Evade, Fight, CheckOrder, Strike, Pass, RollAttack, Trade, Exchange))
+# What a state is made of, for the shell's snapshots (server/snapshots.py decodes a state with it).
 STATES = Registry(
     "state", (State, Map, Location, Link, Cards, EnemyCard, Spell, Item, Investigator, Enemy, Combat)
 )

@@ -15,7 +15,7 @@ written as events, so ``evolve`` only applies facts.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, SecretRevealed
+from events.game import GameStarted, Guards, SecretRevealed
 from events.games.echo import board as boards
 from events.games.echo.dice import dice_count, hits, passed, roll
 from events.games.echo.model import (
@@ -71,14 +71,16 @@ RULES_VERSION = "echo-2"
 # its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
 # still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
 
+#: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
+#: command of no Movement phase (EC-1).
+GUARDS = Guards(
+    "EC-C3", over="the game is over after round {state.round}", foreign_rule="EC-1",
+    foreign="{command} is not a command of the Movement phase: investigators move, evade, fight and trade items",
+)
+
 SKILLS = ("speed", "stealth", "attention", "knowledge", "intuition")
 SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention", "knowledge": "Knowledge",
                "intuition": "Intuition"}
-
-
-def _copy(record: Any, **changes: Any) -> Any:
-    """The record rebuilt through its constructor with some fields changed (no ``replace``)."""
-    return type(record)(*[changes[name] if name in changes else getattr(record, name) for name in record.__slots__])
 
 
 # --- start -----------------------------------------------------------------------------------------
@@ -261,26 +263,16 @@ def decide_1(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     """``decide`` of rules edition 1 (echo-1) or 2 (echo-2): the editions differ only where ``edition`` is read."""
-    if state is None:
-        return Rejection("EC-C3", "the game has not started")
-    if state.over:
-        return Rejection("EC-C3", f"the game is over after round {state.round}")
-    if seat_index(state, seat) < 0:
-        return Rejection("EC-C3", f"there is no seat {seat!r} in this game")
     if isinstance(command, Trade):
         outcome = _trade(state, seat, command)
     elif isinstance(command, Exchange):
         outcome = _exchange(state, seat, command)
-    elif isinstance(command, (Move, EndMove, Evade, Fight, CheckOrder, Strike, Pass, RollAttack)):
-        if not investigator(state, seat).alive and not isinstance(command, RollAttack):
-            return Rejection("EC-18", f"{seat}'s investigator is dead")
-        if state.combat is not None:
-            outcome = _in_combat(state, seat, command, rng, edition)
-        else:
-            outcome = _moving(state, seat, command, rng)
+    elif not investigator(state, seat).alive and not isinstance(command, RollAttack):
+        return Rejection("EC-18", f"{seat}'s investigator is dead")
+    elif state.combat is not None:
+        outcome = _in_combat(state, seat, command, rng, edition)
     else:
-        return Rejection("EC-1", f"{type(command).__name__} is not a command of the Movement phase: investigators "
-                         "move, evade, fight and trade items")
+        outcome = _moving(state, seat, command, rng)
     if isinstance(outcome, Rejection):
         return outcome
     after = state
@@ -402,7 +394,7 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
                                 f"{inv.mp} movement point(s) left, {inv.name_en} must defeat every enemy here or "
                                 "escape them all")
     elif isinstance(command, Evade):
-        target = enemy(state, command.enemy) if isinstance(command.enemy, str) else None
+        target = enemy(state, command.enemy)
         if target is None or target.status != "active" or target.location != inv.location:
             refused = Rejection("EC-4", f"there is no enemy {command.enemy!r} to evade in {here}")
         elif target.id in inv.escaped:
@@ -427,7 +419,7 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
 
 def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
     here = place_name(state, inv.location)
-    if not isinstance(to, str) or boards.location(state.map, to) is None:
+    if boards.location(state.map, to) is None:
         return Rejection("EC-C1", f"there is no location {to!r} on this map")
     if blocking:
         names = ", ".join(enemy_name(state, item.id) for item in blocking)
@@ -624,13 +616,13 @@ def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Reject
         return Rejection("EC-9", f"{command.enemy!r} is not an enemy {inv.name_en} is fighting "
                          f"(fighting: {', '.join(targets(state, seat))})")
     cid = command.card
-    item = boards.item(state.cards, cid) if isinstance(cid, str) else None
+    item = boards.item(state.cards, cid)
     if item is not None and cid in inv.items:
         if not (item.sanity or item.health):
             return Rejection("EC-9", f"{item.name_en} deals no damage: it is nothing to strike with")
         events: list = [ItemStruck(seat, command.enemy, cid, item.sanity, item.health)]
         return events + _hurt_enemy(state, seat, command.enemy, item.sanity, item.health, "EC-9")
-    spell = boards.spell(state.cards, cid) if isinstance(cid, str) else None
+    spell = boards.spell(state.cards, cid)
     if spell is None or cid not in inv.spells:
         return Rejection("EC-9", f"{inv.name_en} holds no item and knows no spell {cid!r}")
     if not spell.combat:
@@ -711,7 +703,7 @@ def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
     what = command.item
     if not giver.alive:
         return Rejection("EC-18", f"{seat}'s investigator is dead")
-    if not isinstance(command.to, str) or seat_index(state, command.to) < 0:
+    if seat_index(state, command.to) < 0:
         return Rejection("EC-20", f"there is no seat {command.to!r} to trade with")
     if command.to == seat:
         return Rejection("EC-20", "an investigator cannot trade with itself")
@@ -753,11 +745,11 @@ def _with(state: State, seat: str, **changes: Any) -> tuple:
     """``state.investigators`` with one investigator's fields changed."""
     index = seat_index(state, seat)
     invs = state.investigators
-    return invs[:index] + (_copy(invs[index], **changes),) + invs[index + 1 :]
+    return invs[:index] + (invs[index].but(**changes),) + invs[index + 1 :]
 
 
 def _with_enemy(state: State, eid: str, **changes: Any) -> tuple:
-    return tuple(_copy(item, **changes) if item.id == eid else item for item in state.enemies)
+    return tuple(item.but(**changes) if item.id == eid else item for item in state.enemies)
 
 
 def _pop(combat: Combat, kind: str, seat: str) -> tuple:
@@ -772,15 +764,16 @@ def _leave(combat: Combat | None, seat: str) -> Combat | None:
     """The fight without this investigator and the prompts about it (its left neighbour still rolls for others)."""
     if combat is None or seat not in combat.seats:
         return combat
-    return _copy(combat, seats=tuple(s for s in combat.seats if s != seat),
-                 queue=tuple(p for p in combat.queue if p[2] != seat),
-                 first=tuple(s for s in combat.first if s != seat), forced=tuple(s for s in combat.forced if s != seat))
+    return combat.but(seats=tuple(s for s in combat.seats if s != seat),
+                      queue=tuple(p for p in combat.queue if p[2] != seat),
+                      first=tuple(s for s in combat.first if s != seat),
+                      forced=tuple(s for s in combat.forced if s != seat))
 
 
 def _drop_enemy(combat: Combat | None, eid: str) -> Combat | None:
     if combat is None:
         return None
-    return _copy(combat, queue=tuple(p for p in combat.queue if p[3] != eid))
+    return combat.but(queue=tuple(p for p in combat.queue if p[3] != eid))
 
 
 def evolve(state: Any, event: Any) -> State:
@@ -791,85 +784,83 @@ def evolve(state: Any, event: Any) -> State:
             return initial_state(event)
         case RoundBegan(number, points, first):
             mp = dict(points)
-            invs = tuple(_copy(inv, mp=mp.get(inv.seat, 0), escaped=()) for inv in s.investigators)
-            return _copy(s, investigators=invs, turn=seat_index(s, first), round=number, finished=())
+            invs = tuple(inv.but(mp=mp.get(inv.seat, 0), escaped=()) for inv in s.investigators)
+            return s.but(investigators=invs, turn=seat_index(s, first), round=number, finished=())
         case InvestigatorMoved(seat, _start, to, link, _cost, mp, _rule):
             finished = s.finished + (seat,) if link == "dark-side" else s.finished  # EC-19 ends the move
-            return _copy(s, investigators=_with(s, seat, location=to, mp=mp, escaped=()), finished=finished)
+            return s.but(investigators=_with(s, seat, location=to, mp=mp, escaped=()), finished=finished)
         case EvasionRolled(seat, eid, _stealth, _penalty, _dice, success, _rule):
             inv = investigator(s, seat)
             if success:
-                return _copy(s, investigators=_with(s, seat, escaped=inv.escaped + (eid,)))
+                return s.but(investigators=_with(s, seat, escaped=inv.escaped + (eid,)))
             if s.combat is not None:
-                combat = _copy(s.combat, queue=_pop(s.combat, "after", seat), forced=s.combat.forced + (seat,))
-                return _copy(s, combat=combat)
+                combat = s.combat.but(queue=_pop(s.combat, "after", seat), forced=s.combat.forced + (seat,))
+                return s.but(combat=combat)
             return s
         case CombatBegan(location, fighters, enemies, forced, _rule):
-            return _copy(s, combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
+            return s.but(combat=Combat(location, fighters, enemies, 0, "after", (), forced, ()))
         case CombatStepBegan(number, step, queue):
             first = () if step == "order" else s.combat.first
             forced = () if step == "after" else s.combat.forced  # EC-8 holds until the round ends (always () in echo-1)
-            return _copy(s, combat=_copy(s.combat, round=number, step=step, queue=queue, first=first, forced=forced))
+            return s.but(combat=s.combat.but(round=number, step=step, queue=queue, first=first, forced=forced))
         case StrikeOrderRolled():
             return s
         case StrikeOrderSet(seat, first, _reason, _rule, holds):
             combat = s.combat
             forced = combat.forced if holds else tuple(name for name in combat.forced if name != seat)  # echo-1 logs
-            combat = _copy(combat, queue=_pop(combat, "order", seat),
-                           first=combat.first + (seat,) if first else combat.first, forced=forced)
-            return _copy(s, combat=combat)
+            combat = combat.but(queue=_pop(combat, "order", seat),
+                                first=combat.first + (seat,) if first else combat.first, forced=forced)
+            return s.but(combat=combat)
         case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
-            return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "strike", seat)))
+            return s.but(combat=s.combat.but(queue=_pop(s.combat, "strike", seat)))
         case PowerPaid(seat, _spell, _price, sanity):
-            return _copy(s, investigators=_with(s, seat, sanity=sanity))
+            return s.but(investigators=_with(s, seat, sanity=sanity))
         case EnemyDamaged(eid, _by, _sl, _hl, sanity, health, _rule):
-            return _copy(s, enemies=_with_enemy(s, eid, sanity=sanity, health=health))
+            return s.but(enemies=_with_enemy(s, eid, sanity=sanity, health=health))
         case EnemyAttacked(_roller, seat, _eid, _blue, _red, _sl, _hl, sanity, health):
-            combat = _copy(s.combat, queue=s.combat.queue[1:])
-            return _copy(s, investigators=_with(s, seat, sanity=sanity, health=health), combat=combat)
+            combat = s.combat.but(queue=s.combat.queue[1:])
+            return s.but(investigators=_with(s, seat, sanity=sanity, health=health), combat=combat)
         case FixedDamageDealt(seat, _eid, _sl, _hl, sanity, health):
-            return _copy(s, investigators=_with(s, seat, sanity=sanity, health=health))
+            return s.but(investigators=_with(s, seat, sanity=sanity, health=health))
         case EnemyDetained(eid, seat):
             inv = investigator(s, seat)
-            return _copy(s, enemies=_with_enemy(s, eid, status="detained"),
+            return s.but(enemies=_with_enemy(s, eid, status="detained"),
                          investigators=_with(s, seat, detained=inv.detained + (eid,)), combat=_drop_enemy(s.combat, eid))
         case EnemyKilled(eid):
-            return _copy(s, enemies=_with_enemy(s, eid, status="dead"), combat=_drop_enemy(s.combat, eid))
+            return s.but(enemies=_with_enemy(s, eid, status="dead"), combat=_drop_enemy(s.combat, eid))
         case InvestigatorDied(seat):
             finished = s.finished if seat in s.finished else s.finished + (seat,)
-            return _copy(s, investigators=_with(s, seat, alive=False, mp=0, escaped=()), finished=finished,
+            return s.but(investigators=_with(s, seat, alive=False, mp=0, escaped=()), finished=finished,
                          combat=_leave(s.combat, seat))
         case InvestigatorSentAway(seat, _start, to, track):
             changes = {"location": to, "mp": 0, "escaped": (), track: 1}
             finished = s.finished if seat in s.finished else s.finished + (seat,)
-            return _copy(s, investigators=_with(s, seat, **changes), finished=finished, combat=_leave(s.combat, seat))
+            return s.but(investigators=_with(s, seat, **changes), finished=finished, combat=_leave(s.combat, seat))
         case FightContinued(seat):
-            return _copy(s, combat=_copy(s.combat, queue=_pop(s.combat, "after", seat)))
+            return s.but(combat=s.combat.but(queue=_pop(s.combat, "after", seat)))
         case CombatLeft(seat):
-            return _copy(s, combat=_leave(s.combat, seat))
+            return s.but(combat=_leave(s.combat, seat))
         case CombatRoundEnded(_number, points):
-            invs = s.investigators
-            for seat, mp in points:
-                index = seat_index(s, seat)
-                invs = invs[:index] + (_copy(invs[index], mp=mp),) + invs[index + 1 :]
-            return _copy(s, investigators=invs)
+            mp = dict(points)
+            return s.but(investigators=tuple(inv.but(mp=mp[inv.seat]) if inv.seat in mp else inv
+                                             for inv in s.investigators))
         case CombatEnded():
-            return _copy(s, combat=None)
+            return s.but(combat=None)
         case DetainedExchanged(seat, eid, clues):
             inv = investigator(s, seat)
-            return _copy(s, investigators=_with(s, seat, detained=tuple(d for d in inv.detained if d != eid),
-                                                clues=inv.clues + clues),
+            return s.but(investigators=_with(s, seat, detained=tuple(d for d in inv.detained if d != eid),
+                                             clues=inv.clues + clues),
                          enemies=_with_enemy(s, eid, status="exchanged"))
         case ItemTraded(seat, to, item):
             giver = investigator(s, seat)
             index = list(giver.items).index(item)
-            s = _copy(s, investigators=_with(s, seat, items=giver.items[:index] + giver.items[index + 1 :]))
-            return _copy(s, investigators=_with(s, to, items=investigator(s, to).items + (item,)))
+            s = s.but(investigators=_with(s, seat, items=giver.items[:index] + giver.items[index + 1 :]))
+            return s.but(investigators=_with(s, to, items=investigator(s, to).items + (item,)))
         case TurnEnded(seat, next_seat, _round):
             finished = s.finished if seat in s.finished else s.finished + (seat,)
-            return _copy(s, finished=finished, turn=s.turn if next_seat is None else seat_index(s, next_seat))
+            return s.but(finished=finished, turn=s.turn if next_seat is None else seat_index(s, next_seat))
         case GameEnded():
-            return _copy(s, over=True)
+            return s.but(over=True)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"echo cannot fold an event of type {type(event).__name__}")

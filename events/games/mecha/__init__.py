@@ -23,4 +23,5 @@ GAME = Game(
     turn=rules.turn,
     seats=rules.seats,
     trace=rules.trace,
+    guards=rules.GUARDS,
 )

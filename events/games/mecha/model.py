@@ -111,6 +111,7 @@ class Move(Record):
     __slots__ = ("to",)
     __match_args__ = __slots__
     TYPE = "Move"
+    KINDS = {"to": "int | str | None"}
 
     def __init__(self, to: int | None) -> None:
         _set(self, "to", to)
@@ -122,6 +123,7 @@ class Pass(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "Pass"
+    KINDS = {}
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -274,4 +276,5 @@ EVENTS = Registry(
     ),
 )
 COMMANDS = Registry("command", (Move, Pass))
+# What a state is made of, for the shell's snapshots (server/snapshots.py decodes a state with it).
 STATES = Registry("state", (State, Board, Location, Seat))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, SecretRevealed
+from events.game import GameStarted, Guards, SecretRevealed
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 #: Recorded in every GameStarted. mecha-2: GameEnded tallies include the last command's own
 #: reveal, a value-20 token never comes out of the bag, a non-integer destination is refused.
 RULES_VERSION = "mecha-2"
+
+#: The checks before every decide (events.game.Guards): not started, over, unknown seat (MV-C3).
+GUARDS = Guards("MV-C3", over="the game is over: all {state.rounds} rounds are played")
 
 
 # --- start -----------------------------------------------------------------------------------------
@@ -137,28 +140,17 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
-    if state is None:
-        return Rejection("MV-C3", "the game has not started")
-    if state.over:
-        return Rejection("MV-C3", f"the game is over: all {state.rounds} rounds are played")
+    """A command becomes events, or a Rejection citing the clause that forbids it (after ``GUARDS``)."""
     index = seat_index(state, seat)
-    if index < 0:
-        return Rejection("MV-C3", f"there is no seat {seat!r} in this game")
     if index != state.turn:
         # A destination no Mecha could ever enter, or where this one stands, is refused under its own
         # clause (MV-1, MV-2, MV-3, MV-4) before the turn: MV-C3 only for what the rules allow.
         if isinstance(command, Move) and command.to is not None and (
-                not _is_number(command.to) or boards.location(state.board, command.to) is None
+                isinstance(command.to, str) or boards.location(state.board, command.to) is None
                 or command.to == state.positions[index]):
             return _why_not(state, index, command.to)
         return Rejection("MV-C3", f"it is {current_seat(state)}'s turn, not {seat}'s")
-    if isinstance(command, Move):
-        outcome = _decide_move(state, index, command, rng)
-    elif isinstance(command, Pass):
-        outcome = [TurnPassed(seat)]
-    else:
-        return Rejection("MV-C3", f"{type(command).__name__} is not a command of this game")
+    outcome = _decide_move(state, index, command, rng) if isinstance(command, Move) else [TurnPassed(seat)]
     if isinstance(outcome, Rejection):
         return outcome
     # The turn ends on the state the action left, so GameEnded's tallies count this action too.
@@ -166,10 +158,6 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     for event in outcome:
         after = evolve(after, event)
     return outcome + _end_turn(after, index)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Rejection:
@@ -182,7 +170,7 @@ def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Re
             listed = ", ".join(str(place) for place in sorted(options))
             return Rejection("MV-5", f"a Move needs a destination while valid ones exist: {listed}")
         return [MechStayed(seat.seat, here)]
-    if not _is_number(to) or to not in options:  # ``True in {1: ...}`` holds: check the type first
+    if to not in options:  # a name (Move.KINDS: a number, a name or None) is never a destination
         return _why_not(state, index, to)
     path = options[to]
     occupied = {position for position in state.positions if position is not None}
@@ -205,10 +193,10 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
     seat = state.seats[index]
     here = state.positions[index]
     cards = tuple(name for name, _hex in state.board.card_spaces)
-    if not _is_number(to):
+    if isinstance(to, str):
         if to in cards:
             return Rejection("MV-4", f"card space {to} holds a central card, not a Location: no Mecha enters it")
-        if isinstance(to, str) and to.lower() == "camp":
+        if to.lower() == "camp":
             return Rejection("MV-2", "the Camp is not a Location: a Mecha that has left it never returns")
         return Rejection("MV-1", f"a Move goes to a Location number, got {to!r}")
     if boards.location(state.board, to) is None:
@@ -324,21 +312,17 @@ def evolve(state: Any, event: Any) -> State:
         case GameStarted():
             return initial_state(event)
         case MechMoved(seat, _start, to, _path, _passed):
-            i = seat_index(s, seat)
-            positions = s.positions[:i] + (to,) + s.positions[i + 1 :]
-            return s.but(positions=positions)
+            return s.but(positions=_put(s.positions, seat_index(s, seat), to))
         case MechStayed() | TurnPassed():
             return s
         case PlanTokenGained(seat, location):
             i = seat_index(s, seat)
-            plans = s.plans[:i] + (s.plans[i] + (location,),) + s.plans[i + 1 :]
-            map_tokens = tuple(place for place in s.map_tokens if place != location)
-            return s.but(map_tokens=map_tokens, plans=plans)
+            return s.but(map_tokens=tuple(place for place in s.map_tokens if place != location),
+                         plans=_put(s.plans, i, s.plans[i] + (location,)))
         case LocationRevealed(seat, location):
             i = seat_index(s, seat)
-            revealed = s.revealed[:i] + (s.revealed[i] + (location,),) + s.revealed[i + 1 :]
-            face_up = tuple(sorted(s.face_up + (location,)))
-            return s.but(face_up=face_up, revealed=revealed)
+            return s.but(face_up=tuple(sorted(s.face_up + (location,))),
+                         revealed=_put(s.revealed, i, s.revealed[i] + (location,)))
         case CorruptionDrawn(location, value, colour, _total, _level):
             return s.but(stacks=_stack(s.stacks, location, (value, colour)), bag=_take(s.bag, (value, colour)))
         case CorruptionPlaced(location, value, colour):
@@ -352,6 +336,11 @@ def evolve(state: Any, event: Any) -> State:
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
+
+
+def _put(items: tuple, index: int, value: Any) -> tuple:
+    """``items`` with the one at ``index`` (a seat's) replaced by ``value``."""
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def _stack(stacks: tuple, location: int, token: tuple) -> tuple:

@@ -24,6 +24,7 @@ GAME_1 = Game(
     turn=rules.turn,
     seats=rules.seats,
     trace=rules.trace,
+    guards=rules.GUARDS,
 )
 #: skirmish-2 (issue 15): a door wider than one square is one door; a Move may give its path.
 #: Both versions share ``decide``: paths and the refusal order change no logged outcome.

@@ -158,6 +158,7 @@ class Activate(Record):
     __slots__ = ("figure",)
     __match_args__ = __slots__
     TYPE = "Activate"
+    KINDS = {"figure": "str"}
 
     def __init__(self, figure: str) -> None:
         _set(self, "figure", figure)
@@ -172,6 +173,7 @@ class Move(Record):
     __slots__ = ("figure", "to", "path")
     __match_args__ = __slots__
     TYPE = "Move"
+    KINDS = {"figure": "str | None", "to": "tuple[int, int]", "path": "tuple[tuple[int, int], ...] | None"}
     DEFAULTS = {"figure": None, "path": None}
 
     def __init__(self, figure: str, to: tuple, path: tuple | None = None) -> None:
@@ -186,6 +188,7 @@ class Attack(Record):
     __slots__ = ("figure", "target")
     __match_args__ = __slots__
     TYPE = "Attack"
+    KINDS = {"figure": "str", "target": "str"}
 
     def __init__(self, figure: str, target: str) -> None:
         _set(self, "figure", figure)
@@ -198,6 +201,7 @@ class ContestDoor(Record):
     __slots__ = ("figure", "door", "open")
     __match_args__ = __slots__
     TYPE = "ContestDoor"
+    KINDS = {"figure": "str", "door": "str", "open": "bool"}
 
     def __init__(self, figure: str, door: str, open: bool) -> None:
         _set(self, "figure", figure)
@@ -211,6 +215,7 @@ class EndActivation(Record):
     __slots__ = ("figure",)
     __match_args__ = __slots__
     TYPE = "EndActivation"
+    KINDS = {"figure": "str"}
 
     def __init__(self, figure: str) -> None:
         _set(self, "figure", figure)
@@ -222,6 +227,7 @@ class DecideDoor(Record):
     __slots__ = ("figure", "door", "open")
     __match_args__ = __slots__
     TYPE = "DecideDoor"
+    KINDS = {"figure": "str", "door": "str", "open": "bool"}
 
     def __init__(self, figure: str, door: str, open: bool) -> None:
         _set(self, "figure", figure)
@@ -453,4 +459,5 @@ EVENTS = Registry(
     ),
 )
 COMMANDS = Registry("command", (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor))
+# What a state is made of, for the shell's snapshots (server/snapshots.py decodes a state with it).
 STATES = Registry("state", (State, Grid, Figure, Door, Activation))

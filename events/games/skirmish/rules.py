@@ -9,7 +9,7 @@ before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, writ
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, SecretRevealed
+from events.game import GameStarted, Guards, SecretRevealed
 from events.games.skirmish import board as boards
 from events.games.skirmish.model import (
     Activate,
@@ -63,6 +63,9 @@ if TYPE_CHECKING:
 #: to the same events and state hashes; paths and the refusal order add nothing to a log.
 RULES_VERSION = "skirmish-2"
 RULES_VERSION_1 = "skirmish-1"
+
+#: The checks before every decide (events.game.Guards): not started, over, unknown side, not a command (SK-C5).
+GUARDS = Guards("SK-C5", no_seat="there is no side {seat!r} in this game (sides: {seats})")
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
@@ -364,14 +367,6 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     a wall, no line of sight, no contact with the door…), that rule is cited, and "not your turn"
     (SK-C5) only when nothing else forbids it.
     """
-    if state is None:
-        return Rejection("SK-C5", "the game has not started")
-    if state.over:
-        return Rejection("SK-C5", "the game is over")
-    if seat not in state.sides:
-        return Rejection("SK-C5", f"there is no side {seat!r} in this game (sides: {', '.join(state.sides)})")
-    if not isinstance(command, (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor)):
-        return Rejection("SK-C5", f"{type(command).__name__} is not a command of this game")
     active = state.active
     if isinstance(command, Move) and command.figure is None:  # the figure acting now
         if seat != current_side(state):
@@ -455,16 +450,7 @@ def _who(state: State, figure_id: str) -> str:
 # --- moving ------------------------------------------------------------------------------------------
 
 
-def _is_square(value: Any) -> bool:
-    return (
-        isinstance(value, tuple) and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    )
-
-
-def _move(state: State, item: Figure, to: Any, path: Any = None) -> list | Rejection:
-    if not _is_square(to):
-        return Rejection("SK-C1", f"a Move goes to a square [x, y], got {_shown(to)}")
+def _move(state: State, item: Figure, to: tuple, path: tuple | None = None) -> list | Rejection:
     if path is not None:
         return _walk(state, item, to, path)
     options = destinations(state, item)
@@ -487,19 +473,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _walk(state: State, item: Figure, to: tuple, path: Any) -> list | Rejection:
+def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejection:
     """A Move along the path its side chose (SK-C2): every step checked in order, and the first
-    illegal one refused with its clause and the step. Entries are checked to be squares first;
+    illegal one refused with its clause and the step (Move.KINDS makes every entry a square [x, y]);
     a path cannot be longer than the points left (each step costs at least 1), so the step where
     the points run out is refused (SK-C2) however long the path is."""
     grid = state.grid
     who = f"{item.name} ({item.id})"
-    if not isinstance(path, tuple) or not path:
-        return Rejection("SK-C1", f"a Move's path is a list of the squares entered, [[x, y], ...], "
-                         f"at least one, got {_shown(path)}")
-    for index, square in enumerate(path):
-        if not _is_square(square):
-            return Rejection("SK-C1", f"path[{index}]: expected a square [x, y], got {_shown(square)}")
+    if not path:
+        return Rejection("SK-C1", "a Move's path is a list of the squares entered, [[x, y], ...], at least one, "
+                         "got []")
     if path[-1] != to:
         return Rejection("SK-C2", f"the path ends on {_place(grid, path[-1])}, not on {_place(grid, to)}, where "
                          "the Move goes")
@@ -732,8 +715,6 @@ def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Reject
     if entry is None:
         return Rejection("SK-6", f"there is no door {_shown(command.door)} (doors: "
                          f"{', '.join(d.id for d in state.doors) or 'none'})")
-    if not isinstance(command.open, bool):
-        return Rejection("SK-10", f"open must be true or false, got {_shown(command.open)}")
     return _contest_problem(state, item, entry, command.open)
 
 
@@ -802,8 +783,6 @@ def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Reje
                              "its actions")
         return Rejection("SK-7", f"{command.door!r} is not among the doors {item.name} must decide "
                          f"({', '.join(pending)})")
-    if not isinstance(command.open, bool):
-        return Rejection("SK-7", f"open must be true or false, got {command.open!r}")
     entry = door(state, command.door)
     rule = "SK-8" if entry.holder == item.id else "SK-7"
     event = DoorDecided(entry.id, item.id, command.open, entry.open, rule)
@@ -833,30 +812,19 @@ def _finish(state: State, item: Figure) -> list:
 # --- evolve ------------------------------------------------------------------------------------------
 
 
-def _with_figure(s: State, changed: Figure) -> tuple:
-    return tuple(changed if item.id == changed.id else item for item in s.figures)
+def _with_figure(s: State, figure_id: str, **changes: Any) -> tuple:
+    """``s.figures`` with one figure's fields changed."""
+    return tuple(item.but(**changes) if item.id == figure_id else item for item in s.figures)
 
 
-def _with_door(s: State, changed: Door) -> tuple:
-    return tuple(changed if item.id == changed.id else item for item in s.doors)
+def _with_door(s: State, door_id: str, **changes: Any) -> tuple:
+    """``s.doors`` with one door's fields changed."""
+    return tuple(item.but(**changes) if item.id == door_id else item for item in s.doors)
 
 
-def _replace(s: State, figures: tuple | None = None, doors: tuple | None = None, active: Any = False) -> State:
-    return State(s.title, s.grid, s.sides, s.figures if figures is None else figures,
-                 s.doors if doors is None else doors, s.round, s.rounds, s.turn, s.activated,
-                 s.active if active is False else active, s.over, s.winner)
-
-
-def _moved(f: Figure, at: tuple | None, hp: int | None = None) -> Figure:
-    return Figure(f.id, f.side, f.name, f.attack, f.defense, f.speed, f.hp if hp is None else hp, f.max_hp,
-                  f.damage, f.melee, at)
-
-
-def _act(a: Activation, moved_before: int = 0, moved_after: int = 0, attacked: bool | None = None,
-         contested: tuple = (), pending: tuple | None = None) -> Activation:
-    return Activation(a.figure, a.moved_before + moved_before, a.moved_after + moved_after,
-                      a.attacked if attacked is None else attacked, a.contested + contested,
-                      a.pending if pending is None else pending)
+def _spent(a: Activation, cost: int) -> Activation:
+    """Movement points count before the attack or after it (SK-C2)."""
+    return a.but(moved_after=a.moved_after + cost) if a.attacked else a.but(moved_before=a.moved_before + cost)
 
 
 def evolve(state: Any, event: Any) -> State:
@@ -866,45 +834,35 @@ def evolve(state: Any, event: Any) -> State:
         case GameStarted():
             return initial_state(event)
         case FigureActivated(figure_id, _side, _round):
-            return _replace(s, active=Activation(figure_id, 0, 0, False, (), ()))
+            return s.but(active=Activation(figure_id, 0, 0, False, (), ()))
         case FigureMoved(figure_id, _start, to, _path, cost, _doubled, _passed):
-            a = s.active
-            act = _act(a, moved_after=cost) if a.attacked else _act(a, moved_before=cost)
-            return _replace(s, figures=_with_figure(s, _moved(figure(s, figure_id), to)), active=act)
+            return s.but(figures=_with_figure(s, figure_id, at=to), active=_spent(s.active, cost))
         case AttackRolled(_figure, target_id, _roll, _attack, _total, _defense, _cover, _corner, _screens,
                           _critical, _hit, damage):
-            target = figure(s, target_id)
-            hurt = _moved(target, target.at, max(0, target.hp - damage))
-            return _replace(s, figures=_with_figure(s, hurt), active=_act(s.active, attacked=True))
+            hp = max(0, figure(s, target_id).hp - damage)
+            return s.but(figures=_with_figure(s, target_id, hp=hp), active=s.active.but(attacked=True))
         case FigureDefeated(figure_id, _at):
-            return _replace(s, figures=_with_figure(s, _moved(figure(s, figure_id), None, 0)))
+            return s.but(figures=_with_figure(s, figure_id, hp=0, at=None))
         case DoorContested(door_id, _figure, _holder, _want, _fa, _fb, _ha, _hb, _throws, winner, is_open, _rule):
-            entry = door(s, door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, winner)),
-                            active=_act(s.active, contested=(door_id,)))
+            return s.but(doors=_with_door(s, door_id, open=is_open, holder=winner),
+                         active=s.active.but(contested=s.active.contested + (door_id,)))
         case DoorTaken(door_id, figure_id, _holder, is_open):
-            entry = door(s, door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, figure_id)),
-                            active=_act(s.active, contested=(door_id,)))
+            return s.but(doors=_with_door(s, door_id, open=is_open, holder=figure_id),
+                         active=s.active.but(contested=s.active.contested + (door_id,)))
         case DoorDecisionsDue(_figure, doors):
-            return _replace(s, active=_act(s.active, pending=doors))
+            return s.but(active=s.active.but(pending=doors))
         case DoorDecided(door_id, figure_id, is_open, _was, _rule):
-            entry = door(s, door_id)
             pending = tuple(d for d in s.active.pending if d != door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, is_open, figure_id)),
-                            active=_act(s.active, pending=pending))
+            return s.but(doors=_with_door(s, door_id, open=is_open, holder=figure_id),
+                         active=s.active.but(pending=pending))
         case DoorReleased(door_id, _figure, _was_open):
-            entry = door(s, door_id)
-            return _replace(s, doors=_with_door(s, Door(entry.id, entry.edge, False, None)))
+            return s.but(doors=_with_door(s, door_id, open=False, holder=None))
         case ActivationEnded(figure_id, next_side):
-            return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.sides.index(next_side),
-                         s.activated + (figure_id,), None, s.over, s.winner)
+            return s.but(turn=s.sides.index(next_side), activated=s.activated + (figure_id,), active=None)
         case RoundEnded(number, next_side):
-            return State(s.title, s.grid, s.sides, s.figures, s.doors, number + 1, s.rounds,
-                         s.sides.index(next_side), (), None, s.over, s.winner)
+            return s.but(round=number + 1, turn=s.sides.index(next_side), activated=(), active=None)
         case GameEnded(winner, _reason):
-            return State(s.title, s.grid, s.sides, s.figures, s.doors, s.round, s.rounds, s.turn, s.activated,
-                         s.active, True, winner)
+            return s.but(over=True, winner=winner)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"skirmish cannot fold an event of type {type(event).__name__}")

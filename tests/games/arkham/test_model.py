@@ -5,7 +5,19 @@ from __future__ import annotations
 import pytest
 
 from events.games.arkham import model
-from events.games.arkham.model import COMMANDS, EVENTS, STATES, Move
+from events.games.arkham.model import (
+    COMMANDS,
+    EVENTS,
+    Area,
+    Board,
+    Investigator,
+    Monster,
+    Move,
+    Offer,
+    OtherWorld,
+    Pending,
+    State,
+)
 from events.rng import Rng
 from tests.games.arkham.helpers import GAME, builtin, table
 from tests.games.arkham.test_properties import CROWDED
@@ -13,8 +25,10 @@ from tests.games.tables import unregistered_records
 
 
 def test_ah_c6_every_record_class_is_registered():
-    """AH-C6: a record class in model.py that no registry knows could never be decoded."""
-    assert unregistered_records(model, EVENTS, COMMANDS, STATES) == set()
+    """AH-C6: a record class in model.py that no registry knows could never be decoded: all but
+    the state's parts, which are only ever folded from events, never decoded."""
+    parts = {State, Board, Area, OtherWorld, Investigator, Monster, Pending, Offer}
+    assert unregistered_records(model, EVENTS, COMMANDS) == parts
 
 
 def test_ah_1_random_games_fold_every_registered_event_type():

@@ -175,12 +175,12 @@ def test_ah_3_locations_join_only_their_own_street():
 
 
 def test_ah_3_places_no_yellow_line_reaches_are_refused():
-    """AH-3: the Sky, Lost in Time and Space, unknown ids and non-strings are no destinations."""
+    """AH-3: the Sky, Lost in Time and Space and unknown ids are no destinations (a non-string is refused
+    at the edge: test_kinds.py)."""
     tab = table(scenario([inv("red", "graveyard")]))
     rejected(act(tab, "red", Move("sky")), "AH-3", "Sky is not joined to Arkham by any yellow line")
     rejected(act(tab, "red", Move(LOST)), "AH-3", "Lost in Time and Space is not joined")
     rejected(act(tab, "red", Move("atlantis")), "AH-3", "no area 'atlantis'")
-    rejected(act(tab, "red", Move(3)), "AH-3", "an area id", "got 3")
     rejected(act(tab, "red", Move("graveyard")), "AH-3", "already in Graveyard")
 
 
@@ -261,7 +261,6 @@ def test_ah_5_one_several_all_or_none():
     tab = table(scenario([inv("red", "library")], clues={"library": 2}))
     act(tab, "red", Stop())
     rejected(act(tab, "red", TakeClues(3)), "AH-5", "Library holds 2 Clue tokens: take 0 to 2, got 3")
-    rejected(act(tab, "red", TakeClues(True)), "AH-5", "got True")
     act(tab, "red", TakeClues(2))
     assert tab.state.clues == () and investigator(tab, "red").clues == 2
     tab = table(scenario([inv("red", "library")], clues={"library": 2}))

@@ -70,13 +70,6 @@ def test_mv_1_unknown_location_is_refused():
     rejected(act(tab, "red", Move("north")), "MV-1", "a Location number", "'north'")
 
 
-def test_mv_1_a_boolean_is_not_location_1():
-    """MV-1: ``true`` from JSON is not Location 1 even though Python says True == 1."""
-    tab = table(scenario(line(4), chain(4)))
-    rejected(act(tab, "red", Move(True)), "MV-1", "got True")
-    assert tab.state.positions == (None, None)
-
-
 # --- MV-2 Camp --------------------------------------------------------------------------------------
 
 
