@@ -86,7 +86,7 @@ def test_a_page_of_another_origin_cannot_open_a_game_socket(server, new_context)
     """Issue 12, finding 3: before, any page a player visited could open 64 silent sockets from their
     browser and lock a game. A page of another origin now gets no socket (the upgrade is answered
     403); a page of the server's own origin opens one."""
-    game = post_json(f"{server.base_url}/api/games", {"scenario": "mecha/sample", "seed": 5})[1]["game"]
+    game = post_json(f"{server.base_url}/api/games", {"scenario": "mecha/sample"})[1]["game"]
     url = f"{server.ws_url}/ws/{game}"
     context = new_context()
     context.route("http://elsewhere.test/**", lambda route: route.fulfill(

@@ -11,6 +11,7 @@ cannot open a socket at all (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 
@@ -19,13 +20,13 @@ import websockets
 
 from server.room import CLOSE_EVICTED, CLOSE_HELLO_TIMEOUT, CLOSE_TRY_AGAIN_LATER
 from tests.reliability import report
-from tests.server.client import run
+from tests.server.client import run as run_async
 from tests.server_fixture import ServerProcess, create_game
 
 pytestmark = pytest.mark.server
 
 SILENT = report.count(64, 256)  # the default connections_per_game, then four times it under soak
-HELLO_TIMEOUT = 3  # long enough for the per-address step to open its 17 silent sockets on a busy machine
+HELLO_TIMEOUT = 6  # long enough for the per-address step to open its 17 silent sockets on a busy machine
 ALLOWED = "https://tables.example"
 SMALL = {"CHRONICLE_HELLO_TIMEOUT": str(HELLO_TIMEOUT), "CHRONICLE_CONNECTIONS_PER_ADDRESS": "8",
          "CHRONICLE_GAMES_PER_SERVER": "2", "CHRONICLE_ALLOWED_ORIGINS": f"{ALLOWED}, https://other.example"}
@@ -37,12 +38,36 @@ def small_server(tmp_path_factory):
         yield started
 
 
+OPENED: list = []  # every socket a test opened: closed at its end even when it fails (no leak into the next test)
+
+
 async def silent(server, game_id: str, **kwargs):
-    return await websockets.connect(f"{server.ws_url}/ws/{game_id}", **kwargs)
+    socket = await websockets.connect(f"{server.ws_url}/ws/{game_id}", **kwargs)
+    OPENED.append(socket)
+    return socket
+
+
+async def close_all() -> None:
+    while OPENED:
+        with contextlib.suppress(Exception):
+            await OPENED.pop().close()
+
+
+def run(main, timeout: float = 30) -> None:
+    """``tests.server.client.run``, then every socket the test opened closed, whatever happened."""
+
+    async def guarded():
+        try:
+            await main
+        finally:
+            await close_all()
+
+    run_async(guarded(), timeout)
 
 
 async def hello(server, game_id: str, token=None, **kwargs) -> tuple[dict, object]:
     socket = await websockets.connect(f"{server.ws_url}/ws/{game_id}", max_size=2**22, **kwargs)
+    OPENED.append(socket)
     await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     return json.loads(await asyncio.wait_for(socket.recv(), 10)), socket
 
