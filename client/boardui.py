@@ -76,7 +76,7 @@ LEGENDS = {
         ("rect", (("fill", "#e9dfc6"), ("stroke", "#6d6250")), "Street area"),
         ("circle", (("fill", "#f7f1e1"), ("stroke", "#6d6250")), "Location"),
         ("rect", (("fill", "#d9d2ef"), ("stroke", "#7a6aa8")), "Other World"),
-        ("rect", (("fill", "#ffd84d"), ("stroke", "#b8860b")), "legal destination, with its cost"),
+        ("rect", (("fill", "#fff2b8"), ("stroke", "#b8860b"), ("stroke-width", "3")), "legal destination, with its cost"),
         ("line", (("stroke", "#e3b300"),), "yellow line (one movement point)"),
         ("ring", (("stroke", "#7a2bb5"),), "open gate"),
         ("circle", (("fill", "#2f9e44"), ("stroke", "#fff")), "Clue tokens"),

@@ -5,6 +5,7 @@ seat whose turn it is), watch page and replay page are opened once each, at 1440
 same page resized, at 390 × 844. On each page and size:
 
 - no horizontal scroll (the document is no wider than the viewport);
+- on the phone, every button, field and link at least 40 px high (buttons and fields 40 px wide);
 - axe-core (``tests/browser/axe.py``) finds no serious or critical violation;
 - a screenshot goes to ``docs/screenshots/<game>-<kind>-<width>.png`` (committed: the README
   shows them).
@@ -30,7 +31,7 @@ PHONE = {"width": 390, "height": 844}
 # A built-in scenario per rule system, its seed and how many commands the scripted players make.
 GAMES = {
     "mecha": ("mecha/sample", 7, 6),
-    "arkham": ("arkham/crossing", 3, 2),
+    "arkham": ("arkham/crossing", 3, 0),  # red about to move: its destinations and their costs
     "gloomhaven": ("gloomhaven/barrow", 3, 2),
     "echo": ("echo/first-case", 3, 2),
     "skirmish": ("skirmish/courtyard", 3, 2),
@@ -61,6 +62,15 @@ def overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
+def small_targets(page) -> list:
+    """Controls a finger must hit (buttons, fields, links) drawn smaller than 40 px."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, select, input, a[href]')]
+        .filter(node => node.getClientRects().length > 0)
+        .map(node => [node, node.getBoundingClientRect()])
+        .filter(([node, r]) => r.height < 40 || (node.tagName !== 'A' && r.width < 40))
+        .map(([node, r]) => `${node.outerHTML.slice(0, 80)} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+
+
 def check_sizes(page, name: str) -> list:
     """At desktop then phone size: a screenshot, and what is wrong (sideways scroll, serious axe findings)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -72,6 +82,8 @@ def check_sizes(page, name: str) -> list:
         where = f"{name} at {size['width']} px"
         if overflow(page) > 0:
             wrong.append(f"{where}: scrolls sideways by {overflow(page)} px")
+        if size is PHONE:
+            wrong += [f"{where}: touch target under 40 px: {small}" for small in small_targets(page)]
         wrong += [f"{where}: axe {finding}" for finding in axe.serious(page)]
     return wrong
 
