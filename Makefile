@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test soak install install-test chromium postgresql axe lint bench clean
+.PHONY: run test soak screenshots install install-test chromium postgresql axe lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ test: install-test chromium postgresql axe
 # they rewrite docs/reliability.md. `make test` runs the same tests with smaller counts.
 soak: install-test chromium postgresql axe
 	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability tests/browser/test_security.py
+
+# Every page kind of every game at 1440 x 900 and 390 x 844 into docs/screenshots/ (make test writes
+# the same shots into .pytest_cache/screenshots/ instead).
+screenshots: install-test chromium axe
+	CHRONICLE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_pages.py
 
 bench: install-test chromium
 	$(BIN)/python -m bench.fold

@@ -26,6 +26,7 @@ STRINGS = {
     "legend": "Legend", "not-modelled": "Not modelled here: ",
 }
 MAX_ZOOM = 6
+NARROW = "(max-width: 600px)"  # where style.css lets a wide table scroll inside its panel
 DRAG_PX = 6  # a pointer that moves less than this is a click, not a drag
 
 # Inline SVG icons (font glyphs such as ⏮ draw as empty boxes with Debian's fonts): 24 × 24 paths.
@@ -419,6 +420,10 @@ def scrollable_tables(node: object) -> None:
     """A table wider than the panel (a phone) scrolls inside it (style.css); one that does is focusable,
     so a keyboard can scroll it too, and only then (a tab stop that does nothing is noise)."""
     if node is None:
+        return
+    if not window.matchMedia(NARROW).matches:  # wide: no table scrolls (and reading widths costs a layout)
+        for table in list(node.querySelectorAll("table[tabindex]")):
+            table.removeAttribute("tabindex")
         return
     for table in list(node.querySelectorAll("table")):
         if table.scrollWidth > table.clientWidth + 1:
