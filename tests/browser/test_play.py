@@ -141,6 +141,14 @@ def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server,
     assert page.problems == [] and missing.problems == []
 
 
+def test_a_token_with_a_broken_escape_is_refused_in_words_not_a_crash(server, new_context):
+    created = create_game(server.base_url, seed=9)
+    page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=%E0%A4%A&x=%ZZ")
+    assert page.text_content("#who") == "Spectating: this link's seat token is not valid"
+    assert page.text_content("#hash") == "hash ✓ seq 1"
+    assert page.problems == []
+
+
 def test_a_link_without_a_token_says_it_has_none_not_that_it_was_refused(server, new_context):
     created = create_game(server.base_url, seed=9)
     for url in (f"/play/{created['game']}", f"/play/{created['game']}#token="):

@@ -78,6 +78,8 @@ def test_replay_scrub_and_play(server, new_context):
     ("abc", "last", "?seq=abc is not an event number: showing the last event (seq {last})."),
     ("0", 1, "?seq=0: events are numbered from 1: showing the first event."),
     ("<b>x</b>", "last", "?seq=<b>x</b> is not an event number: showing the last event (seq {last})."),
+    ("%ZZ", "last", "?seq=%ZZ is not an event number: showing the last event (seq {last})."),
+    ("-3", "last", "?seq=-3 is not an event number: showing the last event (seq {last})."),
 ])
 def test_a_bad_seq_in_the_replay_url_is_said_not_silently_jumped_over(server, new_context, given, opens_at, said):
     created = create_game(server.base_url, seed=23)
