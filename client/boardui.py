@@ -132,10 +132,11 @@ NOT_MODELLED = {
     "gloomhaven": "only what the rules summary covers is played: initiative, card actions (move, attack, heal, "
                   "summon), monster focus and movement, traps, terrain, resting and exhaustion; elements, "
                   "conditions, items, loot and experience are not.",
-    "echo": "only the Movement phase is played (EC-1…EC-20): moving, evading, trading and fighting enemies; "
-            "encounters and the other phases are not.",
-    "skirmish": "movement, terrain, line of sight, attacks and doors are played (SK-1…SK-12); special "
-                "abilities and victory conditions beyond the scenario's are not.",
+    "echo": "only the Movement phase is played (EC-1…EC-20): moving, evading, combat rounds, spells, "
+            "madness and injury; encounters and the other phases of a turn are not.",
+    "skirmish": "movement, terrain, line of sight and cover, attacks and doors are played (SK-1…SK-12); "
+                "the figures have no special abilities; a side wins by leaving the other no figure, nobody when the "
+                "rounds run out.",
 }
 
 _HEX = ((11, 2), (19, 6.5), (19, 15.5), (11, 20), (3, 15.5), (3, 6.5))
