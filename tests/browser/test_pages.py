@@ -11,8 +11,8 @@ same page resized, at 390 × 844. On each page and size:
   (CHRONICLE_SCREENSHOTS=1: the committed ones the README shows), else to
   ``.pytest_cache/screenshots/`` (``make test`` leaves the repository as it was).
 
-The keyboard test tabs through a seat's page and finds every enabled control (buttons, links,
-inputs, the board's legal destinations) focused on the way.
+On each page (at phone size) Tab, pressed from the top, focuses every enabled control on the way:
+buttons, links, fields, the board's legal destinations, the log.
 """
 
 from __future__ import annotations
@@ -98,18 +98,6 @@ def test_lobby_fits_a_phone_and_passes_axe(server, new_context, games):
     assert page.problems == []
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_every_page_kind_fits_a_phone_and_passes_axe(server, new_context, games, game):
-    created, seat = games[game]
-    wrong = []
-    for kind in KINDS:
-        page = open_page(new_context(), f"{server.base_url}{url_of(kind, created, seat)}")
-        wrong += check_sizes(page, f"{game}-{kind}")
-        wrong += [f"{game}-{kind}: {problem}" for problem in page.problems]
-        page.close()
-    assert wrong == [], "\n".join(str(item) for item in wrong)
-
-
 def focusable(page) -> list:
     """A description of every enabled, visible control of the page."""
     return page.evaluate("""() => [...document.querySelectorAll(
@@ -126,21 +114,30 @@ def tab_through(page, count: int) -> list:
     return seen
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_every_control_of_a_seats_page_is_reached_by_tab(server, new_context, games, game):
-    created, seat = games[game]
-    page = open_page(new_context(), f"{server.base_url}{url_of('play', created, seat)}")
+def unreached(page) -> list:
+    """The controls that pressing Tab from the top of the page never focuses."""
     controls = focusable(page)
-    assert controls, "a seat's page has controls"
+    page.evaluate("document.activeElement && document.activeElement.blur()")
     reached = set(tab_through(page, len(controls) + 3))
-    assert [control for control in controls if control not in reached] == []
-    assert page.problems == []
+    return [control for control in controls if control not in reached]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_page_kind_fits_a_phone_passes_axe_and_is_reached_by_tab(server, new_context, games, game):
+    created, seat = games[game]
+    wrong = []
+    for kind in KINDS:
+        page = open_page(new_context(), f"{server.base_url}{url_of(kind, created, seat)}")
+        wrong += check_sizes(page, f"{game}-{kind}")
+        wrong += [f"{game}-{kind}: not reached by Tab: {control}" for control in unreached(page)]
+        wrong += [f"{game}-{kind}: {problem}" for problem in page.problems]
+        page.close()
+    assert wrong == [], "\n".join(str(item) for item in wrong)
 
 
 def test_the_lobby_controls_are_reached_by_tab(server, new_context, games):
     page = open_page(new_context(), f"{server.base_url}/")
     page.locator("tr.game").first.wait_for()
     wait_ready(page)
-    controls = focusable(page)
-    reached = set(tab_through(page, len(controls) + 3))
-    assert [control for control in controls if control not in reached] == []
+    assert focusable(page), "the lobby has controls"
+    assert unreached(page) == []
