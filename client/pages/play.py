@@ -258,19 +258,13 @@ class PlayPage:
         if self.game.is_over(state):
             add(box, el("span", "The game is over.", "over"))
             return
-        prompt_text = getattr(self.view, "prompt_text", None)  # a renderer may word it for its game
-        if prompt_text is not None:  # first: gloomhaven's learns here which seat it draws for
-            text = prompt_text(state, self.seat, current)
+        # A renderer may word the prompt for its game; ask it first (gloomhaven's learns there
+        # which seat it draws its cards for, and actions() would tell it too early).
+        prompt_text = getattr(self.view, "prompt_text", None)
+        text = prompt_text(state, self.seat, current) if prompt_text is not None else None
         buttons = self.view.actions(state, self.seat)
-        if prompt_text is not None:
-            pass
-        elif not mine:
-            text = f"Waiting for {current}…"
-        elif self.pickable:
-            word = PLACE_WORDS.get(self.game.name, "place")
-            text = f"Your turn: click a highlighted {word}" + (", or" if buttons else ".")
-        else:
-            text = "Your turn:" if buttons else "Your turn: nothing to do."
+        if text is None:
+            text = self.default_prompt(mine, current, buttons)
         add(box, el("span", text, "prompt"))
         for label, kind, data in buttons:
             button = el("button", label, "action", (("data-command", kind),))
@@ -278,6 +272,15 @@ class PlayPage:
                 button.setAttribute("disabled", "disabled")
             listen(button, "click", self.action_handler(label, kind, data))
             add(box, button)
+
+    def default_prompt(self, mine: bool, current: object, buttons: list) -> str:
+        """'click a highlighted …' only when something is highlighted, in the game's word for a place."""
+        if not mine:
+            return f"Waiting for {current}…"
+        if self.pickable:
+            word = PLACE_WORDS.get(self.game.name, "place")
+            return f"Your turn: click a highlighted {word}" + (", or" if buttons else ".")
+        return "Your turn:" if buttons else "Your turn: nothing to do."
 
     def action_handler(self, label: str, kind: str, data: dict) -> object:
         def handler(event: object) -> None:
