@@ -166,6 +166,8 @@ def test_enter_on_a_focused_destination_moves_like_a_click(server, new_context):
     target = page.locator("g.loc.dest[tabindex='0']").first
     number = target.get_attribute("data-number")
     target.focus()
+    # Check: the focused destination shows it (the focus ring's colour, over the game's own stroke).
+    assert target.locator("polygon.hex").evaluate("n => getComputedStyle(n).stroke") == "rgb(11, 87, 208)"
     page.keyboard.press("Enter")
     page.wait_for_function("n => document.querySelector(\"g.mech[data-seat='red']\").dataset.at === n", arg=number,
                            timeout=READY_TIMEOUT_MS)
