@@ -39,9 +39,14 @@ def test_gh_4_the_chosen_half_marks_its_legal_hexes_and_is_shown_chosen(server, 
     chosen = page.locator(".my-cards button.half.chosen")
     assert chosen.count() == 1 and chosen.get_attribute("aria-pressed") == "true"
     assert chosen.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(47, 95, 196)"
-    # Check: every reachable hex is drawn in the destination colour; the others are not.
-    assert set(fill_of(page, ".gloomhaven-board .hex.reach")) == {DEST_FILL}
+    # Check: every reachable open hex is drawn in the destination colour, the others are not;
+    # reachable hazardous or difficult terrain keeps its colour inside a ring of it.
+    assert set(fill_of(page, ".gloomhaven-board g.cell[data-terrain='open'] > .hex.reach")) == {DEST_FILL}
     assert DEST_FILL not in fill_of(page, ".gloomhaven-board .hex:not(.reach)")
+    rings = page.eval_on_selector_all(
+        ".gloomhaven-board g.cell:is([data-terrain='hazardous'], [data-terrain='difficult']) > .hex.reach",
+        "nodes => nodes.map(n => [getComputedStyle(n).fill, getComputedStyle(n).stroke])")
+    assert all(fill != DEST_FILL and stroke == "rgb(217, 164, 0)" for fill, stroke in rings), rings
     # Check: the tooltip names the hex and what a click does; the cell is reachable by keyboard.
     cell = page.locator(".gloomhaven-board g.cell:has(> .hex.reach)").first
     assert "a legal hex for the chosen card half: click it" in cell.locator("title").text_content()
