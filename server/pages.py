@@ -5,8 +5,9 @@ stylesheet URL carries a hash of its content, so those are served gzipped with a
 while the HTML itself is revalidated each time. No inline script exists, so the pages can send a
 Content-Security-Policy that allows scripts from this origin only, plus ``'unsafe-eval'``, which
 Brython needs to run the JavaScript it compiles from Python. Nothing from the request or the
-store is written into the HTML but the URL of its game's script: a page reads its game id from
-its own URL.
+store is written into the HTML but its game's rule system, as the URL of its script and as
+``<body data-game>`` (for the game's stylesheet rules), and only when it is one the bundle knows:
+a page reads its game id from its own URL.
 """
 
 from __future__ import annotations
