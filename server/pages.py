@@ -5,8 +5,9 @@ stylesheet URL carries a hash of its content, so those are served gzipped with a
 while the HTML itself is revalidated each time. No inline script exists, so the pages can send a
 Content-Security-Policy that allows scripts from this origin only, plus ``'unsafe-eval'``, which
 Brython needs to run the JavaScript it compiles from Python. Nothing from the request or the
-store is written into the HTML but the URL of its game's script: a page reads its game id from
-its own URL.
+store is written into the HTML but its game's rule system, as the URL of its script and as
+``<body data-game>`` (for the game's stylesheet rules), and only when it is one the bundle knows:
+a page reads its game id from its own URL.
 """
 
 from __future__ import annotations
@@ -48,13 +49,24 @@ BODIES = {
       <label>Seed (optional) <input id="seed" name="seed" inputmode="numeric" size="8"></label>
       <button id="create-button" type="submit" disabled>Create</button>
     </form>
-    <p id="notice" class="notice"></p>
+    <form id="upload" class="upload">
+      <label>Or a scenario file (JSON, docs/&lt;game&gt;-format.md)
+        <input id="scenario-file" name="scenario-file" type="file" accept=".json,application/json"></label>
+      <button id="upload-button" type="submit">Create from the file</button>
+    </form>
+    <p id="notice" class="notice" role="status"></p>
+    <ul id="scenario-errors" class="scenario-errors"></ul>
     <div id="created"></div>
+  </section>
+  <section class="my-games">
+    <h2>My games</h2>
+    <p class="hint">The seat links of the games created in this browser, kept in this browser only.</p>
+    <ul id="my-games"></ul>
   </section>
   <section class="games">
     <h2>Games</h2>
     <table class="game-list">
-      <thead><tr><th>title</th><th>rules</th><th>seats</th><th>log</th><th>created</th><th></th></tr></thead>
+      <thead><tr><th>title</th><th>rules</th><th>seats</th><th>log</th><th>created</th><th>links</th></tr></thead>
       <tbody id="games"></tbody>
     </table>
     <button id="more-games" type="button" hidden>More games</button>
@@ -67,12 +79,13 @@ BODIES = {
       <span id="connection" class="connection"></span></div>
     <div id="board" class="board-box"></div>
     <div id="actions" class="actions"></div>
-    <p id="notice" class="notice"></p>
+    <p id="notice" class="notice" role="status"></p>
+    <div id="legend"></div>
   </section>
   <aside class="side">
     <div id="info" class="info"></div>
-    <h3>Event log</h3>
-    <div class="log-box"><ol id="log" class="log"></ol></div>
+    <h3 id="log-title">Event log</h3>
+    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
   </aside>
 </main>""",
     "replay": """
@@ -81,12 +94,13 @@ BODIES = {
     <div class="bar"><span class="who">Replay</span> <span id="hash" class="hash">loading…</span></div>
     <div id="controls" class="controls"></div>
     <div id="board" class="board-box"></div>
-    <p id="notice" class="notice"></p>
+    <p id="notice" class="notice" role="status"></p>
+    <div id="legend"></div>
   </section>
   <aside class="side">
     <div id="info" class="info"></div>
-    <h3>Event log</h3>
-    <div class="log-box"><ol id="log" class="log"></ol></div>
+    <h3 id="log-title">Event log</h3>
+    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
   </aside>
 </main>""",
 }
@@ -96,10 +110,10 @@ BODIES["watch"] = BODIES["play"]
 class StaticFile:
     __slots__ = ("name", "url", "body", "gzipped", "media_type")
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, body: bytes | None = None) -> None:
         import gzip
 
-        self.body = path.read_bytes()
+        self.body = path.read_bytes() if body is None else body
         self.gzipped = gzip.compress(self.body, 9, mtime=0)
         digest = hashlib.sha256(self.body).hexdigest()[:12]
         self.name = f"{path.stem}.{digest}{path.suffix}"
@@ -108,8 +122,18 @@ class StaticFile:
 
 
 def static_files() -> dict:
-    """boot.js and style.css by file name (read each call: two small files, and edits show at once)."""
-    return {path.name: StaticFile(path) for path in sorted(STATIC_DIR.iterdir()) if path.suffix in STATIC_TYPES}
+    """boot.js and style.css by file name (read each call: a few small files, and edits show at once).
+
+    style.css is served with every game's stylesheet (``static/games/<game>.css``) appended: each
+    game's rules live in a file of their own, prefixed with its board's class, and a page still
+    fetches one stylesheet (its game may be known only after the server's welcome)."""
+    files = {path.name: StaticFile(path) for path in sorted(STATIC_DIR.iterdir()) if path.suffix in STATIC_TYPES}
+    style = STATIC_DIR / "style.css"
+    parts = [style.read_bytes()]
+    for path in sorted((STATIC_DIR / "games").glob("*.css")):
+        parts.append(f"\n/* ---- games/{path.name} ---- */\n".encode() + path.read_bytes())
+    files["style.css"] = StaticFile(style, b"".join(parts))
+    return files
 
 
 def render_page(kind: str, rules: str | None = None) -> str:
@@ -123,6 +147,9 @@ def render_page(kind: str, rules: str | None = None) -> str:
     scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
     nav = '<a href="/">Chronicle</a>'
+    # The rule system's name (a key of bundle.games, never request data): the game's stylesheet rules
+    # apply from the first paint. Without it the page sets the attribute once the welcome names the game.
+    game_attr = f' data-game="{rules}"' if rules in built.games else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -132,7 +159,7 @@ def render_page(kind: str, rules: str | None = None) -> str:
 <link rel="stylesheet" href="{static['style.css'].url}">
 <link rel="icon" href="data:,">
 </head>
-<body data-page="{kind}">
+<body data-page="{kind}"{game_attr}>
 <header><nav>{nav}</nav><h1>{TITLES[kind]} <span id="game-id" class="game-id"></span></h1></header>
 {BODIES[kind]}
 {tags}

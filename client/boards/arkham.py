@@ -33,6 +33,18 @@ def seat_colour(state: object, seat: str) -> str:
     return svgkit.seat_colour(state, seat, rules.seat_index, PALETTE)
 
 
+def check_dice(state: object, check: str, found: object) -> str:
+    """The dice a check would roll, shown before it is asked for (AH-C1: skill + the monster's modifier)."""
+    inv = rules.active(state)
+    modifier = {"evade": found.awareness, "flee": found.awareness, "horror": found.horror_rating,
+                "combat": found.combat_rating}[check]
+    dice = getattr(inv, rules.SKILLS[check]) + modifier
+    if dice <= 0:
+        return "0 dice: fails without a roll"
+    needed = found.toughness if check == "combat" else 1
+    return f"{dice} {'die' if dice == 1 else 'dice'}, {needed} success{'' if needed == 1 else 'es'} needed"
+
+
 class _Area:
     __slots__ = ("group", "shape", "title", "cost", "label", "cls")
 
@@ -87,6 +99,13 @@ class ArkhamView:
         if now == "move" and self._planning(state, seat):
             return "Your path: click each area to walk through in order (a farther one adds its cheapest way), then"
         if now == "move":
+            facing = rules.undealt(state)
+            if facing:  # AH-7: no step before every monster here is fought or evaded
+                names = ", ".join(item.name for item in facing)
+                return f"Your movement: first fight or evade each monster here ({names}):"
+            if not rules.destinations(state):
+                return "Your movement: no movement points left:" if state.points <= 0 else \
+                    "Your movement: no area can be reached from here:"
             return "Your movement: click a highlighted area (its cost in movement points is shown), or"
         if now in ("place", "return"):
             return "Click a highlighted area to come back to Arkham"
@@ -184,16 +203,23 @@ class ArkhamView:
         kind = command.TYPE
         if kind in ("Evade", "Fight"):
             found = rules.monster(state, command.monster)
-            name = found.name if found is not None else command.monster
+            if found is None:
+                return f"{kind} {command.monster}"
+            name = found.name
             if kind == "Fight" and state.combat:
-                return f"Fight {name} (Combat check)"
-            return f"{kind} {name}"
+                return f"Fight {name} (Combat check: {check_dice(state, 'combat', found)})"
+            if kind == "Fight":
+                return f"Fight {name} (Horror check first: {check_dice(state, 'horror', found)})"
+            if found.elusive:
+                return f"Evade {name} (Elusive: no roll, AH-C6)"
+            return f"Evade {name} ({check_dice(state, 'evade', found)})"
         if kind == "Stop":
             return "End movement here"
         if kind == "TakeClues":
             return f"Take {command.count} Clue token{'' if command.count == 1 else 's'}"
         if kind == "Flee":
-            return "Flee (Evade check)"
+            found = rules.monster(state, state.combat)
+            return f"Flee (Evade check: {check_dice(state, 'flee', found)})" if found is not None else "Flee (Evade check)"
         if kind == "SpendClue":
             return "Spend a Clue token: one more die"
         if kind == "AcceptRoll":
@@ -550,6 +576,8 @@ class ArkhamView:
         if facing:
             names = ", ".join(item.name for item in facing)
             return f"{mover.seat} must fight or evade each monster here, in any order: {names} (AH-7)"
+        if state.points <= 0:
+            return f"{mover.seat}: no movement points left: end the movement (AH-2)"
         return f"{mover.seat}: click a highlighted area (cost shown) or end the movement (AH-2)"
 
     def _dice(self, state: object, envelopes: list) -> object:

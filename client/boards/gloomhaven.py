@@ -33,6 +33,10 @@ CORNERS = ((1.0, 0.0), (0.5, 0.866), (-0.5, 0.866), (-1.0, 0.0), (-0.5, -0.866),
 TERRAIN = {"obstacles": "#6b6b6b", "traps": "#f2b8b5", "hazardous": "#f4a259", "difficult": "#b9d7a8",
            "doors": "#a0522d"}
 SEAT_COLOURS = ("#d63c3c", "#3c6fd6", "#2f9e44", "#8a4fd0")
+TERRAIN_NAMES = {"obstacles": "obstacle", "traps": "trap", "hazardous": "hazardous terrain",
+                 "difficult": "difficult terrain", "doors": "door"}
+MARK_TIPS = {"reach": "a legal hex for the chosen card half: click it",
+             "target": "a target of the chosen card half: click it"}
 STEP_MS = 180
 
 
@@ -64,6 +68,7 @@ class GloomhavenView:
         self.info_node = info_node
         self.map = None
         self.cells: dict = {}  # hex -> (polygon, title, label)
+        self.terrain: dict = {}  # hex -> its terrain key (open hexes are absent)
         self.figures: dict = {}  # figure id -> (group, title, circle, text)
         self.figure_layer = None
         self.viewer = None  # the seat this page plays (None: a spectator)
@@ -247,9 +252,19 @@ class GloomhavenView:
                 options.setdefault(option.destination, []).append(str(index))
         traps = set(state.traps)
         opened = set(state.open_doors)
+        standing = {figure.hex: figure for figure in state.figures}
         for hex, (polygon, title, label) in self.cells.items():
             cls = "hex"
             text = hex_name(hex)
+            kind = self.terrain.get(hex)
+            if kind == "traps" and hex not in traps:
+                kind = None  # sprung
+            if kind == "doors":
+                text += " · open door" if hex in opened else " · closed door"
+            elif kind is not None:
+                text += f" · {TERRAIN_NAMES[kind]}"
+            if hex in standing:
+                text += f" · {standing[hex].name} ({standing[hex].id})"
             if hex in state.map.traps and hex not in traps:
                 polygon.setAttribute("fill", "#f3efe4")
             if hex in state.map.doors:
@@ -257,10 +272,10 @@ class GloomhavenView:
             mark = marks.get(hex)
             if mark is not None:
                 cls += f" {mark}"
-                text += f" · {mark}"
+                text += f" · {MARK_TIPS.get(mark, mark)}"
             if hex in options:
                 cls += " option"
-                text += f" · option {', '.join(options[hex])}"
+                text += f" · the players' option {', '.join(options[hex])} for the monster: click to choose it"
             steps = [str(i + 1) for i, step in enumerate(self.building or ()) if step == hex]
             if steps:
                 cls += " path"
@@ -290,6 +305,7 @@ class GloomhavenView:
         for key in ("obstacles", "traps", "hazardous", "difficult", "doors"):
             for hex in getattr(game_map, key):
                 kinds[hex] = key
+        self.terrain = kinds
         self.cells = {}
         layer = svg("g", "hexes")
         for hex in game_map.hexes:
@@ -562,8 +578,9 @@ class GloomhavenView:
                     if half in used_halves:
                         continue
                     label = f"{half}: {self._action_text(action)}"
-                    cls = "half" + (" chosen" if self.half == (card_id, half) else "")
-                    button = el("button", label, cls, (("data-card", card_id), ("data-half", half)))
+                    chosen = self.half == (card_id, half)
+                    button = el("button", label, "half" + (" chosen" if chosen else ""),
+                                (("data-card", card_id), ("data-half", half), ("aria-pressed", "true" if chosen else "false")))
                     listen(button, "click", self._choose_half(card_id, half))
                     add(line, button)
                 add(box, line)
@@ -638,7 +655,8 @@ class GloomhavenView:
     def _card_button(self, state: object, card_id: str, chosen: bool, handler: object) -> object:
         card = rules._card(state, card_id)
         text = f"{card.initiative} {card.name}: {self._action_text(card.top)} / {self._action_text(card.bottom)}"
-        button = el("button", text, "card" + (" chosen" if chosen else ""), (("data-card", card_id),))
+        button = el("button", text, "card" + (" chosen" if chosen else ""),
+                    (("data-card", card_id), ("aria-pressed", "true" if chosen else "false")))
         listen(button, "click", handler)
         return button
 

@@ -175,7 +175,7 @@ class MechaView:
         pad = SIZE * 1.2
         box = f"{round(min(xs) - pad)} {round(min(ys) - pad)} {round(max(xs) - min(xs) + 2 * pad)} " \
               f"{round(max(ys) - min(ys) + 2 * pad)}"
-        root = svg("svg", "board", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
+        root = svg("svg", "board mecha-board", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
         add(root, svg("title", None, (), board.name))
         marker = svg("marker", None, (("id", "arrow"), ("viewBox", "0 0 10 10"), ("refX", "8"), ("refY", "5"),
                                       ("markerWidth", "5"), ("markerHeight", "5"),

@@ -8,10 +8,11 @@ A spectator's page is the same without a seat: nothing is clickable and there ar
 
 from __future__ import annotations
 
-from browser import timer
+from browser import timer, window
 
 import events.games
 from client.boards import renderer
+from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
@@ -20,6 +21,20 @@ from client.net import Connection
 from events.record import DecodeError
 
 FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
+# What a highlighted place is called in each game, for the default prompt (a renderer may word its own).
+PLACE_WORDS = {"mecha": "Location", "skirmish": "square", "echo": "location", "arkham": "area", "gloomhaven": "hex"}
+# Errors a player may meet, in words; the server's code and message still go to the log.
+ERROR_WORDS = {
+    "bad-token": "This link's seat token is not valid (mistyped, cut short, or from another game): "
+                 "you are watching the game instead. Ask for your seat's link again.",
+    "no-such-game": "There is no game {game} on this server: check the link.",
+    "game-unavailable": "This game's log does not replay under this server's rules: it cannot be shown.",
+    "rate-limited": "Too many commands at once: wait a moment and try again.",
+    "too-many-connections": "Too many pages are open on this game: close one and reload.",
+    "too-many-games": "This server has too many games open right now: try again later.",
+    "store-unavailable": "The server cannot reach its storage right now: try again in a moment.",
+    "internal-error": "The server failed on this command (a bug): nothing was changed.",
+}
 
 
 class PlayPage:
@@ -39,6 +54,9 @@ class PlayPage:
         self.waiting = None  # frames held while the game's scripts load
         self.scripts_loaded = False
         self.tried: dict = {}  # command id -> what it asked, for the rejection row
+        self.ui = None  # zoom, legend and keyboard access of the board
+        self.refused_token = False  # the server said the link's token matches no seat
+        self.pickable = 0  # how many places a click acts on now
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
 
     def held(self) -> int:
@@ -47,7 +65,8 @@ class PlayPage:
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
         if self.seated and not self.token:
-            self.notice("no seat token in this link (#token=…): watching only", "warning")
+            self.notice("This link has no seat token (the part after #token= is missing): you are watching "
+                        "the game.", "warning")
         self.connection.open()
 
     # --- frames ------------------------------------------------------------------------------------
@@ -79,18 +98,33 @@ class PlayPage:
             add(byid("log"), rejection_row(self.game, frame, tried))
             self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
         elif kind == "error":
-            self.notice(f"error {frame.get('code')}: {frame.get('message')}", "error")
-            self.refused(frame.get("code"))
+            self.error(frame)
         else:
             self.notice(f"unknown frame type {kind!r}", "error")
+
+    def error(self, frame: dict) -> None:
+        """An error frame in words for the player; the log row keeps the server's code and message."""
+        code = frame.get("code")
+        technical = f"error {code}: {frame.get('message')}"
+        words = ERROR_WORDS.get(code)
+        if words is None:
+            self.notice(technical, "error")
+        else:
+            self.notice(words.replace("{game}", self.game_id), "error", technical)
+        self.refused(code)
 
     def refused(self, code: object) -> None:
         """Errors that no retry can fix: a wrong seat token watches instead; no game stops."""
         if code == "bad-token" and self.token is not None:
+            self.refused_token = True
             self.token = self.connection.token = None
             self.connection.restart()  # hello again, with token null: a spectator
         elif code in ("no-such-game", "replaced"):  # replaced: a newer page of this seat took over; do not fight it
             self.connection.stopped = True
+            status = byid("hash")
+            set_text(status, "no such game")
+            status.setAttribute("class", "hash bad")
+            set_text(byid("who"), "")
             mark_ready()
 
     def game_loaded(self) -> None:
@@ -109,6 +143,8 @@ class PlayPage:
         if self.game is None:
             self.game = events.games.load(frame["rules"])
             self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
+            self.ui = BoardUI(byid("board"))
+            window.document.body.setAttribute("data-game", self.game.name)
             self.follower = Follower(self.game)
             mark("game-loaded")
         self.seat = frame.get("seat")
@@ -118,8 +154,12 @@ class PlayPage:
         who = byid("who")
         if self.seat is not None:
             set_text(who, f"You play {self.seat}")
+        elif not self.seated:
+            set_text(who, "Spectating")
+        elif self.token is None and self.refused_token:
+            set_text(who, "Spectating: this link's seat token is not valid")
         else:
-            set_text(who, "Spectating" if not self.seated else "Spectating: this link's seat token was refused")
+            set_text(who, "Spectating: this link has no seat token")
         self.maybe_ready()
 
     def event(self, raw: object) -> None:
@@ -168,6 +208,7 @@ class PlayPage:
             current = turn[0] if turn else None
             interactive = self.seat is not None and not self.game.is_over(state)
             self.view.draw(state, follower.envelopes, current, interactive, self.pick)
+            self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
             self.draw_actions(state, current)
         self.maybe_ready()
         if not self.checking:
@@ -217,12 +258,15 @@ class PlayPage:
         if self.game.is_over(state):
             add(box, el("span", "The game is over.", "over"))
             return
-        text = "Your turn: click a highlighted Location, or" if mine else f"Waiting for {current}…"
-        prompt_text = getattr(self.view, "prompt_text", None)  # a renderer may word it for its game
-        if prompt_text is not None:
-            text = prompt_text(state, self.seat, current)
+        # A renderer may word the prompt for its game; ask it first (gloomhaven's learns there
+        # which seat it draws its cards for, and actions() would tell it too early).
+        prompt_text = getattr(self.view, "prompt_text", None)
+        text = prompt_text(state, self.seat, current) if prompt_text is not None else None
+        buttons = self.view.actions(state, self.seat)
+        if text is None:
+            text = self.default_prompt(mine, current, buttons)
         add(box, el("span", text, "prompt"))
-        for label, kind, data in self.view.actions(state, self.seat):
+        for label, kind, data in buttons:
             button = el("button", label, "action", (("data-command", kind),))
             if not mine:
                 button.setAttribute("disabled", "disabled")
@@ -242,6 +286,15 @@ class PlayPage:
             self.schedule_render()
 
         return handler
+
+    def default_prompt(self, mine: bool, current: object, buttons: list) -> str:
+        """'click a highlighted …' only when something is highlighted, in the game's word for a place."""
+        if not mine:
+            return f"Waiting for {current}…"
+        if self.pickable:
+            word = PLACE_WORDS.get(self.game.name, "place")
+            return f"Your turn: click a highlighted {word}" + (", or" if buttons else ".")
+        return "Your turn:" if buttons else "Your turn: nothing to do."
 
     def action_handler(self, label: str, kind: str, data: dict) -> object:
         def handler(event: object) -> None:
@@ -273,15 +326,16 @@ class PlayPage:
 
     # --- panels --------------------------------------------------------------------------------------
 
-    def notice(self, text: str, cls: str) -> None:
+    def notice(self, text: str, cls: str, logged: str | None = None) -> None:
+        """The notice line; errors and warnings also go to the log (``logged``: the words for it)."""
         node = byid("notice")
         set_text(node, text)
         node.setAttribute("class", f"notice {cls}")
         if cls in ("error", "warning"):
-            add(byid("log"), notice_row(text, cls))
+            add(byid("log"), notice_row(logged or text, cls))
 
 
 def main(seated: bool) -> None:
     mark("imported")
-    token = fragment_params().get("token") if seated else None
+    token = (fragment_params().get("token") or None) if seated else None
     PlayPage(path_game_id(), token, seated).start()

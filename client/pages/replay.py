@@ -14,6 +14,7 @@ from browser import ajax, timer, window
 
 import events.games
 from client.boards import renderer
+from client.boardui import BoardUI, icon
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
 from client.loader import load_game
@@ -24,9 +25,9 @@ SPEEDS = (("0.5×", 2000), ("1×", 1000), ("2×", 500), ("4×", 250), ("8×", 12
 
 
 class ReplayPage:
-    def __init__(self, game_id: str, start: int) -> None:
+    def __init__(self, game_id: str, start: str) -> None:
         self.game_id = game_id
-        self.start_at = start
+        self.start_at = start  # the ?seq= given, as text ("" when none)
         self.game = None
         self.view = None
         self.envelopes: list = []
@@ -34,6 +35,7 @@ class ReplayPage:
         self.seq = 0
         self.playing = None  # the interval id while playing
         self.delay = 1000
+        self.ui = None
 
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
@@ -41,6 +43,9 @@ class ReplayPage:
         ajax.get(url, mode="text", oncomplete=self.loaded)
 
     def loaded(self, request: object) -> None:
+        if request.status == 404:
+            self.fail(f"There is no game {self.game_id} on this server: check the link.", "no such game")
+            return
         if request.status != 200:
             self.fail(f"could not load the log: HTTP {request.status} {request.text[:200]}")
             return
@@ -69,14 +74,26 @@ class ReplayPage:
             self.fail(f"cannot replay this log: {error}")
             return
         self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
+        self.ui = BoardUI(byid("board"))
+        window.document.body.setAttribute("data-game", self.game.name)
         self.build_controls()
-        self.go(self.start_at if self.start_at > 0 else len(self.envelopes))
+        seq, problem = start_seq(self.start_at, len(self.envelopes))
+        self.go(seq)
+        if problem:
+            self.say(problem, "warning")
         mark_ready()
 
-    def fail(self, message: str) -> None:
+    def say(self, message: str, cls: str) -> None:
         node = byid("notice")
         set_text(node, message)
-        node.setAttribute("class", "notice error")
+        node.setAttribute("class", f"notice {cls}")
+
+    def fail(self, message: str, badge: str | None = None) -> None:
+        self.say(message, "error")
+        if badge is not None:
+            status = byid("hash")
+            set_text(status, badge)
+            status.setAttribute("class", "hash bad")
         mark_ready()
 
     # --- controls ------------------------------------------------------------------------------------
@@ -84,22 +101,30 @@ class ReplayPage:
     def build_controls(self) -> None:
         box = clear(byid("controls"))
         last = len(self.envelopes)
-        buttons = (("first", "⏮", lambda e: self.go(1)), ("back", "◀ step", lambda e: self.go(self.seq - 1)),
-                   ("forward", "step ▶", lambda e: self.go(self.seq + 1)), ("last", "⏭", lambda e: self.go(last)))
-        for name, label, handler in buttons:
-            button = el("button", label, "step", (("data-step", name),))
+        buttons = (("first", "First event", None, lambda e: self.go(1)),
+                   ("back", "Step back", "step", lambda e: self.go(self.seq - 1)),
+                   ("forward", "Step forward", "step", lambda e: self.go(self.seq + 1)),
+                   ("last", "Last event", None, lambda e: self.go(last)))
+        for name, label, text, handler in buttons:
+            button = el("button", None, "step", (("data-step", name), ("type", "button"), ("aria-label", label),
+                                                 ("title", label)))
+            add(button, icon(name))
+            if text:
+                add(button, el("span", " " + text))
             listen(button, "click", handler)
             add(box, button)
-        play = el("button", "▶ play", "play", (("id", "play"),))
+        play = el("button", None, "play", (("id", "play"), ("type", "button")))
+        self.show_play(play, False)
         listen(play, "click", lambda e: self.toggle_play())
-        speed = el("select", None, "speed", (("id", "speed"),))
+        speed = el("select", None, "speed", (("id", "speed"), ("aria-label", "Speed")))
         for label, delay in SPEEDS:
             option = el("option", label, None, (("value", delay),))
             if delay == self.delay:
                 option.setAttribute("selected", "selected")
             add(speed, option)
         listen(speed, "change", lambda e: self.set_speed(int(speed.value)))
-        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1)))
+        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1),
+                                             ("aria-label", "Event in the log")))
         listen(slider, "input", lambda e: self.go(int(slider.value)))
         add(box, play, speed, slider, el("span", None, "position", (("id", "position"),)))
 
@@ -116,13 +141,20 @@ class ReplayPage:
         if self.seq >= len(self.envelopes):
             self.go(1)
         self.playing = timer.set_interval(self.tick, self.delay)
-        set_text(byid("play"), "⏸ pause")
+        self.show_play(byid("play"), True)
 
     def stop(self) -> None:
         if self.playing is not None:
             timer.clear_interval(self.playing)
             self.playing = None
-        set_text(byid("play"), "▶ play")
+        self.show_play(byid("play"), False)
+
+    @staticmethod
+    def show_play(button: object, playing: bool) -> None:
+        """The play button's icon and words: pause while playing."""
+        clear(button)
+        add(button, icon("pause" if playing else "play"), el("span", " pause" if playing else " play"))
+        button.setAttribute("data-playing", "1" if playing else "0")
 
     def tick(self) -> None:
         if self.seq >= len(self.envelopes):
@@ -140,6 +172,7 @@ class ReplayPage:
         shown = self.envelopes[:seq]
         turn = self.game.turn(state)
         self.view.draw(state, shown, turn[0] if turn else None, False, None)
+        self.ui.drawn(self.game.name, False)
         folded = state_hash(state)
         status = byid("hash")
         status.setAttribute("data-seq", str(seq))
@@ -158,7 +191,21 @@ class ReplayPage:
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 
 
+def start_seq(raw: str, last: int) -> tuple:
+    """The seq to open at from ``?seq=`` and, when it cannot be honoured, what to tell the reader."""
+    if raw == "":
+        return last, ""
+    if not raw.isdigit():
+        return last, f"?seq={raw} is not an event number: showing the last event (seq {last})."
+    seq = int(raw)
+    if seq < 1:
+        return 1, f"?seq={raw}: events are numbered from 1: showing the first event."
+    if seq > last:
+        events = "1 event" if last == 1 else f"{last} events"
+        return last, f"?seq={raw}: this game has {events}: showing the last one (seq {last})."
+    return seq, ""
+
+
 def main() -> None:
     raw = query_params().get("seq", "")
-    start = int(raw) if raw.isdigit() else 0
-    ReplayPage(path_game_id(), start).start()
+    ReplayPage(path_game_id(), raw).start()
