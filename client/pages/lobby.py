@@ -11,6 +11,7 @@ import json
 from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
+from client.i18n import t
 
 
 class Lobby:
@@ -25,30 +26,33 @@ class Lobby:
     def scenarios(self, request: object) -> None:
         select = clear(byid("scenario"))
         if request.status != 200:
-            self.message(f"could not list scenarios: HTTP {request.status}", "error")
+            self.message(t("lobby.no_scenarios", status=request.status), "error")
             return
         for item in json.loads(request.text):
-            add(select, el("option", f"{item['title']} ({item['name']})", None, (("value", item["name"]),)))
+            label = f"{item['title']} ({item['name']})"  # the scenario's own title: data, not a message
+            add(select, el("option", label, None, (("value", item["name"]), ("translate", "no"))))
         byid("create-button").removeAttribute("disabled")
         self.ready("scenarios")
 
     def games(self, request: object) -> None:
         body = clear(byid("games"))
         if request.status != 200:
-            self.message(f"could not list games: HTTP {request.status}", "error")
+            self.message(t("lobby.no_games_list", status=request.status), "error")
             return
         items = json.loads(request.text)
         if not items:
-            add(body, add(el("tr"), el("td", "No games yet: create one.", "empty", (("colspan", "6"),))))
+            add(body, add(el("tr"), el("td", t("lobby.empty"), "empty", (("colspan", "6"),))))
         for item in items:
             row = el("tr", None, "game", (("data-game", item["game"]),))
             links = el("td", None, "links")
-            add(links, link(f"/watch/{item['game']}", "spectate", "watch"), el("span", " · "),
-                link(f"/replay/{item['game']}", "replay", "replay"))
-            state = "over" if item.get("over") else "live"
-            add(row, el("td", item.get("title") or "", "title"), el("td", item.get("rules") or "", "rules"),
-                el("td", ", ".join(item.get("seats") or []), "seats"), el("td", f"{item.get('head')} events · {state}"),
-                el("td", item.get("created") or "", "created"), links)
+            add(links, link(f"/watch/{item['game']}", t("lobby.spectate"), "watch"), el("span", " · "),
+                link(f"/replay/{item['game']}", t("lobby.replay"), "replay"))
+            state = t("lobby.over") if item.get("over") else t("lobby.live")
+            data = (("translate", "no"),)  # names from the scenario and the store, shown as they are
+            add(row, el("td", item.get("title") or "", "title", data), el("td", item.get("rules") or "", "rules", data),
+                el("td", ", ".join(item.get("seats") or []), "seats", data),
+                el("td", t("lobby.events", n=item.get("head") or 0, state=state)),
+                el("td", item.get("created") or "", "created", data), links)
             add(body, row)
         self.ready("games")
 
@@ -58,7 +62,7 @@ class Lobby:
         seed = str(byid("seed").value).strip()
         if seed:
             if not seed.lstrip("-").isdigit():
-                self.message(f"the seed must be an integer, got {seed!r}", "error")
+                self.message(t("lobby.bad_seed", seed=seed), "error")
                 return
             body["seed"] = int(seed)
         ajax.post("/api/games", data=json.dumps(body), headers={"Content-Type": "application/json"},
@@ -66,22 +70,24 @@ class Lobby:
 
     def created(self, request: object) -> None:
         if request.status not in (200, 201):
-            self.message(f"could not create the game: HTTP {request.status} {request.text[:300]}", "error")
+            self.message(t("lobby.not_created", status=request.status, detail=request.text[:300]), "error")
             return
         made = json.loads(request.text)
         box = clear(byid("created"))
         origin = str(window.location.origin)
-        add(box, el("h3", f"Game {made['game']} created", "created-title"))
-        add(box, el("p", "Each seat link is secret: send it to that player only.", "hint"))
+        add(box, el("h3", t("lobby.created", game=made["game"]), "created-title"))
+        add(box, el("p", t("lobby.secret_links"), "hint"))
         seats = el("ul", None, "seat-links")
         for seat, info in made["seats"].items():
             item = el("li", None, "seat-link", (("data-seat", seat),))
-            add(item, el("b", seat, "seat-name"), el("span", ": "), link(info["link"], origin + info["link"], "play"))
+            url = link(info["link"], origin + info["link"], "play")
+            url.setAttribute("translate", "no")
+            add(item, el("b", seat, "seat-name", (("translate", "no"),)), el("span", ": "), url)
             add(seats, item)
         add(box, seats)
         others = el("p")
-        add(others, link(made["spectate"], "spectate", "watch"), el("span", " · "),
-            link(made["replay"], "replay", "replay"))
+        add(others, link(made["spectate"], t("lobby.spectate"), "watch"), el("span", " · "),
+            link(made["replay"], t("lobby.replay"), "replay"))
         add(box, others)
         self.message("", "ok")
         self.refresh()

@@ -15,6 +15,7 @@ from client.boards import renderer
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
+from client.i18n import t
 from client.loader import load_game
 from client.net import Connection
 from events.record import DecodeError
@@ -27,6 +28,7 @@ class PlayPage:
         self.game_id = game_id
         self.token = token
         self.seated = seated
+        self.token_refused = False
         self.seat = None
         self.game = None
         self.view = None
@@ -47,14 +49,14 @@ class PlayPage:
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
         if self.seated and not self.token:
-            self.notice("no seat token in this link (#token=…): watching only", "warning")
+            self.notice(t("play.no_token"), "warning")
         self.connection.open()
 
     # --- frames ------------------------------------------------------------------------------------
 
     def on_connection(self, state: str) -> None:
         node = byid("connection")
-        set_text(node, state)
+        set_text(node, t("net." + state))
         node.setAttribute("class", f"connection {state}")
 
     def on_frame(self, frame: dict) -> None:
@@ -73,20 +75,21 @@ class PlayPage:
             self.event(frame.get("envelope"))
         elif kind == "ack":
             self.tried.pop(frame.get("id"), None)
-            self.notice(f"accepted: events {frame.get('first')}–{frame.get('last')}", "ok")
+            self.notice(t("play.accepted", first=frame.get("first"), last=frame.get("last")), "ok")
         elif kind == "rejected":
-            tried = self.tried.pop(frame.get("id"), "command")
+            tried = self.tried.pop(frame.get("id"), t("play.command"))
             add(byid("log"), rejection_row(self.game, frame, tried))
-            self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
+            self.notice(t("play.rejected", rule=frame.get("rule"), reason=frame.get("reason")), "rejected")
         elif kind == "error":
-            self.notice(f"error {frame.get('code')}: {frame.get('message')}", "error")
+            self.notice(error_text(frame), "error", frame.get("code"))
             self.refused(frame.get("code"))
         else:
-            self.notice(f"unknown frame type {kind!r}", "error")
+            self.notice(t("play.unknown_frame", kind=kind), "error")
 
     def refused(self, code: object) -> None:
         """Errors that no retry can fix: a wrong seat token watches instead; no game stops."""
         if code == "bad-token" and self.token is not None:
+            self.token_refused = True
             self.token = self.connection.token = None
             self.connection.restart()  # hello again, with token null: a spectator
         elif code == "no-such-game":
@@ -117,25 +120,25 @@ class PlayPage:
             self.schedule_render()  # a reconnection: nothing missed
         who = byid("who")
         if self.seat is not None:
-            set_text(who, f"You play {self.seat}")
+            set_text(who, t("play.you_play", seat=self.seat))
         else:
-            set_text(who, "Spectating" if not self.seated else "Spectating: this link's seat token was refused")
+            set_text(who, t("play.spectating") if not self.seated or not self.token_refused else t("play.token_refused"))
         self.maybe_ready()
 
     def event(self, raw: object) -> None:
         if self.follower is None:
-            self.notice("an event arrived before welcome", "error")
+            self.notice(t("play.event_before_welcome"), "error")
             return
         if self.follower.seq == 0:
             mark("first-event")
         try:
             envelope = self.follower.add(raw)
         except Gap as gap:
-            self.notice(f"{gap}: asking again", "warning")
+            self.notice(t("play.gap", expected=gap.expected, got=gap.got), "warning")
             self.connection.restart()
             return
         except DecodeError as error:
-            self.notice(f"cannot read an envelope: {error}", "error")
+            self.notice(t("play.bad_envelope", error=error), "error")
             return
         if envelope is None:
             return
@@ -180,7 +183,9 @@ class PlayPage:
         set_text(status, follower.status())
         status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
         status.setAttribute("data-seq", str(follower.seq))
-        status.setAttribute("title", f"{follower.checked_count()} of {follower.seq} hashes checked by this page")
+        if follower.seq:
+            status.setAttribute("data-hash", follower.envelopes[-1].hash)
+        status.setAttribute("title", t("hash.checked", n=follower.seq, checked=follower.checked_count()))
 
     def catch_up_rows(self) -> None:
         """The log rows of the newest envelopes of a catch-up; older rows follow in the background."""
@@ -215,9 +220,9 @@ class PlayPage:
             return
         mine = self.seat in self.game.turn(state)  # simultaneous turns (secret picks) have several seats
         if self.game.is_over(state):
-            add(box, el("span", "The game is over.", "over"))
+            add(box, el("span", t("play.over"), "over"))
             return
-        text = "Your turn: click a highlighted Location, or" if mine else f"Waiting for {current}…"
+        text = t("play.your_turn") if mine else t("play.waiting", seat=current)
         prompt_text = getattr(self.view, "prompt_text", None)  # a renderer may word it for its game
         if prompt_text is not None:
             text = prompt_text(state, self.seat, current)
@@ -241,7 +246,7 @@ class PlayPage:
         if command is not None:
             kind, data, label = command(self.follower.state, self.seat, place)
         else:
-            kind, data, label = "Move", {"to": place}, f"Move to {place}"
+            kind, data, label = "Move", {"to": place}, t("play.move_to", place=place)
         self.send(kind, data, label)
 
     def send(self, kind: str, data: dict, label: str) -> None:
@@ -257,12 +262,28 @@ class PlayPage:
 
     # --- panels --------------------------------------------------------------------------------------
 
-    def notice(self, text: str, cls: str) -> None:
+    def notice(self, text: str, cls: str, code: object = None) -> None:
+        """The notice line (and, for errors and warnings, a log row); ``code``: a server error's code."""
         node = byid("notice")
         set_text(node, text)
         node.setAttribute("class", f"notice {cls}")
+        node.setAttribute("data-code", code or "")
         if cls in ("error", "warning"):
-            add(byid("log"), notice_row(text, cls))
+            row = add(byid("log"), notice_row(text, cls)).lastChild
+            if code:
+                row.setAttribute("data-code", code)
+
+
+ERRORS = {"bad-token", "no-such-game", "rate-limited", "too-many-connections", "too-many-games",
+          "store-unavailable", "game-unavailable", "not-connected", "frame-too-large"}
+
+
+def error_text(frame: dict) -> str:
+    """A server's error frame in words: the codes a player can meet are in the catalogue."""
+    code = frame.get("code")
+    if code in ERRORS:
+        return t("error." + code)
+    return t("error.other", code=code, message=frame.get("message"))
 
 
 def main(seated: bool) -> None:

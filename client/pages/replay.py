@@ -16,6 +16,7 @@ import events.games
 from client.boards import renderer
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
+from client.i18n import t
 from client.loader import load_game
 from events.canonical import state_hash
 from events.log import Envelope
@@ -42,17 +43,17 @@ class ReplayPage:
 
     def loaded(self, request: object) -> None:
         if request.status != 200:
-            self.fail(f"could not load the log: HTTP {request.status} {request.text[:200]}")
+            self.fail(t("replay.no_log", status=request.status, detail=request.text[:200]))
             return
         lines = [line for line in request.text.split("\n") if line.strip()]
         if not lines:
-            self.fail("the log is empty")
+            self.fail(t("replay.empty"))
             return
         try:
             raws = [json.loads(line) for line in lines]
             name = raws[0]["data"]["game"]
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(f"cannot read this log: {error}")
+            self.fail(t("replay.unreadable", error=error))
             return
         load_game(name, lambda: self.fold(name, raws), self.fail)
 
@@ -66,7 +67,7 @@ class ReplayPage:
                 self.envelopes.append(envelope)
                 self.states.append(state)
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(f"cannot replay this log: {error}")
+            self.fail(t("replay.unplayable", error=error))
             return
         self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
         self.build_controls()
@@ -84,22 +85,23 @@ class ReplayPage:
     def build_controls(self) -> None:
         box = clear(byid("controls"))
         last = len(self.envelopes)
-        buttons = (("first", "⏮", lambda e: self.go(1)), ("back", "◀ step", lambda e: self.go(self.seq - 1)),
-                   ("forward", "step ▶", lambda e: self.go(self.seq + 1)), ("last", "⏭", lambda e: self.go(last)))
+        buttons = (("first", "⏮", lambda e: self.go(1)), ("back", t("replay.back"), lambda e: self.go(self.seq - 1)),
+                   ("forward", t("replay.forward"), lambda e: self.go(self.seq + 1)), ("last", "⏭", lambda e: self.go(last)))
         for name, label, handler in buttons:
-            button = el("button", label, "step", (("data-step", name),))
+            button = el("button", label, "step", (("data-step", name), ("title", t("replay." + name))))
             listen(button, "click", handler)
             add(box, button)
-        play = el("button", "▶ play", "play", (("id", "play"),))
+        play = el("button", t("replay.play"), "play", (("id", "play"),))
         listen(play, "click", lambda e: self.toggle_play())
-        speed = el("select", None, "speed", (("id", "speed"),))
+        speed = el("select", None, "speed", (("id", "speed"), ("aria-label", t("replay.speed"))))
         for label, delay in SPEEDS:
             option = el("option", label, None, (("value", delay),))
             if delay == self.delay:
                 option.setAttribute("selected", "selected")
             add(speed, option)
         listen(speed, "change", lambda e: self.set_speed(int(speed.value)))
-        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1)))
+        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1),
+                                              ("aria-label", t("replay.scrub"))))
         listen(slider, "input", lambda e: self.go(int(slider.value)))
         add(box, play, speed, slider, el("span", None, "position", (("id", "position"),)))
 
@@ -116,13 +118,13 @@ class ReplayPage:
         if self.seq >= len(self.envelopes):
             self.go(1)
         self.playing = timer.set_interval(self.tick, self.delay)
-        set_text(byid("play"), "⏸ pause")
+        set_text(byid("play"), t("replay.pause"))
 
     def stop(self) -> None:
         if self.playing is not None:
             timer.clear_interval(self.playing)
             self.playing = None
-        set_text(byid("play"), "▶ play")
+        set_text(byid("play"), t("replay.play"))
 
     def tick(self) -> None:
         if self.seq >= len(self.envelopes):
@@ -145,13 +147,13 @@ class ReplayPage:
         status.setAttribute("data-seq", str(seq))
         status.setAttribute("data-hash", folded)
         if folded == envelope.hash:
-            set_text(status, f"hash ✓ seq {seq}: {folded}")
+            set_text(status, t("hash.replay_ok", seq=seq, hash=folded))
             status.setAttribute("class", "hash ok")
         else:
-            set_text(status, f"hash ✗ MISMATCH at seq {seq}: logged {envelope.hash}, page {folded}")
+            set_text(status, t("hash.replay_mismatch", seq=seq, logged=envelope.hash, page=folded))
             status.setAttribute("class", "hash bad")
         byid("scrub").value = str(seq)
-        set_text(byid("position"), f"seq {seq} / {len(self.envelopes)}")
+        set_text(byid("position"), t("replay.position", seq=seq, last=len(self.envelopes)))
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))

@@ -129,8 +129,10 @@ def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server,
     page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=not-a-token")
     assert page.text_content("#who") == "Spectating: this link's seat token was refused"
     assert page.text_content("#hash") == "hash ✓ seq 1"
-    assert "bad-token" in page.text_content("#log")
+    assert page.locator("#log li[data-code='bad-token']").text_content() == (
+        "This link's seat token was not accepted: you are watching the game.")
     assert page.locator("g.loc.clickable").count() == 0
     missing = open_page(new_context(), f"{server.base_url}/watch/g-no-such-game")
-    assert missing.text_content("#notice").startswith("error no-such-game:")
+    assert missing.text_content("#notice") == "There is no such game on this server."
+    assert missing.get_attribute("#notice", "data-code") == "no-such-game"
     assert page.problems == [] and missing.problems == []
