@@ -104,3 +104,10 @@ def seat_name(seat: object) -> str:
         return ""
     found = _state["messages"].get("seat." + str(seat))
     return _state["mark"] + (found if isinstance(found, str) else str(seat))
+
+
+def word(prefix: str, code: object) -> str:
+    """A code the rules write into events (``insane``, ``fled``, ``orange``) in the reader's language:
+    the message ``prefix + code`` if the catalogue has one, else the code as it is."""
+    key = prefix + str(code)
+    return t(key) if key in _state["messages"] else str(code)
