@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from client.boards.svgkit import pick_on_click, show_route
 from client.dom import add, clear, el, listen, set_text, svg
+from client.i18n import local_name, seat_name, t
 from events.games.skirmish.model import Move
 from events.games.skirmish.rules import destinations, figure, legal, may_attack, movement_left, sight, turn
 from events.geometry.squares import square_edge_points, square_name
@@ -53,6 +54,7 @@ class SkirmishView:
         self.route = None
         self.selected = None  # a figure id clicked by the viewer, or None: the active figure
         self.state = None
+        self.known = None  # the first state: every figure, for names in the log
         self.envelopes: list = []
         self.interactive = False
         self.on_pick = None
@@ -87,26 +89,45 @@ class SkirmishView:
         name = square_name(square)
         if state is not None and state.active is not None:
             item = figure(state, state.active.figure)
-            return ("Move", {"figure": item.id, "to": list(square)}, f"Move {item.name} to {name}")
-        return ("Move", {"to": list(square)}, f"Move to {name}")
+            return ("Move", {"figure": item.id, "to": list(square)}, t("sk.move_figure", figure=self.name(item), to=name))
+        return ("Move", {"to": list(square)}, t("play.move_to", place=name))
+
+    def name(self, item: object) -> str:
+        """A figure by its name in the reader's language (client/i18n/names/skirmish.<lang>.json)."""
+        return local_name("skirmish", item.name, item.name)
+
+    def fig(self, figure_id: object) -> str:
+        """A figure id from an event, by name: looked up in the newest state, else the first."""
+        for known in (self.state, self.known):
+            if known is not None:
+                item = figure(known, figure_id)
+                if item is not None:
+                    return self.name(item)
+        return str(figure_id)
+
+    def door(self, door_id: object) -> str:
+        """A door by name: ``door2`` is "door 2" in the reader's language."""
+        text = str(door_id)
+        return t("sk.door_name", door=text[4:] if text.startswith("door") and text[4:].isdigit() else text)
 
     def _label(self, state: object, command: object) -> str:
         kind = command.TYPE
         item = figure(state, command.figure)
-        who = item.name if item is not None else command.figure
+        who = self.name(item) if item is not None else command.figure
         if kind == "Activate":
-            return f"Activate {who}"
+            return t("sk.activate", figure=who)
         if kind == "Attack":
-            target = figure(state, command.target)
-            return f"{who} attacks {target.name}"
+            return t("sk.attack", figure=who, target=self.name(figure(state, command.target)))
         if kind == "ContestDoor":
-            return f"{who}: contest {command.door} ({'open' if command.open else 'close'} it)"
+            key = "sk.contest_open" if command.open else "sk.contest_close"
+            return t(key, figure=who, door=self.door(command.door))
         if kind == "EndActivation":
-            return f"End {who}'s activation"
+            return t("sk.end_activation", figure=who)
         if kind == "DecideDoor":
             if command.open:
-                return f"{who}: open {command.door}"
-            return f"{who}: {'close' if self._open(state, command.door) else 'keep closed'} {command.door}"
+                return t("sk.decide_open", figure=who, door=self.door(command.door))
+            key = "sk.decide_close" if self._open(state, command.door) else "sk.decide_keep_closed"
+            return t(key, figure=who, door=self.door(command.door))
         return kind
 
     @staticmethod
@@ -118,41 +139,48 @@ class SkirmishView:
 
     def describe(self, event: object) -> str:
         kind = event.TYPE
+        who = self.fig(event.figure) if isinstance(getattr(event, "figure", None), str) else ""
         if kind == "GameStarted":
-            return f"game started: {' vs '.join(event.seats)} (seed {event.seed}, rules {event.rules_version})"
+            self.known = self.game.evolve(None, event)
+            return t("sk.started", sides=t("sk.vs").join(seat_name(s) for s in event.seats), seed=event.seed,
+                     version=event.rules_version)
         if kind == "FigureActivated":
-            return f"{event.figure} ({event.side}) activates, round {event.round}"
+            return t("sk.activated", figure=who, side=seat_name(event.side), round=event.round)
         if kind == "FigureMoved":
             route = " → ".join(square_name(sq) for sq in (event.start,) + event.path)
-            return f"{event.figure} moves {route} ({event.cost} movement points)"
+            return t("sk.moved", figure=who, route=route, n=event.cost)
         if kind == "AttackRolled":
-            result = "critical hit" if event.critical else "hit" if event.hit else "miss"
-            cover = " with cover" if event.cover else ""
-            damage = f", {event.damage} damage" if event.hit else ""
-            return (f"{event.figure} attacks {event.target}: d20 {event.roll} + {event.attack} = {event.total} "
-                    f"vs Defense {event.defense}{cover}: {result}{damage}")
+            result = t("sk.critical") if event.critical else t("sk.hit") if event.hit else t("sk.miss")
+            cover = t("sk.with_cover") if event.cover else ""
+            damage = t("sk.damage", damage=event.damage) if event.hit else ""
+            return t("sk.attack_rolled", figure=who, target=self.fig(event.target), roll=event.roll, attack=event.attack,
+                     total=event.total, defense=event.defense, cover=cover, result=result, damage=damage)
         if kind == "FigureDefeated":
-            return f"{event.figure} is defeated at {square_name(event.at)}"
+            return t("sk.defeated", figure=who, at=square_name(event.at))
         if kind == "DoorContested":
             last = event.throws[-1]
-            return (f"{event.figure} contests {event.door} ({'open' if event.want_open else 'close'} it) against "
-                    f"{event.holder}: {last[1]} vs {last[3]} after {len(event.throws)} throw(s); {event.winner} "
-                    f"holds it, {'open' if event.open else 'closed'}")
+            want = t("sk.want_open") if event.want_open else t("sk.want_closed")
+            state = t("sk.open") if event.open else t("sk.closed")
+            return t("sk.contested", figure=who, door=self.door(event.door), want=want, holder=self.fig(event.holder),
+                     mine=last[1], theirs=last[3], n=len(event.throws), winner=self.fig(event.winner), state=state)
         if kind == "DoorTaken":
-            return f"{event.figure} takes {event.door} ({event.holder} is gone): {'open' if event.open else 'closed'}"
+            state = t("sk.open") if event.open else t("sk.closed")
+            return t("sk.taken", figure=who, door=self.door(event.door), holder=self.fig(event.holder), state=state)
         if kind == "DoorDecisionsDue":
-            return f"{event.figure} must decide {', '.join(event.doors)}"
+            return t("sk.decisions_due", figure=who, doors=", ".join(self.door(d) for d in event.doors))
         if kind == "DoorDecided":
-            verb = "opens" if event.open else "closes" if event.was_open else "keeps closed"
-            return f"{event.figure} {verb} {event.door} and holds it"
+            key = "sk.decided_open" if event.open else "sk.decided_close" if event.was_open else "sk.decided_keep"
+            return t(key, figure=who, door=self.door(event.door))
         if kind == "DoorReleased":
-            return f"{event.door} closes: its holder {event.figure} is gone"
+            return t("sk.released", door=self.door(event.door), figure=who)
         if kind == "ActivationEnded":
-            return f"{event.figure}'s activation ends; {event.next_side} next"
+            return t("sk.activation_ended", figure=who, side=seat_name(event.next_side))
         if kind == "RoundEnded":
-            return f"round {event.round} ends; {event.next_side} opens the next"
+            return t("sk.round_ended", round=event.round, side=seat_name(event.next_side))
         if kind == "GameEnded":
-            return f"game over: {event.winner + ' wins' if event.winner else 'a draw'} ({event.reason})"
+            if event.winner:
+                return t("sk.game_won", side=seat_name(event.winner), reason=event.reason)
+            return t("sk.game_drawn", reason=event.reason)
         return kind
 
     # --- drawing --------------------------------------------------------------------------------------
@@ -173,8 +201,8 @@ class SkirmishView:
             if found is not None:
                 cost = found[0]
                 then = "" if acting is None or not may_attack(state, acting) or cost > acting.speed \
-                    else ", then it may still attack"
-                set_text(title, f"{square_name(square)}: {cost} movement point{'s' if cost != 1 else ''}{then}")
+                    else t("sk.then_attack")
+                set_text(title, t("sk.square_cost", square=square_name(square), n=cost) + then)
                 set_text(cost_text, cost)
                 group.setAttribute("data-cost", cost)
                 group.setAttribute("class", "sq reach" + (" clickable" if interactive else ""))
@@ -197,7 +225,7 @@ class SkirmishView:
         width, height = 2 * MARGIN + grid.width * S, 2 * MARGIN + grid.height * S
         root = svg("svg", "board skirmish-board", (("viewBox", f"0 0 {width} {height}"), ("role", "img"),
                                                    ("data-board", grid.name)))
-        add(root, svg("title", None, (), grid.name))
+        add(root, svg("title", None, (), local_name("skirmish", grid.name, grid.name)))
         kinds = {}
         for square in grid.low:
             kinds[square] = "low"
@@ -205,8 +233,8 @@ class SkirmishView:
             kinds[square] = "difficult"
         for square in grid.pits:
             kinds[square] = "pit"
-        names = {"floor": "", "low": ", low objects (double cost, cover)",
-                 "difficult": ", difficult terrain (double cost)", "pit": ", pit (no entry; seen across)"}
+        names = {"floor": "", "low": ", " + t("sk.terrain_low"), "difficult": ", " + t("sk.terrain_difficult"),
+                 "pit": ", " + t("sk.terrain_pit")}
         layer = svg("g", "squares")
         self.squares = {}
         for y in range(grid.height):
@@ -308,8 +336,7 @@ class SkirmishView:
             leaf.setAttribute("x2", _pt(bx))
             leaf.setAttribute("y2", _pt(by))
             leaf.setAttribute("stroke-dasharray", "none")
-        who = f", held by {holder.name} ({holder.id})" if holder is not None else ", held by nobody"
-        set_text(title, f"{item.id}: {'open' if item.open else 'closed'}{who}")
+        set_text(title, self._door_text(item, holder))
 
     def _selected(self, state: object) -> object:
         if self.selected is not None:
@@ -344,9 +371,9 @@ class SkirmishView:
             ring.setAttribute("stroke-width", "3" if item.id == active or look[4] else "0")
             ring.setAttribute("stroke", "#e4572e" if item.id == active else "#3c6fd6")
             set_text(hp, f"{item.hp}/{item.max_hp}")
-            set_text(title, f"{item.name} ({item.id}, {item.side}) at {square_name(item.at)}: Attack {item.attack}, "
-                     f"Defense {item.defense}, movement {item.speed}, {item.hp}/{item.max_hp} hit points"
-                     + (", melee" if item.melee else ""))
+            set_text(title, t("sk.figure_title", figure=self.name(item), side=seat_name(item.side),
+                              at=square_name(item.at), attack=item.attack, defense=item.defense, speed=item.speed,
+                              hp=item.hp, max_hp=item.max_hp) + (t("sk.melee") if item.melee else ""))
 
     def _draw_sight(self, state: object) -> None:
         """Lines of sight from the selected figure to every other standing figure (SK-C3)."""
@@ -368,15 +395,15 @@ class SkirmishView:
                 ("x1", sx), ("y1", sy), ("x2", x2), ("y2", y2), ("stroke", SIGHT[kind]),
                 ("stroke-width", "2.5" if seen else "1.5"), ("stroke-dasharray", "none" if kind == "clear" else "6 4"),
                 ("data-target", other.id), ("data-los", "1" if seen else "0"), ("data-cover", "1" if cover else "0")))
-            why = "no line of sight" if not seen else ("cover (+4 Defense): " + "; ".join(screens)) if cover \
-                else "line of sight, no cover"
-            add(line, svg("title", None, (), f"{chosen.name} → {other.name}: {why}"))
+            why = t("sk.no_los") if not seen else t("sk.cover", screens="; ".join(screens)) if cover \
+                else t("sk.los_no_cover")
+            add(line, svg("title", None, (), f"{self.name(chosen)} → {self.name(other)}: {why}"))
             add(layer, line)
             if kind != "clear":
                 add(layer, svg("text", f"sight-mark {kind}", (("x", x2), ("y", y2 - S // 2 + 9), ("text-anchor", "middle"),
                                                               ("font-size", "10"), ("font-weight", "700"),
                                                               ("fill", SIGHT[kind])),
-                               "cover" if seen else "no LOS"))
+                               t("sk.mark_cover") if seen else t("sk.mark_no_los")))
 
     def _draw_route(self, envelopes: list) -> None:
         for envelope in reversed(envelopes):
@@ -389,31 +416,38 @@ class SkirmishView:
 
     # --- the side panel -------------------------------------------------------------------------------
 
+    def _door_text(self, item: object, holder: object) -> str:
+        state = t("sk.open") if item.open else t("sk.closed")
+        if holder is not None:
+            return t("sk.door_held", door=self.door(item.id), state=state, holder=self.name(holder))
+        return t("sk.door_free", door=self.door(item.id), state=state)
+
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title")]
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
         if state.over:
-            text = f"Game over: {state.winner} wins" if state.winner else "Game over: a draw"
+            text = t("sk.over_won", side=seat_name(state.winner)) if state.winner else t("sk.over_drawn")
             nodes.append(el("p", text, "turn over"))
         else:
             line = el("p", None, "turn")
-            add(line, el("span", f"Round {state.round} / {state.rounds} · turn: "),
-                el("b", state.sides[state.turn], "turn-seat"))
+            add(line, el("span", t("sk.round_line", round=state.round, rounds=state.rounds)),
+                el("b", seat_name(state.sides[state.turn]), "turn-seat"))
             if state.active is not None:
                 item = figure(state, state.active.figure)
-                add(line, el("span", f" · acting: {item.name} ({item.id}), {movement_left(state, item)} movement "
-                                     f"points left" + ("" if may_attack(state, item) else ", no attack left")))
+                add(line, el("span", t("sk.acting", figure=self.name(item), n=movement_left(state, item))
+                             + ("" if may_attack(state, item) else t("sk.no_attack_left"))))
                 if state.active.pending:
-                    add(line, el("b", f" · must decide {', '.join(state.active.pending)}", "pending"))
+                    add(line, el("b", t("sk.must_decide", doors=", ".join(self.door(d) for d in state.active.pending)),
+                                 "pending"))
             nodes.append(line)
         table = el("table", None, "seats figures")
         head = el("tr")
-        for title in ("figure", "side", "at", "hp", "Atk", "Def", "move"):
-            add(head, el("th", title))
+        for title in ("figure", "side", "at", "hp", "attack", "defense", "move"):
+            add(head, el("th", t("sk.col_" + title)))
         add(table, head)
         for item in state.figures:
             row = el("tr", None, "figure-row", (("data-figure", item.id),))
-            add(row, el("td", f"{item.name} ({item.id})"), el("td", item.side),
-                el("td", square_name(item.at) if item.at is not None else "defeated"),
+            add(row, el("td", self.name(item)), el("td", seat_name(item.side)),
+                el("td", square_name(item.at) if item.at is not None else t("sk.defeated_at")),
                 el("td", f"{item.hp}/{item.max_hp}"), el("td", item.attack), el("td", item.defense), el("td", item.speed))
             add(table, row)
         nodes.append(table)
@@ -421,42 +455,44 @@ class SkirmishView:
             doors = el("ul", None, "door-list")
             for item in state.doors:
                 holder = figure(state, item.holder) if item.holder else None
-                add(doors, el("li", f"{item.id}: {'open' if item.open else 'closed'}, "
-                                    f"{'held by ' + holder.name + ' (' + holder.id + ')' if holder else 'held by nobody'}",
-                              "door-state", (("data-door", item.id), ("data-open", "1" if item.open else "0"))))
-            nodes.append(add(el("div", None), el("h3", "Doors"), doors))
+                add(doors, el("li", self._door_text(item, holder), "door-state",
+                              (("data-door", item.id), ("data-open", "1" if item.open else "0"))))
+            nodes.append(add(el("div", None), el("h3", t("sk.doors")), doors))
         contests = [envelope for envelope in envelopes if envelope.event.TYPE in ("DoorContested", "DoorTaken")]
         if contests:
             box = el("ol", None, "contests")
             for envelope in contests[-4:]:
                 add(box, self._contest(state, envelope))
-            nodes.append(add(el("div", None), el("h3", "Door contests"), box))
+            nodes.append(add(el("div", None), el("h3", t("sk.door_contests")), box))
         return nodes
 
     def _contest(self, state: object, envelope: object) -> object:
         event = envelope.event
         row = el("li", None, "contest", (("data-seq", envelope.seq), ("data-door", event.door),
                                          ("data-winner", event.figure if event.TYPE == "DoorTaken" else event.winner)))
+        who, door = self.fig(event.figure), self.door(event.door)
         if event.TYPE == "DoorTaken":
-            add(row, el("span", f"#{envelope.seq} {event.figure} takes {event.door} without a roll: "
-                                f"{event.holder} is not in contact (SK-C4)"))
+            add(row, el("span", t("sk.contest_taken", seq=envelope.seq, figure=who, door=door,
+                                  holder=self.fig(event.holder))))
             return row
-        want = "open" if event.want_open else "closed"
-        add(row, el("div", f"#{envelope.seq} {event.door}: {event.figure} wants it {want} against holder {event.holder} "
-                           f"({event.rule})", "contest-head"))
-        add(row, el("div", f"{event.figure}: d20 + Attack {event.figure_attack} + bonus {event.figure_bonus} · "
-                           f"{event.holder}: d20 + Attack {event.holder_attack} + bonus {event.holder_bonus}",
+        holder = self.fig(event.holder)
+        want = t("sk.want_open") if event.want_open else t("sk.want_closed")
+        add(row, el("div", t("sk.contest_head", seq=envelope.seq, door=door, figure=who, want=want, holder=holder,
+                              rule=event.rule), "contest-head"))
+        add(row, el("div", t("sk.contest_bonus", figure=who, attack=event.figure_attack, bonus=event.figure_bonus,
+                              holder=holder, holder_attack=event.holder_attack, holder_bonus=event.holder_bonus),
                     "contest-bonus"))
         for mine, my_total, theirs, their_total in event.throws:
             note = ""
             if mine == 20 and theirs == 20:
-                note = " — two criticals: tie, roll again"
+                note = t("sk.two_criticals")
             elif mine == 20 or theirs == 20:
-                note = " — critical"
+                note = t("sk.one_critical")
             elif my_total == their_total:
-                note = " — tie, roll again"
-            add(row, el("div", f"{event.figure} rolls {mine} → {my_total} · {event.holder} rolls {theirs} → "
-                               f"{their_total}{note}", "throw", (("data-rolls", f"{mine} {theirs}"),)))
-        add(row, el("div", f"{event.winner} wins: {event.door} is {'open' if event.open else 'closed'}",
+                note = t("sk.tie")
+            add(row, el("div", t("sk.throw", figure=who, mine=mine, my_total=my_total, holder=holder, theirs=theirs,
+                                 their_total=their_total) + note, "throw", (("data-rolls", f"{mine} {theirs}"),)))
+        state_word = t("sk.open") if event.open else t("sk.closed")
+        add(row, el("div", t("sk.contest_result", winner=self.fig(event.winner), door=door, state=state_word),
                     "contest-result"))
         return row
