@@ -129,8 +129,8 @@ def translate(template: str, lang: str) -> str:
 
 def switcher(lang: str) -> str:
     """A choice of the three languages, each named in itself (client/main.py sets the cookie and reloads)."""
-    options = "".join(f'<option value="{code}" lang="{code}"{" selected" if code == lang else ""}>{label}</option>'
-                      for code, label in LANGUAGE_NAMES)
+    options = "".join(f'<option value="{code}" lang="{code}" translate="no"{" selected" if code == lang else ""}>'
+                      f'{label}</option>' for code, label in LANGUAGE_NAMES)
     label = html.escape(i18n.t(lang, "page.language"))
     return f'<label class="langs"><span data-i18n="page.language">{label}</span> <select id="lang">{options}</select></label>'
 
@@ -145,7 +145,7 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
         scripts.append(f"/static/js/{built.games[rules]}")
     scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
-    nav = '<a href="/">Chronicle</a>'
+    nav = '<a href="/" translate="no">Chronicle</a>'
     title = html.escape(i18n.t(lang, TITLES[kind]))
     return f"""<!doctype html>
 <html lang="{lang}">

@@ -13,7 +13,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
-from client.i18n import MARK, local_name, seat_name, t, word
+from client.i18n import MARK, again, local_name, seat_name, t, word
 from events.games.arkham import rules
 
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e05fa8", "#159a9c")
@@ -369,7 +369,7 @@ class ArkhamView:
         words = wrap(label.replace(" (Administration Building)", ""), 13)[:2]
         for i, part in enumerate(words):
             add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - (6 if len(words) > 1 else 0)),
-                                                 ("text-anchor", "middle"), ("font-size", "11")), part))
+                                                 ("text-anchor", "middle"), ("font-size", "11")), again(part)))
         cost = svg("text", "cost", (("x", x), ("y", y + 14), ("text-anchor", "middle"), ("font-size", "15"),
                                     ("font-weight", "bold"), ("fill", "#8a5a00")))
         add(group, cost)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
-from client.i18n import lang, local_name, seat_name, t
+from client.i18n import again, lang, local_name, seat_name, t
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -246,6 +246,52 @@ class EchoView:
             return t("echo.game_ended", reason=event.reason)
         return kind
 
+    def trace(self, event: object) -> list:
+        """The rules' reasoning (``rules.trace``) in the reader's language, with names, not ids."""
+        kind = event.TYPE
+        seat = seat_name(getattr(event, "seat", ""))
+        if kind == "EvasionRolled":
+            lines = [t("echo.trace_vs", seat=seat, enemy=self.name(event.enemy),
+                       check=_check(t("echo.skill_stealth"), event.stealth, t("echo.evasion_penalty"), event.penalty,
+                                    event.dice, event.success))]
+            if not event.success:
+                lines.append(t("echo.trace_failed_evasion") + (t("echo.trace_retry") if event.rule == "EC-5" else ""))
+            return lines
+        if kind == "StrikeOrderRolled":
+            extra = t("echo.trace_stealth_first") if event.rule == "EC-8" else ""
+            return [t("echo.trace_vs", seat=seat, enemy=self.name(event.enemy),
+                      check=_check(_skill(event.skill), event.value, t("echo.attention_penalty"), event.penalty,
+                                   event.dice, event.success)) + extra]
+        if kind == "SpellCast":
+            magic = t("echo.obvious_magic") if event.skill == "knowledge" else t("echo.true_magic")
+            return [t("echo.trace_cast", seat=seat, spell=self.name(event.spell), enemy=self.name(event.enemy),
+                      magic=magic, check=_check(_skill(event.skill), event.value, t("echo.difficulty"),
+                                                event.difficulty, event.dice, event.success))]
+        if kind == "EnemyAttacked":
+            return [t("echo.trace_roller", roller=seat_name(event.roller), enemy=self.name(event.enemy), seat=seat),
+                    t("echo.trace_attack", blue=_faces(event.blue), sanity_loss=event.sanity_loss, red=_faces(event.red),
+                      health_loss=event.health_loss, seat=seat, sanity=event.sanity, health=event.health)]
+        if kind == "CombatBegan":
+            lines = [t("echo.trace_combat", location=self.name(event.location),
+                       seats=", ".join(seat_name(s) for s in event.seats),
+                       enemies=", ".join(self.name(e) for e in event.enemies))]
+            if len(event.seats) > 1 or len(event.enemies) > 1:
+                lines.append(t("echo.trace_group"))
+            for forced in event.forced:
+                lines.append(t("echo.trace_forced", seat=seat_name(forced)))
+            return lines
+        if kind == "InvestigatorMoved":
+            how = t("echo.along_" + event.link) if event.link in LINKS else event.link
+            return [t("echo.trace_moved", seat=seat, start=self.name(event.start), to=self.name(event.to), how=how,
+                      cost=event.cost, n=event.mp)]
+        if kind == "EnemyKilled":
+            return [t("echo.trace_killed", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
+                      reason=event.reason)]
+        if kind == "EnemyDetained":
+            return [t("echo.trace_detained", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
+                      seat=seat)]
+        return []
+
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
@@ -298,7 +344,7 @@ class EchoView:
                                                        ("width", BOX_W), ("height", BOX_H), ("rx", 8))))
             lines = _wrap(shown, 22)[:3]
             for i, line in enumerate(lines):
-                add(group, svg("text", "echo-ru", (("x", x), ("y", y + 4 - 6 * (len(lines) - 1) + i * 12)), line))
+                add(group, svg("text", "echo-ru", (("x", x), ("y", y + 4 - 6 * (len(lines) - 1) + i * 12)), again(line)))
             pick_on_click(self, group, place.id)
             self.places[place.id] = (group, title, [""])
             add(root, group)
@@ -517,6 +563,16 @@ class EchoView:
             add(item, el("div", text))
             add(box, item)
         return box
+
+
+def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: tuple, success: bool) -> str:
+    """A check as rules._check says it: the value, the penalty, the dice and the outcome."""
+    count = value - penalty
+    if count < 1:
+        return t("echo.check_no_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty)
+    outcome = t("echo.check_success") if success else t("echo.check_failure")
+    return t("echo.check_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty,
+             n=count, faces=_faces(dice), outcome=outcome)
 
 
 def _skill(skill: str) -> str:

@@ -477,7 +477,9 @@ class GloomhavenView:
                     fill = colours.get(figure.seat, "#888888")
                 circle = svg("circle", "token", (("r", radius), ("fill", fill), ("stroke", "#222222"),
                                                  ("stroke-width", "2" if figure.kind == "monster" else "1")))
-                text = svg("text", "token-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "9")))
+                # An abbreviation on the token (its title names the figure in full): not a message.
+                text = svg("text", "token-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "9"),
+                                                   ("translate", "no")))
                 add(group, title, circle, text)
                 listen(group, "click", self._figure_click(figure.id))
                 add(self.figure_layer, group)

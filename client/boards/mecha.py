@@ -13,7 +13,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, polygon_points, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
-from client.i18n import local_name, seat_name, t
+from client.i18n import again, local_name, seat_name, t
 from events.games.mecha.model import Move
 from events.games.mecha.rules import destinations, seat_index, turn
 
@@ -256,7 +256,7 @@ class MechaView:
             svg("text", "loc-number", (("x", x), ("y", y - SIZE * 0.38)), number))
         shown = local_name("mecha", str(number), location.name)
         for i, line in enumerate(wrap(shown, 14)[:2]):
-            add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), line))
+            add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), again(line)))
         add(group, svg("text", "loc-level", (("x", x), ("y", y + SIZE * 0.5)), t("mecha.level", level=location.level)))
         mx, my = x + SIZE * 0.5, y - SIZE * 0.42
         map_token = svg("rect", "map-token", (("x", mx - 6), ("y", my - 6), ("width", "12"), ("height", "12"),
@@ -314,7 +314,7 @@ class MechaView:
         self.route.setAttribute("visibility", "hidden")
 
     def _info(self, state: object) -> list:
-        nodes = [el("h2", state.title, "game-title")]
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]  # the scenario's own title
         if state.over:
             nodes.append(el("p", t("mecha.over", n=state.rounds), "turn over"))
         else:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from client.boards.svgkit import pick_on_click, show_route
 from client.dom import add, clear, el, listen, set_text, svg
-from client.i18n import local_name, seat_name, t
+from client.i18n import MARK, local_name, seat_name, t
 from events.games.skirmish.model import Move
 from events.games.skirmish.rules import destinations, figure, legal, may_attack, movement_left, sight, turn
 from events.geometry.squares import square_edge_points, square_name
@@ -279,7 +279,7 @@ class SkirmishView:
             leaf = svg("line", "leaf", (("x1", _pt(ax)), ("y1", _pt(ay)), ("x2", _pt(bx)), ("y2", _pt(by)),
                                         ("stroke", DOOR), ("stroke-width", "8"), ("stroke-linecap", "butt")))
             label = svg("text", "door-label", (("x", (_pt(ax) + _pt(bx)) // 2 + 4), ("y", (_pt(ay) + _pt(by)) // 2 - 4),
-                                               ("font-size", "10"), ("fill", "#1b5d85")), door_id)
+                                               ("font-size", "10"), ("fill", "#1b5d85")), self.door(door_id))
             add(group, title, leaf, label)
             self.doors[door_id] = (group, title, leaf, (ax, ay, bx, by), [None])
             add(doors, group)
@@ -299,7 +299,8 @@ class SkirmishView:
             ring = svg("circle", "ring", (("r", S // 2 - 3), ("fill", "none"), ("stroke", "#111"), ("stroke-width", "0")))
             body = svg("circle", "body", (("r", S // 2 - 8), ("fill", colour), ("stroke", "#111"), ("stroke-width", "1.5")))
             letter = svg("text", "fig-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "11"),
-                                               ("font-weight", "800"), ("fill", "#fff")), item.id[:3])
+                                               ("font-weight", "800"), ("fill", "#fff"), ("translate", "no")),
+                         _initials(self.name(item)))
             hp = svg("text", "fig-hp", (("y", S // 2 - 1), ("text-anchor", "middle"), ("font-size", "9"),
                                         ("fill", "#1d2330")))
             add(group, title, ring, body, letter, hp)
@@ -496,3 +497,10 @@ class SkirmishView:
         add(row, el("div", t("sk.contest_result", winner=self.fig(event.winner), door=door, state=state_word),
                     "contest-result"))
         return row
+
+
+def _initials(name: str) -> str:
+    """A figure's token: the initials of its name in the reader's language, with any number
+    ("Zombie 3" "Z3", "Sir Aldo" "SA"), never its id."""
+    words = name.replace(MARK, "").split()
+    return "".join(word if word.isdigit() else word[:1].upper() for word in words[:3]) or "?"

@@ -88,7 +88,7 @@ def clause(game: str, clause_id: str) -> tuple | None:
     found = _state["clauses"].get(game, {}).get(clause_id)
     if found is None:
         return None
-    return _state["mark"] + found[0], found[1]
+    return _state["mark"] + found[0], _state["mark"] + found[1]
 
 
 def local_name(game: str, key: str, fallback: object) -> str:
@@ -111,3 +111,8 @@ def word(prefix: str, code: object) -> str:
     the message ``prefix + code`` if the catalogue has one, else the code as it is."""
     key = prefix + str(code)
     return t(key) if key in _state["messages"] else str(code)
+
+
+def again(text: object) -> str:
+    """A piece of a text ``t`` gave (a wrapped line of a name), marked as the whole was."""
+    return _state["mark"] + str(text).replace(MARK, "")
