@@ -25,6 +25,7 @@ def start() -> None:
     _reflect = window.Reflect
     check = bool(_reflect.has(window, "chronicle_i18n_check")) and bool(window.chronicle_i18n_check)
     i18n.install(json.loads(window.chronicle_i18n), check)
+    mark("i18n")
     listen(byid("lang"), "change", choose_language)
     page = document.body.getAttribute("data-page")
     if page == "lobby":

@@ -104,7 +104,7 @@ class Script:
         data = payload(language)
         self.messages = data["messages"]
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        self.body = f"window.chronicle_i18n = {json.dumps(text)};\n".encode()
+        self.body = f"window.chronicle_i18n = {json.dumps(text, ensure_ascii=False)};\n".encode()
         self.gzipped = gzip.compress(self.body, 9, mtime=0)
         self.name = f"i18n-{language}.{hashlib.sha256(self.body).hexdigest()[:12]}.js"
         self.url = f"/static/i18n/{self.name}"

@@ -12,6 +12,8 @@ as the rules wrote it, the language names in the switcher). Then the switcher an
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,33 @@ def test_accept_language_picks_the_page_language_and_the_switcher_choice_is_reme
         assert lobby.problems == [] and watch.problems == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("accept, cookie, expected", [
+    ("fr;q=abc, ru;q=0.5", None, "fr"),
+    ("x" * 100_000, None, "en"),
+    (",".join(["de"] * 5_000) + ",ru", None, "en"),  # past MAX_RANGES: not read
+    ("ru", "fr; chronicle-lang=de", "ru"),  # the last of two cookies of that name counts: none of ours
+    ("ru", "<script>", "ru"),
+    ("", "ru" * 1000, "en"),
+])
+def test_hostile_language_headers_and_cookies_answer_a_page_in_one_of_the_languages(server, accept, cookie,
+                                                                                     expected):
+    """Any Accept-Language or chronicle-lang cookie a client sends gets a page (never a 500), in
+    one of en/fr/ru; nothing from them is written into the page but that language code."""
+    headers = {"Accept-Language": accept}
+    if cookie is not None:
+        headers["Cookie"] = f"chronicle-lang={cookie}"
+    request = urllib.request.Request(f"{server.base_url}/", headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 200 and response.headers["Content-Language"] == expected
+        body = response.read().decode()
+    assert f'<html lang="{expected}">' in body and "<script>" not in body.replace("<script src=", "")
+
+
+@pytest.mark.parametrize("name", ["i18n-fr.000000000000.js", "i18n-de.js", "..%2F..%2Fserver%2Fi18n.py", "x" * 300])
+def test_an_unknown_catalogue_script_is_a_404_not_an_error(server, name):
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server.base_url}/static/i18n/{name}", timeout=30)
+    assert refused.value.code == 404
+    refused.value.close()
