@@ -98,6 +98,10 @@ class MechaView:
                 out.insert(0, (t("mecha.stay"), "Move", {"to": None}))
         return out
 
+    def pick_command(self, state: object, seat: object, place: object) -> tuple:
+        """A click on a Location sends ``Move`` to it (the rules decide); the label names the Location."""
+        return "Move", {"to": place}, t("play.move_to", place=_where(place))
+
     def describe(self, event: object) -> str:
         kind = event.TYPE
         seat = seat_name(getattr(event, "seat", ""))
@@ -202,7 +206,7 @@ class MechaView:
         box = f"{round(min(xs) - pad)} {round(min(ys) - pad)} {round(max(xs) - min(xs) + 2 * pad)} " \
               f"{round(max(ys) - min(ys) + 2 * pad)}"
         root = svg("svg", "board", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
-        add(root, svg("title", None, (), local_name("mecha", "board", board.name)))
+        add(root, svg("title", None, (), local_name("mecha", board.name, board.name)))
         marker = svg("marker", None, (("id", "arrow"), ("viewBox", "0 0 10 10"), ("refX", "8"), ("refY", "5"),
                                       ("markerWidth", "5"), ("markerHeight", "5"),
                                       ("orient", "auto-start-reverse")))
@@ -254,7 +258,7 @@ class MechaView:
         title = svg("title")
         add(group, title, svg("polygon", "hex", (("points", hex_points((x, y))),)),
             svg("text", "loc-number", (("x", x), ("y", y - SIZE * 0.38)), number))
-        shown = local_name("mecha", str(number), location.name)
+        shown = local_name("mecha", location.name, location.name)
         for i, line in enumerate(wrap(shown, 14)[:2]):
             add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), again(line)))
         add(group, svg("text", "loc-level", (("x", x), ("y", y + SIZE * 0.5)), t("mecha.level", level=location.level)))

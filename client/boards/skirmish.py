@@ -70,6 +70,16 @@ class SkirmishView:
         item = figure(state, state.active.figure)
         return destinations(state, item)
 
+    def prompt_text(self, state: object, seat: object, current: object) -> str:
+        """The line before the buttons, in this game's words (a square, a figure; not mecha's Location)."""
+        if current != seat:
+            return t("play.waiting", seat=seat_name(current))
+        if state.active is None:
+            return t("sk.prompt_activate")
+        if state.active.pending:
+            return t("sk.prompt_doors")
+        return t("sk.prompt_move") if self.hints(state, seat) else t("sk.prompt_choice")
+
     def actions(self, state: object, seat: object) -> list:
         """One button per legal command of ``seat`` except moves (those are clicks on squares)."""
         if state is None or seat is None:

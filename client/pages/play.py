@@ -94,6 +94,9 @@ class PlayPage:
             self.connection.restart()  # hello again, with token null: a spectator
         elif code == "no-such-game":
             self.connection.stopped = True
+            status = byid("hash")
+            set_text(status, t("hash.no_game"))  # nothing will come to check: not "loading…" forever
+            status.setAttribute("class", "hash none")
             mark_ready()
 
     def game_loaded(self) -> None:

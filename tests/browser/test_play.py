@@ -135,4 +135,8 @@ def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server,
     missing = open_page(new_context(), f"{server.base_url}/watch/g-no-such-game")
     assert missing.text_content("#notice") == "There is no such game on this server."
     assert missing.get_attribute("#notice", "data-code") == "no-such-game"
+    assert missing.text_content("#hash") == "no game to check"  # not "loading…" forever
+    tokenless = open_page(new_context(), f"{server.base_url}/play/{created['game']}")
+    assert tokenless.text_content("#who") == "Spectating"  # no token was given: none was refused
+    assert tokenless.problems == []
     assert page.problems == [] and missing.problems == []
