@@ -521,7 +521,7 @@ class EchoView:
         for inv in state.investigators:
             card = el("div", None, "echo-inv seat-row" + ("" if inv.alive else " dead"), (("data-seat", inv.seat),))
             head = el("div", None, "echo-inv-head")
-            add(head, swatch(seat_colour(state, inv.seat)), el("b", f" {seat_name(inv.seat)}: "),
+            add(head, swatch(seat_colour(state, inv.seat)), el("b", t("echo.inv_head", seat=seat_name(inv.seat))),
                 el("span", both(inv.name_ru, inv.name_en) + ("" if inv.alive else t("echo.dead_mark"))))
             add(card, head, el("div", t("echo.where", place=self.name(inv.location), n=inv.mp),
                                 "echo-inv-where", (("data-mp", inv.mp),)))

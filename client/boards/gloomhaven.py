@@ -674,7 +674,8 @@ class GloomhavenView:
 
     def _card_button(self, state: object, card_id: str, chosen: bool, handler: object) -> object:
         card = rules._card(state, card_id)
-        text = f"{card.initiative} {self.card(card_id)}: {self._action_text(card.top)} / {self._action_text(card.bottom)}"
+        text = t("gh.card_button", initiative=card.initiative, card=self.card(card_id),
+                 top=self._action_text(card.top), bottom=self._action_text(card.bottom))
         button = el("button", text, "card" + (" chosen" if chosen else ""), (("data-card", card_id),))
         listen(button, "click", handler)
         return button

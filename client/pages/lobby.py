@@ -11,7 +11,7 @@ import json
 from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
-from client.i18n import t
+from client.i18n import seat_name, t
 
 
 class Lobby:
@@ -50,7 +50,7 @@ class Lobby:
             state = t("lobby.over") if item.get("over") else t("lobby.live")
             data = (("translate", "no"),)  # names from the scenario and the store, shown as they are
             add(row, el("td", item.get("title") or "", "title", data), el("td", item.get("rules") or "", "rules", data),
-                el("td", ", ".join(item.get("seats") or []), "seats", data),
+                el("td", ", ".join([seat_name(seat) for seat in item.get("seats") or []]), "seats"),
                 el("td", t("lobby.events", n=item.get("head") or 0, state=state)),
                 el("td", item.get("created") or "", "created", data), links)
             add(body, row)
@@ -82,7 +82,7 @@ class Lobby:
             item = el("li", None, "seat-link", (("data-seat", seat),))
             url = link(info["link"], origin + info["link"], "play")
             url.setAttribute("translate", "no")
-            add(item, el("b", seat, "seat-name", (("translate", "no"),)), el("span", ": "), url)
+            add(item, el("b", seat_name(seat), "seat-name"), el("span", ": "), url)
             add(seats, item)
         add(box, seats)
         others = el("p")

@@ -15,7 +15,7 @@ from client.boards import renderer
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
-from client.i18n import t
+from client.i18n import seat_name, t
 from client.loader import load_game
 from client.net import Connection
 from events.record import DecodeError
@@ -79,7 +79,9 @@ class PlayPage:
         elif kind == "rejected":
             tried = self.tried.pop(frame.get("id"), t("play.command"))
             add(byid("log"), rejection_row(self.game, frame, tried))
-            self.notice(t("play.rejected", rule=frame.get("rule"), reason=frame.get("reason")), "rejected")
+            self.notice(t("play.rejected", rule=frame.get("rule")), "rejected")
+            # the reason as the game's rules.py wrote it: an English fact, marked as English
+            add(byid("notice"), el("span", frame.get("reason") or "", "reason", (("lang", "en"),)))
         elif kind == "error":
             self.notice(error_text(frame), "error", frame.get("code"))
             self.refused(frame.get("code"))
@@ -123,7 +125,7 @@ class PlayPage:
             self.schedule_render()  # a reconnection: nothing missed
         who = byid("who")
         if self.seat is not None:
-            set_text(who, t("play.you_play", seat=self.seat))
+            set_text(who, t("play.you_play", seat=seat_name(self.seat)))
         else:
             set_text(who, t("play.spectating") if not self.seated or not self.token_refused else t("play.token_refused"))
         self.maybe_ready()
@@ -225,7 +227,7 @@ class PlayPage:
         if self.game.is_over(state):
             add(box, el("span", t("play.over"), "over"))
             return
-        text = t("play.your_turn") if mine else t("play.waiting", seat=current)
+        text = t("play.your_turn") if mine else t("play.waiting", seat=seat_name(current))
         prompt_text = getattr(self.view, "prompt_text", None)  # a renderer may word it for its game
         if prompt_text is not None:
             text = prompt_text(state, self.seat, current)
