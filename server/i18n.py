@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib
 import json
 from pathlib import Path
 
 from client import i18n
+from events.games import NAMES
 
 ROOT = Path(__file__).resolve().parent.parent / "client" / "i18n"
 COOKIE = "chronicle-lang"
-GAMES = ("mecha", "arkham", "gloomhaven", "echo", "skirmish")
+GAMES = NAMES  # every rule system: a new one gets its clauses here, and test_i18n asks for its translations
 MAX_ACCEPT_LANGUAGE = 512  # longer headers are read up to here: no browser sends more for three languages
 MAX_RANGES = 32
 
@@ -61,26 +63,21 @@ def messages(language: str) -> dict:
 
 
 def clauses(language: str) -> dict:
-    """``{game: {clause id: [title, text]}}`` in ``language``."""
-    import events.games
-
+    """``{game: {clause id: [title, text]}}`` in ``language``: English from each game's clauses.py
+    (echo's ``ENGLISH``: its ``CATALOGUE`` is bilingual for the CLI), French and Russian from
+    ``client/i18n/clauses/<game>.<lang>.json``, or from clauses.py where it holds that language
+    already (echo's ``RUSSIAN``)."""
     out = {}
     for name in GAMES:
-        game = events.games.load(name)
-        english = getattr(__import__(f"events.games.{name}.clauses", fromlist=["x"]), "ENGLISH", game.catalogue)
-        table = {cid: [c.title, c.text] for cid, c in english.by_id.items()}
-        if language != "en":
-            path = ROOT / "clauses" / f"{name}.{language}.json"
-            table = read_json(path) if path.exists() else _module_language(name, language) or table
-        out[name] = table
+        module = importlib.import_module(f"events.games.{name}.clauses")
+        path = ROOT / "clauses" / f"{name}.{language}.json"
+        if language != "en" and path.exists():
+            out[name] = read_json(path)
+            continue
+        held = {"en": "ENGLISH", "ru": "RUSSIAN", "fr": "FRENCH"}[language]
+        catalogue = getattr(module, held, None) or module.CATALOGUE
+        out[name] = {cid: [clause.title, clause.text] for cid, clause in catalogue.by_id.items()}
     return out
-
-
-def _module_language(name: str, language: str) -> dict | None:
-    """A game whose clauses.py already holds a language (echo's RUSSIAN) needs no JSON copy of it."""
-    module = __import__(f"events.games.{name}.clauses", fromlist=["x"])
-    found = getattr(module, {"ru": "RUSSIAN", "fr": "FRENCH"}.get(language, ""), None)
-    return {cid: [c.title, c.text] for cid, c in found.by_id.items()} if found is not None else None
 
 
 def names(language: str) -> dict:
