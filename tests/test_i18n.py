@@ -242,3 +242,21 @@ def test_every_catalogue_key_the_client_names_exists():
     rendered = set(re.findall(r"\{\{([a-z0-9_]+\.[a-z0-9_.]+)\}\}", (ROOT / "server" / "pages.py").read_text("utf-8")))
     rendered |= {"page.lobby", "page.play", "page.watch", "page.replay", "page.language"}
     assert sorted(rendered - set(CATALOGUES["en"])) == []
+
+
+def test_the_scan_finds_literal_words_in_every_kind_of_sink():
+    """The scan above can fail: each way a word reaches the page is caught, a t() key is not."""
+    source = '''
+el("p", "Hello there")
+set_text(node, f"{seat} moves")
+node.setAttribute("title", "a tooltip")
+svg("text", "cls", (), "a label")
+el("p", t("play.over"))
+class View:
+    def describe(self, event):
+        return "game over" if event.TYPE == "GameEnded" else t("log.started")
+    def pick_command(self, state, seat, place):
+        return "Move", {"to": place}, f"Move to {place}"
+'''
+    found = sorted(text for _line, text in _read_texts(ast.parse(source)) if WORD.search(text))
+    assert found == [" moves", "Hello there", "Move to ", "a label", "a tooltip", "game over"]
