@@ -15,7 +15,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
-from client.i18n import again, lang, local_name, seat_name, t
+from client.i18n import again, lang, local_name, seat_name, t, word
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -195,7 +195,7 @@ class EchoView:
                      value=event.value, penalty=event.penalty, faces=_faces(event.dice), outcome=outcome)
         if kind == "StrikeOrderSet":
             first = t("echo.strikes_first") if event.first else t("echo.enemies_first")
-            return t("echo.order_set", seat=seat, first=first, reason=event.reason)
+            return t("echo.order_set", seat=seat, first=first, reason=_why(event.reason))
         if kind == "ItemStruck":
             return t("echo.item_struck", seat=seat, enemy=self.name(event.enemy), item=self.name(event.item))
         if kind == "SpellCast":
@@ -219,9 +219,9 @@ class EchoView:
         if kind == "EnemyDetained":
             return t("echo.detained", enemy=self.name(event.enemy), seat=seat)
         if kind == "EnemyKilled":
-            return t("echo.killed", enemy=self.name(event.enemy), reason=event.reason)
+            return t("echo.killed", enemy=self.name(event.enemy), reason=_why(event.reason))
         if kind == "InvestigatorDied":
-            return t("echo.died", who=self.who(event.seat), reason=event.reason)
+            return t("echo.died", who=self.who(event.seat), reason=_why(event.reason))
         if kind == "InvestigatorSentAway":
             track = t("echo.sanity") if event.track == "sanity" else t("echo.health")
             return t("echo.sent_away", who=self.who(event.seat), to=self.name(event.to), track=track)
@@ -233,7 +233,7 @@ class EchoView:
             points = ", ".join(f"{seat_name(s)} {mp}" for s, mp in event.points)
             return t("echo.round_ended", round=event.round, points=points)
         if kind == "CombatEnded":
-            return t("echo.combat_ended", reason=event.reason)
+            return t("echo.combat_ended", reason=_why(event.reason))
         if kind == "DetainedExchanged":
             return t("echo.exchanged", seat=seat, enemy=self.name(event.enemy), n=event.clues)
         if kind == "ItemTraded":
@@ -243,7 +243,7 @@ class EchoView:
                 return t("echo.turn_ended_next", seat=seat, next=seat_name(event.next_seat))
             return t("echo.turn_ended", seat=seat)
         if kind == "GameEnded":
-            return t("echo.game_ended", reason=event.reason)
+            return t("echo.game_ended", reason=_why(event.reason))
         return kind
 
     def trace(self, event: object) -> list:
@@ -286,7 +286,7 @@ class EchoView:
                       cost=event.cost, n=event.mp)]
         if kind == "EnemyKilled":
             return [t("echo.trace_killed", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
-                      reason=event.reason)]
+                      reason=_why(event.reason))]
         if kind == "EnemyDetained":
             return [t("echo.trace_detained", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
                       seat=seat)]
@@ -463,7 +463,7 @@ class EchoView:
             who = el("ul", None, "echo-order")
             for event in orders:
                 first = t("echo.first") if event.first else t("echo.after_enemies")
-                add(who, el("li", t("echo.order_line", seat=seat_name(event.seat), first=first, reason=event.reason,
+                add(who, el("li", t("echo.order_line", seat=seat_name(event.seat), first=first, reason=_why(event.reason),
                                     rule=event.rule), None,
                             (("data-seat", event.seat), ("data-first", "1" if event.first else "0"))))
             add(box, el("h4", t("echo.who_first")), who)
@@ -573,6 +573,12 @@ def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: t
     outcome = t("echo.check_success") if success else t("echo.check_failure")
     return t("echo.check_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty,
              n=count, faces=_faces(dice), outcome=outcome)
+
+
+def _why(reason: str) -> str:
+    """A reason the rules wrote into an event, in the reader's language when it is one of the fixed
+    ones (``echo.why_<English>``); one with names in it (a failed strike order) stays as written."""
+    return word("echo.why_", reason)
 
 
 def _skill(skill: str) -> str:
