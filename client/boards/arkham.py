@@ -13,7 +13,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
-from client.i18n import MARK, again, local_name, seat_name, t, word
+from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import rules
 
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e05fa8", "#159a9c")
@@ -434,7 +434,7 @@ class ArkhamView:
             add(node, svg("circle", None, (("cx", x), ("cy", y), ("r", "11"), ("fill", seat_colour(state, inv.seat)),
                                            ("stroke", ring), ("stroke-width", "2.5"))),
                 svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
-                                   ("fill", "#fff")), inv.seat[:1].upper()),
+                                   ("fill", "#fff")), seat_initials(inv.seat)),
                 svg("title", None, (), f"{seat_name(inv.seat)}: {inv.name}" + (t("arkham.delayed") if inv.delayed else "")))
             if inv.explored:
                 add(node, svg("text", "explored", (("x", x + 12), ("y", y - 8), ("font-size", "10"),

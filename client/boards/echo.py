@@ -15,7 +15,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
-from client.i18n import again, lang, local_name, seat_name, t, word
+from client.i18n import again, lang, local_name, seat_initials, seat_name, t, word
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -365,7 +365,7 @@ class EchoView:
             node = svg("g", "echo-figure", (("data-seat", inv.seat),))
             add(node, svg("title", None, (), self.who(inv.seat)),
                 svg("circle", "echo-figure-body", (("r", "11"), ("fill", seat_colour(state, inv.seat)))),
-                svg("text", "echo-figure-label", (("y", "4"),), inv.seat[:1].upper()))
+                svg("text", "echo-figure-label", (("y", "4"),), seat_initials(inv.seat)))
             self.figures[inv.seat] = (node, [None])
             add(figures, node)
         add(root, figures)

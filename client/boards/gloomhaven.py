@@ -19,7 +19,7 @@ from browser import timer
 
 from client.boards.svgkit import polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
-from client.i18n import local_name, seat_name, t, word
+from client.i18n import local_name, seat_initials, seat_name, t, word
 from events.games.gloomhaven import rules
 from events.geometry.hexmap import HexMap
 
@@ -542,7 +542,7 @@ class GloomhavenView:
         """A figure's token: a character's seat initials; a monster's type initials and standee number
         (Bandit Guard 1 "BG1", Bandit Archer 1 "BA1": never both "B1"; elites are drawn gold); a summon's."""
         if figure.kind == "character":
-            return figure.id[:2].upper()
+            return seat_initials(figure.seat or figure.id, 2)
         initials = "".join(part[:1] for part in figure.name.split()[:2]).upper()
         return f"{initials}{figure.number}" if figure.kind == "monster" else f"{initials.lower()[:1]}{figure.number}"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, polygon_points, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
-from client.i18n import again, local_name, seat_name, t
+from client.i18n import again, local_name, seat_initials, seat_name, t
 from events.games.mecha.model import Move
 from events.games.mecha.rules import destinations, seat_index, turn
 
@@ -244,7 +244,7 @@ class MechaView:
             mech = svg("g", "mech", (("data-seat", seat.seat),))
             title = svg("title")
             add(mech, title, svg("circle", "mech-body", (("r", "10"), ("fill", seat_colour(state, seat.seat)))),
-                svg("text", "mech-label", (("y", "4"),), seat.seat[:1].upper()))
+                svg("text", "mech-label", (("y", "4"),), seat_initials(seat.seat)))
             self.mechs[seat.seat] = (mech, title, [None])
             add(mechs, mech)
         add(root, mechs)

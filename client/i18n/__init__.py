@@ -116,3 +116,9 @@ def word(prefix: str, code: object) -> str:
 def again(text: object) -> str:
     """A piece of a text ``t`` gave (a wrapped line of a name), marked as the whole was."""
     return _state["mark"] + str(text).replace(MARK, "")
+
+
+def seat_initials(seat: object, count: int = 1) -> str:
+    """A seat's token label: the first letters of its name in the reader's language (red: R, rouge:
+    R, красный: К), unmarked (a token is an abbreviation; its tooltip names the seat)."""
+    return seat_name(seat).replace(MARK, "")[:count].upper()
