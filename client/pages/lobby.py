@@ -16,6 +16,8 @@ import json
 from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
+from client.i18n import lang, seat_name, t
+from client.pages.errors import ERRORS, error_text
 
 PAGE = 50  # games per request to GET /api/games (the server allows 1 to 200)
 MY_GAMES = "chronicle.my-games"
@@ -37,15 +39,11 @@ _formatter: list = []
 
 
 def _dates() -> object:
-    """One ``Intl.DateTimeFormat`` in the browser's language (options made by JSON.parse: a JS object)."""
+    """One ``Intl.DateTimeFormat`` in the page's language (options made by JSON.parse: a JS object)."""
     if not _formatter:
         options = window.JSON.parse('{"dateStyle": "medium", "timeStyle": "short"}')
-        _formatter.append(window.Intl.DateTimeFormat.new(window.navigator.language, options))
+        _formatter.append(window.Intl.DateTimeFormat.new(lang(), options))
     return _formatter[0]
-
-
-def plural(count: object, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
 
 
 def api_error(request: object) -> tuple:
@@ -97,28 +95,29 @@ class Lobby:
     def scenarios(self, request: object) -> None:
         select = clear(byid("scenario"))
         if request.status != 200:
-            self.message(f"could not list scenarios: HTTP {request.status}", "error")
+            self.message(t("lobby.no_scenarios", status=request.status), "error")
             return
         for item in json.loads(request.text):
             self.titles[item["name"]] = item["title"]
-            add(select, el("option", f"{item['title']} ({item['name']})", None, (("value", item["name"]),)))
+            label = f"{item['title']} ({item['name']})"  # the scenario's own title: data, not a message
+            add(select, el("option", label, None, (("value", item["name"]), ("translate", "no"))))
         byid("create-button").removeAttribute("disabled")
         self.ready("scenarios")
 
     def games(self, request: object) -> None:
         body = clear(byid("games"))
         if request.status != 200:
-            self.message(f"could not list games: HTTP {request.status}", "error")
+            self.message(t("lobby.no_games_list", status=request.status), "error")
             return
         items = json.loads(request.text)
         if not items:
-            add(body, add(el("tr"), el("td", "No games yet: create one.", "empty", (("colspan", "6"),))))
+            add(body, add(el("tr"), el("td", t("lobby.empty"), "empty", (("colspan", "6"),))))
         self.rows(body, items)
         self.ready("games")
 
     def more_games(self, request: object) -> None:
         if request.status != 200:
-            self.message(f"could not list games: HTTP {request.status}", "error")
+            self.message(t("lobby.no_games_list", status=request.status), "error")
             return
         self.rows(byid("games"), json.loads(request.text))
 
@@ -133,14 +132,15 @@ class Lobby:
         for item in items:
             row = el("tr", None, "game", (("data-game", item["game"]),))
             links = el("td", None, "links")
-            add(links, link(f"/watch/{item['game']}", "spectate", "watch"), el("span", " · "),
-                link(f"/replay/{item['game']}", "replay", "replay"))
-            state = "over" if item.get("over") else "live"
+            add(links, link(f"/watch/{item['game']}", t("lobby.spectate"), "watch"), el("span", " · "),
+                link(f"/replay/{item['game']}", t("lobby.replay"), "replay"))
+            state = t("lobby.over") if item.get("over") else t("lobby.live")
+            data = (("translate", "no"),)  # names from the scenario and the store, shown as they are
             created = item.get("created") or ""
             when = el("time", readable_date(created), None, (("datetime", created), ("title", created)))
-            add(row, el("td", item.get("title") or "", "title"), el("td", item.get("rules") or "", "rules"),
-                el("td", ", ".join(item.get("seats") or []), "seats"),
-                el("td", f"{plural(item.get('head'), 'event', 'events')} · {state}", "head"),
+            add(row, el("td", item.get("title") or "", "title", data), el("td", item.get("rules") or "", "rules", data),
+                el("td", ", ".join([seat_name(seat) for seat in item.get("seats") or []]), "seats"),
+                el("td", t("lobby.events", n=item.get("head") or 0, state=state), "head"),
                 add(el("td", None, "created"), when), links)
             add(body, row)
 
@@ -152,7 +152,7 @@ class Lobby:
         if not seed:
             return None
         if not seed.lstrip("-").isdigit():
-            self.message(f"the seed must be a whole number, got {seed!r}", "error")
+            self.message(t("lobby.bad_seed", seed=seed), "error")
             return False
         return int(seed)
 
@@ -166,11 +166,11 @@ class Lobby:
         clear(byid("scenario-errors"))
         files = byid("scenario-file").files
         if not files.length:
-            self.message("choose a scenario file first", "error")
+            self.message(t("lobby.choose_file"), "error")
             return
         chosen = files.item(0)
         if chosen.size > MAX_FILE_BYTES:
-            self.faults(chosen.name, [("", f"the file holds {chosen.size} bytes; at most {MAX_FILE_BYTES} are accepted")])
+            self.faults(chosen.name, [("", t("lobby.file_too_large", n=chosen.size, limit=MAX_FILE_BYTES))])
             return
         reader = window.FileReader.new()
 
@@ -184,10 +184,10 @@ class Lobby:
         try:
             scenario = json.loads(text)
         except Exception as error:  # the decoder's message says where
-            self.faults(name, [("$", f"not valid JSON: {error}")])
+            self.faults(name, [("$", t("lobby.not_json", error=error))])
             return
         if not isinstance(scenario, dict):
-            self.faults(name, [("$", f"expected an object (a scenario), got {type(scenario).__name__}")])
+            self.faults(name, [("$", t("lobby.not_object", found=type(scenario).__name__))])
             return
         title = scenario.get("title") if isinstance(scenario.get("title"), str) else name
         self.post({"scenario": scenario}, title, name)
@@ -199,7 +199,7 @@ class Lobby:
         if seed is not None:
             body["seed"] = seed
         clear(byid("scenario-errors"))
-        self.message("creating…", "ok")
+        self.message(t("lobby.creating"), "ok")
 
         def done(request: object) -> None:
             self.created(request, title, file_name)
@@ -212,25 +212,28 @@ class Lobby:
             code, message = api_error(request)
             if code == "bad-scenario" and file_name is not None:
                 self.faults(file_name, [scenario_fault(message)])
+            elif code in ERRORS:
+                self.message(t("lobby.not_created_because", reason=error_text(code, message)), "error")
             else:
-                self.message(f"could not create the game: {message} (HTTP {request.status})", "error")
+                self.message(t("lobby.not_created", status=request.status, detail=message), "error")
             return
         made = json.loads(request.text)
         self.remember(made, title)
         box = clear(byid("created"))
         origin = str(window.location.origin)
-        add(box, el("h3", f"Game {made['game']} created", "created-title"))
-        add(box, el("p", "Each seat link is secret: send it to that player only. This browser keeps them "
-                         "under My games.", "hint"))
+        add(box, el("h3", t("lobby.created", game=made["game"]), "created-title"))
+        add(box, el("p", t("lobby.secret_links"), "hint"))
         seats = el("ul", None, "seat-links")
         for seat, info in made["seats"].items():
             item = el("li", None, "seat-link", (("data-seat", seat),))
-            add(item, el("b", seat, "seat-name"), el("span", ": "), link(info["link"], origin + info["link"], "play"))
+            url = link(info["link"], origin + info["link"], "play")
+            url.setAttribute("translate", "no")
+            add(item, el("b", seat_name(seat), "seat-name"), el("span", ": "), url)
             add(seats, item)
         add(box, seats)
         others = el("p")
-        add(others, link(made["spectate"], "spectate", "watch"), el("span", " · "),
-            link(made["replay"], "replay", "replay"))
+        add(others, link(made["spectate"], t("lobby.spectate"), "watch"), el("span", " · "),
+            link(made["replay"], t("lobby.replay"), "replay"))
         add(box, others)
         self.message("", "ok")
         self.show_my_games()
@@ -238,7 +241,7 @@ class Lobby:
 
     def faults(self, file_name: str, faults: list) -> None:
         """A scenario file's faults, each at its ``$`` path in the file."""
-        self.message(f"{file_name} was not accepted:", "error")
+        self.message(t("lobby.file_refused", file=file_name), "error")
         listing = clear(byid("scenario-errors"))
         for path, text in faults:
             item = el("li", None, "scenario-error", (("data-path", path),))
@@ -273,7 +276,7 @@ class Lobby:
         try:
             window.localStorage.setItem(MY_GAMES, json.dumps(([entry] + items)[:MY_GAMES_KEPT]))
         except Exception:  # storage full or disabled: the links are still shown above
-            self.message("this browser does not keep the links: copy them now", "warning")
+            self.message(t("lobby.not_kept"), "warning")
 
     def forget(self, game_id: str) -> object:
         def handler(event: object) -> None:
@@ -287,15 +290,16 @@ class Lobby:
         listing = clear(byid("my-games"))
         items = self.my_games()
         if not items:
-            add(listing, el("li", "None yet: the games you create here are listed with their seat links.", "muted"))
+            add(listing, el("li", t("lobby.my_games_none"), "muted"))
         for item in items:
             row = el("li", None, "my-game", (("data-game", item["game"]),))
-            add(row, el("b", item["title"]), el("span", f" · {readable_date(item['created'])} · ", "muted"))
+            add(row, el("b", item["title"], None, (("translate", "no"),)), el("span", f" · {readable_date(item['created'])} · ", "muted"))
             for seat, href in item["seats"].items():
-                add(row, link(href, f"play {seat}", "play"), el("span", " · "))
-            add(row, link(item["spectate"], "spectate", "watch"), el("span", " · "),
-                link(item["replay"], "replay", "replay"), el("span", " "))
-            forget = el("button", "Forget", "forget", (("type", "button"), ("aria-label", f"Forget {item['title']}")))
+                add(row, link(href, t("lobby.play_seat", seat=seat_name(seat)), "play"), el("span", " · "))
+            add(row, link(item["spectate"], t("lobby.spectate"), "watch"), el("span", " · "),
+                link(item["replay"], t("lobby.replay"), "replay"), el("span", " "))
+            forget = el("button", t("lobby.forget"), "forget", (("type", "button"),
+                                                              ("aria-label", t("lobby.forget_game", title=item["title"]))))
             listen(forget, "click", self.forget(item["game"]))
             add(row, forget)
             add(listing, row)

@@ -16,25 +16,16 @@ from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
+from client.i18n import seat_name, t
 from client.loader import load_game
 from client.net import Connection
+from client.pages.errors import ERRORS, error_text
 from events.record import DecodeError
 
 FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
-# What a highlighted place is called in each game, for the default prompt (a renderer may word its own).
-PLACE_WORDS = {"mecha": "Location", "skirmish": "square", "echo": "location", "arkham": "area", "gloomhaven": "hex"}
-# Errors a player may meet, in words; the server's code and message still go to the log.
-ERROR_WORDS = {
-    "bad-token": "This link's seat token is not valid (mistyped, cut short, or from another game): "
-                 "you are watching the game instead. Ask for your seat's link again.",
-    "no-such-game": "There is no game {game} on this server: check the link.",
-    "game-unavailable": "This game's log does not replay under this server's rules: it cannot be shown.",
-    "rate-limited": "Too many commands at once: wait a moment and try again.",
-    "too-many-connections": "Too many pages are open on this game: close one and reload.",
-    "too-many-games": "This server has too many games open right now: try again later.",
-    "store-unavailable": "The server cannot reach its storage right now: try again in a moment.",
-    "internal-error": "The server failed on this command (a bug): nothing was changed.",
-}
+# What a highlighted place is called in each game, for the default prompt (a renderer may word its
+# own): the catalogue's ``play.your_turn_click.<game>``; any other game says "place".
+PLACE_GAMES = ("mecha", "skirmish", "echo", "arkham", "gloomhaven")
 
 
 class PlayPage:
@@ -42,6 +33,7 @@ class PlayPage:
         self.game_id = game_id
         self.token = token
         self.seated = seated
+        self.token_refused = False
         self.seat = None
         self.game = None
         self.view = None
@@ -65,15 +57,14 @@ class PlayPage:
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
         if self.seated and not self.token:
-            self.notice("This link has no seat token (the part after #token= is missing): you are watching "
-                        "the game.", "warning")
+            self.notice(t("play.no_token"), "warning")
         self.connection.open()
 
     # --- frames ------------------------------------------------------------------------------------
 
     def on_connection(self, state: str) -> None:
         node = byid("connection")
-        set_text(node, state)
+        set_text(node, t("net." + state))
         node.setAttribute("class", f"connection {state}")
 
     def on_frame(self, frame: dict) -> None:
@@ -92,25 +83,26 @@ class PlayPage:
             self.event(frame.get("envelope"))
         elif kind == "ack":
             self.tried.pop(frame.get("id"), None)
-            self.notice(f"accepted: events {frame.get('first')}–{frame.get('last')}", "ok")
+            self.notice(t("play.accepted", first=frame.get("first"), last=frame.get("last")), "ok")
         elif kind == "rejected":
-            tried = self.tried.pop(frame.get("id"), "command")
+            tried = self.tried.pop(frame.get("id"), t("play.command"))
             add(byid("log"), rejection_row(self.game, frame, tried))
-            self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
+            self.notice(t("play.rejected", rule=frame.get("rule")), "rejected")
+            # the reason as the game's rules.py wrote it: an English fact, marked as English
+            add(byid("notice"), el("span", frame.get("reason") or "", "reason", (("lang", "en"),)))
         elif kind == "error":
             self.error(frame)
         else:
-            self.notice(f"unknown frame type {kind!r}", "error")
+            self.notice(t("play.unknown_frame", kind=kind), "error")
 
     def error(self, frame: dict) -> None:
         """An error frame in words for the player; the log row keeps the server's code and message."""
         code = frame.get("code")
-        technical = f"error {code}: {frame.get('message')}"
-        words = ERROR_WORDS.get(code)
-        if words is None:
-            self.notice(technical, "error")
+        technical = t("error.other", code=code, message=frame.get("message"))
+        if code in ERRORS:
+            self.notice(error_text(code, frame.get("message"), self.game_id), "error", technical, code)
         else:
-            self.notice(words.replace("{game}", self.game_id), "error", technical)
+            self.notice(technical, "error", None, code)
         self.refused(code)
 
     def refused(self, code: object) -> None:
@@ -122,7 +114,7 @@ class PlayPage:
         elif code in ("no-such-game", "replaced"):  # replaced: a newer page of this seat took over; do not fight it
             self.connection.stopped = True
             status = byid("hash")
-            set_text(status, "no such game")
+            set_text(status, t("hash.no_game"))  # nothing will come to check: not "loading…" forever
             status.setAttribute("class", "hash bad")
             set_text(byid("who"), "")
             mark_ready()
@@ -153,29 +145,29 @@ class PlayPage:
             self.schedule_render()  # a reconnection: nothing missed
         who = byid("who")
         if self.seat is not None:
-            set_text(who, f"You play {self.seat}")
+            set_text(who, t("play.you_play", seat=seat_name(self.seat)))
         elif not self.seated:
-            set_text(who, "Spectating")
+            set_text(who, t("play.spectating"))
         elif self.token is None and self.refused_token:
-            set_text(who, "Spectating: this link's seat token is not valid")
+            set_text(who, t("play.token_refused"))
         else:
-            set_text(who, "Spectating: this link has no seat token")
+            set_text(who, t("play.no_token_who"))
         self.maybe_ready()
 
     def event(self, raw: object) -> None:
         if self.follower is None:
-            self.notice("an event arrived before welcome", "error")
+            self.notice(t("play.event_before_welcome"), "error")
             return
         if self.follower.seq == 0:
             mark("first-event")
         try:
             envelope = self.follower.add(raw)
         except Gap as gap:
-            self.notice(f"{gap}: asking again", "warning")
+            self.notice(t("play.gap", expected=gap.expected, got=gap.got), "warning")
             self.connection.restart()
             return
         except DecodeError as error:
-            self.notice(f"cannot read an envelope: {error}", "error")
+            self.notice(t("play.bad_envelope", error=error), "error")
             return
         if envelope is None:
             return
@@ -221,7 +213,9 @@ class PlayPage:
         set_text(status, follower.status())
         status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
         status.setAttribute("data-seq", str(follower.seq))
-        status.setAttribute("title", f"{follower.checked_count()} of {follower.seq} hashes checked by this page")
+        if follower.seq:
+            status.setAttribute("data-hash", follower.envelopes[-1].hash)
+        status.setAttribute("title", t("hash.checked", n=follower.seq, checked=follower.checked_count()))
 
     def catch_up_rows(self) -> None:
         """The log rows of the newest envelopes of a catch-up; older rows follow in the background."""
@@ -256,7 +250,7 @@ class PlayPage:
             return
         mine = self.seat in self.game.turn(state)  # simultaneous turns (secret picks) have several seats
         if self.game.is_over(state):
-            add(box, el("span", "The game is over.", "over"))
+            add(box, el("span", t("play.over"), "over"))
             return
         # A renderer may word the prompt for its game; ask it first (gloomhaven's learns there
         # which seat it draws its cards for, and actions() would tell it too early).
@@ -290,11 +284,11 @@ class PlayPage:
     def default_prompt(self, mine: bool, current: object, buttons: list) -> str:
         """'click a highlighted …' only when something is highlighted, in the game's word for a place."""
         if not mine:
-            return f"Waiting for {current}…"
+            return t("play.waiting", seat=seat_name(current))
         if self.pickable:
-            word = PLACE_WORDS.get(self.game.name, "place")
-            return f"Your turn: click a highlighted {word}" + (", or" if buttons else ".")
-        return "Your turn:" if buttons else "Your turn: nothing to do."
+            game = self.game.name if self.game.name in PLACE_GAMES else "other"
+            return t("play.your_turn_click." + game) + (t("play.or") if buttons else ".")
+        return t("play.your_turn") if buttons else t("play.nothing_to_do")
 
     def action_handler(self, label: str, kind: str, data: dict) -> object:
         def handler(event: object) -> None:
@@ -306,7 +300,7 @@ class PlayPage:
         """A click on the board: the renderer may say which command it means (``pick_command``)."""
         command = getattr(self.view, "pick_command", None)
         picked = command(self.follower.state, self.seat, place) if command is not None else (
-            "Move", {"to": place}, f"Move to {place}")
+            "Move", {"to": place}, t("play.move_to", place=place))
         if picked is None:  # the renderer kept the click (a waypoint of a path being built)
             self.schedule_render()
             return
@@ -326,13 +320,18 @@ class PlayPage:
 
     # --- panels --------------------------------------------------------------------------------------
 
-    def notice(self, text: str, cls: str, logged: str | None = None) -> None:
-        """The notice line; errors and warnings also go to the log (``logged``: the words for it)."""
+    def notice(self, text: str, cls: str, logged: str | None = None, code: object = None) -> None:
+        """The notice line; errors and warnings also go to the log (``logged``: the words for it;
+        ``code``: a server error's code, on both as ``data-code``)."""
         node = byid("notice")
         set_text(node, text)
         node.setAttribute("class", f"notice {cls}")
+        node.setAttribute("data-code", code or "")
         if cls in ("error", "warning"):
-            add(byid("log"), notice_row(logged or text, cls))
+            row = add(byid("log"), notice_row(logged or text, cls)).lastChild
+            if code:
+                row.setAttribute("data-code", code)
+
 
 
 def main(seated: bool) -> None:

@@ -17,7 +17,9 @@ from client.boards import renderer
 from client.boardui import BoardUI, icon
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
+from client.i18n import t
 from client.loader import load_game
+from client.pages.errors import error_text
 from events.canonical import state_hash
 from events.log import Envelope
 
@@ -44,20 +46,20 @@ class ReplayPage:
 
     def loaded(self, request: object) -> None:
         if request.status == 404:
-            self.fail(f"There is no game {self.game_id} on this server: check the link.", "no such game")
+            self.fail(error_text("no-such-game", "", self.game_id), t("hash.no_game"))
             return
         if request.status != 200:
-            self.fail(f"could not load the log: HTTP {request.status} {request.text[:200]}")
+            self.fail(t("replay.no_log", status=request.status, detail=request.text[:200]))
             return
         lines = [line for line in request.text.split("\n") if line.strip()]
         if not lines:
-            self.fail("the log is empty")
+            self.fail(t("replay.empty"))
             return
         try:
             raws = [json.loads(line) for line in lines]
             name = raws[0]["data"]["game"]
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(f"cannot read this log: {error}")
+            self.fail(t("replay.unreadable", error=error))
             return
         load_game(name, lambda: self.fold(name, raws), self.fail)
 
@@ -71,7 +73,7 @@ class ReplayPage:
                 self.envelopes.append(envelope)
                 self.states.append(state)
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(f"cannot replay this log: {error}")
+            self.fail(t("replay.unplayable", error=error))
             return
         self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
         self.ui = BoardUI(byid("board"))
@@ -101,10 +103,10 @@ class ReplayPage:
     def build_controls(self) -> None:
         box = clear(byid("controls"))
         last = len(self.envelopes)
-        buttons = (("first", "First event", None, lambda e: self.go(1)),
-                   ("back", "Step back", "step", lambda e: self.go(self.seq - 1)),
-                   ("forward", "Step forward", "step", lambda e: self.go(self.seq + 1)),
-                   ("last", "Last event", None, lambda e: self.go(last)))
+        buttons = (("first", t("replay.first"), None, lambda e: self.go(1)),
+                   ("back", t("replay.back"), t("replay.step"), lambda e: self.go(self.seq - 1)),
+                   ("forward", t("replay.forward"), t("replay.step"), lambda e: self.go(self.seq + 1)),
+                   ("last", t("replay.last"), None, lambda e: self.go(last)))
         for name, label, text, handler in buttons:
             button = el("button", None, "step", (("data-step", name), ("type", "button"), ("aria-label", label),
                                                  ("title", label)))
@@ -116,7 +118,7 @@ class ReplayPage:
         play = el("button", None, "play", (("id", "play"), ("type", "button")))
         self.show_play(play, False)
         listen(play, "click", lambda e: self.toggle_play())
-        speed = el("select", None, "speed", (("id", "speed"), ("aria-label", "Speed")))
+        speed = el("select", None, "speed", (("id", "speed"), ("aria-label", t("replay.speed"))))
         for label, delay in SPEEDS:
             option = el("option", label, None, (("value", delay),))
             if delay == self.delay:
@@ -124,7 +126,7 @@ class ReplayPage:
             add(speed, option)
         listen(speed, "change", lambda e: self.set_speed(int(speed.value)))
         slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1),
-                                             ("aria-label", "Event in the log")))
+                                             ("aria-label", t("replay.scrub"))))
         listen(slider, "input", lambda e: self.go(int(slider.value)))
         add(box, play, speed, slider, el("span", None, "position", (("id", "position"),)))
 
@@ -153,7 +155,7 @@ class ReplayPage:
     def show_play(button: object, playing: bool) -> None:
         """The play button's icon and words: pause while playing."""
         clear(button)
-        add(button, icon("pause" if playing else "play"), el("span", " pause" if playing else " play"))
+        add(button, icon("pause" if playing else "play"), el("span", " " + t("replay.pause" if playing else "replay.play")))
         button.setAttribute("data-playing", "1" if playing else "0")
 
     def tick(self) -> None:
@@ -178,13 +180,13 @@ class ReplayPage:
         status.setAttribute("data-seq", str(seq))
         status.setAttribute("data-hash", folded)
         if folded == envelope.hash:
-            set_text(status, f"hash ✓ seq {seq}: {folded}")
+            set_text(status, t("hash.replay_ok", seq=seq, hash=folded))
             status.setAttribute("class", "hash ok")
         else:
-            set_text(status, f"hash ✗ MISMATCH at seq {seq}: logged {envelope.hash}, page {folded}")
+            set_text(status, t("hash.replay_mismatch", seq=seq, logged=envelope.hash, page=folded))
             status.setAttribute("class", "hash bad")
         byid("scrub").value = str(seq)
-        set_text(byid("position"), f"seq {seq} / {len(self.envelopes)}")
+        set_text(byid("position"), t("replay.position", seq=seq, last=len(self.envelopes)))
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))
@@ -196,13 +198,12 @@ def start_seq(raw: str, last: int) -> tuple:
     if raw == "":
         return last, ""
     if not raw.isdigit():
-        return last, f"?seq={raw} is not an event number: showing the last event (seq {last})."
+        return last, t("replay.seq_not_number", raw=raw, last=last)
     seq = int(raw)
     if seq < 1:
-        return 1, f"?seq={raw}: events are numbered from 1: showing the first event."
+        return 1, t("replay.seq_below_one", raw=raw)
     if seq > last:
-        events = "1 event" if last == 1 else f"{last} events"
-        return last, f"?seq={raw}: this game has {events}: showing the last one (seq {last})."
+        return last, t("replay.seq_past_end", raw=raw, n=last)
     return seq, ""
 
 

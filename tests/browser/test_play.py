@@ -132,12 +132,13 @@ def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server,
     # Check: the player reads words, not the protocol; the log keeps the server's code for a bug report.
     notice = page.text_content("#notice")
     assert notice.startswith("This link's seat token is not valid") and "say hello" not in notice
-    assert "bad-token" in page.text_content("#log")
+    assert "bad-token" in page.locator("#log li[data-code='bad-token']").text_content()
     assert page.locator("g.loc.clickable").count() == 0
     # Check: an unknown game says so in words, and the hash badge does not stay at "loading…".
     missing = open_page(new_context(), f"{server.base_url}/watch/g-no-such-game")
     assert missing.text_content("#notice") == "There is no game g-no-such-game on this server: check the link."
-    assert missing.text_content("#hash") == "no such game"
+    assert missing.get_attribute("#notice", "data-code") == "no-such-game"
+    assert missing.text_content("#hash") == "no such game"  # not "loading…" forever
     assert page.problems == [] and missing.problems == []
 
 
