@@ -8,8 +8,9 @@ counts as a click on a place.
 
 The places a click would act on are found by the classes the renderers already give them
 (``PICKABLE``); each becomes focusable (``tabindex``) with the role of a button, and Enter or Space
-on it is the click. Player-facing strings are the English ``STRINGS`` below and the ``LEGENDS`` and
-``NOT_MODELLED`` tables (issue 17: the message catalogue takes them over).
+on it is the click. Every word shown comes from the catalogue: the zoom buttons ``ui.*``, each
+legend entry ``legend.<game>.<slug>`` (``LEGENDS`` holds the slugs and the drawing), and
+``not_modelled.<game>`` for the games in ``NOT_MODELLED``.
 """
 
 from __future__ import annotations
@@ -17,14 +18,11 @@ from __future__ import annotations
 from browser import timer, window
 
 from client.dom import add, clear, el, listen, svg
+from client.i18n import t
 
 # The elements a click on the board acts on, per the classes each renderer sets when interactive.
 PICKABLE = (".mecha-board g.loc.dest.clickable, svg.arkham g.area.dest.clickable, svg.echo-map g.echo-loc.dest.clickable,"
             " .skirmish-board g.sq.reach.clickable, .gloomhaven-board g.cell:has(> .hex.reach, > .hex.target, > .hex.option)")
-STRINGS = {
-    "zoom-in": "Zoom in", "zoom-out": "Zoom out", "zoom-reset": "Show the whole board",
-    "legend": "Legend", "not-modelled": "Not modelled here: ",
-}
 MAX_ZOOM = 6
 NARROW = "(max-width: 600px)"  # where style.css lets a wide table scroll inside its panel
 DRAG_PX = 6  # a pointer that moves less than this is a click, not a drag
@@ -59,85 +57,72 @@ def icon_button(name: str, label: str, cls: str, attrs: tuple = (), text: str | 
 
 
 # --- legends -------------------------------------------------------------------------------------------
-# Each entry: (shape, attributes, what it means). Shapes: "rect", "circle", "hex", "diamond", "line",
-# "dash" (a dashed line), "ring" (a dashed circle). Colours are the renderers' own.
+# Each entry: (shape, attributes, the slug of what it means: ``legend.<game>.<slug>``). Shapes:
+# "rect", "circle", "hex", "diamond", "line", "dash" (a dashed line), "ring" (a dashed circle).
+# Colours are the renderers' own.
 
 LEGENDS = {
     "mecha": (
-        ("hex", (("fill", "#eae2c8"), ("stroke", "#5b5446")), "face-up Location"),
-        ("hex", (("fill", "#5e6b73"), ("stroke", "#5b5446")), "face-down Location (a move ends there, MV-6)"),
-        ("hex", (("fill", "#ffd84d"), ("stroke", "#d19a00")), "legal destination"),
-        ("hex", (("fill", "#c9b68f"), ("stroke", "#7a6a4f")), "the Camp"),
-        ("diamond", (("fill", "#f2e7b0"), ("stroke", "#8a6d00")), "map token"),
-        ("circle", (("fill", "#f08c2e"), ("stroke", "#333")), "Corruption token, with its value"),
-        ("rect", (("fill", "#d9d4f0"), ("stroke", "#7b72b0")), "central card (not a Location, MV-4)"),
-        ("line", (("stroke", "#e4572e"),), "the last move's path"),
+        ("hex", (("fill", "#eae2c8"), ("stroke", "#5b5446")), "face_up"),
+        ("hex", (("fill", "#5e6b73"), ("stroke", "#5b5446")), "face_down"),
+        ("hex", (("fill", "#ffd84d"), ("stroke", "#d19a00")), "destination"),
+        ("hex", (("fill", "#c9b68f"), ("stroke", "#7a6a4f")), "camp"),
+        ("diamond", (("fill", "#f2e7b0"), ("stroke", "#8a6d00")), "map_token"),
+        ("circle", (("fill", "#f08c2e"), ("stroke", "#333")), "corruption"),
+        ("rect", (("fill", "#d9d4f0"), ("stroke", "#7b72b0")), "central"),
+        ("line", (("stroke", "#e4572e"),), "last_path"),
     ),
     "arkham": (
-        ("rect", (("fill", "#e9dfc6"), ("stroke", "#6d6250")), "Street area"),
-        ("circle", (("fill", "#f7f1e1"), ("stroke", "#6d6250")), "Location"),
-        ("rect", (("fill", "#d9d2ef"), ("stroke", "#7a6aa8")), "Other World"),
-        ("rect", (("fill", "#fff2b8"), ("stroke", "#b8860b"), ("stroke-width", "3")), "legal destination, with its cost"),
-        ("line", (("stroke", "#e3b300"),), "yellow line (one movement point)"),
-        ("ring", (("stroke", "#7a2bb5"),), "open gate"),
-        ("circle", (("fill", "#2f9e44"), ("stroke", "#fff")), "Clue tokens"),
+        ("rect", (("fill", "#e9dfc6"), ("stroke", "#6d6250")), "street"),
+        ("circle", (("fill", "#f7f1e1"), ("stroke", "#6d6250")), "location"),
+        ("rect", (("fill", "#d9d2ef"), ("stroke", "#7a6aa8")), "other_world"),
+        ("rect", (("fill", "#fff2b8"), ("stroke", "#b8860b"), ("stroke-width", "3")), "destination"),
+        ("line", (("stroke", "#e3b300"),), "yellow_line"),
+        ("ring", (("stroke", "#7a2bb5"),), "gate"),
+        ("circle", (("fill", "#2f9e44"), ("stroke", "#fff")), "clues"),
         ("rect", (("fill", "#5b1a1a"), ("stroke", "#fff")), "monster"),
-        ("diamond", (("fill", "#7a2bb5"),), "unstable Location"),
-        ("dash", (("stroke", "#c0392b"),), "the last move's path"),
+        ("diamond", (("fill", "#7a2bb5"),), "unstable"),
+        ("dash", (("stroke", "#c0392b"),), "last_path"),
     ),
     "gloomhaven": (
-        ("hex", (("fill", "#f3efe4"), ("stroke", "#9a9080")), "open hex"),
+        ("hex", (("fill", "#f3efe4"), ("stroke", "#9a9080")), "open"),
         ("hex", (("fill", "#6b6b6b"), ("stroke", "#9a9080")), "obstacle"),
         ("hex", (("fill", "#f2b8b5"), ("stroke", "#9a9080")), "trap"),
-        ("hex", (("fill", "#f4a259"), ("stroke", "#9a9080")), "hazardous terrain"),
-        ("hex", (("fill", "#b9d7a8"), ("stroke", "#9a9080")), "difficult terrain"),
-        ("hex", (("fill", "#a0522d"), ("stroke", "#9a9080")), "closed door"),
+        ("hex", (("fill", "#f4a259"), ("stroke", "#9a9080")), "hazardous"),
+        ("hex", (("fill", "#b9d7a8"), ("stroke", "#9a9080")), "difficult"),
+        ("hex", (("fill", "#a0522d"), ("stroke", "#9a9080")), "door"),
         ("line", (("stroke", "#2b2b2b"),), "wall"),
-        ("hex", (("fill", "#ffd84d"), ("stroke", "#8a5d00")), "where the chosen half can go"),
-        ("hex", (("fill", "#f7c4c4"), ("stroke", "#c62828")), "a target of the chosen half"),
-        ("hex", (("fill", "#cdeedd"), ("stroke", "#0b6e4f")), "a monster's option for the players"),
-        ("circle", (("fill", "#ffffff"), ("stroke", "#222")), "normal monster"),
-        ("circle", (("fill", "#f2c94c"), ("stroke", "#222")), "elite monster"),
+        ("hex", (("fill", "#ffd84d"), ("stroke", "#8a5d00")), "reach"),
+        ("hex", (("fill", "#f7c4c4"), ("stroke", "#c62828")), "target"),
+        ("hex", (("fill", "#cdeedd"), ("stroke", "#0b6e4f")), "option"),
+        ("circle", (("fill", "#ffffff"), ("stroke", "#222")), "normal"),
+        ("circle", (("fill", "#f2c94c"), ("stroke", "#222")), "elite"),
     ),
     "echo": (
         ("rect", (("fill", "#eae2c8"), ("stroke", "#5b5446")), "location"),
-        ("rect", (("fill", "#d6e2f3"), ("stroke", "#2f4f86")), "the Ministry"),
-        ("rect", (("fill", "#f1dcdc"), ("stroke", "#8a3b3b")), "the asylum"),
-        ("rect", (("fill", "#3a3145"), ("stroke", "#1b1424")), "the Dark Side"),
-        ("rect", (("fill", "#ffd84d"), ("stroke", "#d19a00")), "legal destination"),
-        ("line", (("stroke", "#7d776a"),), "white arrow (1 movement point)"),
-        ("dash", (("stroke", "#4b2a6b"),), "the Dark Path (1 movement point)"),
+        ("rect", (("fill", "#d6e2f3"), ("stroke", "#2f4f86")), "ministry"),
+        ("rect", (("fill", "#f1dcdc"), ("stroke", "#8a3b3b")), "asylum"),
+        ("rect", (("fill", "#3a3145"), ("stroke", "#1b1424")), "dark_side"),
+        ("rect", (("fill", "#ffd84d"), ("stroke", "#d19a00")), "destination"),
+        ("line", (("stroke", "#7d776a"),), "white_arrow"),
+        ("dash", (("stroke", "#4b2a6b"),), "dark_path"),
         ("diamond", (("fill", "#7a1f1f"), ("stroke", "#111")), "enemy"),
     ),
     "skirmish": (
         ("rect", (("fill", "#f3efe4"), ("stroke", "#b9b2a0")), "floor"),
-        ("rect", (("fill", "#7ccf6b"), ("stroke", "#b9b2a0")), "low objects (double cost, cover)"),
-        ("rect", (("fill", "#f2d64b"), ("stroke", "#b9b2a0")), "difficult terrain (double cost)"),
-        ("rect", (("fill", "#f08c2e"), ("stroke", "#b9b2a0")), "pit (no entry, seen across)"),
+        ("rect", (("fill", "#7ccf6b"), ("stroke", "#b9b2a0")), "low"),
+        ("rect", (("fill", "#f2d64b"), ("stroke", "#b9b2a0")), "difficult"),
+        ("rect", (("fill", "#f08c2e"), ("stroke", "#b9b2a0")), "pit"),
         ("line", (("stroke", "#d61fd6"),), "wall"),
         ("line", (("stroke", "#7cc8f2"),), "door"),
-        ("rect", (("fill", "#fff1a8"), ("stroke", "#1d3f88")), "reachable square, with its cost"),
-        ("line", (("stroke", "#1f8a4c"),), "line of sight"),
-        ("dash", (("stroke", "#d19a00"),), "line of sight with cover"),
-        ("dash", (("stroke", "#c62828"),), "no line of sight"),
+        ("rect", (("fill", "#fff1a8"), ("stroke", "#1d3f88")), "reach"),
+        ("line", (("stroke", "#1f8a4c"),), "sight"),
+        ("dash", (("stroke", "#d19a00"),), "sight_cover"),
+        ("dash", (("stroke", "#c62828"),), "no_sight"),
     ),
 }
-
-NOT_MODELLED = {
-    "mecha": "only the Move action is played (MV-1…MV-9): the other actions, abilities, encounters and the "
-             "Glory scoring are not; map tokens and revealed Locations are only tallied.",
-    "arkham": "only the Movement phase is played (AH-1…AH-12): items carry no game effect (a weapon or a "
-              "spell does not change a check; items can only be traded), and there are no encounters, "
-              "Mythos or Upkeep phases.",
-    "gloomhaven": "only what the rules summary covers is played: initiative, card actions (move, attack, heal, "
-                  "summon), monster focus and movement, traps, terrain, resting and exhaustion; elements, "
-                  "conditions, items, loot and experience are not.",
-    "echo": "only the Movement phase is played (EC-1…EC-20): moving, evading, combat rounds, spells, "
-            "madness and injury; encounters and the other phases of a turn are not.",
-    "skirmish": "movement, terrain, line of sight and cover, attacks and doors are played (SK-1…SK-12); "
-                "the figures have no special abilities; a side wins by leaving the other no figure, nobody when the "
-                "rounds run out.",
-}
+# The games whose limits are said under the board (``not_modelled.<game>`` in the catalogue).
+NOT_MODELLED = ("mecha", "arkham", "gloomhaven", "echo", "skirmish")
 
 _HEX = ((11, 2), (19, 6.5), (19, 15.5), (11, 20), (3, 15.5), (3, 6.5))
 
@@ -171,13 +156,13 @@ def show_legend(node: object, game_name: str) -> None:
     node.setAttribute("data-game", game_name)
     entries = LEGENDS.get(game_name, ())
     if entries:
-        listing = el("ul", None, "legend", (("aria-label", STRINGS["legend"]),))
-        for shape, attrs, text in entries:
-            add(listing, add(el("li"), _sample(shape, attrs), el("span", text)))
+        listing = el("ul", None, "legend", (("aria-label", t("ui.legend")),))
+        for shape, attrs, slug in entries:
+            add(listing, add(el("li"), _sample(shape, attrs), el("span", t(f"legend.{game_name}.{slug}"))))
         add(node, listing)
     if game_name in NOT_MODELLED:
         note = el("p", None, "not-modelled")
-        add(note, el("b", STRINGS["not-modelled"]), el("span", NOT_MODELLED[game_name]))
+        add(note, el("b", t("ui.not_modelled")), el("span", t("not_modelled." + game_name)))
         add(node, note)
 
 
@@ -243,7 +228,7 @@ class Zoom:
         buttons = (("plus", "zoom-in", lambda e: self.by(0.5)), ("minus", "zoom-out", lambda e: self.by(2)),
                    ("fit", "zoom-reset", lambda e: self.reset()))
         for name, key, handler in buttons:
-            button = icon_button(name, STRINGS[key], "zoom", (("data-zoom", key),))
+            button = icon_button(name, t("ui." + key.replace("-", "_")), "zoom", (("data-zoom", key),))
             listen(button, "click", handler)
             add(self.bar, button)
         bar_parent.insertBefore(self.bar, board_node)
