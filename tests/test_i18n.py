@@ -158,6 +158,46 @@ def test_a_hostile_accept_language_never_fails_and_picks_one_of_ours(header):
     assert served.pick(",".join(["de"] * 10_000) + ",ru", None) == "en"  # past MAX_RANGES: not read
 
 
+# --- gloomhaven's trace (GH-C8, GH-C9): English step names in the event, read in the reader's words ---
+
+def _focus_steps() -> list:
+    from events.games.gloomhaven import focus
+    return list(focus.C8_STEPS + focus.C9_STEPS + focus.STOP_STEPS) + ["GH-C4 negative hexes"]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_gh_c8_every_step_and_label_focus_writes_has_a_text(lang):
+    """A step name or a score label focus.py can write with no catalogue entry would reach the page in English."""
+    from client.boards import gloomhaven_trace
+    from events.games.gloomhaven import focus
+    assert [step for step in _focus_steps() if "gh.step." + step not in CATALOGUES[lang]] == []
+    labels = set(focus.LABELS.values()) | {"value"}
+    assert sorted(labels - set(gloomhaven_trace.LABELS)) == []
+    assert [label for label in sorted(labels) if "gh.label." + label not in CATALOGUES[lang]] == []
+
+
+def test_gh_c9_a_weighed_destination_reads_in_french_and_russian():
+    """Check: the step (with GH-C10's and GH-C11's suffixes) and the detail focus._detail writes."""
+    from client.boards.gloomhaven_trace import trace_detail, trace_step
+    from events.games.gloomhaven import focus
+    step = focus.C8_STEPS[1] + " (area, GH-C10): tied, the players choose (GH-C11)"
+    detail = f"{focus._detail((False, -2, 5), focus.C8_STEPS)} (best: {focus._detail((True, -3, 1), focus.C8_STEPS)})"
+    assert detail == "disadvantage no; targets 2; group 5 (best: disadvantage yes; targets 3; group 1)"
+    try:
+        i18n.install({"lang": "fr", "messages": CATALOGUES["fr"]})
+        assert trace_step(step) == "GH-C8 (2) le plus de cibles (zone, GH-C10) : égalité, les joueurs choisissent (GH-C11)"
+        assert trace_detail(detail) == ("désavantage non; cibles 2; groupe 5 "
+                                        "(meilleur : désavantage oui; cibles 3; groupe 1)")
+        assert trace_detail("enters 2 negative hex(es); 0 is the fewest") == \
+            "entre dans 2 hexagones négatifs ; le minimum est 0"
+        i18n.install({"lang": "ru", "messages": CATALOGUES["ru"]})
+        assert trace_detail("enters 1 negative hex(es); 0 is the fewest") == \
+            "входит в 1 негативный гекс; наименьшее число — 0"
+        assert trace_step("a step focus.py does not write") == "a step focus.py does not write"
+    finally:
+        i18n.install({})
+
+
 # --- no player-facing literal outside the catalogue -------------------------------------------------
 
 # Calls whose argument at this position is text a person reads.

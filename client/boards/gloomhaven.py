@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from browser import timer
 
+from client.boards.gloomhaven_trace import trace_detail, trace_step
 from client.boards.svgkit import polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import local_name, seat_initials, seat_name, t, word
@@ -68,49 +69,6 @@ def _decided(why: str) -> str:
 def hex_name(hex: tuple) -> str:
     return f"[{hex[0]}, {hex[1]}]"
 
-
-# The step names and details of a monster's destinations weighed (focus.py writes them in English,
-# in the event: a log replays under any language) said in the reader's: the step by its catalogue
-# key ``gh.step.<name>``, each compared value by ``gh.label.<name>``; anything else as written.
-TIED = ": tied, the players choose (GH-C11)"
-AREA = " (area, GH-C10)"
-LABELS = ("extras at disadvantage", "negative on the route", "negative/movement", "disadvantage", "movement now",
-          "path left", "movement", "targets", "group", "value")
-
-
-def trace_step(step: str) -> str:
-    tied = step.endswith(TIED)
-    base = step[: -len(TIED)] if tied else step
-    area = base.endswith(AREA)
-    base = base[: -len(AREA)] if area else base
-    text = word("gh.step.", base)
-    if area:
-        text = t("gh.step_area", step=text)
-    return t("gh.step_tied", step=text) if tied else text
-
-
-def trace_detail(detail: str) -> str:
-    if detail.startswith("enters ") and "; " in detail:  # GH-C4: "enters 2 negative hex(es); 0 is the fewest"
-        first, _, rest = detail.partition("; ")
-        count, fewest = first.split(" ")[1], rest.split(" ")[0]
-        if count.isdigit():
-            return t("gh.detail_negative", n=int(count), fewest=fewest)
-        return detail
-    main, _, best = detail.partition(" (best: ")
-    text = _scores(main)
-    return t("gh.detail_best", scores=text, best=_scores(best[:-1])) if best.endswith(")") else text
-
-
-def _scores(text: str) -> str:
-    parts = []
-    for part in text.split("; "):
-        label = next((name for name in LABELS if part.startswith(name + " ")), None)
-        if label is None:
-            parts.append(part)
-            continue
-        value = part[len(label) + 1:]
-        parts.append(word("gh.label.", label) + " " + (word("gh.value.", value) if value in ("yes", "no", "none") else value))
-    return "; ".join(parts)
 
 
 class GloomhavenView:
