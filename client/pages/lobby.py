@@ -137,7 +137,9 @@ class Lobby:
             state = t("lobby.over") if item.get("over") else t("lobby.live")
             data = (("translate", "no"),)  # names from the scenario and the store, shown as they are
             created = item.get("created") or ""
-            when = el("time", readable_date(created), None, (("datetime", created), ("title", created)))
+            # A date Intl wrote in the page's language: no catalogue text, and nothing to translate.
+            when = el("time", readable_date(created), None, (("datetime", created), ("title", created),
+                                                               ("translate", "no")))
             add(row, el("td", item.get("title") or "", "title", data), el("td", item.get("rules") or "", "rules", data),
                 el("td", ", ".join([seat_name(seat) for seat in item.get("seats") or []]), "seats"),
                 el("td", t("lobby.events", n=item.get("head") or 0, state=state), "head"),
@@ -293,7 +295,7 @@ class Lobby:
             add(listing, el("li", t("lobby.my_games_none"), "muted"))
         for item in items:
             row = el("li", None, "my-game", (("data-game", item["game"]),))
-            add(row, el("b", item["title"], None, (("translate", "no"),)), el("span", f" · {readable_date(item['created'])} · ", "muted"))
+            add(row, el("b", item["title"], None, (("translate", "no"),)), el("span", f" · {readable_date(item['created'])} · ", "muted", (("translate", "no"),)))
             for seat, href in item["seats"].items():
                 add(row, link(href, t("lobby.play_seat", seat=seat_name(seat)), "play"), el("span", " · "))
             add(row, link(item["spectate"], t("lobby.spectate"), "watch"), el("span", " · "),

@@ -119,7 +119,7 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     assert troopers.get_attribute(door1, "data-edges") == "2"
     y1, y2 = (int(troopers.get_attribute(f"{door1} line.leaf", name)) for name in ("y1", "y2"))
     assert y2 - y1 == 2 * 46
-    assert troopers.text_content(f"{door1} title") == "door1: closed, held by nobody, 2 squares wide"
+    assert troopers.text_content(f"{door1} title") == "door 1: closed, held by nobody, 2 squares wide"  # the name i18n gives it
 
     # Check the planner: only once a figure of this seat acts; then waypoints and running costs.
     assert troopers.locator("#info .planner button").count() == 0
@@ -147,7 +147,7 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     troopers.click("#info .planner button.plan-go")
     troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'E1'")
     moved = troopers.locator("#log li[data-type='FigureMoved']").last.text_content()
-    assert "tk1 moves G2 → F1 → E1 (3 movement points, the path its side chose)" in moved
+    assert "Trooper 1 moves G2 → F1 → E1 (3 movement points, the path its side chose)" in moved
     assert troopers.get_attribute("polyline.route", "data-path") == "F1 E1"
     assert troopers.get_attribute("#info .planner", "data-planning") == "0"  # the plan is spent
 
