@@ -56,7 +56,7 @@ def test_french_and_russian_texts_are_not_left_in_english():
     same_in_french = {"replay.pause", "mecha.seat_mech", "mecha.col_mech", "mecha.colour_orange",
                       "mecha.colour_turquoise", "echo.who", "echo.sent_away", "echo.enemy_title", "echo.skill_attention",
                       "echo.skill_intuition", "arkham.check_combat", "gh.monster", "gh.terrain_obstacles", "gh.note",
-                      "gh.option_mark", "gh.col_initiative", "seat.zombies", "seat.horde",
+                      "gh.col_initiative", "seat.zombies", "seat.horde",
                       "legend.gloomhaven.obstacle"}
     for lang in ("fr", "ru"):
         copied = sorted(key for key, text in CATALOGUES["en"].items()
