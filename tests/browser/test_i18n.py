@@ -121,6 +121,42 @@ def test_the_lobby_and_the_replay_in_each_language_leave_no_untranslated_text(se
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_the_waypoint_planner_my_games_and_error_words_in_the_readers_language(server, browser, lang):
+    """What main and ux added (issue 15's paths by waypoints, My games, errors in words) reads in
+    French and Russian: a path being built on the arkham board, the lobby once a game is created
+    there, and the words of a game that does not exist."""
+    created = create_game(server.base_url, "arkham/monster-street", seed=1)
+    context = browser.new_context(locale=LOCALES[lang], viewport={"width": 1400, "height": 900})
+    words = CATALOGUES[lang]
+    try:
+        context.add_init_script(CHECK)
+        # Check: AH-3's planner, one waypoint in: its buttons and its line in the reader's words.
+        red = open_page(context, f"{server.base_url}{created['seats']['red']['link']}")
+        red.click("#actions button[data-path-action='start']")
+        red.wait_for_selector("#path-plan")
+        red.locator("g.area.dest").first.click()
+        red.wait_for_function("() => document.getElementById('path-plan').dataset.steps === '1'")
+        assert red.text_content("#actions button[data-path-action='cancel']").endswith(words["path.cancel"])
+        assert words["arkham.confirm_path"]["one"].split(" (")[0] in red.text_content(
+            "#actions button[data-path-action='confirm']")
+        assert untranslated(red, lang) == {"lang": lang, "bad": []}
+        # Check: the lobby with a game under My games (its date as Intl writes it in this language).
+        lobby = open_page(context, f"{server.base_url}/")
+        lobby.click("#create-button")
+        lobby.locator("#created .seat-link").first.wait_for()
+        lobby.locator("#my-games li.my-game").first.wait_for()
+        assert untranslated(lobby, lang) == {"lang": lang, "bad": []}
+        # Check: an unknown game in words, with its id.
+        missing = open_page(context, f"{server.base_url}/watch/g-no-such-game")
+        assert missing.text_content("#notice").replace(i18n.MARK, "") == words["error.no-such-game"].replace(
+            "{game}", "g-no-such-game")
+        assert untranslated(missing, lang) == {"lang": lang, "bad": []}
+        assert red.problems == [] and lobby.problems == [] and missing.problems == []
+    finally:
+        context.close()
+
+
 def test_accept_language_picks_the_page_language_and_the_switcher_choice_is_remembered(server, browser):
     """Accept-Language decides the first visit; the switcher's choice (a cookie) wins from then on,
     on every page, and the server honours it on a fresh request too."""
