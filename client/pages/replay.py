@@ -19,7 +19,7 @@ from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, q
 from client.eventlog import event_row
 from client.i18n import t
 from client.loader import load_game
-from client.pages.errors import error_text
+from client.pages.errors import ERRORS, error_text
 from events.canonical import state_hash
 from events.log import Envelope
 
@@ -49,7 +49,11 @@ class ReplayPage:
             self.fail(error_text("no-such-game", "", self.game_id), t("hash.no_game"))
             return
         if request.status != 200:
-            self.fail(t("replay.no_log", status=request.status, detail=request.text[:200]))
+            code = api_code(request.text)
+            if code in ERRORS:  # game-unavailable, store-unavailable…: in words
+                self.fail(error_text(code, "", self.game_id))
+            else:
+                self.fail(t("replay.no_log", status=request.status, detail=request.text[:200]))
             return
         lines = [line for line in request.text.split("\n") if line.strip()]
         if not lines:
@@ -191,6 +195,15 @@ class ReplayPage:
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
+
+
+def api_code(text: str) -> object:
+    """The ``code`` of an API error body, or None when the body is not one (a proxy's page, say)."""
+    try:
+        body = json.loads(text)
+    except Exception:
+        return None
+    return body.get("code") if isinstance(body, dict) else None
 
 
 def start_seq(raw: str, last: int) -> tuple:
