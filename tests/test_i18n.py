@@ -158,6 +158,18 @@ def test_a_hostile_accept_language_never_fails_and_picks_one_of_ours(header):
     assert served.pick(",".join(["de"] * 10_000) + ",ru", None) == "en"  # past MAX_RANGES: not read
 
 
+# --- a server's error codes in words ------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_error_code_the_pages_word_has_a_text_and_is_one_the_server_sends(lang):
+    """client/pages/errors.py's ERRORS: each with ``error.<code>`` in every catalogue, and each a code
+    docs/protocol.md documents (``not-connected`` is the page's own: no socket to send on)."""
+    from client.pages.errors import ERRORS
+    assert sorted(code for code in ERRORS if "error." + code not in CATALOGUES[lang]) == []
+    documented = set(re.findall(r"`([a-z]+(?:-[a-z]+)*)`", (ROOT / "docs" / "protocol.md").read_text("utf-8")))
+    assert sorted(ERRORS - documented - {"not-connected"}) == []
+
+
 # --- gloomhaven's trace (GH-C8, GH-C9): English step names in the event, read in the reader's words ---
 
 def _focus_steps() -> list:
