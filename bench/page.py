@@ -29,7 +29,7 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import ServerProcess, create_game
 
-MARKS = ("scripts", "python", "imported", "welcome", "game-loaded", "folded", "ready")
+MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "folded", "ready")
 
 FOLD_BENCH = r"""
 import json

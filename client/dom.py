@@ -91,8 +91,17 @@ def _pairs(text: str) -> dict:
         if not part:
             continue
         key, _, value = part.partition("=")
-        out[window.decodeURIComponent(key)] = window.decodeURIComponent(value.replace("+", " "))
+        out[_decoded(key)] = _decoded(value.replace("+", " "))
     return out
+
+
+def _decoded(text: str) -> str:
+    """``%41`` -> ``A``; a malformed escape (``%ZZ``, half a UTF-8 sequence) is kept as typed, so a
+    mangled link reaches the page's own checks (a token the server refuses, a seq that is no number)."""
+    try:
+        return str(window.decodeURIComponent(text))
+    except Exception:  # URIError
+        return text
 
 
 def path_game_id() -> str:

@@ -12,12 +12,18 @@ every envelope that arrives live is checked as it comes.
 
 from __future__ import annotations
 
+from client.i18n import t
 from events.canonical import state_hash
 from events.log import Envelope, Table
 
 
 class Gap(Exception):
     """An envelope arrived out of order: the page must ask again from the seq it holds."""
+
+    def __init__(self, expected: int, got: object) -> None:
+        super().__init__(f"expected seq {expected}, got seq {got}")
+        self.expected = expected
+        self.got = got
 
 
 class Follower:
@@ -44,7 +50,7 @@ class Follower:
             return None  # a resend after reconnecting
         envelope = Envelope.from_dict(self.game, raw)
         if envelope.seq != self.seq + 1:
-            raise Gap(f"expected seq {self.seq + 1}, got seq {envelope.seq}")
+            raise Gap(self.seq + 1, envelope.seq)
         if self.table is None:
             self.table = Table(self.game, envelope.game)
         self.table.absorb(envelope, verify=False)  # continuity, GameStarted first, fold, SecretRevealed opened
@@ -84,10 +90,10 @@ class Follower:
         return self.checked.count(True)
 
     def status(self) -> str:
-        """``hash ✓ seq N``, or the first mismatch, for the status bar."""
+        """``hash ✓ seq N``, or the first mismatch, for the status bar (in the reader's language)."""
         if self.mismatch is not None:
             seq, logged, folded = self.mismatch
-            return f"hash ✗ MISMATCH at seq {seq}: server {logged[:12]}…, page {folded[:12]}…"
+            return t("hash.mismatch", seq=seq, server=logged[:12] + "…", page=folded[:12] + "…")
         if self.seq == 0:
-            return "waiting for events…"
-        return f"hash ✓ seq {self.seq}"
+            return t("hash.waiting")
+        return t("hash.ok", seq=self.seq)

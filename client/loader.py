@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from browser import window
 
+from client.i18n import t
+
 _document = window.document
 _reflect = window.Reflect  # Reflect.has(object, key): no method bound to the wrong object (client/net.py)
 
@@ -25,10 +27,10 @@ def load_game(name: str, then: object, failed: object) -> None:
         return
     games = window.__BRYTHON__.chronicle_games
     if not games or not _reflect.has(games, name):
-        failed(f"this server has no scripts for the game {name!r}")
+        failed(t("load.no_scripts", game=name))
         return
     script = _document.createElement("script")
-    script.addEventListener("load", lambda event: then() if loaded(name) else failed(f"{name}: script loaded empty"))
-    script.addEventListener("error", lambda event: failed(f"could not load the scripts of {name!r}"))
+    script.addEventListener("load", lambda event: then() if loaded(name) else failed(t("load.empty", game=name)))
+    script.addEventListener("error", lambda event: failed(t("load.failed", game=name)))
     script.setAttribute("src", games[name])
     _document.head.appendChild(script)

@@ -12,6 +12,8 @@ import json
 
 from browser import timer, websocket, window
 
+from client.i18n import t
+
 CONNECTING = "connecting"
 OPEN = "open"
 CLOSED = "closed"
@@ -72,7 +74,7 @@ class Connection:
         try:
             frame = json.loads(event.data)
         except Exception as error:  # a frame we cannot read is shown, and the socket stays up
-            frame = {"type": "error", "code": "bad-frame", "message": f"the page could not read a frame: {error}"}
+            frame = {"type": "error", "code": "bad-frame", "message": t("error.unreadable_frame", error=error)}
         if frame.get("type") == "welcome":
             self.greeted = True
             self.failures = 0
@@ -108,7 +110,7 @@ class Connection:
         if self.socket is not None and self.state == OPEN:
             _send(self.socket, json.dumps(frame))
         else:
-            self.on_frame({"type": "error", "code": "not-connected", "message": "not connected: try again in a moment"})
+            self.on_frame({"type": "error", "code": "not-connected", "message": t("error.not-connected")})
         return command_id
 
 

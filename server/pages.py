@@ -5,13 +5,17 @@ stylesheet URL carries a hash of its content, so those are served gzipped with a
 while the HTML itself is revalidated each time. No inline script exists, so the pages can send a
 Content-Security-Policy that allows scripts from this origin only, plus ``'unsafe-eval'``, which
 Brython needs to run the JavaScript it compiles from Python. Nothing from the request or the
-store is written into the HTML but the URL of its game's script: a page reads its game id from
-its own URL.
+store is written into the HTML but its game's rule system, as the URL of its script and as
+``<body data-game>`` (for the game's stylesheet rules), and only when it is one the bundle knows,
+and the page's language (one of ``client.i18n.LANGUAGES``, picked by ``server/i18n.py``): a page
+reads its game id from its own URL.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
+import re
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -19,7 +23,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from server import bundle
+from client import i18n as catalogue
+from server import bundle, i18n
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "client" / "static"
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
@@ -35,57 +40,73 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
-TITLES = {"lobby": "Games", "play": "Play", "watch": "Spectate", "replay": "Replay"}
+TITLES = {"lobby": "page.lobby", "play": "page.play", "watch": "page.watch", "replay": "page.replay"}
 
-# The panels each page kind fills in; ids are what client/pages/*.py look up.
+# The panels each page kind fills in; ids are what client/pages/*.py look up. ``{{key}}`` is a
+# text of the catalogue in the page's language (``server/i18n.py``), written as
+# ``<span data-i18n="key">…</span>`` so a test can tell it came from the catalogue.
 BODIES = {
     "lobby": """
 <main class="lobby">
   <section class="new-game">
-    <h2>New game</h2>
+    <h2>{{lobby.new_game}}</h2>
     <form id="create">
-      <label>Scenario <select id="scenario" name="scenario"></select></label>
-      <button id="create-button" type="submit" disabled>Create</button>
+      <label>{{lobby.scenario}} <select id="scenario" name="scenario"></select></label>
+      <button id="create-button" type="submit" disabled>{{lobby.create}}</button>
     </form>
-    <p id="notice" class="notice"></p>
+    <form id="upload" class="upload">
+      <label>{{lobby.upload_label}}
+        <input id="scenario-file" name="scenario-file" type="file" accept=".json,application/json"></label>
+      <button id="upload-button" type="submit">{{lobby.upload}}</button>
+    </form>
+    <p id="notice" class="notice" role="status"></p>
+    <ul id="scenario-errors" class="scenario-errors"></ul>
     <div id="created"></div>
   </section>
+  <section class="my-games">
+    <h2>{{lobby.my_games}}</h2>
+    <p class="hint">{{lobby.my_games_hint}}</p>
+    <ul id="my-games"></ul>
+  </section>
   <section class="games">
-    <h2>Games</h2>
+    <h2>{{lobby.games}}</h2>
     <table class="game-list">
-      <thead><tr><th>title</th><th>rules</th><th>seats</th><th>log</th><th>created</th><th></th></tr></thead>
+      <thead><tr><th>{{lobby.col_title}}</th><th>{{lobby.col_rules}}</th><th>{{lobby.col_seats}}</th>
+        <th>{{lobby.col_log}}</th><th>{{lobby.col_created}}</th><th>{{lobby.col_links}}</th></tr></thead>
       <tbody id="games"></tbody>
     </table>
-    <button id="more-games" type="button" hidden>More games</button>
+    <button id="more-games" type="button" hidden>{{lobby.more_games}}</button>
   </section>
 </main>""",
     "play": """
 <main class="table">
   <section class="board-area">
-    <div class="bar"><span id="who" class="who"></span> <span id="hash" class="hash">loading…</span>
+    <div class="bar"><span id="who" class="who"></span> <span id="hash" class="hash">{{page.loading}}</span>
       <span id="connection" class="connection"></span></div>
     <div id="board" class="board-box"></div>
     <div id="actions" class="actions"></div>
-    <p id="notice" class="notice"></p>
+    <p id="notice" class="notice" role="status"></p>
+    <div id="legend"></div>
   </section>
   <aside class="side">
     <div id="info" class="info"></div>
-    <h3>Event log</h3>
-    <div class="log-box"><ol id="log" class="log"></ol></div>
+    <h3 id="log-title">{{page.event_log}}</h3>
+    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
   </aside>
 </main>""",
     "replay": """
 <main class="table">
   <section class="board-area">
-    <div class="bar"><span class="who">Replay</span> <span id="hash" class="hash">loading…</span></div>
+    <div class="bar"><span class="who">{{page.replay}}</span> <span id="hash" class="hash">{{page.loading}}</span></div>
     <div id="controls" class="controls"></div>
     <div id="board" class="board-box"></div>
-    <p id="notice" class="notice"></p>
+    <p id="notice" class="notice" role="status"></p>
+    <div id="legend"></div>
   </section>
   <aside class="side">
     <div id="info" class="info"></div>
-    <h3>Event log</h3>
-    <div class="log-box"><ol id="log" class="log"></ol></div>
+    <h3 id="log-title">{{page.event_log}}</h3>
+    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
   </aside>
 </main>""",
 }
@@ -95,10 +116,10 @@ BODIES["watch"] = BODIES["play"]
 class StaticFile:
     __slots__ = ("name", "url", "body", "gzipped", "media_type")
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, body: bytes | None = None) -> None:
         import gzip
 
-        self.body = path.read_bytes()
+        self.body = path.read_bytes() if body is None else body
         self.gzipped = gzip.compress(self.body, 9, mtime=0)
         digest = hashlib.sha256(self.body).hexdigest()[:12]
         self.name = f"{path.stem}.{digest}{path.suffix}"
@@ -107,44 +128,82 @@ class StaticFile:
 
 
 def static_files() -> dict:
-    """boot.js and style.css by file name (read each call: two small files, and edits show at once)."""
-    return {path.name: StaticFile(path) for path in sorted(STATIC_DIR.iterdir()) if path.suffix in STATIC_TYPES}
+    """boot.js and style.css by file name (read each call: a few small files, and edits show at once).
+
+    style.css is served with every game's stylesheet (``static/games/<game>.css``) appended: each
+    game's rules live in a file of their own, prefixed with its board's class, and a page still
+    fetches one stylesheet (its game may be known only after the server's welcome)."""
+    files = {path.name: StaticFile(path) for path in sorted(STATIC_DIR.iterdir()) if path.suffix in STATIC_TYPES}
+    style = STATIC_DIR / "style.css"
+    parts = [style.read_bytes()]
+    for path in sorted((STATIC_DIR / "games").glob("*.css")):
+        parts.append(f"\n/* ---- games/{path.name} ---- */\n".encode() + path.read_bytes())
+    files["style.css"] = StaticFile(style, b"".join(parts))
+    return files
 
 
-def render_page(kind: str, rules: str | None = None) -> str:
-    """The page's HTML. ``rules``: the game's rule system, whose script then loads with the others
-    (otherwise the page fetches it once the server's welcome names the game: a round trip later)."""
+LANGUAGE_NAMES = (("en", "English"), ("fr", "Français"), ("ru", "Русский"))  # each in its own language
+_KEY = re.compile(r"\{\{([a-z0-9_.]+)\}\}")
+
+
+def translate(template: str, lang: str) -> str:
+    """``{{key}}`` -> the catalogue's text in ``lang`` as ``<span data-i18n="key">``, HTML-escaped."""
+    return _KEY.sub(lambda found: f'<span data-i18n="{found[1]}">{html.escape(i18n.t(lang, found[1]))}</span>',
+                    template)
+
+
+def switcher(lang: str) -> str:
+    """A choice of the three languages, each named in itself (client/main.py sets the cookie and reloads)."""
+    options = "".join(f'<option value="{code}" lang="{code}" translate="no"{" selected" if code == lang else ""}>'
+                      f'{label}</option>' for code, label in LANGUAGE_NAMES)
+    label = html.escape(i18n.t(lang, "page.language"))
+    return f'<label class="langs"><span data-i18n="page.language">{label}</span> <select id="lang">{options}</select></label>'
+
+
+def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAULT) -> str:
+    """The page's HTML in ``lang``. ``rules``: the game's rule system, whose script then loads with the
+    others (otherwise the page fetches it once the server's welcome names the game: a round trip later)."""
     built = bundle.current()
     static = static_files()
-    scripts = [f"/static/js/{name}" for name in built.scripts]
+    scripts = [i18n.script(lang).url] + [f"/static/js/{name}" for name in built.scripts]
     if rules in built.games:
         scripts.append(f"/static/js/{built.games[rules]}")
     scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
-    nav = '<a href="/">Chronicle</a>'
+    nav = '<a href="/" translate="no">Chronicle</a>'
+    title = html.escape(i18n.t(lang, TITLES[kind]))
+    # The rule system's name (a key of bundle.games, never request data): the game's stylesheet rules
+    # apply from the first paint. Without it the page sets the attribute once the welcome names the game.
+    game_attr = f' data-game="{rules}"' if rules in built.games else ""
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Chronicle · {TITLES[kind]}</title>
+<title>Chronicle · {title}</title>
 <link rel="stylesheet" href="{static['style.css'].url}">
 <link rel="icon" href="data:,">
 </head>
-<body data-page="{kind}">
-<header><nav>{nav}</nav><h1>{TITLES[kind]} <span id="game-id" class="game-id"></span></h1></header>
-{BODIES[kind]}
+<body data-page="{kind}"{game_attr}>
+<header><nav>{nav}</nav>{switcher(lang)}<h1>{translate("{{" + TITLES[kind] + "}}", lang)} <span id="game-id" class="game-id" translate="no"></span></h1></header>
+{translate(BODIES[kind], lang)}
 {tags}
 </body>
 </html>
 """
 
 
+def page_language(request: Request) -> str:
+    return i18n.pick(request.headers.get("accept-language"), request.cookies.get(i18n.COOKIE))
+
+
 def _page(kind: str):
     async def endpoint(request: Request) -> Response:
         rules = await _rules_of(request) if "game" in request.path_params else None
-        html = await run_in_threadpool(render_page, kind, rules)  # a first build takes seconds
-        return HTMLResponse(html, headers=PAGE_HEADERS)
+        lang = page_language(request)
+        body = await run_in_threadpool(render_page, kind, rules, lang)  # a first build takes seconds
+        return HTMLResponse(body, headers={**PAGE_HEADERS, "Content-Language": lang,
+                                           "Vary": "Accept-Language, Cookie"})
 
     endpoint.__name__ = f"{kind}_page"
     return endpoint
@@ -179,6 +238,14 @@ def script(request: Request) -> Response:
     return _send(request, asset.body, asset.gzipped, STATIC_TYPES[".js"])
 
 
+def catalogue_script(request: Request) -> Response:
+    """A language's catalogue by its hashed name (``/static/i18n/i18n-fr.3f9a0c1d2e4b.js``)."""
+    found = i18n.script_named(request.path_params["name"])
+    if found is None:
+        return PlainTextResponse("no such catalogue (it was rebuilt: reload the page)", status_code=404)
+    return _send(request, found.body, found.gzipped, STATIC_TYPES[".js"])
+
+
 def static(request: Request) -> Response:
     name = request.path_params["name"]
     item = next((item for item in static_files().values() if item.name == name), None)
@@ -193,5 +260,6 @@ routes: list = [
     Route("/watch/{game}", _page("watch")),
     Route("/replay/{game}", _page("replay")),
     Route("/static/js/{name}", script),
+    Route("/static/i18n/{name}", catalogue_script),
     Route("/static/{name}", static),
 ]

@@ -95,8 +95,10 @@ def test_random_game_audits_clean_and_replay_prints_the_last_hash(chronicle, tmp
     # Check replay proves it reached the logged final state.
     replayed = chronicle("replay", "g.jsonl")
     assert replayed.returncode == SUCCESS, replayed.stderr
-    result = json.loads(replayed.stdout)
-    assert result["seq"] == len(log)
+    assert json.loads(replayed.stdout) == {"seq": len(log), "hash": log[-1]["hash"]}  # what the README says
+    # Check --state adds the state itself.
+    with_state = chronicle("replay", "g.jsonl", "--state")
+    result = json.loads(with_state.stdout)
     assert result["hash"] == log[-1]["hash"]
     assert result["state"]["over"] is True
 
@@ -416,6 +418,31 @@ def test_fork_then_continue_plays_a_what_if_branch(chronicle, tmp_path):
     assert chronicle("audit", "b2.jsonl").returncode == SUCCESS
 
 
+def test_continue_with_nothing_to_play_says_so_and_fails(chronicle, tmp_path):
+    chronicle("play", "mecha/sample", "--random", 2, "--log", "g.jsonl")
+    before = (tmp_path / "g.jsonl").read_bytes()
+    # Check: neither --commands nor --random: refused before anything is read or written.
+    result = chronicle("play", "--continue", "g.jsonl", "--log", "g.jsonl")
+    assert result.returncode == BAD_ARGS
+    assert "nothing to play" in assert_one_line_error(result)
+    assert result.stdout == ""
+    # Check: a commands file without a command is refused the same way, naming the file.
+    empty = commands(tmp_path, name="empty.jsonl")
+    result = chronicle("play", "--continue", "g.jsonl", "--commands", empty, "--log", "g.jsonl")
+    assert result.returncode == BAD_ARGS
+    assert "empty.jsonl holds no command" in assert_one_line_error(result)
+    assert (tmp_path / "g.jsonl").read_bytes() == before
+
+
+def test_play_with_no_commands_says_it_only_started_the_game(chronicle, tmp_path):
+    logged = chronicle("play", "mecha/sample", "--log", "g.jsonl")
+    assert logged.returncode == SUCCESS and logged.stdout == ""
+    assert logged.stderr == "chronicle: note: no commands given: the game was started (1 event) and written to g.jsonl\n"
+    bare = chronicle("play", "mecha/sample")
+    assert bare.returncode == SUCCESS
+    assert "not written (give --log OUT to keep it)" in bare.stderr
+
+
 def test_continue_refuses_a_log_whose_hash_was_tampered(chronicle, tmp_path):
     chronicle("play", "mecha/sample", "--random", 2, "--log", "g.jsonl")
     log = read_log(tmp_path / "g.jsonl")
@@ -499,3 +526,15 @@ def test_core_2_a_branch_of_a_finished_game_keeps_its_secret_and_audits(chronicl
     audited = chronicle("audit", "b2.jsonl")
     assert audited.returncode == SUCCESS, audited.stdout
     assert "with dice from the revealed secret" in audited.stdout
+
+
+def test_readme_commands_file_example_plays_as_written(chronicle, tmp_path):
+    """The commands-file lines the README shows are a real file for mecha/sample."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("A commands file (`--commands F.jsonl`)", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "c.jsonl").write_text(block, encoding="utf-8")
+    result = chronicle("play", "mecha/sample", "--commands", "c.jsonl")
+    assert result.returncode == SUCCESS, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == len(block.strip().splitlines()) == 2
+    assert all(line["ok"] for line in lines), lines

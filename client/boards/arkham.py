@@ -17,6 +17,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
+from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
 from events.games.arkham import rules
 
@@ -24,13 +25,29 @@ PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e
 FILL = {"street": "#e9dfc6", "location": "#f7f1e1", "other_world": "#d9d2ef", "special": "#dde3ea"}
 LINE = "#e3b300"
 DEST = "#ffe066"
-CHECKS = {"evade": "Evade", "flee": "Flee (Evade)", "horror": "Horror", "combat": "Combat"}
+STATS = ("speed", "sneak", "fight", "will", "stamina", "sanity")
 # Where the n-th piece in an area sits, relative to the area's centre.
 SLOTS = ((-22, 20), (0, 24), (22, 20), (-30, 0), (30, 0), (-22, -22), (22, -22), (0, -28))
 
 
+def _signed(value: int) -> str:
+    return ("+" if value >= 0 else "") + str(value)
+
+
 def seat_colour(state: object, seat: str) -> str:
     return svgkit.seat_colour(state, seat, rules.seat_index, PALETTE)
+
+
+def check_dice(state: object, check: str, found: object) -> str:
+    """The dice a check would roll, shown before it is asked for (AH-C1: skill + the monster's modifier)."""
+    inv = rules.active(state)
+    modifier = {"evade": found.awareness, "flee": found.awareness, "horror": found.horror_rating,
+                "combat": found.combat_rating}[check]
+    dice = getattr(inv, rules.SKILLS[check]) + modifier
+    if dice <= 0:
+        return t("arkham.dice_none")
+    needed = found.toughness if check == "combat" else 1
+    return t("arkham.dice_needed", dice=t("arkham.dice_count", n=dice), needed=t("arkham.successes_needed", n=needed))
 
 
 class _Area:
@@ -55,7 +72,8 @@ class ArkhamView:
         self.board = None
         self.areas: dict = {}
         self.centres: dict = {}
-        self.names: dict = {}
+        self.names: dict = {}  # area id -> its name in the reader's language
+        self.monster_names: dict = {}  # monster id -> its name in the reader's language
         self.pieces = None
         self.route = None
         self.interactive = False
@@ -82,15 +100,21 @@ class ArkhamView:
     def prompt_text(self, state: object, seat: object, current: object) -> str:
         """The line before the buttons: what this seat's click or buttons do now, or whom it waits for."""
         if current != seat:
-            return f"Waiting for {current}…"
+            return t("play.waiting", seat=seat_name(current))
         now = rules.phase(state)
         if now == "move" and self._planning(state, seat):
-            return "Your path: click each area to walk through in order (a farther one adds its cheapest way), then"
+            return t("arkham.path_prompt")
         if now == "move":
-            return "Your movement: click a highlighted area (its cost in movement points is shown), or"
+            facing = rules.undealt(state)
+            if facing:  # AH-7: no step before every monster here is fought or evaded
+                names = ", ".join(self.monster_name(item.id) for item in facing)
+                return t("arkham.your_movement_monsters", monsters=names)
+            if not rules.destinations(state):
+                return t("arkham.your_movement_no_points") if state.points <= 0 else t("arkham.your_movement_nowhere")
+            return t("arkham.your_movement")
         if now in ("place", "return"):
-            return "Click a highlighted area to come back to Arkham"
-        return "Your choice:"
+            return t("arkham.come_back")
+        return t("arkham.your_choice")
 
     def pick_command(self, state: object, seat: object, place: str) -> tuple | None:
         """A click: Place after Lost in Time and Space (AH-C5), Return through a gate (AH-11), else Move;
@@ -99,12 +123,23 @@ class ArkhamView:
         if self._planning(state, seat):
             self._add_waypoint(state, place)
             return None
-        name = self.names.get(place, place)
+        name = self.area(place)
         if now == "place":
-            return "Place", {"area": place}, f"Place in {name}"
+            return "Place", {"area": place}, t("arkham.place_in", area=name)
         if now == "return":
-            return "Return", {"location": place}, f"Return through the gate at {name}"
-        return "Move", {"to": place}, f"Move to {name}"
+            return "Return", {"location": place}, t("arkham.return_at", area=name)
+        return "Move", {"to": place}, t("play.move_to", place=name)
+
+    def area(self, area_id: object) -> str:
+        return self.names.get(area_id) or local_name("arkham", str(area_id), area_id)
+
+    def monster_name(self, monster_id: object) -> str:
+        return self.monster_names.get(monster_id) or str(monster_id)
+
+    def learn(self, state: object) -> None:
+        """Area and monster names in the reader's language (client/i18n/names/arkham.<lang>.json)."""
+        self.names = {area.id: local_name("arkham", area.id, area.name) for area in state.board.areas}
+        self.monster_names = {m.id: local_name("arkham", m.name, m.name) for m in state.monsters}
 
     # --- building a path (AH-3: "I went this way") ------------------------------------------------
 
@@ -141,13 +176,13 @@ class ArkhamView:
         if not self._may_walk(state, seat):
             return []
         if not self._planning(state, seat):
-            return [("Build a path", "start")]
+            return [(t("path.build"), "start")]
         out = []
         if self.steps:
             cost = len(self.steps)
-            out.append((f"Confirm path ({cost} point{'' if cost == 1 else 's'})", "confirm"))
-            out.append(("Undo last step", "undo"))
-        out.append(("Cancel path", "cancel"))
+            out.append((t("arkham.confirm_path", n=cost), "confirm"))
+            out.append((t("path.undo"), "undo"))
+        out.append((t("path.cancel"), "cancel"))
         return out
 
     def path_action(self, state: object, seat: object, key: str) -> tuple | None:
@@ -162,7 +197,7 @@ class ArkhamView:
         elif key == "confirm" and self._planning(state, seat) and self.steps:
             steps = list(self.steps)
             self.building, self.steps = False, []
-            label = "Move along " + " → ".join(self.names.get(place, place) for place in steps)
+            label = t("path.move_along", route=" → ".join(self.area(place) for place in steps))
             return "Move", {"to": steps[-1], "path": steps}, label
         return None
 
@@ -184,99 +219,159 @@ class ArkhamView:
         kind = command.TYPE
         if kind in ("Evade", "Fight"):
             found = rules.monster(state, command.monster)
-            name = found.name if found is not None else command.monster
+            name = self.monster_name(command.monster)
+            if found is None:
+                return t("arkham.evade", monster=name) if kind == "Evade" else t("arkham.fight", monster=name)
+            check = "evade" if kind == "Evade" else "combat" if state.combat else "horror"
+            dice = check_dice(state, check, found)
             if kind == "Fight" and state.combat:
-                return f"Fight {name} (Combat check)"
-            return f"{kind} {name}"
+                return t("arkham.fight_check_dice", monster=name, dice=dice)
+            if kind == "Fight":
+                return t("arkham.fight_horror_dice", monster=name, dice=dice)
+            if found.elusive:
+                return t("arkham.evade_elusive", monster=name)
+            return t("arkham.evade_dice", monster=name, dice=dice)
         if kind == "Stop":
-            return "End movement here"
+            return t("arkham.stop")
         if kind == "TakeClues":
-            return f"Take {command.count} Clue token{'' if command.count == 1 else 's'}"
+            return t("arkham.take_clues", n=command.count)
         if kind == "Flee":
-            return "Flee (Evade check)"
+            found = rules.monster(state, state.combat)
+            if found is None:
+                return t("arkham.flee")
+            dice = check_dice(state, "flee", found)
+            return t("arkham.flee_dice", dice=dice)
         if kind == "SpendClue":
-            return "Spend a Clue token: one more die"
+            return t("arkham.spend_clue")
         if kind == "AcceptRoll":
-            return "Accept the failed roll"
+            return t("arkham.accept_roll")
         if kind == "OfferTrade":
-            partner = state.investigators[rules.seat_index(state, command.partner)].name
+            partner = seat_name(command.partner)
             if command.give:
-                return f"Give {', '.join(command.give)} to {partner}"
-            return f"Ask {partner} for {', '.join(command.take)}"
+                return t("arkham.give", items=self.items(command.give), partner=partner)
+            return t("arkham.ask", items=self.items(command.take), partner=partner)
         if kind == "AnswerTrade":
             offer = state.offer
-            return f"{'Accept' if command.accept else 'Decline'} {offer.seat}'s trade"
+            key = "arkham.accept_trade" if command.accept else "arkham.decline_trade"
+            return t(key, seat=seat_name(offer.seat))
         return kind
+
+    def items(self, names: object) -> str:
+        return ", ".join(local_name("arkham", item, item) for item in names) or "—"
 
     def describe(self, event: object) -> str:
         kind = event.TYPE
-        n = self.names.get
+        n = self.area
+        seat = seat_name(getattr(event, "seat", ""))
         if kind == "GameStarted":
-            return f"game started: {', '.join(event.seats)} (rules {event.rules_version})"
+            self.learn(self.game.evolve(None, event))
+            return t("log.started", seats=", ".join(seat_name(s) for s in event.seats),
+                     version=event.rules_version)
         if kind == "MovementBegan":
-            return f"{event.seat}'s movement begins in {n(event.area, event.area)}: {event.points} movement points"
+            return t("arkham.began", seat=seat, area=n(event.area), n=event.points)
         if kind == "StoodUp":
-            return f"{event.seat} stands up (delayed: no movement)"
+            return t("arkham.stood_up", seat=seat)
         if kind == "InvestigatorMoved":
-            route = " → ".join(n(place, place) for place in event.path)
-            stop = f" (stopped short of {n(event.aim, event.aim)}: monsters)" if event.to != event.aim else ""
-            return f"{event.seat} walks {n(event.start, event.start)} → {route}, {event.points_left} points left{stop}"
+            route = " → ".join([n(event.start)] + [n(place) for place in event.path])
+            if event.to != event.aim:
+                return t("arkham.moved_short", seat=seat, route=route, n=event.points_left, aim=n(event.aim))
+            return t("arkham.moved", seat=seat, route=route, n=event.points_left)
         if kind == "MovedInOtherWorld":
-            return f"{event.seat} moves on to {n(event.to, event.to)}"
+            return t("arkham.moved_world", seat=seat, to=n(event.to))
         if kind == "GateChoiceOffered":
-            return f"{event.seat} may return through the gate at " + " or ".join(n(g, g) for g in event.gates)
+            return t("arkham.gate_choice", seat=seat, gates=t("arkham.or").join(n(g) for g in event.gates))
         if kind == "ReturnedThroughGate":
-            return f"{event.seat} returns through the gate at {n(event.location, event.location)} (Explored)"
+            return t("arkham.returned", seat=seat, area=n(event.location))
         if kind == "MonstersIgnored":
-            return f"{event.seat} need not face {', '.join(event.monsters)} at the gate"
+            return t("arkham.ignored", seat=seat, monsters=", ".join(self.monster_name(m) for m in event.monsters))
         if kind == "LostInTimeAndSpace":
-            return f"{event.seat} is Lost in Time and Space (delayed)"
+            return t("arkham.lost", seat=seat)
         if kind == "PlacementOffered":
-            return f"{event.seat} chooses where to come back to Arkham"
+            return t("arkham.placement", seat=seat)
         if kind == "PlacedInArkham":
-            return f"{event.seat} comes back in {n(event.area, event.area)}"
+            return t("arkham.placed", seat=seat, area=n(event.area))
         if kind == "MonsterEvaded":
-            return f"{event.seat} evades {event.monster}"
+            return t("arkham.evaded", seat=seat, monster=self.monster_name(event.monster))
         if kind == "CheckRolled":
-            name = CHECKS.get(event.check, event.check)
+            name = word("arkham.check_", event.check)
             if event.dice <= 0:
-                return f"{event.seat}: {name} check with {event.dice} dice fails without a roll"
+                return t("arkham.check_unrolled", seat=seat, check=name, n=event.dice)
             rolls = " ".join(str(value) for value in event.rolls)
-            verdict = "passed" if event.passed else "failed"
-            return (f"{event.seat}: {name} check vs {event.monster}, {event.dice} dice [{rolls}] → "
-                    f"{event.successes} success{'' if event.successes == 1 else 'es'} of {event.difficulty}: {verdict}")
+            verdict = t("arkham.passed") if event.passed else t("arkham.failed")
+            return t("arkham.check", seat=seat, check=name, monster=self.monster_name(event.monster), dice=event.dice,
+                     rolls=rolls, n=event.successes, difficulty=event.difficulty, verdict=verdict)
         if kind == "ClueSpendOffered":
-            return f"{event.seat} may spend Clue tokens on the failed {CHECKS.get(event.check, event.check)} check"
+            return t("arkham.spend_offered", seat=seat, check=word("arkham.check_", event.check))
         if kind == "ClueSpent":
-            return f"{event.seat} spends a Clue token: rolls {event.roll}, {event.successes} of {event.difficulty}"
+            return t("arkham.clue_spent", seat=seat, roll=event.roll, successes=event.successes,
+                     difficulty=event.difficulty)
         if kind == "RollAccepted":
-            return f"{event.seat} accepts the failed roll"
+            return t("arkham.roll_accepted", seat=seat)
         if kind == "StatLost":
-            return f"{event.seat} loses {event.amount} {event.stat.title()} ({event.left} left)"
+            return t("arkham.stat_lost", seat=seat, n=event.amount, stat=word("arkham.stat_", event.stat),
+                     left=event.left)
         if kind == "CombatBegan":
-            return f"{event.seat} is in combat with {event.monster} ({event.cause}): movement over"
+            return t("arkham.combat_began", seat=seat, monster=self.monster_name(event.monster),
+                     cause=word("arkham.cause_", event.cause))
         if kind == "MonsterDefeated":
-            return f"{event.seat} defeats {event.name}: a trophy"
+            return t("arkham.defeated", seat=seat, monster=local_name("arkham", event.name, event.name))
         if kind == "CombatEnded":
-            return f"the combat with {event.monster} ends: {event.outcome}"
+            return t("arkham.combat_ended", monster=self.monster_name(event.monster),
+                     outcome=word("arkham.outcome_", event.outcome))
         if kind == "KnockedOut":
-            return f"{event.seat} is {event.condition}: to {n(event.to, event.to)}, loses {event.clues_lost} Clue tokens"
+            return t("arkham.knocked_out", seat=seat, condition=word("arkham.condition_", event.condition),
+                     to=n(event.to), n=event.clues_lost)
         if kind == "Devoured":
-            return f"{event.seat} is devoured"
+            return t("arkham.devoured", seat=seat)
         if kind == "MovementEnded":
-            more = f"; {event.clues} Clue tokens here" if event.clues else ""
-            return f"{event.seat} ends its movement in {n(event.area, event.area)}{more}"
+            if event.clues:
+                return t("arkham.ended_clues", seat=seat, area=n(event.area), n=event.clues)
+            return t("arkham.ended", seat=seat, area=n(event.area))
         if kind == "CluesTaken":
-            return f"{event.seat} takes {event.count} Clue token{'' if event.count == 1 else 's'} ({event.left} left)"
+            return t("arkham.clues_taken", seat=seat, n=event.count, left=event.left)
         if kind == "TradeOffered":
-            return f"{event.seat} offers {event.partner}: gives {list(event.give)}, takes {list(event.take)}"
+            return t("arkham.trade_offered", seat=seat, partner=seat_name(event.partner), give=self.items(event.give),
+                     take=self.items(event.take))
         if kind == "TradeAnswered":
-            return f"{event.partner} {'accepts' if event.accepted else 'declines'} {event.seat}'s trade"
+            key = "arkham.trade_accepted" if event.accepted else "arkham.trade_declined"
+            return t(key, partner=seat_name(event.partner), seat=seat)
         if kind == "TurnEnded":
-            return f"{event.seat}'s movement is over; {event.next_seat} moves (round {event.round})"
+            return t("arkham.turn_ended", seat=seat, next=seat_name(event.next_seat), round=event.round)
         if kind == "GameEnded":
-            return f"game over: {event.reason}"
+            return t("arkham.game_ended", reason=word("arkham.end_", event.reason))
         return kind
+
+    def trace(self, event: object) -> list:
+        """The rules' reasoning (``rules.trace``) in the reader's language."""
+        kind = event.TYPE
+        seat = seat_name(getattr(event, "seat", ""))
+        if kind == "MovementBegan":
+            return [t("arkham.trace_began", seat=seat, n=event.points, why=word("arkham.why_", event.rule),
+                      rule=event.rule)]
+        if kind == "InvestigatorMoved":
+            route = " → ".join([self.area(event.start)] + [self.area(place) for place in event.path])
+            lines = [t("arkham.trace_moved", seat=seat, route=route, n=len(event.path), left=event.points_left)]
+            if event.to != event.aim:
+                lines.append(t("arkham.trace_stopped", to=self.area(event.to), aim=self.area(event.aim)))
+            return lines
+        if kind == "CheckRolled":
+            name = word("arkham.check_", event.check)
+            skill = word("arkham.stat_", event.skill)
+            modifier = ("+" if event.modifier >= 0 else "") + str(event.modifier)
+            if event.dice <= 0:
+                return [t("arkham.trace_unrolled", check=name, skill=skill, modifier=modifier, n=event.dice)]
+            verdict = t("arkham.passed") if event.passed else t("arkham.failed")
+            return [t("arkham.trace_check", check=name, skill=skill, modifier=modifier, n=event.dice,
+                      rolls=", ".join(str(value) for value in event.rolls), face=event.threshold,
+                      successes=event.successes, difficulty=event.difficulty, verdict=verdict)]
+        if kind == "KnockedOut":
+            return [t("arkham.trace_knocked_out", seat=seat, stat=word("arkham.stat_", event.stat),
+                      start=self.area(event.start), condition=word("arkham.condition_", event.condition),
+                      to=self.area(event.to), n=event.clues_lost)]
+        if kind == "CombatBegan":
+            return [t("arkham.trace_combat", seat=seat, monster=self.monster_name(event.monster),
+                      cause=word("arkham.cause_", event.cause), n=event.points_lost)]
+        return []
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -308,7 +403,7 @@ class ArkhamView:
             if place.cost.textContent != shown:
                 set_text(place.cost, shown)
             place.group.setAttribute("data-cost", shown)
-            text = place.label + (f" · reachable for {cost} movement points" if dest and cost is not None else "")
+            text = place.label + (" · " + t("arkham.reachable", n=cost) if dest and cost is not None else "")
             set_text(place.title, text)
         self._draw_pieces(state)
         if planning:
@@ -322,12 +417,12 @@ class ArkhamView:
         board = state.board
         self.board = board
         self.centres = {area.id: area.at for area in board.areas}
-        self.names = {area.id: area.name for area in board.areas}
+        self.learn(state)
         xs = [x for x, _ in self.centres.values()]
         ys = [y for _, y in self.centres.values()]
         box = f"{min(xs) - 90} {min(ys) - 60} {max(xs) - min(xs) + 180} {max(ys) - min(ys) + 120}"
         root = svg("svg", "board arkham", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
-        add(root, svg("title", None, (), board.name))
+        add(root, svg("title", None, (), local_name("arkham", "board", board.name)))
         lines = svg("g", "lines")
         for a, b in board.lines:
             (x1, y1), (x2, y2) = self.centres[a], self.centres[b]
@@ -338,7 +433,7 @@ class ArkhamView:
                 attrs += (("stroke-dasharray", "14 8"),)
             line = svg("line", "yellow-line unverified" if unverified else "yellow-line", attrs)
             if unverified:
-                add(line, svg("title", None, (), "unverified line (one source only)"))
+                add(line, svg("title", None, (), t("arkham.unverified")))
             add(lines, line)
         add(root, lines)
         for world in board.worlds:
@@ -347,7 +442,7 @@ class ArkhamView:
             add(card, svg("rect", "card", (("x", x1 - 60), ("y", y1 - 42), ("width", x2 - x1 + 120), ("height", 88),
                                             ("rx", "8"), ("fill", "#efeaf8"), ("stroke", "#7a6aa8"))),
                 svg("text", "world-name", (("x", (x1 + x2) // 2), ("y", y1 - 27), ("text-anchor", "middle"),
-                                           ("font-size", "13"), ("font-weight", "bold")), world.name))
+                                           ("font-size", "13"), ("font-weight", "bold")), local_name("arkham", world.id, world.name)))
             add(root, card)
         self.areas = {}
         for area in board.areas:
@@ -379,16 +474,17 @@ class ArkhamView:
             add(group, svg("polygon", "unstable", (("points", f"{x},{y - 44} {x + 8},{y - 34} {x},{y - 24} "
                                                               f"{x - 8},{y - 34}"), ("fill", "#7a2bb5")),
                            ))
-        label = area.name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
+        name = self.area(area.id)
+        label = name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
         words = wrap(label.replace(" (Administration Building)", ""), 13)[:2]
-        for i, word in enumerate(words):
+        for i, part in enumerate(words):
             add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - (6 if len(words) > 1 else 0)),
-                                                 ("text-anchor", "middle"), ("font-size", "11")), word))
+                                                 ("text-anchor", "middle"), ("font-size", "11")), again(part)))
         cost = svg("text", "cost", (("x", x), ("y", y + 14), ("text-anchor", "middle"), ("font-size", "15"),
                                     ("font-weight", "bold"), ("fill", "#8a5a00")))
         add(group, cost)
-        kind = {"street": "Street", "location": "Location", "other_world": "Other World area", "special": ""}[area.kind]
-        text = f"{area.name}" + (f" ({kind})" if kind else "") + (" · unstable" if area.unstable else "")
+        kind = "" if area.kind == "special" else word("arkham.kind_", area.kind)
+        text = name + (f" ({kind})" if kind else "") + (" · " + t("arkham.unstable") if area.unstable else "")
         pick_on_click(self, group, area.id)
         self.areas[area.id] = _Area(group, shape, title, cost, text)
         return group
@@ -410,7 +506,7 @@ class ArkhamView:
             gate = svg("g", "gate", (("data-gate", location), ("data-world", world)))
             add(gate, svg("circle", None, (("cx", x), ("cy", y), ("r", "40"), ("fill", "none"), ("stroke", "#7a2bb5"),
                                            ("stroke-width", "4"), ("stroke-dasharray", "4 3"))),
-                svg("title", None, (), f"open gate to {self.names.get(world, world)}"))
+                svg("title", None, (), t("arkham.gate_to", world=local_name("arkham", world, world))))
             add(layer, gate)
         for area_id, count in state.clues:
             x, y = slot(area_id)
@@ -418,21 +514,26 @@ class ArkhamView:
             add(token, svg("circle", None, (("cx", x), ("cy", y), ("r", "9"), ("fill", "#2f9e44"), ("stroke", "#fff"))),
                 svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
                                    ("fill", "#fff")), count),
-                svg("title", None, (), f"{count} Clue token{'' if count == 1 else 's'}"))
+                svg("title", None, (), t("arkham.clue_tokens", n=count)))
             add(layer, token)
         for monster in state.monsters:
             x, y = slot(monster.area)
-            flags = [flag for flag, on in (("Elusive", monster.elusive), ("Ambush", monster.ambush)) if on]
-            flags += [f"{name} {value}" for name, value in (("Nightmarish", monster.nightmarish),
-                                                           ("Overwhelming", monster.overwhelming)) if value]
+            flags = [t("arkham.flag_" + flag) for flag, on in (("elusive", monster.elusive), ("ambush", monster.ambush))
+                     if on]
+            flags += [t("arkham.flag_" + flag, value=value) for flag, value in (("nightmarish", monster.nightmarish),
+                                                                             ("overwhelming", monster.overwhelming))
+                      if value]
+            name = self.monster_name(monster.id)
             node = svg("g", "monster", (("data-monster", monster.id), ("data-at", monster.area)))
             add(node, svg("rect", None, (("x", x - 9), ("y", y - 9), ("width", "18"), ("height", "18"),
                                          ("fill", "#5b1a1a"), ("stroke", "#fff"))),
                 svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
-                                   ("fill", "#fff")), monster.name[:1]),
-                svg("title", None, (), f"{monster.name}: awareness {monster.awareness:+d}, horror "
-                    f"{monster.horror_rating:+d}/{monster.horror_damage}, combat {monster.combat_rating:+d}/"
-                    f"{monster.combat_damage}, toughness {monster.toughness}" + (f" ({', '.join(flags)})" if flags else "")))
+                                   ("fill", "#fff")), name.lstrip(MARK)[:1]),
+                svg("title", None, (), t("arkham.monster_title", name=name, awareness=_signed(monster.awareness),
+                                         horror=_signed(monster.horror_rating), horror_damage=monster.horror_damage,
+                                         combat=_signed(monster.combat_rating), combat_damage=monster.combat_damage,
+                                         toughness=monster.toughness)
+                    + (f" ({', '.join(flags)})" if flags else "")))
             add(layer, node)
         for index, inv in enumerate(state.investigators):
             if inv.devoured:
@@ -443,8 +544,8 @@ class ArkhamView:
             add(node, svg("circle", None, (("cx", x), ("cy", y), ("r", "11"), ("fill", seat_colour(state, inv.seat)),
                                            ("stroke", ring), ("stroke-width", "2.5"))),
                 svg("text", None, (("x", x), ("y", y + 4), ("text-anchor", "middle"), ("font-size", "11"),
-                                   ("fill", "#fff")), inv.seat[:1].upper()),
-                svg("title", None, (), f"{inv.seat}: {inv.name}" + (" (delayed)" if inv.delayed else "")))
+                                   ("fill", "#fff")), seat_initials(inv.seat)),
+                svg("title", None, (), f"{seat_name(inv.seat)}: {inv.name}" + (t("arkham.delayed") if inv.delayed else "")))
             if inv.explored:
                 add(node, svg("text", "explored", (("x", x + 12), ("y", y - 8), ("font-size", "10"),
                                                    ("font-weight", "bold"), ("fill", "#7a2bb5")), "E"))
@@ -470,10 +571,10 @@ class ArkhamView:
         """The path being built, its cost and the points left (AH-2), or what a click does."""
         cost = len(self.steps)
         start = rules.active(state).where
-        names = " → ".join(self.names.get(place, place) for place in [start] + self.steps)
+        names = " → ".join(self.area(place) for place in [start] + self.steps)
         over = cost > state.points
-        text = (f"Path: {names}: {cost} of {state.points} movement points" + (" (too many)" if over else "")
-                if self.steps else "Path: click the areas to walk through, in order")
+        text = (t("arkham.path_line", route=names, cost=cost, n=state.points) + (t("arkham.path_too_many") if over else "")
+                if self.steps else t("arkham.path_empty"))
         return el("p", text, "path-plan", (("id", "path-plan"), ("data-steps", cost), ("data-over", "1" if over else "0")))
 
     def _draw_route(self, envelopes: list) -> None:
@@ -489,16 +590,16 @@ class ArkhamView:
         self.route.setAttribute("visibility", "hidden")
 
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title")]
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
         if state.over:
-            nodes.append(el("p", "Game over", "turn over"))
+            nodes.append(el("p", t("arkham.over"), "turn over"))
         else:
             mover = rules.active(state)
             line = el("p", None, "turn")
-            add(line, el("span", "Movement phase "), el("b", f"{min(state.round, state.rounds)} / {state.rounds}"),
-                el("span", " · moving: "), swatch(seat_colour(state, mover.seat)),
-                el("b", f" {mover.seat} ({mover.name})", "turn-seat"),
-                el("span", f" · {state.points} movement points left", "points"))
+            add(line, el("span", t("arkham.phase")), el("b", f"{min(state.round, state.rounds)} / {state.rounds}"),
+                el("span", t("arkham.moving")), swatch(seat_colour(state, mover.seat)),
+                el("b", f" {seat_name(mover.seat)} ({mover.name})", "turn-seat"),
+                el("span", t("arkham.points_left", n=state.points), "points"))
             nodes.append(line)
             nodes.append(el("p", self._prompt(state), "prompt", (("data-phase", rules.phase(state)),)))
             if self.building:
@@ -506,51 +607,51 @@ class ArkhamView:
         nodes.append(self._dice(state, envelopes))
         table = el("table", None, "seats")
         head = el("tr")
-        for title in ("seat", "investigator", "in", "Spd", "Snk", "Fgt", "Wil", "Sta", "San", "clues", "items",
-                      "trophies"):
-            add(head, el("th", title))
+        for title in ("seat", "investigator", "in", "speed", "sneak", "fight", "will", "stamina", "sanity", "clues",
+                      "items", "trophies"):
+            add(head, el("th", t("arkham.col_" + title)))
         add(table, head)
         for inv in state.investigators:
             row = el("tr", None, "seat-row", (("data-seat", inv.seat),))
-            where = "devoured" if inv.devoured else self.names.get(inv.where, inv.where)
+            where = t("arkham.devoured_where") if inv.devoured else self.area(inv.where)
             if inv.delayed:
-                where += " (delayed)"
+                where += t("arkham.delayed")
             if inv.explored:
-                where += " · Explored"
-            add(row, add(el("td"), swatch(seat_colour(state, inv.seat)), el("span", f" {inv.seat}")),
-                el("td", inv.name), el("td", where, "where"), el("td", inv.speed), el("td", inv.sneak),
-                el("td", inv.fight), el("td", inv.will), el("td", inv.stamina, "stamina"),
+                where += " · " + t("arkham.explored")
+            add(row, add(el("td"), swatch(seat_colour(state, inv.seat)), el("span", " " + seat_name(inv.seat))),
+                el("td", inv.name, None, (("translate", "no"),)), el("td", where, "where"), el("td", inv.speed),
+                el("td", inv.sneak), el("td", inv.fight), el("td", inv.will), el("td", inv.stamina, "stamina"),
                 el("td", inv.sanity, "sanity"), el("td", inv.clues, "clues"),
-                el("td", ", ".join(inv.items) or "—", "items"),
-                el("td", ", ".join(name for _id, name in inv.trophies) or "—", "trophies"))
+                el("td", self.items(inv.items), "items"),
+                el("td", ", ".join(local_name("arkham", name, name) for _id, name in inv.trophies) or "—", "trophies"))
             add(table, row)
         nodes.append(table)
-        lost = [inv.seat for inv in state.investigators if inv.where == rules.LOST]
-        nodes.append(el("p", "Lost in Time and Space: " + (", ".join(lost) if lost else "nobody"), "lost-box"))
+        lost = [seat_name(inv.seat) for inv in state.investigators if inv.where == rules.LOST]
+        nodes.append(el("p", t("arkham.lost_box", seats=", ".join(lost) if lost else t("arkham.nobody")), "lost-box"))
         return nodes
 
     def _prompt(self, state: object) -> str:
         now = rules.phase(state)
         mover = rules.active(state)
+        seat = seat_name(mover.seat)
         if now == "trade":
-            return f"{state.offer.partner} is asked about {state.offer.seat}'s trade offer (AH-C10)"
+            return t("arkham.prompt_trade", partner=seat_name(state.offer.partner), seat=seat_name(state.offer.seat))
         if now == "spend":
-            return f"{mover.seat}: spend a Clue token on the failed roll, or accept it (AH-C1)"
+            return t("arkham.prompt_spend", seat=seat)
         if now == "combat":
-            found = rules.monster(state, state.combat)
-            name = found.name if found is not None else state.combat
-            return f"{mover.seat} is in combat with {name}: fight or flee (AH-C3)"
+            return t("arkham.prompt_combat", seat=seat, monster=self.monster_name(state.combat))
         if now == "clues":
-            return f"{mover.seat}: take 0 to {rules.clues_at(state, mover.where)} Clue tokens (AH-5)"
+            return t("arkham.prompt_clues", seat=seat, n=rules.clues_at(state, mover.where))
         if now == "return":
-            return f"{mover.seat}: click the gate to return through (AH-11)"
+            return t("arkham.prompt_return", seat=seat)
         if now == "place":
-            return f"{mover.seat}: click the Street or Location to come back to (AH-C5)"
+            return t("arkham.prompt_place", seat=seat)
         facing = rules.undealt(state)
         if facing:
-            names = ", ".join(item.name for item in facing)
-            return f"{mover.seat} must fight or evade each monster here, in any order: {names} (AH-7)"
-        return f"{mover.seat}: click a highlighted area (cost shown) or end the movement (AH-2)"
+            return t("arkham.prompt_monsters", seat=seat, monsters=", ".join(self.monster_name(m.id) for m in facing))
+        if state.points <= 0:
+            return t("arkham.prompt_no_points", seat=seat)
+        return t("arkham.prompt_move", seat=seat)
 
     def _dice(self, state: object, envelopes: list) -> object:
         """The last roll of the current movement: each die with its face, successes highlighted (AH-C1)."""
@@ -562,7 +663,7 @@ class ArkhamView:
             if event.TYPE in ("CheckRolled", "ClueSpent"):
                 self._roll(box, envelopes, envelope)
                 return box
-        add(box, el("span", "no roll yet this movement", "no-roll"))
+        add(box, el("span", t("arkham.no_roll"), "no-roll"))
         return box
 
     def _roll(self, box: object, envelopes: list, envelope: object) -> None:
@@ -582,7 +683,7 @@ class ArkhamView:
             rolls, face = list(event.rolls), event.threshold
             name, successes, difficulty, passed = event.check, event.successes, event.difficulty, event.passed
         box.setAttribute("data-seq", envelope.seq)
-        add(box, el("b", f"{CHECKS.get(name, name)} check: ", "check-name"))
+        add(box, el("b", t("arkham.check_name", check=word("arkham.check_", name)), "check-name"))
         dice = svg("svg", "dice-row", (("viewBox", f"0 0 {max(1, len(rolls)) * 30} 28"),
                                        ("width", str(max(1, len(rolls)) * 30)), ("height", "28")))
         for i, value in enumerate(rolls):
@@ -594,8 +695,8 @@ class ArkhamView:
                                    ("fill", "#fff" if hit else "#333")), value))
             add(dice, die)
         add(box, dice)
-        summary = "no dice: fails without a roll" if not rolls else (
-            f"{successes} success{'' if successes == 1 else 'es'} (on {face}+) of {difficulty} needed: "
-            f"{'passed' if passed else 'failed'}")
+        verdict = t("arkham.passed") if passed else t("arkham.failed")
+        summary = t("arkham.no_dice") if not rolls else t("arkham.summary", n=successes, face=face,
+                                                           difficulty=difficulty, verdict=verdict)
         add(box, el("span", summary, "dice-summary", (("data-passed", "1" if passed else "0"),
                                                       ("data-successes", successes))))

@@ -1,6 +1,7 @@
 """The ``echo`` board: the map of Echo, investigators with skills and tracks, enemy cards, the fight.
 
-Names are shown in Russian with English beside them (the game's players read Russian). The map is
+Names (places, cards, enemies, investigators) are shown in the reader's language: the data has
+Russian and English ones, ``client/i18n/names/echo.fr.json`` adds French where it can. The map is
 built once per game (places, white arrows, the Dark Path, labels); each ``draw`` moves the figures,
 marks the legal steps of the moving seat, and rebuilds the side panel: whose move it is, the
 combat panel (the round's steps, who strikes first and why, the dice, the damage, and which seat
@@ -14,6 +15,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
+from client.i18n import again, lang, local_name, seat_initials, seat_name, t, word
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -31,16 +33,11 @@ from events.games.echo.rules import card_of, investigator, legal, prompt, seat_i
 BOX_W = 150
 BOX_H = 50
 PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#159a9c", "#e05fa8")
-SKILLS = (("speed", "Скор.", "Speed"), ("stealth", "Скрыт.", "Stealth"), ("attention", "Вним.", "Attention"),
-          ("knowledge", "Знан.", "Knowledge"), ("intuition", "Инт.", "Intuition"))
-STEPS = (("order", "Очерёдность ударов", "Strike order", "EC-7"),
-         ("first", "Удар первых", "First strikes", "EC-9"),
-         ("attack", "Атака врагов", "Enemies attack", "EC-13"),
-         ("second", "Удар вторых", "Second strikes", "EC-9"),
-         ("after", "После раунда: уйти или биться", "After the round: evade or fight on", "EC-5"))
-KINDS = {"person": "человек · person", "undead": "нежить · undead", "artifact": "артефакт · artifact"}
-STATUS = {"active": "на свободе · at large", "detained": "задержан · detained", "exchanged": "обменян · exchanged",
-          "dead": "мёртв · dead"}
+SKILLS = ("speed", "stealth", "attention", "knowledge", "intuition")
+STEPS = (("order", "EC-7"), ("first", "EC-9"), ("attack", "EC-13"), ("second", "EC-9"), ("after", "EC-5"))
+KINDS = ("person", "undead", "artifact")
+STATUS = ("active", "detained", "exchanged", "dead")
+LINKS = ("arrow", "dark", "dark-side")
 
 
 def seat_colour(state: object, seat: str) -> str:
@@ -48,7 +45,11 @@ def seat_colour(state: object, seat: str) -> str:
 
 
 def both(ru: str, en: str) -> str:
-    return f"{ru} · {en}"
+    """One name in the reader's language: Russian or English from the data, French from
+    ``client/i18n/names/echo.fr.json`` (keyed by the English name), else English. Never both."""
+    if lang() == "ru":
+        return local_name("echo", "", ru)
+    return local_name("echo", en, en)
 
 
 class EchoView:
@@ -79,23 +80,23 @@ class EchoView:
             for card in group:
                 names[card.id] = (card.name_ru, card.name_en)
         for foe in state.enemies:
-            card = names.get(foe.card, (foe.card, foe.card))
-            names[foe.id] = card
+            names[foe.id] = names.get(foe.card, (foe.card, foe.card))
         for inv in state.investigators:
             names["seat:" + inv.seat] = (inv.name_ru, inv.name_en)
         self.names = names
 
     def name(self, key: object) -> str:
         pair = self.names.get(key)
-        return both(pair[0], pair[1]) if pair else str(key)
+        if not pair:
+            return str(key)
+        return both(pair[0], pair[1])
 
     def ru(self, key: object) -> str:
-        pair = self.names.get(key)
-        return pair[0] if pair else str(key)
+        return self.name(key)
 
     def who(self, seat: str) -> str:
         pair = self.names.get("seat:" + seat)
-        return f"{seat} ({pair[0]} · {pair[1]})" if pair else seat
+        return t("echo.who", seat=seat_name(seat), name=both(pair[0], pair[1])) if pair else seat_name(seat)
 
     # --- what the page asks -----------------------------------------------------------------------
 
@@ -123,127 +124,173 @@ class EchoView:
         waiting = prompt(state)
         if current != seat:
             if waiting is not None and waiting[0] == "attack":
-                return (f"Ждём · Waiting: {current} бросает кубики врага · rolls the enemy's dice against "
-                        f"{waiting[2]} (EC-13)")
-            return f"Ждём · Waiting for {current}…"
+                return t("echo.wait_attack", seat=seat_name(current), fighter=seat_name(waiting[2]))
+            return t("play.waiting", seat=seat_name(current))
         if waiting is None:
             if not self.hints(state, seat):
-                return "Ваш ход · Your move:"
-            return "Ваш ход: щёлкните подсвеченное место или · Your move: click a highlighted place, or"
+                return t("echo.your_move")
+            return t("echo.your_move_click")
         kind = waiting[0]
         if kind == "attack":
-            return (f"Вы сидите слева от {waiting[2]}: бросьте кубики врага · You sit to {waiting[2]}'s left: "
-                    "roll the enemy's dice (EC-13)")
+            return t("echo.you_roll", fighter=seat_name(waiting[2]))
         if kind == "order":
-            return "Проверка очерёдности ударов · Strike-order check (EC-7, EC-8):"
+            return t("echo.prompt_order")
         if kind == "strike":
-            return "Ваш удар · Your strike (EC-9):"
-        return "После раунда · After the round (EC-5):"
+            return t("echo.prompt_strike")
+        return t("echo.prompt_after")
 
     def label(self, state: object, seat: str, command: object) -> str:
         inv = investigator(state, seat)
         if isinstance(command, EndMove):
-            return "Закончить движение · End move"
+            return t("echo.end_move")
         if isinstance(command, Fight):
-            return "Биться · Fight"
+            return t("echo.fight")
         if isinstance(command, Evade):
             card = card_of(state, command.enemy)
-            return f"Уйти от: {self.ru(command.enemy)} · Evade {command.enemy} ({_dice(inv.stealth - card.evasion)})"
+            return t("echo.evade", enemy=self.name(command.enemy), n=max(0, inv.stealth - card.evasion))
         if isinstance(command, CheckOrder):
             value = getattr(inv, command.skill)
-            ru = "внимательность" if command.skill == "attention" else "скрытность"
-            return f"Проверка: {ru} · {command.skill.title()} check ({value} − штраф врага · − enemy penalty)"
+            return t("echo.check_order", skill=t("echo.skill_" + command.skill), value=value)
         if isinstance(command, Strike):
-            return f"Удар: {self.ru(command.card)} → {self.ru(command.enemy)} · Strike {command.enemy} with {command.card}"
+            return t("echo.strike", enemy=self.name(command.enemy), card=self.name(command.card))
         if isinstance(command, Pass):
-            return "Пропустить удар · Pass"
+            return t("echo.pass")
         if isinstance(command, RollAttack):
             waiting = prompt(state)
             card = card_of(state, waiting[3])
-            return (f"Бросить кубики врага · Roll {waiting[3]}'s dice against {waiting[2]} "
-                    f"(синие · blue {card.blue}, красные · red {card.red})")
+            return t("echo.roll_attack", enemy=self.name(waiting[3]), fighter=seat_name(waiting[2]), blue=card.blue,
+                     red=card.red)
         if isinstance(command, Exchange):
-            return f"Обменять на улики: {self.ru(command.enemy)} · Exchange {command.enemy} for clues"
+            return t("echo.exchange", enemy=self.name(command.enemy))
         if isinstance(command, Trade):
-            return f"Отдать {self.ru(command.item)} → {command.to} · Give {command.item} to {command.to}"
+            return t("echo.trade", item=self.name(command.item), to=seat_name(command.to))
         return command.TYPE
 
     def describe(self, event: object) -> str:
         kind = event.TYPE
+        seat = seat_name(getattr(event, "seat", ""))
         if kind == "GameStarted":
             self.learn(self.game.evolve(None, event))
-            return f"game started: {', '.join(self.who(seat) for seat in event.seats)}"
+            return t("echo.started", seats=", ".join(self.who(s) for s in event.seats))
         if kind == "RoundBegan":
-            points = ", ".join(f"{seat} {mp}" for seat, mp in event.points)
-            return f"раунд · round {event.round}: очки движения · movement points {points}; {event.first} moves"
+            points = ", ".join(f"{seat_name(s)} {mp}" for s, mp in event.points)
+            return t("echo.round_began", round=event.round, points=points, first=seat_name(event.first))
         if kind == "InvestigatorMoved":
-            how = {"arrow": "белая стрелка · white arrow", "dark": "Тёмный Путь · Dark Path",
-                   "dark-side": "на Тёмную Сторону · to the Dark Side"}.get(event.link, event.link)
-            return f"{event.seat}: {self.name(event.start)} → {self.name(event.to)} ({how}; осталось · left {event.mp})"
+            how = t("echo.link_" + event.link) if event.link in LINKS else event.link
+            return t("echo.moved", seat=seat, start=self.name(event.start), to=self.name(event.to), how=how,
+                     n=event.mp)
         if kind == "EvasionRolled":
-            outcome = "ушёл · evaded" if event.success else "не ушёл · failed"
-            return (f"{event.seat} уходит от · evades {self.name(event.enemy)}: {event.stealth} − {event.penalty} "
-                    f"= {len(event.dice)} {_faces(event.dice)} → {outcome}")
+            outcome = t("echo.evaded") if event.success else t("echo.not_evaded")
+            return t("echo.evasion", seat=seat, enemy=self.name(event.enemy), stealth=event.stealth,
+                     penalty=event.penalty, n=len(event.dice), faces=_faces(event.dice), outcome=outcome)
         if kind == "CombatBegan":
-            return (f"битва · combat in {self.name(event.location)}: {', '.join(event.seats)} против · against "
-                    f"{', '.join(self.name(eid) for eid in event.enemies)}")
+            return t("echo.combat_began", location=self.name(event.location),
+                     seats=", ".join(seat_name(s) for s in event.seats),
+                     enemies=", ".join(self.name(eid) for eid in event.enemies))
         if kind == "CombatStepBegan":
-            return f"раунд · round {event.round}: {_step_name(event.step)}"
+            return t("echo.step_began", round=event.round, step=_step_name(event.step))
         if kind == "StrikeOrderRolled":
-            outcome = "успех · success" if event.success else "провал · failure"
-            return (f"{event.seat} vs {self.name(event.enemy)}: {event.skill} {event.value} − {event.penalty} "
-                    f"{_faces(event.dice)} → {outcome}")
+            outcome = t("echo.success") if event.success else t("echo.failure")
+            return t("echo.order_rolled", seat=seat, enemy=self.name(event.enemy), skill=_skill(event.skill),
+                     value=event.value, penalty=event.penalty, faces=_faces(event.dice), outcome=outcome)
         if kind == "StrikeOrderSet":
-            first = "бьёт первым · strikes first" if event.first else "враги бьют первыми · the enemies strike first"
-            return f"{event.seat}: {first} ({event.reason})"
+            first = t("echo.strikes_first") if event.first else t("echo.enemies_first")
+            return t("echo.order_set", seat=seat, first=first, reason=_why(event.reason))
         if kind == "ItemStruck":
-            return f"{event.seat} бьёт · strikes {self.name(event.enemy)} with {self.name(event.item)}"
+            return t("echo.item_struck", seat=seat, enemy=self.name(event.enemy), item=self.name(event.item))
         if kind == "SpellCast":
-            outcome = "успех · success" if event.success else "провал · failure"
-            return (f"{event.seat} колдует · casts {self.name(event.spell)} ({event.skill} {event.value} − "
-                    f"{event.difficulty}) {_faces(event.dice)} → {outcome}")
+            outcome = t("echo.success") if event.success else t("echo.failure")
+            return t("echo.spell_cast", seat=seat, spell=self.name(event.spell), skill=_skill(event.skill),
+                     value=event.value, difficulty=event.difficulty, faces=_faces(event.dice), outcome=outcome)
         if kind == "PowerPaid":
-            return f"{event.seat} платит цену могущества · pays the price of power: −{event.price} рассудка · Sanity"
+            return t("echo.power_paid", seat=seat, n=event.price)
         if kind == "StrikePassed":
-            return f"{event.seat} пропускает удар · lets the strike go by"
+            return t("echo.strike_passed", seat=seat)
         if kind == "EnemyDamaged":
-            return (f"{self.name(event.enemy)}: −{event.sanity_loss} рассудка · Sanity, −{event.health_loss} "
-                    f"здоровья · Health → {event.sanity}/{event.health}")
+            return t("echo.enemy_damaged", enemy=self.name(event.enemy), sanity_loss=event.sanity_loss,
+                     health_loss=event.health_loss, sanity=event.sanity, health=event.health)
         if kind == "EnemyAttacked":
-            return (f"{event.roller} бросает за · rolls for {self.name(event.enemy)} против · against {event.seat}: "
-                    f"синие · blue {_faces(event.blue)} −{event.sanity_loss}, красные · red {_faces(event.red)} "
-                    f"−{event.health_loss} → {event.sanity}/{event.health}")
+            return t("echo.enemy_attacked", roller=seat_name(event.roller), enemy=self.name(event.enemy), seat=seat,
+                     blue=_faces(event.blue), sanity_loss=event.sanity_loss, red=_faces(event.red),
+                     health_loss=event.health_loss, sanity=event.sanity, health=event.health)
         if kind == "FixedDamageDealt":
-            return (f"{self.name(event.enemy)} без броска · without a roll: −{event.sanity_loss} Sanity, "
-                    f"−{event.health_loss} Health → {event.seat} {event.sanity}/{event.health}")
+            return t("echo.fixed_damage", enemy=self.name(event.enemy), sanity_loss=event.sanity_loss,
+                     health_loss=event.health_loss, seat=seat, sanity=event.sanity, health=event.health)
         if kind == "EnemyDetained":
-            return f"{self.name(event.enemy)} задержан · detained: {event.seat} takes its card"
+            return t("echo.detained", enemy=self.name(event.enemy), seat=seat)
         if kind == "EnemyKilled":
-            return f"{self.name(event.enemy)} мёртв · dead ({event.reason})"
+            return t("echo.killed", enemy=self.name(event.enemy), reason=_why(event.reason))
         if kind == "InvestigatorDied":
-            return f"{self.who(event.seat)} погиб · died ({event.reason})"
+            return t("echo.died", who=self.who(event.seat), reason=_why(event.reason))
         if kind == "InvestigatorSentAway":
-            track = "рассудок · Sanity" if event.track == "sanity" else "здоровье · Health"
-            return f"{self.who(event.seat)} → {self.name(event.to)} ({track} 1)"
+            track = t("echo.sanity") if event.track == "sanity" else t("echo.health")
+            return t("echo.sent_away", who=self.who(event.seat), to=self.name(event.to), track=track)
         if kind == "FightContinued":
-            return f"{event.seat} бьётся дальше · fights on"
+            return t("echo.fights_on", seat=seat)
         if kind == "CombatLeft":
-            return f"{event.seat} ускользнул от всех · escaped them all"
+            return t("echo.escaped", seat=seat)
         if kind == "CombatRoundEnded":
-            points = ", ".join(f"{seat} {mp}" for seat, mp in event.points)
-            return f"раунд {event.round} окончен · round over: −1 очко движения · movement point ({points})"
+            points = ", ".join(f"{seat_name(s)} {mp}" for s, mp in event.points)
+            return t("echo.round_ended", round=event.round, points=points)
         if kind == "CombatEnded":
-            return f"битва окончена · combat over: {event.reason}"
+            return t("echo.combat_ended", reason=_why(event.reason))
         if kind == "DetainedExchanged":
-            return f"{event.seat}: {self.name(event.enemy)} → +{event.clues} улик · clues"
+            return t("echo.exchanged", seat=seat, enemy=self.name(event.enemy), n=event.clues)
         if kind == "ItemTraded":
-            return f"{event.seat} → {event.to}: {self.name(event.item)}"
+            return t("echo.traded", seat=seat, to=seat_name(event.to), item=self.name(event.item))
         if kind == "TurnEnded":
-            return f"{event.seat} закончил движение · ends its move" + (f"; {event.next_seat} moves"
-                                                                        if event.next_seat else "")
+            if event.next_seat:
+                return t("echo.turn_ended_next", seat=seat, next=seat_name(event.next_seat))
+            return t("echo.turn_ended", seat=seat)
         if kind == "GameEnded":
-            return f"игра окончена · game over: {event.reason}"
+            return t("echo.game_ended", reason=_why(event.reason))
         return kind
+
+    def trace(self, event: object) -> list:
+        """The rules' reasoning (``rules.trace``) in the reader's language, with names, not ids."""
+        kind = event.TYPE
+        seat = seat_name(getattr(event, "seat", ""))
+        if kind == "EvasionRolled":
+            lines = [t("echo.trace_vs", seat=seat, enemy=self.name(event.enemy),
+                       check=_check(t("echo.skill_stealth"), event.stealth, t("echo.evasion_penalty"), event.penalty,
+                                    event.dice, event.success))]
+            if not event.success:
+                lines.append(t("echo.trace_failed_evasion") + (t("echo.trace_retry") if event.rule == "EC-5" else ""))
+            return lines
+        if kind == "StrikeOrderRolled":
+            extra = t("echo.trace_stealth_first") if event.rule == "EC-8" else ""
+            return [t("echo.trace_vs", seat=seat, enemy=self.name(event.enemy),
+                      check=_check(_skill(event.skill), event.value, t("echo.attention_penalty"), event.penalty,
+                                   event.dice, event.success)) + extra]
+        if kind == "SpellCast":
+            magic = t("echo.obvious_magic") if event.skill == "knowledge" else t("echo.true_magic")
+            return [t("echo.trace_cast", seat=seat, spell=self.name(event.spell), enemy=self.name(event.enemy),
+                      magic=magic, check=_check(_skill(event.skill), event.value, t("echo.difficulty"),
+                                                event.difficulty, event.dice, event.success))]
+        if kind == "EnemyAttacked":
+            return [t("echo.trace_roller", roller=seat_name(event.roller), enemy=self.name(event.enemy), seat=seat),
+                    t("echo.trace_attack", blue=_faces(event.blue), sanity_loss=event.sanity_loss, red=_faces(event.red),
+                      health_loss=event.health_loss, seat=seat, sanity=event.sanity, health=event.health)]
+        if kind == "CombatBegan":
+            lines = [t("echo.trace_combat", location=self.name(event.location),
+                       seats=", ".join(seat_name(s) for s in event.seats),
+                       enemies=", ".join(self.name(e) for e in event.enemies))]
+            if len(event.seats) > 1 or len(event.enemies) > 1:
+                lines.append(t("echo.trace_group"))
+            for forced in event.forced:
+                lines.append(t("echo.trace_forced", seat=seat_name(forced)))
+            return lines
+        if kind == "InvestigatorMoved":
+            how = t("echo.along_" + event.link) if event.link in LINKS else event.link
+            return [t("echo.trace_moved", seat=seat, start=self.name(event.start), to=self.name(event.to), how=how,
+                      cost=event.cost, n=event.mp)]
+        if kind == "EnemyKilled":
+            return [t("echo.trace_killed", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
+                      reason=_why(event.reason))]
+        if kind == "EnemyDetained":
+            return [t("echo.trace_detained", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
+                      seat=seat)]
+        return []
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -291,22 +338,24 @@ class EchoView:
         for place in board.locations:
             x, y = place.x, place.y
             group = svg("g", "echo-loc " + place.kind, (("data-id", place.id),))
-            title = svg("title", None, (), both(place.name_ru, place.name_en))
+            shown = self.name(place.id)
+            title = svg("title", None, (), shown)
             add(group, title, svg("rect", "echo-box", (("x", x - BOX_W // 2), ("y", y - BOX_H // 2),
                                                        ("width", BOX_W), ("height", BOX_H), ("rx", 8))))
-            for i, line in enumerate(_wrap(place.name_ru, 24)[:2]):
-                add(group, svg("text", "echo-ru", (("x", x), ("y", y - 9 + i * 12)), line))
-            add(group, svg("text", "echo-en", (("x", x), ("y", y + 19)), _wrap(place.name_en, 30)[0]))
+            lines = _wrap(shown, 22)[:3]
+            for i, line in enumerate(lines):
+                add(group, svg("text", "echo-ru", (("x", x), ("y", y + 4 - 6 * (len(lines) - 1) + i * 12)), again(line)))
             pick_on_click(self, group, place.id)
             self.places[place.id] = (group, title, [""])
             add(root, group)
         self.foes = {}
         foes = svg("g", "echo-enemies")
-        for foe in state.enemies:
+        for number, foe in enumerate(state.enemies, 1):
             node = svg("g", "echo-enemy", (("data-enemy", foe.id),))
-            add(node, svg("title", None, (), self.name(foe.id)),
+            # Numbered, not lettered: a letter read as a seat's initial ("В" looked like blue's "B").
+            add(node, svg("title", None, (), t("echo.enemy_title", number=number, name=self.name(foe.id))),
                 svg("polygon", "echo-enemy-body", (("points", "0,-11 11,0 0,11 -11,0"),)),
-                svg("text", "echo-enemy-label", (("y", "4"),), "В"))
+                svg("text", "echo-enemy-label", (("y", "4"),), str(number)))
             self.foes[foe.id] = (node, [None])
             add(foes, node)
         add(root, foes)
@@ -316,7 +365,7 @@ class EchoView:
             node = svg("g", "echo-figure", (("data-seat", inv.seat),))
             add(node, svg("title", None, (), self.who(inv.seat)),
                 svg("circle", "echo-figure-body", (("r", "11"), ("fill", seat_colour(state, inv.seat)))),
-                svg("text", "echo-figure-label", (("y", "4"),), inv.seat[:1].upper()))
+                svg("text", "echo-figure-label", (("y", "4"),), seat_initials(inv.seat)))
             self.figures[inv.seat] = (node, [None])
             add(figures, node)
         add(root, figures)
@@ -355,17 +404,17 @@ class EchoView:
     # --- the side panel ----------------------------------------------------------------------------
 
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title")]
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
         line = el("p", None, "turn")
         if state.over:
-            add(line, el("b", "Игра окончена · Game over", "over"))
+            add(line, el("b", t("echo.over"), "over"))
         else:
             mover = state.seats[state.turn]
-            add(line, el("span", f"Раунд · Round {state.round} / {state.rounds} · ходит · moving: "),
+            add(line, el("span", t("echo.round_line", round=state.round, rounds=state.rounds)),
                 el("b", self.who(mover), "turn-seat"))
             waiting = turn(state)
             if waiting and waiting[0] != mover:
-                add(line, el("span", f" · ждём · waiting for: {waiting[0]}", "waiting"))
+                add(line, el("span", t("echo.waiting_for", seat=seat_name(waiting[0])), "waiting"))
         nodes.append(line)
         panel = self._combat(state, envelopes)
         if panel is not None:
@@ -393,14 +442,15 @@ class EchoView:
                                                    ("data-step", combat.step if combat else "over"),
                                                    ("data-round", combat.round if combat else 0)))
         start = fight[0]
-        add(box, el("h3", f"Битва · Combat — {self.name(start.location)}"
-                    + (f", раунд · round {combat.round}" if combat else ", окончена · over")))
-        add(box, el("p", f"Сыщики · Investigators: {', '.join(self.who(s) for s in start.seats)} — "
-                    f"враги · enemies: {', '.join(self.name(e) for e in start.enemies)}", "echo-sides"))
+        where = self.name(start.location)
+        add(box, el("h3", t("echo.combat_round", location=where, round=combat.round) if combat
+                    else t("echo.combat_over", location=where)))
+        add(box, el("p", t("echo.sides", seats=", ".join(self.who(s) for s in start.seats),
+                           enemies=", ".join(self.name(e) for e in start.enemies)), "echo-sides"))
         steps = el("ol", None, "echo-steps")
-        for key, ru, en, rule in STEPS:
+        for key, rule in STEPS:
             current = combat is not None and combat.step == key
-            add(steps, el("li", f"{ru} · {en} ({rule})", "current" if current else None, (("data-step", key),)))
+            add(steps, el("li", f"{_step_name(key)} ({rule})", "current" if current else None, (("data-step", key),)))
         add(box, steps)
         round_events = fight
         for index in range(len(fight) - 1, -1, -1):
@@ -412,17 +462,18 @@ class EchoView:
         if orders:
             who = el("ul", None, "echo-order")
             for event in orders:
-                first = "первым · first" if event.first else "после врагов · after the enemies"
-                add(who, el("li", f"{event.seat}: {first} — {event.reason} ({event.rule})", None,
+                first = t("echo.first") if event.first else t("echo.after_enemies")
+                add(who, el("li", t("echo.order_line", seat=seat_name(event.seat), first=first, reason=_why(event.reason),
+                                    rule=event.rule), None,
                             (("data-seat", event.seat), ("data-first", "1" if event.first else "0"))))
-            add(box, el("h4", "Кто бьёт первым · Who strikes first"), who)
+            add(box, el("h4", t("echo.who_first")), who)
         rolls = [event for event in fight if event.TYPE in ("EvasionRolled", "StrikeOrderRolled", "SpellCast",
                                                              "EnemyAttacked")][-6:]
         if rolls:
             dice = el("ul", None, "echo-dice")
             for event in rolls:
                 add(dice, self._roll(event))
-            add(box, el("h4", "Кубики · Dice"), dice)
+            add(box, el("h4", t("echo.dice")), dice)
         hurts = [event for event in round_events if event.TYPE in ("EnemyDamaged", "EnemyAttacked", "FixedDamageDealt",
                                                                     "PowerPaid", "EnemyDetained", "EnemyKilled",
                                                                     "InvestigatorSentAway", "InvestigatorDied")]
@@ -430,92 +481,108 @@ class EchoView:
             damage = el("ul", None, "echo-damage")
             for event in hurts:
                 add(damage, el("li", self.describe(event), None, (("data-type", event.TYPE),)))
-            add(box, el("h4", "Урон · Damage"), damage)
+            add(box, el("h4", t("echo.damage")), damage)
         waiting = prompt(state)
         if waiting is not None:
             kind, actor, fighter, eid = waiting
-            if kind == "attack":
-                text = (f"{actor} бросает кубики врага {self.ru(eid)} против {fighter} — игрок слева (EC-13) · "
-                        f"{actor} rolls {eid}'s dice against {fighter}: the seat to {fighter}'s left")
-            elif kind == "order":
-                text = f"{actor}: проверка очерёдности · strike-order check"
-            elif kind == "strike":
-                text = f"{actor}: удар · strike"
-            else:
-                text = f"{actor}: уйти снова или биться · evade again or fight on"
-            add(box, el("p", "Ждём · Waiting: " + text, "echo-waiting", (("data-actor", actor), ("data-kind", kind))))
+            names = {"actor": seat_name(actor), "fighter": seat_name(fighter), "enemy": self.name(eid)}
+            text = t("echo.waiting_" + kind, **names) if kind in ("attack", "order", "strike") else \
+                t("echo.waiting_after", **names)
+            add(box, el("p", text, "echo-waiting", (("data-actor", actor), ("data-kind", kind))))
         return box
 
     def _roll(self, event: object) -> object:
         kind = event.TYPE
         item = el("li", None, "echo-roll", (("data-type", kind),))
         if kind == "EnemyAttacked":
-            add(item, el("span", f"{event.roller} за · for {self.ru(event.enemy)} → {event.seat}: "))
-            add(item, el("span", "синие · blue "), *_die_nodes(event.blue, "blue"))
-            add(item, el("span", " красные · red "), *_die_nodes(event.red, "red"))
+            add(item, el("span", t("echo.roll_for", roller=seat_name(event.roller), enemy=self.name(event.enemy),
+                                   seat=seat_name(event.seat))))
+            add(item, el("span", t("echo.blue_dice")), *_die_nodes(event.blue, "blue"))
+            add(item, el("span", t("echo.red_dice")), *_die_nodes(event.red, "red"))
             return item
         if kind == "EvasionRolled":
-            text = f"{event.seat} уход · evasion {event.stealth}−{event.penalty}: "
+            text = t("echo.roll_evasion", seat=seat_name(event.seat), stealth=event.stealth, penalty=event.penalty)
         elif kind == "StrikeOrderRolled":
-            text = f"{event.seat} {event.skill} {event.value}−{event.penalty} vs {self.ru(event.enemy)}: "
+            text = t("echo.roll_order", seat=seat_name(event.seat), skill=_skill(event.skill), value=event.value,
+                     penalty=event.penalty, enemy=self.name(event.enemy))
         else:
-            text = f"{event.seat} {self.ru(event.spell)} {event.value}−{event.difficulty}: "
+            text = t("echo.roll_spell", seat=seat_name(event.seat), spell=self.name(event.spell), value=event.value,
+                     difficulty=event.difficulty)
         add(item, el("span", text), *_die_nodes(event.dice, None))
         if not event.dice:
-            add(item, el("span", "нет кубиков · no dice", "echo-nodice"))
+            add(item, el("span", t("echo.no_dice"), "echo-nodice"))
         add(item, el("b", " ✓" if event.success else " ✗", "ok" if event.success else "bad"))
         return item
 
     def _investigators(self, state: object) -> object:
         """One card per investigator: names, place and movement points, the five skills, the tracks."""
         box = el("section", None, "echo-investigators")
-        add(box, el("h3", "Сыщики · Investigators"))
+        add(box, el("h3", t("echo.investigators")))
         for inv in state.investigators:
             card = el("div", None, "echo-inv seat-row" + ("" if inv.alive else " dead"), (("data-seat", inv.seat),))
             head = el("div", None, "echo-inv-head")
-            add(head, swatch(seat_colour(state, inv.seat)), el("b", f" {inv.seat}: "),
-                el("span", both(inv.name_ru, inv.name_en) + ("" if inv.alive else " † погиб · dead")))
-            add(card, head, el("div", f"{self.name(inv.location)} · очки движения · movement points {inv.mp}",
+            add(head, swatch(seat_colour(state, inv.seat)), el("b", t("echo.inv_head", seat=seat_name(inv.seat))),
+                el("span", both(inv.name_ru, inv.name_en) + ("" if inv.alive else t("echo.dead_mark"))))
+            add(card, head, el("div", t("echo.where", place=self.name(inv.location), n=inv.mp),
                                 "echo-inv-where", (("data-mp", inv.mp),)))
             skills = el("table", None, "echo-skills")
             names = el("tr")
             values = el("tr")
-            for key, ru, en in SKILLS:
-                add(names, el("th", f"{ru} {en}"))
+            for key in SKILLS:
+                add(names, el("th", t("echo.skill_short_" + key)))
                 add(values, el("td", getattr(inv, key), "skill", (("data-skill", key),)))
-            add(names, el("th", "Рассудок Sanity"), el("th", "Здоровье Health"))
+            add(names, el("th", t("echo.sanity_head")), el("th", t("echo.health_head")))
             add(values, el("td", _track(inv.sanity), "track sanity", (("data-value", inv.sanity),)),
                 el("td", _track(inv.health), "track health", (("data-value", inv.health),)))
             add(skills, names, values)
             add(card, skills)
             held = [self.name(cid) for cid in inv.items + inv.spells]
-            extra = f"Вещи, заклинания · Items, spells: {', '.join(held) or '—'} · улики · clues {inv.clues}"
+            extra = t("echo.held", items=", ".join(held) or "—", clues=inv.clues)
             if inv.detained:
-                extra += f" · задержаны · detained: {', '.join(self.name(eid) for eid in inv.detained)}"
+                extra += t("echo.held_detained", enemies=", ".join(self.name(eid) for eid in inv.detained))
             add(card, el("div", extra, "echo-inv-held"))
             add(box, card)
         return box
 
     def _enemies(self, state: object) -> object:
         box = el("section", None, "echo-enemies")
-        add(box, el("h3", "Враги · Enemies"))
-        for foe in state.enemies:
+        add(box, el("h3", t("echo.enemies")))
+        for number, foe in enumerate(state.enemies, 1):
             card = card_of(state, foe.id)
             item = el("div", None, f"echo-card {foe.status}", (("data-enemy", foe.id), ("data-status", foe.status)))
-            add(item, el("b", both(card.name_ru, card.name_en)), el("span", f" ({foe.id}, {KINDS.get(card.kind)})"))
-            add(item, el("div", f"{self.name(foe.location)} — {STATUS.get(foe.status, foe.status)}"))
-            add(item, el("div", f"Рассудок · Sanity {foe.sanity}/{card.sanity}, здоровье · Health "
-                         f"{foe.health}/{card.health}", "echo-foe-tracks"))
-            add(item, el("div", f"Штраф ухода · evasion penalty {card.evasion}, штраф внимательности · attention "
-                         f"penalty {card.attention}; атака · attack: синие · blue {card.blue}, красные · red "
-                         f"{card.red}" + (f"; без броска · fixed: {card.fixed_sanity} Sanity, {card.fixed_health} Health"
-                                          if card.fixed_sanity or card.fixed_health else "")))
+            kind = t("echo.kind_" + card.kind) if card.kind in KINDS else card.kind
+            add(item, el("b", t("echo.enemy_title", number=number, name=both(card.name_ru, card.name_en))),
+                el("span", f" ({kind})"))
+            status = t("echo.status_" + foe.status) if foe.status in STATUS else foe.status
+            add(item, el("div", f"{self.name(foe.location)} — {status}"))
+            add(item, el("div", t("echo.foe_tracks", sanity=foe.sanity, max_sanity=card.sanity, health=foe.health,
+                                  max_health=card.health), "echo-foe-tracks"))
+            text = t("echo.foe_card", evasion=card.evasion, attention=card.attention, blue=card.blue, red=card.red)
+            if card.fixed_sanity or card.fixed_health:
+                text += t("echo.foe_fixed", sanity=card.fixed_sanity, health=card.fixed_health)
+            add(item, el("div", text))
             add(box, item)
         return box
 
 
-def _dice(count: int) -> str:
-    return f"{max(0, count)} dice"
+def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: tuple, success: bool) -> str:
+    """A check as rules._check says it: the value, the penalty, the dice and the outcome."""
+    count = value - penalty
+    if count < 1:
+        return t("echo.check_no_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty)
+    outcome = t("echo.check_success") if success else t("echo.check_failure")
+    return t("echo.check_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty,
+             n=count, faces=_faces(dice), outcome=outcome)
+
+
+def _why(reason: str) -> str:
+    """A reason the rules wrote into an event, in the reader's language when it is one of the fixed
+    ones (``echo.why_<English>``); one with names in it (a failed strike order) stays as written."""
+    return word("echo.why_", reason)
+
+
+def _skill(skill: str) -> str:
+    return t("echo.skill_" + skill) if skill in SKILLS else skill
 
 
 def _faces(dice: tuple) -> str:
@@ -531,9 +598,9 @@ def _die_nodes(dice: tuple, colour: object) -> list:
 
 
 def _step_name(step: str) -> str:
-    for key, ru, en, _rule in STEPS:
+    for key, _rule in STEPS:
         if key == step:
-            return f"{ru} · {en}"
+            return t("echo.step_" + key)
     return step
 
 

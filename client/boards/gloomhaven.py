@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from browser import timer
 
+from client.boards.gloomhaven_trace import trace_detail, trace_step
 from client.boards.svgkit import polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
+from client.i18n import local_name, seat_initials, seat_name, t, word
 from events.games.gloomhaven import rules
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_center
@@ -51,8 +53,22 @@ def points(hex: tuple, scale: float = 0.96) -> str:
     return polygon_points(x, y, SIZE * scale, CORNERS)
 
 
+PENDING = ("initiative", "monster-order", "monster", "short-rest")
+DECIDED = {"only enemy reachable": "only", "tied: the players choose (GH-C4)": "tied",
+           "tied on initiative: the players choose (GH-C11)": "tied_initiative",
+           "negative hexes on the path (GH-C4)": "negative", "path length (GH-6)": "path",
+           "proximity (GH-6)": "proximity", "initiative order (GH-6)": "initiative",
+           "initiative order (GH-V1)": "initiative_jotl"}
+
+
+def _decided(why: str) -> str:
+    """What decided a monster's focus (focus.py's words) in the reader's language."""
+    return t("gh.decided_" + DECIDED[why]) if why in DECIDED else why
+
+
 def hex_name(hex: tuple) -> str:
     return f"[{hex[0]}, {hex[1]}]"
+
 
 
 class GloomhavenView:
@@ -64,6 +80,7 @@ class GloomhavenView:
         self.info_node = info_node
         self.map = None
         self.cells: dict = {}  # hex -> (polygon, title, label)
+        self.terrain: dict = {}  # hex -> its terrain key (open hexes are absent)
         self.figures: dict = {}  # figure id -> (group, title, circle, text)
         self.figure_layer = None
         self.viewer = None  # the seat this page plays (None: a spectator)
@@ -73,6 +90,41 @@ class GloomhavenView:
         self.animated = 0  # the last seq whose move was animated
         self.moving: dict = {}  # figure id -> hex shown while animating
         self.last = None  # (state, envelopes, seat, interactive, on_pick) of the last draw
+        self.known = None  # the first state: every card and the starting figures, for names
+        self.summoned: dict = {}  # summon id -> its name, from FigureSummoned
+
+    # --- names -------------------------------------------------------------------------------------
+
+    def card(self, card_id: object) -> str:
+        """A card's name in the reader's language (never its id)."""
+        found = rules._card(self.known, card_id) if self.known is not None and card_id else None
+        return local_name("gloomhaven", found.name, found.name) if found is not None else str(card_id)
+
+    def cards(self, card_ids: object) -> str:
+        return " + ".join(self.card(card_id) for card_id in card_ids)
+
+    def fig(self, figure_id: object, state: object = None) -> str:
+        """A figure by name: a seat, "Bandit Guard 2 (elite)", a summon's name; never its id."""
+        found = None
+        for known in (state, self.known):
+            if known is not None and found is None:
+                found = rules.figure_of(known, figure_id)
+        if found is None:
+            name = self.summoned.get(figure_id)
+            return local_name("gloomhaven", name, name) if name else str(figure_id)
+        if found.kind == "character":
+            return seat_name(found.seat or figure_id)
+        name = local_name("gloomhaven", found.name, found.name)
+        if found.kind == "monster":
+            key = "gh.elite_monster" if found.rank == "elite" else "gh.monster"
+            return t(key, name=name, number=found.number)
+        return name
+
+    def figs(self, figure_ids: object) -> str:
+        return ", ".join(self.fig(figure_id) for figure_id in figure_ids)
+
+    def half_name(self, half: str) -> str:
+        return word("gh.half_", half)
 
     # --- what the page asks -------------------------------------------------------------------------
 
@@ -81,21 +133,18 @@ class GloomhavenView:
             self.viewer = seat
             self._redraw()
         if state is None or rules.is_over(state):
-            return "The scenario is over."
+            return t("gh.over")
         turn = rules.turn(state)
         if seat not in turn:
-            return f"Waiting for {', '.join(turn) or 'the monsters'}…"
+            return t("play.waiting", seat=", ".join(seat_name(s) for s in turn) or t("gh.the_monsters"))
         pending = state.pending
         if pending is not None:
-            return {"initiative": "Initiative tie: agree on an order (GH-2):",
-                    "monster-order": "Monster types tied: choose their order (GH-C3):",
-                    "monster": "Equally good monster options: choose one (GH-C4), on the map or here:",
-                    "short-rest": "End of round: short rest? (GH-C6)"}.get(pending.kind, "Choose:")
+            return word("gh.pending_", pending.kind) if pending.kind in PENDING else t("gh.choose")
         # "or" only when buttons follow it (a long rest needs two discarded cards: GH-C6)
-        more = ", or" if self.actions(state, seat) else "."
+        more = bool(self.actions(state, seat))
         if state.phase == "select":
-            return "Pick two cards and the leading one in the panel (secret until all have chosen)" + more
-        return "Your turn: click a card half in the panel, then a highlighted hex or figure" + more
+            return t("gh.pick_or") if more else t("gh.pick")
+        return t("gh.your_turn_or") if more else t("gh.your_turn")
 
     def actions(self, state: object, seat: object) -> list:
         """Buttons for the choices that are not clicks on the map: ties, options, rests, skips."""
@@ -108,17 +157,18 @@ class GloomhavenView:
             data = command.to_data()
             data.pop("type")
             if kind == "ChooseOrder":
-                out.append(("Order: " + " → ".join(command.order), kind, data))
+                out.append((t("gh.order_button", order=" → ".join(self._orderable(state, item) for item in command.order)),
+                            kind, data))
             elif kind == "ChooseOption":
                 out.append((self._option_label(state, command.index), kind, data))
             elif kind == "ShortRest":
-                out.append(("Short rest" if command.rest else "No short rest", kind, data))
+                out.append((t("gh.short_rest") if command.rest else t("gh.no_short_rest"), kind, data))
             elif kind == "DeclareLongRest":
-                out.append(("Long rest (initiative 99)", kind, data))
+                out.append((t("gh.long_rest"), kind, data))
             elif kind == "RestLose":
-                out.append((f"Long rest: lose {command.card}", kind, data))
+                out.append((t("gh.rest_lose", card=self.card(command.card)), kind, data))
             elif kind == "PlayCard" and command.skip:
-                out.append((f"Skip {command.card} {command.half}", kind, data))
+                out.append((t("gh.skip", card=self.card(command.card), half=self.half_name(command.half)), kind, data))
         return out
 
     def pick_command(self, state: object, seat: object, place: object) -> tuple:
@@ -136,94 +186,162 @@ class GloomhavenView:
             if action is not None:
                 if action.kind == "move":  # one click: the rules walk the cheapest path (issue 15)
                     data = {"card": card_id, "half": half, "to": list(hex)}
-                    return "PlayCard", data, f"{card_id} {half}: move to {hex_name(hex)}"
+                    return "PlayCard", data, t("gh.pick_move", card=self.card(card_id), half=self.half_name(half),
+                                                hex=hex_name(hex))
                 if action.kind == "summon":
-                    return "PlayCard", {"card": card_id, "half": half, "path": [list(hex)]}, f"summon at {hex_name(hex)}"
+                    return ("PlayCard", {"card": card_id, "half": half, "path": [list(hex)]},
+                            t("gh.pick_summon", hex=hex_name(hex)))
                 target = next((f for f in state.figures if f.hex == hex), None)
                 if target is not None:
                     return ("PlayCard", {"card": card_id, "half": half, "targets": [target.id]},
-                            f"{card_id} {half}: {action.kind} {target.id}")
-        return "PlayCard", {"card": "", "half": "top"}, f"click on {hex_name(hex)}"
+                            t("gh.pick_target", card=self.card(card_id), half=self.half_name(half),
+                              action=word("gh.action_", action.kind), target=self.fig(target.id, state)))
+        return "PlayCard", {"card": "", "half": "top"}, t("gh.pick_hex", hex=hex_name(hex))
+
+    def _orderable(self, state: object, item: str) -> str:
+        """An item of a tie's order: a seat, or a monster type by name."""
+        return seat_name(item) if rules.hero_of(state, item) is not None else local_name("gloomhaven", item, item)
 
     def describe(self, event: object) -> str:
         kind = event.TYPE
+        seat = seat_name(getattr(event, "seat", ""))
+        figure = self.fig(getattr(event, "figure", "")) if isinstance(getattr(event, "figure", None), str) else ""
         if kind == "GameStarted":
-            return f"game started: {', '.join(event.seats)} (rules {event.rules_version})"
+            self.known = self.game.evolve(None, event)
+            return t("gh.started", seats=", ".join(seat_name(s) for s in event.seats), version=event.rules_version)
         if kind == "RoundStarted":
-            return f"round {event.round}: every character picks in secret"
+            return t("gh.round_started", round=event.round)
         if kind == "CardsSelected":
             if event.sealed:
-                return f"{event.seat} has chosen (hidden until the reveal)"
+                return t("gh.has_chosen", seat=seat)
             if event.long_rest:
-                return f"{event.seat} chose a long rest (only you see this until the reveal)"
-            return f"{event.seat} chose {', '.join(event.cards)}, leading {event.leading} (only you see this)"
+                return t("gh.chose_long_rest", seat=seat)
+            return t("gh.chose", seat=seat, cards=", ".join(self.card(c) for c in event.cards),
+                     leading=self.card(event.leading))
         if kind == "CardsRevealed":
-            parts = [f"{seat}: long rest" if rest else f"{seat}: {' + '.join(cards)} (lead {leading})"
-                     for seat, cards, leading, rest in event.picks]
-            return "revealed: " + "; ".join(parts)
+            parts = [t("gh.revealed_rest", seat=seat_name(s)) if rest else
+                     t("gh.revealed_cards", seat=seat_name(s), cards=self.cards(cards), leading=self.card(leading))
+                     for s, cards, leading, rest in event.picks]
+            return t("gh.revealed", picks="; ".join(parts))
         if kind == "MonsterCardDrawn":
-            return f"{event.group} draws {event.card} (initiative {event.initiative})"
+            return t("gh.monster_card", group=local_name("gloomhaven", event.group, event.group),
+                     initiative=event.initiative)
         if kind == "InitiativeSet":
-            return "order: " + ", ".join(f"{figure} {initiative}" for figure, initiative in event.order)
+            return t("gh.order", order=", ".join(f"{self.fig(f)} {initiative}" for f, initiative in event.order))
         if kind == "TieOffered":
-            return f"tie between {', '.join(event.group)}: {', '.join(event.seats)} decide"
+            return t("gh.tie", group=", ".join(self._named(g) for g in event.group),
+                     seats=", ".join(seat_name(s) for s in event.seats))
         if kind == "OrderChosen":
-            return f"{event.seat} orders {' → '.join(event.order)}"
+            return t("gh.order_chosen", seat=seat, order=" → ".join(self._named(item) for item in event.order))
         if kind == "TurnStarted":
-            return f"{event.figure}'s turn"
+            return t("gh.turn_started", figure=figure)
         if kind == "CardPlayed":
-            verb = "plays without its action" if event.skipped else f"performs the {event.action}"
-            return f"{event.seat} {verb}: {event.card} {event.half}"
+            key = "gh.played_skipped" if event.skipped else "gh.played"
+            return t(key, seat=seat, action=word("gh.action_", event.action), card=self.card(event.card),
+                     half=self.half_name(event.half))
         if kind == "FigureMoved":
             route = " → ".join(hex_name(hex) for hex in (event.start,) + event.path)
-            return f"{event.figure} {event.mode}s {route} ({event.cost} movement)"
+            return t("gh.moved", figure=figure, mode=word("gh.mode_", event.mode), route=route, n=event.cost)
         if kind == "MonsterTurnPlanned":
             if not event.focus:
-                return f"{event.figure} has no focus: no enemy can be reached"
-            return (f"{event.figure} focuses on {', '.join(event.focus)} ({event.decided_by}); "
-                    f"{len(event.options)} option(s)")
+                return t("gh.no_focus", figure=figure)
+            return t("gh.focus", figure=figure, focus=self.figs(event.focus), why=_decided(event.decided_by),
+                     n=len(event.options))
         if kind == "OptionChosen":
-            who = f"{event.seat} chose" if event.seat else "the rules give"
-            return f"{who} option {event.index} for {event.figure}: {hex_name(event.option.destination)}"
+            key = "gh.option_chosen" if event.seat else "gh.option_given"
+            return t(key, seat=seat, index=event.index, figure=figure, hex=hex_name(event.option.destination))
         if kind == "AttackResolved":
-            how = f" ({event.effect}: {', '.join(event.drawn)})" if event.effect else ""
-            return (f"{event.attacker} attacks {event.target} for {event.value}, draws {event.used}{how}: "
-                    f"{event.damage} damage, {event.hp} hit points left")
+            how = f" ({word('gh.effect_', event.effect)}: {', '.join(event.drawn)})" if event.effect else ""
+            return t("gh.attack", attacker=self.fig(event.attacker), target=self.fig(event.target), value=event.value,
+                     used=event.used, how=how, damage=event.damage, n=event.hp)
         if kind == "TrapSprung":
-            return f"{event.figure} springs the trap at {hex_name(event.hex)}: {event.damage} damage"
+            return t("gh.trap", figure=figure, hex=hex_name(event.hex), damage=event.damage)
         if kind == "HazardEntered":
-            return f"{event.figure} enters hazardous terrain: {event.damage} damage"
+            return t("gh.hazard", figure=figure, damage=event.damage)
         if kind == "DoorOpened":
-            return f"{event.figure} opens the door at {hex_name(event.hex)}"
+            return t("gh.door", figure=figure, hex=hex_name(event.hex))
         if kind == "FigureDied":
-            return f"{event.figure} dies"
+            return t("gh.died", figure=figure)
         if kind == "FigureHealed":
-            return f"{event.figure} heals {event.amount} ({event.hp} hit points)"
+            return t("gh.healed", figure=figure, amount=event.amount, n=event.hp)
         if kind == "FigureSummoned":
-            return f"{event.seat} summons {event.figure.name} at {hex_name(event.figure.hex)}"
+            self.summoned[event.figure.id] = event.figure.name
+            return t("gh.summoned", seat=seat, name=local_name("gloomhaven", event.figure.name, event.figure.name),
+                     hex=hex_name(event.figure.hex))
         if kind == "CharacterExhausted":
-            return f"{event.seat} is exhausted ({event.cause})"
+            return t("gh.exhausted", seat=seat, cause=word("gh.cause_", event.cause))
         if kind == "CardsDiscarded":
-            lost = f", lost {', '.join(event.lost)}" if event.lost else ""
-            return f"{event.seat} discards {', '.join(event.discarded) or 'nothing'}{lost}"
+            lost = t("gh.lost_cards", cards=", ".join(self.card(c) for c in event.lost)) if event.lost else ""
+            return t("gh.discarded", seat=seat, cards=", ".join(self.card(c) for c in event.discarded) or t("gh.nothing"),
+                     lost=lost)
         if kind == "LongRested":
-            return f"{event.seat} long rests: loses {event.lost}, heals {event.healed}"
+            return t("gh.long_rested", seat=seat, card=self.card(event.lost), healed=event.healed)
         if kind == "ShortRestOffered":
-            return f"short rest offered to {', '.join(event.seats)}"
+            return t("gh.short_rest_offered", seats=", ".join(seat_name(s) for s in event.seats))
         if kind == "ShortRested":
-            return f"{event.seat} short rests: loses {event.lost} at random"
+            return t("gh.short_rested", seat=seat, card=self.card(event.lost))
         if kind == "ShortRestDeclined":
-            return f"{event.seat} does not short rest"
+            return t("gh.short_rest_declined", seat=seat)
         if kind == "DeckReshuffled":
-            return f"the {event.deck} modifier deck is reshuffled"
+            return t("gh.reshuffled", deck=self._deck(event.deck))
         if kind == "RoundEnded":
-            extra = f"; reshuffled: {', '.join(event.reshuffled)}" if event.reshuffled else ""
-            return f"round {event.round} ends{extra}"
+            extra = t("gh.reshuffled_decks", decks=", ".join(self._deck(d) for d in event.reshuffled)) \
+                if event.reshuffled else ""
+            return t("gh.round_ended", round=event.round, extra=extra)
         if kind == "TurnEnded":
-            return f"{event.figure}'s turn ends"
+            return t("gh.turn_ended", figure=figure)
         if kind == "GameEnded":
-            return f"the scenario ends: {event.outcome} (round {event.round})"
+            return t("gh.game_ended", outcome=word("gh.outcome_", event.outcome), round=event.round)
         return kind
+
+    def _named(self, item: str) -> str:
+        """A seat, a figure or a monster type, by name."""
+        if self.known is not None and rules.hero_of(self.known, item) is not None:
+            return seat_name(item)
+        return local_name("gloomhaven", item, item) if self.known is None or rules.figure_of(self.known, item) is None \
+            else self.fig(item)
+
+    def _deck(self, deck: str) -> str:
+        """A modifier deck: a seat's, or the monsters' (``monsters``)."""
+        return t("gh.deck_monsters") if deck == "monsters" else t("gh.deck_of", owner=self._named(deck))
+
+    def trace(self, event: object) -> list:
+        """The rules' reasoning (``rules.trace``) in the reader's language."""
+        kind = event.TYPE
+        if kind == "MonsterTurnPlanned":
+            figure = self.fig(event.figure)
+            lines = []
+            for c in event.candidates:
+                if c.reachable:
+                    lines.append(t("gh.trace_candidate", figure=figure, enemy=self.fig(c.figure), negative=c.negative,
+                                   n=c.movement, proximity=c.proximity, initiative=c.initiative, order=c.order))
+                else:
+                    lines.append(t("gh.trace_unreachable", figure=figure, enemy=self.fig(c.figure)))
+            if not event.focus:
+                lines.append(t("gh.trace_no_focus", figure=figure))
+                return lines
+            lines.append(t("gh.trace_focus", focus=self.figs(event.focus), why=_decided(event.decided_by)))
+            for i, option in enumerate(event.options):
+                where = " → ".join(hex_name(h) for h in option.path) or t("gh.stays")
+                hits = self.figs(option.attacks) or t("gh.no_attack")
+                lines.append(t("gh.trace_option", index=i, where=where, hits=hits)
+                             + (t("gh.with_disadvantage") if option.disadvantage else ""))
+            if len(event.options) > 1:
+                lines.append(t("gh.equally_good"))
+            return lines
+        if kind == "InitiativeSet":
+            return [" → ".join(f"{self.fig(f)} ({initiative})" for f, initiative in event.order)] + \
+                [t("gh.note", note=note) for note in event.notes]
+        if kind == "AttackResolved":
+            how = t("gh.trace_drew_effect", effect=word("gh.effect_", event.effect), drawn=", ".join(event.drawn),
+                    used=event.used) if event.effect else t("gh.trace_drew", used=event.used)
+            return [t("gh.trace_attack", attacker=self.fig(event.attacker), target=self.fig(event.target),
+                      value=event.value, how=how, deck=self._deck(event.deck), damage=event.damage, n=event.hp)]
+        if kind == "FigureMoved":
+            route = " → ".join(hex_name(h) for h in (event.start,) + event.path)
+            return [t("gh.trace_moved", figure=self.fig(event.figure), mode=word("gh.mode_", event.mode), route=route,
+                      n=event.cost)]
+        return []
 
     # --- drawing --------------------------------------------------------------------------------------
 
@@ -247,9 +365,19 @@ class GloomhavenView:
                 options.setdefault(option.destination, []).append(str(index))
         traps = set(state.traps)
         opened = set(state.open_doors)
+        standing = {figure.hex: figure for figure in state.figures}
         for hex, (polygon, title, label) in self.cells.items():
             cls = "hex"
             text = hex_name(hex)
+            kind = self.terrain.get(hex)
+            if kind == "traps" and hex not in traps:
+                kind = None  # sprung
+            if kind == "doors":
+                text += " · " + (t("gh.door_open") if hex in opened else t("gh.door_closed"))
+            elif kind is not None:
+                text += " · " + word("gh.terrain_", kind)
+            if hex in standing:
+                text += " · " + self.fig(standing[hex].id, state)
             if hex in state.map.traps and hex not in traps:
                 polygon.setAttribute("fill", "#f3efe4")
             if hex in state.map.doors:
@@ -257,10 +385,10 @@ class GloomhavenView:
             mark = marks.get(hex)
             if mark is not None:
                 cls += f" {mark}"
-                text += f" · {mark}"
+                text += " · " + word("gh.tip_", mark)
             if hex in options:
                 cls += " option"
-                text += f" · option {', '.join(options[hex])}"
+                text += " · " + t("gh.option_tip", options=", ".join(options[hex]))
             steps = [str(i + 1) for i, step in enumerate(self.building or ()) if step == hex]
             if steps:
                 cls += " path"
@@ -285,26 +413,27 @@ class GloomhavenView:
         box = f"{round(min(xs) - pad)} {round(min(ys) - pad)} {round(max(xs) - min(xs) + 2 * pad)} " \
               f"{round(max(ys) - min(ys) + 2 * pad)}"
         root = svg("svg", "board gloomhaven-board", (("viewBox", box), ("role", "img"), ("data-board", game_map.name)))
-        add(root, svg("title", None, (), game_map.name))
+        add(root, svg("title", None, (), local_name("gloomhaven", game_map.name, game_map.name)))
         kinds = {}
         for key in ("obstacles", "traps", "hazardous", "difficult", "doors"):
             for hex in getattr(game_map, key):
                 kinds[hex] = key
         self.cells = {}
+        self.terrain = kinds
         layer = svg("g", "hexes")
         for hex in game_map.hexes:
             kind = kinds.get(hex)
             group = svg("g", "cell", (("data-hex", f"{hex[0]},{hex[1]}"), ("data-terrain", kind or "open")))
             polygon = svg("polygon", "hex", (("points", points(hex)), ("fill", TERRAIN.get(kind, "#f3efe4")),
                                              ("stroke", "#9a9080"), ("stroke-width", "1")))
-            title = svg("title", None, (), hex_name(hex))
+            title = svg("title", None, (), hex_name(hex) + (" · " + word("gh.terrain_", kind) if kind else ""))
             x, y = centre(hex)
             label = svg("text", "option-label", (("x", x), ("y", y + 5), ("text-anchor", "middle"),
                                                   ("font-size", "13"), ("fill", "#0b6e4f")))
             add(group, polygon, title)
             if kind == "traps":
                 add(group, svg("text", "trap-mark", (("x", x), ("y", y - 9), ("text-anchor", "middle"),
-                                                     ("font-size", "9"), ("fill", "#9b1c1c")), "trap"))
+                                                     ("font-size", "9"), ("fill", "#9b1c1c")), t("gh.trap_mark")))
             add(group, label)
             listen(group, "click", self._click(hex))
             self.cells[hex] = (polygon, title, label)
@@ -412,17 +541,17 @@ class GloomhavenView:
                     fill = colours.get(figure.seat, "#888888")
                 circle = svg("circle", "token", (("r", radius), ("fill", fill), ("stroke", "#222222"),
                                                  ("stroke-width", "2" if figure.kind == "monster" else "1")))
-                text = svg("text", "token-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "9")))
+                # An abbreviation on the token (its title names the figure in full): not a message.
+                text = svg("text", "token-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "9"),
+                                                   ("translate", "no")))
                 add(group, title, circle, text)
                 listen(group, "click", self._figure_click(figure.id))
                 add(self.figure_layer, group)
                 entry = self.figures[figure.id] = (group, title, circle, text)
             group, title, circle, text = entry
-            label = figure.id[:2].upper() if figure.kind == "character" else (
-                f"{figure.name[:1]}{figure.number}" if figure.kind == "monster" else f"s{figure.number}")
-            set_text(text, label)
-            set_text(title, f"{figure.id} ({figure.name}{', ' + figure.rank if figure.rank else ''}): "
-                            f"{figure.hp}/{figure.max_hp} hit points at {hex_name(figure.hex)}")
+            set_text(text, self._token_label(figure))
+            set_text(title, t("gh.figure_title", name=self.fig(figure.id, state), hp=figure.hp, max_hp=figure.max_hp,
+                              hex=hex_name(figure.hex)))
             group.setAttribute("data-hp", figure.hp)
             hex = self.moving.get(figure.id, figure.hex)
             x, y = centre(hex)
@@ -472,11 +601,20 @@ class GloomhavenView:
 
     # --- the side panel --------------------------------------------------------------------------------
 
+    @staticmethod
+    def _token_label(figure: object) -> str:
+        """A figure's token: a character's seat initials; a monster's type initials and standee number
+        (Bandit Guard 1 "BG1", Bandit Archer 1 "BA1": never both "B1"; elites are drawn gold); a summon's."""
+        if figure.kind == "character":
+            return seat_initials(figure.seat or figure.id, 2)
+        initials = "".join(part[:1] for part in figure.name.split()[:2]).upper()
+        return f"{initials}{figure.number}" if figure.kind == "monster" else f"{initials.lower()[:1]}{figure.number}"
+
     def _info(self, state: object, envelopes: list, on_pick: object) -> list:
-        nodes = [el("h2", state.title, "game-title")]
-        status = f"Round {state.round} of {state.rounds} · {state.phase}"
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
+        status = t("gh.status", round=state.round, rounds=state.rounds, phase=word("gh.phase_", state.phase))
         if state.outcome:
-            status = f"Scenario over: {state.outcome} (round {state.round})"
+            status = t("gh.status_over", outcome=word("gh.outcome_", state.outcome), round=state.round)
         nodes.append(el("p", status, "turn", (("data-phase", state.phase),)))
         nodes.append(self._track(state))
         nodes.append(self._heroes(state))
@@ -489,43 +627,47 @@ class GloomhavenView:
 
     def _track(self, state: object) -> object:
         box = el("div", None, "initiative-track")
-        add(box, el("b", "Initiative: "))
+        add(box, el("b", t("gh.initiative")))
         if not state.order:
-            add(box, el("span", "set when every pick is revealed", "muted"))
+            add(box, el("span", t("gh.initiative_unset"), "muted"))
         for index, (figure_id, initiative) in enumerate(state.order):
             gone = rules.figure_of(state, figure_id) is None
             cls = "slot" + (" current" if index == state.current and not gone else "") + (" gone" if gone else "")
-            add(box, el("span", f"{initiative} {figure_id}", cls, (("data-figure", figure_id),)), el("span", " "))
+            add(box, el("span", f"{initiative} {self.fig(figure_id, state)}", cls, (("data-figure", figure_id),)),
+                el("span", " "))
         return box
 
     def _heroes(self, state: object) -> object:
         table = el("table", None, "seats")
         head = el("tr")
-        for title in ("seat", "class", "hp", "hand", "discard", "lost", "this round"):
-            add(head, el("th", title))
+        for title in ("seat", "class", "hp", "hand", "discard", "lost", "round"):
+            add(head, el("th", t("gh.col_" + title)))
         add(table, head)
         for hero in state.heroes:
             figure = rules.figure_of(state, hero.seat)
             row = el("tr", None, "seat-row", (("data-seat", hero.seat),))
+            status = ""
             if hero.exhausted:
-                now = "exhausted"
+                status, now = "exhausted", t("gh.exhausted_now")
             elif hero.pick is not None:
                 own = hero.pick.content if hero.seat == self.viewer else None
-                now = "has chosen" if own is None else (
-                    "has chosen: long rest" if own.long_rest else f"has chosen: {' + '.join(own.cards)}, "
-                                                                   f"lead {own.leading}")
+                status = "has chosen"
+                now = t("gh.has_chosen_now") if own is None else (
+                    t("gh.has_chosen_rest") if own.long_rest else
+                    t("gh.has_chosen_cards", cards=self.cards(own.cards), leading=self.card(own.leading)))
             elif state.phase == "select":
-                now = "choosing…"
+                status, now = "choosing…", t("gh.choosing")
             elif hero.long_rest:
-                now = "long rest (99)"
+                status, now = "long rest (99)", t("gh.long_rest_now")
             elif hero.initiative is not None:
-                now = f"initiative {hero.initiative}: {' + '.join(hero.active) or 'played'}"
+                status = "initiative"
+                now = t("gh.initiative_now", initiative=hero.initiative, cards=self.cards(hero.active) or t("gh.played_all"))
             else:
                 now = ""
-            add(row, el("td", hero.seat), el("td", hero.cls),
+            add(row, el("td", seat_name(hero.seat)), el("td", local_name("gloomhaven", hero.cls, hero.cls)),
                 el("td", f"{figure.hp}/{figure.max_hp}" if figure is not None else "—"),
                 el("td", len(hero.hand)), el("td", len(hero.discard)), el("td", len(hero.lost)),
-                el("td", now, "pick-status", (("data-status", now.split(":")[0]),)))
+                el("td", now, "pick-status", (("data-status", status),)))
             add(table, row)
         return table
 
@@ -535,21 +677,21 @@ class GloomhavenView:
             return None
         box = el("div", None, "my-cards")
         if state.phase == "select" and hero.pick is None and len(hero.hand) >= 2:
-            add(box, el("p", "Your hand: click two cards (your pick stays secret until everyone has chosen).",
-                        "hint"))
+            add(box, el("p", t("gh.your_hand"), "hint"))
             for card_id in hero.hand:
                 add(box, self._card_button(state, card_id, card_id in self.chosen, self._toggle(card_id)))
             if len(self.chosen) == 2:
                 for lead in self.chosen:
                     data = {"cards": list(self.chosen), "leading": lead}
                     initiative = rules._card(state, lead).initiative
-                    button = el("button", f"Play {' + '.join(self.chosen)}, leading {lead} ({initiative})",
-                                "action confirm-pick", (("data-leading", lead),))
-                    listen(button, "click", self._send(on_pick, ("cmd", "SelectCards", data, f"pick {lead}")))
+                    text = t("gh.play_pick", cards=self.cards(self.chosen), leading=self.card(lead), initiative=initiative)
+                    button = el("button", text, "action confirm-pick", (("data-leading", lead),))
+                    tried = t("gh.tried_pick", leading=self.card(lead))
+                    listen(button, "click", self._send(on_pick, ("cmd", "SelectCards", data, tried)))
                     add(box, button)
             return box
         if state.phase == "act" and state.acting == self.viewer and not hero.long_rest:
-            add(box, el("p", "Your cards in play: click a half, then the map.", "hint"))
+            add(box, el("p", t("gh.in_play"), "hint"))
             used = {card for card, _half in hero.used}
             used_halves = {half for _card, half in hero.used}
             for card_id in hero.active:
@@ -557,13 +699,14 @@ class GloomhavenView:
                     continue
                 card = rules._card(state, card_id)
                 line = el("div", None, "card-line", (("data-card", card_id),))
-                add(line, el("b", f"{card.name} ({card.initiative}) "))
+                add(line, el("b", f"{self.card(card_id)} ({card.initiative}) "))
                 for half, action in (("top", card.top), ("bottom", card.bottom)):
                     if half in used_halves:
                         continue
-                    label = f"{half}: {self._action_text(action)}"
-                    cls = "half" + (" chosen" if self.half == (card_id, half) else "")
-                    button = el("button", label, cls, (("data-card", card_id), ("data-half", half)))
+                    label = f"{self.half_name(half)}: {self._action_text(action)}"
+                    chosen = self.half == (card_id, half)
+                    button = el("button", label, "half" + (" chosen" if chosen else ""),
+                                (("data-card", card_id), ("data-half", half), ("aria-pressed", "true" if chosen else "false")))
                     listen(button, "click", self._choose_half(card_id, half))
                     add(line, button)
                 add(box, line)
@@ -576,8 +719,9 @@ class GloomhavenView:
                     for _path, targets in rules._action_options(state, me, action):
                         if len(targets) > 1:
                             data = {"card": self.half[0], "half": self.half[1], "targets": list(targets)}
-                            button = el("button", f"Attack {', '.join(targets)}", "action")
-                            listen(button, "click", self._send(on_pick, ("cmd", "PlayCard", data, "attack all")))
+                            button = el("button", t("gh.attack_all", targets=self.figs(targets)), "action")
+                            tried = t("gh.tried_attack_all")
+                            listen(button, "click", self._send(on_pick, ("cmd", "PlayCard", data, tried)))
                             add(box, button)
             return box
         return None
@@ -586,23 +730,23 @@ class GloomhavenView:
         """Build a path by waypoints, its cost as it grows, then confirm (issue 15)."""
         panel = el("div", None, "path-builder")
         if self.building is None:
-            button = el("button", "Build a path", "action build-path")
+            button = el("button", t("path.build"), "action build-path")
             listen(button, "click", self._start_path())
             add(panel, button)
             return panel
         costs = self._path_costs(state, action)
         cost = costs[-1] if costs else 0
         route = " → ".join(f"{hex_name(hex)} ({spent})" for hex, spent in zip(self.building, costs)) \
-            or "click hexes in order"
-        add(panel, el("p", f"Path: {route} · {cost} of {action.value} movement points", "path-cost",
+            or t("gh.path_empty")
+        add(panel, el("p", t("gh.path_line", route=route, cost=cost, n=action.value), "path-cost",
                       (("data-cost", str(cost)), ("data-steps", str(len(self.building))))))
         if self.building:
             data = {"card": self.half[0], "half": self.half[1], "path": [list(hex) for hex in self.building]}
-            confirm = el("button", "Confirm path", "action confirm-path")
-            label = "move along " + " → ".join(hex_name(hex) for hex in self.building)
+            confirm = el("button", t("gh.confirm_path"), "action confirm-path")
+            label = t("path.move_along", route=" → ".join(hex_name(hex) for hex in self.building))
             listen(confirm, "click", self._confirm_path(on_pick, ("cmd", "PlayCard", data, label)))
             add(panel, confirm)
-        again = el("button", "Clear path", "action clear-path")
+        again = el("button", t("gh.clear_path"), "action clear-path")
         listen(again, "click", self._start_path())
         add(panel, again)
         return panel
@@ -626,19 +770,22 @@ class GloomhavenView:
     @staticmethod
     def _action_text(action: object) -> str:
         if action.kind == "move":
-            return f"move {action.value}" + (" jump" if action.jump else "")
+            return t("gh.act_move", value=action.value) + (t("gh.act_jump") if action.jump else "")
         if action.kind == "attack":
-            extra = f" range {action.range}" if action.range else ""
-            extra += f" targets {action.targets}" if action.targets > 1 else ""
-            return f"attack {action.value}{extra}" + (" advantage" if action.advantage else "")
+            extra = t("gh.act_range", range=action.range) if action.range else ""
+            extra += t("gh.act_targets", targets=action.targets) if action.targets > 1 else ""
+            return t("gh.act_attack", value=action.value) + extra + (t("gh.act_advantage") if action.advantage else "")
         if action.kind == "heal":
-            return f"heal {action.value}" + (f" range {action.range}" if action.range else " self")
-        return f"summon {action.summon}"
+            return t("gh.act_heal", value=action.value) + (t("gh.act_range", range=action.range) if action.range
+                                                           else t("gh.act_self"))
+        return t("gh.act_summon", name=local_name("gloomhaven", action.summon, action.summon))
 
     def _card_button(self, state: object, card_id: str, chosen: bool, handler: object) -> object:
         card = rules._card(state, card_id)
-        text = f"{card.initiative} {card.name}: {self._action_text(card.top)} / {self._action_text(card.bottom)}"
-        button = el("button", text, "card" + (" chosen" if chosen else ""), (("data-card", card_id),))
+        text = t("gh.card_button", initiative=card.initiative, card=self.card(card_id),
+                 top=self._action_text(card.top), bottom=self._action_text(card.bottom))
+        button = el("button", text, "card" + (" chosen" if chosen else ""),
+                    (("data-card", card_id), ("aria-pressed", "true" if chosen else "false")))
         listen(button, "click", handler)
         return button
 
@@ -672,8 +819,9 @@ class GloomhavenView:
 
     def _option_label(self, state: object, index: int) -> str:
         option = state.pending.options[index]
-        hits = ", ".join(option.attacks) or "no attack"
-        return f"Option {index}: {option.focus} → {hex_name(option.destination)}, attacks {hits}"
+        hits = self.figs(option.attacks) or t("gh.no_attack")
+        return t("gh.option", index=index, focus=self.fig(option.focus, state), hex=hex_name(option.destination),
+                 hits=hits)
 
     def _focus_trace(self, state: object, envelopes: list) -> object:
         """The newest monster turn: who it considered, at what cost, why it chose, and its options."""
@@ -684,45 +832,49 @@ class GloomhavenView:
                 planned = envelope.event
                 break
         if planned is None:
-            add(box, el("p", "No monster has acted yet.", "muted"))
+            add(box, el("p", t("gh.no_monster_yet"), "muted"))
             return box
         box.setAttribute("data-figure", planned.figure)
-        add(box, el("h3", f"{planned.figure}'s focus (GH-6, GH-C4)"))
+        add(box, el("h3", t("gh.focus_of", figure=self.fig(planned.figure, state))))
         table = el("table", None, "candidates")
         head = el("tr")
-        for title in ("enemy", "negative hexes", "movement", "proximity", "initiative", ""):
-            add(head, el("th", title))
+        for title in ("enemy", "negative", "movement", "proximity", "initiative"):
+            add(head, el("th", t("gh.col_" + title)))
+        add(head, el("th"))
         add(table, head)
         for c in planned.candidates:
             row = el("tr", None, "candidate" + (" focus" if c.figure in planned.focus else ""),
                      (("data-figure", c.figure),))
-            add(row, el("td", c.figure), el("td", "—" if c.negative is None else c.negative),
-                el("td", "unreachable" if c.movement is None else c.movement),
+            add(row, el("td", self.fig(c.figure, state)), el("td", "—" if c.negative is None else c.negative),
+                el("td", t("gh.unreachable") if c.movement is None else c.movement),
                 el("td", "—" if c.proximity is None else c.proximity), el("td", c.initiative),
-                el("td", "focus" if c.figure in planned.focus else ""))
+                el("td", t("gh.focus_mark") if c.figure in planned.focus else ""))
             add(table, row)
         add(box, table)
-        add(box, el("p", f"Decided by: {planned.decided_by}", "decided-by"))
+        add(box, el("p", t("gh.decided_by", why=_decided(planned.decided_by)), "decided-by"))
         if planned.options:
             listing = el("ol", None, "options", (("start", "0"),))
             for option in planned.options:
-                hits = ", ".join(option.attacks) or "no attack"
-                add(listing, el("li", f"{hex_name(option.destination)} via "
-                                      f"{' → '.join(hex_name(h) for h in option.path) or 'no move'}; attacks {hits}"
-                                      + (" (disadvantage)" if option.disadvantage else ""), "option"))
+                hits = self.figs(option.attacks) or t("gh.no_attack")
+                path = " → ".join(hex_name(h) for h in option.path) or t("gh.no_move")
+                add(listing, el("li", t("gh.option_line", hex=hex_name(option.destination), path=path, hits=hits)
+                                + (t("gh.disadvantage") if option.disadvantage else ""), "option"))
             add(box, listing)
             if len(planned.options) > 1:
-                add(box, el("p", "These options are equally good: the players choose (GH-C4).", "hint"))
+                add(box, el("p", t("gh.equally_good"), "hint"))
         if planned.destinations:
-            # Every hex weighed and the GH-C8/GH-C9 step that kept or dropped it (the step names come from the core).
+            # Every hex weighed and the GH-C8/GH-C9 step that kept or dropped it (the step names come from
+            # the core in English; trace_step and trace_detail say them in the reader's language).
             weighed = el("details", None, "destinations")
-            add(weighed, el("summary", f"Destinations weighed: {len(planned.destinations)}"))
+            add(weighed, el("summary", t("gh.weighed", n=len(planned.destinations))))
             listing = el("ul")
             for d in planned.destinations:
                 toward = f" → {hex_name(d.toward)}" if d.toward is not None else ""
                 verdict = "kept" if d.kept else "dropped"
-                add(listing, el("li", f"{hex_name(d.hex)}{toward}: {verdict}, {d.step} {d.detail}",
-                                "destination " + verdict, (("data-hex", f"{d.hex[0]},{d.hex[1]}"),)))
+                line = t("gh.weighed_line", hex=hex_name(d.hex), toward=toward,
+                         verdict=t("gh.kept") if d.kept else t("gh.dropped"), step=trace_step(d.step),
+                         detail=trace_detail(d.detail))
+                add(listing, el("li", line, "destination " + verdict, (("data-hex", f"{d.hex[0]},{d.hex[1]}"),)))
             add(weighed, listing)
             add(box, weighed)
         return box

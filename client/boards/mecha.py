@@ -13,6 +13,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, polygon_points, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
+from client.i18n import again, local_name, seat_initials, seat_name, t
 from events.games.mecha.model import Move
 from events.games.mecha.rules import destinations, seat_index, turn
 
@@ -29,6 +30,11 @@ def hex_center(hex: tuple) -> tuple:
     return (round(SIZE * SQRT3 * (q + r / 2), 1), SIZE * 1.5 * r)
 
 
+def _colour(colour: str) -> str:
+    """A Corruption token's colour (orange, turquoise) in the reader's language."""
+    return t("mecha.colour_" + colour) if colour in TOKEN_COLOURS else colour
+
+
 def hex_points(center: tuple, scale: float = 0.9) -> str:
     return polygon_points(center[0], center[1], SIZE * scale, CORNERS)
 
@@ -38,7 +44,7 @@ def seat_colour(state: object, seat: str) -> str:
 
 
 def _where(position: object) -> str:
-    return "the Camp" if position is None else f"Location {position}"
+    return t("mecha.camp") if position is None else t("mecha.location", number=position)
 
 
 class _Place:
@@ -86,39 +92,63 @@ class MechaView:
 
     def actions(self, state: object, seat: object) -> list:
         """Buttons: Pass always; a Move that stays put when no destination exists (MV-5)."""
-        out = [("Pass", "Pass", {})]
+        out = [(t("mecha.pass"), "Pass", {})]
         if state is not None and seat in turn(state):
             if any([isinstance(cmd, Move) and cmd.to is None for cmd in self.game.legal(state, seat)]):
-                out.insert(0, ("Move (no destination: stay)", "Move", {"to": None}))
+                out.insert(0, (t("mecha.stay"), "Move", {"to": None}))
         return out
+
+    def pick_command(self, state: object, seat: object, place: object) -> tuple:
+        """A click on a Location sends ``Move`` to it (the rules decide); the label names the Location."""
+        return "Move", {"to": place}, t("play.move_to", place=_where(place))
 
     def describe(self, event: object) -> str:
         kind = event.TYPE
+        seat = seat_name(getattr(event, "seat", ""))
         if kind == "GameStarted":
-            return f"game started: {', '.join(event.seats)} (rules {event.rules_version})"
+            return t("log.started", seats=", ".join([seat_name(s) for s in event.seats]),
+                     version=event.rules_version)
         if kind == "MechMoved":
             route = " → ".join([str(place) for place in event.path])
-            return f"{event.seat}'s Mecha moves from {_where(event.start)} → {route}"
+            return t("mecha.moved", seat=seat, start=_where(event.start), route=route)
         if kind == "MechStayed":
-            return f"{event.seat}'s Mecha has no valid destination and stays in {_where(event.at)}"
+            return t("mecha.stayed", seat=seat, at=_where(event.at))
         if kind == "PlanTokenGained":
-            return f"{event.seat} takes the map token of Location {event.location}"
+            return t("mecha.plan_token", seat=seat, location=event.location)
         if kind == "LocationRevealed":
-            return f"{event.seat} turns Location {event.location} face up"
+            return t("mecha.revealed", seat=seat, location=event.location)
         if kind == "CorruptionDrawn":
-            return (f"Location {event.location}: drew {event.value} ({event.colour}), "
-                    f"stack {event.total} against level {event.level}")
+            return t("mecha.drawn", location=event.location, value=event.value, colour=_colour(event.colour),
+                     total=event.total, level=event.level)
         if kind == "CorruptionPlaced":
-            return f"Location {event.location}: the value-{event.value} token is placed"
+            return t("mecha.placed", location=event.location, value=event.value)
         if kind == "BagRanOut":
-            return f"Location {event.location}: the bag is empty at {event.total} < level {event.level}"
+            return t("mecha.bag_out", location=event.location, total=event.total, level=event.level)
         if kind == "TurnPassed":
-            return f"{event.seat} passes"
+            return t("mecha.passes", seat=seat)
         if kind == "TurnEnded":
-            return f"{event.seat}'s turn ends; {event.next_seat} plays (round {event.round})"
+            return t("mecha.turn_ended", seat=seat, next=seat_name(event.next_seat), round=event.round)
         if kind == "GameEnded":
-            return f"game over after {event.rounds} rounds: plans {list(event.plans)}, revealed {list(event.revealed)}"
+            return t("mecha.game_ended", n=event.rounds, plans=", ".join([str(p) for p in event.plans]),
+                     revealed=", ".join([str(p) for p in event.revealed]))
         return kind
+
+    def trace(self, event: object) -> list:
+        """The rules' reasoning (``rules.trace``) in the reader's language."""
+        kind = event.TYPE
+        if kind == "MechMoved":
+            route = " → ".join([_where(event.start)] + [str(place) for place in event.path])
+            lines = [t("mecha.trace_moved", seat=seat_name(event.seat), route=route, n=len(event.path))]
+            for place in event.passed_through:
+                lines.append(t("mecha.trace_passed", location=place))
+            return lines
+        if kind == "CorruptionDrawn":
+            more = t("mecha.trace_level") if event.total >= event.level else t("mecha.trace_again")
+            return [t("mecha.trace_drawn", location=event.location, value=event.value, total=event.total,
+                      level=event.level, more=more)]
+        if kind == "BagRanOut":
+            return [t("mecha.trace_bag_out", location=event.location, total=event.total, level=event.level)]
+        return []
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -145,9 +175,9 @@ class MechaView:
                 place.group.setAttribute("class", cls)
                 place.group.setAttribute("data-dest", "1" if hint is not None else "0")
                 place.cls = cls
-            text = place.label + (", face up" if up else ", face down")
+            text = place.label + ", " + (t("mecha.face_up") if up else t("mecha.face_down"))
             if hint is not None:
-                text += " · legal destination via " + " → ".join([str(step) for step in hint])
+                text += " · " + t("mecha.via", route=" → ".join([str(step) for step in hint]))
             if text != place.text:
                 set_text(place.title, text)
                 place.text = text
@@ -175,8 +205,8 @@ class MechaView:
         pad = SIZE * 1.2
         box = f"{round(min(xs) - pad)} {round(min(ys) - pad)} {round(max(xs) - min(xs) + 2 * pad)} " \
               f"{round(max(ys) - min(ys) + 2 * pad)}"
-        root = svg("svg", "board", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
-        add(root, svg("title", None, (), board.name))
+        root = svg("svg", "board mecha-board", (("viewBox", box), ("role", "img"), ("data-board", board.name)))
+        add(root, svg("title", None, (), local_name("mecha", board.name, board.name)))
         marker = svg("marker", None, (("id", "arrow"), ("viewBox", "0 0 10 10"), ("refX", "8"), ("refY", "5"),
                                       ("markerWidth", "5"), ("markerHeight", "5"),
                                       ("orient", "auto-start-reverse")))
@@ -195,12 +225,12 @@ class MechaView:
             x, y = hex_center(hex)
             group = svg("g", "card-space", (("data-card", name),))
             add(group, svg("polygon", "card", (("points", hex_points((x, y), 0.8)),)),
-                svg("text", "card-label", (("x", x), ("y", y + 4)), f"card {name}"))
+                svg("text", "card-label", (("x", x), ("y", y + 4)), t("mecha.card", name=name)))
             add(root, group)
 
         group = svg("g", "camp")
         add(group, svg("polygon", "camp-hex", (("points", hex_points(camp, 0.9)),)),
-            svg("text", "camp-label", (("x", camp[0]), ("y", camp[1] - SIZE * 0.45)), "Camp"))
+            svg("text", "camp-label", (("x", camp[0]), ("y", camp[1] - SIZE * 0.45)), t("mecha.camp_label")))
         add(root, group)
 
         self.places = {}
@@ -214,7 +244,7 @@ class MechaView:
             mech = svg("g", "mech", (("data-seat", seat.seat),))
             title = svg("title")
             add(mech, title, svg("circle", "mech-body", (("r", "10"), ("fill", seat_colour(state, seat.seat)))),
-                svg("text", "mech-label", (("y", "4"),), seat.seat[:1].upper()))
+                svg("text", "mech-label", (("y", "4"),), seat_initials(seat.seat)))
             self.mechs[seat.seat] = (mech, title, [None])
             add(mechs, mech)
         add(root, mechs)
@@ -228,16 +258,17 @@ class MechaView:
         title = svg("title")
         add(group, title, svg("polygon", "hex", (("points", hex_points((x, y))),)),
             svg("text", "loc-number", (("x", x), ("y", y - SIZE * 0.38)), number))
-        for i, line in enumerate(wrap(location.name, 14)[:2]):
-            add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), line))
-        add(group, svg("text", "loc-level", (("x", x), ("y", y + SIZE * 0.5)), f"level {location.level}"))
+        shown = local_name("mecha", location.name, location.name)
+        for i, line in enumerate(wrap(shown, 14)[:2]):
+            add(group, svg("text", "loc-name", (("x", x), ("y", y - 2 + i * 11)), again(line)))
+        add(group, svg("text", "loc-level", (("x", x), ("y", y + SIZE * 0.5)), t("mecha.level", level=location.level)))
         mx, my = x + SIZE * 0.5, y - SIZE * 0.42
         map_token = svg("rect", "map-token", (("x", mx - 6), ("y", my - 6), ("width", "12"), ("height", "12"),
                                               ("transform", f"rotate(45 {mx} {my})"), ("visibility", "hidden")))
         tokens = svg("g", "stack", (("data-location", number),))
         add(group, map_token, tokens)
         pick_on_click(self, group, number)
-        label = f"Location {number}: {location.name}, level {location.level}"
+        label = t("mecha.location_label", number=number, name=shown, level=location.level)
         self.places[number] = _Place(group, title, tokens, map_token, label)
         return group
 
@@ -272,7 +303,7 @@ class MechaView:
             if shown[0] != (x, y):
                 node.setAttribute("transform", f"translate({round(x, 1)} {round(y, 1)})")
                 node.setAttribute("data-at", "camp" if position is None else position)
-                set_text(title, f"{seat.seat}: {seat.mech} ({_where(position)})")
+                set_text(title, t("mecha.mech_title", seat=seat_name(seat.seat), mech=seat.mech, at=_where(position)))
                 shown[0] = (x, y)
 
     def _draw_route(self, envelopes: list) -> None:
@@ -287,37 +318,37 @@ class MechaView:
         self.route.setAttribute("visibility", "hidden")
 
     def _info(self, state: object) -> list:
-        nodes = [el("h2", state.title, "game-title")]
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]  # the scenario's own title
         if state.over:
-            nodes.append(el("p", f"Game over after {state.rounds} rounds", "turn over"))
+            nodes.append(el("p", t("mecha.over", n=state.rounds), "turn over"))
         else:
             seat = state.seats[state.turn]
             line = el("p", None, "turn")
-            add(line, el("span", "Round "), el("b", f"{state.round} / {state.rounds}", "round"),
-                el("span", " · turn: "), swatch(seat_colour(state, seat.seat)),
-                el("b", f"{seat.seat} ({seat.mech})", "turn-seat"))
+            add(line, el("span", t("mecha.round")), el("b", f"{state.round} / {state.rounds}", "round"),
+                el("span", t("mecha.turn")), swatch(seat_colour(state, seat.seat)),
+                el("b", t("mecha.seat_mech", seat=seat_name(seat.seat), mech=seat.mech), "turn-seat"))
             nodes.append(line)
         table = el("table", None, "seats")
         head = el("tr")
-        for title in ("seat", "Mecha", "at", "range", "map tokens taken", "revealed"):
-            add(head, el("th", title))
+        for title in ("seat", "mech", "at", "range", "plans", "revealed"):
+            add(head, el("th", t("mecha.col_" + title)))
         add(table, head)
         for index, seat in enumerate(state.seats):
             row = el("tr", None, "seat-row", (("data-seat", seat.seat),))
-            name = add(el("td", None, "seat-name"), swatch(seat_colour(state, seat.seat)), el("span", f" {seat.seat}"))
+            name = add(el("td", None, "seat-name"), swatch(seat_colour(state, seat.seat)), el("span", " " + seat_name(seat.seat)))
             plans = state.plans[index]
-            add(row, name, el("td", seat.mech), el("td", _where(state.positions[index])),
+            add(row, name, el("td", seat.mech, None, (("translate", "no"),)), el("td", _where(state.positions[index])),
                 el("td", f"{seat.range_min}–{seat.range_max}"),
                 el("td", f"{len(plans)}: {', '.join([str(p) for p in plans]) or '—'}", "plans"),
                 el("td", len(state.revealed[index])))
             add(table, row)
         nodes.append(table)
         total = sum([count for _, _, count in state.bag])
-        parts = [f"{value} {colour} ×{count}" for value, colour, count in state.bag]
-        bag = add(el("p", None, "bag"), el("b", "Corruption bag: "), el("span", f"{total} tokens", "bag-total"),
-                  el("span", " (" + ", ".join(parts) + ")" if parts else " (empty)"))
+        parts = [f"{value} {_colour(colour)} ×{count}" for value, colour, count in state.bag]
+        bag = add(el("p", None, "bag"), el("b", t("mecha.bag")), el("span", t("mecha.tokens", n=total), "bag-total"),
+                  el("span", " (" + ", ".join(parts) + ")" if parts else t("mecha.empty")))
         if state.token_20 is not None:
-            add(bag, el("span", f" · set aside for Location 20: {state.token_20[0]} {state.token_20[1]}"))
+            add(bag, el("span", t("mecha.token_20", value=state.token_20[0], colour=_colour(state.token_20[1]))))
         nodes.append(bag)
-        nodes.append(el("p", f"Map tokens on the board: {len(state.map_tokens)}", "map-left"))
+        nodes.append(el("p", t("mecha.map_left", n=len(state.map_tokens)), "map-left"))
         return nodes

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from client.boards.svgkit import show_route
 from client.dom import add, clear, el, listen, set_text, svg
+from client.i18n import MARK, local_name, seat_name, t
 from events.games.skirmish.model import Move
 from events.games.skirmish.rules import (
     destinations,
@@ -70,6 +71,7 @@ class SkirmishView:
         self.route = None
         self.selected = None  # a figure id clicked by the viewer, or None: the active figure
         self.state = None
+        self.known = None  # the first state: every figure, for names in the log
         self.envelopes: list = []
         self.interactive = False
         self.on_pick = None
@@ -113,13 +115,15 @@ class SkirmishView:
                 self._draw_planner()
 
     def prompt_text(self, state: object, seat: object, current: object) -> str:
-        """The skirmish's words for the play page's prompt (squares, not another game's places)."""
+        """The line before the buttons, in this game's words (a square, a figure; not mecha's Location)."""
         self._learn_seat(seat)
         if seat not in turn(state):
-            return f"Waiting for {current}…"
-        if state.active is not None and not state.active.pending:
-            return "Your turn: click a highlighted square (cheapest path), plan a path by waypoints, or"
-        return "Your turn:"
+            return t("play.waiting", seat=seat_name(current))
+        if state.active is None:
+            return t("sk.prompt_activate")
+        if state.active.pending:
+            return t("sk.prompt_doors")
+        return t("sk.prompt_move") if self.hints(state, seat) else t("sk.prompt_choice")
 
     def pick_command(self, state: object, seat: object, place: object) -> tuple:
         """A click on a square moves the acting figure there by its cheapest path; a planned path
@@ -131,31 +135,50 @@ class SkirmishView:
             data = {"to": path[-1], "path": path}
             if item is not None:
                 data["figure"] = item.id
-            return ("Move", data, f"Move {item.name if item is not None else ''} along {route}")
+            return ("Move", data, t("sk.move_along", figure=self.name(item) if item is not None else "", route=route))
         square = tuple(place)
         name = square_name(square)
         if state is not None and state.active is not None:
             item = figure(state, state.active.figure)
-            return ("Move", {"figure": item.id, "to": list(square)}, f"Move {item.name} to {name}")
-        return ("Move", {"to": list(square)}, f"Move to {name}")
+            return ("Move", {"figure": item.id, "to": list(square)}, t("sk.move_figure", figure=self.name(item), to=name))
+        return ("Move", {"to": list(square)}, t("play.move_to", place=name))
+
+    def name(self, item: object) -> str:
+        """A figure by its name in the reader's language (client/i18n/names/skirmish.<lang>.json)."""
+        return local_name("skirmish", item.name, item.name)
+
+    def fig(self, figure_id: object) -> str:
+        """A figure id from an event, by name: looked up in the newest state, else the first."""
+        for known in (self.state, self.known):
+            if known is not None:
+                item = figure(known, figure_id)
+                if item is not None:
+                    return self.name(item)
+        return str(figure_id)
+
+    def door(self, door_id: object) -> str:
+        """A door by name: ``door2`` is "door 2" in the reader's language."""
+        text = str(door_id)
+        return t("sk.door_name", door=text[4:] if text.startswith("door") and text[4:].isdigit() else text)
 
     def _label(self, state: object, command: object) -> str:
         kind = command.TYPE
         item = figure(state, command.figure)
-        who = item.name if item is not None else command.figure
+        who = self.name(item) if item is not None else command.figure
         if kind == "Activate":
-            return f"Activate {who}"
+            return t("sk.activate", figure=who)
         if kind == "Attack":
-            target = figure(state, command.target)
-            return f"{who} attacks {target.name}"
+            return t("sk.attack", figure=who, target=self.name(figure(state, command.target)))
         if kind == "ContestDoor":
-            return f"{who}: contest {command.door} ({'open' if command.open else 'close'} it)"
+            key = "sk.contest_open" if command.open else "sk.contest_close"
+            return t(key, figure=who, door=self.door(command.door))
         if kind == "EndActivation":
-            return f"End {who}'s activation"
+            return t("sk.end_activation", figure=who)
         if kind == "DecideDoor":
             if command.open:
-                return f"{who}: open {command.door}"
-            return f"{who}: {'close' if self._open(state, command.door) else 'keep closed'} {command.door}"
+                return t("sk.decide_open", figure=who, door=self.door(command.door))
+            key = "sk.decide_close" if self._open(state, command.door) else "sk.decide_keep_closed"
+            return t(key, figure=who, door=self.door(command.door))
         return kind
 
     @staticmethod
@@ -167,42 +190,50 @@ class SkirmishView:
 
     def describe(self, event: object) -> str:
         kind = event.TYPE
+        who = self.fig(event.figure) if isinstance(getattr(event, "figure", None), str) else ""
         if kind == "GameStarted":
-            return f"game started: {' vs '.join(event.seats)} (rules {event.rules_version})"
+            self.known = self.game.evolve(None, event)
+            return t("sk.started", sides=t("sk.vs").join(seat_name(s) for s in event.seats),
+                     version=event.rules_version)
         if kind == "FigureActivated":
-            return f"{event.figure} ({event.side}) activates, round {event.round}"
+            return t("sk.activated", figure=who, side=seat_name(event.side), round=event.round)
         if kind == "FigureMoved":
             route = " → ".join(square_name(sq) for sq in (event.start,) + event.path)
-            chosen = ", the path its side chose" if event.chosen else ""
-            return f"{event.figure} moves {route} ({event.cost} movement points{chosen})"
+            if event.chosen:
+                return t("sk.moved_chosen", figure=who, route=route, n=event.cost)
+            return t("sk.moved", figure=who, route=route, n=event.cost)
         if kind == "AttackRolled":
-            result = "critical hit" if event.critical else "hit" if event.hit else "miss"
-            cover = " with cover" if event.cover else ""
-            damage = f", {event.damage} damage" if event.hit else ""
-            return (f"{event.figure} attacks {event.target}: d20 {event.roll} + {event.attack} = {event.total} "
-                    f"vs Defense {event.defense}{cover}: {result}{damage}")
+            result = t("sk.critical") if event.critical else t("sk.hit") if event.hit else t("sk.miss")
+            cover = t("sk.with_cover") if event.cover else ""
+            damage = t("sk.damage", damage=event.damage) if event.hit else ""
+            return t("sk.attack_rolled", figure=who, target=self.fig(event.target), roll=event.roll, attack=event.attack,
+                     total=event.total, defense=event.defense, cover=cover, result=result, damage=damage)
         if kind == "FigureDefeated":
-            return f"{event.figure} is defeated at {square_name(event.at)}"
+            return t("sk.defeated", figure=who, at=square_name(event.at))
         if kind == "DoorContested":
             last = event.throws[-1]
-            return (f"{event.figure} contests {event.door} ({'open' if event.want_open else 'close'} it) against "
-                    f"{event.holder}: {last[1]} vs {last[3]} after {len(event.throws)} throw(s); {event.winner} "
-                    f"holds it, {'open' if event.open else 'closed'}")
+            want = t("sk.want_open") if event.want_open else t("sk.want_closed")
+            state = t("sk.open") if event.open else t("sk.closed")
+            return t("sk.contested", figure=who, door=self.door(event.door), want=want, holder=self.fig(event.holder),
+                     mine=last[1], theirs=last[3], n=len(event.throws), winner=self.fig(event.winner), state=state)
         if kind == "DoorTaken":
-            return f"{event.figure} takes {event.door} ({event.holder} is gone): {'open' if event.open else 'closed'}"
+            state = t("sk.open") if event.open else t("sk.closed")
+            return t("sk.taken", figure=who, door=self.door(event.door), holder=self.fig(event.holder), state=state)
         if kind == "DoorDecisionsDue":
-            return f"{event.figure} must decide {', '.join(event.doors)}"
+            return t("sk.decisions_due", figure=who, doors=", ".join(self.door(d) for d in event.doors))
         if kind == "DoorDecided":
-            verb = "opens" if event.open else "closes" if event.was_open else "keeps closed"
-            return f"{event.figure} {verb} {event.door} and holds it"
+            key = "sk.decided_open" if event.open else "sk.decided_close" if event.was_open else "sk.decided_keep"
+            return t(key, figure=who, door=self.door(event.door))
         if kind == "DoorReleased":
-            return f"{event.door} closes: its holder {event.figure} is gone"
+            return t("sk.released", door=self.door(event.door), figure=who)
         if kind == "ActivationEnded":
-            return f"{event.figure}'s activation ends; {event.next_side} next"
+            return t("sk.activation_ended", figure=who, side=seat_name(event.next_side))
         if kind == "RoundEnded":
-            return f"round {event.round} ends; {event.next_side} opens the next"
+            return t("sk.round_ended", round=event.round, side=seat_name(event.next_side))
         if kind == "GameEnded":
-            return f"game over: {event.winner + ' wins' if event.winner else 'a draw'} ({event.reason})"
+            if event.winner:
+                return t("sk.game_won", side=seat_name(event.winner), reason=event.reason)
+            return t("sk.game_drawn", reason=event.reason)
         return kind
 
     # --- drawing --------------------------------------------------------------------------------------
@@ -245,8 +276,8 @@ class SkirmishView:
             if found is not None:
                 cost = found[0]
                 then = "" if acting is None or not may_attack(state, acting) or cost > acting.speed \
-                    else ", then it may still attack"
-                set_text(title, f"{square_name(square)}: {cost} movement point{'s' if cost != 1 else ''}{then}")
+                    else t("sk.then_attack")
+                set_text(title, t("sk.square_cost", square=square_name(square), n=cost) + then)
                 set_text(cost_text, cost if self.plan is None else "")
                 group.setAttribute("data-cost", cost)
                 kind = "sq reach" + (" clickable" if self.interactive else "")
@@ -296,7 +327,7 @@ class SkirmishView:
         item = figure(state, state.active.figure)
         if self.plan is None:
             node.setAttribute("data-planning", "0")
-            add(node, self._button("Plan a path by waypoints", "plan-start", self._start_plan))
+            add(node, self._button(t("sk.plan_start"), "plan-start", self._start_plan))
             return
         node.setAttribute("data-planning", "1")
         path = self.plan["path"]
@@ -304,15 +335,15 @@ class SkirmishView:
         if path:
             cost = path_costs(state, self.plan["start"], tuple(path))[-1]
             route = " → ".join(square_name(sq) for sq in [self.plan["start"]] + path)
-            text = f"{item.name}: {route}, {cost} of {left} movement points"
+            text = t("sk.plan_line", figure=self.name(item), route=route, cost=cost, n=left)
         else:
-            text = f"{item.name} at {square_name(self.plan['start'])}: click the squares of the path, one after another"
+            text = t("sk.plan_empty", figure=self.name(item), square=square_name(self.plan["start"]))
         add(node, el("p", text, "plan-summary", (("data-steps", len(path)),)))
-        go = self._button("Move along this path", "plan-go", self._send_plan)
+        go = self._button(t("sk.plan_go"), "plan-go", self._send_plan)
         if not path:
             go.setAttribute("disabled", "disabled")
-        add(node, go, self._button("Undo the last waypoint", "plan-undo", self._undo_plan),
-            self._button("Stop planning", "plan-stop", self._stop_plan))
+        add(node, go, self._button(t("sk.plan_undo"), "plan-undo", self._undo_plan),
+            self._button(t("sk.plan_stop"), "plan-stop", self._stop_plan))
 
     def _button(self, label: str, cls: str, action: object) -> object:
         button = el("button", label, cls)
@@ -377,7 +408,7 @@ class SkirmishView:
         width, height = 2 * MARGIN + grid.width * S, 2 * MARGIN + grid.height * S
         root = svg("svg", "board skirmish-board", (("viewBox", f"0 0 {width} {height}"), ("role", "img"),
                                                    ("data-board", grid.name)))
-        add(root, svg("title", None, (), grid.name))
+        add(root, svg("title", None, (), local_name("skirmish", grid.name, grid.name)))
         kinds = {}
         for square in grid.low:
             kinds[square] = "low"
@@ -385,8 +416,8 @@ class SkirmishView:
             kinds[square] = "difficult"
         for square in grid.pits:
             kinds[square] = "pit"
-        names = {"floor": "", "low": ", low objects (double cost, cover)",
-                 "difficult": ", difficult terrain (double cost)", "pit": ", pit (no entry; seen across)"}
+        names = {"floor": "", "low": ", " + t("sk.terrain_low"), "difficult": ", " + t("sk.terrain_difficult"),
+                 "pit": ", " + t("sk.terrain_pit")}
         layer = svg("g", "squares")
         self.squares = {}
         for y in range(grid.height):
@@ -433,7 +464,7 @@ class SkirmishView:
             leaf = svg("line", "leaf", (("x1", _pt(ax)), ("y1", _pt(ay)), ("x2", _pt(bx)), ("y2", _pt(by)),
                                         ("stroke", DOOR), ("stroke-width", "8"), ("stroke-linecap", "butt")))
             label = svg("text", "door-label", (("x", (_pt(ax) + _pt(bx)) // 2 + 4), ("y", (_pt(ay) + _pt(by)) // 2 - 4),
-                                               ("font-size", "10"), ("fill", "#1b5d85")), door_id)
+                                               ("font-size", "10"), ("fill", "#1b5d85")), self.door(door_id))
             add(group, title, leaf, label)
             self.doors[door_id] = (group, title, leaf, (ax, ay, bx, by), [None])
             add(doors, group)
@@ -457,7 +488,8 @@ class SkirmishView:
             ring = svg("circle", "ring", (("r", S // 2 - 3), ("fill", "none"), ("stroke", "#111"), ("stroke-width", "0")))
             body = svg("circle", "body", (("r", S // 2 - 8), ("fill", colour), ("stroke", "#111"), ("stroke-width", "1.5")))
             letter = svg("text", "fig-label", (("y", "4"), ("text-anchor", "middle"), ("font-size", "11"),
-                                               ("font-weight", "800"), ("fill", "#fff")), item.id[:3])
+                                               ("font-weight", "800"), ("fill", "#fff"), ("translate", "no")),
+                         _initials(self.name(item)))
             hp = svg("text", "fig-hp", (("y", S // 2 - 1), ("text-anchor", "middle"), ("font-size", "9"),
                                         ("fill", "#1d2330")))
             add(group, title, ring, body, letter, hp)
@@ -500,10 +532,8 @@ class SkirmishView:
             leaf.setAttribute("x2", _pt(bx))
             leaf.setAttribute("y2", _pt(by))
             leaf.setAttribute("stroke-dasharray", "none")
-        who = f", held by {holder.name} ({holder.id})" if holder is not None else ", held by nobody"
         wide = abs(bx - ax) + abs(by - ay)
-        size = f", {wide} squares wide" if wide > 1 else ""
-        set_text(title, f"{item.id}: {'open' if item.open else 'closed'}{who}{size}")
+        set_text(title, self._door_text(item, holder) + (t("sk.door_wide", n=wide) if wide > 1 else ""))
 
     def _selected(self, state: object) -> object:
         if self.selected is not None:
@@ -538,9 +568,9 @@ class SkirmishView:
             ring.setAttribute("stroke-width", "3" if item.id == active or look[4] else "0")
             ring.setAttribute("stroke", "#e4572e" if item.id == active else "#3c6fd6")
             set_text(hp, f"{item.hp}/{item.max_hp}")
-            set_text(title, f"{item.name} ({item.id}, {item.side}) at {square_name(item.at)}: Attack {item.attack}, "
-                     f"Defense {item.defense}, movement {item.speed}, {item.hp}/{item.max_hp} hit points"
-                     + (", melee" if item.melee else ""))
+            set_text(title, t("sk.figure_title", figure=self.name(item), side=seat_name(item.side),
+                              at=square_name(item.at), attack=item.attack, defense=item.defense, speed=item.speed,
+                              hp=item.hp, max_hp=item.max_hp) + (t("sk.melee") if item.melee else ""))
 
     def _draw_sight(self, state: object) -> None:
         """Lines of sight from the selected figure to every other standing figure (SK-C3)."""
@@ -562,15 +592,15 @@ class SkirmishView:
                 ("x1", sx), ("y1", sy), ("x2", x2), ("y2", y2), ("stroke", SIGHT[kind]),
                 ("stroke-width", "2.5" if seen else "1.5"), ("stroke-dasharray", "none" if kind == "clear" else "6 4"),
                 ("data-target", other.id), ("data-los", "1" if seen else "0"), ("data-cover", "1" if cover else "0")))
-            why = "no line of sight" if not seen else ("cover (+4 Defense): " + "; ".join(screens)) if cover \
-                else "line of sight, no cover"
-            add(line, svg("title", None, (), f"{chosen.name} → {other.name}: {why}"))
+            why = t("sk.no_los") if not seen else t("sk.cover", screens="; ".join(screens)) if cover \
+                else t("sk.los_no_cover")
+            add(line, svg("title", None, (), f"{self.name(chosen)} → {self.name(other)}: {why}"))
             add(layer, line)
             if kind != "clear":
                 add(layer, svg("text", f"sight-mark {kind}", (("x", x2), ("y", y2 - S // 2 + 9), ("text-anchor", "middle"),
                                                               ("font-size", "10"), ("font-weight", "700"),
                                                               ("fill", SIGHT[kind])),
-                               "cover" if seen else "no LOS"))
+                               t("sk.mark_cover") if seen else t("sk.mark_no_los")))
 
     def _draw_route(self, envelopes: list) -> None:
         for envelope in reversed(envelopes):
@@ -583,33 +613,40 @@ class SkirmishView:
 
     # --- the side panel -------------------------------------------------------------------------------
 
+    def _door_text(self, item: object, holder: object) -> str:
+        state = t("sk.open") if item.open else t("sk.closed")
+        if holder is not None:
+            return t("sk.door_held", door=self.door(item.id), state=state, holder=self.name(holder))
+        return t("sk.door_free", door=self.door(item.id), state=state)
+
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title")]
+        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
         if state.over:
-            text = f"Game over: {state.winner} wins" if state.winner else "Game over: a draw"
+            text = t("sk.over_won", side=seat_name(state.winner)) if state.winner else t("sk.over_drawn")
             nodes.append(el("p", text, "turn over"))
         else:
             line = el("p", None, "turn")
-            add(line, el("span", f"Round {state.round} / {state.rounds} · turn: "),
-                el("b", state.sides[state.turn], "turn-seat"))
+            add(line, el("span", t("sk.round_line", round=state.round, rounds=state.rounds)),
+                el("b", seat_name(state.sides[state.turn]), "turn-seat"))
             if state.active is not None:
                 item = figure(state, state.active.figure)
-                add(line, el("span", f" · acting: {item.name} ({item.id}), {movement_left(state, item)} movement "
-                                     f"points left" + ("" if may_attack(state, item) else ", no attack left")))
+                add(line, el("span", t("sk.acting", figure=self.name(item), n=movement_left(state, item))
+                             + ("" if may_attack(state, item) else t("sk.no_attack_left"))))
                 if state.active.pending:
-                    add(line, el("b", f" · must decide {', '.join(state.active.pending)}", "pending"))
+                    add(line, el("b", t("sk.must_decide", doors=", ".join(self.door(d) for d in state.active.pending)),
+                                 "pending"))
             nodes.append(line)
         self.planner = el("div", None, "planner")
         nodes.append(self.planner)
         table = el("table", None, "seats figures")
         head = el("tr")
-        for title in ("figure", "side", "at", "hp", "Atk", "Def", "move"):
-            add(head, el("th", title))
+        for title in ("figure", "side", "at", "hp", "attack", "defense", "move"):
+            add(head, el("th", t("sk.col_" + title)))
         add(table, head)
         for item in state.figures:
             row = el("tr", None, "figure-row", (("data-figure", item.id),))
-            add(row, el("td", f"{item.name} ({item.id})"), el("td", item.side),
-                el("td", square_name(item.at) if item.at is not None else "defeated"),
+            add(row, el("td", self.name(item)), el("td", seat_name(item.side)),
+                el("td", square_name(item.at) if item.at is not None else t("sk.defeated_at")),
                 el("td", f"{item.hp}/{item.max_hp}"), el("td", item.attack), el("td", item.defense), el("td", item.speed))
             add(table, row)
         nodes.append(table)
@@ -617,42 +654,51 @@ class SkirmishView:
             doors = el("ul", None, "door-list")
             for item in state.doors:
                 holder = figure(state, item.holder) if item.holder else None
-                add(doors, el("li", f"{item.id}: {'open' if item.open else 'closed'}, "
-                                    f"{'held by ' + holder.name + ' (' + holder.id + ')' if holder else 'held by nobody'}",
-                              "door-state", (("data-door", item.id), ("data-open", "1" if item.open else "0"))))
-            nodes.append(add(el("div", None), el("h3", "Doors"), doors))
+                add(doors, el("li", self._door_text(item, holder), "door-state",
+                              (("data-door", item.id), ("data-open", "1" if item.open else "0"))))
+            nodes.append(add(el("div", None), el("h3", t("sk.doors")), doors))
         contests = [envelope for envelope in envelopes if envelope.event.TYPE in ("DoorContested", "DoorTaken")]
         if contests:
             box = el("ol", None, "contests")
             for envelope in contests[-4:]:
                 add(box, self._contest(state, envelope))
-            nodes.append(add(el("div", None), el("h3", "Door contests"), box))
+            nodes.append(add(el("div", None), el("h3", t("sk.door_contests")), box))
         return nodes
 
     def _contest(self, state: object, envelope: object) -> object:
         event = envelope.event
         row = el("li", None, "contest", (("data-seq", envelope.seq), ("data-door", event.door),
                                          ("data-winner", event.figure if event.TYPE == "DoorTaken" else event.winner)))
+        who, door = self.fig(event.figure), self.door(event.door)
         if event.TYPE == "DoorTaken":
-            add(row, el("span", f"#{envelope.seq} {event.figure} takes {event.door} without a roll: "
-                                f"{event.holder} is not in contact (SK-C4)"))
+            add(row, el("span", t("sk.contest_taken", seq=envelope.seq, figure=who, door=door,
+                                  holder=self.fig(event.holder))))
             return row
-        want = "open" if event.want_open else "closed"
-        add(row, el("div", f"#{envelope.seq} {event.door}: {event.figure} wants it {want} against holder {event.holder} "
-                           f"({event.rule})", "contest-head"))
-        add(row, el("div", f"{event.figure}: d20 + Attack {event.figure_attack} + bonus {event.figure_bonus} · "
-                           f"{event.holder}: d20 + Attack {event.holder_attack} + bonus {event.holder_bonus}",
+        holder = self.fig(event.holder)
+        want = t("sk.want_open") if event.want_open else t("sk.want_closed")
+        add(row, el("div", t("sk.contest_head", seq=envelope.seq, door=door, figure=who, want=want, holder=holder,
+                              rule=event.rule), "contest-head"))
+        add(row, el("div", t("sk.contest_bonus", figure=who, attack=event.figure_attack, bonus=event.figure_bonus,
+                              holder=holder, holder_attack=event.holder_attack, holder_bonus=event.holder_bonus),
                     "contest-bonus"))
         for mine, my_total, theirs, their_total in event.throws:
             note = ""
             if mine == 20 and theirs == 20:
-                note = " — two criticals: tie, roll again"
+                note = t("sk.two_criticals")
             elif mine == 20 or theirs == 20:
-                note = " — critical"
+                note = t("sk.one_critical")
             elif my_total == their_total:
-                note = " — tie, roll again"
-            add(row, el("div", f"{event.figure} rolls {mine} → {my_total} · {event.holder} rolls {theirs} → "
-                               f"{their_total}{note}", "throw", (("data-rolls", f"{mine} {theirs}"),)))
-        add(row, el("div", f"{event.winner} wins: {event.door} is {'open' if event.open else 'closed'}",
+                note = t("sk.tie")
+            add(row, el("div", t("sk.throw", figure=who, mine=mine, my_total=my_total, holder=holder, theirs=theirs,
+                                 their_total=their_total) + note, "throw", (("data-rolls", f"{mine} {theirs}"),)))
+        state_word = t("sk.open") if event.open else t("sk.closed")
+        add(row, el("div", t("sk.contest_result", winner=self.fig(event.winner), door=door, state=state_word),
                     "contest-result"))
         return row
+
+
+def _initials(name: str) -> str:
+    """A figure's token: the initials of its name in the reader's language, with any number
+    ("Zombie 3" "Z3", "Sir Aldo" "SA"), never its id."""
+    words = name.replace(MARK, "").split()
+    return "".join(word if word.isdigit() else word[:1].upper() for word in words[:3]) or "?"

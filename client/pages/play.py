@@ -8,19 +8,25 @@ A spectator's page is the same without a seat: nothing is clickable and there ar
 
 from __future__ import annotations
 
-from browser import timer
+from browser import timer, window
 
 import events.games
 from client.boards import renderer
+from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
+from client.i18n import seat_name, t
 from client.loader import load_game
 from client.net import Connection
+from client.pages.errors import ERRORS, error_text
 from events.log import LogError
 from events.record import DecodeError
 
 FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
+# What a highlighted place is called in each game, for the default prompt (a renderer may word its
+# own): the catalogue's ``play.your_turn_click.<game>``; any other game says "place".
+PLACE_GAMES = ("mecha", "skirmish", "echo", "arkham", "gloomhaven")
 
 
 class PlayPage:
@@ -28,6 +34,7 @@ class PlayPage:
         self.game_id = game_id
         self.token = token
         self.seated = seated
+        self.token_refused = False
         self.seat = None
         self.game = None
         self.view = None
@@ -40,6 +47,9 @@ class PlayPage:
         self.waiting = None  # frames held while the game's scripts load
         self.scripts_loaded = False
         self.tried: dict = {}  # command id -> what it asked, for the rejection row
+        self.ui = None  # zoom, legend and keyboard access of the board
+        self.refused_token = False  # the server said the link's token matches no seat
+        self.pickable = 0  # how many places a click acts on now
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
 
     def held(self) -> int:
@@ -48,14 +58,14 @@ class PlayPage:
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
         if self.seated and not self.token:
-            self.notice("no seat token in this link (#token=…): watching only", "warning")
+            self.notice(t("play.no_token"), "warning")
         self.connection.open()
 
     # --- frames ------------------------------------------------------------------------------------
 
     def on_connection(self, state: str) -> None:
         node = byid("connection")
-        set_text(node, state)
+        set_text(node, t("net." + state))
         node.setAttribute("class", f"connection {state}")
 
     def on_frame(self, frame: dict) -> None:
@@ -74,24 +84,40 @@ class PlayPage:
             self.event(frame.get("envelope"))
         elif kind == "ack":
             self.tried.pop(frame.get("id"), None)
-            self.notice(f"accepted: events {frame.get('first')}–{frame.get('last')}", "ok")
+            self.notice(t("play.accepted", first=frame.get("first"), last=frame.get("last")), "ok")
         elif kind == "rejected":
-            tried = self.tried.pop(frame.get("id"), "command")
+            tried = self.tried.pop(frame.get("id"), t("play.command"))
             add(byid("log"), rejection_row(self.game, frame, tried))
-            self.notice(f"rejected {frame.get('rule')}: {frame.get('reason')}", "rejected")
+            self.notice(t("play.rejected", rule=frame.get("rule")), "rejected")
+            # the reason as the game's rules.py wrote it: an English fact, marked as English
+            add(byid("notice"), el("span", frame.get("reason") or "", "reason", (("lang", "en"),)))
         elif kind == "error":
-            self.notice(f"error {frame.get('code')}: {frame.get('message')}", "error")
-            self.refused(frame.get("code"))
+            self.error(frame)
         else:
-            self.notice(f"unknown frame type {kind!r}", "error")
+            self.notice(t("play.unknown_frame", kind=kind), "error")
+
+    def error(self, frame: dict) -> None:
+        """An error frame in words for the player; the log row keeps the server's code and message."""
+        code = frame.get("code")
+        technical = t("error.other", code=code, message=frame.get("message"))
+        if code in ERRORS:
+            self.notice(error_text(code, frame.get("message"), self.game_id), "error", technical, code)
+        else:
+            self.notice(technical, "error", None, code)
+        self.refused(code)
 
     def refused(self, code: object) -> None:
         """Errors that no retry can fix: a wrong seat token watches instead; no game stops."""
         if code == "bad-token" and self.token is not None:
+            self.refused_token = True
             self.token = self.connection.token = None
             self.connection.restart()  # hello again, with token null: a spectator
         elif code in ("no-such-game", "replaced"):  # replaced: a newer page of this seat took over; do not fight it
             self.connection.stopped = True
+            status = byid("hash")
+            set_text(status, t("hash.no_game"))  # nothing will come to check: not "loading…" forever
+            status.setAttribute("class", "hash bad")
+            set_text(byid("who"), "")
             mark_ready()
 
     def game_loaded(self) -> None:
@@ -110,6 +136,8 @@ class PlayPage:
         if self.game is None:
             self.game = events.games.load(frame["rules"])
             self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
+            self.ui = BoardUI(byid("board"))
+            window.document.body.setAttribute("data-game", self.game.name)
             self.follower = Follower(self.game)
             mark("game-loaded")
         self.seat = frame.get("seat")
@@ -118,25 +146,29 @@ class PlayPage:
             self.schedule_render()  # a reconnection: nothing missed
         who = byid("who")
         if self.seat is not None:
-            set_text(who, f"You play {self.seat}")
+            set_text(who, t("play.you_play", seat=seat_name(self.seat)))
+        elif not self.seated:
+            set_text(who, t("play.spectating"))
+        elif self.token is None and self.refused_token:
+            set_text(who, t("play.token_refused"))
         else:
-            set_text(who, "Spectating" if not self.seated else "Spectating: this link's seat token was refused")
+            set_text(who, t("play.no_token_who"))
         self.maybe_ready()
 
     def event(self, raw: object) -> None:
         if self.follower is None:
-            self.notice("an event arrived before welcome", "error")
+            self.notice(t("play.event_before_welcome"), "error")
             return
         if self.follower.seq == 0:
             mark("first-event")
         try:
             envelope = self.follower.add(raw)
         except Gap as gap:
-            self.notice(f"{gap}: asking again", "warning")
+            self.notice(t("play.gap", expected=gap.expected, got=gap.got), "warning")
             self.connection.restart()
             return
         except (DecodeError, LogError) as error:
-            self.notice(f"cannot read an envelope: {error}", "error")
+            self.notice(t("play.bad_envelope", error=error), "error")
             return
         if envelope is None:
             return
@@ -169,6 +201,7 @@ class PlayPage:
             current = turn[0] if turn else None
             interactive = self.seat is not None and not self.game.is_over(state)
             self.view.draw(state, follower.envelopes, current, interactive, self.pick)
+            self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
             self.draw_actions(state, current)
         self.maybe_ready()
         if not self.checking:
@@ -181,7 +214,9 @@ class PlayPage:
         set_text(status, follower.status())
         status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
         status.setAttribute("data-seq", str(follower.seq))
-        status.setAttribute("title", f"{follower.checked_count()} of {follower.seq} hashes checked by this page")
+        if follower.seq:
+            status.setAttribute("data-hash", follower.envelopes[-1].hash)
+        status.setAttribute("title", t("hash.checked", n=follower.seq, checked=follower.checked_count()))
 
     def catch_up_rows(self) -> None:
         """The log rows of the newest envelopes of a catch-up; older rows follow in the background."""
@@ -216,14 +251,17 @@ class PlayPage:
             return
         mine = self.seat in self.game.turn(state)  # simultaneous turns (secret picks) have several seats
         if self.game.is_over(state):
-            add(box, el("span", "The game is over.", "over"))
+            add(box, el("span", t("play.over"), "over"))
             return
-        text = "Your turn: click a highlighted Location, or" if mine else f"Waiting for {current}…"
-        prompt_text = getattr(self.view, "prompt_text", None)  # a renderer may word it for its game
-        if prompt_text is not None:
-            text = prompt_text(state, self.seat, current)
+        # A renderer may word the prompt for its game; ask it first (gloomhaven's learns there
+        # which seat it draws its cards for, and actions() would tell it too early).
+        prompt_text = getattr(self.view, "prompt_text", None)
+        text = prompt_text(state, self.seat, current) if prompt_text is not None else None
+        buttons = self.view.actions(state, self.seat)
+        if text is None:
+            text = self.default_prompt(mine, current, buttons)
         add(box, el("span", text, "prompt"))
-        for label, kind, data in self.view.actions(state, self.seat):
+        for label, kind, data in buttons:
             button = el("button", label, "action", (("data-command", kind),))
             if not mine:
                 button.setAttribute("disabled", "disabled")
@@ -244,6 +282,15 @@ class PlayPage:
 
         return handler
 
+    def default_prompt(self, mine: bool, current: object, buttons: list) -> str:
+        """'click a highlighted …' only when something is highlighted, in the game's word for a place."""
+        if not mine:
+            return t("play.waiting", seat=seat_name(current))
+        if self.pickable:
+            game = self.game.name if self.game.name in PLACE_GAMES else "other"
+            return t("play.your_turn_click." + game) + (t("play.or") if buttons else ".")
+        return t("play.your_turn") if buttons else t("play.nothing_to_do")
+
     def action_handler(self, label: str, kind: str, data: dict) -> object:
         def handler(event: object) -> None:
             self.send(kind, data, label)
@@ -254,7 +301,7 @@ class PlayPage:
         """A click on the board: the renderer may say which command it means (``pick_command``)."""
         command = getattr(self.view, "pick_command", None)
         picked = command(self.follower.state, self.seat, place) if command is not None else (
-            "Move", {"to": place}, f"Move to {place}")
+            "Move", {"to": place}, t("play.move_to", place=place))
         if picked is None:  # the renderer kept the click (a waypoint of a path being built)
             self.schedule_render()
             return
@@ -274,15 +321,21 @@ class PlayPage:
 
     # --- panels --------------------------------------------------------------------------------------
 
-    def notice(self, text: str, cls: str) -> None:
+    def notice(self, text: str, cls: str, logged: str | None = None, code: object = None) -> None:
+        """The notice line; errors and warnings also go to the log (``logged``: the words for it;
+        ``code``: a server error's code, on both as ``data-code``)."""
         node = byid("notice")
         set_text(node, text)
         node.setAttribute("class", f"notice {cls}")
+        node.setAttribute("data-code", code or "")
         if cls in ("error", "warning"):
-            add(byid("log"), notice_row(text, cls))
+            row = add(byid("log"), notice_row(logged or text, cls)).lastChild
+            if code:
+                row.setAttribute("data-code", code)
+
 
 
 def main(seated: bool) -> None:
     mark("imported")
-    token = fragment_params().get("token") if seated else None
+    token = (fragment_params().get("token") or None) if seated else None
     PlayPage(path_game_id(), token, seated).start()

@@ -14,9 +14,12 @@ from browser import ajax, timer, window
 
 import events.games
 from client.boards import renderer
+from client.boardui import BoardUI, icon
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
+from client.i18n import t
 from client.loader import load_game
+from client.pages.errors import ERRORS, error_text
 from events.canonical import state_hash
 from events.log import Envelope, Table
 
@@ -24,9 +27,9 @@ SPEEDS = (("0.5×", 2000), ("1×", 1000), ("2×", 500), ("4×", 250), ("8×", 12
 
 
 class ReplayPage:
-    def __init__(self, game_id: str, start: int) -> None:
+    def __init__(self, game_id: str, start: str) -> None:
         self.game_id = game_id
-        self.start_at = start
+        self.start_at = start  # the ?seq= given, as text ("" when none)
         self.game = None
         self.view = None
         self.envelopes: list = []
@@ -34,6 +37,7 @@ class ReplayPage:
         self.seq = 0
         self.playing = None  # the interval id while playing
         self.delay = 1000
+        self.ui = None
 
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
@@ -41,18 +45,25 @@ class ReplayPage:
         ajax.get(url, mode="text", oncomplete=self.loaded)
 
     def loaded(self, request: object) -> None:
+        if request.status == 404:
+            self.fail(error_text("no-such-game", "", self.game_id), t("hash.no_game"))
+            return
         if request.status != 200:
-            self.fail(f"could not load the log: HTTP {request.status} {request.text[:200]}")
+            code = api_code(request.text)
+            if code in ERRORS:  # game-unavailable, store-unavailable…: in words
+                self.fail(error_text(code, "", self.game_id))
+            else:
+                self.fail(t("replay.no_log", status=request.status, detail=request.text[:200]))
             return
         lines = [line for line in request.text.split("\n") if line.strip()]
         if not lines:
-            self.fail("the log is empty")
+            self.fail(t("replay.empty"))
             return
         try:
             raws = [json.loads(line) for line in lines]
             name = raws[0]["data"]["game"]
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(f"cannot read this log: {error}")
+            self.fail(t("replay.unreadable", error=error))
             return
         load_game(name, lambda: self.fold(name, raws), self.fail)
 
@@ -65,17 +76,29 @@ class ReplayPage:
                 self.states.append(table.state)
             self.envelopes = table.envelopes
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(f"cannot replay this log: {error}")
+            self.fail(t("replay.unplayable", error=error))
             return
         self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
+        self.ui = BoardUI(byid("board"))
+        window.document.body.setAttribute("data-game", self.game.name)
         self.build_controls()
-        self.go(self.start_at if self.start_at > 0 else len(self.envelopes))
+        seq, problem = start_seq(self.start_at, len(self.envelopes))
+        self.go(seq)
+        if problem:
+            self.say(problem, "warning")
         mark_ready()
 
-    def fail(self, message: str) -> None:
+    def say(self, message: str, cls: str) -> None:
         node = byid("notice")
         set_text(node, message)
-        node.setAttribute("class", "notice error")
+        node.setAttribute("class", f"notice {cls}")
+
+    def fail(self, message: str, badge: str | None = None) -> None:
+        self.say(message, "error")
+        if badge is not None:
+            status = byid("hash")
+            set_text(status, badge)
+            status.setAttribute("class", "hash bad")
         mark_ready()
 
     # --- controls ------------------------------------------------------------------------------------
@@ -83,22 +106,30 @@ class ReplayPage:
     def build_controls(self) -> None:
         box = clear(byid("controls"))
         last = len(self.envelopes)
-        buttons = (("first", "⏮", lambda e: self.go(1)), ("back", "◀ step", lambda e: self.go(self.seq - 1)),
-                   ("forward", "step ▶", lambda e: self.go(self.seq + 1)), ("last", "⏭", lambda e: self.go(last)))
-        for name, label, handler in buttons:
-            button = el("button", label, "step", (("data-step", name),))
+        buttons = (("first", t("replay.first"), None, lambda e: self.go(1)),
+                   ("back", t("replay.back"), t("replay.step"), lambda e: self.go(self.seq - 1)),
+                   ("forward", t("replay.forward"), t("replay.step"), lambda e: self.go(self.seq + 1)),
+                   ("last", t("replay.last"), None, lambda e: self.go(last)))
+        for name, label, text, handler in buttons:
+            button = el("button", None, "step", (("data-step", name), ("type", "button"), ("aria-label", label),
+                                                 ("title", label)))
+            add(button, icon(name))
+            if text:
+                add(button, el("span", " " + text))
             listen(button, "click", handler)
             add(box, button)
-        play = el("button", "▶ play", "play", (("id", "play"),))
+        play = el("button", None, "play", (("id", "play"), ("type", "button")))
+        self.show_play(play, False)
         listen(play, "click", lambda e: self.toggle_play())
-        speed = el("select", None, "speed", (("id", "speed"),))
+        speed = el("select", None, "speed", (("id", "speed"), ("aria-label", t("replay.speed"))))
         for label, delay in SPEEDS:
             option = el("option", label, None, (("value", delay),))
             if delay == self.delay:
                 option.setAttribute("selected", "selected")
             add(speed, option)
         listen(speed, "change", lambda e: self.set_speed(int(speed.value)))
-        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1)))
+        slider = el("input", None, "scrub", (("id", "scrub"), ("type", "range"), ("min", 1), ("max", last), ("value", 1),
+                                             ("aria-label", t("replay.scrub"))))
         listen(slider, "input", lambda e: self.go(int(slider.value)))
         add(box, play, speed, slider, el("span", None, "position", (("id", "position"),)))
 
@@ -115,13 +146,20 @@ class ReplayPage:
         if self.seq >= len(self.envelopes):
             self.go(1)
         self.playing = timer.set_interval(self.tick, self.delay)
-        set_text(byid("play"), "⏸ pause")
+        self.show_play(byid("play"), True)
 
     def stop(self) -> None:
         if self.playing is not None:
             timer.clear_interval(self.playing)
             self.playing = None
-        set_text(byid("play"), "▶ play")
+        self.show_play(byid("play"), False)
+
+    @staticmethod
+    def show_play(button: object, playing: bool) -> None:
+        """The play button's icon and words: pause while playing."""
+        clear(button)
+        add(button, icon("pause" if playing else "play"), el("span", " " + t("replay.pause" if playing else "replay.play")))
+        button.setAttribute("data-playing", "1" if playing else "0")
 
     def tick(self) -> None:
         if self.seq >= len(self.envelopes):
@@ -139,25 +177,48 @@ class ReplayPage:
         shown = self.envelopes[:seq]
         turn = self.game.turn(state)
         self.view.draw(state, shown, turn[0] if turn else None, False, None)
+        self.ui.drawn(self.game.name, False)
         folded = state_hash(state)
         status = byid("hash")
         status.setAttribute("data-seq", str(seq))
         status.setAttribute("data-hash", folded)
         if folded == envelope.hash:
-            set_text(status, f"hash ✓ seq {seq}: {folded}")
+            set_text(status, t("hash.replay_ok", seq=seq, hash=folded))
             status.setAttribute("class", "hash ok")
         else:
-            set_text(status, f"hash ✗ MISMATCH at seq {seq}: logged {envelope.hash}, page {folded}")
+            set_text(status, t("hash.replay_mismatch", seq=seq, logged=envelope.hash, page=folded))
             status.setAttribute("class", "hash bad")
         byid("scrub").value = str(seq)
-        set_text(byid("position"), f"seq {seq} / {len(self.envelopes)}")
+        set_text(byid("position"), t("replay.position", seq=seq, last=len(self.envelopes)))
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 
 
+def api_code(text: str) -> object:
+    """The ``code`` of an API error body, or None when the body is not one (a proxy's page, say)."""
+    try:
+        body = json.loads(text)
+    except Exception:
+        return None
+    return body.get("code") if isinstance(body, dict) else None
+
+
+def start_seq(raw: str, last: int) -> tuple:
+    """The seq to open at from ``?seq=`` and, when it cannot be honoured, what to tell the reader."""
+    if raw == "":
+        return last, ""
+    if not raw.isdigit():
+        return last, t("replay.seq_not_number", raw=raw, last=last)
+    seq = int(raw)
+    if seq < 1:
+        return 1, t("replay.seq_below_one", raw=raw)
+    if seq > last:
+        return last, t("replay.seq_past_end", raw=raw, n=last)
+    return seq, ""
+
+
 def main() -> None:
     raw = query_params().get("seq", "")
-    start = int(raw) if raw.isdigit() else 0
-    ReplayPage(path_game_id(), start).start()
+    ReplayPage(path_game_id(), raw).start()

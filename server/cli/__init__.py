@@ -36,7 +36,7 @@ COMMANDS: dict[str, CommandInfo] = {
     "serve": CommandInfo("server.cli.serve", "serve the lobby and games over HTTP and WebSocket"),
     "play": CommandInfo("server.cli.play", "play a game headless from a scenario or a log, one JSON line per command"),
     "replay": CommandInfo(
-        "server.cli.replay", "fold a log to a sequence number, verifying every hash, and print the state"
+        "server.cli.replay", "fold a log to a sequence number, verifying every hash, and print its hash"
     ),
     "explain": CommandInfo("server.cli.explain", "show the command, rule clauses and reasoning behind a logged event"),
     "audit": CommandInfo(

@@ -8,7 +8,9 @@ early when the game is over or nobody can act). Each command prints
   {"seq": 4, "ok": true, "events": [{"type": ..., "data": ..., "rule": ...}, ...]}
   {"seq": null, "ok": false, "rule": "MV-1", "reason": "..."}
 
-Rejected commands are reported and change nothing; the exit status is still 0. A commands file
+Rejected commands are reported and change nothing; the exit status is still 0. With no
+commands at all, a new game is only started (a note on stderr says so, and where it was logged);
+--continue with nothing to play is refused (exit status 2). A commands file
 has one JSON object per line: {"seat": "red", "type": "Move", "data": {"to": 3}} with an optional
 "id" (the command id; a repeated id is answered with its earlier events, marked "repeated").
 
@@ -88,9 +90,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.continue_log is not None and not args.commands and not args.random:
+        raise CommandError(
+            f"play: --continue {args.continue_log}: nothing to play (give --commands FILE and/or --random N)",
+            BAD_ARGS,
+        )
     table = _open(args)
     game = table.game
     commands = _read_commands(args.commands, game) if args.commands else []
+    if args.continue_log is not None and not commands and not args.random:
+        raise CommandError(f"play: --continue {args.continue_log}: {args.commands} holds no command", BAD_ARGS)
     dice = list(args.dice)
     for where, seat, command, command_id in commands:
         _print(_submit(table, seat, command, command_id, dice, where))
@@ -109,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"chronicle: note: {len(dice)} loaded dice value(s) were not used: {unused}", file=sys.stderr)
     if args.log:
         logfile.write(args.log, table.envelopes)
+    if not commands and not args.random:  # a new game, started and nothing else: say so
+        where = f"written to {args.log}" if args.log else "not written (give --log OUT to keep it)"
+        count = f"{table.seq} event" + ("" if table.seq == 1 else "s")
+        print(f"chronicle: note: no commands given: the game was started ({count}) and {where}", file=sys.stderr)
     return SUCCESS
 
 

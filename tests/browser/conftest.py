@@ -50,11 +50,12 @@ def browser():
 
 @pytest.fixture
 def new_context(browser):
-    """``new_context()`` -> a fresh browser context (closed at teardown)."""
+    """``new_context(**options)`` -> a fresh browser context (closed at teardown); ``locale="fr-FR"``
+    makes its pages ask for French (Accept-Language)."""
     made = []
 
-    def make():
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
+    def make(**options):
+        context = browser.new_context(viewport={"width": 1400, "height": 900}, **options)
         made.append(context)
         return context
 
@@ -96,6 +97,6 @@ def wait_seq(page, seq: int) -> None:
     """Until the page has folded ``seq`` envelopes and checked the newest hash."""
     page.wait_for_function(
         "seq => { const h = document.getElementById('hash');"
-        " return h && Number(h.dataset.seq) >= seq && h.textContent.startsWith('hash ✓'); }",
+        " return h && Number(h.dataset.seq) >= seq && h.classList.contains('ok'); }",
         arg=seq, timeout=READY_TIMEOUT_MS,
     )

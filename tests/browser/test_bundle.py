@@ -117,11 +117,11 @@ def test_pages_are_shells_with_no_inline_script_and_no_request_data():
     for kind in ("lobby", "play", "watch", "replay"):
         html = pages.render_page(kind)
         assert f'<body data-page="{kind}">' in html
-        assert html.count("<script") == html.count('<script src="/static/') == 4
+        assert html.count("<script") == html.count('<script src="/static/') == 5
     # A game page names its rule system's script, so it loads alongside the others.
     html = pages.render_page("play", "mecha")
-    assert html.count("<script") == 5 and f'/static/js/{bundle.current().games["mecha"]}' in html
-    assert pages.render_page("play", "no-such-rules").count("<script") == 4
+    assert html.count("<script") == 6 and f'/static/js/{bundle.current().games["mecha"]}' in html
+    assert pages.render_page("play", "no-such-rules").count("<script") == 5
 
 
 @pytest.mark.server

@@ -53,20 +53,24 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     game_id = created["game"]
     watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
-    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
-    # Check the map, the investigators' skills and tracks and the enemy card, in Russian and English.
-    for page in (watcher, red, blue):
+    blue = open_page(new_context(locale="ru-RU"), f"{server.base_url}{created['seats']['blue']['link']}")
+    # Check the map, the investigators' skills and tracks and the enemy card, each page in its
+    # reader's language only: blue's browser asks for Russian, the others for English.
+    for page, investigator, enemy, other in (
+            (watcher, "Sir Shurf Lonli-Lokli", "Novice of the Order of the Barking Fish", "Лонли-Локли"),
+            (red, "Sir Shurf Lonli-Lokli", "Novice of the Order of the Barking Fish", "Лонли-Локли"),
+            (blue, "сэр Шурф Лонли-Локли", "Послушник Ордена Лающей Рыбы", "Lonli-Lokli")):
         assert page.locator("svg.echo-map g.echo-loc").count() == 15
         row = page.locator(".echo-inv[data-seat='red']")
-        assert "сэр Шурф Лонли-Локли · Sir Shurf Lonli-Lokli" in row.text_content()
+        assert investigator in row.text_content() and other not in row.text_content()
         assert row.locator("td[data-skill='stealth']").text_content() == "2"
         assert row.locator("td.track.sanity").get_attribute("data-value") == "6"
         card = page.locator(".echo-card[data-enemy='novice-1']").text_content()
-        assert "Послушник Ордена Лающей Рыбы · Novice of the Order of the Barking Fish" in card
+        assert enemy in card
     # red must deal with the Novice: Evade and Fight are its buttons; blue has none; no roll anywhere.
     assert red.locator("button[data-command='Evade']").count() == 1
     assert blue.locator("button.action").count() == 0
-    assert watcher.locator("button").count() == 0
+    assert watcher.locator("#actions button, #info button").count() == 0  # the zoom bar is not an action
 
     # Check the evasion fails (1 die, no 5 or 6): the fight begins and, with no strike-order check
     # (EC-8), the Novice strikes first: its dice wait for blue.
@@ -75,11 +79,11 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
         page.wait_for_selector(".echo-waiting[data-kind='attack'][data-actor='blue']")
     roll = blue.locator("button[data-command='RollAttack']")
     assert roll.count() == 1 and roll.is_enabled()
-    assert "Roll novice-1's dice against red" in roll.text_content()
+    assert "Бросить кубики врага Послушник Ордена Лающей Рыбы против красный" in roll.text_content()
     assert red.locator("button[data-command='RollAttack']").count() == 0
-    assert "You sit to red's left: roll the enemy's dice (EC-13)" in blue.text_content("#actions .prompt")
+    assert "Вы сидите слева от игрока красный: бросьте кубики врага (EC-13)" in blue.text_content("#actions .prompt")
     assert "Waiting: blue" in red.text_content("#actions .prompt")
-    assert watcher.locator("button").count() == 0
+    assert watcher.locator("#actions button, #info button").count() == 0  # the zoom bar is not an action
     order = watcher.locator(".echo-order li[data-seat='red']")
     assert order.get_attribute("data-first") == "0" and "EC-8" in order.text_content()
     assert watcher.locator(".echo-steps li.current").get_attribute("data-step") == "attack"
@@ -94,7 +98,7 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     assert "EC-13" in rolled.text_content() and "blue" in rolled.text_content()
 
     # Check red strikes second, with the Gloves of Death: the Novice is detained (EC-9, EC-17).
-    red.locator("button[data-command='Strike']", has_text="gloves-of-death").click()
+    red.locator("button[data-command='Strike']", has_text="Gloves of Death").click()
     for page in (watcher, red, blue):
         page.wait_for_selector(".echo-combat[data-over='1']")
     assert watcher.locator(".echo-card[data-enemy='novice-1']").get_attribute("data-status") == "detained"
@@ -103,9 +107,14 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     seq = hash_seq(red)
     for page in (watcher, blue):
         wait_seq(page, seq)
-    assert red.text_content("#hash") == blue.text_content("#hash") == watcher.text_content("#hash")
+    assert red.text_content("#hash") == watcher.text_content("#hash") == f"hash ✓ seq {seq}"
+    assert blue.text_content("#hash") == f"хеш ✓ № {seq}"
+    assert red.get_attribute("#hash", "data-hash") == blue.get_attribute("#hash", "data-hash") == \
+        watcher.get_attribute("#hash", "data-hash")
     fight = log_types(watcher)[2:]
     assert fight == FIGHT_TYPES and log_types(red) == log_types(watcher) == log_types(blue)
     detained = watcher.locator("#log li.event[data-type='EnemyDetained']").text_content()
-    assert "EC-17" in detained and "Побеждённые враги" in detained  # the citation in both languages
+    assert "EC-17" in detained and "Defeated enemies" in detained and "Побеждённые" not in detained
+    detained = blue.locator("#log li.event[data-type='EnemyDetained']").text_content()
+    assert "EC-17" in detained and "Побеждённые враги" in detained  # the citation in the reader's language
     assert red.problems == [] and blue.problems == [] and watcher.problems == []

@@ -62,17 +62,19 @@ def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_c
     # Check: red picks in its panel; only red's page shows the cards.
     pick_in_panel(red, RED_PICK)
     row = "tr.seat-row[data-seat='red'] td.pick-status"
-    red.wait_for_function(f"() => document.querySelector(\"{row}\").textContent.includes('br-06')")
+    # Cards are shown by name (br-06 is Grab and Go, br-01 Trample), never by id.
+    red.wait_for_function(f"() => document.querySelector(\"{row}\").textContent.includes('Grab and Go')")
     for page in (blue, watcher):
         page.wait_for_function(f"() => document.querySelector(\"{row}\").textContent === 'has chosen'")
-        assert "br-06" not in page.text_content("#log") and "br-01" not in page.text_content("#info")
+        assert "Grab and Go" not in page.text_content("#log") and "Trample" not in page.text_content("#info")
 
     # Check: blue's pick reveals both; bandits act; one offers equally good options to the players.
     pick_in_panel(blue, BLUE_PICK)
     for page in (red, blue, watcher):
         page.wait_for_selector("#log li[data-type='CardsRevealed']")
         page.wait_for_selector(".focus-trace tr.candidate[data-figure='red']")
-    assert "br-06" in watcher.text_content("#log")  # revealed now, to everyone
+    assert "Grab and Go" in watcher.text_content("#log")  # revealed now, to everyone
+    assert "br-06" not in watcher.text_content("#log") and "br-06" not in red.text_content("#info")
     assert watcher.locator(".initiative-track .slot").count() >= 6
     trace = watcher.locator(".focus-trace")
     assert trace.locator("tr.candidate").count() == 2 and "Decided by" in trace.text_content()

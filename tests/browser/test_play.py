@@ -127,10 +127,35 @@ def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server,
     """``bad-token``: the page says so and says hello again as a spectator; ``no-such-game`` stops."""
     created = create_game(server.base_url)
     page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=not-a-token")
-    assert page.text_content("#who") == "Spectating: this link's seat token was refused"
+    assert page.text_content("#who") == "Spectating: this link's seat token is not valid"
     assert page.text_content("#hash") == "hash ✓ seq 1"
-    assert "bad-token" in page.text_content("#log")
+    # Check: the player reads words, not the protocol; the log keeps the server's code for a bug report.
+    notice = page.text_content("#notice")
+    assert notice.startswith("This link's seat token is not valid") and "say hello" not in notice
+    assert "bad-token" in page.locator("#log li[data-code='bad-token']").text_content()
     assert page.locator("g.loc.clickable").count() == 0
+    # Check: an unknown game says so in words, and the hash badge does not stay at "loading…".
     missing = open_page(new_context(), f"{server.base_url}/watch/g-no-such-game")
-    assert missing.text_content("#notice").startswith("error no-such-game:")
+    assert missing.text_content("#notice") == "There is no game g-no-such-game on this server: check the link."
+    assert missing.get_attribute("#notice", "data-code") == "no-such-game"
+    assert missing.text_content("#hash") == "no such game"  # not "loading…" forever
     assert page.problems == [] and missing.problems == []
+
+
+def test_a_token_with_a_broken_escape_is_refused_in_words_not_a_crash(server, new_context):
+    created = create_game(server.base_url, seed=9)
+    page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=%E0%A4%A&x=%ZZ")
+    assert page.text_content("#who") == "Spectating: this link's seat token is not valid"
+    assert page.text_content("#hash") == "hash ✓ seq 1"
+    assert page.problems == []
+
+
+def test_a_link_without_a_token_says_it_has_none_not_that_it_was_refused(server, new_context):
+    created = create_game(server.base_url, seed=9)
+    for url in (f"/play/{created['game']}", f"/play/{created['game']}#token="):
+        page = open_page(new_context(), f"{server.base_url}{url}")
+        assert page.text_content("#who") == "Spectating: this link has no seat token", url
+        assert "refused" not in page.text_content("#who") and "not valid" not in page.text_content("#who")
+        assert page.text_content("#notice").startswith("This link has no seat token")
+        assert page.text_content("#hash") == "hash ✓ seq 1"
+        assert page.problems == [], url

@@ -67,6 +67,46 @@ def test_replay_scrub_and_play(server, new_context):
     page.select_option("#speed", "31")
     page.click("#play")
     page.wait_for_function("n => document.getElementById('hash').dataset.seq === String(n)", arg=last)
-    page.wait_for_function("() => document.getElementById('play').textContent === '▶ play'")
+    page.wait_for_function("() => document.getElementById('play').dataset.playing === '0'")
+    assert page.text_content("#play").strip() == "play"
     assert page.text_content("#hash").startswith(f"hash ✓ seq {last}")
     assert page.problems == []
+
+
+@pytest.mark.parametrize(("given", "opens_at", "said"), [
+    ("999", "last", "?seq=999: this game has {last} events: showing the last one (seq {last})."),
+    ("abc", "last", "?seq=abc is not an event number: showing the last event (seq {last})."),
+    ("0", 1, "?seq=0: events are numbered from 1: showing the first event."),
+    ("<b>x</b>", "last", "?seq=<b>x</b> is not an event number: showing the last event (seq {last})."),
+    ("%ZZ", "last", "?seq=%ZZ is not an event number: showing the last event (seq {last})."),
+    ("-3", "last", "?seq=-3 is not an event number: showing the last event (seq {last})."),
+])
+def test_a_bad_seq_in_the_replay_url_is_said_not_silently_jumped_over(server, new_context, given, opens_at, said):
+    created = create_game(server.base_url, seed=23)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+        last = script.table.seq
+    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={given}")
+    seq = last if opens_at == "last" else opens_at
+    assert page.get_attribute("#hash", "data-seq") == str(seq)
+    assert page.text_content("#notice") == said.format(last=last)
+    assert page.locator("#notice b").count() == 0  # the query is shown as text
+    assert page.problems == []
+
+
+def test_an_unknown_games_replay_says_so_and_its_icons_are_svg(server, new_context):
+    page = open_page(new_context(), f"{server.base_url}/replay/g-no-such-game")
+    assert page.text_content("#notice") == "There is no game g-no-such-game on this server: check the link."
+    assert page.text_content("#hash") == "no such game"
+    assert [p for p in page.problems if "404" not in p] == []  # the log's 404 is the answer itself
+    # Check: the step buttons draw inline SVG icons with words for screen readers, no font glyphs.
+    created = create_game(server.base_url, seed=24)
+    replay = open_page(new_context(), f"{server.base_url}/replay/{created['game']}")
+    for step, label in (("first", "First event"), ("back", "Step back"), ("forward", "Step forward"),
+                        ("last", "Last event")):
+        button = replay.locator(f"button[data-step='{step}']")
+        assert button.get_attribute("aria-label") == label
+        assert button.locator("svg.icon path").count() == 1
+        assert not any(glyph in button.text_content() for glyph in "⏮⏭◀▶⏸")
+    assert replay.locator("#play svg.icon").count() == 1
+    assert replay.problems == []

@@ -81,19 +81,19 @@ def test_sk_10_a_door_contest_between_two_seats_seen_by_a_spectator(server, new_
     zombies.click("g.sq[data-square='C4']")
     zombies.wait_for_function("document.querySelector(\"g.fig[data-figure='z3']\").dataset.at === 'C4'")
     click_button(zombies, "End Zombie 3's activation")
-    click_button(zombies, "Zombie 3: open door2")
+    click_button(zombies, "Zombie 3: open door 2")
     watcher.wait_for_function("document.querySelector(\"g.door[data-door='door2']\").dataset.open === '1'")
 
     # Check the survivors' seat contests the door from B3 (SK-10).
     click_button(survivors, "Activate Ben")
-    click_button(survivors, "Ben: contest door2 (close it)")
+    click_button(survivors, "Ben: contest door 2 (close it)")
     for page in (watcher, zombies, survivors):
         wait_seq(page, last_seq)
         row = page.locator("ol.contests li.contest").last
         assert row.get_attribute("data-winner") == contest.winner
         bonus = row.locator(".contest-bonus").text_content()
-        assert bonus == (f"ben: d20 + Attack 4 + bonus {contest.figure_bonus} · "
-                         f"z3: d20 + Attack 3 + bonus {contest.holder_bonus}")
+        assert bonus == (f"Ben: d20 + Attack 4 + bonus {contest.figure_bonus} · "
+                         f"Zombie 3: d20 + Attack 3 + bonus {contest.holder_bonus}")
         rolls = row.locator(".throw").evaluate_all("rows => rows.map(r => r.dataset.rolls)")
         assert rolls == [f"{mine} {theirs}" for mine, _m, theirs, _t in contest.throws]
         assert page.get_attribute("g.door[data-door='door2']", "data-open") == ("1" if contest.open else "0")
@@ -120,7 +120,7 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     assert troopers.get_attribute(door1, "data-edges") == "2"
     y1, y2 = (int(troopers.get_attribute(f"{door1} line.leaf", name)) for name in ("y1", "y2"))
     assert y2 - y1 == 2 * 46
-    assert troopers.text_content(f"{door1} title") == "door1: closed, held by nobody, 2 squares wide"
+    assert troopers.text_content(f"{door1} title") == "door 1: closed, held by nobody, 2 squares wide"  # the name i18n gives it
 
     # Check the planner: only once a figure of this seat acts; then waypoints and running costs.
     assert troopers.locator("#info .planner button").count() == 0
@@ -148,7 +148,7 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     troopers.click("#info .planner button.plan-go")
     troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'E1'")
     moved = troopers.locator("#log li[data-type='FigureMoved']").last.text_content()
-    assert "tk1 moves G2 → F1 → E1 (3 movement points, the path its side chose)" in moved
+    assert "Trooper 1 moves G2 → F1 → E1 (3 movement points, the path its side chose)" in moved
     assert troopers.get_attribute("polyline.route", "data-path") == "F1 E1"
     assert troopers.get_attribute("#info .planner", "data-planning") == "0"  # the plan is spent
 

@@ -1,0 +1,124 @@
+"""The words a person reads, in their language: ``t(key, **params)`` over one catalogue per language.
+
+The catalogues are data (``client/i18n/en.json``, ``fr.json``, ``ru.json``): a key maps to a text
+with named parameters (``"Waiting for {seat}…"``), or, for a text that counts something, to its
+plural forms (``{"one": "{n} point", "other": "{n} points"}``), chosen by the parameter ``n`` with
+the language's own rule (``plural``). The server sends the page one language's catalogue, with the
+clause titles and texts and the names of places, cards and monsters in that language
+(``server/i18n.py``); ``install`` takes it. The server renders its HTML shells with the same code.
+
+Pure Python and no imports, so it costs nothing in Brython (BRYTHON.md) and runs in the server too.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "fr", "ru")
+DEFAULT = "en"
+# The plural forms each language needs (CLDR, integers only: nothing in the pages counts in fractions).
+FORMS = {"en": ("one", "other"), "fr": ("one", "other"), "ru": ("one", "few", "many")}
+# Put before every text ``t`` gives when a test asks for it (``window.chronicle_i18n_check``): a test
+# then finds any text node of the page that did not come from a catalogue (tests/browser/test_i18n.py).
+MARK = "\u2063"
+
+_state = {"lang": DEFAULT, "messages": {}, "clauses": {}, "names": {}, "mark": ""}
+
+
+def install(payload: dict, mark: bool = False) -> None:
+    """Use one language's catalogue (``{"lang", "messages", "clauses", "names"}`` as the server sends it)."""
+    _state["lang"] = payload.get("lang") or DEFAULT
+    _state["messages"] = payload.get("messages") or {}
+    _state["clauses"] = payload.get("clauses") or {}
+    _state["names"] = payload.get("names") or {}
+    _state["mark"] = MARK if mark else ""
+
+
+def lang() -> str:
+    return _state["lang"]
+
+
+def plural(language: str, n: int) -> str:
+    """The CLDR plural category of the integer ``n``: en one/other; fr one (0 and 1)/other; ru one/few/many."""
+    n = abs(n)
+    if language == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    if language == "fr":
+        return "one" if n < 2 else "other"
+    return "one" if n == 1 else "other"
+
+
+def render(messages: dict, language: str, key: str, params: dict) -> str:
+    """``key``'s text in ``messages`` with ``params`` put in; a missing key shows as itself."""
+    text = messages.get(key)
+    if text is None:
+        return key
+    if not isinstance(text, str):
+        forms = text
+        text = forms.get(plural(language, int(params.get("n", 0)))) or forms.get("other") or forms.get("many") or key
+    if "{" not in text:
+        return text
+    out = []
+    rest = text
+    while True:
+        start = rest.find("{")
+        if start < 0:
+            out.append(rest)
+            break
+        end = rest.find("}", start)
+        if end < 0:
+            out.append(rest)
+            break
+        out.append(rest[:start])
+        name = rest[start + 1 : end]
+        out.append(str(params[name]) if name in params else "{" + name + "}")
+        rest = rest[end + 1 :]
+    return "".join(out)
+
+
+def t(key: str, **params: object) -> str:
+    """The text of ``key`` in the page's language, with its named parameters."""
+    return _state["mark"] + render(_state["messages"], _state["lang"], key, params)
+
+
+def clause(game: str, clause_id: str) -> tuple | None:
+    """``(title, text)`` of a clause in the page's language, or None if the catalogue lacks it."""
+    found = _state["clauses"].get(game, {}).get(clause_id)
+    if found is None:
+        return None
+    return _state["mark"] + found[0], _state["mark"] + found[1]
+
+
+def local_name(game: str, key: str, fallback: object) -> str:
+    """A place's, card's or monster's name in the page's language, or ``fallback`` (the data's own)."""
+    found = _state["names"].get(game, {}).get(key)
+    return _state["mark"] + (found if found is not None else str(fallback))
+
+
+
+def seat_name(seat: object) -> str:
+    """A seat (``red``, ``blue``…) as the reader's language says it; other seat names as they are."""
+    if seat is None:
+        return ""
+    found = _state["messages"].get("seat." + str(seat))
+    return _state["mark"] + (found if isinstance(found, str) else str(seat))
+
+
+def word(prefix: str, code: object) -> str:
+    """A code the rules write into events (``insane``, ``fled``, ``orange``) in the reader's language:
+    the message ``prefix + code`` if the catalogue has one, else the code as it is."""
+    key = prefix + str(code)
+    return t(key) if key in _state["messages"] else str(code)
+
+
+def again(text: object) -> str:
+    """A piece of a text ``t`` gave (a wrapped line of a name), marked as the whole was."""
+    return _state["mark"] + str(text).replace(MARK, "")
+
+
+def seat_initials(seat: object, count: int = 1) -> str:
+    """A seat's token label: the first letters of its name in the reader's language (red: R, rouge:
+    R, красный: К), unmarked (a token is an abbreviation; its tooltip names the seat)."""
+    return seat_name(seat).replace(MARK, "")[:count].upper()
