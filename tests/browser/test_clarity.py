@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import READY_TIMEOUT_MS, open_page
 from tests.browser.driver import ScriptedGame
-from tests.server_fixture import create_game
+from tests.server_fixture import create_game, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -26,7 +26,7 @@ def test_gh_4_the_chosen_half_marks_its_legal_hexes_and_is_shown_chosen(server, 
     """GH-4, GH-C2: after the picks, the acting seat clicks a move half: the half reads as pressed and
     the hexes it can reach are filled (style.css had no rule for ``.hex.reach``), with a tooltip
     that says what a click does."""
-    created = create_game(server.base_url, "gloomhaven/barrow", seed=3)
+    created = seeded_game(server, "gloomhaven/barrow", 3)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(2)  # both secret picks: the first character acts
         seat = script.current_seat()
@@ -57,7 +57,7 @@ def test_gh_4_the_chosen_half_marks_its_legal_hexes_and_is_shown_chosen(server, 
 def test_ah_c1_evade_buttons_show_their_dice_and_the_prompt_says_fight_first(server, new_context):
     """AH-7, AH-C1: red walks into Rivertown (a Ghoul and a Zombie): the prompt says to face them
     first, not to click an area, and each Evade button says its dice before it is pressed."""
-    created = create_game(server.base_url, "arkham/monster-street", seed=3)
+    created = seeded_game(server, "arkham/monster-street", 3)
     page = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     page.click("g.area[data-area='rivertown']")
     page.locator("button[data-command='Evade']").first.wait_for()
@@ -72,7 +72,7 @@ def test_ah_c1_evade_buttons_show_their_dice_and_the_prompt_says_fight_first(ser
 
 
 def test_ah_board_labels_read_at_11_px_at_1440_and_the_investigators_table_is_whole(server, new_context):
-    created = create_game(server.base_url, "arkham/crossing", seed=3)
+    created = seeded_game(server, "arkham/crossing", 3)
     page = open_page(new_context(), f"{server.base_url}{created['spectate']}")
     page.set_viewport_size({"width": 1440, "height": 900})
     page.wait_for_timeout(100)
@@ -87,7 +87,7 @@ def test_ah_board_labels_read_at_11_px_at_1440_and_the_investigators_table_is_wh
 
 
 def test_sk_the_default_prompt_speaks_of_squares_not_locations(server, new_context):
-    created = create_game(server.base_url, "skirmish/courtyard", seed=3)
+    created = seeded_game(server, "skirmish/courtyard", 3)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(1)  # red activates a figure (SK-C5): its reachable squares are marked
         seat = script.current_seat()
@@ -102,7 +102,7 @@ def test_sk_the_default_prompt_speaks_of_squares_not_locations(server, new_conte
 
 def test_every_board_has_a_legend_and_says_what_it_does_not_model(server, new_context):
     for scenario in ("mecha/sample", "arkham/crossing", "gloomhaven/barrow", "echo/first-case", "skirmish/courtyard"):
-        created = create_game(server.base_url, scenario, seed=3)
+        created = seeded_game(server, scenario, 3)
         page = open_page(new_context(), f"{server.base_url}{created['spectate']}")
         assert page.locator("#legend ul.legend li").count() >= 6, scenario
         assert page.locator("#legend .not-modelled").count() == 1, scenario
@@ -114,7 +114,7 @@ def test_every_board_has_a_legend_and_says_what_it_does_not_model(server, new_co
 def test_zoom_buttons_and_a_two_finger_pinch_change_the_boards_view_a_drag_is_not_a_click(server, browser):
     """Zoom by buttons, pan by dragging, pinch by two touches (real touch events through Chromium's
     DevTools protocol); a drag that ends on a Location sends no move."""
-    created = create_game(server.base_url, "mecha/sample", seed=11)
+    created = seeded_game(server, "mecha/sample", 11)
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     try:
         page = open_page(context, f"{server.base_url}{created['seats']['red']['link']}")
@@ -166,7 +166,7 @@ def test_zoom_buttons_and_a_two_finger_pinch_change_the_boards_view_a_drag_is_no
 
 
 def test_enter_on_a_focused_destination_moves_like_a_click(server, new_context):
-    created = create_game(server.base_url, "mecha/sample", seed=11)
+    created = seeded_game(server, "mecha/sample", 11)
     page = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     target = page.locator("g.loc.dest[tabindex='0']").first
     number = target.get_attribute("data-number")

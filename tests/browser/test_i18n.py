@@ -20,7 +20,7 @@ import pytest
 
 from client import i18n
 from tests.browser.conftest import open_page, wait_ready
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -91,7 +91,7 @@ def one_move(page, game: str, target: object) -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_one_move_of_each_game_in_each_language_leaves_no_untranslated_text(server, browser, game, lang):
     scenario, seat, target = GAMES[game]
-    created = create_game(server.base_url, scenario, seed=3)
+    created = seeded_game(server, scenario, 3)
     context = browser.new_context(locale=LOCALES[lang], viewport={"width": 1400, "height": 900})
     try:
         context.add_init_script(CHECK)
@@ -108,7 +108,7 @@ def test_one_move_of_each_game_in_each_language_leaves_no_untranslated_text(serv
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_lobby_and_the_replay_in_each_language_leave_no_untranslated_text(server, browser, lang):
-    created = create_game(server.base_url, "mecha/sample", seed=4)
+    created = seeded_game(server, "mecha/sample", 4)
     context = browser.new_context(locale=LOCALES[lang])
     try:
         context.add_init_script(CHECK)
@@ -126,7 +126,7 @@ def test_the_waypoint_planner_my_games_and_error_words_in_the_readers_language(s
     """What main and ux added (issue 15's paths by waypoints, My games, errors in words) reads in
     French and Russian: a path being built on the arkham board, the lobby once a game is created
     there, and the words of a game that does not exist."""
-    created = create_game(server.base_url, "arkham/monster-street", seed=1)
+    created = seeded_game(server, "arkham/monster-street", 1)
     context = browser.new_context(locale=LOCALES[lang], viewport={"width": 1400, "height": 900})
     words = CATALOGUES[lang]
     try:
@@ -160,7 +160,7 @@ def test_the_waypoint_planner_my_games_and_error_words_in_the_readers_language(s
 def test_accept_language_picks_the_page_language_and_the_switcher_choice_is_remembered(server, browser):
     """Accept-Language decides the first visit; the switcher's choice (a cookie) wins from then on,
     on every page, and the server honours it on a fresh request too."""
-    created = create_game(server.base_url, "mecha/sample", seed=5)
+    created = seeded_game(server, "mecha/sample", 5)
     context = browser.new_context(locale="fr-CH")  # Accept-Language: fr-CH, fr;q=0.9
     try:
         lobby = open_page(context, f"{server.base_url}/")

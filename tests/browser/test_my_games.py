@@ -15,7 +15,7 @@ import pytest
 
 from server import scenarios
 from tests.browser.conftest import open_page, wait_ready
-from tests.server_fixture import create_game
+from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -122,7 +122,7 @@ def test_a_scenario_file_is_refused_with_its_fault_at_its_path(server, new_conte
 
 
 def test_dates_read_as_dates_and_one_event_is_singular(server, new_context):
-    created = create_game(server.base_url, seed=5)
+    created = seeded_game(server, "mecha/sample", 5)
     page = open_page(new_context(), f"{server.base_url}/")
     row = page.locator(f"tr.game[data-game='{created['game']}']")
     row.wait_for()

@@ -24,7 +24,7 @@ import pytest
 from tests.browser import axe
 from tests.browser.conftest import open_page, wait_ready
 from tests.browser.driver import ScriptedGame
-from tests.server_fixture import ROOT, create_game
+from tests.server_fixture import ROOT, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -56,7 +56,7 @@ def games(server) -> dict:
     """game name -> (created, the seat whose turn it is), each a few commands in."""
     made = {}
     for name, (scenario, seed, moves) in GAMES.items():
-        created = create_game(server.base_url, scenario, seed=seed)
+        created = seeded_game(server, scenario, seed)
         with ScriptedGame(server.ws_url, created) as script:
             script.play(moves)
             made[name] = (created, script.current_seat())

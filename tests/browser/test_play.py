@@ -9,7 +9,7 @@ from events.games.mecha.model import Move
 from events.rng import Rng
 from tests.browser.conftest import hash_seq, open_page, wait_seq
 from tests.browser.driver import ScriptedGame
-from tests.server_fixture import create_game
+from tests.server_fixture import create_game, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -143,7 +143,7 @@ def test_a_refused_seat_token_watches_instead_and_a_missing_game_says_so(server,
 
 
 def test_a_token_with_a_broken_escape_is_refused_in_words_not_a_crash(server, new_context):
-    created = create_game(server.base_url, seed=9)
+    created = seeded_game(server, "mecha/sample", 9)
     page = open_page(new_context(), f"{server.base_url}/play/{created['game']}#token=%E0%A4%A&x=%ZZ")
     assert page.text_content("#who") == "Spectating: this link's seat token is not valid"
     assert page.text_content("#hash") == "hash ✓ seq 1"
@@ -151,7 +151,7 @@ def test_a_token_with_a_broken_escape_is_refused_in_words_not_a_crash(server, ne
 
 
 def test_a_link_without_a_token_says_it_has_none_not_that_it_was_refused(server, new_context):
-    created = create_game(server.base_url, seed=9)
+    created = seeded_game(server, "mecha/sample", 9)
     for url in (f"/play/{created['game']}", f"/play/{created['game']}#token="):
         page = open_page(new_context(), f"{server.base_url}{url}")
         assert page.text_content("#who") == "Spectating: this link has no seat token", url

@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import open_page
 from tests.browser.driver import ScriptedGame
-from tests.server_fixture import ROOT, create_game
+from tests.server_fixture import ROOT, create_game, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -82,7 +82,7 @@ def test_replay_scrub_and_play(server, new_context):
     ("-3", "last", "?seq=-3 is not an event number: showing the last event (seq {last})."),
 ])
 def test_a_bad_seq_in_the_replay_url_is_said_not_silently_jumped_over(server, new_context, given, opens_at, said):
-    created = create_game(server.base_url, seed=23)
+    created = seeded_game(server, "mecha/sample", 23)
     with ScriptedGame(server.ws_url, created) as script:
         script.play(2)
         last = script.table.seq
@@ -100,7 +100,7 @@ def test_an_unknown_games_replay_says_so_and_its_icons_are_svg(server, new_conte
     assert page.text_content("#hash") == "no such game"
     assert [p for p in page.problems if "404" not in p] == []  # the log's 404 is the answer itself
     # Check: the step buttons draw inline SVG icons with words for screen readers, no font glyphs.
-    created = create_game(server.base_url, seed=24)
+    created = seeded_game(server, "mecha/sample", 24)
     replay = open_page(new_context(), f"{server.base_url}/replay/{created['game']}")
     for step, label in (("first", "First event"), ("back", "Step back"), ("forward", "Step forward"),
                         ("last", "Last event")):
