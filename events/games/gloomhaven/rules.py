@@ -119,18 +119,6 @@ def initial_state(event: GameStarted) -> State:
 # --- small helpers -------------------------------------------------------------------------------------
 
 
-def _state(s: State, **changes: Any) -> State:
-    return State(*[changes[name] if name in changes else getattr(s, name) for name in State.__slots__])
-
-
-def _hero(h: Hero, **changes: Any) -> Hero:
-    return Hero(*[changes[name] if name in changes else getattr(h, name) for name in Hero.__slots__])
-
-
-def _figure(f: Figure, **changes: Any) -> Figure:
-    return Figure(*[changes[name] if name in changes else getattr(f, name) for name in Figure.__slots__])
-
-
 def hero_of(state: State, seat: str) -> Hero | None:
     for hero in state.heroes:
         if hero.seat == seat:
@@ -1017,11 +1005,11 @@ def _next_step(state: State, rng: Any) -> list:
 
 
 def _replace_hero(state: State, seat: str, **changes: Any) -> tuple:
-    return tuple(_hero(h, **changes) if h.seat == seat else h for h in state.heroes)
+    return tuple(h.but(**changes) if h.seat == seat else h for h in state.heroes)
 
 
 def _replace_figure(state: State, figure_id: str, **changes: Any) -> tuple:
-    return tuple(_figure(f, **changes) if f.id == figure_id else f for f in state.figures)
+    return tuple(f.but(**changes) if f.id == figure_id else f for f in state.figures)
 
 
 def _next_alive(state: State, start: int) -> int:
@@ -1039,10 +1027,10 @@ def evolve(state: Any, event: Any) -> State:
         case GameStarted():
             return initial_state(event)
         case RoundStarted(round):
-            heroes = tuple(_hero(h, active=(), pick=None, long_rest=False, initiative=None, secondary=None, used=())
+            heroes = tuple(h.but(active=(), pick=None, long_rest=False, initiative=None, secondary=None, used=())
                            for h in s.heroes)
-            groups = tuple(Group(g.name, None, g.drawn) for g in s.groups)
-            after = _state(s, heroes=heroes, groups=groups, round=round, phase="select", order=(), current=0,
+            groups = tuple(g.but(card=None) for g in s.groups)
+            after = s.but(heroes=heroes, groups=groups, round=round, phase="select", order=(), current=0,
                            acting=None, settled=(), pending=None)
             return after
         case CharacterExhausted(seat, _cause, _rule):
@@ -1050,10 +1038,10 @@ def evolve(state: Any, event: Any) -> State:
             cards = hero.hand + hero.discard + hero.lost + hero.active
             heroes = _replace_hero(s, seat, hand=(), discard=(), lost=cards, active=(), pick=None, exhausted=True)
             figures = tuple(f for f in s.figures if f.seat != seat)  # the figure and its summons leave
-            return _state(s, heroes=heroes, figures=figures, pending=_without_seat(s.pending, seat))
+            return s.but(heroes=heroes, figures=figures, pending=_without_seat(s.pending, seat))
         case CardsSelected(seat, cards, leading, long_rest, sealed):
             pick = None if sealed else Pick(cards, leading, long_rest)
-            return _state(s, heroes=_replace_hero(s, seat, pick=Sealed(pick)))
+            return s.but(heroes=_replace_hero(s, seat, pick=Sealed(pick)))
         case CardsRevealed(picks):
             heroes = s.heroes
             for seat, cards, leading, long_rest in picks:
@@ -1064,8 +1052,8 @@ def evolve(state: Any, event: Any) -> State:
                     other = cards[1] if cards[0] == leading else cards[0]
                     changes = {"initiative": _card(s, leading).initiative, "secondary": _card(s, other).initiative,
                                "active": cards, "hand": tuple(c for c in hero.hand if c not in cards)}
-                heroes = tuple(_hero(h, pick=None, **changes) if h.seat == seat else h for h in heroes)
-            return _state(s, heroes=heroes)
+                heroes = tuple(h.but(pick=None, **changes) if h.seat == seat else h for h in heroes)
+            return s.but(heroes=heroes)
         case MonsterCardDrawn(name, card, _initiative):
             monster_type = _type(s, name)
             groups = []
@@ -1074,82 +1062,82 @@ def evolve(state: Any, event: Any) -> State:
                     drawn = g.drawn if len(g.drawn) < len(monster_type.deck) else ()
                     g = Group(name, card, drawn + (card,))
                 groups.append(g)
-            return _state(s, groups=tuple(groups))
+            return s.but(groups=tuple(groups))
         case TieOffered(kind, group, seats_, _rule):
-            return _state(s, phase="order", pending=Pending(kind, seats_, group, ()))
+            return s.but(phase="order", pending=Pending(kind, seats_, group, ()))
         case OrderChosen(_seat, _group, order, _rule):
-            return _state(s, settled=s.settled + (order,), pending=None)
+            return s.but(settled=s.settled + (order,), pending=None)
         case InitiativeSet(order, _notes, _rule):
-            after = _state(s, phase="act", order=order, current=0, acting=None, pending=None)
-            return _state(after, current=_next_alive(after, 0))
+            after = s.but(phase="act", order=order, current=0, acting=None, pending=None)
+            return after.but(current=_next_alive(after, 0))
         case TurnStarted(figure):
-            after = _state(s, acting=figure)
+            after = s.but(acting=figure)
             if figure in {h.seat for h in s.heroes}:
-                after = _state(after, heroes=_replace_hero(after, figure, used=()))
+                after = after.but(heroes=_replace_hero(after, figure, used=()))
             return after
         case CardPlayed(seat, card, half, _action, _skipped):
             hero = hero_of(s, seat)
-            return _state(s, heroes=_replace_hero(s, seat, used=hero.used + ((card, half),)))
+            return s.but(heroes=_replace_hero(s, seat, used=hero.used + ((card, half),)))
         case FigureMoved(figure, _start, path, _mode, _cost, _rule):
             if not path:
                 return s
-            return _state(s, figures=_replace_figure(s, figure, hex=path[-1]))
+            return s.but(figures=_replace_figure(s, figure, hex=path[-1]))
         case DoorOpened(_figure, hex):
-            return _state(s, open_doors=tuple(sorted(s.open_doors + (hex,))))
+            return s.but(open_doors=tuple(sorted(s.open_doors + (hex,))))
         case TrapSprung(figure, hex, damage, _rule):
             f = figure_of(s, figure)
-            return _state(s, figures=_replace_figure(s, figure, hp=f.hp - damage),
+            return s.but(figures=_replace_figure(s, figure, hp=f.hp - damage),
                           traps=tuple(t for t in s.traps if t != hex))
         case HazardEntered(figure, _hex, damage, _rule):
             f = figure_of(s, figure)
-            return _state(s, figures=_replace_figure(s, figure, hp=f.hp - damage))
+            return s.but(figures=_replace_figure(s, figure, hp=f.hp - damage))
         case AttackResolved(_attacker, target, deck, _value, drawn, _used, _effect, _damage, hp):
-            decks = tuple(Deck(d.owner, d.drawn + drawn) if d.owner == deck else d for d in s.decks)
-            return _state(s, decks=decks, figures=_replace_figure(s, target, hp=hp))
+            decks = tuple(d.but(drawn=d.drawn + drawn) if d.owner == deck else d for d in s.decks)
+            return s.but(decks=decks, figures=_replace_figure(s, target, hp=hp))
         case DeckReshuffled(deck):
-            return _state(s, decks=tuple(Deck(d.owner, ()) if d.owner == deck else d for d in s.decks))
+            return s.but(decks=tuple(d.but(drawn=()) if d.owner == deck else d for d in s.decks))
         case FigureDied(figure):
-            return _state(s, figures=tuple(f for f in s.figures if f.id != figure))
+            return s.but(figures=tuple(f for f in s.figures if f.id != figure))
         case FigureHealed(figure, _amount, hp):
-            return _state(s, figures=_replace_figure(s, figure, hp=hp))
+            return s.but(figures=_replace_figure(s, figure, hp=hp))
         case FigureSummoned(_seat, figure):
-            return _state(s, figures=s.figures + (figure,))
+            return s.but(figures=s.figures + (figure,))
         case MonsterTurnPlanned(figure, focus, _candidates, _decided, options, _rule):
             if len(options) > 1:
-                return _state(s, pending=Pending("monster", _choosers(s, focus), (figure,), options))
+                return s.but(pending=Pending("monster", _choosers(s, focus), (figure,), options))
             return s
         case OptionChosen():
-            return _state(s, pending=None)
+            return s.but(pending=None)
         case TurnEnded(figure):
             hero = hero_of(s, figure)
             after = s
             if hero is not None:
-                after = _state(s, heroes=_replace_hero(s, figure, used=()))
-            return _state(after, acting=None, current=_next_alive(after, s.current + 1))
+                after = s.but(heroes=_replace_hero(s, figure, used=()))
+            return after.but(acting=None, current=_next_alive(after, s.current + 1))
         case CardsDiscarded(seat, discarded, lost):
             hero = hero_of(s, seat)
-            return _state(s, heroes=_replace_hero(s, seat, active=(), discard=hero.discard + discarded,
+            return s.but(heroes=_replace_hero(s, seat, active=(), discard=hero.discard + discarded,
                                                   lost=hero.lost + lost))
         case LongRested(seat, lost, returned, healed):
             hero = hero_of(s, seat)
             f = figure_of(s, seat)
             heroes = _replace_hero(s, seat, discard=(), lost=hero.lost + (lost,), hand=hero.hand + returned)
-            return _state(s, heroes=heroes, figures=_replace_figure(s, seat, hp=f.hp + healed))
+            return s.but(heroes=heroes, figures=_replace_figure(s, seat, hp=f.hp + healed))
         case ShortRestOffered(seats_):
-            return _state(s, phase="rest", pending=Pending("short-rest", seats_, (), ()))
+            return s.but(phase="rest", pending=Pending("short-rest", seats_, (), ()))
         case ShortRested(seat, lost, returned):
             hero = hero_of(s, seat)
             heroes = _replace_hero(s, seat, discard=(), lost=hero.lost + (lost,), hand=hero.hand + returned)
-            return _state(s, heroes=heroes, pending=_without_seat(s.pending, seat))
+            return s.but(heroes=heroes, pending=_without_seat(s.pending, seat))
         case ShortRestDeclined(seat):
-            return _state(s, pending=_without_seat(s.pending, seat))
+            return s.but(pending=_without_seat(s.pending, seat))
         case RoundEnded(_round, reshuffled):
-            decks = tuple(Deck(d.owner, ()) if d.owner in reshuffled else d for d in s.decks)
-            groups = tuple(Group(g.name, None, () if g.name in reshuffled else g.drawn) for g in s.groups)
-            return _state(s, decks=decks, groups=groups, phase="ended", order=(), current=0, acting=None,
+            decks = tuple(d.but(drawn=()) if d.owner in reshuffled else d for d in s.decks)
+            groups = tuple(g.but(card=None, drawn=() if g.name in reshuffled else g.drawn) for g in s.groups)
+            return s.but(decks=decks, groups=groups, phase="ended", order=(), current=0, acting=None,
                           pending=None)
         case GameEnded(outcome, _round):
-            return _state(s, phase="over", outcome=outcome, pending=None, acting=None)
+            return s.but(phase="over", outcome=outcome, pending=None, acting=None)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"gloomhaven cannot fold an event of type {type(event).__name__}")
@@ -1161,7 +1149,7 @@ def _without_seat(pending: Pending | None, seat: str) -> Pending | None:
     seats_ = tuple(s for s in pending.seats if s != seat)
     if not seats_:
         return None
-    return Pending(pending.kind, seats_, pending.about, pending.options)
+    return pending.but(seats=seats_)
 
 
 # --- legal -----------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_gh_1_exhausted_by_damage_loses_every_card_and_leaves_the_map():
     """GH-1: below 1 hit point the character is exhausted: all its cards lost, its figure removed."""
     tab = solo(figures=[("Biter", "normal", 1, (2, 2))], types=[BITER])
     # Check: red at 1 hit point is bitten (2 + 0 modifier) on the Biter's turn (initiative 50 after red's 10).
-    tab.state = rules._state(tab.state, figures=rules._replace_figure(tab.state, "red", hp=1))
+    tab.state = tab.state.but(figures=rules._replace_figure(tab.state, "red", hp=1))
     events = pick(tab, dice=(50,))
     assert types_of(events)[-1] == "TurnStarted"
     events = act(tab, "red", PlayCard("t-10", "bottom", skip=True))
@@ -98,7 +98,7 @@ def test_gh_1_exhausted_by_cards_at_the_start_of_a_round():
     tab = duo()
     state = tab.state
     heroes = rules._replace_hero(state, "red", hand=("t-10",), discard=("t-20",), lost=("t-30", "t-40", "t-50", "t-60"))
-    tab.state = rules._state(state, heroes=heroes)
+    tab.state = state.but(heroes=heroes)
     events = act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"), (90,))
     exhausted = first(events, "CharacterExhausted")
     assert (exhausted.seat, exhausted.cause) == ("red", "cards")
@@ -110,7 +110,7 @@ def test_gh_1_one_card_but_a_full_discard_must_rest_not_exhaust():
     tab = solo()
     heroes = rules._replace_hero(tab.state, "red", hand=("t-10",), discard=("t-20", "t-30"),
                                  lost=("t-40", "t-50", "t-60"))
-    tab.state = rules._state(tab.state, heroes=heroes)
+    tab.state = tab.state.but(heroes=heroes)
     refused = act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
     assert isinstance(refused, Rejection) and refused.rule == "GH-C6" and "must long rest" in refused.reason
     assert rules.legal(tab.state, "red") == [DeclareLongRest()]
@@ -630,7 +630,7 @@ def test_gh_c6_long_rest_loses_a_chosen_card_and_heals_two():
     """GH-C6: declared secretly (initiative 99); on its turn it loses the card it names and heals 2."""
     tab = solo()
     heroes = rules._replace_hero(tab.state, "red", hand=("t-40", "t-50"), discard=("t-10", "t-20", "t-30"))
-    tab.state = rules._state(tab.state, heroes=heroes, figures=rules._replace_figure(tab.state, "red", hp=5))
+    tab.state = tab.state.but(heroes=heroes, figures=rules._replace_figure(tab.state, "red", hp=5))
     events = act(tab, "red", DeclareLongRest(), (90,))
     assert first(events, "InitiativeSet").order == (("dummy-1", 90), ("red", 99))
     refused = act(tab, "red", RestLose("t-40"))
@@ -653,7 +653,7 @@ def test_gh_c6_short_rest_at_the_end_of_the_round_loses_a_random_card():
     """GH-C6: with two discarded cards the seat is offered a short rest; the lost card is drawn at random."""
     tab = solo()
     heroes = rules._replace_hero(tab.state, "red", hand=("t-10", "t-20", "t-30"), discard=("t-40", "t-50"))
-    tab.state = rules._state(tab.state, heroes=heroes)
+    tab.state = tab.state.but(heroes=heroes)
     pick(tab)
     act(tab, "red", PlayCard("t-10", "bottom", skip=True))
     events = act(tab, "red", PlayCard("t-20", "top", skip=True))
