@@ -12,7 +12,7 @@ happens (GH-1).
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, SecretRevealed
+from events.game import GameStarted, Guards, SecretRevealed
 from events.games.gloomhaven import board as boards
 from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
 from events.games.gloomhaven.model import (
@@ -77,6 +77,8 @@ MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), (
 #: How a loaded die names a modifier card (``chronicle play --dice``, tests): its value, 10 for 2x, -10 for Null.
 MODIFIER_FACES = {"+0": 0, "+1": 1, "-1": -1, "+2": 2, "-2": -2, "x2": 10, "null": -10}
 LONG_REST_INITIATIVE = 99
+#: The opening checks of every decide (events.game.Guards): not started, over, unknown seat, foreign command.
+GUARDS = Guards("GH-C2", over="the scenario is over ({state.outcome})")
 
 
 # --- start --------------------------------------------------------------------------------------------
@@ -208,13 +210,7 @@ def turn(state: Any) -> tuple:
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     """A command becomes events, or a Rejection citing the clause that forbids it."""
-    if state is None:
-        return Rejection("GH-C2", "the game has not started")
-    if state.phase == "over":
-        return Rejection("GH-C2", f"the scenario is over ({state.outcome})")
-    hero = hero_of(state, seat)
-    if hero is None:
-        return Rejection("GH-C2", f"there is no seat {seat!r} in this game")
+    hero = hero_of(state, seat)  # a seat of a game under way, a command of ours: GUARDS ran first
     if isinstance(command, (SelectCards, DeclareLongRest)):
         outcome = _decide_pick(state, hero, command)
     elif isinstance(command, ChooseOrder):
@@ -225,10 +221,8 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         outcome = _decide_rest_lose(state, hero, command)
     elif isinstance(command, ChooseOption):
         outcome = _decide_option(state, seat, command, rng)
-    elif isinstance(command, ShortRest):
-        outcome = _decide_short_rest(state, hero, command, rng)
     else:
-        return Rejection("GH-C2", f"{type(command).__name__} is not a command of this game")
+        outcome = _decide_short_rest(state, hero, command, rng)
     if isinstance(outcome, Rejection):
         return outcome
     events, after = outcome
@@ -258,7 +252,7 @@ def _decide_pick(state: State, hero: Hero, command: Any) -> tuple | Rejection:
         event = CardsSelected(hero.seat, (), None, True, False)
     else:
         cards = command.cards
-        if not isinstance(cards, tuple) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
+        if len(cards) != 2:
             return Rejection("GH-C2", f"pick exactly two card ids, got {cards!r}")
         if len(hero.hand) < 2:
             return Rejection("GH-C6", f"{hero.seat} holds {len(hero.hand)} card(s): it cannot play two and must "
@@ -385,7 +379,7 @@ def _decide_order(state: State, seat: str, command: ChooseOrder) -> tuple | Reje
     if seat not in pending.seats:
         return Rejection(rule, f"the tie between {', '.join(pending.about)} is settled by {', '.join(pending.seats)}")
     order = command.order
-    if not isinstance(order, tuple) or tuple(sorted(order)) != pending.about:
+    if tuple(sorted(order)) != pending.about:
         return Rejection(rule, f"give an order of exactly {', '.join(pending.about)}, got {order!r}")
     event = OrderChosen(seat, pending.about, order, rule)
     after = evolve(state, event)
@@ -461,12 +455,6 @@ def _character_action(state: State, me: Figure, action: Any, command: PlayCard, 
     return _character_summon(state, me, action, command.path)
 
 
-def _hex(value: Any) -> tuple | None:
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return value
-    return None
-
-
 #: The longest explicit path a move may name: no printed move is longer, and a step costs at least 1.
 PATH_LIMIT = 20
 
@@ -479,16 +467,11 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     ``character_moves`` offers). The log's FigureMoved records the path walked.
     """
     rule = "GH-5" if action.jump else "GH-4"
-    if not isinstance(path, tuple):
-        return Rejection(rule, f"path must be a list of hexes, got {path!r}")
-    if to is not None:
-        goal = _hex(to)
-        if goal is None:
-            return Rejection(rule, f"to must be a hex [q, r], got {to!r}")
+    if to is not None:  # hexes of two integers: PlayCard.KINDS (the edge refuses any other shape)
         if not path:
-            return _cheapest_move(state, me, action, goal)
-        if _hex(path[-1]) != goal:
-            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(goal)}")
+            return _cheapest_move(state, me, action, to)
+        if path[-1] != to:
+            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(to)}")
     if not path:
         return []
     if len(path) > PATH_LIMIT:
@@ -498,12 +481,8 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     jump = action.jump
     here = me.hex
     spent = 0
-    for i, step in enumerate(path):
-        hex = _hex(step)
-        at = f"step {i + 1}"
-        if hex is None:
-            return Rejection(rule, f"{at}: path[{i}] must be a hex [q, r], got {step!r}")
-        move = f"{at} ({list(here)} → {list(hex)})"
+    for i, hex in enumerate(path):
+        move = f"step {i + 1} ({list(here)} → {list(hex)})"
         if hex not in hexmap:
             return Rejection("GH-C1", f"{move}: hex {list(hex)} is not on the map")
         if hex not in hexmap.adjacent(here, through_closed=True):
@@ -607,7 +586,7 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
     hexmap = hexmap_of(state)
     reach = max(1, action.range)
     for target_id in targets:
-        target = figure_of(state, target_id) if isinstance(target_id, str) else None
+        target = figure_of(state, target_id)
         if target is None or target.kind != "monster":
             return Rejection("GH-C5", f"{target_id!r} is not a monster on the map")
         if not _in_range(hexmap, me.hex, target.hex, reach):
@@ -624,7 +603,7 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
 def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> list | Rejection:
     if len(targets) != 1:
         return Rejection("GH-C3", f"a heal names one figure, got {len(targets)}")
-    target = figure_of(state, targets[0]) if isinstance(targets[0], str) else None
+    target = figure_of(state, targets[0])
     if target is None or _team(target) != _team(me):
         return Rejection("GH-C3", f"{targets[0]!r} is not an ally on the map")
     if target.id != me.id:
@@ -637,7 +616,7 @@ def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> li
 
 
 def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> list | Rejection:
-    if len(path) != 1 or _hex(path[0]) is None:
+    if len(path) != 1:
         return Rejection("GH-8", "a summon names the one hex [q, r] it appears in")
     hex = path[0]
     hexmap = hexmap_of(state)
@@ -897,7 +876,7 @@ def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> 
                              f"{', '.join(pending.seats)}, not {seat}")
         return Rejection("GH-C4", f"{seat} is exhausted and takes no part in this choice")
     index = command.index
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pending.options):
+    if not 0 <= index < len(pending.options):
         return Rejection("GH-C4", f"choose an option from 0 to {len(pending.options) - 1}, got {index!r}")
     figure = figure_of(state, pending.about[0])
     option = pending.options[index]
@@ -916,13 +895,11 @@ def _decide_short_rest(state: State, hero: Hero, command: ShortRest, rng: Any) -
         return Rejection("GH-C6", "short rests are offered at the end of a round only")
     if hero.seat not in pending.seats:
         return Rejection("GH-C6", f"{hero.seat} has no short rest to take or decline now")
-    if command.rest is True:
+    if command.rest:
         lost = rng.pick(hero.discard, face=lambda card_id: _card(state, card_id).initiative)
         event = ShortRested(hero.seat, lost, tuple(card for card in hero.discard if card != lost))
-    elif command.rest is False:
-        event = ShortRestDeclined(hero.seat)
     else:
-        return Rejection("GH-C6", f"rest must be true or false, got {command.rest!r}")
+        event = ShortRestDeclined(hero.seat)
     after = evolve(state, event)
     events = [event]
     if after.pending is None:
