@@ -46,7 +46,7 @@ class CountingTable(Table):
             self.counter.on = False
 
 
-@pytest.mark.parametrize("name", [name for name in events.games.NAMES if name != "gloomhaven"])
+@pytest.mark.parametrize("name", events.games.NAMES)
 def test_core_1_every_logged_event_is_folded_once(name, monkeypatch):
     game = events.games.load(name)
     rules = importlib.import_module(f"events.games.{name}.rules")

@@ -12,7 +12,7 @@ happens (GH-1).
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, SecretRevealed
 from events.games.gloomhaven import board as boards
 from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
 from events.games.gloomhaven.model import (
@@ -211,34 +211,30 @@ def turn(state: Any) -> tuple:
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     """A command becomes events, or a Rejection citing the clause that forbids it."""
     hero = hero_of(state, seat)  # a seat of a game under way, a command of ours: GUARDS ran first
+    flow = Flow(state, evolve)  # every event folded once, here; the Table keeps the states
     if isinstance(command, (SelectCards, DeclareLongRest)):
-        outcome = _decide_pick(state, hero, command)
+        refused = _decide_pick(flow, hero, command)
     elif isinstance(command, ChooseOrder):
-        outcome = _decide_order(state, seat, command)
+        refused = _decide_order(flow, seat, command)
     elif isinstance(command, PlayCard):
-        outcome = _decide_play(state, hero, command, rng)
+        refused = _decide_play(flow, hero, command, rng)
     elif isinstance(command, RestLose):
-        outcome = _decide_rest_lose(state, hero, command)
+        refused = _decide_rest_lose(flow, hero, command)
     elif isinstance(command, ChooseOption):
-        outcome = _decide_option(state, seat, command, rng)
+        refused = _decide_option(flow, seat, command, rng)
     else:
-        outcome = _decide_short_rest(state, hero, command, rng)
-    if isinstance(outcome, Rejection):
-        return outcome
-    events, after = outcome
-    return events + _advance(after, rng)
-
-
-def _apply(state: State, events: list) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
+        refused = _decide_short_rest(flow, hero, command, rng)
+    if refused is not None:
+        return refused
+    _advance(flow, rng)
+    return flow
 
 
 # --- picks and the reveal (GH-C2, GH-2, GH-C3) ---------------------------------------------------------
 
 
-def _decide_pick(state: State, hero: Hero, command: Any) -> tuple | Rejection:
+def _decide_pick(flow: Flow, hero: Hero, command: Any) -> Rejection | None:
+    state = flow.state
     if state.phase != "select":
         return Rejection("GH-C2", f"cards are picked at the start of a round; round {state.round} is under way")
     if hero.exhausted:
@@ -265,7 +261,8 @@ def _decide_pick(state: State, hero: Hero, command: Any) -> tuple | Rejection:
         if command.leading not in cards:
             return Rejection("GH-2", f"the leading card must be one of the two picked, got {command.leading!r}")
         event = CardsSelected(hero.seat, tuple(cards), command.leading, False, False)
-    return [event], evolve(state, event)
+    flow.emit(event)
+    return None
 
 
 def _reveal(state: State, rng: Any) -> list:
@@ -371,8 +368,8 @@ def _order_or_tie(state: State) -> list:
     return [InitiativeSet(order, notes, "GH-2")]
 
 
-def _decide_order(state: State, seat: str, command: ChooseOrder) -> tuple | Rejection:
-    pending = state.pending
+def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | None:
+    pending = flow.state.pending
     if pending is None or pending.kind not in ("initiative", "monster-order"):
         return Rejection("GH-2", "no initiative tie is waiting for the players")
     rule = "GH-2" if pending.kind == "initiative" else "GH-C3"
@@ -381,10 +378,9 @@ def _decide_order(state: State, seat: str, command: ChooseOrder) -> tuple | Reje
     order = command.order
     if tuple(sorted(order)) != pending.about:
         return Rejection(rule, f"give an order of exactly {', '.join(pending.about)}, got {order!r}")
-    event = OrderChosen(seat, pending.about, order, rule)
-    after = evolve(state, event)
-    more = _order_or_tie(after)
-    return [event] + more, _apply(after, more)
+    flow.emit(OrderChosen(seat, pending.about, order, rule))
+    flow.emit(*_order_or_tie(flow.state))
+    return None
 
 
 # --- characters' turns (GH-3, GH-4, GH-5) -------------------------------------------------------------
@@ -401,7 +397,8 @@ def _not_your_turn(state: State, seat: str) -> Rejection:
     return Rejection("GH-C2", f"it is {state.acting or 'no character'}'s turn, not {seat}'s")
 
 
-def _decide_play(state: State, hero: Hero, command: PlayCard, rng: Any) -> tuple | Rejection:
+def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejection | None:
+    state = flow.state
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
     if hero.long_rest:
@@ -420,20 +417,15 @@ def _decide_play(state: State, hero: Hero, command: PlayCard, rng: Any) -> tuple
     card = _card(state, command.card)
     action = card.top if command.half == "top" else card.bottom
     me = figure_of(state, hero.seat)
-    events: list = [CardPlayed(hero.seat, card.id, command.half, action.kind, bool(command.skip))]
-    after = evolve(state, events[0])
+    flow.emit(CardPlayed(hero.seat, card.id, command.half, action.kind, bool(command.skip)))
     if not command.skip:
-        effect = _character_action(after, me, action, command, rng)
-        if isinstance(effect, Rejection):
-            return effect
-        events += effect
-        after = _apply(after, effect)
-    hero_now = hero_of(after, hero.seat)
+        refused = _character_action(flow, me, action, command, rng)
+        if refused is not None:
+            return refused
+    hero_now = hero_of(flow.state, hero.seat)
     if not hero_now.exhausted and len(hero_now.used) == 2:
-        closing = [_discard(after, hero_now), TurnEnded(hero.seat)]
-        events += closing
-        after = _apply(after, closing)
-    return events, after
+        flow.emit(_discard(flow.state, hero_now), TurnEnded(hero.seat))
+    return None
 
 
 def _discard(state: State, hero: Hero) -> CardsDiscarded:
@@ -445,14 +437,20 @@ def _discard(state: State, hero: Hero) -> CardsDiscarded:
     return CardsDiscarded(hero.seat, tuple(discarded), tuple(lost))
 
 
-def _character_action(state: State, me: Figure, action: Any, command: PlayCard, rng: Any) -> list | Rejection:
-    if action.kind == "move":
-        return _character_move(state, me, action, command.path, command.to)
+def _character_action(flow: Flow, me: Figure, action: Any, command: PlayCard, rng: Any) -> Rejection | None:
+    state = flow.state
     if action.kind == "attack":
-        return _character_attack(state, me, action, command.targets, rng)
-    if action.kind == "heal":
-        return _character_heal(state, me, action, command.targets)
-    return _character_summon(state, me, action, command.path)
+        return _character_attack(flow, me, action, command.targets, rng)
+    if action.kind == "move":
+        effect = _character_move(state, me, action, command.path, command.to)
+    elif action.kind == "heal":
+        effect = _character_heal(state, me, action, command.targets)
+    else:
+        effect = _character_summon(state, me, action, command.path)
+    if isinstance(effect, Rejection):
+        return effect
+    flow.emit(*effect)
+    return None
 
 
 #: The longest explicit path a move may name: no printed move is longer, and a step costs at least 1.
@@ -576,7 +574,8 @@ def _in_range(hexmap: HexMap, here: tuple, there: tuple, reach: int) -> bool:
     return distance is not None and distance <= reach and hexmap.line_of_sight(here, there)
 
 
-def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng: Any) -> list | Rejection:
+def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: Any) -> Rejection | None:
+    state = flow.state
     if not targets:
         return Rejection("GH-C5", "an attack names at least one target (or play the card with skip)")
     if len(targets) > action.targets:
@@ -597,7 +596,8 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
                 return Rejection("GH-C5", f"{target_id} is {distance} hexes away around walls; range is {reach}")
             return Rejection("GH-C7", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
                              "clears the walls (a corner on a wall never ends one)")
-    return _attacks(state, me, action.value, action.range, targets, me.seat, rng, action.advantage)
+    _attacks(flow, me, action.value, action.range, targets, me.seat, rng, action.advantage)
+    return None
 
 
 def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> list | Rejection:
@@ -631,7 +631,8 @@ def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> lis
     return [FigureSummoned(me.seat, figure)]
 
 
-def _decide_rest_lose(state: State, hero: Hero, command: RestLose) -> tuple | Rejection:
+def _decide_rest_lose(flow: Flow, hero: Hero, command: RestLose) -> Rejection | None:
+    state = flow.state
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
     if not hero.long_rest:
@@ -641,8 +642,8 @@ def _decide_rest_lose(state: State, hero: Hero, command: RestLose) -> tuple | Re
                          f"({', '.join(hero.discard)})")
     me = figure_of(state, hero.seat)
     returned = tuple(card for card in hero.discard if card != command.card)
-    events = [LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat)]
-    return events, _apply(state, events)
+    flow.emit(LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat))
+    return None
 
 
 # --- attacks (GH-C5) ------------------------------------------------------------------------------------
@@ -664,28 +665,24 @@ def _effect(card: str, value: int) -> int:
     return max(0, value + int(card))
 
 
-def _attacks(state: State, attacker: Figure, value: int, range: int, targets: tuple, owner: str, rng: Any,
-             advantage: bool = False) -> list:
+def _attacks(flow: Flow, attacker: Figure, value: int, range: int, targets: tuple, owner: str, rng: Any,
+             advantage: bool = False) -> None:
     """One modifier draw per target (two with advantage or disadvantage), damage, and what it does (GH-C5).
 
     A ranged attack on an adjacent target has disadvantage; advantage and disadvantage together
     cancel (rulebook p. 20). A deck with fewer cards left than the draw needs is shuffled whole
     first, so every draw of one attack comes from one deck.
     """
-    events: list = []
-    after = state
     for target_id in targets:
-        target = figure_of(after, target_id)
+        target = figure_of(flow.state, target_id)
         if target is None:
             continue
-        disadvantage = range > 0 and hexmap_of(after).are_adjacent(attacker.hex, target.hex)
+        disadvantage = range > 0 and hexmap_of(flow.state).are_adjacent(attacker.hex, target.hex)
         two = advantage != disadvantage
-        left = _remaining(_deck(after, owner))
+        left = _remaining(_deck(flow.state, owner))
         if len(left) < (2 if two else 1):
-            shuffle = DeckReshuffled(owner)
-            events.append(shuffle)
-            after = evolve(after, shuffle)
-            left = _remaining(_deck(after, owner))
+            flow.emit(DeckReshuffled(owner))
+            left = _remaining(_deck(flow.state, owner))
         first = rng.pick(left, face=MODIFIER_FACES.get)
         drawn = (first,)
         if two:
@@ -700,18 +697,11 @@ def _attacks(state: State, attacker: Figure, value: int, range: int, targets: tu
             used, effect = min(drawn, key=lambda card: _effect(card, value)), "disadvantage"
         damage = _effect(used, value)
         hp = target.hp - damage
-        event = AttackResolved(attacker.id, target.id, owner, value, drawn, used, effect, damage, hp)
-        events.append(event)
-        after = evolve(after, event)
+        flow.emit(AttackResolved(attacker.id, target.id, owner, value, drawn, used, effect, damage, hp))
         if target.kind == "character" and hp < 1:
-            exhausted = CharacterExhausted(target.seat, "damage", "GH-1")
-            events.append(exhausted)
-            after = evolve(after, exhausted)
+            flow.emit(CharacterExhausted(target.seat, "damage", "GH-1"))
         elif target.kind != "character" and hp <= 0:
-            died = FigureDied(target.id)
-            events.append(died)
-            after = evolve(after, died)
-    return events
+            flow.emit(FigureDied(target.id))
 
 
 # --- monsters' and summons' turns (GH-6, GH-7, GH-8, GH-C3, GH-C4) --------------------------------------
@@ -792,24 +782,21 @@ def plan_for(state: State, figure: Figure) -> Any:
     return monster_turn(field_of(state), figure.id, move or 0, attack, mode)
 
 
-def _monster_turn(state: State, figure: Figure, rng: Any) -> list:
+def _monster_turn(flow: Flow, figure: Figure, rng: Any) -> None:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
-    plan = plan_for(state, figure)
-    events: list = [TurnStarted(figure.id),
-                    MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
-                                       plan.destinations)]
+    plan = plan_for(flow.state, figure)
+    flow.emit(TurnStarted(figure.id),
+              MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
+                                 plan.destinations))
     if len(plan.options) > 1:
-        return events  # evolve sets the pending choice: ties go to the players (GH-C4)
-    after = _apply(state, events)
+        return  # evolve sets the pending choice: ties go to the players (GH-C4)
     if plan.options:
         option = plan.options[0]
         rule = "GH-C9" if option.toward is not None else ("GH-C8" if option.attacks else "GH-7")
-        chosen = OptionChosen("", figure.id, 0, option, rule)
-        events.append(chosen)
-        events += _execute(evolve(after, chosen), figure, plan.options[0], rng)
+        flow.emit(OptionChosen("", figure.id, 0, option, rule))
+        _execute(flow, figure, option, rng)
     else:
-        events += _other_abilities(after, figure) + [TurnEnded(figure.id)]
-    return events
+        flow.emit(*_other_abilities(flow.state, figure), TurnEnded(figure.id))
 
 
 def _other_abilities(state: State, figure: Figure) -> list:
@@ -820,29 +807,21 @@ def _other_abilities(state: State, figure: Figure) -> list:
     return []
 
 
-def _execute(state: State, figure: Figure, option: Any, rng: Any) -> list:
+def _execute(flow: Flow, figure: Figure, option: Any, rng: Any) -> None:
     """Move along the option's path (GH-7), then attack its targets (GH-C5), then the card's other lines."""
-    move, jump, attack, value, _heal = _abilities(state, figure)
-    events: list = []
-    after = state
+    move, jump, attack, value, _heal = _abilities(flow.state, figure)
     if option.path:
         mode = "fly" if figure.flying else ("jump" if jump else "walk")
-        moved = _movement_events(after, figure, option.path, mode, option.movement,
-                                 "GH-5" if mode != "walk" else "GH-7")
-        events += moved
-        after = _apply(after, moved)
-    me = figure_of(after, figure.id)
+        flow.emit(*_movement_events(flow.state, figure, option.path, mode, option.movement,
+                                    "GH-5" if mode != "walk" else "GH-7"))
+    me = figure_of(flow.state, figure.id)
     if me is not None and attack is not None and option.attacks:
         owner = MONSTERS if figure.kind == "monster" else figure.seat  # GH-8: the summoner's deck
-        hits = _attacks(after, me, value, attack.range, option.attacks, owner, rng)
-        events += hits
-        after = _apply(after, hits)
-    me = figure_of(after, figure.id)
+        _attacks(flow, me, value, attack.range, option.attacks, owner, rng)
+    me = figure_of(flow.state, figure.id)
     if me is not None:
-        extra = _other_abilities(after, me)
-        events += extra
-    events.append(TurnEnded(figure.id))
-    return events
+        flow.emit(*_other_abilities(flow.state, me))
+    flow.emit(TurnEnded(figure.id))
 
 
 def _choosers(state: State, focus: tuple) -> tuple:
@@ -865,7 +844,8 @@ def _choosers(state: State, focus: tuple) -> tuple:
     return living
 
 
-def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> tuple | Rejection:
+def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Rejection | None:
+    state = flow.state
     pending = state.pending
     if pending is None or pending.kind != "monster":
         return Rejection("GH-C4", "no monster is waiting for the players to choose")
@@ -880,16 +860,16 @@ def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> 
         return Rejection("GH-C4", f"choose an option from 0 to {len(pending.options) - 1}, got {index!r}")
     figure = figure_of(state, pending.about[0])
     option = pending.options[index]
-    chosen = OptionChosen(seat, figure.id, index, option, "GH-C4")
-    after = evolve(state, chosen)
-    events = [chosen] + _execute(after, figure, option, rng)
-    return events, _apply(after, events[1:])
+    flow.emit(OptionChosen(seat, figure.id, index, option, "GH-C4"))
+    _execute(flow, figure, option, rng)
+    return None
 
 
 # --- the end of a round (GH-C2, GH-C5, GH-C6) -----------------------------------------------------------
 
 
-def _decide_short_rest(state: State, hero: Hero, command: ShortRest, rng: Any) -> tuple | Rejection:
+def _decide_short_rest(flow: Flow, hero: Hero, command: ShortRest, rng: Any) -> Rejection | None:
+    state = flow.state
     pending = state.pending
     if pending is None or pending.kind != "short-rest":
         return Rejection("GH-C6", "short rests are offered at the end of a round only")
@@ -900,13 +880,10 @@ def _decide_short_rest(state: State, hero: Hero, command: ShortRest, rng: Any) -
         event = ShortRested(hero.seat, lost, tuple(card for card in hero.discard if card != lost))
     else:
         event = ShortRestDeclined(hero.seat)
-    after = evolve(state, event)
-    events = [event]
-    if after.pending is None:
-        closing = _end_round(after)
-        events += closing
-        after = _apply(after, closing)
-    return events, after
+    flow.emit(event)
+    if flow.state.pending is None:
+        flow.emit(*_end_round(flow.state))
+    return None
 
 
 def _end_round(state: State) -> list:
@@ -931,51 +908,58 @@ def _round_start_exhaustion(state: State) -> list:
             if len(hero.hand) < 2 and len(hero.discard) < 2]
 
 
-def _advance(state: State, rng: Any) -> list:
+def _advance(flow: Flow, rng: Any) -> None:
     """Run everything that needs no player: reveals, monster turns, round ends, until someone must act."""
-    events: list = []
     for _guard in range(500):
-        step = _next_step(state, rng)
-        if not step:
-            return events
-        events += step
-        state = _apply(state, step)
+        if not _next_step(flow, rng):
+            return
     raise RuntimeError("gloomhaven: the round did not settle after 500 automatic steps")
 
 
-def _next_step(state: State, rng: Any) -> list:
+def _next_step(flow: Flow, rng: Any) -> bool:
+    """One automatic step, emitted; False when a player must act now (or the game is over)."""
+    state = flow.state
     if state.phase == "over" or state.pending is not None:
-        return []
+        return False
     if not _living_heroes(state):
-        return [GameEnded("lost", state.round)]
+        flow.emit(GameEnded("lost", state.round))
+        return True
     if not _monsters(state):
-        return [GameEnded("won", state.round)]
+        flow.emit(GameEnded("won", state.round))
+        return True
     if state.phase == "select":
         exhausted = _round_start_exhaustion(state)
         if exhausted:
-            return exhausted
+            flow.emit(*exhausted)
+            return True
         waiting = [hero for hero in _living_heroes(state) if hero.pick is None]
         if waiting:
-            return []
-        events = _reveal(state, rng)
-        return events + _order_or_tie(_apply(state, events))
+            return False
+        flow.emit(*_reveal(state, rng))
+        flow.emit(*_order_or_tie(flow.state))
+        return True
     if state.phase != "act":
-        return []
+        return False
     if state.acting is not None:
         figure = figure_of(state, state.acting)
         if figure is None:  # it fell during its own turn
-            return [TurnEnded(state.acting)]
-        return []  # a character's turn under way
+            flow.emit(TurnEnded(state.acting))
+            return True
+        return False  # a character's turn under way
     if state.current >= len(state.order):
         offers = tuple(hero.seat for hero in _living_heroes(state) if len(hero.discard) >= 2)
         if offers:
-            return [ShortRestOffered(offers)]
-        return _end_round(state)
+            flow.emit(ShortRestOffered(offers))
+        else:
+            flow.emit(*_end_round(state))
+        return True
     figure_id = state.order[state.current][0]
     figure = figure_of(state, figure_id)
     if figure.kind == "character":
-        return [TurnStarted(figure_id)]
-    return _monster_turn(state, figure, rng)
+        flow.emit(TurnStarted(figure_id))
+    else:
+        _monster_turn(flow, figure, rng)
+    return True
 
 
 # --- evolve ----------------------------------------------------------------------------------------------
