@@ -24,6 +24,7 @@ import platform
 import sys
 import time
 
+from events.bots import random_step
 from events.canonical import state_hash
 from events.dice import command_rng, local_secret
 from events.games import load as load_game
@@ -48,9 +49,7 @@ def play(game, scenario: dict, commands: int, seed: int) -> tuple[list, list]:
     picker = Rng(seed)
     decided = []
     while len(decided) < commands and not game.is_over(table.state):
-        seat = game.turn(table.state)[0]
-        options = game.legal(table.state, seat)
-        command = options[picker.below(len(options))]
+        seat, command = random_step(game, table.state, picker)
         decided.append((table.state, seat, command, table.seq + 1))
         result = table.submit(seat, command, f"c-{len(decided)}")
         assert isinstance(result, Accepted), result

@@ -102,6 +102,16 @@ def next_mover(game: Game, state: Any, chooser: Rng) -> str | None:
     return chooser.pick(seats) if seats else None
 
 
+def random_step(game: Game, state: Any, chooser: Rng) -> tuple | None:
+    """``(seat, command)``: a seat that may act now and one of its legal commands, each uniformly
+    (``RandomBot``); None when nobody can act. The one random step of every loop that drives a game
+    itself (``chronicle play --random``, the benches, tests that submit with their own ids or dice)."""
+    seat = next_mover(game, state, chooser)
+    if seat is None:
+        return None
+    return seat, RandomBot().choose(game, state, seat, chooser)
+
+
 def playout(table: Any, bots: dict, chooser: Rng, limit: int, prefix: str = "bot", on_result: Any = None) -> int:
     """Play ``table`` with ``bots`` (seat -> bot; a seat without one plays at random) until the game
     is over, nobody can act, or ``limit`` commands were made. Returns the number of commands made.
