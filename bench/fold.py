@@ -3,7 +3,8 @@
 ``python -m bench.fold [--commands N] [--seed S] [--scenario NAME] [--repeat R]``
 
 It plays one long random game in memory (a built-in scenario with its rounds raised; each
-command picked among ``legal()`` with ``events.rng.Rng``), then times, best of ``--repeat`` runs:
+command a seat that may act and one of its ``legal()`` commands, by ``events.bots.random_step``),
+then times, best of ``--repeat`` runs:
 
 * **fold**: ``evolve`` over every event from nothing (what a replay or a browser page does);
 * **fold + hash**: the same with ``state_hash`` after every event (what ``Table.restore`` and the
