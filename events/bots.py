@@ -13,6 +13,7 @@ bounded: at most ``MAX_OPTIONS`` commands are looked at per choice.
 
 from __future__ import annotations
 
+from events.game import Flow
 from events.log import fold
 from events.rng import Rng
 from events.rules import Rejection
@@ -60,7 +61,9 @@ class GreedyBot:
             produced = game.decide(state, seat, option, Rng(chooser.next64()))
             if isinstance(produced, Rejection):  # pragma: no cover - legal() lists what decide accepts
                 continue
-            value = self.score(fold(game, produced, state), seat)
+            states = produced.states_from(state) if isinstance(produced, Flow) else None
+            after = states[-1] if states else fold(game, produced, state)  # a Flow folded it already
+            value = self.score(after, seat)
             if best_score is None or value > best_score:
                 best, best_score = [option], value
             elif value == best_score:

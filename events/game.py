@@ -86,6 +86,8 @@ class Flow(list):
 
     ``start`` is the state the decision began from: the Table keeps the states only when it is
     the Table's own state and there is one per event (a flow extended with ``+=`` has fewer).
+    Events reach a flow only through ``emit``: code that wants other events builds a new list
+    (``flow[1:]``, ``flow + [...]`` are plain lists), never assigns into the flow.
     """
 
     def __init__(self, state: Any, evolve: Callable[[Any, Any], Any]) -> None:
