@@ -309,7 +309,8 @@ class Table:
     def submit(
         self, seat: str, command: Record, command_id: str, at: str | None = None, rng: Rng | None = None
     ) -> Accepted | Rejection:
-        """Decide a command and, if accepted, fold and log its events.
+        """Decide a command and, if accepted, log its events, each folded once: by the game's
+        ``decide`` into its Flow (whose states are kept), or here when it answered a plain list.
 
         A command id already in the log answers with its earlier envelopes (applied once). The
         command that ends the game is followed by SecretRevealed (CORE-2), in the same batch.
