@@ -3,7 +3,8 @@
 ``python -m bench.fold [--commands N] [--seed S] [--scenario NAME] [--repeat R]``
 
 It plays one long random game in memory (a built-in scenario with its rounds raised; each
-command picked among ``legal()`` with ``events.rng.Rng``), then times, best of ``--repeat`` runs:
+command a seat that may act and one of its ``legal()`` commands, by ``events.bots.random_step``),
+then times, best of ``--repeat`` runs:
 
 * **fold**: ``evolve`` over every event from nothing (what a replay or a browser page does);
 * **fold + hash**: the same with ``state_hash`` after every event (what ``Table.restore`` and the
@@ -24,6 +25,7 @@ import platform
 import sys
 import time
 
+from events.bots import random_step
 from events.canonical import state_hash
 from events.dice import command_rng, local_secret
 from events.games import load as load_game
@@ -48,9 +50,7 @@ def play(game, scenario: dict, commands: int, seed: int) -> tuple[list, list]:
     picker = Rng(seed)
     decided = []
     while len(decided) < commands and not game.is_over(table.state):
-        seat = game.turn(table.state)[0]
-        options = game.legal(table.state, seat)
-        command = options[picker.below(len(options))]
+        seat, command = random_step(game, table.state, picker)
         decided.append((table.state, seat, command, table.seq + 1))
         result = table.submit(seat, command, f"c-{len(decided)}")
         assert isinstance(result, Accepted), result

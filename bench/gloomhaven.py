@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 
+from events.bots import playout
 from events.games import load as load_game
 from events.games.gloomhaven import rules
 from events.log import Table
@@ -111,14 +112,7 @@ def monster_turns(name: str, games: int, seed: int) -> list:
     for number in range(games):
         table = Table.create(game, "bench", scenario, seed + number)
         chooser = Rng(seed + number)
-        for step in range(300):
-            if game.is_over(table.state):
-                break
-            seats = tuple(seat for seat in game.turn(table.state) if game.legal(table.state, seat))
-            if not seats:
-                break
-            seat = chooser.pick(seats)
-            table.submit(seat, chooser.pick(tuple(game.legal(table.state, seat))), f"b-{step}")
+        playout(table, {}, chooser, 300, prefix="b")
         # Re-fold the log and keep the state at each monster turn's start.
         state = None
         for envelope in table.envelopes:

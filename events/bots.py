@@ -13,6 +13,7 @@ bounded: at most ``MAX_OPTIONS`` commands are looked at per choice.
 
 from __future__ import annotations
 
+from events.game import Flow
 from events.log import fold
 from events.rng import Rng
 from events.rules import Rejection
@@ -60,7 +61,9 @@ class GreedyBot:
             produced = game.decide(state, seat, option, Rng(chooser.next64()))
             if isinstance(produced, Rejection):  # pragma: no cover - legal() lists what decide accepts
                 continue
-            value = self.score(fold(game, produced, state), seat)
+            states = produced.states_from(state) if isinstance(produced, Flow) else None
+            after = states[-1] if states else fold(game, produced, state)  # a Flow folded it already
+            value = self.score(after, seat)
             if best_score is None or value > best_score:
                 best, best_score = [option], value
             elif value == best_score:
@@ -100,6 +103,16 @@ def next_mover(game: Game, state: Any, chooser: Rng) -> str | None:
     Gloomhaven's card selection), or None when nobody can."""
     seats = tuple(seat for seat in game.turn(state) if game.legal(state, seat))
     return chooser.pick(seats) if seats else None
+
+
+def random_step(game: Game, state: Any, chooser: Rng) -> tuple | None:
+    """``(seat, command)``: a seat that may act now and one of its legal commands, each uniformly
+    (``RandomBot``); None when nobody can act. The one random step of every loop that drives a game
+    itself (``chronicle play --random``, the benches, tests that submit with their own ids or dice)."""
+    seat = next_mover(game, state, chooser)
+    if seat is None:
+        return None
+    return seat, RandomBot().choose(game, state, seat, chooser)
 
 
 def playout(table: Any, bots: dict, chooser: Rng, limit: int, prefix: str = "bot", on_result: Any = None) -> int:

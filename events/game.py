@@ -74,6 +74,42 @@ class SecretRevealed(Record):
 CORE_EVENTS = Registry("event", (SecretRevealed,))
 
 
+class Flow(list):
+    """The events one decision produced, each with the state it leads to: a game folds each once.
+
+    ``decide`` needs the state its own events lead to (a move reveals a Location, then the turn
+    ends on the state the reveal left), and the Table needs the state after every event to hash
+    it. A Flow keeps both, so the Table folds nothing again (issue 13): the game emits each event
+    through ``emit``, reads ``flow.state``, and returns the flow. It is the list of its events
+    (``flow == [MechMoved(...), TurnEnded(...)]``), so whoever only wants the events reads it as
+    one; a plain list is still a valid answer (the Table then folds it itself).
+
+    ``start`` is the state the decision began from: the Table keeps the states only when it is
+    the Table's own state and there is one per event (a flow extended with ``+=`` has fewer).
+    Events reach a flow only through ``emit``: code that wants other events builds a new list
+    (``flow[1:]``, ``flow + [...]`` are plain lists), never assigns into the flow.
+    """
+
+    def __init__(self, state: Any, evolve: Callable[[Any, Any], Any]) -> None:
+        list.__init__(self)
+        self.start = state
+        self.state = state
+        self.states: list = []
+        self.evolve = evolve
+
+    def emit(self, *events: Any) -> None:
+        for event in events:
+            self.state = self.evolve(self.state, event)
+            self.append(event)
+            self.states.append(self.state)
+
+    def states_from(self, state: Any) -> list | None:
+        """The state after each event if this flow began at ``state`` and is whole, else None."""
+        if self.start is state and len(self.states) == len(self):
+            return self.states
+        return None
+
+
 class Guards:
     """The opening checks every ``decide`` shares, as data: not started, over, unknown seat, and
     a command that is not one of the game's.
@@ -258,14 +294,25 @@ _PARTS = (
 
 def stamped(start: Callable, rules_version: str) -> Callable:
     """``start`` with its GameStarted recorded under ``rules_version`` (for a released version
-    whose rules module now starts games under a newer name)."""
+    whose rules module now starts games under a newer name).
+
+    A start that records ``rules_version`` already is answered as it is (its Flow, folded once);
+    a restamped one is a plain list, which the Table folds (its states came from another event).
+    Stamping a stamped start stamps the original once.
+    """
+    original = getattr(start, "original", start)
 
     def start_stamped(scenario: dict, seed: Any) -> list:
-        return [
-            event.but(rules_version=rules_version) if isinstance(event, GameStarted) else event
-            for event in start(scenario, seed)
-        ]
+        started = original(scenario, seed)
+        for event in started:
+            if isinstance(event, GameStarted) and event.rules_version != rules_version:
+                break
+        else:
+            return started
+        return [event.but(rules_version=rules_version) if isinstance(event, GameStarted) else event
+                for event in started]
 
+    start_stamped.original = original  # type: ignore[attr-defined]
     return start_stamped
 
 

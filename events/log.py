@@ -20,7 +20,7 @@ import json
 
 from events.canonical import state_hash
 from events.dice import SealedRng, SecretNeeded, check_secret, command_rng, commitment, legacy_rng, local_secret
-from events.game import GameStarted, SecretRevealed, rule_of
+from events.game import Flow, GameStarted, SecretRevealed, rule_of
 from events.record import DecodeError, Record
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
@@ -216,8 +216,10 @@ class Table:
             secret = local_secret(secret)
         table = cls(game, game_id)
         table.secret = check_secret(secret)
-        for event in game.start(scenario, commitment(secret, game_id)):
-            table._append(event, None, None, None, None, at)
+        started = game.start(scenario, commitment(secret, game_id))
+        states = started.states_from(None) if isinstance(started, Flow) else None
+        for index, event in enumerate(started):
+            table._append(event, None, None, None, None, at, None if states is None else states[index])
         table._reveal_if_over(at)
         return table
 
@@ -307,7 +309,8 @@ class Table:
     def submit(
         self, seat: str, command: Record, command_id: str, at: str | None = None, rng: Rng | None = None
     ) -> Accepted | Rejection:
-        """Decide a command and, if accepted, fold and log its events.
+        """Decide a command and, if accepted, log its events, each folded once: by the game's
+        ``decide`` into its Flow (whose states are kept), or here when it answered a plain list.
 
         A command id already in the log answers with its earlier envelopes (applied once). The
         command that ends the game is followed by SecretRevealed (CORE-2), in the same batch.
@@ -323,8 +326,9 @@ class Table:
             raise LogError(f"{self.game.name}: decide accepted {command!r} but produced no event")
         dice = tuple(rng.values[: rng.used]) if isinstance(rng, LoadedRng) and rng.used else None
         first = self.seq + 1
-        for event in result:
-            self._append(event, seat, command_id, command, dice, at)
+        states = result.states_from(self.state) if isinstance(result, Flow) else None  # folded once, by decide
+        for index, event in enumerate(result):
+            self._append(event, seat, command_id, command, dice, at, None if states is None else states[index])
             dice = None
         produced = self.envelopes[first - 1 :]
         return Accepted(produced, self.envelopes[-1] if self._reveal_if_over(at) else None)
@@ -348,13 +352,14 @@ class Table:
         self._append(SecretRevealed(self.secret), None, None, None, None, at)
         return True
 
-    def _append(self, event, seat, command_id, command, dice, at) -> None:
+    def _append(self, event, seat, command_id, command, dice, at, state: Any = None) -> None:
+        """Log one event; ``state`` is the state it leads to when its Flow folded it already."""
         if event.TYPE not in self.game.events:
             raise LogError(f"{self.game.name}: event type {event.TYPE!r} is not registered")
         rule = rule_of(event)
         if rule is not None and rule not in self.game.catalogue:
             raise LogError(f"{self.game.name}: event {event.TYPE} cites unknown clause {rule!r}")
-        self.state = self.game.evolve(self.state, event)
+        self.state = self.game.evolve(self.state, event) if state is None else state
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
         elif isinstance(event, SecretRevealed):

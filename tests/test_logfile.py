@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from events.bots import random_step
 from events.games.mecha import GAME
 from events.games.mecha.model import Move
 from events.log import LogError, Table
@@ -22,8 +23,7 @@ def played_table() -> Table:
     table.submit("red", Move(8), "cmd 0 \u2028 é", at="2025-01-01T00:00:01Z", rng=dice)
     chooser = Rng(5)
     for number in range(1, 6):
-        seat = GAME.turn(table.state)[0]
-        command = chooser.pick(tuple(GAME.legal(table.state, seat)))
+        seat, command = random_step(GAME, table.state, chooser)
         table.submit(seat, command, f"cmd {number}", at="2025-01-01T00:00:01Z")
     return table
 

@@ -3,9 +3,10 @@
 Rule questions settle disputes before (or without) a game, or at any position of a real one
 (``--log LOG --seq N``): the cheapest route between two Arkham areas, what a Gloomhaven monster
 would do, whether a skirmish square sees another, where a Mecha may end its Move. Each
-game's questions live in their own module, ``server.cli.ask_<game>``, listed in ``QUESTIONS``;
-that module provides ``add_questions(subparsers)`` (one sub-parser per question, each setting
-``func``) and prints JSON.
+game's questions live in their own module, found by its name: ``server.cli.ask_<game>`` for each
+game of ``events.games.NAMES`` (the one list of games; a game without such a module has no
+questions yet). That module provides ``add_questions(subparsers)`` (one sub-parser per question,
+each setting ``func``) and prints JSON.
 """
 
 from __future__ import annotations
@@ -13,15 +14,11 @@ from __future__ import annotations
 import argparse
 import importlib
 
+import events.games
 from server.cli.status import UNAVAILABLE, CommandError
 
-QUESTIONS = {
-    "arkham": "server.cli.ask_arkham",
-    "gloomhaven": "server.cli.ask_gloomhaven",
-    "echo": "server.cli.ask_echo",
-    "skirmish": "server.cli.ask_skirmish",
-    "mecha": "server.cli.ask_mecha",
-}
+#: game -> the module of its questions, by the naming rule, in the order of events.games.NAMES.
+QUESTIONS = {name: f"server.cli.ask_{name}" for name in events.games.NAMES}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -39,6 +39,7 @@ import sys
 from datetime import UTC, datetime
 
 import events.games
+from events.bots import random_step
 from events.dice import SecretNeeded, local_secret
 from events.log import LogError, Table
 from events.record import DecodeError
@@ -107,11 +108,10 @@ def run(args: argparse.Namespace) -> int:
     for number in range(1, args.random + 1):
         if game.is_over(table.state):
             break
-        seats = tuple(seat for seat in game.turn(table.state) if game.legal(table.state, seat))
-        if not seats:
+        step = random_step(game, table.state, chooser)
+        if step is None:
             break
-        seat = chooser.pick(seats)
-        command = chooser.pick(tuple(game.legal(table.state, seat)))
+        seat, command = step
         _print(_submit(table, seat, command, None, dice, f"random command {number}"))
     if dice:
         unused = ", ".join(str(value) for value in dice)

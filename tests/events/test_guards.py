@@ -114,8 +114,15 @@ def test_mv_c3_ah_1_ec_c3_sk_c5_each_game_guards_its_decide_with_its_own_clause_
         assert game.decide(ended, seats[0], command, None) == Rejection(rule, words)
 
 
-def test_gloomhaven_keeps_its_own_opening_checks_for_now():
-    """GH-C2: gloomhaven's decide still opens with its own checks (its Guards are for a later change)."""
+def test_gh_c2_gloomhaven_guards_its_decide_with_its_own_clause_and_words():
+    """GH-C2: gloomhaven's opening checks are its Guards now, with its words (the scenario's outcome once over)."""
     game = events.games.load("gloomhaven")
-    assert game.guards is None and game.decide is game.rules_decide
-    assert game.decide(None, "a", Stranger(), None) == Rejection("GH-C2", "the game has not started")
+    assert game.guards is not None and game.decide is not game.rules_decide
+    state = Table.create(game, "g", _first_scenario("gloomhaven"), 3).state
+    seat = game.turn(state)[0]
+    command = game.legal(state, seat)[0]
+    assert game.decide(None, seat, command, None) == Rejection("GH-C2", "the game has not started")
+    assert game.decide(state, "nobody", command, None) == Rejection("GH-C2", "there is no seat 'nobody' in this game")
+    assert game.decide(state, seat, Stranger(), None) == Rejection("GH-C2", "Stranger is not a command of this game")
+    ended = state.but(phase="over", outcome="won")
+    assert game.decide(ended, seat, command, None) == Rejection("GH-C2", "the scenario is over (won)")

@@ -15,7 +15,7 @@ from events.record import DecodeError
 from events.rng import Rng
 from server.scenarios import builtin_scenarios, load
 
-FOUR = ("mecha", "arkham", "echo", "skirmish")
+FIVE = ("mecha", "arkham", "echo", "skirmish", "gloomhaven")
 
 HOSTILE = [
     ("mecha", "Move", {"to": True}, "$.command.data.to: expected an integer, a string or null, got true"),
@@ -48,6 +48,23 @@ HOSTILE = [
     ("skirmish", "DecideDoor", {"figure": "a", "door": "d", "open": None},
      "$.command.data.open: expected true or false, got null"),
     ("skirmish", "Attack", {"figure": "a", "target": 1.5}, "$.command.data.target: floats are not allowed (got 1.5)"),
+    ("gloomhaven", "SelectCards", {"cards": "t-1", "leading": "t-1"}, '$.command.data.cards: expected a list, got "t-1"'),
+    ("gloomhaven", "SelectCards", {"cards": ["t-1", 2], "leading": "t-1"},
+     "$.command.data.cards[1]: expected a string, got 2"),
+    ("gloomhaven", "ChooseOrder", {"order": "red"}, '$.command.data.order: expected a list, got "red"'),
+    ("gloomhaven", "PlayCard", {"card": "t-10", "half": "bottom", "path": [[1, 2], "x"]},
+     '$.command.data.path[1]: expected a list of 2, got "x"'),
+    ("gloomhaven", "PlayCard", {"card": "t-10", "half": "bottom", "path": 5},
+     "$.command.data.path: expected a list, got 5"),
+    ("gloomhaven", "PlayCard", {"card": "t-10", "half": "bottom", "to": ["a", 1]},
+     '$.command.data.to[0]: expected an integer, got "a"'),
+    ("gloomhaven", "PlayCard", {"card": "t-10", "half": "bottom", "targets": [3]},
+     "$.command.data.targets[0]: expected a string, got 3"),
+    ("gloomhaven", "PlayCard", {"card": "t-10", "half": "bottom", "skip": "yes"},
+     '$.command.data.skip: expected true or false, got "yes"'),
+    ("gloomhaven", "RestLose", {"card": None}, "$.command.data.card: expected a string, got null"),
+    ("gloomhaven", "ChooseOption", {"index": True}, "$.command.data.index: expected an integer, got true"),
+    ("gloomhaven", "ShortRest", {"rest": 1}, "$.command.data.rest: expected true or false, got 1"),
 ]
 
 
@@ -59,14 +76,14 @@ def test_a_field_of_the_wrong_kind_is_refused_at_the_edge_with_its_path(name, ki
     assert str(raised.value) == message
 
 
-@pytest.mark.parametrize("name", FOUR)
+@pytest.mark.parametrize("name", FIVE)
 def test_every_command_declares_the_kind_of_each_field(name):
     for cls in events.games.load(name).commands.by_type.values():
         assert "KINDS" in cls.__dict__, cls
         assert sorted(cls.KINDS) == sorted(cls.__slots__), cls
 
 
-@pytest.mark.parametrize("name", FOUR)
+@pytest.mark.parametrize("name", FIVE)
 def test_every_command_legal_offers_fits_its_kinds(name):
     """The kinds refuse nothing the game itself offers: every ``legal`` command of random games of each
     built-in round-trips through the registry."""

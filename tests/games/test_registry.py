@@ -156,3 +156,15 @@ def test_core_2_every_game_folds_secret_revealed_to_the_same_state(game):
     event = game.events.build({"type": "SecretRevealed", "secret": "ab" * 32})
     assert event == SecretRevealed("ab" * 32) and rule_of(event) in game.catalogue
     assert game.evolve(table.state, event) is table.state
+
+
+def test_one_list_of_games_every_game_is_a_package_with_its_questions_found_by_name():
+    """Issue 13: events.games.NAMES is the one list; each name loads its package and its rule
+    questions are ``server.cli.ask_<name>``, found by that naming rule (no second list)."""
+    from server.cli import ask
+
+    assert tuple(ask.QUESTIONS) == events.games.NAMES
+    for name in events.games.NAMES:
+        assert events.games.load(name).name == name
+        module = importlib.import_module(ask.QUESTIONS[name])
+        assert callable(module.add_questions), name

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import random
 import re
 
 import pytest
@@ -29,7 +28,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import events.games
+from events.bots import playout
 from events.log import LogError, Table
+from events.rng import Rng
 from events.validate import ScenarioError
 from server import logfile, scenarios
 from tests.reliability import report
@@ -260,12 +261,7 @@ def _played_log(tmp_path) -> str:
     game = events.games.load("mecha")
     _, scenario = scenarios.load("mecha/sample")
     table = Table.create(game, "g-log", scenario, 11)
-    chooser = random.Random(3)
-    number = 0
-    while not game.is_over(table.state) and number < 60:
-        seat = chooser.choice([s for s in game.turn(table.state) if game.legal(table.state, s)])
-        table.submit(seat, chooser.choice(game.legal(table.state, seat)), f"c-{number}")
-        number += 1
+    playout(table, {}, Rng(3), 60)
     path = tmp_path / "played.jsonl"
     logfile.write(path, table.envelopes)
     return path.read_text()

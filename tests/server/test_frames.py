@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import events.games
+from events.bots import playout
 from events.game import SecretRevealed
 from events.log import Envelope, Table, decode_envelope, encode_envelope
 from events.rng import LoadedRng, Rng
@@ -82,10 +83,7 @@ def test_one_codec_byte_for_byte_on_whole_games_of_every_game(name):
     for seed in range(3):
         table = Table.create(game, "g-codec\u00e9", first_scenario(name), seed, at="2026-01-01T00:00:00Z")
         chooser = Rng(seed)
-        while not game.is_over(table.state) and table.seq < 2000:
-            seat = chooser.pick(tuple(s for s in game.turn(table.state) if game.legal(table.state, s)))
-            command = chooser.pick(tuple(game.legal(table.state, seat)))
-            table.submit(seat, command, f"c {table.seq} é \u2028 \x7f \t 😀 </script>")
+        playout(table, {}, chooser, 2000, prefix="c é \u2028 \x7f \t 😀 </script>")
         assert isinstance(table.envelopes[-1].event, SecretRevealed)
         for envelope in table.envelopes:
             for sent in (envelope, game.visible(envelope, None), game.visible(envelope, game.seats(table.state)[0])):

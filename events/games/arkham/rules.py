@@ -11,7 +11,7 @@ being knocked out) the engine does at once and writes into the log.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, SecretRevealed
 from events.games.arkham import board as boards
 from events.games.arkham.model import (
     LOST,
@@ -88,11 +88,11 @@ def start(scenario: dict, commitment: str) -> list:
     setup = boards.load_scenario(scenario)
     seats = tuple(inv.seat for inv in setup.investigators)
     first = GameStarted("arkham", RULES_VERSION, commitment, seats, canonical_json(scenario))
-    flow = _Flow(evolve(None, first))
-    flow.events.append(first)
+    flow = _Flow(None)
+    flow.emit(first)
     if not _begin(flow):
         _end_turn(flow)
-    return flow.events
+    return flow
 
 
 def initial_state(event: GameStarted) -> State:
@@ -106,20 +106,12 @@ def initial_state(event: GameStarted) -> State:
     )
 
 
-class _Flow:
-    """Events emitted so far by one decision, and the state they lead to (decide reads its own effects)."""
+class _Flow(Flow):
+    """A Flow (events.game) that also knows the rules edition deciding: 2 (arkham-2) or 3 (arkham-3)."""
 
-    __slots__ = ("state", "events", "edition")
-
-    def __init__(self, state: State, edition: int = 3) -> None:
-        self.state = state
-        self.events: list = []
-        self.edition = edition  # the rules edition deciding: 2 (arkham-2) or 3 (arkham-3)
-
-    def emit(self, *events: Any) -> None:
-        for event in events:
-            self.events.append(event)
-            self.state = evolve(self.state, event)
+    def __init__(self, state: State | None, edition: int = 3) -> None:
+        Flow.__init__(self, state, evolve)
+        self.edition = edition
 
 
 # --- questions about a state -----------------------------------------------------------------------
@@ -339,7 +331,7 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
     refused = handler(flow, command, rng)
     if refused is not None:
         return refused
-    return flow.events
+    return flow
 
 
 def _out_of_turn(state: State, index: int, command: Any) -> Rejection:

@@ -15,7 +15,7 @@ written as events, so ``evolve`` only applies facts.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, SecretRevealed
 from events.games.echo import board as boards
 from events.games.echo.dice import dice_count, hits, passed, roll
 from events.games.echo.model import (
@@ -89,9 +89,10 @@ SKILL_NAMES = {"speed": "Speed", "stealth": "Stealth", "attention": "Attention",
 def start(scenario: dict, commitment: str) -> list:
     """The first events: the scenario validated (raises ScenarioError) and recorded whole, then round 1."""
     setup = boards.load_scenario(scenario)
-    first = [GameStarted("echo", RULES_VERSION, commitment, setup.seats, canonical_json(scenario))]
-    state = evolve(None, first[0])
-    return first + [_round_began(state, 1)]
+    flow = Flow(None, evolve)
+    flow.emit(GameStarted("echo", RULES_VERSION, commitment, setup.seats, canonical_json(scenario)))
+    flow.emit(_round_began(flow.state, 1))
+    return flow
 
 
 def initial_state(event: GameStarted) -> State:
@@ -275,22 +276,19 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
         outcome = _moving(state, seat, command, rng)
     if isinstance(outcome, Rejection):
         return outcome
-    after = state
-    for event in outcome:
-        after = evolve(after, event)
-    return outcome + _follow(after, edition)
+    flow = Flow(state, evolve)
+    flow.emit(*outcome)
+    _follow(flow, edition)
+    return flow
 
 
-def _follow(state: State, edition: int) -> list:
+def _follow(flow: Flow, edition: int) -> None:
     """Everything that happens next without anyone's choice, until a seat must act."""
-    events: list = []
     while True:
-        more = _automatic(state, edition)
+        more = _automatic(flow.state, edition)
         if not more:
-            return events
-        for event in more:
-            state = evolve(state, event)
-        events += more
+            return
+        flow.emit(*more)
 
 
 def _automatic(state: State, edition: int) -> list:

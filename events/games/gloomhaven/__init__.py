@@ -25,4 +25,5 @@ GAME = Game(
     trace=rules.trace,
     visibility=visibility,
     redact=redact,
+    guards=rules.GUARDS,
 )

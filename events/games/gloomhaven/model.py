@@ -416,6 +416,7 @@ class SelectCards(Record):
     __slots__ = ("cards", "leading")
     __match_args__ = __slots__
     TYPE = "SelectCards"
+    KINDS = {"cards": "tuple[str, ...]", "leading": "str"}
 
     def __init__(self, cards: tuple, leading: str) -> None:
         _set(self, "cards", cards)
@@ -428,6 +429,7 @@ class DeclareLongRest(Record):
     __slots__ = ()
     __match_args__ = ()
     TYPE = "DeclareLongRest"
+    KINDS = {}
 
 
 class ChooseOrder(Record):
@@ -436,6 +438,7 @@ class ChooseOrder(Record):
     __slots__ = ("order",)
     __match_args__ = __slots__
     TYPE = "ChooseOrder"
+    KINDS = {"order": "tuple[str, ...]"}
 
     def __init__(self, order: tuple) -> None:
         _set(self, "order", order)
@@ -455,6 +458,8 @@ class PlayCard(Record):
     __match_args__ = __slots__
     TYPE = "PlayCard"
     DEFAULTS = {"path": (), "targets": (), "skip": False, "to": None}
+    KINDS = {"card": "str", "half": "str", "path": "tuple[tuple[int, int], ...]", "targets": "tuple[str, ...]",
+             "skip": "bool", "to": "tuple[int, int] | None"}
 
     def __init__(self, card: str, half: str, path: tuple = (), targets: tuple = (), skip: bool = False,
                  to: tuple | None = None) -> None:
@@ -472,6 +477,7 @@ class RestLose(Record):
     __slots__ = ("card",)
     __match_args__ = __slots__
     TYPE = "RestLose"
+    KINDS = {"card": "str"}
 
     def __init__(self, card: str) -> None:
         _set(self, "card", card)
@@ -483,6 +489,7 @@ class ChooseOption(Record):
     __slots__ = ("index",)
     __match_args__ = __slots__
     TYPE = "ChooseOption"
+    KINDS = {"index": "int"}
 
     def __init__(self, index: int) -> None:
         _set(self, "index", index)
@@ -494,6 +501,7 @@ class ShortRest(Record):
     __slots__ = ("rest",)
     __match_args__ = __slots__
     TYPE = "ShortRest"
+    KINDS = {"rest": "bool"}
 
     def __init__(self, rest: bool) -> None:
         _set(self, "rest", rest)

@@ -12,7 +12,7 @@ happens (GH-1).
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, SecretRevealed
+from events.game import Flow, GameStarted, Guards, SecretRevealed
 from events.games.gloomhaven import board as boards
 from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
 from events.games.gloomhaven.model import (
@@ -77,6 +77,8 @@ MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), (
 #: How a loaded die names a modifier card (``chronicle play --dice``, tests): its value, 10 for 2x, -10 for Null.
 MODIFIER_FACES = {"+0": 0, "+1": 1, "-1": -1, "+2": 2, "-2": -2, "x2": 10, "null": -10}
 LONG_REST_INITIATIVE = 99
+#: The opening checks of every decide (events.game.Guards): not started, over, unknown seat, foreign command.
+GUARDS = Guards("GH-C2", over="the scenario is over ({state.outcome})")
 
 
 # --- start --------------------------------------------------------------------------------------------
@@ -117,18 +119,6 @@ def initial_state(event: GameStarted) -> State:
 
 
 # --- small helpers -------------------------------------------------------------------------------------
-
-
-def _state(s: State, **changes: Any) -> State:
-    return State(*[changes[name] if name in changes else getattr(s, name) for name in State.__slots__])
-
-
-def _hero(h: Hero, **changes: Any) -> Hero:
-    return Hero(*[changes[name] if name in changes else getattr(h, name) for name in Hero.__slots__])
-
-
-def _figure(f: Figure, **changes: Any) -> Figure:
-    return Figure(*[changes[name] if name in changes else getattr(f, name) for name in Figure.__slots__])
 
 
 def hero_of(state: State, seat: str) -> Hero | None:
@@ -220,43 +210,31 @@ def turn(state: Any) -> tuple:
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     """A command becomes events, or a Rejection citing the clause that forbids it."""
-    if state is None:
-        return Rejection("GH-C2", "the game has not started")
-    if state.phase == "over":
-        return Rejection("GH-C2", f"the scenario is over ({state.outcome})")
-    hero = hero_of(state, seat)
-    if hero is None:
-        return Rejection("GH-C2", f"there is no seat {seat!r} in this game")
+    hero = hero_of(state, seat)  # a seat of a game under way, a command of ours: GUARDS ran first
+    flow = Flow(state, evolve)  # every event folded once, here; the Table keeps the states
     if isinstance(command, (SelectCards, DeclareLongRest)):
-        outcome = _decide_pick(state, hero, command)
+        refused = _decide_pick(flow, hero, command)
     elif isinstance(command, ChooseOrder):
-        outcome = _decide_order(state, seat, command)
+        refused = _decide_order(flow, seat, command)
     elif isinstance(command, PlayCard):
-        outcome = _decide_play(state, hero, command, rng)
+        refused = _decide_play(flow, hero, command, rng)
     elif isinstance(command, RestLose):
-        outcome = _decide_rest_lose(state, hero, command)
+        refused = _decide_rest_lose(flow, hero, command)
     elif isinstance(command, ChooseOption):
-        outcome = _decide_option(state, seat, command, rng)
-    elif isinstance(command, ShortRest):
-        outcome = _decide_short_rest(state, hero, command, rng)
+        refused = _decide_option(flow, seat, command, rng)
     else:
-        return Rejection("GH-C2", f"{type(command).__name__} is not a command of this game")
-    if isinstance(outcome, Rejection):
-        return outcome
-    events, after = outcome
-    return events + _advance(after, rng)
-
-
-def _apply(state: State, events: list) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
+        refused = _decide_short_rest(flow, hero, command, rng)
+    if refused is not None:
+        return refused
+    _advance(flow, rng)
+    return flow
 
 
 # --- picks and the reveal (GH-C2, GH-2, GH-C3) ---------------------------------------------------------
 
 
-def _decide_pick(state: State, hero: Hero, command: Any) -> tuple | Rejection:
+def _decide_pick(flow: Flow, hero: Hero, command: Any) -> Rejection | None:
+    state = flow.state
     if state.phase != "select":
         return Rejection("GH-C2", f"cards are picked at the start of a round; round {state.round} is under way")
     if hero.exhausted:
@@ -270,7 +248,7 @@ def _decide_pick(state: State, hero: Hero, command: Any) -> tuple | Rejection:
         event = CardsSelected(hero.seat, (), None, True, False)
     else:
         cards = command.cards
-        if not isinstance(cards, tuple) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
+        if len(cards) != 2:
             return Rejection("GH-C2", f"pick exactly two card ids, got {cards!r}")
         if len(hero.hand) < 2:
             return Rejection("GH-C6", f"{hero.seat} holds {len(hero.hand)} card(s): it cannot play two and must "
@@ -283,7 +261,8 @@ def _decide_pick(state: State, hero: Hero, command: Any) -> tuple | Rejection:
         if command.leading not in cards:
             return Rejection("GH-2", f"the leading card must be one of the two picked, got {command.leading!r}")
         event = CardsSelected(hero.seat, tuple(cards), command.leading, False, False)
-    return [event], evolve(state, event)
+    flow.emit(event)
+    return None
 
 
 def _reveal(state: State, rng: Any) -> list:
@@ -389,20 +368,19 @@ def _order_or_tie(state: State) -> list:
     return [InitiativeSet(order, notes, "GH-2")]
 
 
-def _decide_order(state: State, seat: str, command: ChooseOrder) -> tuple | Rejection:
-    pending = state.pending
+def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | None:
+    pending = flow.state.pending
     if pending is None or pending.kind not in ("initiative", "monster-order"):
         return Rejection("GH-2", "no initiative tie is waiting for the players")
     rule = "GH-2" if pending.kind == "initiative" else "GH-C3"
     if seat not in pending.seats:
         return Rejection(rule, f"the tie between {', '.join(pending.about)} is settled by {', '.join(pending.seats)}")
     order = command.order
-    if not isinstance(order, tuple) or tuple(sorted(order)) != pending.about:
+    if tuple(sorted(order)) != pending.about:
         return Rejection(rule, f"give an order of exactly {', '.join(pending.about)}, got {order!r}")
-    event = OrderChosen(seat, pending.about, order, rule)
-    after = evolve(state, event)
-    more = _order_or_tie(after)
-    return [event] + more, _apply(after, more)
+    flow.emit(OrderChosen(seat, pending.about, order, rule))
+    flow.emit(*_order_or_tie(flow.state))
+    return None
 
 
 # --- characters' turns (GH-3, GH-4, GH-5) -------------------------------------------------------------
@@ -419,7 +397,8 @@ def _not_your_turn(state: State, seat: str) -> Rejection:
     return Rejection("GH-C2", f"it is {state.acting or 'no character'}'s turn, not {seat}'s")
 
 
-def _decide_play(state: State, hero: Hero, command: PlayCard, rng: Any) -> tuple | Rejection:
+def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejection | None:
+    state = flow.state
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
     if hero.long_rest:
@@ -438,20 +417,15 @@ def _decide_play(state: State, hero: Hero, command: PlayCard, rng: Any) -> tuple
     card = _card(state, command.card)
     action = card.top if command.half == "top" else card.bottom
     me = figure_of(state, hero.seat)
-    events: list = [CardPlayed(hero.seat, card.id, command.half, action.kind, bool(command.skip))]
-    after = evolve(state, events[0])
+    flow.emit(CardPlayed(hero.seat, card.id, command.half, action.kind, bool(command.skip)))
     if not command.skip:
-        effect = _character_action(after, me, action, command, rng)
-        if isinstance(effect, Rejection):
-            return effect
-        events += effect
-        after = _apply(after, effect)
-    hero_now = hero_of(after, hero.seat)
+        refused = _character_action(flow, me, action, command, rng)
+        if refused is not None:
+            return refused
+    hero_now = hero_of(flow.state, hero.seat)
     if not hero_now.exhausted and len(hero_now.used) == 2:
-        closing = [_discard(after, hero_now), TurnEnded(hero.seat)]
-        events += closing
-        after = _apply(after, closing)
-    return events, after
+        flow.emit(_discard(flow.state, hero_now), TurnEnded(hero.seat))
+    return None
 
 
 def _discard(state: State, hero: Hero) -> CardsDiscarded:
@@ -463,19 +437,19 @@ def _discard(state: State, hero: Hero) -> CardsDiscarded:
     return CardsDiscarded(hero.seat, tuple(discarded), tuple(lost))
 
 
-def _character_action(state: State, me: Figure, action: Any, command: PlayCard, rng: Any) -> list | Rejection:
-    if action.kind == "move":
-        return _character_move(state, me, action, command.path, command.to)
+def _character_action(flow: Flow, me: Figure, action: Any, command: PlayCard, rng: Any) -> Rejection | None:
+    state = flow.state
     if action.kind == "attack":
-        return _character_attack(state, me, action, command.targets, rng)
-    if action.kind == "heal":
-        return _character_heal(state, me, action, command.targets)
-    return _character_summon(state, me, action, command.path)
-
-
-def _hex(value: Any) -> tuple | None:
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return value
+        return _character_attack(flow, me, action, command.targets, rng)
+    if action.kind == "move":
+        effect = _character_move(state, me, action, command.path, command.to)
+    elif action.kind == "heal":
+        effect = _character_heal(state, me, action, command.targets)
+    else:
+        effect = _character_summon(state, me, action, command.path)
+    if isinstance(effect, Rejection):
+        return effect
+    flow.emit(*effect)
     return None
 
 
@@ -491,16 +465,11 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     ``character_moves`` offers). The log's FigureMoved records the path walked.
     """
     rule = "GH-5" if action.jump else "GH-4"
-    if not isinstance(path, tuple):
-        return Rejection(rule, f"path must be a list of hexes, got {path!r}")
-    if to is not None:
-        goal = _hex(to)
-        if goal is None:
-            return Rejection(rule, f"to must be a hex [q, r], got {to!r}")
+    if to is not None:  # hexes of two integers: PlayCard.KINDS (the edge refuses any other shape)
         if not path:
-            return _cheapest_move(state, me, action, goal)
-        if _hex(path[-1]) != goal:
-            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(goal)}")
+            return _cheapest_move(state, me, action, to)
+        if path[-1] != to:
+            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(to)}")
     if not path:
         return []
     if len(path) > PATH_LIMIT:
@@ -510,12 +479,8 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     jump = action.jump
     here = me.hex
     spent = 0
-    for i, step in enumerate(path):
-        hex = _hex(step)
-        at = f"step {i + 1}"
-        if hex is None:
-            return Rejection(rule, f"{at}: path[{i}] must be a hex [q, r], got {step!r}")
-        move = f"{at} ({list(here)} → {list(hex)})"
+    for i, hex in enumerate(path):
+        move = f"step {i + 1} ({list(here)} → {list(hex)})"
         if hex not in hexmap:
             return Rejection("GH-C1", f"{move}: hex {list(hex)} is not on the map")
         if hex not in hexmap.adjacent(here, through_closed=True):
@@ -609,7 +574,8 @@ def _in_range(hexmap: HexMap, here: tuple, there: tuple, reach: int) -> bool:
     return distance is not None and distance <= reach and hexmap.line_of_sight(here, there)
 
 
-def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng: Any) -> list | Rejection:
+def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: Any) -> Rejection | None:
+    state = flow.state
     if not targets:
         return Rejection("GH-C5", "an attack names at least one target (or play the card with skip)")
     if len(targets) > action.targets:
@@ -619,7 +585,7 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
     hexmap = hexmap_of(state)
     reach = max(1, action.range)
     for target_id in targets:
-        target = figure_of(state, target_id) if isinstance(target_id, str) else None
+        target = figure_of(state, target_id)
         if target is None or target.kind != "monster":
             return Rejection("GH-C5", f"{target_id!r} is not a monster on the map")
         if not _in_range(hexmap, me.hex, target.hex, reach):
@@ -630,13 +596,14 @@ def _character_attack(state: State, me: Figure, action: Any, targets: tuple, rng
                 return Rejection("GH-C5", f"{target_id} is {distance} hexes away around walls; range is {reach}")
             return Rejection("GH-C7", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
                              "clears the walls (a corner on a wall never ends one)")
-    return _attacks(state, me, action.value, action.range, targets, me.seat, rng, action.advantage)
+    _attacks(flow, me, action.value, action.range, targets, me.seat, rng, action.advantage)
+    return None
 
 
 def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> list | Rejection:
     if len(targets) != 1:
         return Rejection("GH-C3", f"a heal names one figure, got {len(targets)}")
-    target = figure_of(state, targets[0]) if isinstance(targets[0], str) else None
+    target = figure_of(state, targets[0])
     if target is None or _team(target) != _team(me):
         return Rejection("GH-C3", f"{targets[0]!r} is not an ally on the map")
     if target.id != me.id:
@@ -649,7 +616,7 @@ def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> li
 
 
 def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> list | Rejection:
-    if len(path) != 1 or _hex(path[0]) is None:
+    if len(path) != 1:
         return Rejection("GH-8", "a summon names the one hex [q, r] it appears in")
     hex = path[0]
     hexmap = hexmap_of(state)
@@ -664,7 +631,8 @@ def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> lis
     return [FigureSummoned(me.seat, figure)]
 
 
-def _decide_rest_lose(state: State, hero: Hero, command: RestLose) -> tuple | Rejection:
+def _decide_rest_lose(flow: Flow, hero: Hero, command: RestLose) -> Rejection | None:
+    state = flow.state
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
     if not hero.long_rest:
@@ -674,8 +642,8 @@ def _decide_rest_lose(state: State, hero: Hero, command: RestLose) -> tuple | Re
                          f"({', '.join(hero.discard)})")
     me = figure_of(state, hero.seat)
     returned = tuple(card for card in hero.discard if card != command.card)
-    events = [LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat)]
-    return events, _apply(state, events)
+    flow.emit(LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat))
+    return None
 
 
 # --- attacks (GH-C5) ------------------------------------------------------------------------------------
@@ -697,28 +665,24 @@ def _effect(card: str, value: int) -> int:
     return max(0, value + int(card))
 
 
-def _attacks(state: State, attacker: Figure, value: int, range: int, targets: tuple, owner: str, rng: Any,
-             advantage: bool = False) -> list:
+def _attacks(flow: Flow, attacker: Figure, value: int, range: int, targets: tuple, owner: str, rng: Any,
+             advantage: bool = False) -> None:
     """One modifier draw per target (two with advantage or disadvantage), damage, and what it does (GH-C5).
 
     A ranged attack on an adjacent target has disadvantage; advantage and disadvantage together
     cancel (rulebook p. 20). A deck with fewer cards left than the draw needs is shuffled whole
     first, so every draw of one attack comes from one deck.
     """
-    events: list = []
-    after = state
     for target_id in targets:
-        target = figure_of(after, target_id)
+        target = figure_of(flow.state, target_id)
         if target is None:
             continue
-        disadvantage = range > 0 and hexmap_of(after).are_adjacent(attacker.hex, target.hex)
+        disadvantage = range > 0 and hexmap_of(flow.state).are_adjacent(attacker.hex, target.hex)
         two = advantage != disadvantage
-        left = _remaining(_deck(after, owner))
+        left = _remaining(_deck(flow.state, owner))
         if len(left) < (2 if two else 1):
-            shuffle = DeckReshuffled(owner)
-            events.append(shuffle)
-            after = evolve(after, shuffle)
-            left = _remaining(_deck(after, owner))
+            flow.emit(DeckReshuffled(owner))
+            left = _remaining(_deck(flow.state, owner))
         first = rng.pick(left, face=MODIFIER_FACES.get)
         drawn = (first,)
         if two:
@@ -733,18 +697,11 @@ def _attacks(state: State, attacker: Figure, value: int, range: int, targets: tu
             used, effect = min(drawn, key=lambda card: _effect(card, value)), "disadvantage"
         damage = _effect(used, value)
         hp = target.hp - damage
-        event = AttackResolved(attacker.id, target.id, owner, value, drawn, used, effect, damage, hp)
-        events.append(event)
-        after = evolve(after, event)
+        flow.emit(AttackResolved(attacker.id, target.id, owner, value, drawn, used, effect, damage, hp))
         if target.kind == "character" and hp < 1:
-            exhausted = CharacterExhausted(target.seat, "damage", "GH-1")
-            events.append(exhausted)
-            after = evolve(after, exhausted)
+            flow.emit(CharacterExhausted(target.seat, "damage", "GH-1"))
         elif target.kind != "character" and hp <= 0:
-            died = FigureDied(target.id)
-            events.append(died)
-            after = evolve(after, died)
-    return events
+            flow.emit(FigureDied(target.id))
 
 
 # --- monsters' and summons' turns (GH-6, GH-7, GH-8, GH-C3, GH-C4) --------------------------------------
@@ -825,24 +782,21 @@ def plan_for(state: State, figure: Figure) -> Any:
     return monster_turn(field_of(state), figure.id, move or 0, attack, mode)
 
 
-def _monster_turn(state: State, figure: Figure, rng: Any) -> list:
+def _monster_turn(flow: Flow, figure: Figure, rng: Any) -> None:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
-    plan = plan_for(state, figure)
-    events: list = [TurnStarted(figure.id),
-                    MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
-                                       plan.destinations)]
+    plan = plan_for(flow.state, figure)
+    flow.emit(TurnStarted(figure.id),
+              MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
+                                 plan.destinations))
     if len(plan.options) > 1:
-        return events  # evolve sets the pending choice: ties go to the players (GH-C4)
-    after = _apply(state, events)
+        return  # evolve sets the pending choice: ties go to the players (GH-C4)
     if plan.options:
         option = plan.options[0]
         rule = "GH-C9" if option.toward is not None else ("GH-C8" if option.attacks else "GH-7")
-        chosen = OptionChosen("", figure.id, 0, option, rule)
-        events.append(chosen)
-        events += _execute(evolve(after, chosen), figure, plan.options[0], rng)
+        flow.emit(OptionChosen("", figure.id, 0, option, rule))
+        _execute(flow, figure, option, rng)
     else:
-        events += _other_abilities(after, figure) + [TurnEnded(figure.id)]
-    return events
+        flow.emit(*_other_abilities(flow.state, figure), TurnEnded(figure.id))
 
 
 def _other_abilities(state: State, figure: Figure) -> list:
@@ -853,29 +807,21 @@ def _other_abilities(state: State, figure: Figure) -> list:
     return []
 
 
-def _execute(state: State, figure: Figure, option: Any, rng: Any) -> list:
+def _execute(flow: Flow, figure: Figure, option: Any, rng: Any) -> None:
     """Move along the option's path (GH-7), then attack its targets (GH-C5), then the card's other lines."""
-    move, jump, attack, value, _heal = _abilities(state, figure)
-    events: list = []
-    after = state
+    move, jump, attack, value, _heal = _abilities(flow.state, figure)
     if option.path:
         mode = "fly" if figure.flying else ("jump" if jump else "walk")
-        moved = _movement_events(after, figure, option.path, mode, option.movement,
-                                 "GH-5" if mode != "walk" else "GH-7")
-        events += moved
-        after = _apply(after, moved)
-    me = figure_of(after, figure.id)
+        flow.emit(*_movement_events(flow.state, figure, option.path, mode, option.movement,
+                                    "GH-5" if mode != "walk" else "GH-7"))
+    me = figure_of(flow.state, figure.id)
     if me is not None and attack is not None and option.attacks:
         owner = MONSTERS if figure.kind == "monster" else figure.seat  # GH-8: the summoner's deck
-        hits = _attacks(after, me, value, attack.range, option.attacks, owner, rng)
-        events += hits
-        after = _apply(after, hits)
-    me = figure_of(after, figure.id)
+        _attacks(flow, me, value, attack.range, option.attacks, owner, rng)
+    me = figure_of(flow.state, figure.id)
     if me is not None:
-        extra = _other_abilities(after, me)
-        events += extra
-    events.append(TurnEnded(figure.id))
-    return events
+        flow.emit(*_other_abilities(flow.state, me))
+    flow.emit(TurnEnded(figure.id))
 
 
 def _choosers(state: State, focus: tuple) -> tuple:
@@ -898,7 +844,8 @@ def _choosers(state: State, focus: tuple) -> tuple:
     return living
 
 
-def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> tuple | Rejection:
+def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Rejection | None:
+    state = flow.state
     pending = state.pending
     if pending is None or pending.kind != "monster":
         return Rejection("GH-C4", "no monster is waiting for the players to choose")
@@ -909,39 +856,34 @@ def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> 
                              f"{', '.join(pending.seats)}, not {seat}")
         return Rejection("GH-C4", f"{seat} is exhausted and takes no part in this choice")
     index = command.index
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pending.options):
+    if not 0 <= index < len(pending.options):
         return Rejection("GH-C4", f"choose an option from 0 to {len(pending.options) - 1}, got {index!r}")
     figure = figure_of(state, pending.about[0])
     option = pending.options[index]
-    chosen = OptionChosen(seat, figure.id, index, option, "GH-C4")
-    after = evolve(state, chosen)
-    events = [chosen] + _execute(after, figure, option, rng)
-    return events, _apply(after, events[1:])
+    flow.emit(OptionChosen(seat, figure.id, index, option, "GH-C4"))
+    _execute(flow, figure, option, rng)
+    return None
 
 
 # --- the end of a round (GH-C2, GH-C5, GH-C6) -----------------------------------------------------------
 
 
-def _decide_short_rest(state: State, hero: Hero, command: ShortRest, rng: Any) -> tuple | Rejection:
+def _decide_short_rest(flow: Flow, hero: Hero, command: ShortRest, rng: Any) -> Rejection | None:
+    state = flow.state
     pending = state.pending
     if pending is None or pending.kind != "short-rest":
         return Rejection("GH-C6", "short rests are offered at the end of a round only")
     if hero.seat not in pending.seats:
         return Rejection("GH-C6", f"{hero.seat} has no short rest to take or decline now")
-    if command.rest is True:
+    if command.rest:
         lost = rng.pick(hero.discard, face=lambda card_id: _card(state, card_id).initiative)
         event = ShortRested(hero.seat, lost, tuple(card for card in hero.discard if card != lost))
-    elif command.rest is False:
-        event = ShortRestDeclined(hero.seat)
     else:
-        return Rejection("GH-C6", f"rest must be true or false, got {command.rest!r}")
-    after = evolve(state, event)
-    events = [event]
-    if after.pending is None:
-        closing = _end_round(after)
-        events += closing
-        after = _apply(after, closing)
-    return events, after
+        event = ShortRestDeclined(hero.seat)
+    flow.emit(event)
+    if flow.state.pending is None:
+        flow.emit(*_end_round(flow.state))
+    return None
 
 
 def _end_round(state: State) -> list:
@@ -966,62 +908,69 @@ def _round_start_exhaustion(state: State) -> list:
             if len(hero.hand) < 2 and len(hero.discard) < 2]
 
 
-def _advance(state: State, rng: Any) -> list:
+def _advance(flow: Flow, rng: Any) -> None:
     """Run everything that needs no player: reveals, monster turns, round ends, until someone must act."""
-    events: list = []
     for _guard in range(500):
-        step = _next_step(state, rng)
-        if not step:
-            return events
-        events += step
-        state = _apply(state, step)
+        if not _next_step(flow, rng):
+            return
     raise RuntimeError("gloomhaven: the round did not settle after 500 automatic steps")
 
 
-def _next_step(state: State, rng: Any) -> list:
+def _next_step(flow: Flow, rng: Any) -> bool:
+    """One automatic step, emitted; False when a player must act now (or the game is over)."""
+    state = flow.state
     if state.phase == "over" or state.pending is not None:
-        return []
+        return False
     if not _living_heroes(state):
-        return [GameEnded("lost", state.round)]
+        flow.emit(GameEnded("lost", state.round))
+        return True
     if not _monsters(state):
-        return [GameEnded("won", state.round)]
+        flow.emit(GameEnded("won", state.round))
+        return True
     if state.phase == "select":
         exhausted = _round_start_exhaustion(state)
         if exhausted:
-            return exhausted
+            flow.emit(*exhausted)
+            return True
         waiting = [hero for hero in _living_heroes(state) if hero.pick is None]
         if waiting:
-            return []
-        events = _reveal(state, rng)
-        return events + _order_or_tie(_apply(state, events))
+            return False
+        flow.emit(*_reveal(state, rng))
+        flow.emit(*_order_or_tie(flow.state))
+        return True
     if state.phase != "act":
-        return []
+        return False
     if state.acting is not None:
         figure = figure_of(state, state.acting)
         if figure is None:  # it fell during its own turn
-            return [TurnEnded(state.acting)]
-        return []  # a character's turn under way
+            flow.emit(TurnEnded(state.acting))
+            return True
+        return False  # a character's turn under way
     if state.current >= len(state.order):
         offers = tuple(hero.seat for hero in _living_heroes(state) if len(hero.discard) >= 2)
         if offers:
-            return [ShortRestOffered(offers)]
-        return _end_round(state)
+            flow.emit(ShortRestOffered(offers))
+        else:
+            flow.emit(*_end_round(state))
+        return True
     figure_id = state.order[state.current][0]
     figure = figure_of(state, figure_id)
     if figure.kind == "character":
-        return [TurnStarted(figure_id)]
-    return _monster_turn(state, figure, rng)
+        flow.emit(TurnStarted(figure_id))
+    else:
+        _monster_turn(flow, figure, rng)
+    return True
 
 
 # --- evolve ----------------------------------------------------------------------------------------------
 
 
 def _replace_hero(state: State, seat: str, **changes: Any) -> tuple:
-    return tuple(_hero(h, **changes) if h.seat == seat else h for h in state.heroes)
+    return tuple(h.but(**changes) if h.seat == seat else h for h in state.heroes)
 
 
 def _replace_figure(state: State, figure_id: str, **changes: Any) -> tuple:
-    return tuple(_figure(f, **changes) if f.id == figure_id else f for f in state.figures)
+    return tuple(f.but(**changes) if f.id == figure_id else f for f in state.figures)
 
 
 def _next_alive(state: State, start: int) -> int:
@@ -1039,10 +988,10 @@ def evolve(state: Any, event: Any) -> State:
         case GameStarted():
             return initial_state(event)
         case RoundStarted(round):
-            heroes = tuple(_hero(h, active=(), pick=None, long_rest=False, initiative=None, secondary=None, used=())
+            heroes = tuple(h.but(active=(), pick=None, long_rest=False, initiative=None, secondary=None, used=())
                            for h in s.heroes)
-            groups = tuple(Group(g.name, None, g.drawn) for g in s.groups)
-            after = _state(s, heroes=heroes, groups=groups, round=round, phase="select", order=(), current=0,
+            groups = tuple(g.but(card=None) for g in s.groups)
+            after = s.but(heroes=heroes, groups=groups, round=round, phase="select", order=(), current=0,
                            acting=None, settled=(), pending=None)
             return after
         case CharacterExhausted(seat, _cause, _rule):
@@ -1050,10 +999,10 @@ def evolve(state: Any, event: Any) -> State:
             cards = hero.hand + hero.discard + hero.lost + hero.active
             heroes = _replace_hero(s, seat, hand=(), discard=(), lost=cards, active=(), pick=None, exhausted=True)
             figures = tuple(f for f in s.figures if f.seat != seat)  # the figure and its summons leave
-            return _state(s, heroes=heroes, figures=figures, pending=_without_seat(s.pending, seat))
+            return s.but(heroes=heroes, figures=figures, pending=_without_seat(s.pending, seat))
         case CardsSelected(seat, cards, leading, long_rest, sealed):
             pick = None if sealed else Pick(cards, leading, long_rest)
-            return _state(s, heroes=_replace_hero(s, seat, pick=Sealed(pick)))
+            return s.but(heroes=_replace_hero(s, seat, pick=Sealed(pick)))
         case CardsRevealed(picks):
             heroes = s.heroes
             for seat, cards, leading, long_rest in picks:
@@ -1064,8 +1013,8 @@ def evolve(state: Any, event: Any) -> State:
                     other = cards[1] if cards[0] == leading else cards[0]
                     changes = {"initiative": _card(s, leading).initiative, "secondary": _card(s, other).initiative,
                                "active": cards, "hand": tuple(c for c in hero.hand if c not in cards)}
-                heroes = tuple(_hero(h, pick=None, **changes) if h.seat == seat else h for h in heroes)
-            return _state(s, heroes=heroes)
+                heroes = tuple(h.but(pick=None, **changes) if h.seat == seat else h for h in heroes)
+            return s.but(heroes=heroes)
         case MonsterCardDrawn(name, card, _initiative):
             monster_type = _type(s, name)
             groups = []
@@ -1074,82 +1023,82 @@ def evolve(state: Any, event: Any) -> State:
                     drawn = g.drawn if len(g.drawn) < len(monster_type.deck) else ()
                     g = Group(name, card, drawn + (card,))
                 groups.append(g)
-            return _state(s, groups=tuple(groups))
+            return s.but(groups=tuple(groups))
         case TieOffered(kind, group, seats_, _rule):
-            return _state(s, phase="order", pending=Pending(kind, seats_, group, ()))
+            return s.but(phase="order", pending=Pending(kind, seats_, group, ()))
         case OrderChosen(_seat, _group, order, _rule):
-            return _state(s, settled=s.settled + (order,), pending=None)
+            return s.but(settled=s.settled + (order,), pending=None)
         case InitiativeSet(order, _notes, _rule):
-            after = _state(s, phase="act", order=order, current=0, acting=None, pending=None)
-            return _state(after, current=_next_alive(after, 0))
+            after = s.but(phase="act", order=order, current=0, acting=None, pending=None)
+            return after.but(current=_next_alive(after, 0))
         case TurnStarted(figure):
-            after = _state(s, acting=figure)
+            after = s.but(acting=figure)
             if figure in {h.seat for h in s.heroes}:
-                after = _state(after, heroes=_replace_hero(after, figure, used=()))
+                after = after.but(heroes=_replace_hero(after, figure, used=()))
             return after
         case CardPlayed(seat, card, half, _action, _skipped):
             hero = hero_of(s, seat)
-            return _state(s, heroes=_replace_hero(s, seat, used=hero.used + ((card, half),)))
+            return s.but(heroes=_replace_hero(s, seat, used=hero.used + ((card, half),)))
         case FigureMoved(figure, _start, path, _mode, _cost, _rule):
             if not path:
                 return s
-            return _state(s, figures=_replace_figure(s, figure, hex=path[-1]))
+            return s.but(figures=_replace_figure(s, figure, hex=path[-1]))
         case DoorOpened(_figure, hex):
-            return _state(s, open_doors=tuple(sorted(s.open_doors + (hex,))))
+            return s.but(open_doors=tuple(sorted(s.open_doors + (hex,))))
         case TrapSprung(figure, hex, damage, _rule):
             f = figure_of(s, figure)
-            return _state(s, figures=_replace_figure(s, figure, hp=f.hp - damage),
+            return s.but(figures=_replace_figure(s, figure, hp=f.hp - damage),
                           traps=tuple(t for t in s.traps if t != hex))
         case HazardEntered(figure, _hex, damage, _rule):
             f = figure_of(s, figure)
-            return _state(s, figures=_replace_figure(s, figure, hp=f.hp - damage))
+            return s.but(figures=_replace_figure(s, figure, hp=f.hp - damage))
         case AttackResolved(_attacker, target, deck, _value, drawn, _used, _effect, _damage, hp):
-            decks = tuple(Deck(d.owner, d.drawn + drawn) if d.owner == deck else d for d in s.decks)
-            return _state(s, decks=decks, figures=_replace_figure(s, target, hp=hp))
+            decks = tuple(d.but(drawn=d.drawn + drawn) if d.owner == deck else d for d in s.decks)
+            return s.but(decks=decks, figures=_replace_figure(s, target, hp=hp))
         case DeckReshuffled(deck):
-            return _state(s, decks=tuple(Deck(d.owner, ()) if d.owner == deck else d for d in s.decks))
+            return s.but(decks=tuple(d.but(drawn=()) if d.owner == deck else d for d in s.decks))
         case FigureDied(figure):
-            return _state(s, figures=tuple(f for f in s.figures if f.id != figure))
+            return s.but(figures=tuple(f for f in s.figures if f.id != figure))
         case FigureHealed(figure, _amount, hp):
-            return _state(s, figures=_replace_figure(s, figure, hp=hp))
+            return s.but(figures=_replace_figure(s, figure, hp=hp))
         case FigureSummoned(_seat, figure):
-            return _state(s, figures=s.figures + (figure,))
+            return s.but(figures=s.figures + (figure,))
         case MonsterTurnPlanned(figure, focus, _candidates, _decided, options, _rule):
             if len(options) > 1:
-                return _state(s, pending=Pending("monster", _choosers(s, focus), (figure,), options))
+                return s.but(pending=Pending("monster", _choosers(s, focus), (figure,), options))
             return s
         case OptionChosen():
-            return _state(s, pending=None)
+            return s.but(pending=None)
         case TurnEnded(figure):
             hero = hero_of(s, figure)
             after = s
             if hero is not None:
-                after = _state(s, heroes=_replace_hero(s, figure, used=()))
-            return _state(after, acting=None, current=_next_alive(after, s.current + 1))
+                after = s.but(heroes=_replace_hero(s, figure, used=()))
+            return after.but(acting=None, current=_next_alive(after, s.current + 1))
         case CardsDiscarded(seat, discarded, lost):
             hero = hero_of(s, seat)
-            return _state(s, heroes=_replace_hero(s, seat, active=(), discard=hero.discard + discarded,
+            return s.but(heroes=_replace_hero(s, seat, active=(), discard=hero.discard + discarded,
                                                   lost=hero.lost + lost))
         case LongRested(seat, lost, returned, healed):
             hero = hero_of(s, seat)
             f = figure_of(s, seat)
             heroes = _replace_hero(s, seat, discard=(), lost=hero.lost + (lost,), hand=hero.hand + returned)
-            return _state(s, heroes=heroes, figures=_replace_figure(s, seat, hp=f.hp + healed))
+            return s.but(heroes=heroes, figures=_replace_figure(s, seat, hp=f.hp + healed))
         case ShortRestOffered(seats_):
-            return _state(s, phase="rest", pending=Pending("short-rest", seats_, (), ()))
+            return s.but(phase="rest", pending=Pending("short-rest", seats_, (), ()))
         case ShortRested(seat, lost, returned):
             hero = hero_of(s, seat)
             heroes = _replace_hero(s, seat, discard=(), lost=hero.lost + (lost,), hand=hero.hand + returned)
-            return _state(s, heroes=heroes, pending=_without_seat(s.pending, seat))
+            return s.but(heroes=heroes, pending=_without_seat(s.pending, seat))
         case ShortRestDeclined(seat):
-            return _state(s, pending=_without_seat(s.pending, seat))
+            return s.but(pending=_without_seat(s.pending, seat))
         case RoundEnded(_round, reshuffled):
-            decks = tuple(Deck(d.owner, ()) if d.owner in reshuffled else d for d in s.decks)
-            groups = tuple(Group(g.name, None, () if g.name in reshuffled else g.drawn) for g in s.groups)
-            return _state(s, decks=decks, groups=groups, phase="ended", order=(), current=0, acting=None,
+            decks = tuple(d.but(drawn=()) if d.owner in reshuffled else d for d in s.decks)
+            groups = tuple(g.but(card=None, drawn=() if g.name in reshuffled else g.drawn) for g in s.groups)
+            return s.but(decks=decks, groups=groups, phase="ended", order=(), current=0, acting=None,
                           pending=None)
         case GameEnded(outcome, _round):
-            return _state(s, phase="over", outcome=outcome, pending=None, acting=None)
+            return s.but(phase="over", outcome=outcome, pending=None, acting=None)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
     raise TypeError(f"gloomhaven cannot fold an event of type {type(event).__name__}")
@@ -1161,7 +1110,7 @@ def _without_seat(pending: Pending | None, seat: str) -> Pending | None:
     seats_ = tuple(s for s in pending.seats if s != seat)
     if not seats_:
         return None
-    return Pending(pending.kind, seats_, pending.about, pending.options)
+    return pending.but(seats=seats_)
 
 
 # --- legal -----------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, SecretRevealed
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -154,10 +154,10 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if isinstance(outcome, Rejection):
         return outcome
     # The turn ends on the state the action left, so GameEnded's tallies count this action too.
-    after = state
-    for event in outcome:
-        after = evolve(after, event)
-    return outcome + _end_turn(after, index)
+    flow = Flow(state, evolve)
+    flow.emit(*outcome)
+    flow.emit(*_end_turn(flow.state, index))
+    return flow
 
 
 def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Rejection:

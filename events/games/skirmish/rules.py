@@ -9,7 +9,7 @@ before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, writ
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, SecretRevealed
 from events.games.skirmish import board as boards
 from events.games.skirmish.model import (
     Activate,
@@ -769,10 +769,10 @@ def _end_actions(state: State, item: Figure) -> list:
             due.append(entry.id)
     if due:
         return events + [DoorDecisionsDue(item.id, tuple(due))]
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    return events + _finish(after, item)
+    flow = Flow(state, evolve)
+    flow.emit(*events)
+    flow.emit(*_finish(flow.state, item))
+    return flow
 
 
 def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Rejection:
@@ -788,7 +788,10 @@ def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Reje
     event = DoorDecided(entry.id, item.id, command.open, entry.open, rule)
     if len(pending) > 1:
         return [event]
-    return [event] + _finish(evolve(state, event), item)
+    flow = Flow(state, evolve)
+    flow.emit(event)
+    flow.emit(*_finish(flow.state, item))
+    return flow
 
 
 def _finish(state: State, item: Figure) -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from events.bots import playout
 from events.games.arkham import model
 from events.games.arkham.model import (
     COMMANDS,
@@ -38,9 +39,7 @@ def test_ah_1_random_games_fold_every_registered_event_type():
         for seed in range(12):
             tab = table(data, seed)
             chooser = Rng(seed)
-            while not GAME.is_over(tab.state) and tab.seq < 400:
-                seat = GAME.turn(tab.state)[0]
-                tab.submit(seat, chooser.pick(tuple(GAME.legal(tab.state, seat))), f"c-{tab.seq}")
+            playout(tab, {}, chooser, 400 - tab.seq)
             seen |= {envelope.type for envelope in tab.envelopes}
     # AH-C4: devoured needs Stamina and Sanity at 0 at the same moment; since arkham-3 every check of this
     # phase costs one of them and is settled before the next, so play never meets it (folded in test_rules)

@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from events.log import Accepted, Table, audit
+from events.bots import playout
+from events.log import Table, audit
 from events.rng import Rng
 from server import scenarios
 from tests.games.arkham.helpers import BUILTINS, GAME
@@ -23,15 +24,8 @@ def random_game(name: str, count: int, seed: int) -> Table:
     game_name, data = scenarios.load(f"arkham/{name}")
     assert game_name == "arkham"
     table = Table.create(GAME, "local", data, seed)
-    chooser = Rng(seed)
-    for number in range(count):
-        if GAME.is_over(table.state):
-            break
-        seats = tuple(seat for seat in GAME.turn(table.state) if GAME.legal(table.state, seat))
-        assert seats, "nobody can act in a game that is not over"
-        seat = chooser.pick(seats)
-        command = chooser.pick(tuple(GAME.legal(table.state, seat)))
-        assert isinstance(table.submit(seat, command, f"cli-{number}"), Accepted)
+    made = playout(table, {}, Rng(seed), count)  # raises if a legal command is refused
+    assert made == count or GAME.is_over(table.state), "nobody can act in a game that is not over"
     return table
 
 

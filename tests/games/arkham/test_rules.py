@@ -680,12 +680,12 @@ def test_ah_c4_a_devoured_investigator_is_skipped_and_the_game_ends_without_inve
     state = GAME.evolve(tab.state, Devoured("blue", "rivertown"))
     flow = rules._Flow(state)
     rules._end_turn(flow)
-    assert flow.events[0] == TurnEnded("blue", "green", 1)
+    assert flow[0] == TurnEnded("blue", "green", 1)
     for seat, where in (("red", "northside"), ("green", "downtown")):
         state = GAME.evolve(state, Devoured(seat, where))
     flow = rules._Flow(state)
     rules._end_turn(flow)
-    assert flow.events == [GameEnded(1, "every investigator is devoured")]
+    assert flow == [GameEnded(1, "every investigator is devoured")]
 
 
 def test_ah_c4_in_an_other_world_collapse_means_lost():

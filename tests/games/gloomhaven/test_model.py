@@ -33,8 +33,8 @@ def test_gh_c2_a_sealed_pick_hashes_like_an_empty_one():
     secret = Sealed(Pick(("br-01", "br-02"), "br-01", False))
     assert record_json(secret) == record_json(Sealed(None)) == canonical_json(secret.to_data()) == '{"type":"Sealed"}'
     tab = table(builtin("drake-den"))
-    with_pick = rules._state(tab.state, heroes=rules._replace_hero(tab.state, "red", pick=secret))
-    without = rules._state(tab.state, heroes=rules._replace_hero(tab.state, "red", pick=Sealed(None)))
+    with_pick = tab.state.but(heroes=rules._replace_hero(tab.state, "red", pick=secret))
+    without = tab.state.but(heroes=rules._replace_hero(tab.state, "red", pick=Sealed(None)))
     assert state_hash(with_pick) == state_hash(without)
     assert "br-01" not in canonical_json(with_pick.to_data()).split('"pick"')[1][:40]
 

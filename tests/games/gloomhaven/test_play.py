@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from events.bots import playout
 from events.log import Table, audit
 from events.rng import Rng
 from server import scenarios
@@ -26,16 +27,8 @@ def random_game(name: str, seed: int, commands: int = 300) -> Table:
     """What ``chronicle play NAME --random N --seed S`` does, in process."""
     _game, data = scenarios.load(name)
     tab = Table.create(GAME, "g", data, seed)
-    chooser = Rng(seed)
-    for number in range(commands):
-        if GAME.is_over(tab.state):
-            break
-        seats = tuple(seat for seat in GAME.turn(tab.state) if GAME.legal(tab.state, seat))
-        assert seats, f"nobody can act in phase {tab.state.phase}"
-        seat = chooser.pick(seats)
-        command = chooser.pick(tuple(GAME.legal(tab.state, seat)))
-        result = tab.submit(seat, command, f"c-{number}")
-        assert hasattr(result, "envelopes"), f"legal command {command} was refused: {result}"
+    made = playout(tab, {}, Rng(seed), commands)  # raises if a legal command is refused
+    assert made == commands or GAME.is_over(tab.state), f"nobody can act in phase {tab.state.phase}"
     return tab
 
 

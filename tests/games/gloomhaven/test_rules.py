@@ -80,7 +80,7 @@ def test_gh_1_exhausted_by_damage_loses_every_card_and_leaves_the_map():
     """GH-1: below 1 hit point the character is exhausted: all its cards lost, its figure removed."""
     tab = solo(figures=[("Biter", "normal", 1, (2, 2))], types=[BITER])
     # Check: red at 1 hit point is bitten (2 + 0 modifier) on the Biter's turn (initiative 50 after red's 10).
-    tab.state = rules._state(tab.state, figures=rules._replace_figure(tab.state, "red", hp=1))
+    tab.state = tab.state.but(figures=rules._replace_figure(tab.state, "red", hp=1))
     events = pick(tab, dice=(50,))
     assert types_of(events)[-1] == "TurnStarted"
     events = act(tab, "red", PlayCard("t-10", "bottom", skip=True))
@@ -98,7 +98,7 @@ def test_gh_1_exhausted_by_cards_at_the_start_of_a_round():
     tab = duo()
     state = tab.state
     heroes = rules._replace_hero(state, "red", hand=("t-10",), discard=("t-20",), lost=("t-30", "t-40", "t-50", "t-60"))
-    tab.state = rules._state(state, heroes=heroes)
+    tab.state = state.but(heroes=heroes)
     events = act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"), (90,))
     exhausted = first(events, "CharacterExhausted")
     assert (exhausted.seat, exhausted.cause) == ("red", "cards")
@@ -110,7 +110,7 @@ def test_gh_1_one_card_but_a_full_discard_must_rest_not_exhaust():
     tab = solo()
     heroes = rules._replace_hero(tab.state, "red", hand=("t-10",), discard=("t-20", "t-30"),
                                  lost=("t-40", "t-50", "t-60"))
-    tab.state = rules._state(tab.state, heroes=heroes)
+    tab.state = tab.state.but(heroes=heroes)
     refused = act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
     assert isinstance(refused, Rejection) and refused.rule == "GH-C6" and "must long rest" in refused.reason
     assert rules.legal(tab.state, "red") == [DeclareLongRest()]
@@ -300,7 +300,6 @@ def test_gh_4_a_path_is_refused_at_its_first_illegal_step_with_that_steps_clause
         (((1, 2), (3, 2)), "GH-4", "step 2 ([1, 2] → [3, 2]): [3, 2] is not next to [1, 2]; a path goes one hex "
                                    "at a time"),
         (((-1, 2),), "GH-C1", "step 1 ([0, 2] → [-1, 2]): hex [-1, 2] is not on the map"),
-        (((1, 2), "x"), "GH-4", "step 2: path[1] must be a hex [q, r], got 'x'"),
     ]
     for path, rule, reason in cases:
         refused = act(tab, "red", PlayCard("t-10", "bottom", path=path))
@@ -309,21 +308,18 @@ def test_gh_4_a_path_is_refused_at_its_first_illegal_step_with_that_steps_clause
 
 
 def test_gh_4_hostile_paths_and_destinations_are_refused_not_crashed():
-    """GH-4 (issue 15): a path too long, a ``to`` that is no hex, a path not ending at ``to``, an unreachable or
-    occupied destination: each a Rejection with its fact."""
+    """GH-4 (issue 15): a path too long, a path not ending at ``to``, an unreachable or occupied destination:
+    each a Rejection with its fact (a ``to`` or a path that is no hex is refused at the edge: tests/games/test_kinds.py)."""
     tab = solo(figures=[("Dummy", "normal", 1, (2, 2))])
     pick(tab)
     long = tuple((0, 2 + (i % 2)) for i in range(1, 500))
     checks = [
         (PlayCard("t-10", "bottom", path=long), "GH-4", "a path names at most 20 hexes, got 499"),
-        (PlayCard("t-10", "bottom", to=("a", 1)), "GH-4", "to must be a hex [q, r], got ('a', 1)"),
         (PlayCard("t-10", "bottom", path=((1, 2),), to=(1, 3)), "GH-4", "the path ends at (1, 2), not at to [1, 3]"),
         (PlayCard("t-10", "bottom", to=(2, 2)), "GH-4", "a move cannot end in an occupied hex: [2, 2] holds dummy-1"),
         (PlayCard("t-10", "bottom", to=(8, -2)), "GH-4", "no legal path of at most 3 movement points leads from "
                                                            "[0, 2] to [8, -2]"),
         (PlayCard("t-10", "bottom", to=(40, 40)), "GH-C1", "hex [40, 40] is not on the map"),
-        (PlayCard("t-10", "bottom", path=5, to=(1, 2)), "GH-4", "path must be a list of hexes, got 5"),
-        (PlayCard("t-10", "bottom", path="ab"), "GH-4", "path must be a list of hexes, got 'ab'"),
     ]
     for command, rule, reason in checks:
         refused = act(tab, "red", command)
@@ -630,7 +626,7 @@ def test_gh_c6_long_rest_loses_a_chosen_card_and_heals_two():
     """GH-C6: declared secretly (initiative 99); on its turn it loses the card it names and heals 2."""
     tab = solo()
     heroes = rules._replace_hero(tab.state, "red", hand=("t-40", "t-50"), discard=("t-10", "t-20", "t-30"))
-    tab.state = rules._state(tab.state, heroes=heroes, figures=rules._replace_figure(tab.state, "red", hp=5))
+    tab.state = tab.state.but(heroes=heroes, figures=rules._replace_figure(tab.state, "red", hp=5))
     events = act(tab, "red", DeclareLongRest(), (90,))
     assert first(events, "InitiativeSet").order == (("dummy-1", 90), ("red", 99))
     refused = act(tab, "red", RestLose("t-40"))
@@ -653,7 +649,7 @@ def test_gh_c6_short_rest_at_the_end_of_the_round_loses_a_random_card():
     """GH-C6: with two discarded cards the seat is offered a short rest; the lost card is drawn at random."""
     tab = solo()
     heroes = rules._replace_hero(tab.state, "red", hand=("t-10", "t-20", "t-30"), discard=("t-40", "t-50"))
-    tab.state = rules._state(tab.state, heroes=heroes)
+    tab.state = tab.state.but(heroes=heroes)
     pick(tab)
     act(tab, "red", PlayCard("t-10", "bottom", skip=True))
     events = act(tab, "red", PlayCard("t-20", "top", skip=True))

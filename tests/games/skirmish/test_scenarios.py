@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from events.bots import playout
 from events.games.skirmish import rules
 from events.games.skirmish.model import ContestDoor, DecideDoor, DoorContested, DoorDecided, EndActivation, Move
-from events.log import Accepted, audit
+from events.log import audit
 from events.rng import Rng
 from tests.games.skirmish.helpers import BUILT_INS, GAME, act, activate, builtin, end, table
 
@@ -95,14 +96,7 @@ def test_sk_c5_random_play_of_300_commands_on_each_built_in_is_accepted_and_audi
     """SK-C5: what ``chronicle play skirmish/NAME --random 300 --seed 5`` does, in process: every
     legal command is accepted, the game runs to its end, and ``audit`` finds no divergence."""
     tab = table(builtin(name), seed=5)
-    chooser = Rng(5)
-    for number in range(300):
-        if GAME.is_over(tab.state):
-            break
-        seats = tuple(seat for seat in GAME.turn(tab.state) if GAME.legal(tab.state, seat))
-        seat = chooser.pick(seats)
-        command = chooser.pick(tuple(GAME.legal(tab.state, seat)))
-        assert isinstance(tab.submit(seat, command, f"r-{number}"), Accepted), command
+    playout(tab, {}, Rng(5), 300)  # raises if a legal command is refused
     assert audit(GAME, tab.envelopes) is None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from events.bots import playout
 from events.games import load
 from events.games.skirmish import GAME_1, rules
 from events.games.skirmish.model import Activate, DecideDoor, EndActivation, Move
@@ -56,13 +57,7 @@ def test_sk_c5_a_random_skirmish_1_game_on_a_built_in_audits_under_skirmish_2(na
     """SK-C5: the built-ins of skirmish-1 have one-edge doors only: their games are the same under
     both versions, hash for hash."""
     table = Table.create(GAME_1, "g-1", builtin(name), 3)
-    rng = Rng(11)
-    for number in range(150):
-        seats = [seat for seat in GAME.turn(table.state) if GAME.legal(table.state, seat)]
-        if not seats:
-            break
-        options = GAME.legal(table.state, seats[0])
-        table.submit(seats[0], options[rng.roll(len(options)) - 1], f"c-{number}")
+    playout(table, {}, Rng(11), 150)
     assert table.envelopes[0].event.rules_version == "skirmish-1"
     assert audit(GAME, table.envelopes) is None
     assert Table.restore(GAME, "g-1", table.envelopes).state == table.state
