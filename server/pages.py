@@ -45,6 +45,7 @@ BODIES = {
     <h2>New game</h2>
     <form id="create">
       <label>Scenario <select id="scenario" name="scenario"></select></label>
+      <fieldset id="seat-choices" class="seat-choices"></fieldset>
       <button id="create-button" type="submit" disabled>Create</button>
     </form>
     <p id="notice" class="notice"></p>

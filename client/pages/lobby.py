@@ -13,6 +13,7 @@ from browser import ajax, window
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
 
 PAGE = 50  # games per request to GET /api/games (the server allows 1 to 200)
+PLAYERS = (("person", "person"), ("random", "random bot"), ("greedy", "greedy bot"))  # value, label (issue 18)
 
 
 class Lobby:
@@ -21,7 +22,9 @@ class Lobby:
 
     def start(self) -> None:
         self.last = None
+        self.seats: dict = {}  # scenario name -> its seats, from GET /api/scenarios
         listen(byid("create"), "submit", self.create)
+        listen(byid("scenario"), "change", self.seat_choices)
         listen(byid("more-games"), "click", self.more)
         ajax.get("/api/scenarios", mode="text", oncomplete=self.scenarios)
         self.refresh()
@@ -40,9 +43,20 @@ class Lobby:
             self.message(f"could not list scenarios: HTTP {request.status}", "error")
             return
         for item in json.loads(request.text):
+            self.seats[item["name"]] = item.get("seats") or []
             add(select, el("option", f"{item['title']} ({item['name']})", None, (("value", item["name"]),)))
+        self.seat_choices(None)
         byid("create-button").removeAttribute("disabled")
         self.ready("scenarios")
+
+    def seat_choices(self, event: object) -> None:
+        """Who plays each seat of the chosen scenario: a person (a join link) or one of the server's bots."""
+        box = clear(byid("seat-choices"))
+        for seat in self.seats.get(byid("scenario").value, []):
+            choice = el("select", None, "seat-player", (("data-seat", seat),))
+            for value, label in PLAYERS:
+                add(choice, el("option", label, None, (("value", value),)))
+            add(box, add(el("label", None, "seat-choice"), el("span", seat, "seat-name"), el("span", " "), choice))
 
     def games(self, request: object) -> None:
         body = clear(byid("games"))
@@ -83,6 +97,12 @@ class Lobby:
     def create(self, event: object) -> None:
         event.preventDefault()
         body = {"scenario": byid("scenario").value}  # no seed: the server draws the game's secret (CORE-1)
+        bots = {}
+        for choice in byid("seat-choices").querySelectorAll("select.seat-player"):
+            if choice.value != "person":
+                bots[choice.getAttribute("data-seat")] = choice.value
+        if bots:
+            body["bots"] = bots
         ajax.post("/api/games", data=json.dumps(body), headers={"Content-Type": "application/json"},
                   mode="text", oncomplete=self.created)
 
@@ -99,6 +119,10 @@ class Lobby:
         for seat, info in made["seats"].items():
             item = el("li", None, "seat-link", (("data-seat", seat),))
             add(item, el("b", seat, "seat-name"), el("span", ": "), link(info["link"], origin + info["link"], "play"))
+            add(seats, item)
+        for seat, policy in (made.get("bots") or {}).items():
+            item = el("li", None, "seat-bot", (("data-seat", seat),))
+            add(item, el("b", seat, "seat-name"), el("span", f": {policy} bot, played by the server"))
             add(seats, item)
         add(box, seats)
         others = el("p")
