@@ -172,3 +172,18 @@ async def play_against_a_bot(ws_url: str, base_url: str, scenario: str, person: 
 def test_a_person_plays_a_whole_game_against_a_bot(shared_server, scenario):
     policy = "random" if scenario.startswith("skirmish") else "greedy"
     run(play_against_a_bot(shared_server.ws_url, shared_server.base_url, scenario, "red", policy), timeout=120)
+
+
+def test_mv_c3_a_bot_that_opens_the_game_plays_when_its_room_is_built(shared_server):
+    """MV-C3: red moves first; with red a bot, the person at blue finds red's first turn played as
+    soon as the game's Room is built (the first socket), and then it is blue's turn."""
+
+    async def main():
+        status, game = create(shared_server.base_url, "mecha/sample", {"red": "random"})
+        assert status == 201 and set(game["seats"]) == {"blue"}
+        blue = await Client.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
+        while "blue" not in blue.game.turn(blue.state):
+            await blue.recv()
+        assert blue.envelopes[1]["seat"] == "red" and blue.envelopes[1]["command_id"] == "bot-2"
+
+    run(main())
