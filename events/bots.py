@@ -63,10 +63,10 @@ class GreedyBot:
         for option in options:
             try:
                 produced = game.decide(state, seat, option, Rng(chooser.next64()))
-            except (AttributeError, TypeError, ValueError, KeyError):
+            except AttributeError:
                 # On a seat's view some outcomes cannot be worked out: the last secret pick of a
-                # round reveals everyone's (GH-C2), and the view holds the others' sealed and
-                # empty. Such a command is rated as the position it stands in, unchanged.
+                # round reveals everyone's (GH-C2), and the view holds the others' sealed with
+                # nothing inside (None). Such a command is rated as the position it stands in.
                 produced = []
             if isinstance(produced, Rejection):  # pragma: no cover - legal() lists what decide accepts
                 continue

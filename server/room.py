@@ -3,8 +3,9 @@
 A command runs down the guard ladder, top to bottom, each rung an early answer with its own
 code (STYLE habit 7, after boardgame.io's master with the write moved before the broadcast):
 
-1. frame    — the connection said hello, the frame decoded, its body is a command of this game
-              (``hello-first``, ``bad-frame``, ``unknown-command``; decoding itself is in frames.py);
+1. frame    — the connection said hello, the frame decoded, its id is not a bot's, its body is a
+              command of this game (``hello-first``, ``bad-frame``, ``reserved-id``,
+              ``unknown-command``; decoding itself is in frames.py);
 2. token    — the seat token given at hello still matches the stored hash (``bad-token``);
 3. seat     — the connection holds a seat: spectators only read (``spectator``);
 4. repeated — a command id already in the log is answered with its earlier ack, applied once
@@ -433,7 +434,10 @@ class Room:
                     seat, view = movers[0]
                     command = await self._choose(seat, view)
                     reply = await self.submit(seat, command, f"{BOT_PREFIX}{self.table.seq + 1}", time.perf_counter())
-                if json.loads(reply).get("type") != "ack":
+                answer = json.loads(reply)
+                if answer.get("code") == "id-taken":
+                    continue  # another process's bot made this seq first (same id, another seat): look again
+                if answer.get("type") != "ack":
                     log.error("game %s: bot %s's command %r was not taken: %s", self.meta.game_id, seat, command, reply)
                     return
         except Exception:
