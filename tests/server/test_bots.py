@@ -187,3 +187,57 @@ def test_mv_c3_a_bot_that_opens_the_game_plays_when_its_room_is_built(shared_ser
         assert blue.envelopes[1]["seat"] == "red" and blue.envelopes[1]["command_id"] == "bot-2"
 
     run(main())
+
+
+class Slow:
+    """A policy that thinks too long: a real choice, made after ``seconds`` of sleep."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def choose(self, game, state, seat, chooser):
+        import time
+
+        time.sleep(self.seconds)
+        return game.legal(state, seat)[-1]
+
+
+def test_a_bot_that_thinks_past_its_bound_plays_a_random_legal_command(tmp_path, monkeypatch):
+    """BOT_CHOICE_SECONDS bounds a choice: past it the Room plays a random legal command of the
+    seat instead, and the event loop kept serving meanwhile (the choice runs in a thread)."""
+    import asyncio
+
+    import server.room
+
+    monkeypatch.setattr(server.room, "BOT_CHOICE_SECONDS", 0.2)
+
+    async def main():
+        store = SqliteStore(tmp_path / "store.db")
+        await store.open()
+        game = events.games.load("mecha")
+        _, scenario = load("mecha/sample")
+        table = Table.create(game, "g-slowbot00", scenario, "cd" * 32, at=now())
+        await store.create_game(GameMeta("g-slowbot00", "mecha", "t", ("red", "blue"), {}, now()),
+                                [Stored(e.seq, None, frames.encode_envelope(e)) for e in table.envelopes],
+                                secret="cd" * 32, bots={"red": "random"})
+        room = await Room.load(store, "g-slowbot00")
+        room.bots["red"] = Slow(1.0)
+        ticks = 0
+
+        async def ticking():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.02)
+                ticks += 1
+
+        ticker = asyncio.create_task(ticking())
+        room.wake_bots()
+        await asyncio.wait_for(asyncio.shield(room._bot_task), 0.8)  # before the slow choice ends
+        ticker.cancel()
+        # Check red's turn was played, as a bot's, within the bound, and the loop ticked meanwhile.
+        assert room.table.envelopes[1].seat == "red" and room.table.envelopes[1].command_id == "bot-2"
+        assert "blue" in game.turn(room.table.state)
+        assert ticks >= 5
+        await store.close()
+
+    run(main())
