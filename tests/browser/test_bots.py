@@ -24,7 +24,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 GAMES = ("mecha/sample", "echo/novice-duel", "arkham/crossing", "skirmish/courtyard", "gloomhaven/barrow")
 CLICKS = 250  # far above what the person needs in any of these games (the longest took ~60)
 BUTTONS = "#actions button.action:not(.local):not([disabled])"
-PLACES = "svg .clickable, svg g.cell:has(polygon.reach), svg g.cell:has(polygon.target)"
+# Highlighted places only (a page makes every place clickable, and a click elsewhere is refused).
+PLACES = "svg .dest.clickable, svg .reach.clickable, svg g.cell:has(polygon.reach), svg g.cell:has(polygon.target)"
 
 
 class Log:
