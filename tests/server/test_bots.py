@@ -18,6 +18,7 @@ from server.room import BOT_PREFIX, Room, now
 from server.scenarios import load
 from server.store import GameMeta, Stored
 from server.store.sqlite import SqliteStore
+from tests.postgres_fixture import CliServer, postgres_database, postgres_server  # noqa: F401
 from tests.server.client import Client, command_json, run
 from tests.server_fixture import post_json
 
@@ -241,3 +242,42 @@ def test_a_bot_that_thinks_past_its_bound_plays_a_random_legal_command(tmp_path,
         await store.close()
 
     run(main())
+
+
+def test_mv_c3_two_processes_with_the_game_open_play_each_bot_turn_once(tmp_path, postgres_database):  # noqa: F811
+    """MV-C3: with PostgreSQL and the game open on two processes (the person on one, a spectator on
+    the other), both Rooms run the bot; each of blue's turns is played once (the loser of an append
+    re-reads and finds its ``bot-<seq>`` already logged), and both sockets fold the same log."""
+    url = postgres_database()
+    first, second = CliServer(tmp_path, url), CliServer(tmp_path, url)
+    try:
+        first.start()
+        second.start()
+
+        async def main():
+            status, game = create(first.base_url, "mecha/sample", {"blue": "greedy"})
+            assert status == 201, game
+            red = await Client.join(first.ws_url, game["game"], game["seats"]["red"]["token"])
+            watcher = await Client.join(second.ws_url, game["game"])
+            chooser = Rng(5)
+            sent = 0
+            while not red.game.is_over(red.state):
+                if "red" not in red.game.turn(red.state):
+                    await red.recv()
+                    continue
+                sent += 1
+                type_, data = command_json(chooser.pick(tuple(red.legal("red"))))
+                answer = await red.command(f"p-{sent}", type_, data)
+                # Folding one event at a time, red may act between the bot's TurnEnded and GameEnded.
+                assert answer["type"] == "ack" or red.game.is_over(red.state), answer
+            await watcher.events_until(red.head)
+            # Check: 12 rounds, each with one turn of red and one of blue (MV-C3), whoever's Room played it.
+            turns = [(e["seat"], e["command_id"]) for e in red.envelopes if e["command_id"] is not None]
+            blue = sorted({command_id for seat, command_id in turns if seat == "blue"})
+            assert len(blue) == 12 and all(command_id.startswith(BOT_PREFIX) for command_id in blue)
+            assert [e["hash"] for e in watcher.envelopes[: red.head]] == [e["hash"] for e in red.envelopes]
+
+        run(main(), timeout=120)
+    finally:
+        first.stop()
+        second.stop()
