@@ -6,6 +6,10 @@ it decides each legal command with dice of its own (never the game's, which it c
 folds the events and keeps the command whose outcome its game's ``score`` rates best. Each game
 writes that score in ``events/games/<name>/bot.py``, a few lines of what matters in it: clues, trophies, hit points, explored Locations.
 
+A bot may be handed a seat's view rather than the whole state (the server folds what the seat
+may see: ``server/room.py``); a greedy lookahead that needs what the view hides rates that command
+as the position unchanged.
+
 Bots are pure like the rest of the core: no clock, no I/O; their choices come from the
 ``chooser`` generator they are handed, so a bot game replays exactly from its seed. Their work is
 bounded: at most ``MAX_OPTIONS`` commands are looked at per choice.
@@ -58,7 +62,13 @@ class GreedyBot:
         best: list = []
         best_score = None
         for option in options:
-            produced = game.decide(state, seat, option, Rng(chooser.next64()))
+            try:
+                produced = game.decide(state, seat, option, Rng(chooser.next64()))
+            except AttributeError:
+                # On a seat's view some outcomes cannot be worked out: the last secret pick of a
+                # round reveals everyone's (GH-C2), and the view holds the others' sealed with
+                # nothing inside (None). Such a command is rated as the position it stands in.
+                produced = []
             if isinstance(produced, Rejection):  # pragma: no cover - legal() lists what decide accepts
                 continue
             states = produced.states_from(state) if isinstance(produced, Flow) else None

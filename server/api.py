@@ -17,6 +17,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 import events.games
+from events.bots import POLICIES
 from events.canonical import state_hash
 from events.log import LogError, Table
 from events.record import DecodeError, to_data
@@ -43,6 +44,7 @@ log = logging.getLogger("chronicle.api")
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     scenario: str | dict[str, Any]
     seed: Any = msgspec.UNSET  # refused with its own code: a creator who picks the seed foresees every roll
+    bots: Any = msgspec.UNSET  # seat -> policy (issue 18), checked by ``_bot_seats`` with its own codes
 
 
 _create_decoder = msgspec.json.Decoder(CreateGame)
@@ -165,9 +167,16 @@ async def list_scenarios(request: Request) -> Response:
             except scenarios.ScenarioFileError as error:  # one broken file must not hide the others
                 log.error("built-in scenario %s cannot be read: %s", name, error)
                 continue
-            listing.append({"name": name, "game": game, "title": str(data.get("title", name))})
+            listing.append({"name": name, "game": game, "title": str(data.get("title", name)),
+                            "seats": list(_seats_of(game, data))})
         _scenario_list = listing
     return json_response(_scenario_list)
+
+
+def _seats_of(game_name: str, scenario: dict) -> tuple:
+    """A built-in scenario's seats, in order (the lobby offers a person or a bot for each)."""
+    game = events.games.load(game_name)
+    return tuple(game.seats(Table.create(game, "g-listing00", scenario, "00" * SECRET_BYTES).state))
 
 
 # --- games -------------------------------------------------------------------------------------
@@ -175,7 +184,10 @@ async def list_scenarios(request: Request) -> Response:
 
 @_answers
 async def create_game(request: Request) -> Response:
-    """``{"scenario": "mecha/sample" | {...inline scenario...}}`` -> join links.
+    """``{"scenario": "mecha/sample" | {...inline scenario...}, "bots": {seat: policy}}`` -> join links.
+
+    A seat in ``bots`` is played by the server (issue 18, ``server/room.py``) and gets no join
+    link; ``_bot_seats`` says what may be asked.
 
     The game's secret (CORE-1) is drawn here from ``secrets`` and goes to the store only; the
     answer, like every other, shows nothing of it. A ``seed`` is refused (``seed-not-allowed``).
@@ -210,21 +222,45 @@ async def create_game(request: Request) -> Response:
             # bad-scenario, or scenario-out-of-bounds past a documented bound (BoundError)
             raise HTTPProblem(400, error.code, f"scenario: {error}") from None
         seats = tuple(game.seats(table.state))
-        tokens = {seat: new_token() for seat in seats}
+        bots = _bot_seats(request_.bots, seats)
+        tokens = {seat: new_token() for seat in seats if seat not in bots}
         title = scenario.get("title") if isinstance(scenario.get("title"), str) else game_id
         meta = GameMeta(game_id, game.name, title, seats, {seat: token_hash(t) for seat, t in tokens.items()}, now())
         first = [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes]
         try:
-            await store.create_game(meta, first, over=bool(game.is_over(table.state)), secret=secret)
+            await store.create_game(meta, first, over=bool(game.is_over(table.state)), secret=secret, bots=bots)
         except GameExists:
             continue  # 60 random bits collided: draw another id
         return json_response({
             "game": game_id,
             "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
+            "bots": bots,
             "spectate": f"/watch/{game_id}",
             "replay": f"/replay/{game_id}",
         }, 201)
     raise HTTPProblem(503, "store-unavailable", "could not find a free game id")
+
+
+def _bot_seats(given: Any, seats: tuple) -> dict:
+    """``$.bots``: an object naming some of the scenario's seats, each with a policy of
+    ``events.bots.POLICIES``; at least one seat stays a person's (a game of bots only would spend
+    the server's time with nobody to play it). Each fault is a 400 with its own code and path."""
+    if given is msgspec.UNSET or given is None:
+        return {}
+    if not isinstance(given, dict):
+        raise HTTPProblem(400, "bad-request", f"$.bots: expected an object of seat -> policy, got {type(given).__name__}")
+    for seat, policy in given.items():
+        if seat not in seats:
+            raise HTTPProblem(400, "unknown-bot-seat", f"$.bots.{seat[:40]}: this scenario has no seat {seat[:40]!r} "
+                              f"(seats: {', '.join(seats)})")
+        if not isinstance(policy, str) or policy not in POLICIES:
+            shown = repr(policy[:40]) if isinstance(policy, str) else type(policy).__name__
+            raise HTTPProblem(400, "unknown-bot-policy", f"$.bots.{seat}: expected one of {', '.join(POLICIES)}, "
+                              f"got {shown}")
+    if len(given) == len(seats):
+        raise HTTPProblem(400, "no-person-seat", f"$.bots: every seat ({', '.join(seats)}) would be a bot; "
+                          "at least one seat must be a person's")
+    return {seat: given[seat] for seat in seats if seat in given}
 
 
 def _scenario(given: str | dict) -> tuple[str, dict]:

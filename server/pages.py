@@ -52,6 +52,7 @@ BODIES = {
     <h2>{{lobby.new_game}}</h2>
     <form id="create">
       <label>{{lobby.scenario}} <select id="scenario" name="scenario"></select></label>
+      <fieldset class="seat-choices"><legend>{{lobby.seat_players}}</legend><div id="seat-choices"></div></fieldset>
       <button id="create-button" type="submit" disabled>{{lobby.create}}</button>
     </form>
     <form id="upload" class="upload">

@@ -3,8 +3,9 @@
 A command runs down the guard ladder, top to bottom, each rung an early answer with its own
 code (STYLE habit 7, after boardgame.io's master with the write moved before the broadcast):
 
-1. frame    — the connection said hello, the frame decoded, its body is a command of this game
-              (``hello-first``, ``bad-frame``, ``unknown-command``; decoding itself is in frames.py);
+1. frame    — the connection said hello, the frame decoded, its id is not a bot's, its body is a
+              command of this game (``hello-first``, ``bad-frame``, ``reserved-id``,
+              ``unknown-command``; decoding itself is in frames.py);
 2. token    — the seat token given at hello still matches the stored hash (``bad-token``);
 3. seat     — the connection holds a seat: spectators only read (``spectator``);
 4. repeated — a command id already in the log is answered with its earlier ack, applied once
@@ -22,6 +23,17 @@ Who gets in (issue 12, finding 3): a page of another origin never gets a socket;
 say hello within ``hello_timeout``; the bounds on sockets count those without a seat, and make
 room by evicting the oldest silent one (``Rooms.admit``), so a seat's token always gets in.
 
+Bots (issue 18): a seat created as a bot (``POST /api/games`` with ``bots``, kept by the store)
+is played by its Room. After every command, when the Room is built (a game's start or a load),
+and after catching up with another process, ``wake_bots`` starts one task that, while a bot
+seat may act, folds the envelopes ``Game.visible`` gives that seat (what a person at that seat
+would receive: in Gloomhaven, others' picks sealed), lets the bot choose among its legal
+commands there in a worker thread (at most ``BOT_CHOICE_SECONDS``, past which a random legal
+command is played: the greedy bot looks at ``events.bots.MAX_OPTIONS`` commands at most), and
+submits it through ``submit`` like a person's command, with command id ``bot-<seq>`` (a prefix no
+client may use: ``reserved-id``). It yields to the event loop between commands and stops when
+the game is over, no bot can act, the Room is dropped, or after ``BOT_RUN`` commands in one go.
+
 Each connection has a bounded send queue drained by its own task; a client that cannot keep up
 is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients.
 """
@@ -33,14 +45,18 @@ import contextlib
 import datetime
 import enum
 import itertools
+import json
 import logging
+import secrets
 import time
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 import events.games
+from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table
+from events.rng import Rng
 from events.rules import Rejection
 from server import frames, snapshots
 from server.frames import Command, FrameError, Hello
@@ -63,6 +79,9 @@ CLOSE_FORBIDDEN_ORIGIN = 1008  # before the upgrade: uvicorn answers it with HTT
 
 SEND_QUEUE_LIMIT = 256  # queued items (one per command, or one catch-up batch) per connection
 CONFLICT_RETRIES = 5
+BOT_PREFIX = "bot-"  # the command ids of the server's bots; refused from clients (reserved-id)
+BOT_CHOICE_SECONDS = 5.0  # a bot's choice, in its thread; the slowest measured is ~0.15 s (gloomhaven/barrow)
+BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
 
 
 class ConnectionState(enum.Enum):
@@ -197,6 +216,10 @@ class Room:
         self.seated: dict[str, list[Connection]] = {}  # seat -> its greeted sockets, oldest first
         self.evicted = False  # Rooms dropped it to make room for another game
         self.snapshot_seq = 0  # the newest snapshot this Room knows of (server/snapshots.py)
+        self.bots: dict[str, Any] = {}  # seat -> its bot (events.bots), for the seats the server plays
+        self._bot_views: dict[str, tuple[int, Any]] = {}  # seat -> (seq, the state folded from what it may see)
+        self._bot_task: asyncio.Task | None = None
+        self.closed = False  # dropped from memory (Rooms.leave, evict_room): its bots stop
 
     @classmethod
     async def load(cls, store: Store, game_id: str, metrics: Metrics | None = None) -> Room:
@@ -214,6 +237,7 @@ class Room:
         await snapshots.save(store, game_id, kept)
         room = cls(store, meta, game, table, stored)
         room.snapshot_seq = kept[-1][0] if kept else base
+        room.bots = {seat: bot(game, policy) for seat, policy in (await store.bots(game_id)).items()}
         return room
 
     async def _reload(self, known: int) -> None:
@@ -288,6 +312,11 @@ class Room:
             self._refused("hello-first")
             connection.send(frames.error_frame("hello-first", "expected a hello frame before any command", frame.id))
             return
+        if frame.id.startswith(BOT_PREFIX):
+            self._refused("reserved-id")
+            connection.send(frames.error_frame("reserved-id", f"$.id: command ids beginning {BOT_PREFIX!r} mark the "
+                                               f"server's bots; got {frame.id!r}", frame.id))
+            return
         try:
             command = frames.build_command(self.game, frame)
         except FrameError as error:
@@ -309,6 +338,7 @@ class Room:
         async with self.lock:
             reply = await self.submit(connection.seat, command, frame.id, received)
         connection.send(reply)
+        self.wake_bots()
 
     def _refused(self, code: str) -> None:
         self.metrics.rejections.labels(code).inc()
@@ -372,6 +402,59 @@ class Room:
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
                                   command_id)
 
+    # --- bots (issue 18) ----------------------------------------------------------------------------
+
+    def wake_bots(self) -> None:
+        """Let the bots play if one may act; one task per Room, which re-checks after each command."""
+        if self.bots and not self.closed and (self._bot_task is None or self._bot_task.done()):
+            self._bot_task = asyncio.create_task(self._play_bots())
+
+    def bot_view(self, seat: str) -> Any:
+        """The state folded from the envelopes ``seat`` may see (``Game.visible``), kept per bot seat."""
+        seq, state = self._bot_views.get(seat, (0, None))
+        for envelope in self.table.envelopes[seq:]:
+            visible = self.game.visible(envelope, seat, False)
+            if visible is not None:
+                state = self.game.evolve(state, visible.event)
+        self._bot_views[seat] = (self.table.seq, state)
+        return state
+
+    async def _play_bots(self) -> None:
+        try:
+            for _made in range(BOT_RUN):
+                await asyncio.sleep(0)  # yield: people's commands and other games go between bot commands
+                async with self.lock:
+                    if self.closed or self.game.is_over(self.table.state):
+                        return
+                    movers = [(seat, self.bot_view(seat)) for seat in self.game.turn(self.table.state)
+                              if seat in self.bots]
+                    movers = [(seat, view) for seat, view in movers if self.game.legal(view, seat)]
+                    if not movers:
+                        return  # a person's turn, or nobody can act
+                    seat, view = movers[0]
+                    command = await self._choose(seat, view)
+                    reply = await self.submit(seat, command, f"{BOT_PREFIX}{self.table.seq + 1}", time.perf_counter())
+                answer = json.loads(reply)
+                if answer.get("code") == "id-taken":
+                    continue  # another process's bot made this seq first (same id, another seat): look again
+                if answer.get("type") != "ack":
+                    log.error("game %s: bot %s's command %r was not taken: %s", self.meta.game_id, seat, command, reply)
+                    return
+        except Exception:
+            log.exception("game %s: the bots stopped", self.meta.game_id)
+
+    async def _choose(self, seat: str, view: Any) -> Any:
+        """The bot's choice in a worker thread (the event loop keeps serving), within BOT_CHOICE_SECONDS."""
+        policy = self.bots[seat]
+        chooser = Rng(secrets.randbits(63))  # the bot's own choices and dice: never the game's (CORE-1)
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(policy.choose, self.game, view, seat, chooser),
+                                          BOT_CHOICE_SECONDS)
+        except TimeoutError:
+            log.warning("game %s: bot %s took over %s s to choose: a random legal command instead",
+                        self.meta.game_id, seat, BOT_CHOICE_SECONDS)
+            return RandomBot().choose(self.game, view, seat, Rng(secrets.randbits(63)))
+
     async def _snapshot(self, before: Any, envelopes: list[Envelope]) -> None:
         """A snapshot is due: keep the first state of the batch where it may be taken (a few folds from ``before``)."""
         kept: list[tuple[int, str]] = []
@@ -412,6 +495,7 @@ class Room:
                 self._behind = 0
                 async with self.lock:
                     await self._catch_up()
+            self.wake_bots()
         except Exception:
             log.exception("game %s: cannot follow the store", self.meta.game_id)
         finally:
@@ -490,7 +574,7 @@ class Rooms:
 
     def evict_room(self, room: Room) -> None:
         """Drop a game without seats from memory; its sockets are told why and closed (they may reconnect)."""
-        room.evicted = True
+        room.evicted = room.closed = True
         if self.rooms.get(room.meta.game_id) is room:
             del self.rooms[room.meta.game_id]
         message = (f"this server has {self.limits.games_per_server} games open, its limit, and game "
@@ -568,6 +652,7 @@ class Rooms:
         room = await Room.load(self.store, game_id, self.metrics)
         room.metrics = self.metrics
         self.rooms[game_id] = room
+        room.wake_bots()  # a bot may open the game, or it was its turn when the server stopped
         return room
 
     def notified(self, game_id: str, seq: int) -> None:
@@ -593,6 +678,7 @@ class Rooms:
         room.users -= 1
         if room.users == 0 and self.rooms.get(room.meta.game_id) is room:
             del self.rooms[room.meta.game_id]
+            room.closed = True
 
     def close_all(self, code: int = CLOSE_GOING_AWAY) -> None:
         for room in self.rooms.values():

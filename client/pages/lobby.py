@@ -20,6 +20,7 @@ from client.i18n import lang, seat_name, t
 from client.pages.errors import ERRORS, error_text
 
 PAGE = 50  # games per request to GET /api/games (the server allows 1 to 200)
+PLAYERS = ("person", "random", "greedy")  # who may play a seat: a person, or one of the server's bots (issue 18)
 MY_GAMES = "chronicle.my-games"
 MY_GAMES_KEPT = 50  # the newest games kept; older ones drop off
 MAX_FILE_BYTES = 256 * 1024  # the API's body limit (server/api.py MAX_BODY_BYTES)
@@ -77,7 +78,9 @@ class Lobby:
 
     def start(self) -> None:
         self.last = None
+        self.seats: dict = {}  # scenario name -> its seats, from GET /api/scenarios
         listen(byid("create"), "submit", self.create)
+        listen(byid("scenario"), "change", self.seat_choices)
         listen(byid("more-games"), "click", self.more)
         listen(byid("upload"), "submit", self.upload)
         ajax.get("/api/scenarios", mode="text", oncomplete=self.scenarios)
@@ -101,8 +104,20 @@ class Lobby:
             self.titles[item["name"]] = item["title"]
             label = f"{item['title']} ({item['name']})"  # the scenario's own title: data, not a message
             add(select, el("option", label, None, (("value", item["name"]), ("translate", "no"))))
+            self.seats[item["name"]] = item.get("seats") or []
+        self.seat_choices(None)
         byid("create-button").removeAttribute("disabled")
         self.ready("scenarios")
+
+    def seat_choices(self, event: object) -> None:
+        """Who plays each seat of the chosen scenario: a person (a join link) or one of the server's bots."""
+        box = clear(byid("seat-choices"))
+        for seat in self.seats.get(byid("scenario").value, []):
+            choice = el("select", None, "seat-player", (("data-seat", seat),))
+            for value in PLAYERS:
+                add(choice, el("option", t(f"lobby.player.{value}"), None, (("value", value),)))
+            add(box, add(el("label", None, "seat-choice"), el("span", seat_name(seat), "seat-name"), el("span", " "),
+                         choice))
 
     def games(self, request: object) -> None:
         body = clear(byid("games"))
@@ -151,7 +166,14 @@ class Lobby:
     def create(self, event: object) -> None:
         event.preventDefault()
         name = byid("scenario").value
-        self.post({"scenario": name}, self.titles.get(name, name))
+        body: dict = {"scenario": name}
+        bots = {}
+        for choice in byid("seat-choices").querySelectorAll("select.seat-player"):
+            if choice.value != "person":
+                bots[choice.getAttribute("data-seat")] = choice.value
+        if bots:
+            body["bots"] = bots
+        self.post(body, self.titles.get(name, name))
 
     def upload(self, event: object) -> None:
         event.preventDefault()
@@ -217,6 +239,11 @@ class Lobby:
             url = link(info["link"], origin + info["link"], "play")
             url.setAttribute("translate", "no")
             add(item, el("b", seat_name(seat), "seat-name"), el("span", ": "), url)
+            add(seats, item)
+        for seat, policy in (made.get("bots") or {}).items():
+            item = el("li", None, "seat-bot", (("data-seat", seat),))
+            add(item, el("b", seat_name(seat), "seat-name"), el("span", ": "),
+                el("span", t(f"lobby.bot_seat.{policy}"), "bot-policy"))
             add(seats, item)
         add(box, seats)
         others = el("p")

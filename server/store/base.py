@@ -1,7 +1,8 @@
 """The store contract: a few methods over games and their events, and one small error family.
 
 A store keeps, per game, a metadata row (rules, title, seats, seat-token hashes, head, over),
-its secret (CORE-1) in a table of its own, and one row per event: ``(seq, command_id, envelope
+its secret (CORE-1) in a table of its own, which seats the server plays (issue 18: seat -> bot
+policy, in a table of its own), and one row per event: ``(seq, command_id, envelope
 JSON text)``. It knows nothing of the rules:
 the Room encodes envelopes before appending and decodes what it reads. ``append`` is atomic for
 the whole batch and optimistic: it names the seq the caller believes is the head, and if any
@@ -101,12 +102,15 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def create_game(
-        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None,
+        bots: dict | None = None,
     ) -> None:
         """Record a new game and its first events (seq 1..n) in one transaction; raises GameExists.
 
         ``secret`` is the game's secret (CORE-1), kept in a table of its own in the same
         transaction and handed back only by ``secret``: no listing or read of events shows it.
+        ``bots`` (seat -> policy name) are the seats the server plays (issue 18), kept in the
+        same transaction and handed back by ``bots``.
         """
 
     @abc.abstractmethod
@@ -152,6 +156,11 @@ class Store(abc.ABC):
         Only the Room that decides the game's commands asks for it: it leaves the server only in
         SecretRevealed, when the game is over (CORE-2).
         """
+
+
+    @abc.abstractmethod
+    async def bots(self, game_id: str) -> dict:
+        """The seats the server plays and their policies (``{}``: only people); raises UnknownGame."""
 
 
 def check_batch(expected_seq: int, events: Sequence[Stored]) -> None:

@@ -54,6 +54,12 @@ CREATE TABLE IF NOT EXISTS secrets (
     game text PRIMARY KEY REFERENCES games(id),
     secret text NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
 );
+CREATE TABLE IF NOT EXISTS bots (
+    game text NOT NULL REFERENCES games(id),
+    seat text NOT NULL,
+    policy text NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
+    PRIMARY KEY (game, seat)
+);
 CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
 CREATE TABLE IF NOT EXISTS snapshots (
     game text NOT NULL REFERENCES games(id),
@@ -183,7 +189,8 @@ class PostgresStore(Store):
     # --- the contract ---------------------------------------------------------------------------
 
     async def create_game(
-        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None,
+        bots: dict | None = None,
     ) -> None:
         check_batch(0, first)
         async with self._connection() as db:
@@ -197,6 +204,7 @@ class PostgresStore(Store):
                     )
                     await db.execute(_INSERT_EVENTS, _rows(meta.game_id, first))
                     await _keep_secret(db, meta.game_id, secret)
+                    await _keep_bots(db, meta.game_id, bots)
             except errors.UniqueViolation as error:
                 raise GameExists(f"game {meta.game_id!r} already exists") from error
 
@@ -293,6 +301,25 @@ class PostgresStore(Store):
         if row is None:
             raise UnknownGame(game_id)
         return row[1]
+
+
+    async def bots(self, game_id: str) -> dict:
+        async with self._connection() as db:
+            cursor = await db.execute(
+                "SELECT games.id, bots.seat, bots.policy FROM games LEFT JOIN bots ON bots.game = games.id"
+                " WHERE games.id = %s ORDER BY bots.seat", (game_id,),
+            )
+            rows = await cursor.fetchall()
+        if not rows:
+            raise UnknownGame(game_id)
+        return {seat: policy for _game, seat, policy in rows if seat is not None}
+
+
+async def _keep_bots(db: psycopg.AsyncConnection, game_id: str, bots: dict | None) -> None:
+    if bots:
+        async with db.cursor() as cursor:
+            await cursor.executemany("INSERT INTO bots (game, seat, policy) VALUES (%s, %s, %s)",
+                                     [(game_id, seat, policy) for seat, policy in sorted(bots.items())])
 
 
 async def _keep_secret(db: psycopg.AsyncConnection, game_id: str, secret: str | None) -> None:

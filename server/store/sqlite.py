@@ -57,6 +57,12 @@ CREATE TABLE IF NOT EXISTS secrets (
     game TEXT PRIMARY KEY REFERENCES games(id),
     secret TEXT NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
 );
+CREATE TABLE IF NOT EXISTS bots (
+    game TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    policy TEXT NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
+    PRIMARY KEY (game, seat)
+);
 """
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000
@@ -128,7 +134,8 @@ class SqliteStore(Store):
     # --- the contract ---------------------------------------------------------------------------
 
     async def create_game(
-        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None
+        self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None,
+        bots: dict | None = None,
     ) -> None:
         check_batch(0, first)
 
@@ -145,6 +152,7 @@ class SqliteStore(Store):
                     raise GameExists(f"game {meta.game_id!r} already exists") from error
                 _insert(db, meta.game_id, first)
                 _keep_secret(db, meta.game_id, secret)
+                _keep_bots(db, meta.game_id, bots)
 
         await self._run(work)
 
@@ -253,6 +261,23 @@ class SqliteStore(Store):
             return None if row is None else row[0]
 
         return await self._run(work)
+
+
+    async def bots(self, game_id: str) -> dict:
+        def work(db: sqlite3.Connection) -> dict:
+            with _transaction(db, "BEGIN"):
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                rows = db.execute("SELECT seat, policy FROM bots WHERE game = ? ORDER BY seat", (game_id,)).fetchall()
+            return dict(rows)
+
+        return await self._run(work)
+
+
+def _keep_bots(db: sqlite3.Connection, game_id: str, bots: dict | None) -> None:
+    if bots:
+        db.executemany("INSERT INTO bots (game, seat, policy) VALUES (?, ?, ?)",
+                       [(game_id, seat, policy) for seat, policy in sorted(bots.items())])
 
 
 def _keep_secret(db: sqlite3.Connection, game_id: str, secret: str | None) -> None:

@@ -84,3 +84,17 @@ def test_a_random_bot_without_a_legal_command_passes_its_turn_to_nobody():
 def test_an_unknown_policy_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="random, greedy"):
         bot(_table("mecha/sample").game, "clever")
+
+
+def test_gh_c2_greedy_on_a_seats_view_rates_a_pick_that_would_reveal_the_others_as_unchanged():
+    """GH-C2: on blue's view red's pick is sealed and empty, so deciding blue's last pick (which
+    reveals every pick) cannot be worked out there; greedy still chooses one of blue's picks."""
+    table = _table("gloomhaven/barrow")
+    game = table.game
+    table.submit("red", game.legal(table.state, "red")[0], "c-1")
+    view = None
+    for envelope in table.envelopes:
+        view = game.evolve(view, game.visible(envelope, "blue").event)
+    assert state_hash(view) == state_hash(table.state)
+    chosen = bot(game, "greedy").choose(game, view, "blue", Rng(3))
+    assert chosen in game.legal(table.state, "blue")

@@ -75,6 +75,22 @@ class StoreContract:
 
         self.using(tmp_path, body)
 
+    def test_the_bot_seats_go_in_with_the_game_and_come_back_by_bots(self, tmp_path):
+        """Issue 18: which seats the server plays is kept with the game, in the same transaction."""
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None), bots={"blue": "greedy"})
+            await store.create_game(meta("g-0000000002"), events(1, 1, None))
+            assert await store.bots("g-0000000001") == {"blue": "greedy"}
+            assert await store.bots("g-0000000002") == {}
+            with pytest.raises(UnknownGame):
+                await store.bots("g-nope")
+            # Check: a game whose creation failed leaves its bots out (all or nothing).
+            with pytest.raises(GameExists):
+                await store.create_game(meta(), events(1, 1, None), bots={"red": "random"})
+            assert await store.bots("g-0000000001") == {"blue": "greedy"}
+
+        self.using(tmp_path, body)
+
     def test_unknown_game(self, tmp_path):
         async def body(store: Store):
             for call in (store.get_game("g-nope"), store.read("g-nope"), store.append("g-nope", 0, events(1, 1))):

@@ -16,7 +16,8 @@ def test_scenarios_are_listed(shared_server):
     status, listing = get_json(f"{shared_server.base_url}/api/scenarios")
     assert status == 200
     sample = next(item for item in listing if item["name"] == "mecha/sample")
-    assert sample == {"name": "mecha/sample", "game": "mecha", "title": "Into the Tunguska: two Mechas"}
+    assert sample == {"name": "mecha/sample", "game": "mecha", "title": "Into the Tunguska: two Mechas",
+                      "seats": ["red", "blue"]}
 
 
 def test_create_game_answers_links_per_seat(shared_server):
