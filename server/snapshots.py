@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from events.canonical import record_json, state_hash
-from events.game import GameStarted
+from events.game import GameStarted, RulesVersionChanged
 from events.log import Envelope, LogError
 from events.record import DecodeError, Record, Registry
 from server import frames
@@ -106,6 +106,8 @@ def fold(game: Any, envelopes: list[Envelope], state: Any, counted: Callable[[in
             raise LogError(f"seq {envelope.seq} follows seq {envelopes[offset - 1].seq}: the log has a gap")
         if (envelope.seq == 1) != isinstance(envelope.event, GameStarted):
             raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
+        if isinstance(envelope.event, RulesVersionChanged):  # CORE-3: the later events fold under its version
+            game = game.version(envelope.event.to_version)
         try:
             state = game.evolve(state, envelope.event)
         except Exception as error:
