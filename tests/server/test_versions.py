@@ -1,0 +1,61 @@
+"""A game stored under an old rules version is played on under it, over a real WebSocket (issue 19)."""
+
+from __future__ import annotations
+
+from urllib.request import urlopen
+
+import events.games
+from events.bots import bot, playout
+from events.dice import local_secret
+from events.log import Table, audit
+from events.rng import Rng
+from server import logfile, scenarios
+from tests.server.client import Client, command_json, run
+from tests.server_fixture import seeded_game
+
+SEED = 1  # echo/novice-duel, greedy bots: the first fight ends at seq 15, where echo-2 ends the round first (EC-15)
+
+
+def test_ec_15_an_echo_1_game_is_played_on_over_a_websocket_under_echo_1(shared_server):
+    echo_1 = events.games.load("echo", "echo-1")
+    # The game stored under echo-1 through the real SQLite store, as a game started before echo-2.
+    created = seeded_game(shared_server, "echo/novice-duel", SEED, rules_version="echo-1")
+    game_id = created["game"]
+    # The same game played in process under echo-1: what the server must produce, envelope for envelope.
+    expected = Table.create(echo_1, game_id, scenarios.load("echo/novice-duel")[1], local_secret(SEED))
+    playout(expected, {seat: bot(echo_1, "greedy") for seat in echo_1.seats(expected.state)}, Rng(1000 + SEED), 12)
+    heads = _commands(expected)
+
+    async def main():
+        seats = {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
+                 for seat, link in created["seats"].items()}
+        for envelope in heads:
+            type_, data = command_json(envelope.command)
+            answer = await seats[envelope.seat].command(envelope.command_id, type_, data)
+            assert answer["type"] == "ack", answer
+        red = seats["red"]
+        await red.events_until(expected.seq)
+        return red.envelopes
+
+    received = run(main())
+    # Check every envelope, hash included, is the one echo-1 gives (the fight ends at seq 15, EC-15).
+    assert [{k: v for k, v in e.items() if k != "at"} for e in received] == [
+        {k: v for k, v in e.to_dict().items() if k != "at"} for e in expected.envelopes]
+    assert received[14]["type"] == "CombatEnded" and received[14]["rule"] == "EC-15"
+    # Check the stored log names echo-1 and audits under it; echo-2 parts at seq 15 on EC-15 (so this can fail).
+    with urlopen(f"{shared_server.base_url}/api/games/{game_id}/log", timeout=10) as response:
+        stored, envelopes = logfile.parse(response.read().decode().splitlines(), "api-log")
+    assert stored is echo_1 and audit(stored, envelopes, local_secret(SEED)) is None
+    divergence = audit(events.games.load("echo"), envelopes, local_secret(SEED))
+    assert (divergence.seq, divergence.clause) == (15, "EC-15")
+
+
+def _commands(table: Table) -> list:
+    """The first envelope of each command of the log, in order."""
+    seen: set = set()
+    heads = []
+    for envelope in table.envelopes:
+        if envelope.command is not None and envelope.command_id not in seen:
+            seen.add(envelope.command_id)
+            heads.append(envelope)
+    return heads
