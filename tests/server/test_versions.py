@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from urllib.request import urlopen
 
 import events.games
@@ -59,3 +60,43 @@ def _commands(table: Table) -> list:
             seen.add(envelope.command_id)
             heads.append(envelope)
     return heads
+
+
+def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new_version(shared_server, capsys):
+    """The Room that has the game open re-reads it on its next append (a seq conflict), then decides
+    the command under skirmish-2; every client sees RulesVersionChanged first."""
+    from server.cli.main import main
+
+    created = seeded_game(shared_server, "skirmish/purge", 1, rules_version="skirmish-1")
+    game_id = created["game"]
+    skirmish_1 = events.games.load("skirmish", "skirmish-1")
+    expected = Table.create(skirmish_1, game_id, scenarios.load("skirmish/purge")[1], local_secret(1))
+
+    async def join():
+        return {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
+                for seat, link in created["seats"].items()}
+
+    async def main_body():
+        seats = await join()
+        # The operator moves the game while both seats are connected (same SQLite file, WAL mode).
+        assert await asyncio.to_thread(main, ["upgrade", "--db", str(shared_server.db_path), game_id]) == 0
+        assert f"moved from skirmish-1 to skirmish-2 at seq {expected.seq + 1}" in capsys.readouterr().out
+        # Check the next command is decided after the move, under skirmish-2 (same decide: it is accepted).
+        expected.move_to("skirmish-2")
+        seat = expected.game.turn(expected.state)[0]
+        command = bot(expected.game, "greedy").choose(expected.game, expected.state, seat, Rng(7))
+        result = expected.submit(seat, command, "c-1")
+        type_, data = command_json(command)
+        answer = await seats[seat].command("c-1", type_, data)
+        assert answer["type"] == "ack" and answer["first"] == expected.seq - len(result.logged) + 1, answer
+        for client in seats.values():
+            await client.events_until(expected.seq)
+        return seats
+
+    seats = run(main_body())
+    for client in seats.values():
+        assert [{k: v for k, v in e.items() if k != "at"} for e in client.envelopes] == [
+            {k: v for k, v in e.to_dict().items() if k != "at"} for e in expected.envelopes]
+        moved = client.envelopes[1]
+        assert moved["type"] == "RulesVersionChanged" and moved["rule"] == "CORE-3"
+        assert moved["data"] == {"from_version": "skirmish-1", "to_version": "skirmish-2", "since_seq": 3}
