@@ -6,6 +6,7 @@ from pathlib import Path
 
 from server.cli.main import main
 from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS
+from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 ECHO_1_FIGHT_ENDS = CORPUS / "echo" / "echo-1" / "first-case-greedy-1.jsonl"  # a fight that ends at seq 32
@@ -69,7 +70,8 @@ def test_audit_under_an_unreleased_version_is_a_bad_argument_naming_the_released
 
 
 def _store_games(db, *games):
-    """Games played in process (name, rules version, scenario, seed, commands) written into a SQLite store."""
+    """Games played in process (name, rules version, scenario, seed, commands) written into a store
+    (a SQLite path or a postgresql:// URL)."""
     import asyncio
 
     import events.games
@@ -78,8 +80,7 @@ def _store_games(db, *games):
     from events.log import Table
     from events.rng import Rng
     from server import frames, scenarios
-    from server.store import GameMeta, Stored
-    from server.store.sqlite import SqliteStore
+    from server.store import GameMeta, Stored, store_for
 
     tables = {}
     for number, (name, version, scenario, seed, commands) in enumerate(games):
@@ -90,7 +91,7 @@ def _store_games(db, *games):
         tables[game_id] = table
 
     async def write():
-        store = SqliteStore(db)
+        store = store_for(str(db))
         await store.open()
         try:
             for number, (game_id, table) in enumerate(tables.items()):
@@ -182,3 +183,15 @@ def test_rules_check_and_upgrade_refuse_a_missing_store_an_unknown_game_and_vers
     assert status == BAD_INPUT and "there is no game 'g-nosuchgame'" in out.err
     status, out = _run(capsys, "upgrade", "--db", db, doors, "--to", "skirmish-9")
     assert status == BAD_ARGS and "--to: skirmish has no rules version 'skirmish-9'" in out.err
+
+
+def test_core_3_rules_check_and_upgrade_on_postgresql(postgres_database, capsys):  # noqa: F811
+    url = postgres_database()
+    fight, doors = _store_games(url, ("echo", "echo-1", "echo/novice-duel", 1, 12),
+                                ("skirmish", "skirmish-1", "skirmish/purge", 1, 10))
+    status, out = _run(capsys, "rules-check", "--db", url)
+    assert status == DIVERGED and out.out.splitlines() == [
+        f"{doors}  skirmish-1  skirmish-2  unchanged", f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)"]
+    assert _run(capsys, "upgrade", "--db", url, fight)[0] == DIVERGED
+    assert _run(capsys, "upgrade", "--db", url, doors)[0] == SUCCESS
+    assert _run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-2  skirmish-2  unchanged"
