@@ -12,7 +12,7 @@ from events.log import Table, audit
 from events.rng import Rng
 from server import logfile, scenarios
 from tests.server.client import Client, command_json, run
-from tests.server_fixture import seeded_game
+from tests.server_fixture import get_json, seeded_game
 
 SEED = 1  # echo/novice-duel, greedy bots: the first fight ends at seq 15, where echo-2 ends the round first (EC-15)
 
@@ -100,3 +100,38 @@ def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new
         moved = client.envelopes[1]
         assert moved["type"] == "RulesVersionChanged" and moved["rule"] == "CORE-3"
         assert moved["data"] == {"from_version": "skirmish-1", "to_version": "skirmish-2", "since_seq": 3}
+
+
+def test_core_3_get_rules_says_whether_a_game_replays_unchanged_under_the_newest_version(shared_server):
+    """GET /api/games/{id}/rules: an echo-1 game whose fight ended parts at seq 15 on EC-15 under echo-2;
+    it is running, so the divergence names seqs and clauses only, and what echo-2 changed."""
+    echo_1 = events.games.load("echo", "echo-1")
+    created = seeded_game(shared_server, "echo/novice-duel", SEED, rules_version="echo-1")
+    game_id = created["game"]
+    expected = Table.create(echo_1, game_id, scenarios.load("echo/novice-duel")[1], local_secret(SEED))
+    playout(expected, {seat: bot(echo_1, "greedy") for seat in echo_1.seats(expected.state)}, Rng(1000 + SEED), 12)
+
+    async def main():
+        seats = {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
+                 for seat, link in created["seats"].items()}
+        for envelope in _commands(expected):
+            type_, data = command_json(envelope.command)
+            assert (await seats[envelope.seat].command(envelope.command_id, type_, data))["type"] == "ack"
+
+    run(main())
+    status, answer = get_json(f"{shared_server.base_url}/api/games/{game_id}/rules")
+    assert status == 200
+    assert {k: answer[k] for k in ("game", "rules_version", "newest", "unchanged")} == {
+        "game": game_id, "rules_version": "echo-1", "newest": "echo-2", "unchanged": False}
+    assert answer["divergence"] == {"seq": 15, "clause": "EC-15", "logged_rule": "EC-15", "produced_rule": "EC-15"}
+    assert {"version": "echo-2", "clause": "EC-15",
+            "text": "the combat round in which a fight ends costs its movement point too"} in answer["changes"]
+    # Check a game under the newest version, just started, replays unchanged and names no change.
+    fresh = seeded_game(shared_server, "echo/novice-duel", SEED)["game"]
+    status, answer = get_json(f"{shared_server.base_url}/api/games/{fresh}/rules")
+    assert (status, answer["unchanged"], answer["divergence"], answer["changes"]) == (200, True, None, [])
+
+
+def test_get_rules_of_an_unknown_game_is_no_such_game(shared_server):
+    status, answer = get_json(f"{shared_server.base_url}/api/games/g-nosuchgam3/rules")
+    assert (status, answer["code"]) == (404, "no-such-game")
