@@ -6,9 +6,9 @@ import pytest
 
 import events.games
 from events.game import RulesVersionChanged
-from events.log import Envelope, LogError, Table, audit, audit_log
+from events.log import Envelope, LogError, Table, audit, audit_log, started_under
 from events.rules import Rejection
-from tests.events.toy import TOY, Add, decide
+from tests.events.toy import GOAL, TOY, Add, decide
 
 
 def decide_2(state, seat, command, rng):
@@ -118,6 +118,9 @@ def test_core_3_a_move_backwards_sideways_or_after_the_end_is_refused():
         table.move_to("toy-2")
     with pytest.raises(KeyError, match="released: toy-1, toy-2"):
         table.move_to("toy-9")
+    over = _played(TOY, [GOAL])
+    with pytest.raises(ValueError, match="is over: its rules version no longer matters"):
+        over.move_to("toy-2")
 
 
 @pytest.mark.parametrize("event, message", [
@@ -137,6 +140,14 @@ def test_core_3_a_version_finds_every_other_older_or_newer():
     assert TOY.version("toy-2") is TOY_2 and TOY.newest() is TOY_2 and TOY_2.newest() is TOY_2
     with pytest.raises(ValueError, match="revised already, as toy-2"):
         TOY.revised("toy-3")
+
+
+def test_core_3_a_log_starts_under_the_released_version_its_game_started_names():
+    old = _played(TOY, [1]).envelopes
+    assert started_under(TOY_2, old) is TOY and started_under(TOY, _played(TOY_2, [1]).envelopes) is TOY_2
+    # Check a version this code never released, and no log at all, leave the given version.
+    unreleased = [_but(old[0], old[0].event.but(rules_version="toy-7"))] + old[1:]
+    assert started_under(TOY_2, unreleased) is TOY_2 and started_under(TOY_2, []) is TOY_2
 
 
 def _but(envelope, event):
