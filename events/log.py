@@ -203,8 +203,9 @@ class Table:
 
     def __init__(self, game: Game, game_id: str, follow: bool = True) -> None:
         self.game = game
-        # With ``follow``, a RulesVersionChanged switches ``game`` to the version it names (CORE-3);
-        # an audit under another version (``audit_log(..., follow=False)``) keeps the one it was given.
+        # With ``follow``, ``game`` becomes the released version GameStarted names (any version of the
+        # game may be given: a page knows only the game's name), then each RulesVersionChanged's
+        # (CORE-3); an audit under another version (``audit_log(..., follow=False)``) keeps the given one.
         self.follow = follow
         self.game_id = game_id
         self.state: Any = None
@@ -308,6 +309,8 @@ class Table:
         self.state = state
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
+            if self.follow:
+                self.game = started_under(self.game, [envelope])
         elif isinstance(event, SecretRevealed):
             self.secret, self.revealed = event.secret, True
         self.envelopes.append(envelope)
@@ -539,6 +542,8 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None, follow: bo
     if legacy is not None:  # a log from before commitments: every die re-derived from its open seed
         report.revealed = True
     for group in command_groups(envelopes):
+        if table.seq == 1:  # the caller chose the version that decides from seq 1 on, whatever GameStarted names
+            table.game = game
         head = group[0]
         if head.command is not None:
             report.divergence = _redecide(table.game, table, group, secret, report, legacy)

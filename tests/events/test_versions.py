@@ -101,8 +101,11 @@ def test_core_3_replay_and_audit_follow_the_move():
     table = _played(TOY, [1, 7])
     table.move_to("toy-2")
     table.submit("a", Add(2), "c-3")
-    # Check a restore starting under toy-1 ends under toy-2, every hash checked.
+    # Check a restore ends under toy-2, every hash checked, given either version (a page knows only the
+    # game's name): it starts under the one GameStarted names, toy-1, or the move (from toy-1) would be refused.
     assert Table.restore(TOY, "g-1", table.envelopes).game is TOY_2
+    assert Table.restore(TOY_2, "g-1", table.envelopes).game is TOY_2
+    assert Table.restore(TOY_2, "g-1", table.envelopes[:3]).game is TOY
     # Check the audit re-decides the 7 under toy-1 and the 2 under toy-2, and finds nothing.
     report = audit_log(TOY, table.envelopes)
     assert report.divergence is None and report.redecided == 3
