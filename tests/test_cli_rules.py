@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.cli.main import main
-from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS
+from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNREVEALED
 from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -195,3 +195,26 @@ def test_core_3_rules_check_and_upgrade_on_postgresql(postgres_database, capsys)
     assert _run(capsys, "upgrade", "--db", url, fight)[0] == DIVERGED
     assert _run(capsys, "upgrade", "--db", url, doors)[0] == SUCCESS
     assert _run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-2  skirmish-2  unchanged"
+
+
+def test_core_3_audit_follows_a_move_in_a_log_and_audit_rules_names_it(tmp_path, capsys):
+    import events.games
+    from events.bots import bot, playout
+    from events.log import Table
+    from events.rng import Rng
+    from server import logfile, scenarios
+
+    skirmish_1 = events.games.load("skirmish", "skirmish-1")
+    table = Table.create(skirmish_1, "g-moved00000", scenarios.load("skirmish/purge")[1], 1)
+    playout(table, {seat: bot(skirmish_1, "greedy") for seat in skirmish_1.seats(table.state)}, Rng(1), 5)
+    moved = table.move_to("skirmish-2")
+    playout(table, {seat: bot(table.game, "greedy") for seat in skirmish_1.seats(table.state)}, Rng(2), 5)
+    logfile.write(tmp_path / "moved.jsonl", table.envelopes)
+    # Check a plain audit re-decides the commands after the move under skirmish-2 and finds nothing.
+    status, out = _audit(capsys, tmp_path / "moved.jsonl")
+    assert status in (SUCCESS, UNREVEALED) and "diverge" not in out.out and "logged" not in out.out
+    # Check --rules says where the game moved.
+    status, out = _audit(capsys, tmp_path / "moved.jsonl", "--rules", "skirmish-2")
+    assert out.out.splitlines()[:2] == [
+        f"log played under skirmish-1, moved to skirmish-2 at seq {moved.seq}, audited under skirmish-2",
+        "replays unchanged under skirmish-2"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 
+from events.game import RulesVersionChanged
 from events.log import audit_log
 from server import logfile
 from server.cli.status import BAD_ARGS, DIVERGED, SUCCESS, UNREVEALED, CommandError
@@ -61,7 +62,9 @@ def _under(game, envelopes: list, rules_version: str) -> int:
     except KeyError as error:
         raise CommandError(f"--rules: {error.args[0]}", BAD_ARGS) from None
     played = envelopes[0].event.rules_version
-    print(f"log played under {played}, audited under {other.rules_version}")
+    moves = "".join(f", moved to {e.event.to_version} at seq {e.seq}" for e in envelopes
+                    if isinstance(e.event, RulesVersionChanged))
+    print(f"log played under {played}{moves}, audited under {other.rules_version}")
     report = audit_log(other, envelopes, follow=False)
     divergence = report.divergence
     if divergence is None:
