@@ -167,6 +167,16 @@ def started_under(game: Game, envelopes: list) -> Game:
         return game
 
 
+def rules_in_force(game: Game, envelopes: list) -> Game:
+    """The rules version a game is played under after ``envelopes`` (a log from its start): the one
+    its GameStarted names (``started_under``), then each RulesVersionChanged's (CORE-3)."""
+    game = started_under(game, envelopes[:1])
+    for envelope in envelopes:
+        if isinstance(envelope.event, RulesVersionChanged):
+            game = game.version(envelope.event.to_version)
+    return game
+
+
 def fold(game: Game, events: Any, state: Any = None) -> Any:
     """``reduce(evolve, events, state)``: replay is a fold."""
     for event in events:

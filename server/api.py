@@ -18,7 +18,8 @@ from starlette.routing import Route
 
 import events.games
 from events.canonical import state_hash
-from events.log import LogError, Table
+from events.game import RulesVersionChanged
+from events.log import LogError, Table, rules_in_force
 from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios, snapshots
@@ -281,9 +282,12 @@ async def game_log(request: Request) -> Response:
     game = _rules(meta)
 
     def lines():
+        rules = game  # who may see an event is the business of the version in force (CORE-3)
         for item in stored:
-            envelope = frames.decode_envelope(game, item.envelope)
-            visible = visible_to(game, envelope, None, meta.over)
+            envelope = frames.decode_envelope(rules, item.envelope)
+            if envelope.seq == 1 or isinstance(envelope.event, RulesVersionChanged):
+                rules = rules_in_force(rules, [envelope])
+            visible = visible_to(rules, envelope, None, meta.over)
             if visible is envelope:
                 yield item.envelope + "\n"
             elif visible is not None:
@@ -309,6 +313,7 @@ async def game_state(request: Request) -> Response:
     game = _rules(meta)
     # The newest snapshot at or before seq plus at most SNAPSHOT_EVERY - 1 folds (issue 12, finding 5).
     state = await snapshots.state_at(store, game, game_id, seq, request.app.state.metrics.folds.labels("state").inc)
+    game = await snapshots.game_at(store, game, game_id, seq)  # its view is the version in force at seq (CORE-3)
     return json_response({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
 
 

@@ -40,7 +40,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 import events.games
-from events.log import Envelope, LogError, Table, started_under
+from events.log import Envelope, LogError, Table, rules_in_force
 from events.rules import Rejection
 from server import frames, snapshots
 from server.frames import Command, FrameError, Hello
@@ -211,8 +211,8 @@ class Room:
         # Played under the rules version its log names, however old (issue 19, CORE-3).
         game = events.games.load(meta.rules)
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
-        game = started_under(game, envelopes)
         base, state = await snapshots.newest(store, game, game_id, envelopes)
+        game = rules_in_force(game, envelopes[:max(base, 1)])  # the tail is folded from there, following moves
         kept: list[tuple[int, str]] = []
         state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept,
                                base)

@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import events.games
-from events.game import RulesVersionChanged
-from events.log import Audit, audit_log, started_under
+from events.log import Audit, audit_log, rules_in_force
 from server import frames
 from server.store import GameMeta, Store
 
@@ -54,14 +53,6 @@ async def check(store: Store, meta: GameMeta, with_secret: bool = True, target: 
     newest = events.games.load(meta.rules, target)
     stored = await store.read(meta.game_id)
     envelopes = [frames.decode_envelope(newest, item.envelope) for item in stored]
-    game = in_force(started_under(newest, envelopes), envelopes)
+    game = rules_in_force(newest, envelopes)
     secret = await store.secret(meta.game_id) if with_secret else None
     return RulesCheck(meta.game_id, game, newest, audit_log(newest, envelopes, secret, follow=False), envelopes)
-
-
-def in_force(game: Any, envelopes: list) -> Any:
-    """The version a game is played under after ``envelopes``: the last RulesVersionChanged's, if any."""
-    for envelope in envelopes:
-        if isinstance(envelope.event, RulesVersionChanged):
-            game = game.version(envelope.event.to_version)
-    return game

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from urllib.request import urlopen
 
 import events.games
 from events.bots import bot, playout
+from events.canonical import state_hash
 from events.dice import local_secret
 from events.log import Table, audit
 from events.rng import Rng
@@ -168,3 +170,43 @@ def test_core_3_get_rules_of_a_finished_game_gives_both_outcomes(shared_server):
     divergence = answer["divergence"]
     assert (divergence["seq"], divergence["clause"]) == (15, "EC-15")
     assert '"type":"CombatEnded"' in divergence["logged"] and '"type":"CombatRoundEnded"' in divergence["produced"]
+
+
+def test_core_3_every_server_path_reads_a_moved_game_under_the_version_in_force(tmp_path):
+    """The corpus game moved from skirmish-1 to skirmish-2 (CORE-3), in a real SQLite store: the version
+    at each seq (``snapshots.game_at``), a Room's load from a snapshot taken after the move, and the state."""
+    from server import frames, snapshots
+    from server.room import Room
+    from server.store import GameMeta, Stored
+    from server.store.sqlite import SqliteStore
+
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / "skirmish" / "skirmish-1" / "purge-moved-greedy-1.jsonl"
+    game, envelopes = logfile.read(corpus)
+    game_id = envelopes[0].game
+    moved = next(e.seq for e in envelopes if e.type == "RulesVersionChanged")
+    skirmish = events.games.load("skirmish")
+
+    async def check():
+        store = SqliteStore(tmp_path / "chronicle.db")
+        await store.open()
+        try:
+            seats = game.seats(logfile.restore(game, envelopes).state)
+            await store.create_game(GameMeta(game_id, "skirmish", "moved", seats, {s: "0" * 64 for s in seats},
+                                             "2026-01-01T00:00:00.000000Z"),
+                                    [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in envelopes],
+                                    over=True)
+            # Check the version in force on either side of the move.
+            versions = [(await snapshots.game_at(store, skirmish, game_id, seq)).rules_version
+                        for seq in (1, moved - 1, moved, len(envelopes))]
+            assert versions == ["skirmish-1", "skirmish-1", "skirmish-2", "skirmish-2"]
+            # Check a Room loads from a snapshot past the move, under skirmish-2, every hash matching.
+            after = logfile.restore(game, envelopes[:moved + 5])
+            await store.put_snapshot(game_id, moved + 5, snapshots.encode_state(after.state))
+            room = await Room.load(store, game_id)
+            assert room.game.rules_version == "skirmish-2" and room.table.seq == len(envelopes)
+            state = await snapshots.state_at(store, skirmish, game_id, moved + 7, lambda n: None)
+            assert state_hash(state) == envelopes[moved + 6].hash
+        finally:
+            await store.close()
+
+    asyncio.run(check())
