@@ -71,7 +71,30 @@ class SecretRevealed(Record):
         object.__setattr__(self, "secret", secret)
 
 
-CORE_EVENTS = Registry("event", (SecretRevealed,))
+class RulesVersionChanged(Record):
+    """The game moved from rules version ``from_version`` to ``to_version`` (CORE-3): every command
+    from seq ``since_seq`` (the seq after this event) on is decided under ``to_version``.
+
+    The shell appends it (``chronicle upgrade``), and only for a game that replays unchanged under
+    the new version up to here (``events.log.audit_log``), or whose seats agreed. Folding it changes
+    no state: every game's ``evolve`` has the case ``case RulesVersionChanged(): return s``; the
+    ``Table`` that absorbs it switches its ``game`` (``events.log.Table.absorb``).
+    """
+
+    __slots__ = ("from_version", "to_version", "since_seq")
+    __match_args__ = __slots__
+    TYPE = "RulesVersionChanged"
+    RULE = "CORE-3"
+
+    def __init__(self, from_version: str, to_version: str, since_seq: int) -> None:
+        if not isinstance(since_seq, int) or isinstance(since_seq, bool) or since_seq < 2:
+            raise TypeError(f"since_seq must be an integer of at least 2, got {since_seq!r}")
+        object.__setattr__(self, "from_version", from_version)
+        object.__setattr__(self, "to_version", to_version)
+        object.__setattr__(self, "since_seq", since_seq)
+
+
+CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged))
 
 
 class Flow(list):
@@ -205,6 +228,7 @@ class Game:
         self.visibility = visibility or (lambda event: None)
         self.redact = redact or (lambda record: record)
         self.previous: Game | None = None  # the rules version this one revised, if any (``revised``)
+        self.successor: Game | None = None  # the rules version that revised this one, if any
         self.notes: tuple = ()  # what this version changed from ``previous``: (clause id, text) pairs
 
     def __repr__(self) -> str:
@@ -237,11 +261,15 @@ class Game:
         unknown = sorted(set(changes) - set(parts))
         if unknown:
             raise TypeError(f"a game has no part {unknown[0]!r} (parts: {', '.join(_PARTS)})")
+        if self.successor is not None:
+            raise ValueError(f"{self.name} {self.rules_version} was revised already, as {self.successor.rules_version}: "
+                             "revise the newest version")
         if "start" not in changes:  # the same setup, recorded under the new version's name
             parts["start"] = stamped(self.start, rules_version)
         parts.update(changes)
         revised = Game(self.name, rules_version, **parts)
         revised.previous = self
+        self.successor = revised  # set once, where the version is released: every version finds every other
         revised.notes = tuple(notes)
         return revised
 
@@ -254,8 +282,15 @@ class Game:
             later.extend((game.rules_version, clause, text) for clause, text in reversed(game.notes))
         raise KeyError(f"{self.name} has no rules version {rules_version!r}")
 
+    def newest(self) -> Game:
+        """The newest released version of this game (this one, unless it was revised)."""
+        game = self
+        while game.successor is not None:
+            game = game.successor
+        return game
+
     def versions(self) -> tuple:
-        """Every released version of this game, oldest first, ending with this one."""
+        """Every released version of this game up to this one, oldest first, ending with this one."""
         chain = []
         game: Game | None = self
         while game is not None:
@@ -264,11 +299,12 @@ class Game:
         return tuple(reversed(chain))
 
     def version(self, rules_version: str) -> Game:
-        """The released version named ``rules_version``; ``KeyError`` names the known ones."""
-        for game in self.versions():
+        """The released version named ``rules_version``, older or newer; ``KeyError`` names the known ones."""
+        released = self.newest().versions()
+        for game in released:
             if game.rules_version == rules_version:
                 return game
-        known = ", ".join(g.rules_version for g in self.versions())
+        known = ", ".join(g.rules_version for g in released)
         raise KeyError(f"{self.name} has no rules version {rules_version!r} (released: {known})")
 
     def visible(self, envelope: Any, seat: str | None, over: bool = False) -> Any:

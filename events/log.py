@@ -20,7 +20,7 @@ import json
 
 from events.canonical import state_hash
 from events.dice import SealedRng, SecretNeeded, check_secret, command_rng, commitment, legacy_rng, local_secret
-from events.game import Flow, GameStarted, SecretRevealed, rule_of
+from events.game import Flow, GameStarted, RulesVersionChanged, SecretRevealed, rule_of
 from events.record import DecodeError, Record
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
@@ -156,6 +156,27 @@ def decode_envelope(game: Game, text: str | bytes, where: str = "$") -> Envelope
     return Envelope.from_dict(game, raw, where)
 
 
+def started_under(game: Game, envelopes: list) -> Game:
+    """The rules version a log starts under: the released version of ``game`` its GameStarted names
+    (issue 19), else ``game`` itself (a log this code never released a version for, or no log)."""
+    if not envelopes or not isinstance(envelopes[0].event, GameStarted):
+        return game
+    try:
+        return game.version(envelopes[0].event.rules_version)
+    except KeyError:
+        return game
+
+
+def rules_in_force(game: Game, envelopes: list) -> Game:
+    """The rules version a game is played under after ``envelopes`` (a log from its start): the one
+    its GameStarted names (``started_under``), then each RulesVersionChanged's (CORE-3)."""
+    game = started_under(game, envelopes[:1])
+    for envelope in envelopes:
+        if isinstance(envelope.event, RulesVersionChanged):
+            game = game.version(envelope.event.to_version)
+    return game
+
+
 def fold(game: Game, events: Any, state: Any = None) -> Any:
     """``reduce(evolve, events, state)``: replay is a fold."""
     for event in events:
@@ -190,8 +211,12 @@ class Table:
     raises ``SecretNeeded``. ``commitment`` is what GameStarted committed to.
     """
 
-    def __init__(self, game: Game, game_id: str) -> None:
+    def __init__(self, game: Game, game_id: str, follow: bool = True) -> None:
         self.game = game
+        # With ``follow``, ``game`` becomes the released version GameStarted names (any version of the
+        # game may be given: a page knows only the game's name), then each RulesVersionChanged's
+        # (CORE-3); an audit under another version (``audit_log(..., follow=False)``) keeps the given one.
+        self.follow = follow
         self.game_id = game_id
         self.state: Any = None
         self.envelopes: list[Envelope] = []
@@ -255,6 +280,8 @@ class Table:
                 if opened is not None:
                     raise LogError(f"seq {envelope.seq}: SecretRevealed {opened}")
                 table.secret, table.revealed = envelope.event.secret, True
+            elif isinstance(envelope.event, RulesVersionChanged):
+                table._move(envelope)
             table.envelopes.append(envelope)
             if envelope.command_id is not None:
                 table.by_command.setdefault(envelope.command_id, []).append(envelope)
@@ -289,15 +316,55 @@ class Table:
             opened = _opens(event.secret, self.game_id, self.commitment)
             if opened is not None:
                 raise LogError(f"seq {envelope.seq}: SecretRevealed {opened}")
+        elif isinstance(event, RulesVersionChanged):
+            self._move(envelope)
         self.state = state
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
+            if self.follow:
+                self.game = started_under(self.game, [envelope])
         elif isinstance(event, SecretRevealed):
             self.secret, self.revealed = event.secret, True
         self.envelopes.append(envelope)
         if envelope.command_id is not None:
             self.by_command.setdefault(envelope.command_id, []).append(envelope)
         return envelope
+
+    def _move(self, envelope: Envelope) -> None:
+        """Follow a logged RulesVersionChanged (CORE-3): from the version in force, to a released one,
+        starting at the next seq; LogError otherwise. Checked before anything of the table changes."""
+        if not self.follow:
+            return
+        event = envelope.event
+        if event.from_version != self.game.rules_version:
+            raise LogError(f"seq {envelope.seq}: RulesVersionChanged from {event.from_version}, but the game is "
+                           f"played under {self.game.rules_version}")
+        if event.since_seq != envelope.seq + 1:
+            raise LogError(f"seq {envelope.seq}: RulesVersionChanged must start at seq {envelope.seq + 1}, "
+                           f"not {event.since_seq}")
+        try:
+            self.game = self.game.version(event.to_version)
+        except KeyError as error:
+            raise LogError(f"seq {envelope.seq}: RulesVersionChanged to {error.args[0]}") from None
+
+    def move_to(self, rules_version: str, at: str | None = None) -> Envelope:
+        """Append RulesVersionChanged and decide every later command under ``rules_version`` (CORE-3).
+
+        The shell calls it only for a game that replays unchanged under that version (``audit_log``)
+        or whose seats agreed. ValueError names what is wrong: an unreleased or older version, a game
+        that is over.
+        """
+        target = self.game.version(rules_version)  # KeyError names the released ones
+        if target is self.game:
+            raise ValueError(f"game {self.game_id} is played under {rules_version} already")
+        if target in self.game.versions():
+            raise ValueError(f"{rules_version} is older than {self.game.rules_version}: a game only moves forward")
+        if self.state is None or self.game.is_over(self.state):
+            raise ValueError(f"game {self.game_id} is over: its rules version no longer matters")
+        self._append(RulesVersionChanged(self.game.rules_version, rules_version, self.seq + 2), None, None, None,
+                     None, at)
+        self.game = target
+        return self.envelopes[-1]
 
     def adopt(self, secret: str) -> None:
         """Take the secret the shell kept for this game, once it is checked against the commitment."""
@@ -395,14 +462,28 @@ def command_groups(envelopes: list) -> list[list]:
 
 
 class Divergence:
-    """Where an audit found the log and today's rules disagree."""
+    """Where an audit found the log and today's rules disagree.
 
-    __slots__ = ("seq", "logged", "produced")
+    ``logged_rule`` and ``produced_rule`` are the clauses behind each outcome, where there is one:
+    the logged event's ``rule`` and the produced event's, or the clause of the rejection that
+    refused the logged command (issue 19), so that a rules change names the clause it changed.
+    """
 
-    def __init__(self, seq: int, logged: str, produced: str) -> None:
+    __slots__ = ("seq", "logged", "produced", "logged_rule", "produced_rule")
+
+    def __init__(
+        self, seq: int, logged: str, produced: str, logged_rule: str | None = None, produced_rule: str | None = None
+    ) -> None:
         self.seq = seq
         self.logged = logged
         self.produced = produced
+        self.logged_rule = logged_rule
+        self.produced_rule = produced_rule
+
+    @property
+    def clause(self) -> str | None:
+        """The clause that decided differently: the produced outcome's, else the logged one's."""
+        return self.produced_rule or self.logged_rule
 
     def __str__(self) -> str:
         return f"seq {self.seq}: logged {self.logged}, produced {self.produced}"
@@ -442,7 +523,7 @@ def audit(game: Game, envelopes: list, secret: str | None = None) -> Divergence 
     return audit_log(game, envelopes, secret).divergence
 
 
-def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
+def audit_log(game: Game, envelopes: list, secret: str | None = None, follow: bool = True) -> Audit:
     """Re-decide every logged command and re-fold every event; say exactly what was checked.
 
     The dice of a command come from the game's secret (CORE-1): once the log holds SecretRevealed
@@ -453,9 +534,13 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
 
     ``secret`` is for whoever holds the game's secret before the reveal (the server's operator, a
     test reading its store): it must open the commitment too, and then every die is re-derived.
+
+    Each command is re-decided under ``game`` and, with ``follow``, under the version a logged
+    RulesVersionChanged moved the game to (CORE-3); without it, under ``game`` throughout: what the
+    whole game would have been under another version (``chronicle audit --rules``).
     """
     report = Audit()
-    table = Table(game, envelopes[0].game if envelopes else "")
+    table = Table(game, envelopes[0].game if envelopes else "", follow)
     revealed = next((e for e in envelopes if isinstance(e.event, SecretRevealed)), None)
     committed = envelopes[0].event.commitment if envelopes and isinstance(envelopes[0].event, GameStarted) else None
     for where, candidate in ((revealed, None if revealed is None else revealed.event.secret), (None, secret)):
@@ -464,7 +549,7 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
         opened = _opens(candidate, table.game_id, committed)
         if opened is not None:
             seq = where.seq if where is not None else 1
-            report.divergence = Divergence(seq, "a secret that opens the commitment", f"one that {opened}")
+            report.divergence = Divergence(seq, "a secret that opens the commitment", f"one that {opened}", "CORE-2")
             return report
         report.revealed = report.revealed or where is not None
         secret = candidate
@@ -472,9 +557,11 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
     if legacy is not None:  # a log from before commitments: every die re-derived from its open seed
         report.revealed = True
     for group in command_groups(envelopes):
+        if table.seq == 1:  # the caller chose the version that decides from seq 1 on, whatever GameStarted names
+            table.game = game
         head = group[0]
         if head.command is not None:
-            report.divergence = _redecide(game, table, group, secret, report, legacy)
+            report.divergence = _redecide(table.game, table, group, secret, report, legacy)
             if report.divergence is not None:
                 return report
         elif head.command_id is not None:
@@ -486,7 +573,7 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None) -> Audit:
                 report.divergence = _unfolded(envelope, table, error)
                 return report
             report.events += 1
-    report.over = bool(envelopes) and bool(game.is_over(table.state))
+    report.over = bool(envelopes) and bool(table.game.is_over(table.state))
     return report
 
 
@@ -508,16 +595,18 @@ def _redecide(
         report.sealed += 1
         return None
     except Exception as error:  # a rules change can make old commands crash: that is a finding
-        return Divergence(head.seq, f"{head.command.TYPE} accepted", f"an error: {error}")
+        return Divergence(head.seq, f"{head.command.TYPE} accepted", f"an error: {error}", head.rule)
     if isinstance(produced, Rejection):
-        return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}")
+        return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}", head.rule, produced.rule)
     for index, envelope in enumerate(group):
         if index >= len(produced):
-            return Divergence(envelope.seq, _describe(envelope.event), "no event")
+            return Divergence(envelope.seq, _describe(envelope.event), "no event", envelope.rule)
         if produced[index] != envelope.event:
-            return Divergence(envelope.seq, _describe(envelope.event), _describe(produced[index]))
+            return Divergence(envelope.seq, _describe(envelope.event), _describe(produced[index]), envelope.rule,
+                              rule_of(produced[index]))
     if len(produced) > len(group):
-        return Divergence(group[-1].seq + 1, "no event", _describe(produced[len(group)]))
+        extra = produced[len(group)]
+        return Divergence(group[-1].seq + 1, "no event", _describe(extra), None, rule_of(extra))
     report.redecided += 1
     if base.state != untouched or (head.dice is not None and rng.used):
         report.with_dice += 1
@@ -529,11 +618,11 @@ def _unfolded(envelope: Envelope, table: Table, error: LogError) -> Divergence:
     try:
         state = table.game.evolve(table.state, envelope.event)
     except Exception as failure:  # an event today's rules cannot fold is a finding too
-        return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {failure}")
+        return Divergence(envelope.seq, f"{envelope.type} folded", f"an error: {failure}", envelope.rule)
     produced = state_hash(state)
     if produced != envelope.hash:
-        return Divergence(envelope.seq, f"hash {envelope.hash[:12]}", f"hash {produced[:12]}")
-    return Divergence(envelope.seq, f"{envelope.type} as logged", str(error))
+        return Divergence(envelope.seq, f"hash {envelope.hash[:12]}", f"hash {produced[:12]}", envelope.rule)
+    return Divergence(envelope.seq, f"{envelope.type} as logged", str(error), envelope.rule)
 
 
 def _describe(event: Record) -> str:

@@ -87,5 +87,9 @@ CORE_CLAUSES = (
     Clause("CORE-2", "Secret revealed", "When the game ends, the server publishes its secret in a SecretRevealed "
            "event. Anyone can then check it against the commitment in GameStarted and re-decide every command "
            "of the log, dice included: a changed outcome or a changed secret is caught."),
+    Clause("CORE-3", "Rules version moved", "A game is played under the rules version its GameStarted names. It "
+           "moves to a newer released version only when its log so far replays unchanged under that version, or "
+           "when its seats agree; a RulesVersionChanged event records the move and the seq from which every "
+           "command is decided under the new version. Replay and audit follow it."),
 )
 CORE = Catalogue(CORE_CLAUSES)

@@ -19,7 +19,8 @@ from starlette.routing import Route
 import events.games
 from events.bots import POLICIES
 from events.canonical import state_hash
-from events.log import LogError, Table
+from events.game import RulesVersionChanged
+from events.log import LogError, Table, rules_in_force
 from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios, snapshots
@@ -317,9 +318,12 @@ async def game_log(request: Request) -> Response:
     game = _rules(meta)
 
     def lines():
+        rules = game  # who may see an event is the business of the version in force (CORE-3)
         for item in stored:
-            envelope = frames.decode_envelope(game, item.envelope)
-            visible = visible_to(game, envelope, None, meta.over)
+            envelope = frames.decode_envelope(rules, item.envelope)
+            if envelope.seq == 1 or isinstance(envelope.event, RulesVersionChanged):
+                rules = rules_in_force(rules, [envelope])
+            visible = visible_to(rules, envelope, None, meta.over)
             if visible is envelope:
                 yield item.envelope + "\n"
             elif visible is not None:
@@ -345,7 +349,57 @@ async def game_state(request: Request) -> Response:
     game = _rules(meta)
     # The newest snapshot at or before seq plus at most SNAPSHOT_EVERY - 1 folds (issue 12, finding 5).
     state = await snapshots.state_at(store, game, game_id, seq, request.app.state.metrics.folds.labels("state").inc)
+    game = await snapshots.game_at(store, game, game_id, seq)  # its view is the version in force at seq (CORE-3)
     return json_response({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
+
+
+RULES_CACHE = 256  # answers of GET /api/games/{id}/rules kept, keyed by (game, head): a log is re-decided once per head
+
+
+@_answers
+async def game_rules(request: Request) -> Response:
+    """Does the game replay unchanged under the newest rules version of its game? (issue 19, CORE-3)
+
+    ``{"game", "rules_version" (the version it is played under), "newest", "unchanged", "divergence"
+    (null, or {"seq", "clause", "logged_rule", "produced_rule"}, plus "logged" and "produced" once the
+    game is over: while it runs they may tell what a seat may not see), "changes" (what each later
+    version changed: [{"version", "clause", "text"}]), "sealed"}``. Without the game's secret: the
+    commands of a running game that draw are folded and hashed, not re-decided (``sealed`` of them).
+    """
+    from server import rulescheck
+
+    game_id = request.path_params["game_id"]
+    store = _store(request)
+    meta = await store.get_game(game_id)
+    cache = getattr(request.app.state, "rules_answers", None)
+    if cache is None:
+        cache = request.app.state.rules_answers = {}
+    key = (game_id, meta.head)
+    answer = cache.get(key)
+    if answer is None:
+        try:
+            checked = await rulescheck.check(store, meta, with_secret=False)
+        except KeyError:
+            raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
+                              f"{meta.rules!r}, which this server does not have") from None
+        divergence = checked.report.divergence
+        found = None
+        if divergence is not None:
+            found = {"seq": divergence.seq, "clause": divergence.clause, "logged_rule": divergence.logged_rule,
+                     "produced_rule": divergence.produced_rule}
+            if meta.over:
+                found.update(logged=divergence.logged, produced=divergence.produced)
+        answer = {
+            "game": game_id, "rules_version": checked.game.rules_version, "newest": checked.newest.rules_version,
+            "unchanged": divergence is None, "divergence": found,
+            "changes": [{"version": version, "clause": clause, "text": text}
+                        for version, clause, text in checked.newest.changes_since(checked.game.rules_version)],
+            "sealed": checked.report.sealed,
+        }
+        while len(cache) >= RULES_CACHE:
+            cache.pop(next(iter(cache)))
+        cache[key] = answer
+    return json_response(answer)
 
 
 async def api_not_found(request: Request) -> Response:
@@ -358,5 +412,6 @@ routes = [
     Route("/api/games", list_games, methods=["GET"]),
     Route("/api/games/{game_id}/log", game_log, methods=["GET"]),
     Route("/api/games/{game_id}/state", game_state, methods=["GET"]),
+    Route("/api/games/{game_id}/rules", game_rules, methods=["GET"]),
     Route("/api/{rest:path}", api_not_found),
 ]

@@ -55,7 +55,7 @@ from starlette.websockets import WebSocket
 
 import events.games
 from events.bots import RandomBot, bot
-from events.log import Envelope, LogError, Table
+from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection
 from server import frames, snapshots
@@ -200,11 +200,10 @@ class Room:
 
     metrics = Metrics()  # replaced by Rooms with the app's own
 
-    def __init__(self, store: Store, meta: GameMeta, game: Any, table: Table, stored: list[Stored]) -> None:
+    def __init__(self, store: Store, meta: GameMeta, table: Table, stored: list[Stored]) -> None:
         self.store = store
         self.meta = meta
-        self.game = game
-        self.table = table
+        self.table = table  # its ``game`` is the rules version in force (GameStarted's, then each RulesVersionChanged's)
         self.lock = asyncio.Lock()
         self.clients: set[Connection] = set()
         self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
@@ -221,21 +220,28 @@ class Room:
         self._bot_task: asyncio.Task | None = None
         self.closed = False  # dropped from memory (Rooms.leave, evict_room): its bots stop
 
+    @property
+    def game(self) -> Any:
+        """The rules version the game is played under now (``Table.game``)."""
+        return self.table.game
+
     @classmethod
     async def load(cls, store: Store, game_id: str, metrics: Metrics | None = None) -> Room:
         """Rebuild from the store: the newest snapshot checked against its logged hash, then the tail
         folded with every hash checked (``server/snapshots.py``); snapshots passed are written."""
         meta = await store.get_game(game_id)
-        game = events.games.load(meta.rules)
         stored = await store.read(game_id)
+        # Played under the rules version its log names, however old (issue 19, CORE-3).
+        game = events.games.load(meta.rules)
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
         base, state = await snapshots.newest(store, game, game_id, envelopes)
+        game = rules_in_force(game, envelopes[:max(base, 1)])  # the tail is folded from there, following moves
         kept: list[tuple[int, str]] = []
         state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept,
                                base)
         table = Table.resume(game, game_id, envelopes, state, secret=await store.secret(game_id))  # CORE-1: only the Room draws
         await snapshots.save(store, game_id, kept)
-        room = cls(store, meta, game, table, stored)
+        room = cls(store, meta, table, stored)
         room.snapshot_seq = kept[-1][0] if kept else base
         room.bots = {seat: bot(game, policy) for seat, policy in (await store.bots(game_id)).items()}
         return room

@@ -29,8 +29,8 @@ from typing import Any
 import msgspec
 
 from events.canonical import record_json, state_hash
-from events.game import GameStarted
-from events.log import Envelope, LogError
+from events.game import GameStarted, RulesVersionChanged
+from events.log import Envelope, LogError, rules_in_force
 from events.record import DecodeError, Record, Registry
 from server import frames
 from server.store import Store, StoreError
@@ -106,6 +106,8 @@ def fold(game: Any, envelopes: list[Envelope], state: Any, counted: Callable[[in
             raise LogError(f"seq {envelope.seq} follows seq {envelopes[offset - 1].seq}: the log has a gap")
         if (envelope.seq == 1) != isinstance(envelope.event, GameStarted):
             raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
+        if isinstance(envelope.event, RulesVersionChanged):  # CORE-3: the later events fold under its version
+            game = game.version(envelope.event.to_version)
         try:
             state = game.evolve(state, envelope.event)
         except Exception as error:
@@ -132,7 +134,8 @@ async def save(store: Store, game_id: str, kept: list[tuple[int, str]]) -> None:
 
 async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Callable[[int], None]) -> Any:
     """The state after ``seq``: the newest good snapshot at or before it, plus at most SNAPSHOT_EVERY - 1 folds
-    (more only while sealed secrets delayed a snapshot, module docstring)."""
+    (more only while sealed secrets delayed a snapshot, module docstring). Folded under the rules version
+    in force at the snapshot (``game_at``), then each version a RulesVersionChanged moves it to (CORE-3)."""
     base, state = 0, None
     snapshot = await store.get_snapshot(game_id, seq)
     if snapshot is not None:
@@ -148,10 +151,25 @@ async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Cal
     if base == 0:
         stored = await store.read(game_id, 0, seq)
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
+    game = await game_at(store, game, game_id, max(base, 1))
     kept: list[tuple[int, str]] = []
     state = fold(game, envelopes, state, counted, kept, base)
     await save(store, game_id, kept)
     return state
+
+
+async def game_at(store: Store, game: Any, game_id: str, seq: int) -> Any:
+    """The rules version in force after ``seq`` (issue 19, CORE-3): GameStarted's, then each move's.
+
+    The log up to ``seq`` is read, but only GameStarted and the envelopes whose text names
+    RulesVersionChanged are decoded: a read, not a fold."""
+    stored = await store.read(game_id, 0, seq)
+    if not stored:
+        return game
+    envelopes = [frames.decode_envelope(game, stored[0].envelope)]
+    envelopes += [frames.decode_envelope(game, item.envelope) for item in stored[1:]
+                  if '"RulesVersionChanged"' in item.envelope]
+    return rules_in_force(game, envelopes)
 
 
 async def newest(store: Store, game: Any, game_id: str, envelopes: list[Envelope]) -> tuple[int, Any]:

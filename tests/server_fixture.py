@@ -88,14 +88,15 @@ def create_game(base_url: str, scenario: Any = "mecha/sample") -> dict:
     return data
 
 
-def seeded_game(server: ServerProcess, scenario: Any, seed: int) -> dict:
+def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: str | None = None) -> dict:
     """A game whose dice a test knows: written into the server's own SQLite store, as POST would.
 
     The HTTP API lets nobody choose a game's dice (CORE-1: ``seed-not-allowed``). A test that
     needs a story (an evade that fails) picks a local seed in process and stores the game with
     ``local_secret(seed)`` as its secret through the real store, beside the running server (SQLite
     in WAL mode takes a second writer); the server then plays it like any other. The answer has
-    the POST's shape.
+    the POST's shape. ``rules_version`` stores it under an older released version of its game, as
+    a game started before a rule fix was released (issue 19).
     """
     import events.games
     from events.dice import local_secret
@@ -106,7 +107,7 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int) -> dict:
     from server.tokens import new_game_id, new_token, token_hash
 
     name, data = scenarios.load(scenario) if isinstance(scenario, str) else (scenario["game"], scenario)
-    game = events.games.load(name)
+    game = events.games.load(name, rules_version)
     game_id, secret = new_game_id(), local_secret(seed)
     table = Table.create(game, game_id, data, secret, at="2026-01-01T00:00:00.000000Z")
     tokens = {seat: new_token() for seat in game.seats(table.state)}

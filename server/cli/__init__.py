@@ -43,5 +43,11 @@ COMMANDS: dict[str, CommandInfo] = {
         "server.cli.audit", "re-decide every logged command under today's rules; report the first divergence"
     ),
     "ask": CommandInfo("server.cli.ask", "answer a rule question about a scenario (paths, reach, line of sight, dice)"),
+    "rules-check": CommandInfo(
+        "server.cli.rules_check", "list, for every stored game, whether it replays unchanged under the newest rules"
+    ),
+    "upgrade": CommandInfo(
+        "server.cli.upgrade", "move a stored game to the newest rules version, if it replays unchanged under it"
+    ),
     "fork": CommandInfo("server.cli.fork", "copy a log up to a command boundary, to continue it as a what-if branch"),
 }

@@ -15,24 +15,35 @@ the same. Exit statuses:
 
 A log played under another rules version is named as such either way: a divergence then may be a
 rules change, not a forgery.
+
+``--rules VERSION`` re-decides the whole log under another released version of its game (issue
+19): "replays unchanged under VERSION" (status 0, or 6 as above), or the first event where they
+part, with both outcomes and the clause behind each ("clause: logged EC-15, produced EC-15";
+a refusal names the rejection's clause) and what VERSION's release notes say of that clause.
+Status 3 then too; an unreleased VERSION is a bad argument (status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 
+from events.game import RulesVersionChanged
 from events.log import audit_log
 from server import logfile
-from server.cli.status import DIVERGED, SUCCESS, UNREVEALED
+from server.cli.status import BAD_ARGS, DIVERGED, SUCCESS, UNREVEALED, CommandError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", metavar="LOG", help="a log file (JSON Lines)")
+    parser.add_argument("--rules", metavar="VERSION", help="re-decide the log under this released rules version of "
+                        "its game instead of the one it names (e.g. echo-2)")
 
 
 def run(args: argparse.Namespace) -> int:
     game, envelopes = logfile.read(args.log)
     version = envelopes[0].event.rules_version
+    if args.rules is not None:
+        return _under(game, envelopes, args.rules)
     if version != game.rules_version:
         print(f"log was played under {version}, today's rules are {game.rules_version}")
     report = audit_log(game, envelopes)
@@ -42,6 +53,44 @@ def run(args: argparse.Namespace) -> int:
     for line in lines(report):
         print(line)
     return SUCCESS if report.complete else UNREVEALED
+
+
+def _under(game, envelopes: list, rules_version: str) -> int:
+    """``--rules``: the whole log re-decided under another released version (follow=False)."""
+    try:
+        other = game.version(rules_version)
+    except KeyError as error:
+        raise CommandError(f"--rules: {error.args[0]}", BAD_ARGS) from None
+    played = envelopes[0].event.rules_version
+    moves = "".join(f", moved to {e.event.to_version} at seq {e.seq}" for e in envelopes
+                    if isinstance(e.event, RulesVersionChanged))
+    print(f"log played under {played}{moves}, audited under {other.rules_version}")
+    report = audit_log(other, envelopes, follow=False)
+    divergence = report.divergence
+    if divergence is None:
+        print(f"replays unchanged under {other.rules_version}")
+        for line in lines(report):
+            print(line)
+        return SUCCESS if report.complete else UNREVEALED
+    for line in divergence_lines(divergence, other, played):
+        print(line)
+    return DIVERGED
+
+
+def divergence_lines(divergence, game, played: str) -> list[str]:
+    """The first divergence, the clause behind each outcome and what the newer versions say of it."""
+    out = [f"diverges at seq {divergence.seq}" + (f" ({divergence.clause})" if divergence.clause else ""),
+           f"  logged under {played}: {divergence.logged}",
+           f"  produced under {game.rules_version}: {divergence.produced}",
+           f"  clause: logged {divergence.logged_rule or '-'}, produced {divergence.produced_rule or '-'}"]
+    try:
+        changed = game.changes_since(played) if game.rules_version != played else ()
+    except KeyError:  # auditing under an older version: what changed runs the other way
+        changed = game.newest().version(played).changes_since(game.rules_version)
+    for release, clause, text in changed:
+        if clause in (divergence.logged_rule, divergence.produced_rule):
+            out.append(f"  {release} changed {clause}: {text}")
+    return out
 
 
 def lines(report) -> list[str]:

@@ -78,3 +78,14 @@ def test_the_clauses_the_corpus_never_exercises_are_listed():
     }
     listed = json.loads(UNEXERCISED.read_text())
     assert unexercised == listed, "update tests/corpus/unexercised.json (python -m tests.corpus.make writes it)"
+
+
+def test_core_3_the_corpus_holds_a_game_moved_to_a_newer_version_and_replay_follows_it():
+    """CORE-3: skirmish/purge moved from skirmish-1 to skirmish-2 after 20 commands (``chronicle upgrade``'s
+    event), then played to its end; it is filed under the version it started with."""
+    name = "skirmish/skirmish-1/purge-moved-greedy-1.jsonl"
+    game, envelopes = logfile.read(HERE / name)
+    moves = [envelope for envelope in envelopes if envelope.type == "RulesVersionChanged"]
+    assert [(m.event.from_version, m.event.to_version, m.rule) for m in moves] == [("skirmish-1", "skirmish-2",
+                                                                                   "CORE-3")]
+    assert logfile.restore(game, envelopes, name).game is events.games.load("skirmish", "skirmish-2")

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from events.game import Game, GameStarted, SecretRevealed
+from events.game import Game, GameStarted, RulesVersionChanged, SecretRevealed
 from events.record import Record, Registry
 from events.rules import Catalogue, Clause, Rejection
 
@@ -108,7 +108,7 @@ def evolve(state, event):
             return Count(0, seats, commitment)
         case Added(k) | Rolled(k, _):
             return Count(state.total + k, state.seats, state.commitment)
-        case SecretRevealed():
+        case SecretRevealed() | RulesVersionChanged():
             return state
     raise TypeError(f"toy cannot fold {type(event).__name__}")
 

@@ -168,3 +168,19 @@ def test_one_list_of_games_every_game_is_a_package_with_its_questions_found_by_n
         assert events.games.load(name).name == name
         module = importlib.import_module(ask.QUESTIONS[name])
         assert callable(module.add_questions), name
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_core_3_every_game_folds_rules_version_changed_to_the_same_state(game):
+    """CORE-3: RulesVersionChanged decodes through every game's registry, cites CORE-3 of its catalogue,
+    and the game's own evolve folds it to the very state it was given (the Table changes rules, not state)."""
+    from events.game import RulesVersionChanged
+    from events.log import Table
+    from server import scenarios
+
+    name = next(name for name in scenarios.builtin_scenarios() if name.startswith(f"{game.name}/"))
+    table = Table.create(game, "g-core3", scenarios.load(name)[1], 1)
+    event = game.events.build({"type": "RulesVersionChanged", "from_version": "x-1", "to_version": "x-2",
+                               "since_seq": 3})
+    assert event == RulesVersionChanged("x-1", "x-2", 3) and rule_of(event) == "CORE-3" and "CORE-3" in game.catalogue
+    assert game.evolve(table.state, event) is table.state

@@ -11,7 +11,7 @@ being knocked out) the engine does at once and writes into the log.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
 from events.games.arkham import board as boards
 from events.games.arkham.model import (
     LOST,
@@ -968,6 +968,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(over=True)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
+        case RulesVersionChanged():
+            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
     raise TypeError(f"arkham cannot fold an event of type {type(event).__name__}")
 
 

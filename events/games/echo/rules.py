@@ -15,7 +15,7 @@ written as events, so ``evolve`` only applies facts.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
 from events.games.echo import board as boards
 from events.games.echo.dice import dice_count, hits, passed, roll
 from events.games.echo.model import (
@@ -861,6 +861,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(over=True)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
+        case RulesVersionChanged():
+            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
     raise TypeError(f"echo cannot fold an event of type {type(event).__name__}")
 
 

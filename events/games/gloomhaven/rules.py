@@ -12,7 +12,7 @@ happens (GH-1).
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
 from events.games.gloomhaven import board as boards
 from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
 from events.games.gloomhaven.model import (
@@ -1101,6 +1101,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(phase="over", outcome=outcome, pending=None, acting=None)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
+        case RulesVersionChanged():
+            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
     raise TypeError(f"gloomhaven cannot fold an event of type {type(event).__name__}")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -335,6 +335,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(over=True)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
+        case RulesVersionChanged():
+            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
     raise TypeError(f"mecha cannot fold an event of type {type(event).__name__}")
 
 

@@ -9,7 +9,7 @@ before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, writ
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
 from events.games.skirmish import board as boards
 from events.games.skirmish.model import (
     Activate,
@@ -868,6 +868,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(over=True, winner=winner)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
+        case RulesVersionChanged():
+            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
     raise TypeError(f"skirmish cannot fold an event of type {type(event).__name__}")
 
 
