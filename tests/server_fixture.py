@@ -102,6 +102,7 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     from events.dice import local_secret
     from events.log import Table
     from server import frames, scenarios
+    from server.room import now
     from server.store import GameMeta, Stored
     from server.store.sqlite import SqliteStore
     from server.tokens import new_game_id, new_token, token_hash
@@ -112,7 +113,7 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     table = Table.create(game, game_id, data, secret, at="2026-01-01T00:00:00.000000Z")
     tokens = {seat: new_token() for seat in game.seats(table.state)}
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
-                    {seat: token_hash(token) for seat, token in tokens.items()}, "2026-01-01T00:00:00.000000Z")
+                    {seat: token_hash(token) for seat, token in tokens.items()}, now())  # listed newest first, as a POST
 
     async def write() -> None:
         store = SqliteStore(server.db_path)
