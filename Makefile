@@ -62,8 +62,9 @@ test: install-test chromium postgresql axe
 soak: install-test chromium postgresql axe
 	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability tests/browser/test_security.py
 
-# Every page kind of every game at 1440 x 900 and 390 x 844 into docs/screenshots/ (make test writes
-# the same shots into .pytest_cache/screenshots/ instead).
+# Every page kind of every game at 1440 x 900 and 390 x 844 into docs/screenshots/, and the lobby and
+# each play page in French and Russian into docs/screenshots/fr/ and ru/ (make test writes the same
+# shots into .pytest_cache/screenshots/ instead).
 screenshots: install-test chromium axe
 	CHRONICLE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_pages.py
 

@@ -13,6 +13,12 @@ same page resized, at 390 × 844. On each page and size:
 
 On each page (at phone size) Tab, pressed from the top, focuses every enabled control on the way:
 buttons, links, fields, the board's legal destinations, the log.
+
+The lobby and the play page of each game are also opened in French and in Russian (a browser
+context whose ``locale`` sends that Accept-Language, pages run with ``chronicle_i18n_check``), at
+both sizes: the same checks, plus no untranslated text as ``tests/browser/test_i18n.py`` finds it,
+and a screenshot to ``<screenshots>/fr/`` and ``<screenshots>/ru/`` (``lobby-1440.png``,
+``arkham-play-390.png``, ...).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import pytest
 from tests.browser import axe
 from tests.browser.conftest import open_page, wait_ready
 from tests.browser.driver import ScriptedGame
+from tests.browser.test_i18n import CATALOGUES, CHECK, LOCALES, untranslated
 from tests.server_fixture import ROOT, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -40,11 +47,14 @@ GAMES = {
     "skirmish": ("skirmish/courtyard", 3, 2),
 }
 KINDS = ("play", "watch", "replay")
+# The languages besides English whose lobby and play pages are checked and shot at both sizes.
+OTHER_LANGUAGES = ("fr", "ru")
 
 
-def choose_a_move_half(page) -> None:
+def choose_a_move_half(page, lang: str = "en") -> None:
     """Gloomhaven's seat picks a move half, so its page shows (and axe checks) the marked hexes."""
-    page.locator(".my-cards button.half", has_text="move").first.click()
+    move = CATALOGUES[lang]["gh.act_move"].split(" {")[0]  # "move", "déplacement", "движение"
+    page.locator(".my-cards button.half", has_text=move).first.click()
     page.wait_for_function("() => document.querySelectorAll('.gloomhaven-board .hex.reach').length > 0")
 
 
@@ -83,9 +93,11 @@ def small_targets(page) -> list:
         .map(([node, r]) => `${node.outerHTML.slice(0, 80)} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
 
 
-def check_sizes(page, name: str) -> list:
-    """At desktop then phone size: a screenshot, and what is wrong (sideways scroll, serious axe findings)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def check_sizes(page, name: str, lang: str | None = None) -> list:
+    """At desktop then phone size: a screenshot, and what is wrong (sideways scroll, serious axe
+    findings; with ``lang``, a page not in that language or a text that bypassed its catalogue).
+    ``name`` may start with a directory (``fr/lobby``)."""
+    (SHOTS / name).parent.mkdir(parents=True, exist_ok=True)
     wrong = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
@@ -97,6 +109,11 @@ def check_sizes(page, name: str) -> list:
         if size is PHONE:
             wrong += [f"{where}: touch target under 40 px: {small}" for small in small_targets(page)]
         wrong += [f"{where}: axe {finding}" for finding in axe.serious(page)]
+        if lang is not None:
+            found = untranslated(page, lang)
+            if found["lang"] != lang:
+                wrong.append(f"{where}: the page is in {found['lang']!r}, not {lang!r}")
+            wrong += [f"{where}: untranslated: {text!r}" for text in found["bad"]]
     return wrong
 
 
@@ -152,3 +169,26 @@ def test_the_lobby_controls_are_reached_by_tab(server, new_context, games):
     wait_ready(page)
     assert focusable(page), "the lobby has controls"
     assert unreached(page) == []
+
+
+@pytest.mark.parametrize("page_name", ["lobby", *GAMES])
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_the_lobby_and_each_play_page_in_french_and_russian_fit_a_phone_and_are_translated(
+        server, new_context, games, lang, page_name):
+    """Issue 17: the lobby and a seat's page of each game (the same games and moves as above) as a
+    French or Russian browser sees them, at 1440 × 900 and 390 × 844."""
+    context = new_context(locale=LOCALES[lang])
+    context.add_init_script(CHECK)
+    if page_name == "lobby":
+        page = open_page(context, f"{server.base_url}/")
+        page.locator("tr.game").first.wait_for()
+        name = f"{lang}/lobby"
+    else:
+        created, seat = games[page_name]
+        page = open_page(context, f"{server.base_url}{url_of('play', created, seat)}")
+        if page_name in PREPARE_PLAY:
+            PREPARE_PLAY[page_name](page, lang)
+        name = f"{lang}/{page_name}-play"
+    wrong = check_sizes(page, name, lang)
+    wrong += [f"{name}: {problem}" for problem in page.problems]
+    assert wrong == [], "\n".join(str(item) for item in wrong)
