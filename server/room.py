@@ -121,14 +121,17 @@ class Connection:
     with a seat's token (issue 12, finding 3).
     """
 
-    def __init__(self, websocket: WebSocket, queue_limit: int = SEND_QUEUE_LIMIT, address: str = "unknown") -> None:
+    def __init__(
+        self, websocket: WebSocket, queue_limit: int = SEND_QUEUE_LIMIT, address: str = "unknown",
+        order: int | None = None,
+    ) -> None:
         self.websocket = websocket
         self.state = ConnectionState.AWAITING_HELLO
         self.seat: str | None = None
         self.token: str | None = None
         self.close_code: int | None = None
         self.address = address
-        self.order = next(_opened)
+        self.order = next(_opened) if order is None else order
         self.seat_only = False
         self.placed = False  # counted among its seat's sockets (Rooms.greeted)
         self._queue: asyncio.Queue[list[str] | int] = asyncio.Queue(queue_limit + 1)  # +1: room for the close
@@ -706,6 +709,10 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await websocket.close(CLOSE_FORBIDDEN_ORIGIN)  # before accept: uvicorn answers HTTP 403
         return
     await websocket.accept()
+    # Its age counts from the upgrade, like its hello deadline: sockets that waited together for their
+    # game to load resume in any order, and the oldest must still be the first evicted.
+    order = next(_opened)
+    deadline = time.monotonic() + rooms.limits.hello_timeout
     try:
         room = await rooms.enter(game_id)
     except LimitReached as error:
@@ -728,10 +735,9 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await websocket.close(CLOSE_SERVER_ERROR)
         return
     address = websocket.client.host if websocket.client is not None else "unknown"
-    connection = Connection(websocket, queue_limit, address)
+    connection = Connection(websocket, queue_limit, address, order)
     rooms.metrics.connections.inc()
     rate = CommandRate(rooms.limits)
-    deadline = time.monotonic() + rooms.limits.hello_timeout
     try:
         rooms.admit(room, connection)
         while connection.state is not ConnectionState.CLOSED:
