@@ -76,19 +76,20 @@ def record_json(value: Any) -> str:
 def _record_text(record: Any) -> str:
     """A record's canonical JSON, memoised in its ``_json`` slot and each ``"key":value`` in ``_parts``.
 
-    A copy made by ``but`` names in ``_parts`` the hashed record it came from: every field that
-    still holds the very object the source held (immutable, so the same text) takes the source's
+    A copy made by ``but`` names in ``_parts`` the record it came from: if that one was hashed,
+    every field that still holds the very object the source held (immutable, so the same text) takes the source's
     text, and only the others are spelt. A state after an event thus costs the fields the event
     changed, a few identity checks and one join, not the whole state (issue 16). The text, and so
     the hash, is the same as a full spelling: ``canonical_json(to_data(record))``.
     """
     cls = type(record)
     source = getattr(record, "_parts", None)
-    if source is None:
+    old = getattr(source, "_parts", None) if source is not None else None
+    if type(old) is not tuple:  # no source, or one never hashed: spell every field
         tag = _quote(cls.TYPE)
         parts = [key + (tag if name is None else record_json(getattr(record, name))) for name, key in cls._keyed]
     else:
-        parts = list(source._parts)
+        parts = list(old)
         for name, place, key in cls._placed:
             item = getattr(record, name)
             if getattr(source, name) is not item:

@@ -30,8 +30,9 @@ class Record:
     The base's two slots are not fields but the memo of ``events.canonical`` (a record never
     changes, so neither does its text): ``_json`` holds the record's canonical JSON, and
     ``_parts`` either its ``"key":value`` pieces (in the text's sorted order, once hashed) or,
-    on a copy made by ``but``, the hashed record it was copied from, whose texts the copy reuses
-    for every field that still holds the same object. So a state hash after an event rebuilds
+    on a copy made by ``but``, the record it was copied from (or that one's own source, if it is
+    an unhashed copy), whose texts the copy reuses, once they exist, for every field that still
+    holds the same object. So a state hash after an event rebuilds
     only the fields the event changed, not the whole state (issue 16).
     """
 
@@ -97,9 +98,11 @@ class Record:
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
             args[positions[name]] = changes[name]
         copy = cls(*args)
-        source = getattr(self, "_parts", None)  # the copy's texts may come from self, once hashed
-        if source is not None:
-            _set(copy, "_parts", self if type(source) is tuple else source)  # never a longer chain
+        # The record whose texts the copy may reuse: self, if hashed or made by its constructor
+        # (then it may be hashed later), else the one self would have reused: never a longer chain.
+        # Set on every copy, so the next ``but`` of a fold finds it without a missing-slot error.
+        source = getattr(self, "_parts", None)
+        _set(copy, "_parts", self if source is None or type(source) is tuple else source)
         return copy
 
     def to_data(self) -> dict:

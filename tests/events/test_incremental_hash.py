@@ -93,9 +93,13 @@ def test_core_1_a_copy_of_an_unhashed_copy_points_at_the_last_hashed_record():
     assert third._parts is first  # never a chain of states kept alive
     assert state_hash(third) == full_hash(third)
     assert state_hash(second) == full_hash(second)
-    never = Pair(1, 2).but(left=3)
-    assert getattr(never, "_parts", None) is None  # nothing hashed, nothing to reuse
-    assert state_hash(never) == full_hash(never)
+    root = Pair(1, (2,))
+    never, later = root.but(left=3), root.but(left=4)
+    assert never._parts is root and later.but(left=5)._parts is root  # a record made by its constructor
+    assert state_hash(never) == full_hash(never)  # its source never hashed: every field spelt
+    state_hash(root)
+    assert state_hash(later) == full_hash(later)  # hashed since: its texts are reused
+    assert [part for part in later._parts if part.startswith('"right":')][0] is root._parts[1]
 
 
 def test_core_1_a_copy_whose_init_changes_its_fields_is_spelt_from_what_it_holds():
