@@ -31,9 +31,10 @@ def state_hash(state: Any) -> str:
 def record_json(value: Any) -> str:
     """``canonical_json(to_data(value))`` for a record, tuple or scalar, built piece by piece.
 
-    Records are immutable, so each one's text is computed once and kept in its ``_json`` slot: the
-    states of a game share their board, seats and Locations, and hashing after every event then
-    costs only the parts that changed (``bench/fold.py`` measures it; in Brython 3.15 a mecha state
+    Records are immutable, so each one's text is computed once and kept in its ``_json`` slot (and
+    each field's in ``_parts``, reused by the copies ``but`` makes: ``_record_text``): the states
+    of a game share their board, seats and Locations, and hashing after every event then costs
+    only the fields that changed (``bench/fold.py`` measures it; in Brython 3.15 a mecha state
     took ~11 ms through ``canonical_json(to_data(...))`` and ~4.5 ms this way). Strings are escaped
     here rather than by ``json``, whose Brython version leaves DEL (U+007F) unescaped where CPython
     writes ``\\u007f``: the same state would hash differently in the browser.
@@ -57,12 +58,7 @@ def record_json(value: Any) -> str:
     if isinstance(value, Record):
         text = getattr(value, "_json", None)
         if text is None:
-            names = sorted(("type",) + tuple(value.__slots__))
-            text = "{" + ",".join(
-                [f'"{name}":' + (_quote(value.TYPE) if name == "type" else record_json(getattr(value, name)))
-                 for name in names]
-            ) + "}"
-            _set(value, "_json", text)
+            text = _record_text(value)
         return text
     if value is None:
         return "null"
@@ -75,6 +71,33 @@ def record_json(value: Any) -> str:
     if isinstance(value, tuple):
         return record_json(tuple(value))
     return canonical_json(to_data(value))  # raises the TypeError that names what a record may hold
+
+
+def _record_text(record: Any) -> str:
+    """A record's canonical JSON, memoised in its ``_json`` slot and each ``"key":value`` in ``_parts``.
+
+    A copy made by ``but`` names in ``_parts`` the record it came from: if that one was hashed,
+    every field that still holds the very object the source held (immutable, so the same text) takes the source's
+    text, and only the others are spelt. A state after an event thus costs the fields the event
+    changed, a few identity checks and one join, not the whole state (issue 16). The text, and so
+    the hash, is the same as a full spelling: ``canonical_json(to_data(record))``.
+    """
+    cls = type(record)
+    source = getattr(record, "_parts", None)
+    old = getattr(source, "_parts", None) if source is not None else None
+    if type(old) is not tuple:  # no source, or one never hashed: spell every field
+        tag = _quote(cls.TYPE)
+        parts = [key + (tag if name is None else record_json(getattr(record, name))) for name, key in cls._keyed]
+    else:
+        parts = list(old)
+        for name, place, key in cls._placed:
+            item = getattr(record, name)
+            if getattr(source, name) is not item:
+                parts[place] = key + record_json(item)
+    text = "{" + ",".join(parts) + "}"
+    _set(record, "_parts", tuple(parts))
+    _set(record, "_json", text)
+    return text
 
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}

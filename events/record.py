@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+_set = object.__setattr__
+
+
 class Record:
     """Base of every record. Subclasses declare ``TYPE`` (a stable tag) and ``__slots__``.
 
@@ -24,12 +27,16 @@ class Record:
     a short string (see ``kind_problem``): ``Registry.build`` refuses data of another shape with
     its path, so the rules never check a field's type.
 
-    The base's one slot, ``_json``, is not a field: ``events.canonical`` memoises the record's
-    canonical JSON there (a record never changes, so neither does its text), which lets a state
-    hash reuse the text of the board and the seats it shares with the state before it.
+    The base's two slots are not fields but the memo of ``events.canonical`` (a record never
+    changes, so neither does its text): ``_json`` holds the record's canonical JSON, and
+    ``_parts`` either its ``"key":value`` pieces (in the text's sorted order, once hashed) or,
+    on a copy made by ``but``, the record it was copied from (or that one's own source, if it is
+    an unhashed copy), whose texts the copy reuses, once they exist, for every field that still
+    holds the same object. So a state hash after an event rebuilds
+    only the fields the event changed, not the whole state (issue 16).
     """
 
-    __slots__ = ("_json",)
+    __slots__ = ("_json", "_parts")
     TYPE = ""
     _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
 
@@ -38,6 +45,11 @@ class Record:
         if "__slots__" not in cls.__dict__:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
         cls._positions = {name: index for index, name in enumerate(cls.__slots__)}  # for ``but``
+        # For ``events.canonical``: the keys in sorted order with each field's name (None: "type"),
+        # and each field with its key and its place in that order.
+        keys = sorted(("type",) + tuple(cls.__slots__))
+        cls._keyed = tuple((None if name == "type" else name, f'"{name}":') for name in keys)
+        cls._placed = tuple((name, keys.index(name), f'"{name}":') for name in cls.__slots__)
         kinds = cls.__dict__.get("KINDS")
         cls._kinds = None  # not inherited: a subclass has fields of its own
         if kinds is not None:
@@ -85,7 +97,13 @@ class Record:
             if name not in positions:
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
             args[positions[name]] = changes[name]
-        return cls(*args)
+        copy = cls(*args)
+        # The record whose texts the copy may reuse: self, if hashed or made by its constructor
+        # (then it may be hashed later), else the one self would have reused: never a longer chain.
+        # Set on every copy, so the next ``but`` of a fold finds it without a missing-slot error.
+        source = getattr(self, "_parts", None)
+        _set(copy, "_parts", self if source is None or type(source) is tuple else source)
+        return copy
 
     def to_data(self) -> dict:
         """Plain JSON-able data: ``{"type": TYPE, field: value, ...}`` (tuples become lists)."""
