@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import threading
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -153,16 +154,17 @@ class _Statics:
     KEEP = 4
 
     def __init__(self) -> None:
+        self.lock = threading.Lock()  # pages render in Starlette's thread pool
         self.stamp: tuple = ()
         self.recent: list = []  # newest first: {file name: StaticFile}
 
     def current(self) -> dict:
         stamp = _static_stamp()
-        if not self.recent or stamp != self.stamp:
-            files = _build_static_files()
-            self.stamp = stamp
-            self.recent = [files, *self.recent][: self.KEEP]
-        return self.recent[0]
+        with self.lock:
+            if not self.recent or stamp != self.stamp:
+                self.recent = [_build_static_files(), *self.recent][: self.KEEP]
+                self.stamp = stamp
+            return self.recent[0]
 
     def named(self, name: str) -> StaticFile | None:
         self.current()

@@ -72,6 +72,10 @@ def test_an_asset_is_sent_plain_to_a_client_that_refuses_gzip(shared_server, pag
             assert hashlib.sha256(body).hexdigest()[:12] == HASHED.match(url)[2]
         status, headers, body = fetch(shared_server, url, headers={"Accept-Encoding": "br;q=1, GZip;q=0.5"})
         assert headers["content-encoding"] == "gzip" and gzip.decompress(body)
+    # Past its bound (MAX_ACCEPT_ENCODING bytes) the header is not read: gzip named there is not seen.
+    status, headers, body = fetch(shared_server, url, headers={"Accept-Encoding": "x, " * 1000 + "gzip"})
+    assert status == 200 and "content-encoding" not in headers
+    assert pages.accepts_gzip("*") and not pages.accepts_gzip("*, gzip;q=0") and pages.accepts_gzip("x-gzip")
 
 
 def test_unknown_stale_unhashed_or_hostile_asset_names_are_404_never_500(shared_server, page_paths):
