@@ -8,7 +8,11 @@ scripted players, then loads pages in headless Chromium (Debian's, ``/usr/bin/ch
 - **cold**: a new browser context (no HTTP cache, no indexedDB, so every Python module is
   compiled in the page), first load;
 - **warm**: the same context, loaded again (scripts from the HTTP cache, compiled modules from
-  Brython's indexedDB cache).
+  Brython's indexedDB cache);
+- **disk**: warm in a browser with a profile on disk, as a reader's is (``launch_persistent_context``;
+  the first load not counted, then three): Playwright's contexts keep their cache in memory, and
+  V8 keeps its code cache of the scripts only with a disk cache, so only this row shows a reader's
+  reload without the scripts compiled again (issue 16).
 
 "Interactive" is ``window.chronicle_ready``: the page has folded every envelope it was sent,
 checked the newest hash and drawn the board. The marks the page records on the way
@@ -101,6 +105,18 @@ def time_pages(browser, url: str, runs: int) -> tuple[list, list]:
     return cold, warm
 
 
+def time_with_profile(playwright, url: str, runs: int) -> list:
+    warm = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="chronicle-profile-") as profile:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            load(context, url)
+            warm.extend(load(context, url) for _ in range(3))
+            context.close()
+    return warm
+
+
 def summary(label: str, samples: list) -> str:
     ready = statistics.median(sample["ready"] for sample in samples)
     parts = []
@@ -144,8 +160,8 @@ def main() -> None:
             finished = script.table.seq
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         load(browser.new_context(), f"{server.base_url}/")  # the first page of a browser pays its start-up
-        print(f"Chronicle pages, {args.runs} fresh contexts each (cold = first load, warm = 2 reloads); "
-              "ms since navigation, medians")
+        print(f"Chronicle pages, {args.runs} fresh contexts each (cold = first load, warm = 2 reloads; "
+              f"disk = 3 reloads in each of {args.runs} browsers with a profile on disk); ms since navigation, medians")
         pages = (
             (f"play page, {seat}'s seat, {head} events", f"{server.base_url}{mid['seats'][seat]['link']}"),
             (f"watch page, {head} events", f"{server.base_url}/watch/{mid['game']}"),
@@ -157,6 +173,7 @@ def main() -> None:
             print(label)
             print(summary("cold", cold))
             print(summary("warm", warm))
+            print(summary("disk", time_with_profile(playwright, url, args.runs)))
         rates = fold_rate(browser, server, done["game"])
         print(f"folding in the browser, a finished game of {rates['events']} events:")
         print(f"  decode (Envelope.from_dict)      {rates['decode_per_s']:>8} events/s")

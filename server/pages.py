@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import threading
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -128,12 +129,7 @@ class StaticFile:
         self.media_type = STATIC_TYPES[path.suffix]
 
 
-def static_files() -> dict:
-    """boot.js and style.css by file name (read each call: a few small files, and edits show at once).
-
-    style.css is served with every game's stylesheet (``static/games/<game>.css``) appended: each
-    game's rules live in a file of their own, prefixed with its board's class, and a page still
-    fetches one stylesheet (its game may be known only after the server's welcome)."""
+def _build_static_files() -> dict:
     files = {path.name: StaticFile(path) for path in sorted(STATIC_DIR.iterdir()) if path.suffix in STATIC_TYPES}
     style = STATIC_DIR / "style.css"
     parts = [style.read_bytes()]
@@ -143,21 +139,74 @@ def static_files() -> dict:
     return files
 
 
+def _static_stamp() -> tuple:
+    """Sizes and mtimes of the static files (a dozen ``stat``s): an edit shows on the next page."""
+    paths = [*STATIC_DIR.iterdir(), *(STATIC_DIR / "games").glob("*.css")]
+    return tuple(sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths if p.suffix in STATIC_TYPES))
+
+
+class _Statics:
+    """boot.js and style.css as they are now, built (read, hashed, gzipped) once per change.
+
+    As for the bundle's scripts, the files of the last ``KEEP`` versions stay servable by name, so a
+    page fetched just before an edit still gets the files it names; an older name is a 404."""
+
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # pages render in Starlette's thread pool
+        self.stamp: tuple = ()
+        self.recent: list = []  # newest first: {file name: StaticFile}
+
+    def current(self) -> dict:
+        stamp = _static_stamp()
+        with self.lock:
+            if not self.recent or stamp != self.stamp:
+                self.recent = [_build_static_files(), *self.recent][: self.KEEP]
+                self.stamp = stamp
+            return self.recent[0]
+
+    def named(self, name: str) -> StaticFile | None:
+        self.current()
+        for files in self.recent:
+            for item in files.values():
+                if item.name == name:
+                    return item
+        return None
+
+
+_statics = _Statics()
+
+
+def static_files() -> dict:
+    """boot.js and style.css by file name (rebuilt when a file changed: edits show at once).
+
+    style.css is served with every game's stylesheet (``static/games/<game>.css``) appended: each
+    game's rules live in a file of their own, prefixed with its board's class, and a page still
+    fetches one stylesheet (its game may be known only after the server's welcome)."""
+    return _statics.current()
+
+
 LANGUAGE_NAMES = (("en", "English"), ("fr", "Français"), ("ru", "Русский"))  # each in its own language
 _KEY = re.compile(r"\{\{([a-z0-9_.]+)\}\}")
 
 
-def translate(template: str, lang: str) -> str:
-    """``{{key}}`` -> the catalogue's text in ``lang`` as ``<span data-i18n="key">``, HTML-escaped."""
-    return _KEY.sub(lambda found: f'<span data-i18n="{found[1]}">{html.escape(i18n.t(lang, found[1]))}</span>',
+def _text(lang: str, key: str, messages: dict | None) -> str:
+    return i18n.t(lang, key) if messages is None else catalogue.render(messages, lang, key, {})
+
+
+def translate(template: str, lang: str, messages: dict | None = None) -> str:
+    """``{{key}}`` -> the catalogue's text in ``lang`` as ``<span data-i18n="key">``, HTML-escaped.
+    ``messages``: the language's catalogue, when the caller has it already (one lookup per page)."""
+    return _KEY.sub(lambda found: f'<span data-i18n="{found[1]}">{html.escape(_text(lang, found[1], messages))}</span>',
                     template)
 
 
-def switcher(lang: str) -> str:
+def switcher(lang: str, messages: dict | None = None) -> str:
     """A choice of the three languages, each named in itself (client/main.py sets the cookie and reloads)."""
     options = "".join(f'<option value="{code}" lang="{code}" translate="no"{" selected" if code == lang else ""}>'
                       f'{label}</option>' for code, label in LANGUAGE_NAMES)
-    label = html.escape(i18n.t(lang, "page.language"))
+    label = html.escape(_text(lang, "page.language", messages))
     return f'<label class="langs"><span data-i18n="page.language">{label}</span> <select id="lang">{options}</select></label>'
 
 
@@ -166,13 +215,15 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
     others (otherwise the page fetches it once the server's welcome names the game: a round trip later)."""
     built = bundle.current()
     static = static_files()
-    scripts = [i18n.script(lang).url] + [f"/static/js/{name}" for name in built.scripts]
+    language = i18n.script(lang)  # its messages serve every text of the page (each lookup stats the catalogues)
+    messages = language.messages
+    scripts = [language.url] + [f"/static/js/{name}" for name in built.scripts]
     if rules in built.games:
         scripts.append(f"/static/js/{built.games[rules]}")
     scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
     nav = '<a href="/" translate="no">Chronicle</a>'
-    title = html.escape(i18n.t(lang, TITLES[kind]))
+    title = html.escape(_text(lang, TITLES[kind], messages))
     # The rule system's name (a key of bundle.games, never request data): the game's stylesheet rules
     # apply from the first paint. Without it the page sets the attribute once the welcome names the game.
     game_attr = f' data-game="{rules}"' if rules in built.games else ""
@@ -186,8 +237,8 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
 <link rel="icon" href="data:,">
 </head>
 <body data-page="{kind}"{game_attr}>
-<header><nav>{nav}</nav>{switcher(lang)}<h1>{translate("{{" + TITLES[kind] + "}}", lang)} <span id="game-id" class="game-id" translate="no"></span></h1></header>
-{translate(BODIES[kind], lang)}
+<header><nav>{nav}</nav>{switcher(lang, messages)}<h1>{translate("{{" + TITLES[kind] + "}}", lang, messages)} <span id="game-id" class="game-id" translate="no"></span></h1></header>
+{translate(BODIES[kind], lang, messages)}
 {tags}
 </body>
 </html>
@@ -223,19 +274,40 @@ async def _rules_of(request: Request) -> str | None:
     return meta.rules
 
 
+NOT_FOUND_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether ``Accept-Encoding`` allows gzip (RFC 9110 §12.5.3): listed, or ``*``, with a q above 0."""
+    allowed = {}
+    for item in accept_encoding[:MAX_ACCEPT_ENCODING].split(",")[:MAX_CODINGS]:
+        coding, _, params = item.strip().partition(";")
+        allowed[coding.strip().lower()] = i18n._quality(params) > 0  # the q parsing of Accept-Language
+    return allowed.get("gzip", allowed.get("x-gzip", allowed.get("*", False)))
+
+
+MAX_ACCEPT_ENCODING = 512  # longer headers are read up to here (browsers send ~30 bytes)
+MAX_CODINGS = 32
+
+
 def _send(request: Request, body: bytes, gzipped: bytes, media_type: str) -> Response:
     headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding", "X-Content-Type-Options": "nosniff"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
+    if accepts_gzip(request.headers.get("accept-encoding", "")):
         headers["Content-Encoding"] = "gzip"
         return Response(gzipped, media_type=media_type, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+def not_found(message: str) -> Response:
+    """A name no build (of the last few) made: a 404 no cache keeps, as the name may exist after a rebuild."""
+    return PlainTextResponse(message, status_code=404, headers=NOT_FOUND_HEADERS)
 
 
 def script(request: Request) -> Response:
     """A bundle script by its hashed name (``/static/js/chronicle.3f9a0c1d2e4b.js``)."""
     asset = bundle.asset(request.path_params["name"])
     if asset is None:
-        return PlainTextResponse("no such script (the bundle was rebuilt: reload the page)", status_code=404)
+        return not_found("no such script (the bundle was rebuilt: reload the page)")
     return _send(request, asset.body, asset.gzipped, STATIC_TYPES[".js"])
 
 
@@ -243,16 +315,21 @@ def catalogue_script(request: Request) -> Response:
     """A language's catalogue by its hashed name (``/static/i18n/i18n-fr.3f9a0c1d2e4b.js``)."""
     found = i18n.script_named(request.path_params["name"])
     if found is None:
-        return PlainTextResponse("no such catalogue (it was rebuilt: reload the page)", status_code=404)
+        return not_found("no such catalogue (it was rebuilt: reload the page)")
     return _send(request, found.body, found.gzipped, STATIC_TYPES[".js"])
 
 
 def static(request: Request) -> Response:
-    name = request.path_params["name"]
-    item = next((item for item in static_files().values() if item.name == name), None)
+    """boot.js or style.css by its hashed name (``/static/style.58604c92c5ab.css``)."""
+    item = _statics.named(request.path_params["name"])
     if item is None:
-        return PlainTextResponse("no such file", status_code=404)
+        return not_found("no such file")
     return _send(request, item.body, item.gzipped, item.media_type)
+
+
+def no_static(request: Request) -> Response:
+    """Any other path under /static/ (a directory, ``games/x.css``, an escaped ``..``): the same 404."""
+    return not_found("no such file")
 
 
 routes: list = [
@@ -263,4 +340,5 @@ routes: list = [
     Route("/static/js/{name}", script),
     Route("/static/i18n/{name}", catalogue_script),
     Route("/static/{name}", static),
+    Route("/static/{rest:path}", no_static),
 ]
