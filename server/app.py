@@ -17,9 +17,11 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from server import api, pages
+from server.connection import CLOSE_GOING_AWAY, SEND_QUEUE_LIMIT
 from server.limits import CreationRate, Limits
 from server.metrics import Metrics, operations_routes
-from server.room import CLOSE_GOING_AWAY, SEND_QUEUE_LIMIT, Rooms, serve_socket
+from server.rooms import Rooms
+from server.serve_socket import serve_socket
 from server.store import store_for
 
 DEFAULT_DB = "chronicle.db"

@@ -19,10 +19,6 @@ refusing), so no refusal rests on a state another process has moved past. Rooms 
 snapshot checked against its logged hash, then the tail: ``server/snapshots.py``), so
 a server killed and restarted resumes every game with nothing lost.
 
-Who gets in (issue 12, finding 3): a page of another origin never gets a socket; a socket must
-say hello within ``hello_timeout``; the bounds on sockets count those without a seat, and make
-room by evicting the oldest silent one (``Rooms.admit``), so a seat's token always gets in.
-
 Bots (issue 18): a seat created as a bot (``POST /api/games`` with ``bots``, kept by the store)
 is played by its Room. After every command, when the Room is built (a game's start or a load),
 and after catching up with another process, ``wake_bots`` starts one task that, while a bot
@@ -34,24 +30,20 @@ submits it through ``submit`` like a person's command, with command id ``bot-<se
 client may use: ``reserved-id``). It yields to the event loop between commands and stops when
 the game is over, no bot can act, the Room is dropped, or after ``BOT_RUN`` commands in one go.
 
-Each connection has a bounded send queue drained by its own task; a client that cannot keep up
-is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients.
+The sockets a Room feeds are ``server/connection.py``'s; which sockets and games get in is
+``server/rooms.py``'s; one socket's life, from its upgrade to its close, is
+``server/serve_socket.py``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
-import enum
-import itertools
 import json
 import logging
 import secrets
 import time
 from typing import Any
-
-from starlette.websockets import WebSocket
 
 import events.games
 from events.bots import RandomBot, bot
@@ -59,42 +51,18 @@ from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection
 from server import frames, snapshots
+from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Command, FrameError, Hello
-from server.limits import CommandRate, LimitReached, Limits
 from server.metrics import Metrics
-from server.store import GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
+from server.store import GameMeta, SeqConflict, Store, Stored, StoreError
 from server.tokens import seat_for_token
 
 log = logging.getLogger("chronicle.room")
 
-# Close codes: number and meaning in one name (4000-4999 are ours to define).
-CLOSE_GOING_AWAY = 1001  # the server is shutting down
-CLOSE_SERVER_ERROR = 1011  # the game cannot be rebuilt from its log (see the error frame)
-CLOSE_TRY_AGAIN_LATER = 1013  # the store failed; reconnect later and say hello with your seq
-CLOSE_NO_SUCH_GAME = 4004  # the URL names no game in the store
-CLOSE_TOO_SLOW = 4008  # the client's send queue overflowed: it read too slowly
-CLOSE_HELLO_TIMEOUT = 4010  # no successful hello within the hello timeout (server/limits.py)
-CLOSE_EVICTED = 4011  # made room for a newer socket, a seat, or another game (see the error frame)
-CLOSE_FORBIDDEN_ORIGIN = 1008  # before the upgrade: uvicorn answers it with HTTP 403
-
-SEND_QUEUE_LIMIT = 256  # queued items (one per command, or one catch-up batch) per connection
 CONFLICT_RETRIES = 5
 BOT_PREFIX = "bot-"  # the command ids of the server's bots; refused from clients (reserved-id)
 BOT_CHOICE_SECONDS = 5.0  # a bot's choice, in its thread; the slowest measured is ~0.15 s (gloomhaven/barrow)
 BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
-
-
-class ConnectionState(enum.Enum):
-    AWAITING_HELLO = "awaiting-hello"
-    GREETED = "greeted"
-    CLOSED = "closed"
-
-
-_TRANSITIONS = {
-    ConnectionState.AWAITING_HELLO: (ConnectionState.GREETED, ConnectionState.CLOSED),
-    ConnectionState.GREETED: (ConnectionState.CLOSED,),
-    ConnectionState.CLOSED: (),
-}
 
 
 def visible_to(game: Any, envelope: Envelope, seat: str | None, over: bool = False) -> Envelope | None:
@@ -108,94 +76,6 @@ def visible_to(game: Any, envelope: Envelope, seat: str | None, over: bool = Fal
 
 def now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-_opened = itertools.count()
-
-
-class Connection:
-    """One client's socket: its state, its seat, and the bounded queue its writer task drains.
-
-    ``address`` is the client's; ``order`` says which socket is older (the oldest is evicted
-    first); ``seat_only`` marks a socket admitted beyond a full bound, which may only say hello
-    with a seat's token (issue 12, finding 3).
-    """
-
-    def __init__(
-        self, websocket: WebSocket, queue_limit: int = SEND_QUEUE_LIMIT, address: str = "unknown",
-        order: int | None = None,
-    ) -> None:
-        self.websocket = websocket
-        self.state = ConnectionState.AWAITING_HELLO
-        self.seat: str | None = None
-        self.token: str | None = None
-        self.close_code: int | None = None
-        self.address = address
-        self.order = next(_opened) if order is None else order
-        self.seat_only = False
-        self.placed = False  # counted among its seat's sockets (Rooms.greeted)
-        self._queue: asyncio.Queue[list[str] | int] = asyncio.Queue(queue_limit + 1)  # +1: room for the close
-        self._limit = queue_limit
-        self._writer = asyncio.create_task(self._pump())
-
-    def __repr__(self) -> str:
-        return f"Connection({self.state.value}, seat={self.seat!r})"
-
-    def transition(self, to: ConnectionState) -> None:
-        if to not in _TRANSITIONS[self.state]:
-            raise RuntimeError(f"connection cannot go from {self.state.value} to {to.value}")
-        self.state = to
-
-    def send(self, *frames_: str) -> bool:
-        """Queue frames to go out in order; False (and the connection is dropped) if it overflowed."""
-        return self.send_batch(list(frames_))
-
-    def send_batch(self, batch: list[str]) -> bool:
-        if self.state is ConnectionState.CLOSED:
-            return False
-        if self._queue.qsize() >= self._limit:
-            log.warning("dropping a client too slow to read (%s): %d items queued", self, self._limit)
-            self.close(CLOSE_TOO_SLOW)
-            return False
-        if batch:
-            self._queue.put_nowait(batch)
-        return True
-
-    def close(self, code: int) -> None:
-        """Stop accepting frames; the writer sends what is queued before it (unless too slow), then closes."""
-        if self.state is ConnectionState.CLOSED:
-            return
-        self.transition(ConnectionState.CLOSED)
-        self.close_code = code
-        if code == CLOSE_TOO_SLOW:  # its backlog is the problem: drop it, close at once
-            while not self._queue.empty():
-                self._queue.get_nowait()
-        self._queue.put_nowait(code)
-
-    async def _pump(self) -> None:
-        try:
-            while True:
-                item = await self._queue.get()
-                if isinstance(item, int):
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(self.websocket.close(item), 5)
-                    return
-                for frame in item:
-                    await self.websocket.send_text(frame)
-        except Exception:  # the peer went away mid-send: nothing left to tell it
-            if self.state is not ConnectionState.CLOSED:
-                self.transition(ConnectionState.CLOSED)
-
-    async def finish(self) -> None:
-        """After the socket's receive loop ended: let a pending close go out, then stop the writer."""
-        if self.close_code is not None and not self._writer.done():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._writer), 5)
-        if self.state is not ConnectionState.CLOSED:
-            self.transition(ConnectionState.CLOSED)
-        self._writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._writer
 
 
 class Room:
@@ -536,248 +416,5 @@ class Room:
             if not client.send_batch(self._frames_for(envelopes, client.seat)):
                 self.clients.discard(client)
 
-
 def _who(seat: str | None) -> str:
     return "a spectator" if seat is None else f"seat {seat}"
-
-
-class Rooms:
-    """The live rooms of this process, loaded on first use and dropped when nobody is connected."""
-
-    def __init__(self, store: Store, limits: Limits | None = None, *, metrics: Metrics | None = None,
-                 allowed_origins: tuple[str, ...] = ()) -> None:
-        self.store = store
-        self.limits = limits or Limits()
-        self.metrics = metrics or Metrics()
-        self.allowed_origins = frozenset(allowed_origins)
-        self.rooms: dict[str, Room] = {}
-        self._loading: dict[str, asyncio.Future[Room]] = {}
-        self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
-
-    def origin_allowed(self, origin: str, host: str | None) -> bool:
-        """A page of this server (its ``Host``, over http or https) or of an allowed origin may open sockets."""
-        origin = origin.rstrip("/")
-        if origin in self.allowed_origins:
-            return True
-        return host is not None and origin in (f"http://{host}", f"https://{host}")
-
-    async def enter(self, game_id: str) -> Room:
-        """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached.
-
-        At ``games_per_server`` a game nobody holds a seat in is evicted to make room; only when
-        every open game has a seat connected is the newcomer refused (``too-many-games``).
-        """
-        while True:
-            room = self.rooms.get(game_id)
-            if room is None:
-                if game_id not in self._loading and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
-                    idle = [other for other in self.rooms.values() if not any(other.seated.values())]
-                    if not idle:
-                        raise LimitReached("too-many-games", f"this server has {self.limits.games_per_server} games "
-                                           "open, each with a seat connected, its limit: try again later")
-                    self.evict_room(min(idle, key=lambda other: (len(other.clients), other.users)))
-                room = await asyncio.shield(self._load(game_id))
-            if self.rooms.get(game_id) is room:  # not evicted while we waited
-                room.users += 1
-                return room
-
-    def evict_room(self, room: Room) -> None:
-        """Drop a game without seats from memory; its sockets are told why and closed (they may reconnect)."""
-        room.evicted = room.closed = True
-        if self.rooms.get(room.meta.game_id) is room:
-            del self.rooms[room.meta.game_id]
-        message = (f"this server has {self.limits.games_per_server} games open, its limit, and game "
-                   f"{room.meta.game_id} had no seat connected: it made room for another game")
-        for connection in list(room.strangers):
-            self._evict(room, connection, message)
-        room.clients.clear()
-
-    def admit(self, room: Room, connection: Connection) -> bool:
-        """Count a new socket among the game's and its address's sockets without a seat.
-
-        Beyond ``connections_per_game`` or ``connections_per_address`` the oldest socket of that
-        group that has not said hello is evicted; if every one of them has, the newcomer is
-        ``seat_only``. False if the room itself was evicted meanwhile (the socket is then closed).
-        """
-        if room.evicted:
-            connection.send(frames.error_frame("evicted", "the game was dropped from memory to make room for "
-                                               "another: reconnect"))
-            connection.close(CLOSE_EVICTED)
-            return False
-        mine = self.by_address.setdefault(connection.address, set())
-        for group, limit, what in ((room.strangers, self.limits.connections_per_game, f"game {room.meta.game_id}"),
-                                   (mine, self.limits.connections_per_address, f"address {connection.address}")):
-            if len(group) < limit:
-                continue
-            silent = [other for other in group if other.state is ConnectionState.AWAITING_HELLO]
-            if silent:
-                self._evict(room, min(silent, key=lambda other: other.order),
-                            f"{what} has {limit} sockets without a seat, the limit of this server: this one, "
-                            "the oldest that had not said hello, made room for a newer one")
-            else:
-                connection.seat_only = True
-        room.strangers.add(connection)
-        mine.add(connection)
-        return True
-
-    def greeted(self, room: Room, connection: Connection) -> None:
-        """After a successful hello: a seat's socket leaves the strangers and joins its seat's sockets."""
-        if connection.placed or connection.seat is None:
-            return
-        connection.placed = True
-        self._forget_stranger(room, connection)
-        sockets = room.seated.setdefault(connection.seat, [])
-        sockets.append(connection)
-        while len(sockets) > self.limits.connections_per_seat:
-            oldest = sockets.pop(0)
-            room.clients.discard(oldest)
-            oldest.send(frames.error_frame("replaced", f"seat {connection.seat} has {self.limits.connections_per_seat} "
-                                           "sockets, the limit of this server: a newer one replaced this one"))
-            oldest.close(CLOSE_EVICTED)
-
-    def _evict(self, room: Room, connection: Connection, message: str) -> None:
-        self._forget_stranger(room, connection)
-        room.clients.discard(connection)
-        connection.send(frames.error_frame("evicted", message))
-        connection.close(CLOSE_EVICTED)
-
-    def _forget_stranger(self, room: Room, connection: Connection) -> None:
-        room.strangers.discard(connection)
-        mine = self.by_address.get(connection.address)
-        if mine is not None:
-            mine.discard(connection)
-            if not mine:
-                del self.by_address[connection.address]
-
-    def _load(self, game_id: str) -> asyncio.Future[Room]:
-        future = self._loading.get(game_id)
-        if future is None:
-            future = asyncio.ensure_future(self._build(game_id))
-            self._loading[game_id] = future
-            future.add_done_callback(lambda _: self._loading.pop(game_id, None))
-        return future
-
-    async def _build(self, game_id: str) -> Room:
-        room = await Room.load(self.store, game_id, self.metrics)
-        room.metrics = self.metrics
-        self.rooms[game_id] = room
-        room.wake_bots()  # a bot may open the game, or it was its turn when the server stopped
-        return room
-
-    def notified(self, game_id: str, seq: int) -> None:
-        """A notification from the store (``server/notify.py``): a live Room reads what it has not seen."""
-        room = self.rooms.get(game_id)
-        if room is not None:
-            room.follow(seq)
-
-    def follow_all(self) -> None:
-        """After a gap in notifications (the listener reconnected): every live Room reads to the end."""
-        for room in self.rooms.values():
-            room.follow(None)
-
-    def leave(self, room: Room, connection: Connection | None = None) -> None:
-        if connection is not None:
-            room.clients.discard(connection)
-            self._forget_stranger(room, connection)
-            sockets = room.seated.get(connection.seat) if connection.seat is not None else None
-            if sockets is not None and connection in sockets:
-                sockets.remove(connection)
-                if not sockets:
-                    del room.seated[connection.seat]
-        room.users -= 1
-        if room.users == 0 and self.rooms.get(room.meta.game_id) is room:
-            del self.rooms[room.meta.game_id]
-            room.closed = True
-
-    def close_all(self, code: int = CLOSE_GOING_AWAY) -> None:
-        for room in self.rooms.values():
-            for client in list(room.clients):
-                client.close(code)
-
-
-async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SEND_QUEUE_LIMIT) -> None:
-    """A WebSocket's whole life: check its origin, accept, find the room, read frames until it closes.
-
-    A socket that has not said hello successfully within ``hello_timeout`` seconds of its
-    upgrade gets ``hello-timeout`` and is closed with 4010, whatever it sent meanwhile.
-    """
-    game_id = websocket.path_params["game_id"]
-    origin = websocket.headers.get("origin")
-    # No Origin header: not a browser (a bot, the bench, a CLI), which no web page can make it do.
-    if origin is not None and not rooms.origin_allowed(origin, websocket.headers.get("host")):
-        log.warning("refused a socket to %s from origin %r", game_id, origin[:200])
-        await websocket.close(CLOSE_FORBIDDEN_ORIGIN)  # before accept: uvicorn answers HTTP 403
-        return
-    await websocket.accept()
-    # Its age counts from the upgrade, like its hello deadline: sockets that waited together for their
-    # game to load resume in any order, and the oldest must still be the first evicted.
-    order = next(_opened)
-    deadline = time.monotonic() + rooms.limits.hello_timeout
-    try:
-        room = await rooms.enter(game_id)
-    except LimitReached as error:
-        await websocket.send_text(frames.error_frame(error.code, error.message))
-        await websocket.close(CLOSE_TRY_AGAIN_LATER)
-        return
-    except UnknownGame:
-        await websocket.send_text(frames.error_frame("no-such-game", f"there is no game {game_id!r}"))
-        await websocket.close(CLOSE_NO_SUCH_GAME)
-        return
-    except StoreError as error:
-        log.error("game %s: cannot load: %s", game_id, error)
-        await websocket.send_text(frames.error_frame("store-unavailable", f"the game cannot be loaded: {error}"))
-        await websocket.close(CLOSE_TRY_AGAIN_LATER)
-        return
-    except Exception as error:  # the log does not replay under today's rules, or its game is gone
-        log.exception("game %s: cannot be rebuilt from its log", game_id)
-        await websocket.send_text(frames.error_frame("game-unavailable", f"the game cannot be rebuilt from its log: "
-                                                     f"{type(error).__name__}: {error}"))
-        await websocket.close(CLOSE_SERVER_ERROR)
-        return
-    address = websocket.client.host if websocket.client is not None else "unknown"
-    connection = Connection(websocket, queue_limit, address, order)
-    rooms.metrics.connections.inc()
-    rate = CommandRate(rooms.limits)
-    try:
-        rooms.admit(room, connection)
-        while connection.state is not ConnectionState.CLOSED:
-            if connection.state is ConnectionState.AWAITING_HELLO:
-                try:
-                    message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
-                except TimeoutError:
-                    connection.send(frames.error_frame("hello-timeout", f"no successful hello within "
-                                                       f"{rooms.limits.hello_timeout} s of opening the socket"))
-                    connection.close(CLOSE_HELLO_TIMEOUT)
-                    break
-            else:
-                message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            try:
-                frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
-            except FrameError as error:
-                connection.send(frames.error_frame(error.code, error.message))
-                continue
-            if isinstance(frame, Hello):
-                if connection.seat_only and frame.token is None and connection.state is ConnectionState.AWAITING_HELLO:
-                    connection.send(frames.error_frame(
-                        "too-many-connections", f"game {game_id} (or address {address}) has as many spectators as "
-                        "this server allows: only a seat's token may say hello on this socket; try again later"))
-                    connection.close(CLOSE_TRY_AGAIN_LATER)
-                    break
-                await room.hello(connection, frame)
-                if connection.state is ConnectionState.GREETED:
-                    rooms.greeted(room, connection)
-            elif not rate.allow():
-                connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
-            else:
-                await room.command(connection, frame)
-    except StoreError:
-        pass  # the room could not reload and has closed its connections
-    finally:
-        rooms.metrics.connections.dec()
-        rooms.leave(room, connection)
-        await connection.finish()

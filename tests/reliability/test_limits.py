@@ -14,8 +14,8 @@ import json
 import pytest
 import websockets
 
+from server.connection import CLOSE_TRY_AGAIN_LATER
 from server.limits import Limits
-from server.room import CLOSE_TRY_AGAIN_LATER
 from tests.reliability import report
 from tests.reliability.players import http_json
 from tests.server.client import run

@@ -182,7 +182,7 @@ def test_connections_cut_at_random_points_reconnect_and_converge(quiet_server):
 
 def test_clients_that_stop_reading_are_dropped_without_stalling_the_game(tmp_path, chronicle_server_factory):
     """Three spectators stop reading a long game's catch-up: the seats' commands stay prompt, all three are dropped."""
-    from server.room import CLOSE_TOO_SLOW
+    from server.connection import CLOSE_TOO_SLOW
     from tests.server.test_play import _long_game
 
     game_id, tokens, head = _long_game(tmp_path / "long.db", 12_000)

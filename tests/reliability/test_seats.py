@@ -18,7 +18,7 @@ import time
 import pytest
 import websockets
 
-from server.room import CLOSE_EVICTED, CLOSE_HELLO_TIMEOUT, CLOSE_TRY_AGAIN_LATER
+from server.connection import CLOSE_EVICTED, CLOSE_HELLO_TIMEOUT, CLOSE_TRY_AGAIN_LATER
 from tests.reliability import report
 from tests.server.client import run as run_async
 from tests.server_fixture import ServerProcess, create_game
@@ -279,7 +279,7 @@ def test_allowed_origins_are_read_from_the_environment_and_the_command_line():
 
     from server.app import allowed_origins_from_env
     from server.cli import serve
-    from server.room import Rooms
+    from server.rooms import Rooms
 
     given = " https://a.example/ , https://b.example:8443,,"
     assert allowed_origins_from_env({"CHRONICLE_ALLOWED_ORIGINS": given}) == ("https://a.example",

@@ -165,7 +165,7 @@ def test_slow_client_is_dropped_without_stalling_the_others(tmp_path, chronicle_
 
     import websockets
 
-    from server.room import CLOSE_TOO_SLOW
+    from server.connection import CLOSE_TOO_SLOW
 
     # A catch-up of ~6 MB is more than the kernel's socket buffers hold for a client that does not read.
     game_id, tokens, head = _long_game(tmp_path / "long.db", 12_000)

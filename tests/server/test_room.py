@@ -11,7 +11,8 @@ import events.games
 from events.log import Table
 from events.rules import Rejection
 from server import frames
-from server.room import CLOSE_NO_SUCH_GAME, Room, now
+from server.connection import CLOSE_NO_SUCH_GAME
+from server.room import Room, now
 from server.store.sqlite import SqliteStore
 from tests.server.client import Client, run
 from tests.server_fixture import create_game
@@ -272,7 +273,7 @@ def test_seq_conflict_re_reads_and_re_decides(tmp_path):
 def test_a_log_that_no_longer_replays_is_refused_clearly(shared_server):
     import sqlite3
 
-    from server.room import CLOSE_SERVER_ERROR
+    from server.connection import CLOSE_SERVER_ERROR
 
     game = create_game(shared_server.base_url)
     # Tamper with the stored hash of seq 1, as a rules change that alters states would.

@@ -1,0 +1,122 @@
+"""One WebSocket's whole life, from its upgrade to its close: the loop that reads its frames.
+
+``serve_socket`` checks the page's origin (``Rooms.origin_allowed``) before the upgrade, enters
+the game's Room (``server/rooms.py``), admits the socket among the game's and its address's
+sockets, enforces the hello deadline and the command rate, and hands hellos and commands to the
+Room (``server/room.py``), whose guard ladder answers them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from starlette.websockets import WebSocket
+
+from server import frames
+from server.connection import (
+    CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_HELLO_TIMEOUT,
+    CLOSE_NO_SUCH_GAME,
+    CLOSE_SERVER_ERROR,
+    CLOSE_TRY_AGAIN_LATER,
+    SEND_QUEUE_LIMIT,
+    Connection,
+    ConnectionState,
+    next_order,
+)
+from server.frames import FrameError, Hello
+from server.limits import CommandRate, LimitReached
+from server.rooms import Rooms
+from server.store import StoreError, UnknownGame
+
+log = logging.getLogger("chronicle.room")
+
+
+async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SEND_QUEUE_LIMIT) -> None:
+    """A WebSocket's whole life: check its origin, accept, find the room, read frames until it closes.
+
+    A socket that has not said hello successfully within ``hello_timeout`` seconds of its
+    upgrade gets ``hello-timeout`` and is closed with 4010, whatever it sent meanwhile.
+    """
+    game_id = websocket.path_params["game_id"]
+    origin = websocket.headers.get("origin")
+    # No Origin header: not a browser (a bot, the bench, a CLI), which no web page can make it do.
+    if origin is not None and not rooms.origin_allowed(origin, websocket.headers.get("host")):
+        log.warning("refused a socket to %s from origin %r", game_id, origin[:200])
+        await websocket.close(CLOSE_FORBIDDEN_ORIGIN)  # before accept: uvicorn answers HTTP 403
+        return
+    await websocket.accept()
+    # Its age counts from the upgrade, like its hello deadline: sockets that waited together for their
+    # game to load resume in any order, and the oldest must still be the first evicted.
+    order = next_order()
+    deadline = time.monotonic() + rooms.limits.hello_timeout
+    try:
+        room = await rooms.enter(game_id)
+    except LimitReached as error:
+        await websocket.send_text(frames.error_frame(error.code, error.message))
+        await websocket.close(CLOSE_TRY_AGAIN_LATER)
+        return
+    except UnknownGame:
+        await websocket.send_text(frames.error_frame("no-such-game", f"there is no game {game_id!r}"))
+        await websocket.close(CLOSE_NO_SUCH_GAME)
+        return
+    except StoreError as error:
+        log.error("game %s: cannot load: %s", game_id, error)
+        await websocket.send_text(frames.error_frame("store-unavailable", f"the game cannot be loaded: {error}"))
+        await websocket.close(CLOSE_TRY_AGAIN_LATER)
+        return
+    except Exception as error:  # the log does not replay under today's rules, or its game is gone
+        log.exception("game %s: cannot be rebuilt from its log", game_id)
+        await websocket.send_text(frames.error_frame("game-unavailable", f"the game cannot be rebuilt from its log: "
+                                                     f"{type(error).__name__}: {error}"))
+        await websocket.close(CLOSE_SERVER_ERROR)
+        return
+    address = websocket.client.host if websocket.client is not None else "unknown"
+    connection = Connection(websocket, queue_limit, address, order)
+    rooms.metrics.connections.inc()
+    rate = CommandRate(rooms.limits)
+    try:
+        rooms.admit(room, connection)
+        while connection.state is not ConnectionState.CLOSED:
+            if connection.state is ConnectionState.AWAITING_HELLO:
+                try:
+                    message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    connection.send(frames.error_frame("hello-timeout", f"no successful hello within "
+                                                       f"{rooms.limits.hello_timeout} s of opening the socket"))
+                    connection.close(CLOSE_HELLO_TIMEOUT)
+                    break
+            else:
+                message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            try:
+                frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
+            except FrameError as error:
+                connection.send(frames.error_frame(error.code, error.message))
+                continue
+            if isinstance(frame, Hello):
+                if connection.seat_only and frame.token is None and connection.state is ConnectionState.AWAITING_HELLO:
+                    connection.send(frames.error_frame(
+                        "too-many-connections", f"game {game_id} (or address {address}) has as many spectators as "
+                        "this server allows: only a seat's token may say hello on this socket; try again later"))
+                    connection.close(CLOSE_TRY_AGAIN_LATER)
+                    break
+                await room.hello(connection, frame)
+                if connection.state is ConnectionState.GREETED:
+                    rooms.greeted(room, connection)
+            elif not rate.allow():
+                connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
+            else:
+                await room.command(connection, frame)
+    except StoreError:
+        pass  # the room could not reload and has closed its connections
+    finally:
+        rooms.metrics.connections.dec()
+        rooms.leave(room, connection)
+        await connection.finish()
