@@ -20,6 +20,7 @@ from client.i18n import seat_name, t
 from client.loader import load_game
 from client.net import Connection
 from client.pages.errors import ERRORS, error_text
+from client.pages.versions import show_rules_version
 from events.log import LogError
 from events.record import DecodeError
 
@@ -195,6 +196,8 @@ class PlayPage:
         if not self.ready:
             mark("hashed")
         self.show_hash()
+        if follower.table is not None:  # the version GameStarted names, or a RulesVersionChanged's (CORE-3)
+            show_rules_version(follower.table.game)
         state = follower.state
         if state is not None:
             turn = self.game.turn(state)

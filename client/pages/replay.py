@@ -20,6 +20,7 @@ from client.eventlog import event_row
 from client.i18n import t
 from client.loader import load_game
 from client.pages.errors import ERRORS, error_text
+from client.pages.versions import show_rules_version
 from events.canonical import state_hash
 from events.log import Envelope, Table
 
@@ -34,6 +35,7 @@ class ReplayPage:
         self.view = None
         self.envelopes: list = []
         self.states: list = []  # states[i] is the state after envelopes[i]
+        self.versions: list = []  # versions[i]: the released Game in force after envelopes[i] (CORE-3)
         self.seq = 0
         self.playing = None  # the interval id while playing
         self.delay = 1000
@@ -74,6 +76,7 @@ class ReplayPage:
             for index, raw in enumerate(raws):
                 table.absorb(Envelope.from_dict(self.game, raw, f"line {index + 1}"), verify=False)
                 self.states.append(table.state)
+                self.versions.append(table.game)
             self.envelopes = table.envelopes
         except Exception as error:  # any fault in the log is shown, with where it is
             self.fail(t("replay.unplayable", error=error))
@@ -177,6 +180,7 @@ class ReplayPage:
         shown = self.envelopes[:seq]
         turn = self.game.turn(state)
         self.view.draw(state, shown, turn[0] if turn else None, False, None)
+        show_rules_version(self.versions[seq - 1])
         self.ui.drawn(self.game.name, False)
         folded = state_hash(state)
         status = byid("hash")

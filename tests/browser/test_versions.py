@@ -56,8 +56,16 @@ def test_core_3_the_page_follows_a_game_moved_from_skirmish_1_to_skirmish_2(serv
     # Playwright's sync API holds this thread's event loop: the clients and the CLI run in threads of their own.
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, play(2, "a")).result()
+        # A watcher opened before the move sees skirmish-1 and what skirmish-2 changed (issue 19) ...
+        live = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
+        assert live.get_attribute("#rules-version", "data-version") == "skirmish-1"
+        assert live.locator("#rules-version li.rules-change").count() == len(skirmish.changes_since("skirmish-1"))
         assert thread.submit(main, ["upgrade", "--db", str(server.db_path), game_id]).result() == 0
         thread.submit(asyncio.run, play(2, "b")).result()
+    # ... and, once the RulesVersionChanged reaches it, skirmish-2 and no list.
+    live.wait_for_function("document.getElementById('rules-version').dataset.version === 'skirmish-2'")
+    assert live.locator("#rules-version .rules-changes").count() == 0
+    assert live.problems == []
     with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
         raws = [json.loads(line) for line in response.read().decode().splitlines()]
     assert [raw["type"] for raw in raws].count("RulesVersionChanged") == 1

@@ -1,0 +1,57 @@
+"""The page says which rules version a game is played under and, when that is not the newest the
+page knows, what the newer rules changed (issue 19, CORE-3): clause id and title in the reader's
+language, the note as English data (``lang="en"``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import events.games
+from client import i18n
+from tests.browser.conftest import open_page
+from tests.browser.test_i18n import CHECK, untranslated
+from tests.server_fixture import seeded_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+ECHO_2 = events.games.load("echo")
+EC_15_NOTE = dict(ECHO_2.notes)["EC-15"]
+
+
+def test_core_3_an_echo_1_game_shows_echo_1_and_the_ec_15_change_and_an_echo_2_game_no_list(server, new_context):
+    old = seeded_game(server, "echo/first-case", 3, rules_version="echo-1")
+    new = seeded_game(server, "echo/first-case", 3)
+    context = new_context()
+    page = open_page(context, f"{server.base_url}/watch/{old['game']}")
+    box = page.locator("#rules-version")
+    assert box.get_attribute("data-version") == "echo-1" and box.get_attribute("data-newest") == "echo-2"
+    assert page.text_content("#rules-version .version") == "echo-1"
+    change = box.locator("li.rules-change[data-rule='EC-15']")
+    assert change.locator(".clause-id").text_content() == "EC-15"
+    assert change.locator(".clause-title").text_content() == "Rounds cost movement"  # the English title alone
+    assert change.locator(".note").get_attribute("lang") == "en"
+    assert change.locator(".note").text_content() == EC_15_NOTE
+    # every note of echo-2 is listed, once: it is the only newer version
+    assert box.locator("li.rules-change").count() == len(ECHO_2.notes)
+    assert "(echo-2)" in page.text_content("#rules-version .rules-newer")
+    current = open_page(context, f"{server.base_url}/watch/{new['game']}")
+    assert current.get_attribute("#rules-version", "data-version") == "echo-2"
+    assert current.text_content("#rules-version .version") == "echo-2"
+    assert current.locator("#rules-version .rules-changes, #rules-version .rules-newer").count() == 0
+    assert page.problems == [] and current.problems == []
+
+
+def test_core_3_the_replay_of_an_echo_1_game_lists_the_changes_in_russian_with_nothing_untranslated(server,
+                                                                                                    new_context):
+    old = seeded_game(server, "echo/first-case", 3, rules_version="echo-1")
+    context = new_context(locale="ru-RU")
+    context.add_init_script(CHECK)
+    page = open_page(context, f"{server.base_url}/replay/{old['game']}")
+    assert page.get_attribute("#rules-version", "data-version") == "echo-1"
+    change = page.locator("#rules-version li.rules-change[data-rule='EC-15']")
+    assert change.locator(".clause-title").text_content().replace(i18n.MARK, "") == "Раунды стоят движения"
+    assert change.locator(".note").get_attribute("lang") == "en"
+    # three notes: the "few" form of Russian
+    assert "изменены 3 пункта" in page.text_content("#rules-version .rules-newer")
+    assert untranslated(page, "ru") == {"lang": "ru", "bad": []}
+    assert page.problems == []
