@@ -21,6 +21,7 @@ from client.loader import load_game
 from client.net import Connection
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_rules_version
+from client.seatclock import SeatClock, clock_text
 from events.log import LogError
 from events.record import DecodeError
 
@@ -40,6 +41,7 @@ class PlayPage:
         self.game = None
         self.view = None
         self.follower = None
+        self.clock = SeatClock()  # each seat's time spent, from the envelopes' at (issue 18)
         self.head = 0
         self.ready = False
         self.render_pending = False
@@ -173,6 +175,7 @@ class PlayPage:
             return
         if envelope is None:
             return
+        self.clock.add(envelope, self.game.turn(self.follower.state))
         if self.ready:
             add(byid("log"), event_row(self.game, self.view, envelope))
             self.schedule_render()
@@ -198,6 +201,7 @@ class PlayPage:
         self.show_hash()
         if follower.table is not None:  # the version GameStarted names, or a RulesVersionChanged's (CORE-3)
             show_rules_version(follower.table.game)
+        self.show_times()
         state = follower.state
         if state is not None:
             turn = self.game.turn(state)
@@ -321,6 +325,21 @@ class PlayPage:
                 return  # nothing to draw yet: wait for the first envelope
             self.ready = True
             mark_ready()
+
+    def show_times(self) -> None:
+        """``#seat-times``: each seat's time spent (client/seatclock.py), above the game panel."""
+        box = byid("seat-times")
+        if box is None:
+            info = byid("info")
+            box = el("section", None, "seat-times", (("id", "seat-times"), ("aria-label", t("time.title"))))
+            info.parentNode.insertBefore(box, info)
+        clear(box)
+        add(box, el("h3", t("time.title")))
+        items = el("ul")
+        for seat, spent in self.clock.times():
+            add(items, el("li", t("time.seat", seat=seat_name(seat), time=clock_text(spent)), "seat-time",
+                          (("data-seat", str(seat)), ("data-ms", str(spent)))))
+        add(box, items)
 
     # --- panels --------------------------------------------------------------------------------------
 
