@@ -110,10 +110,11 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     name, data = scenarios.load(scenario) if isinstance(scenario, str) else (scenario["game"], scenario)
     game = events.games.load(name, rules_version)
     game_id, secret = new_game_id(), local_secret(seed)
-    table = Table.create(game, game_id, data, secret, at="2026-01-01T00:00:00.000000Z")
+    created = now()  # as a POST: listed newest first, its seats' clocks start now
+    table = Table.create(game, game_id, data, secret, at=created)
     tokens = {seat: new_token() for seat in game.seats(table.state)}
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
-                    {seat: token_hash(token) for seat, token in tokens.items()}, now())  # listed newest first, as a POST
+                    {seat: token_hash(token) for seat, token in tokens.items()}, created)
 
     async def write() -> None:
         store = SqliteStore(server.db_path)
