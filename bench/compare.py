@@ -13,6 +13,12 @@ median of every figure for both and the ratio. Chronicle writes every command to
 before anyone hears of it (SQLite ``synchronous=FULL`` by default: an fsync per group commit);
 boardgame.io keeps its matches in memory and broadcasts before it stores.
 
+Beside throughput, latency and bytes it prints, per engine, which side was the bottleneck: the
+server's CPU over the window (user + system from ``/proc/<pid>/stat`` at the window's start and
+end, with its reaped children and live descendants, as % of a core and µs per command) and the
+load generator's own CPU (% of a core, the same way: this process for Chronicle's Python clients,
+``load.js`` reading its own and the peer server's ``/proc`` entries for boardgame.io's).
+
 Node's packages are installed here, by npm, into a cache directory (``$CHRONICLE_BENCH_CACHE``,
 else ``~/.cache/chronicle/boardgameio``), never into the repository; if node or npm is missing
 or the install fails, the bench says why and exits 1. Loopback only; it ends by itself.
@@ -135,16 +141,14 @@ def run_peer(where: Path, games: int, spectators: int, args: argparse.Namespace)
     with peer_server(where, port) as server:
         options = {"url": f"http://127.0.0.1:{port}", "games": games, "players": 2, "spectators": spectators,
                    "warmup": args.warmup, "seconds": args.seconds, "rate": 0, "rounds": ROUNDS, "seed": args.seed,
-                   "board": str(BOARDS / "tunguska-sample.json"), "bag": str(BOARDS / "corruption-bag.json")}
-        cpu_before = load.cpu_seconds(server.pid)
+                   "board": str(BOARDS / "tunguska-sample.json"), "bag": str(BOARDS / "corruption-bag.json"),
+                   # load.js reads the server's and its own /proc/<pid>/stat at the window's start and end
+                   "serverPid": server.pid, "clkTck": os.sysconf("SC_CLK_TCK")}
         done = subprocess.run(["node", "load.js", json.dumps(options)], cwd=where, capture_output=True, text=True,
                               timeout=args.warmup + args.seconds + 120)
-        cpu = load.cpu_seconds(server.pid) - cpu_before
     if done.returncode != 0:
         raise PeerUnavailable(f"the boardgame.io load driver failed:\n{done.stderr[-2000:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    # The server's CPU over the driver's whole life (sync, warm-up, window); scaled to the window's share.
-    result["server_cpu_pct"] = cpu / (args.warmup + result["window_s"]) * 100
     result["loadavg"] = os.getloadavg()[0]
     return result
 
@@ -158,13 +162,15 @@ def run_chronicle(games: int, spectators: int, args: argparse.Namespace) -> dict
     return load.measure(shape)
 
 
-FIGURES = (  # key, label, format, which way is better
-    ("commands_per_s", "commands/s", "{:,.0f}", "higher"),
-    ("p50_ms", "p50 ms", "{:.1f}", "lower"),
-    ("p95_ms", "p95 ms", "{:.1f}", "lower"),
-    ("p99_ms", "p99 ms", "{:.1f}", "lower"),
-    ("bytes_per_command_per_client", "bytes/command/client", "{:,.0f}", "lower"),
-    ("server_cpu_pct", "server CPU % of a core", "{:.0f}", "lower"),
+FIGURES = (  # key, label, format, a note (which way is better)
+    ("commands_per_s", "commands/s", "{:,.0f}", "higher is better"),
+    ("p50_ms", "p50 ms", "{:.1f}", "lower is better"),
+    ("p95_ms", "p95 ms", "{:.1f}", "lower is better"),
+    ("p99_ms", "p99 ms", "{:.1f}", "lower is better"),
+    ("bytes_per_command_per_client", "bytes/command/client", "{:,.0f}", "lower is better"),
+    ("server_cpu_pct", "server CPU % of a core", "{:.0f}", "near 100: the server is the bottleneck"),
+    ("server_cpu_us_per_command", "server CPU µs/command", "{:,.0f}", "lower is better"),
+    ("driver_cpu_pct", "load gen. CPU % of a core", "{:.0f}", "near 100: the load generator is the bottleneck"),
 )
 
 
@@ -174,11 +180,11 @@ def medians(results: list[dict]) -> dict:
 
 def table(games: int, spectators: int, ours: dict, theirs: dict, repeat: int = 1) -> str:
     lines = [f"{games} games x (2 players + {spectators} spectators)" + (f", medians of {repeat}" if repeat > 1 else ""),
-             f"  {'figure':<24}{'chronicle':>12}{'boardgame.io':>14}{'ratio':>9}   (chronicle / boardgame.io)"]
-    for key, label, fmt, better in FIGURES:
+             f"  {'figure':<26}{'chronicle':>10}{'boardgame.io':>14}{'ratio':>9}   (chronicle / boardgame.io)"]
+    for key, label, fmt, note in FIGURES:
         a, b = ours[key], theirs[key]
         ratio = a / b if b else float("nan")
-        lines.append(f"  {label:<24}{fmt.format(a):>12}{fmt.format(b):>14}{ratio:>8.2f}x   {better} is better")
+        lines.append(f"  {label:<26}{fmt.format(a):>10}{fmt.format(b):>14}{ratio:>8.2f}x   {note}")
     lines.append(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end")
     return "\n".join(lines)
 

@@ -17,7 +17,8 @@ game's share of ``--rate`` commands/s allows (0: as fast as turns go, as people 
 instantly would). A command counts when every client of its game has received its last event:
 its latency runs from the send to that moment. Bytes are WebSocket payload received per client
 (permessage-deflate off, as boardgame.io's socket.io ships). Only the window after the warm-up
-counts. It prints figures and asserts nothing; it stops by itself within
+counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
+children, the load generator on its own). It prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
 """
 
@@ -144,9 +145,28 @@ async def drive(game: Game, seats: dict, interval: float, rng: random.Random, re
             results["latencies"].append(finished - started)
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()  # after "pid (comm)": state, ppid, …
+
+
+def cpu_seconds(pid: int, tree: bool = True) -> float:
+    """CPU time (user + system, s) of ``pid`` from /proc/<pid>/stat; with ``tree``, also its reaped children's
+    (cutime + cstime) and every live descendant's, so a server that forks is counted whole."""
+    pids = [pid]
+    if tree:
+        parents = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, IndexError):
+                    parents.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+        for parent in pids:  # grows while it walks: breadth first over the descendants
+            pids.extend(parents.get(parent, ()))
+    ticks = 0
+    for each in pids:
+        with contextlib.suppress(OSError):  # a descendant may end while we look
+            fields = _stat(each)
+            ticks += sum(int(n) for n in fields[11:15 if tree else 13])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 async def run_load(args: argparse.Namespace, servers: list) -> dict:
@@ -180,12 +200,12 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
     await asyncio.sleep(args.warmup)
     counting["on"] = True
     cpu_before = [cpu_seconds(server.pid) for server in servers]
-    own_before, started = time.process_time(), time.perf_counter()
+    own_before, started = cpu_seconds(os.getpid(), tree=False), time.perf_counter()  # the servers are our children
     await asyncio.sleep(args.seconds)
     counting["on"] = False
     window = time.perf_counter() - started
     cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
-    own = time.process_time() - own_before
+    own = cpu_seconds(os.getpid(), tree=False) - own_before
     stop.set()
     for task in drivers + readers:
         task.cancel()
@@ -202,7 +222,8 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         "p50_ms": percentile(latencies, .50), "p95_ms": percentile(latencies, .95), "p99_ms": percentile(latencies, .99),
         # each command reaches the clients of its own game only
         "bytes_per_command_per_client": sum(c.bytes for c in clients) / max(done, 1) / (args.players + args.spectators),
-        "server_cpu_pct": cpu / window * 100, "driver_cpu_pct": own / window * 100,
+        "server_cpu_pct": cpu / window * 100, "server_cpu_us_per_command": cpu / max(done, 1) * 1e6,
+        "driver_cpu_pct": own / window * 100,
         "loadavg": os.getloadavg()[0],
     }
 
@@ -249,7 +270,8 @@ def describe(result: dict) -> str:
         "  (send to every client of the game)",
         f"  bytes/command/client       {result['bytes_per_command_per_client']:,.0f}  (payload received)",
         f"  CPU                        server {result['server_cpu_pct']:.0f} %, load generator "
-        f"{result['driver_cpu_pct']:.0f} % of one core (load average {result['loadavg']:.1f} on {os.cpu_count()} cores)",
+        f"{result['driver_cpu_pct']:.0f} % of one core; server {result['server_cpu_us_per_command']:,.0f} µs/command "
+        f"(load average {result['loadavg']:.1f} on {os.cpu_count()} cores)",
     ])
 
 

@@ -76,6 +76,30 @@ class Match {
   }
 }
 
+// CPU time (user + system, s) of a process from /proc/<pid>/stat, as bench/load.py's cpu_seconds reads it;
+// with tree, also its reaped children's (cutime + cstime) and every live descendant's.
+function stat(pid) { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop().trim().split(/\s+/); }
+function cpuSeconds(pid, tree) {
+  const pids = [pid];
+  if (tree) {
+    const parents = new Map();
+    for (const name of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+      try {
+        const ppid = stat(name)[1];
+        parents.set(ppid, [...(parents.get(ppid) || []), name]);
+      } catch { /* it ended while we looked */ }
+    }
+    for (const parent of pids) pids.push(...(parents.get(String(parent)) || []));
+  }
+  let ticks = 0;
+  for (const each of pids) {
+    try {
+      ticks += stat(each).slice(11, tree ? 15 : 13).reduce((sum, n) => sum + Number(n), 0);
+    } catch { /* it ended while we looked */ }
+  }
+  return ticks / opts.clkTck;
+}
+
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
 async function drive(match, players, interval, results, stop) {
@@ -142,12 +166,14 @@ async function main() {
   const drivers = matches.map(({ match, players }) => drive(match, players, interval, results, stop));
   await sleep(opts.warmup * 1000);
   counting.on = true;
-  const cpuBefore = process.cpuUsage();
+  const serverBefore = cpuSeconds(opts.serverPid, true);
+  const ownBefore = cpuSeconds(process.pid, false);
   const started = performance.now();
   await sleep(opts.seconds * 1000);
   counting.on = false;
   const window = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
+  const serverCpu = cpuSeconds(opts.serverPid, true) - serverBefore;
+  const ownCpu = cpuSeconds(process.pid, false) - ownBefore;
   stop.done = true;
   await Promise.race([Promise.all(drivers), sleep(MOVE_TIMEOUT_MS + 1000)]);
   const latencies = results.latencies.sort((a, b) => a - b);
@@ -158,7 +184,8 @@ async function main() {
     engine: 'boardgame.io', commands: done, window_s: window, commands_per_s: done / window, refused: results.refused,
     p50_ms: pick(0.5), p95_ms: pick(0.95), p99_ms: pick(0.99),
     bytes_per_command_per_client: views.reduce((sum, v) => sum + v.bytes, 0) / Math.max(done, 1) / (opts.players + opts.spectators),
-    driver_cpu_pct: ((cpu.user + cpu.system) / 1e6 / window) * 100,
+    server_cpu_pct: (serverCpu / window) * 100, server_cpu_us_per_command: (serverCpu / Math.max(done, 1)) * 1e6,
+    driver_cpu_pct: (ownCpu / window) * 100,
   }));
   for (const view of views) view.client.stop();
   process.exit(0);
