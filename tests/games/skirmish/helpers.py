@@ -78,3 +78,18 @@ def end(tab: Table, figure_id: str):
 
 def types(events) -> list:
     return [event.TYPE for event in events]
+
+
+# A 4 × 4 room cut by a wall at x = 2 with one door two squares high: door1 = B2|C2 and B3|C3
+# (a door wider than one square is one door, SK-6…SK-11, SK-C6).
+WIDE_DOOR = [
+    "+-+-+-+-+",
+    "|. .|. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .D. .|",
+    "+ + + + +",
+    "|. .|. .|",
+    "+-+-+-+-+",
+]

@@ -6,7 +6,7 @@ import pytest
 
 from events.games.skirmish import board as boards
 from events.validate import ScenarioError
-from tests.games.skirmish.helpers import BUILT_INS, builtin, fig, open_rows, scenario
+from tests.games.skirmish.helpers import BUILT_INS, WIDE_DOOR, builtin, fig, open_rows, scenario
 
 ROWS = [
     "+-+-+-+",
@@ -72,18 +72,6 @@ def test_sk_c1_a_side_without_figures_is_refused():
 
 # --- doors as one piece: runs of D, labels (SK-6…SK-11) -------------------------------------------------
 
-WIDE = [
-    "+-+-+-+-+",
-    "|. .|. .|",
-    "+ + + + +",
-    "|. .D. .|",
-    "+ + + + +",
-    "|. .D. .|",
-    "+ + + + +",
-    "|. .|. .|",
-    "+-+-+-+-+",
-]
-
 
 def door_grid(rows: list) -> object:
     return boards.load_map({"name": "m", "rows": rows}, 2)
@@ -91,7 +79,7 @@ def door_grid(rows: list) -> object:
 
 def test_sk_6_two_d_edges_on_one_line_are_one_door():
     """SK-6: the D edges B2|C2 and B3|C3 follow each other down one line: one door, two edges."""
-    assert door_grid(WIDE).doors == (("door1", ((1, 1), (2, 1)), ((1, 2), (2, 2))),)
+    assert door_grid(WIDE_DOOR).doors == (("door1", ((1, 1), (2, 1)), ((1, 2), (2, 2))),)
 
 
 def test_sk_6_d_edges_side_by_side_on_a_row_are_one_door_and_a_turn_makes_two():

@@ -27,7 +27,7 @@ from events.games.skirmish.model import (
 )
 from events.rng import LoadedRng
 from events.rules import Rejection
-from tests.games.skirmish.helpers import GAME, act, activate, end, fig, open_rows, scenario, table, types
+from tests.games.skirmish.helpers import GAME, WIDE_DOOR, act, activate, end, fig, open_rows, scenario, table, types
 
 # A 4 × 3 room with a door between B2 and C2 (the edge at x = 2 from y = 1 to y = 2).
 DOOR_ROOM = [
@@ -590,19 +590,6 @@ def test_decide_never_changes_the_state_it_is_given():
 
 
 # --- a door wider than one square is one door (SK-6…SK-11, SK-C6) ----------------------------------------
-
-# A 4 × 4 room cut by a wall at x = 2 with one door two squares high: door1 = B2|C2 and B3|C3.
-WIDE_DOOR = [
-    "+-+-+-+-+",
-    "|. .|. .|",
-    "+ + + + +",
-    "|. .D. .|",
-    "+ + + + +",
-    "|. .D. .|",
-    "+ + + + +",
-    "|. .|. .|",
-    "+-+-+-+-+",
-]
 
 
 def test_sk_6_a_closed_wide_door_is_a_wall_along_every_edge_and_opens_as_one():
