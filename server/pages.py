@@ -57,8 +57,10 @@ BODIES = {
       <button id="create-button" type="submit" disabled>{{lobby.create}}</button>
     </form>
     <form id="upload" class="upload">
-      <label>{{lobby.upload_label}}
+      <span class="upload-label">{{lobby.upload_label}}</span>
+      <label class="file-pick">{{lobby.choose_button}}
         <input id="scenario-file" name="scenario-file" type="file" accept=".json,application/json"></label>
+      <span id="file-name" class="file-name" role="status">{{lobby.no_file}}</span>
       <button id="upload-button" type="submit">{{lobby.upload}}</button>
     </form>
     <p id="notice" class="notice" role="status"></p>

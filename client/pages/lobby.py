@@ -83,6 +83,7 @@ class Lobby:
         listen(byid("scenario"), "change", self.seat_choices)
         listen(byid("more-games"), "click", self.more)
         listen(byid("upload"), "submit", self.upload)
+        listen(byid("scenario-file"), "change", self.file_chosen)
         ajax.get("/api/scenarios", mode="text", oncomplete=self.scenarios)
         self.show_my_games()
         self.refresh()
@@ -174,6 +175,12 @@ class Lobby:
         if bots:
             body["bots"] = bots
         self.post(body, self.titles.get(name, name))
+
+    def file_chosen(self, event: object) -> None:
+        """The chosen file's name in our own words: Chromium words its file button in its UI
+        language, not the page's, so the native button is hidden behind a translated label."""
+        files = byid("scenario-file").files
+        byid("file-name").textContent = files.item(0).name if files.length else t("lobby.no_file")
 
     def upload(self, event: object) -> None:
         event.preventDefault()

@@ -114,6 +114,7 @@ def test_a_scenario_file_is_refused_with_its_fault_at_its_path(server, new_conte
         assert kept(page) == []
     # Check: a good file makes a game, kept with the file's title.
     upload(page, "mine.json", json.dumps(dict(scenario, title="My own table")).encode())
+    assert page.text_content("#file-name") == "mine.json"
     page.locator("#created .seat-link").first.wait_for()
     assert page.locator("#scenario-errors li").count() == 0
     assert page.text_content("#my-games li.my-game b") == "My own table"
@@ -137,4 +138,17 @@ def test_dates_read_as_dates_and_one_event_is_singular(server, new_context):
     height = row.locator("td.title").evaluate("td => td.getBoundingClientRect().height")
     line = row.locator("td.rules").evaluate("td => td.getBoundingClientRect().height")
     assert height <= line + 1
+    assert page.problems == []
+
+
+def test_the_file_button_speaks_the_page_language_not_chromiums(server, new_context):
+    """Chromium words a native file button in its own UI language ("Choose File"): the page hides
+    it behind a label of the catalogue's, which a keyboard still reaches."""
+    context = new_context()
+    context.add_cookies([{"name": "chronicle-lang", "value": "ru", "url": server.base_url}])
+    page = open_page(context, f"{server.base_url}/")
+    assert page.text_content("label.file-pick").strip() == "Выбрать файл…"
+    assert page.text_content("#file-name") == "файл не выбран"
+    page.focus("#scenario-file")
+    assert page.evaluate("document.activeElement.id") == "scenario-file"
     assert page.problems == []
