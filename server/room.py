@@ -67,6 +67,7 @@ log = logging.getLogger("chronicle.room")
 CONFLICT_RETRIES = 5
 BOT_PREFIX = "bot-"  # the command ids of the server's bots; refused from clients (reserved-id)
 BOT_CHOICE_SECONDS = 5.0  # a bot's choice, in its thread; the slowest measured is ~0.15 s (gloomhaven/barrow)
+CHAT_REMEMBERED = 1024  # chat numbers a Room remembers having sent, so a notification of one is not sent twice
 BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
 
 
@@ -109,6 +110,8 @@ class Room:
         self.closed = False  # dropped from memory (Rooms.leave, evict_room): its bots stop
         self.chat_lock = asyncio.Lock()  # chat messages go out in the order of their n
         self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
+        self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first
+        self._chat_tasks: set[asyncio.Task] = set()
 
     @property
     def game(self) -> Any:
@@ -279,10 +282,41 @@ class Room:
                     "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages, the most this "
                     "server keeps for one game: this one was not kept"))
                 return
-            out = chat.chat_frame(line)
-            for client in list(self.clients):
-                if chat.channel_of(client.seat) == channel and not client.send(out):
-                    self.clients.discard(client)
+            self._send_chat(line)
+
+    def _send_chat(self, line: Any) -> None:
+        """One message to the sockets of its channel, once per n (its own process's, or another's)."""
+        self._chat_sent[line.n] = None
+        while len(self._chat_sent) > CHAT_REMEMBERED:
+            del self._chat_sent[next(iter(self._chat_sent))]
+        out = chat.chat_frame(line)
+        for client in list(self.clients):
+            if chat.channel_of(client.seat) == line.channel and not client.send(out):
+                self.clients.discard(client)
+
+    def chat_heard(self, n: int) -> None:
+        """Another process kept message ``n`` of this game (PostgreSQL NOTIFY): read it and send it on.
+
+        Our own messages come back this way too; they were sent already. While the listener is
+        down nothing is heard: a page gets what it missed in the history when it next joins."""
+        if n in self._chat_sent:
+            return
+        task = asyncio.create_task(self._chat_fetch(n))
+        self._chat_tasks.add(task)
+        task.add_done_callback(self._chat_tasks.discard)
+
+    async def _chat_fetch(self, n: int) -> None:
+        async with self.chat_lock:  # after our own add_chat sent its line, if this one is ours
+            if n in self._chat_sent or self.closed:
+                return
+            try:
+                line = await self.store.chat_line(self.meta.game_id, n)
+            except StoreError as error:
+                log.warning("game %s: cannot read chat message %d another process announced: %s",
+                            self.meta.game_id, n, error)
+                return
+            if line is not None:
+                self._send_chat(line)
 
     async def chat_history(self, connection: Connection, limit: int) -> None:
         """After a successful hello: the newest ``limit`` messages of the socket's channel, if there are any.

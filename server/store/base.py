@@ -197,6 +197,10 @@ class Store(abc.ABC):
     async def read_chat(self, game_id: str, channel: str, limit: int) -> list[ChatLine]:
         """The newest ``limit`` messages of one channel, oldest first; raises UnknownGame."""
 
+    @abc.abstractmethod
+    async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
+        """The game's message number ``n``, or None (another process announced it: server/rooms.py)."""
+
 
 def check_batch(expected_seq: int, events: Sequence[Stored]) -> None:
     """A programming error, not a conflict: the batch itself must be dense from expected_seq + 1."""

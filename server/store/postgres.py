@@ -5,7 +5,8 @@ that is atomic and optimistic. An append is ONE statement, so one round trip and
 transaction: a conditional ``UPDATE games SET head = last WHERE head = expected`` takes the
 game's row lock (a concurrent writer waits, then re-checks its WHERE on the new row and matches
 nothing), the events go in only if that row moved, and ``pg_notify`` tells every listening
-process ``"<game> <last seq>"`` when the transaction commits. If the row did not move, nothing
+process ``"<game> <last seq>"`` when the transaction commits (and ``"chat <game> <n>"`` for a chat
+message: ``add_chat``). If the row did not move, nothing
 was written and the caller gets ``SeqConflict``; a duplicate (game, seq), the last line of
 defence, is the same ``SeqConflict``.
 
@@ -114,15 +115,21 @@ SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM inserted), (SELECT co
 
 _META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
 
-# One statement: the next n of the game, if it exists and has fewer than cap messages. Two
+# One statement: the next n of the game, if it exists and has fewer than cap messages, and a
+# notification "chat <game> <n>" to the other processes when it commits (server/rooms.py). Two
 # processes adding at once may pick the same n: the primary key refuses the second, which retries.
-_ADD_CHAT = """
-INSERT INTO chat (game, n, channel, author, text, at)
-SELECT games.id, coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) + 1,
-       %(channel)s, %(author)s, %(text)s, %(at)s
-FROM games WHERE games.id = %(game)s
-  AND coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) < %(cap)s
-RETURNING n
+_ADD_CHAT = f"""
+WITH added AS (
+    INSERT INTO chat (game, n, channel, author, text, at)
+    SELECT games.id, coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) + 1,
+           %(channel)s, %(author)s, %(text)s, %(at)s
+    FROM games WHERE games.id = %(game)s
+      AND coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) < %(cap)s
+    RETURNING n
+), told AS (
+    SELECT pg_notify('{CHANNEL}', 'chat ' || %(game)s::text || ' ' || added.n::text) FROM added
+)
+SELECT added.n, (SELECT count(*) FROM told) FROM added
 """
 CHAT_RETRIES = 8
 
@@ -375,6 +382,13 @@ class PostgresStore(Store):
             raise UnknownGame(game_id)
         return sorted((ChatLine(game_id, n, channel_, author, text, at) for _g, n, channel_, author, text, at in rows
                        if n is not None), key=lambda line: line.n)
+
+    async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
+        async with self._connection() as db:
+            cursor = await db.execute("SELECT n, channel, author, text, at FROM chat WHERE game = %s AND n = %s",
+                                      (game_id, n))
+            row = await cursor.fetchone()
+        return None if row is None else ChatLine(game_id, *row)
 
 
 async def _keep_bots(db: psycopg.AsyncConnection, game_id: str, bots: dict | None) -> None:

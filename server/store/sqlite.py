@@ -320,6 +320,14 @@ class SqliteStore(Store):
 
         return await self._run(work)
 
+    async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
+        def work(db: sqlite3.Connection) -> ChatLine | None:
+            row = db.execute("SELECT n, channel, author, text, at FROM chat WHERE game = ? AND n = ?",
+                             (game_id, n)).fetchone()
+            return None if row is None else ChatLine(game_id, *row)
+
+        return await self._run(work)
+
 
 def _keep_bots(db: sqlite3.Connection, game_id: str, bots: dict | None) -> None:
     if bots:

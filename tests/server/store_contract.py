@@ -295,6 +295,9 @@ class StoreContract:
             assert await store.read_chat("g-0000000001", "seats", 1) == [said[2]]
             assert await store.read_chat("g-0000000001", "spectators", 10) == [said[1]]
             assert await store.read_chat("g-0000000002", "spectators", 10) == []
+            # Check one line reads back by its number (a notification from another process names it).
+            assert await store.chat_line("g-0000000001", 2) == said[1]
+            assert await store.chat_line("g-0000000001", 4) is None
             # Check the log and the head do not move: chat is never an event.
             assert await store.read("g-0000000001") == events(1, 1, None)
             assert (await store.get_game("g-0000000001")).head == 1

@@ -10,6 +10,7 @@ import pytest
 import websockets
 
 from server.store.sqlite import SqliteStore
+from tests.postgres_fixture import CliServer, postgres_database, postgres_server  # noqa: F401
 from tests.server.client import Client, run
 from tests.server_fixture import ServerProcess, _run_apart, create_game, get_json
 
@@ -298,3 +299,34 @@ def test_chat_survives_a_restart(chronicle_server):
         assert [(m["n"], m["author"], m["text"]) for m in history["messages"]] == [(1, "red", "before the crash")]
 
     run(main())
+
+
+def test_chat_reaches_the_channel_on_another_process_sharing_postgresql(tmp_path, postgres_database):  # noqa: F811
+    """Two ``chronicle serve`` processes on one PostgreSQL: a message kept by one reaches its channel's
+    sockets on the other (NOTIFY ``chat <game> <n>``), once each, and never the other channel."""
+    url = postgres_database()
+    first, second = CliServer(tmp_path, url).start(), CliServer(tmp_path, url).start()
+    try:
+        async def main():
+            game = create_game(first.base_url)
+            red = await Client.join(first.ws_url, game["game"], game["seats"]["red"]["token"])
+            blue = await Client.join(second.ws_url, game["game"], game["seats"]["blue"]["token"])
+            watcher_one = await Client.join(first.ws_url, game["game"])
+            watcher_two = await Client.join(second.ws_url, game["game"])
+            # Check red's line (kept by the first process) reaches blue on the second, and red once.
+            await say(red, "across the wire")
+            assert (await next_chat(red))["n"] == 1
+            line = await next_chat(blue)
+            assert (line["type"], line["n"], line["author"], line["text"]) == ("chat", 1, "red", "across the wire")
+            # Check a spectator's line on the second reaches the spectator on the first, and no seat.
+            await say(watcher_two, "seen from afar")
+            assert (await next_chat(watcher_two))["n"] == 2
+            assert (await next_chat(watcher_one))["text"] == "seen from afar"
+            await say(blue, "and back")
+            assert (await next_chat(red))["n"] == 3 and (await next_chat(blue))["n"] == 3
+            assert await silent(red) and await silent(blue) and await silent(watcher_one)
+
+        run(main())
+    finally:
+        first.stop()
+        second.stop()
