@@ -330,3 +330,20 @@ def test_chat_reaches_the_channel_on_another_process_sharing_postgresql(tmp_path
     finally:
         first.stop()
         second.stop()
+
+
+def test_chat_rate_is_a_token_bucket_refilled_per_minute():
+    from server.chat import ChatRate
+
+    now = [100.0]
+    rate = ChatRate(6, 3, clock=lambda: now[0])
+    # Check a burst of 3, then refusal, with the wait until the next token (6 a minute: one per 10 s).
+    assert [rate.allow() for _ in range(4)] == [True, True, True, False]
+    assert rate.wait() == 10
+    now[0] += 9.9
+    assert not rate.allow()
+    now[0] += 0.2
+    assert rate.allow() and not rate.allow()
+    # Check a long silence refills only up to the burst.
+    now[0] += 3600
+    assert [rate.allow() for _ in range(4)] == [True, True, True, False]
