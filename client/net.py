@@ -113,6 +113,13 @@ class Connection:
             self.on_frame({"type": "error", "code": "not-connected", "message": t("error.not-connected")})
         return command_id
 
+    def send_chat(self, text: str) -> bool:
+        """Send a ``chat`` frame (client/chat.py); False if the socket is not open (nothing sent)."""
+        if self.socket is None or self.state != OPEN or not self.greeted:
+            return False
+        _send(self.socket, json.dumps({"type": "chat", "text": text}))
+        return True
+
 
 def random_part() -> str:
     """16 hex digits from ``crypto.getRandomValues`` (also on plain-http pages, unlike ``randomUUID``)."""

@@ -46,8 +46,14 @@ class Command(msgspec.Struct, tag="command", tag_field="type", forbid_unknown_fi
     command: CommandBody
 
 
-ClientFrame = Hello | Command
-CLIENT_TAGS = ("hello", "command")
+class Chat(msgspec.Struct, tag="chat", tag_field="type", forbid_unknown_fields=True, frozen=True):
+    """Table talk (server/chat.py): only the text; the channel and the author come from the hello."""
+
+    text: str
+
+
+ClientFrame = Hello | Command | Chat
+CLIENT_TAGS = ("hello", "command", "chat")
 _client_decoder = msgspec.json.Decoder(ClientFrame)
 
 
@@ -108,7 +114,7 @@ def nesting_fault(raw: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> str | No
     return None
 
 
-def decode_client_frame(raw: str | bytes, max_bytes: int = MAX_FRAME_BYTES) -> Hello | Command:
+def decode_client_frame(raw: str | bytes, max_bytes: int = MAX_FRAME_BYTES) -> Hello | Command | Chat:
     """One client frame, or FrameError (``frame-too-large``, ``bad-frame``, ``unknown-frame``)."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
     if size > max_bytes:

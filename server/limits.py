@@ -23,7 +23,13 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 - ``games_per_minute``     — games one client address may create per minute (a token bucket holding
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
-  ``too-many-open-games`` with ``Retry-After``.
+  ``too-many-open-games`` with ``Retry-After``;
+- ``chat_per_minute``, ``chat_burst`` — chat messages one socket may send (a token bucket refilled at
+  ``chat_per_minute`` a minute, holding ``chat_burst``); one more gets ``chat-rate-limited`` and is not kept;
+- ``chat_game_per_minute`` — chat messages one game may take a minute from all its sockets in this
+  process (a bucket holding as many); one more gets ``chat-game-rate-limited``;
+- ``chat_history``         — chat messages of its channel a socket gets after its hello (the newest);
+- ``chat_per_game``        — chat messages a game keeps; one more gets ``chat-full``.
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.
@@ -51,6 +57,12 @@ DEFAULT_CONNECTIONS_PER_ADDRESS = 1024
 DEFAULT_CONNECTIONS_PER_SEAT = 8  # tabs and devices of one player
 DEFAULT_GAMES_PER_MINUTE = 30  # a person creates a game or two; a test suite a few dozen
 DEFAULT_OPEN_GAMES = 100_000
+# Chat (server/chat.py): a person types a line every few seconds at most.
+DEFAULT_CHAT_PER_MINUTE = 30
+DEFAULT_CHAT_BURST = 5
+DEFAULT_CHAT_GAME_PER_MINUTE = 120  # a lively table of eight and its spectators
+DEFAULT_CHAT_HISTORY = 50
+DEFAULT_CHAT_PER_GAME = 10_000  # ~5 MB of text at most per game
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -68,6 +80,12 @@ SETTINGS = (
      "sockets greeted with one seat's token"),
     ("games_per_minute", "CHRONICLE_GAMES_PER_MINUTE", "--games-per-minute", "games one client address may create per minute"),
     ("open_games", "CHRONICLE_OPEN_GAMES", "--open-games", "games not over in the store"),
+    ("chat_per_minute", "CHRONICLE_CHAT_PER_MINUTE", "--chat-per-minute", "chat messages per minute from one socket"),
+    ("chat_burst", "CHRONICLE_CHAT_BURST", "--chat-burst", "chat messages one socket may send at once"),
+    ("chat_game_per_minute", "CHRONICLE_CHAT_GAME_PER_MINUTE", "--chat-game-per-minute",
+     "chat messages per minute in one game"),
+    ("chat_history", "CHRONICLE_CHAT_HISTORY", "--chat-history", "chat messages sent to a socket after its hello"),
+    ("chat_per_game", "CHRONICLE_CHAT_PER_GAME", "--chat-per-game", "chat messages kept per game"),
 )
 
 
@@ -89,7 +107,9 @@ class Limits:
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
         hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
         connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
-        open_games: int = DEFAULT_OPEN_GAMES,
+        open_games: int = DEFAULT_OPEN_GAMES, chat_per_minute: int = DEFAULT_CHAT_PER_MINUTE,
+        chat_burst: int = DEFAULT_CHAT_BURST, chat_game_per_minute: int = DEFAULT_CHAT_GAME_PER_MINUTE,
+        chat_history: int = DEFAULT_CHAT_HISTORY, chat_per_game: int = DEFAULT_CHAT_PER_GAME,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
@@ -101,6 +121,11 @@ class Limits:
         self.connections_per_seat = connections_per_seat
         self.games_per_minute = games_per_minute
         self.open_games = open_games
+        self.chat_per_minute = chat_per_minute
+        self.chat_burst = chat_burst
+        self.chat_game_per_minute = chat_game_per_minute
+        self.chat_history = chat_history
+        self.chat_per_game = chat_per_game
         for name, *_ in SETTINGS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

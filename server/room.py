@@ -30,6 +30,10 @@ submits it through ``submit`` like a person's command, with command id ``bot-<se
 client may use: ``reserved-id``). It yields to the event loop between commands and stops when
 the game is over, no bot can act, the Room is dropped, or after ``BOT_RUN`` commands in one go.
 
+Chat (issue 18, ``server/chat.py``): ``chat`` keeps a socket's message in the store's chat table
+and sends it to the sockets of its channel; ``chat_history`` sends a greeted socket the newest of
+its channel. Neither takes the writer lock nor touches the Table: chat is never folded.
+
 The sockets a Room feeds are ``server/connection.py``'s; which sockets and games get in is
 ``server/rooms.py``'s; one socket's life, from its upgrade to its close, is
 ``server/serve_socket.py``'s.
@@ -50,9 +54,10 @@ from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection
-from server import frames, snapshots
+from server import chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
-from server.frames import Command, FrameError, Hello
+from server.frames import Chat, Command, FrameError, Hello
+from server.limits import Limits
 from server.metrics import Metrics
 from server.store import GameMeta, SeqConflict, Store, Stored, StoreError
 from server.tokens import seat_for_token
@@ -62,6 +67,7 @@ log = logging.getLogger("chronicle.room")
 CONFLICT_RETRIES = 5
 BOT_PREFIX = "bot-"  # the command ids of the server's bots; refused from clients (reserved-id)
 BOT_CHOICE_SECONDS = 5.0  # a bot's choice, in its thread; the slowest measured is ~0.15 s (gloomhaven/barrow)
+CHAT_REMEMBERED = 1024  # chat numbers a Room remembers having sent, so a notification of one is not sent twice
 BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
 
 
@@ -102,6 +108,10 @@ class Room:
         self._bot_views: dict[str, tuple[int, Any]] = {}  # seat -> (seq, the state folded from what it may see)
         self._bot_task: asyncio.Task | None = None
         self.closed = False  # dropped from memory (Rooms.leave, evict_room): its bots stop
+        self.chat_lock = asyncio.Lock()  # chat messages go out in the order of their n
+        self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
+        self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first
+        self._chat_tasks: set[asyncio.Task] = set()
 
     @property
     def game(self) -> Any:
@@ -228,6 +238,100 @@ class Room:
             reply = await self.submit(connection.seat, command, frame.id, received)
         connection.send(reply)
         self.wake_bots()
+
+    # --- chat (never folded: server/chat.py) ----------------------------------------------------------
+
+    async def chat(self, connection: Connection, frame: Chat, rate: chat.ChatRate, limits: Limits) -> None:
+        """Its own guard ladder: greeted, token, text, the socket's rate, the game's rate, the game's cap;
+        then kept, then sent to the channel's sockets (the sender's copy is its acknowledgement)."""
+        if connection.state is not ConnectionState.GREETED:
+            connection.send(frames.error_frame("hello-first", "expected a hello frame before any chat message"))
+            return
+        if connection.token is not None and seat_for_token(connection.token, self.meta.token_hashes) != connection.seat:
+            connection.send(frames.error_frame("bad-token", f"the token no longer matches seat {connection.seat}"))
+            return
+        try:
+            text = chat.normalise(frame.text)
+        except FrameError as error:
+            connection.send(frames.error_frame(error.code, error.message))
+            return
+        if not rate.allow():
+            connection.send(frames.error_frame(
+                "chat-rate-limited", f"more than {rate.per_minute} chat messages a minute (bursts of {rate.burst}) "
+                f"on one connection: this one was not kept; try again in {rate.wait()} s"))
+            return
+        if self.chat_rate is None:
+            self.chat_rate = chat.ChatRate(limits.chat_game_per_minute, limits.chat_game_per_minute)
+        if not self.chat_rate.allow():
+            connection.send(frames.error_frame(
+                "chat-game-rate-limited", f"game {self.meta.game_id} took {limits.chat_game_per_minute} chat messages "
+                f"in the last minute, the limit of this server: this one was not kept; try again in "
+                f"{self.chat_rate.wait()} s"))
+            return
+        channel = chat.channel_of(connection.seat)
+        async with self.chat_lock:
+            try:
+                line = await self.store.add_chat(self.meta.game_id, channel, chat.author_of(connection.seat), text,
+                                                 now(), cap=limits.chat_per_game)
+            except StoreError as error:
+                log.error("game %s: cannot keep a chat message: %s", self.meta.game_id, error)
+                connection.send(frames.error_frame("store-unavailable", f"the chat message was not kept: {error}"))
+                return
+            if line is None:
+                connection.send(frames.error_frame(
+                    "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages, the most this "
+                    "server keeps for one game: this one was not kept"))
+                return
+            self._send_chat(line)
+
+    def _send_chat(self, line: Any) -> None:
+        """One message to the sockets of its channel, once per n (its own process's, or another's)."""
+        self._chat_sent[line.n] = None
+        while len(self._chat_sent) > CHAT_REMEMBERED:
+            del self._chat_sent[next(iter(self._chat_sent))]
+        out = chat.chat_frame(line)
+        for client in list(self.clients):
+            if chat.channel_of(client.seat) == line.channel and not client.send(out):
+                self.clients.discard(client)
+
+    def chat_heard(self, n: int) -> None:
+        """Another process kept message ``n`` of this game (PostgreSQL NOTIFY): read it and send it on.
+
+        Our own messages come back this way too; they were sent already. While the listener is
+        down nothing is heard: a page gets what it missed in the history when it next joins."""
+        if n in self._chat_sent:
+            return
+        task = asyncio.create_task(self._chat_fetch(n))
+        self._chat_tasks.add(task)
+        task.add_done_callback(self._chat_tasks.discard)
+
+    async def _chat_fetch(self, n: int) -> None:
+        async with self.chat_lock:  # after our own add_chat sent its line, if this one is ours
+            if n in self._chat_sent or self.closed:
+                return
+            try:
+                line = await self.store.chat_line(self.meta.game_id, n)
+            except StoreError as error:
+                log.warning("game %s: cannot read chat message %d another process announced: %s",
+                            self.meta.game_id, n, error)
+                return
+            if line is not None:
+                self._send_chat(line)
+
+    async def chat_history(self, connection: Connection, limit: int) -> None:
+        """After a successful hello: the newest ``limit`` messages of the socket's channel, if there are any.
+
+        The socket already receives live messages, so one may come both live and in the history:
+        the client keeps each ``n`` once."""
+        channel = chat.channel_of(connection.seat)
+        try:
+            lines = await self.store.read_chat(self.meta.game_id, channel, limit)
+        except StoreError as error:
+            log.error("game %s: cannot read the chat: %s", self.meta.game_id, error)
+            connection.send(frames.error_frame("store-unavailable", f"the chat history cannot be read: {error}"))
+            return
+        if lines:
+            connection.send(chat.history_frame(channel, lines))
 
     def _refused(self, code: str) -> None:
         self.metrics.rejections.labels(code).inc()

@@ -146,7 +146,15 @@ class Rooms:
         return room
 
     def notified(self, game_id: str, seq: int) -> None:
-        """A notification from the store (``server/notify.py``): a live Room reads what it has not seen."""
+        """A notification from the store (``server/notify.py``): a live Room reads what it has not seen.
+
+        ``"chat <game> <n>"`` (read by the feed as game ``"chat <game>"``) is another process's chat
+        message: the live Room sends it to its channel's sockets here (``Room.chat_heard``)."""
+        if game_id.startswith("chat "):
+            room = self.rooms.get(game_id[5:])
+            if room is not None:
+                room.chat_heard(seq)
+            return
         room = self.rooms.get(game_id)
         if room is not None:
             room.follow(seq)

@@ -2,8 +2,8 @@
 
 ``serve_socket`` checks the page's origin (``Rooms.origin_allowed``) before the upgrade, enters
 the game's Room (``server/rooms.py``), admits the socket among the game's and its address's
-sockets, enforces the hello deadline and the command rate, and hands hellos and commands to the
-Room (``server/room.py``), whose guard ladder answers them.
+sockets, enforces the hello deadline and the command rate, and hands hellos, commands and chat
+messages to the Room (``server/room.py``), whose guard ladders answer them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from starlette.websockets import WebSocket
 
 from server import frames
+from server.chat import ChatRate
 from server.connection import (
     CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_HELLO_TIMEOUT,
@@ -26,7 +27,7 @@ from server.connection import (
     ConnectionState,
     next_order,
 )
-from server.frames import FrameError, Hello
+from server.frames import Chat, FrameError, Hello
 from server.limits import CommandRate, LimitReached
 from server.rooms import Rooms
 from server.store import StoreError, UnknownGame
@@ -77,6 +78,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     connection = Connection(websocket, queue_limit, address, order)
     rooms.metrics.connections.inc()
     rate = CommandRate(rooms.limits)
+    chat_rate = ChatRate(rooms.limits.chat_per_minute, rooms.limits.chat_burst)
     try:
         rooms.admit(room, connection)
         while connection.state is not ConnectionState.CLOSED:
@@ -107,9 +109,14 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                         "this server allows: only a seat's token may say hello on this socket; try again later"))
                     connection.close(CLOSE_TRY_AGAIN_LATER)
                     break
+                greeted = connection.state is ConnectionState.GREETED
                 await room.hello(connection, frame)
                 if connection.state is ConnectionState.GREETED:
                     rooms.greeted(room, connection)
+                    if not greeted:
+                        await room.chat_history(connection, rooms.limits.chat_history)
+            elif isinstance(frame, Chat):
+                await room.chat(connection, frame, chat_rate, rooms.limits)
             elif not rate.allow():
                 connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
             else:

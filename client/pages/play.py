@@ -4,6 +4,7 @@ The page says ``hello`` with the seq it holds, folds every envelope with ``event
 hash, and draws the board. A seat clicks a Location to send ``Move`` (any Location: the server's
 rules decide, and a refusal comes back with its clause and reason) or presses an action button.
 A spectator's page is the same without a seat: nothing is clickable and there are no buttons.
+Beside the log, the chat of the page's channel (client/chat.py): seats talk to seats, spectators to spectators.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from browser import timer, window
 import events.games
 from client.boards import renderer
 from client.boardui import BoardUI
+from client.chat import ChatPanel
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, rejection_row
 from client.follow import Follower, Gap
@@ -54,6 +56,7 @@ class PlayPage:
         self.refused_token = False  # the server said the link's token matches no seat
         self.pickable = 0  # how many places a click acts on now
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
+        self.chat = ChatPanel(self.connection.send_chat)  # table talk beside the log (issue 18)
 
     def held(self) -> int:
         return self.follower.seq if self.follower is not None else 0
@@ -94,6 +97,12 @@ class PlayPage:
             self.notice(t("play.rejected", rule=frame.get("rule")), "rejected")
             # the reason as the game's rules.py wrote it: an English fact, marked as English
             add(byid("notice"), el("span", frame.get("reason") or "", "reason", (("lang", "en"),)))
+        elif kind == "chat":
+            self.chat.line(frame)
+        elif kind == "chat-history":
+            self.chat.history(frame)
+        elif kind == "error" and str(frame.get("code") or "").startswith("chat-"):
+            self.chat.refused(frame.get("code"), frame.get("message"))
         elif kind == "error":
             self.error(frame)
         else:
@@ -144,6 +153,7 @@ class PlayPage:
             self.follower = Follower(self.game)
             mark("game-loaded")
         self.seat = frame.get("seat")
+        self.chat.open(self.seat)
         self.head = max(self.head, frame.get("head") or 0)
         if self.ready and self.follower.seq >= self.head:
             self.schedule_render()  # a reconnection: nothing missed

@@ -7,9 +7,9 @@ processes. The store comes back unopened: its owner opens and closes it.
 
 from __future__ import annotations
 
-from server.store.base import GameExists, GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
+from server.store.base import ChatLine, GameExists, GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame
 
-__all__ = ["GameExists", "GameMeta", "SeqConflict", "Store", "StoreError", "Stored", "UnknownGame", "store_for"]
+__all__ = ["ChatLine", "GameExists", "GameMeta", "SeqConflict", "Store", "StoreError", "Stored", "UnknownGame", "store_for"]
 
 
 def store_for(url_or_path: str) -> Store:

@@ -2,7 +2,8 @@
 
 A store keeps, per game, a metadata row (rules, title, seats, seat-token hashes, head, over),
 its secret (CORE-1) in a table of its own, which seats the server plays (issue 18: seat -> bot
-policy, in a table of its own), and one row per event: ``(seq, command_id, envelope
+policy, in a table of its own), its table talk (issue 18: ``ChatLine`` rows in a table of their
+own, never part of the log or its hashes), and one row per event: ``(seq, command_id, envelope
 JSON text)``. It knows nothing of the rules:
 the Room encodes envelopes before appending and decodes what it reads. ``append`` is atomic for
 the whole batch and optimistic: it names the seq the caller believes is the head, and if any
@@ -89,6 +90,30 @@ class GameMeta:
         return f"GameMeta({self.game_id!r}, {self.rules!r}, head={self.head}, over={self.over})"
 
 
+class ChatLine:
+    """One chat message (server/chat.py): its game, its number ``n`` (dense from 1 per game, over
+    both channels), channel (``seats`` or ``spectators``), author (a seat, or ``spectator``), text
+    and the server's time. Never an event: it is not in the log, nor in any hash."""
+
+    __slots__ = ("game_id", "n", "channel", "author", "text", "at")
+
+    def __init__(self, game_id: str, n: int, channel: str, author: str, text: str, at: str) -> None:
+        self.game_id = game_id
+        self.n = n
+        self.channel = channel
+        self.author = author
+        self.text = text
+        self.at = at
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChatLine):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"ChatLine({self.game_id!r}, n={self.n}, {self.channel}, {self.author!r}, {self.text[:40]!r})"
+
+
 class Store(abc.ABC):
     """The methods every back end implements; all are coroutines (SQLite runs them in a thread)."""
 
@@ -161,6 +186,20 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def bots(self, game_id: str) -> dict:
         """The seats the server plays and their policies (``{}``: only people); raises UnknownGame."""
+
+    @abc.abstractmethod
+    async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
+                       cap: int) -> ChatLine | None:
+        """Keep one chat message under the game's next number; None (nothing kept) if the game already
+        has ``cap`` messages. Raises UnknownGame. Safe against other processes adding at once."""
+
+    @abc.abstractmethod
+    async def read_chat(self, game_id: str, channel: str, limit: int) -> list[ChatLine]:
+        """The newest ``limit`` messages of one channel, oldest first; raises UnknownGame."""
+
+    @abc.abstractmethod
+    async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
+        """The game's message number ``n``, or None (another process announced it: server/rooms.py)."""
 
 
 def check_batch(expected_seq: int, events: Sequence[Stored]) -> None:

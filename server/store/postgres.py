@@ -5,7 +5,8 @@ that is atomic and optimistic. An append is ONE statement, so one round trip and
 transaction: a conditional ``UPDATE games SET head = last WHERE head = expected`` takes the
 game's row lock (a concurrent writer waits, then re-checks its WHERE on the new row and matches
 nothing), the events go in only if that row moved, and ``pg_notify`` tells every listening
-process ``"<game> <last seq>"`` when the transaction commits. If the row did not move, nothing
+process ``"<game> <last seq>"`` when the transaction commits (and ``"chat <game> <n>"`` for a chat
+message: ``add_chat``). If the row did not move, nothing
 was written and the caller gets ``SeqConflict``; a duplicate (game, seq), the last line of
 defence, is the same ``SeqConflict``.
 
@@ -26,7 +27,17 @@ from typing import Any
 import psycopg
 from psycopg import errors
 
-from server.store.base import GameExists, GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame, check_batch
+from server.store.base import (
+    ChatLine,
+    GameExists,
+    GameMeta,
+    SeqConflict,
+    Store,
+    Stored,
+    StoreError,
+    UnknownGame,
+    check_batch,
+)
 
 CHANNEL = "chronicle_events"
 POOL_SIZE = 4
@@ -60,6 +71,16 @@ CREATE TABLE IF NOT EXISTS bots (
     policy text NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS chat (  -- table talk (issue 18, server/chat.py): never in the log or its hashes
+    game text NOT NULL REFERENCES games(id),
+    n integer NOT NULL CHECK (n >= 1),  -- dense from 1 per game, over both channels
+    channel text NOT NULL CHECK (channel IN ('seats', 'spectators')),
+    author text NOT NULL,         -- a seat, or 'spectator'
+    text text NOT NULL,
+    at text NOT NULL,
+    PRIMARY KEY (game, n)
+);
+CREATE INDEX IF NOT EXISTS chat_channel ON chat (game, channel, n);
 CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
 CREATE TABLE IF NOT EXISTS snapshots (
     game text NOT NULL REFERENCES games(id),
@@ -93,6 +114,24 @@ SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM inserted), (SELECT co
 """
 
 _META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
+
+# One statement: the next n of the game, if it exists and has fewer than cap messages, and a
+# notification "chat <game> <n>" to the other processes when it commits (server/rooms.py). Two
+# processes adding at once may pick the same n: the primary key refuses the second, which retries.
+_ADD_CHAT = f"""
+WITH added AS (
+    INSERT INTO chat (game, n, channel, author, text, at)
+    SELECT games.id, coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) + 1,
+           %(channel)s, %(author)s, %(text)s, %(at)s
+    FROM games WHERE games.id = %(game)s
+      AND coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) < %(cap)s
+    RETURNING n
+), told AS (
+    SELECT pg_notify('{CHANNEL}', 'chat ' || %(game)s::text || ' ' || added.n::text) FROM added
+)
+SELECT added.n, (SELECT count(*) FROM told) FROM added
+"""
+CHAT_RETRIES = 8
 
 
 class PostgresStore(Store):
@@ -313,6 +352,43 @@ class PostgresStore(Store):
         if not rows:
             raise UnknownGame(game_id)
         return {seat: policy for _game, seat, policy in rows if seat is not None}
+
+    async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
+                       cap: int) -> ChatLine | None:
+        params = {"game": game_id, "channel": channel, "author": author, "text": text, "at": at, "cap": cap}
+        for _attempt in range(CHAT_RETRIES):
+            async with self._connection() as db:
+                try:
+                    cursor = await db.execute(_ADD_CHAT, params)
+                except errors.UniqueViolation:
+                    continue  # another process took this n first: count again
+                row = await cursor.fetchone()
+                if row is not None:
+                    return ChatLine(game_id, row[0], channel, author, text, at)
+                cursor = await db.execute("SELECT 1 FROM games WHERE id = %s", (game_id,))
+                if await cursor.fetchone() is None:
+                    raise UnknownGame(game_id)
+                return None
+        raise StoreError(f"game {game_id}: chat message not kept after {CHAT_RETRIES} clashes with other writers")
+
+    async def read_chat(self, game_id: str, channel: str, limit: int) -> list[ChatLine]:
+        async with self._connection() as db:
+            cursor = await db.execute(
+                "SELECT games.id, chat.n, chat.channel, chat.author, chat.text, chat.at FROM games"
+                " LEFT JOIN LATERAL (SELECT * FROM chat WHERE chat.game = games.id AND chat.channel = %s"
+                " ORDER BY n DESC LIMIT %s) chat ON true WHERE games.id = %s", (channel, limit, game_id))
+            rows = await cursor.fetchall()
+        if not rows:
+            raise UnknownGame(game_id)
+        return sorted((ChatLine(game_id, n, channel_, author, text, at) for _g, n, channel_, author, text, at in rows
+                       if n is not None), key=lambda line: line.n)
+
+    async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
+        async with self._connection() as db:
+            cursor = await db.execute("SELECT n, channel, author, text, at FROM chat WHERE game = %s AND n = %s",
+                                      (game_id, n))
+            row = await cursor.fetchone()
+        return None if row is None else ChatLine(game_id, *row)
 
 
 async def _keep_bots(db: psycopg.AsyncConnection, game_id: str, bots: dict | None) -> None:

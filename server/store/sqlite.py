@@ -24,7 +24,17 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from server.store.base import GameExists, GameMeta, SeqConflict, Store, Stored, StoreError, UnknownGame, check_batch
+from server.store.base import (
+    ChatLine,
+    GameExists,
+    GameMeta,
+    SeqConflict,
+    Store,
+    Stored,
+    StoreError,
+    UnknownGame,
+    check_batch,
+)
 
 T = TypeVar("T")
 
@@ -63,6 +73,16 @@ CREATE TABLE IF NOT EXISTS bots (
     policy TEXT NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS chat (  -- table talk (issue 18, server/chat.py): never in the log or its hashes
+    game TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL CHECK (n >= 1),  -- dense from 1 per game, over both channels
+    channel TEXT NOT NULL CHECK (channel IN ('seats', 'spectators')),
+    author TEXT NOT NULL,         -- a seat, or 'spectator'
+    text TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+);
+CREATE INDEX IF NOT EXISTS chat_channel ON chat (game, channel, n);
 """
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000
@@ -270,6 +290,41 @@ class SqliteStore(Store):
                     raise UnknownGame(game_id)
                 rows = db.execute("SELECT seat, policy FROM bots WHERE game = ? ORDER BY seat", (game_id,)).fetchall()
             return dict(rows)
+
+        return await self._run(work)
+
+    async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
+                       cap: int) -> ChatLine | None:
+        def work(db: sqlite3.Connection) -> ChatLine | None:
+            # BEGIN IMMEDIATE: the write lock before the count, so two processes never take one n.
+            with _transaction(db):
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                last = db.execute("SELECT coalesce(max(n), 0) FROM chat WHERE game = ?", (game_id,)).fetchone()[0]
+                if last >= cap:
+                    return None
+                db.execute("INSERT INTO chat (game, n, channel, author, text, at) VALUES (?, ?, ?, ?, ?, ?)",
+                           (game_id, last + 1, channel, author, text, at))
+            return ChatLine(game_id, last + 1, channel, author, text, at)
+
+        return await self._run(work)
+
+    async def read_chat(self, game_id: str, channel: str, limit: int) -> list[ChatLine]:
+        def work(db: sqlite3.Connection) -> list[ChatLine]:
+            with _transaction(db, "BEGIN"):
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                rows = db.execute("SELECT n, channel, author, text, at FROM chat WHERE game = ? AND channel = ?"
+                                  " ORDER BY n DESC LIMIT ?", (game_id, channel, limit)).fetchall()
+            return [ChatLine(game_id, *row) for row in reversed(rows)]
+
+        return await self._run(work)
+
+    async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
+        def work(db: sqlite3.Connection) -> ChatLine | None:
+            row = db.execute("SELECT n, channel, author, text, at FROM chat WHERE game = ? AND n = ?",
+                             (game_id, n)).fetchone()
+            return None if row is None else ChatLine(game_id, *row)
 
         return await self._run(work)
 

@@ -7,9 +7,11 @@ the same checks, down to "a batch with one conflicting seq writes nothing".
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from server.store import GameExists, GameMeta, SeqConflict, Store, Stored, UnknownGame
+from server.store import ChatLine, GameExists, GameMeta, SeqConflict, Store, Stored, UnknownGame
 from tests.server.client import run
 
 
@@ -269,5 +271,64 @@ class StoreContract:
             assert await store.get_snapshot("g-0000000001", 512) == (512, '{"a":3}')
             with pytest.raises(UnknownGame):
                 await store.put_snapshot("g-nope", 256, "{}")
+
+        self.using(tmp_path, body)
+
+    def test_chat_is_numbered_per_game_and_read_per_channel(self, tmp_path):
+        """Issue 18: chat lines in a table of their own, numbered from 1 per game over both channels,
+        the newest ``limit`` of one channel read back oldest first; the log is untouched."""
+
+        async def body(store: Store):
+            await store.create_game(meta("g-0000000001"), events(1, 1, None))
+            await store.create_game(meta("g-0000000002"), events(1, 1, None))
+            at = "2026-12-01T12:00:00.000000Z"
+            # Check the counter is per game, and shared by the game's two channels.
+            said = [await store.add_chat("g-0000000001", "seats", "red", "hi", at, cap=100),
+                    await store.add_chat("g-0000000001", "spectators", "spectator", "go red", at, cap=100),
+                    await store.add_chat("g-0000000001", "seats", "blue", "hello", at, cap=100),
+                    await store.add_chat("g-0000000002", "seats", "red", "other game", at, cap=100)]
+            assert [(line.game_id, line.n) for line in said] == [
+                ("g-0000000001", 1), ("g-0000000001", 2), ("g-0000000001", 3), ("g-0000000002", 1)]
+            assert said[0] == ChatLine("g-0000000001", 1, "seats", "red", "hi", at)
+            # Check a channel reads only its own lines, the newest first cut at the limit, oldest first.
+            assert await store.read_chat("g-0000000001", "seats", 10) == [said[0], said[2]]
+            assert await store.read_chat("g-0000000001", "seats", 1) == [said[2]]
+            assert await store.read_chat("g-0000000001", "spectators", 10) == [said[1]]
+            assert await store.read_chat("g-0000000002", "spectators", 10) == []
+            # Check one line reads back by its number (a notification from another process names it).
+            assert await store.chat_line("g-0000000001", 2) == said[1]
+            assert await store.chat_line("g-0000000001", 4) is None
+            # Check the log and the head do not move: chat is never an event.
+            assert await store.read("g-0000000001") == events(1, 1, None)
+            assert (await store.get_game("g-0000000001")).head == 1
+            # Check an unknown game is UnknownGame both ways.
+            with pytest.raises(UnknownGame):
+                await store.add_chat("g-nope", "seats", "red", "x", at, cap=100)
+            with pytest.raises(UnknownGame):
+                await store.read_chat("g-nope", "seats", 10)
+
+        self.using(tmp_path, body)
+
+    def test_chat_keeps_at_most_cap_lines_per_game(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            at = "2026-12-01T12:00:00Z"
+            for n in range(1, 4):
+                assert (await store.add_chat("g-0000000001", "seats", "red", f"m{n}", at, cap=3)).n == n
+            # Check the cap-th line was the last: the next one is not kept (None), nothing changed.
+            assert await store.add_chat("g-0000000001", "spectators", "spectator", "m4", at, cap=3) is None
+            assert [line.text for line in await store.read_chat("g-0000000001", "seats", 10)] == ["m1", "m2", "m3"]
+            assert await store.read_chat("g-0000000001", "spectators", 10) == []
+
+        self.using(tmp_path, body)
+
+    def test_chat_lines_added_at_once_get_distinct_numbers(self, tmp_path):
+        async def body(store: Store):
+            await store.create_game(meta(), events(1, 1, None))
+            at = "2026-12-01T12:00:00Z"
+            lines = await asyncio.gather(*(store.add_chat("g-0000000001", "seats", "red", f"m{i}", at, cap=100)
+                                           for i in range(12)))
+            assert sorted(line.n for line in lines) == list(range(1, 13))
+            assert len(await store.read_chat("g-0000000001", "seats", 100)) == 12
 
         self.using(tmp_path, body)
