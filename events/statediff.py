@@ -72,11 +72,20 @@ def _walk(a: object, b: object, path: str, found: Diff, limit: int) -> None:
             _walk(getattr(a, name), getattr(b, name), f"{path}.{name}" if path else name, found, limit)
         return
     if type(a) is tuple and type(b) is tuple:
-        for index in range(max(len(a), len(b))):
+        # A tuple that grew or shrank (a token taken from a list, one added to a stack) is lined
+        # up on what both keep at their start and their end, so one removal reads as one change.
+        start, end = 0, 0
+        if len(a) != len(b):
+            shorter = min(len(a), len(b))
+            while start < shorter and a[start] == b[start]:
+                start += 1
+            while end < shorter - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+                end += 1
+        for index in range(start, max(len(a), len(b)) - end):
             where = f"{path}[{index}]"
-            if index >= len(a):
+            if index >= len(a) - end:
                 _add(found, limit, where, None, record_json(b[index]))
-            elif index >= len(b):
+            elif index >= len(b) - end:
                 _add(found, limit, where, record_json(a[index]), None)
             else:
                 _walk(a[index], b[index], where, found, limit)

@@ -133,3 +133,25 @@ def test_core_1_a_running_games_dispute_offers_stand_in_dice_and_its_audit_waits
     page.wait_for_selector("#audit-result[data-verdict='partial']")
     assert "2 commands drew random outcomes that wait for the game's secret" in page.text_content("#audit-result")
     assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_the_dispute_panel_and_a_branch_fit_a_phone_pass_axe_and_are_translated(server, new_context, lang):
+    """Issue 17's checks on the panel, opened and branched: no sideways scroll, 40 px targets on a
+    phone, no serious axe finding, every word from the reader's catalogue."""
+    from tests.browser.test_i18n import CHECK, LOCALES
+    from tests.browser.test_pages import check_sizes
+
+    created = seeded_game(server, "mecha/sample", SEED)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+    context = new_context(locale=LOCALES[lang])
+    context.add_init_script(CHECK)
+    page = open_page(context, f"{server.base_url}/replay/{created['game']}?seq=3")
+    page.click("#audit-button")
+    page.wait_for_selector("#audit-result[data-verdict='partial']")
+    page.click("#whatif-dice-play")
+    page.wait_for_selector("body[data-branch='1']")
+    wrong = check_sizes(page, f"{lang}/mecha-dispute", lang)
+    assert wrong == [], "\n".join(wrong)
+    assert page.problems == []

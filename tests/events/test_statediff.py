@@ -59,6 +59,16 @@ def test_statediff_scalars_tuples_and_types():
     assert changed[0] != Change("$", "1", "2") and hash(changed[0]) == hash(Change("$", changed[0].before, changed[0].after))
 
 
+def test_statediff_lines_up_a_tuple_that_grew_or_shrank_on_what_both_keep():
+    """One token taken from the front of a list is one change, not one per element that moved up."""
+    assert diff((8, 9, 10, 11), (9, 10, 11)) == [Change("[0]", "8", None)]
+    assert diff((9, 10, 11), (8, 9, 10, 11)) == [Change("[0]", None, "8")]
+    assert diff((1, 2, 3), (1, 3)) == [Change("[1]", "2", None)]
+    assert diff((1, 2), (1, 2, 3)) == [Change("[2]", None, "3")]
+    assert diff((1, 1), (1,)) == [Change("[1]", "1", None)]
+    assert diff((1, 2, 3), (4, 5)) == [Change("[0]", "1", "4"), Change("[1]", "2", "5"), Change("[2]", "3", None)]
+
+
 def test_statediff_is_bounded_and_counts_what_it_left_out():
     changes = diff(tuple(range(10)), tuple(range(1, 11)), limit=3)
     assert [c.path for c in changes] == ["[0]", "[1]", "[2]"]
