@@ -215,6 +215,12 @@ class DisputePanel:
             return box
         game = self.page.versions[first - 2]
         before = self.page.states[first - 2]
+        # A rule question on the position itself: the board before the command, with what the seat
+        # could do highlighted by the renderer (legal destinations, buttons); a click plays it.
+        ask = el("button", t("dispute.whatif_ask", seat=seat_name(head.seat)), "whatif-ask",
+                 (("type", "button"), ("id", "whatif-ask")))
+        listen(ask, "click", lambda e: self.ask(first))
+        add(box, ask)
         values, source = self.logged_dice(game, before, head)
         dice = el("div", None, "whatif-dice")
         add(dice, el("label", t("dispute.whatif_dice_label"), None, (("for", "whatif-dice"),)))
@@ -288,6 +294,14 @@ class DisputePanel:
         page.stop()
         self.branch = branch
         self.status(t("dispute.whatif_branched", seq=seq), "ok")
+        self.draw_branch()
+
+    def ask(self, seq: int) -> None:
+        """The board at the state before seq's command, the seat's options on it: a branch of no move yet."""
+        page = self.page
+        page.stop()
+        self.branch = Branch(page.versions[seq - 2], seq, page.states[seq - 2], page.envelopes[: seq - 1])
+        self.status(t("dispute.whatif_asked", seq=seq), "ok")
         self.draw_branch()
 
     def move(self, seat: object, kind: str, data: dict) -> None:

@@ -100,6 +100,20 @@ def test_mv_6c_a_dispute_link_shows_clause_and_trace_audits_and_plays_what_if_br
     assert page.get_attribute("#hash", "class") == "hash ok"
     assert page.get_attribute("#hash", "data-hash") == raw[page_seq(page) - 1]["hash"]
 
+    # Check: the rule question on the position: where could red go before its Move? The board
+    # highlights exactly the destinations Game.legal gives (MV-1, MV-3), and a click plays one.
+    destinations = sorted({c.to for c in game.legal(before, "red") if getattr(c, "to", None) is not None})
+    page.click("#whatif-ask")
+    page.wait_for_selector("#hash[data-branch='0']")
+    assert page.get_attribute("#hash", "data-hash") == state_hash(before)
+    shown = page.locator("g.loc.dest").evaluate_all("nodes => nodes.map(n => Number(n.dataset.number))")
+    assert sorted(shown) == destinations
+    page.locator(f"g.loc.dest[data-number='{destinations[0]}']").click()
+    page.wait_for_selector("#hash[data-branch='1']")
+    assert page.locator("#whatif-log li.event").first.get_attribute("data-type") == "MechMoved"
+    page.click("#whatif-back")
+    page.wait_for_selector("body:not([data-branch])")
+
     # Check: another legal command instead (the first offered), decided by the same rules.
     option = page.locator("#whatif-command option").first
     page.select_option("#whatif-command", option.get_attribute("value"))
