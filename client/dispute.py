@@ -72,9 +72,17 @@ class DisputePanel:
         close = el("button", t("dispute.close"), "dispute-close", (("type", "button"), ("id", "dispute-close")))
         listen(close, "click", lambda e: self.close())
         add(head, close)
-        add(node, head, self.command_part(self.group[0]), self.events_part(seq), self.diff_part(first, last),
+        add(node, head, self.command_part(self.head()), self.events_part(seq), self.diff_part(first, last),
             self.audit_part(), self.whatif_part())
         node.removeAttribute("hidden")
+
+    def head(self) -> object:
+        """The envelope of the group that carries its command: the first that does (a seat's secret
+        pick is sealed on a spectator's copy, the reveal it caused carries the command), else the first."""
+        for envelope in self.group:
+            if envelope.command is not None:
+                return envelope
+        return self.group[0]
 
     def container(self) -> object:
         node = byid("dispute")
@@ -208,8 +216,8 @@ class DisputePanel:
     def whatif_part(self) -> object:
         box = el("div", None, "dispute-whatif", (("id", "whatif"),))
         add(box, el("h3", t("dispute.whatif_title")))
-        head = self.group[0]
-        first = head.seq
+        head = self.head()
+        first = self.group[0].seq
         if head.command is None or first < 2:
             add(box, el("p", t("dispute.whatif_none"), "muted"))
             return box
@@ -253,13 +261,14 @@ class DisputePanel:
 
     def logged_dice(self, game: object, before: object, head: object) -> tuple:
         """The values the command drew, and which message says where they come from."""
-        if head.dice is not None:
-            return list(head.dice), "dispute.whatif_dice_loaded"
+        if self.group[0].dice is not None:  # loaded dice travel with a command's first event
+            return list(self.group[0].dice), "dispute.whatif_dice_loaded"
         secret = next((e.event.secret for e in self.page.envelopes if isinstance(e.event, SecretRevealed)), None)
         try:
             if secret is not None:
-                return drawn(game, before, head.seat, head.command, revealed_rng(secret, head.seq)), "dispute.whatif_dice_revealed"
-            return drawn(game, before, head.seat, head.command, Rng(head.seq)), "dispute.whatif_dice_sealed"
+                return (drawn(game, before, head.seat, head.command, revealed_rng(secret, first_seq(self.group))),
+                        "dispute.whatif_dice_revealed")
+            return drawn(game, before, head.seat, head.command, Rng(first_seq(self.group))), "dispute.whatif_dice_sealed"
         except Exception:  # a rules change can make an old command fail: the reader types the dice
             return [], "dispute.whatif_dice_sealed"
 
@@ -268,13 +277,12 @@ class DisputePanel:
         if fault is not None:
             self.status(t("dispute.whatif_dice_fault", fault=fault), "bad")
             return
-        head = self.group[0]
-        self.start_branch(head.seq, head.seat, head.command, LoadedRng(values))
+        head = self.head()
+        self.start_branch(first_seq(self.group), head.seat, head.command, LoadedRng(values))
 
     def play_other(self, index: int) -> None:
-        head = self.group[0]
-        command = self.choices[index]
-        self.start_branch(head.seq, head.seat, command, Rng(BRANCH_SEED * head.seq))
+        seq = first_seq(self.group)
+        self.start_branch(seq, self.head().seat, self.choices[index], Rng(BRANCH_SEED * seq))
 
     def status(self, text: str, cls: str) -> None:
         node = byid("whatif-status")
@@ -423,7 +431,10 @@ class Branch:
 
     def play(self, seat: object, command: object, rng: object) -> object:
         """Decide and fold one move: this branch, or the words that say why not."""
-        answer = step(self.game, self.state, seat, command, rng)
+        try:
+            answer = step(self.game, self.state, seat, command, rng)
+        except Exception as error:  # a running game's secret picks are not in the public log
+            return t("dispute.whatif_failed", error=error)
         if isinstance(answer, Rejection):
             return t("dispute.whatif_refused", rule=answer.rule, reason=answer.reason)
         if isinstance(answer, str):
@@ -438,6 +449,11 @@ class Branch:
         self.state = answer.state
         self.moves.append(answer)
         return self
+
+
+def first_seq(group: list) -> int:
+    """The seq of a command's first event: its generator's number (CORE-1)."""
+    return group[0].seq
 
 
 def group_of(envelopes: list, seq: int) -> list:

@@ -169,3 +169,36 @@ def test_the_dispute_panel_and_a_branch_fit_a_phone_pass_axe_and_are_translated(
     wrong = check_sizes(page, f"{lang}/mecha-dispute", lang)
     assert wrong == [], "\n".join(wrong)
     assert page.problems == []
+
+
+def test_gh_6_a_monster_turns_dispute_shows_its_focus_trace_and_a_secret_pick_stays_out_of_reach(server, new_context):
+    """GH-6: blue's pick revealed both hands and the bandits acted; the dispute of a bandit's
+    MonsterTurnPlanned shows blue's command, GH-6's text and the focus trace, each candidate with
+    its path, proximity and initiative. Red's pick is still secret to a spectator (GH-C2), so a
+    what-if of blue's command cannot be decided from the public log, and the page says so."""
+    from events.games.gloomhaven.model import SelectCards
+
+    created = seeded_game(server, "gloomhaven/barrow", 1)
+    game_id = created["game"]
+    with ScriptedGame(server.ws_url, created) as script:
+        for seat, cards in (("red", ("br-06", "br-01")), ("blue", ("ti-05", "ti-08"))):
+            data = SelectCards(cards, cards[0]).to_data()
+            data.pop("type")
+            assert script.send(seat, "SelectCards", data)["type"] == "ack"
+    game = events.games.load("gloomhaven")
+    envelopes = [Envelope.from_dict(game, item) for item in public_log(server, game_id)]
+    planned = next(e for e in envelopes if e.type == "MonsterTurnPlanned")
+    page = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={planned.seq}")
+    assert page.text_content("#dispute-command .command").startswith("SelectCards cards=[\"ti-05\",\"ti-08\"]")
+    focus = page.locator("#dispute-events li.event.focus")
+    assert focus.get_attribute("data-type") == "MonsterTurnPlanned"
+    assert focus.locator(".clause-text").text_content() == game.catalogue.get(planned.rule).text
+    lines = focus.locator(".trace").all_text_contents()
+    assert sum("considers" in line and "proximity" in line and "initiative" in line for line in lines) == len(
+        planned.event.candidates)
+    assert any(line.startswith("focus ") for line in lines)
+    page.click("#whatif-dice-play")
+    page.wait_for_selector("#whatif-status.bad")
+    assert page.text_content("#whatif-status").startswith("This branch cannot be decided from the public log")
+    assert page.locator("body[data-branch]").count() == 0
+    assert page.problems == []
