@@ -202,3 +202,24 @@ def test_gh_6_a_monster_turns_dispute_shows_its_focus_trace_and_a_secret_pick_st
     assert page.text_content("#whatif-status").startswith("This branch cannot be decided from the public log")
     assert page.locator("body[data-branch]").count() == 0
     assert page.problems == []
+
+
+def test_mv_6c_the_audit_of_a_tampered_game_names_the_seq_and_clause_where_it_diverges(server, new_context):
+    """MV-6c: a finished game whose first drawn Corruption value was changed in the store; the
+    panel's audit says where the log parts from the rules, and what each says."""
+    from tests.server.test_audit import finished_mecha, stored_game
+
+    table = finished_mecha()
+    drawn_at = next(e for e in table.envelopes if e.type == "CorruptionDrawn")
+    raw = drawn_at.to_dict()
+    raw["data"]["value"] = raw["data"]["value"] % 4 + 1
+    table.envelopes[drawn_at.seq - 1] = Envelope.from_dict(table.game, raw)
+    game_id = stored_game(server, table, over=True)
+    page = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={drawn_at.seq}")
+    page.click("#audit-button")
+    page.wait_for_selector("#audit-result[data-verdict='diverged']")
+    assert page.text_content("#audit-result p.bad") == (
+        f"The log does NOT replay: it first diverges at seq {drawn_at.seq} (clause MV-6c).")
+    assert f'"value":{raw["data"]["value"]}' in page.text_content("#audit-result code.logged")
+    assert f'"value":{drawn_at.event.value}' in page.text_content("#audit-result code.produced")
+    assert page.problems == []
