@@ -6,6 +6,7 @@ the same two fields as the WebSocket's error frame.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
@@ -413,7 +414,7 @@ async def game_audit(request: Request) -> Response:
     an unknown one 404 ``no-such-game``. No secret from the store is ever used: a running game's
     draws stay sealed (CORE-1), a finished game's log carries its own (CORE-2).
     """
-    from server.audits import audit_answer
+    from server.audits import AUDITS_AT_ONCE, audit_answer
 
     game_id = request.path_params["game_id"]
     if not GAME_ID.fullmatch(game_id):
@@ -427,7 +428,10 @@ async def game_audit(request: Request) -> Response:
     key = (game_id, meta.head, meta.over)
     answer = cache.get(key)
     if answer is None:
-        answer = await audit_answer(store, meta, _rules(meta))
+        gate = getattr(request.app.state, "audit_gate", None)
+        if gate is None:
+            gate = request.app.state.audit_gate = asyncio.Semaphore(AUDITS_AT_ONCE)
+        answer = await audit_answer(store, meta, _rules(meta), gate)
         while len(cache) >= AUDIT_CACHE:
             cache.pop(next(iter(cache)))
         cache[key] = answer

@@ -8,10 +8,16 @@ waiting for the reveal (``sealed``), never re-derived, and its hidden picks are 
 re-derived from it. The answer so cannot tell anything the public log does not: while the game
 runs a divergence names its seq and clauses only; the logged and produced outcomes come once the
 game is over (as ``GET .../rules`` does).
+
+Re-deciding a long log is seconds of CPU (every command of the game decided again), so it runs in
+a worker thread, one audit at a time per process (``AUDITS_AT_ONCE``): the event loop keeps serving
+the Rooms meanwhile (docs/bounds.md, rule 3), and a flood of audit requests queues instead of
+multiplying threads. The route keeps each answer per game and head (``api.AUDIT_CACHE``).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from events.log import audit_log, rules_in_force, started_under
@@ -19,10 +25,19 @@ from server import frames
 from server.room import visible_to
 from server.store import GameMeta, Store
 
+AUDITS_AT_ONCE = 1
 
-async def audit_answer(store: Store, meta: GameMeta, game: Any) -> dict:
-    """The JSON answer for the stored game ``meta`` played under the rule system ``game``."""
+
+async def audit_answer(store: Store, meta: GameMeta, game: Any, gate: asyncio.Semaphore) -> dict:
+    """The JSON answer for the stored game ``meta`` played under the rule system ``game``; ``gate``
+    is the app's ``Semaphore(AUDITS_AT_ONCE)``."""
     stored = await store.read(meta.game_id)
+    async with gate:
+        return await asyncio.to_thread(answer_of, meta, game, stored)
+
+
+def answer_of(meta: GameMeta, game: Any, stored: list) -> dict:
+    """The audit of the stored envelopes as a spectator receives them (pure CPU: run in a thread)."""
     envelopes = []
     rules = game
     for item in stored:
