@@ -11,14 +11,22 @@ from client.dom import add, el
 from client.i18n import t
 
 
-def clause_badge(game: object, rule: object) -> object:
-    """``MV-6c Corruption``: the clause ID, its title (shown) and text (tooltip) in the reader's language."""
+def clause_words(game: object, rule: object) -> tuple | None:
+    """``(title, text)`` of a clause in the reader's language, else the catalogue's own, else None."""
     if not rule:
         return None
     found = i18n.clause(game.name, rule)
     clause = game.catalogue.get(rule) if found is None else None
     if clause is not None:
         found = (clause.title, clause.text)
+    return found
+
+
+def clause_badge(game: object, rule: object) -> object:
+    """``MV-6c Corruption``: the clause ID, its title (shown) and text (tooltip) in the reader's language."""
+    if not rule:
+        return None
+    found = clause_words(game, rule)
     badge = el("span", None, "clause", (("data-rule", rule),))
     add(badge, el("b", rule, "clause-id", (("translate", "no"),)))
     if found is not None:
@@ -27,10 +35,15 @@ def clause_badge(game: object, rule: object) -> object:
     return badge
 
 
-def event_row(game: object, view: object, envelope: object) -> object:
+def event_row(game: object, view: object, envelope: object, dispute: object = None) -> object:
+    """One log line. ``dispute``: None links the line to its dispute panel on the replay page (a new
+    tab: a player keeps the game open); a function opens the panel in place (the replay page);
+    False shows no link (a line of the panel itself, or of a what-if branch)."""
     row = el("li", None, "event", (("data-seq", envelope.seq), ("data-type", envelope.type)))
     add(row, el("span", f"#{envelope.seq}", "seq"), el("span", envelope.type, "type", (("translate", "no"),)),
         clause_badge(game, envelope.rule), el("span", describe(view, envelope.event), "what"))
+    if dispute is not False:
+        add(row, dispute_link(envelope, dispute))
     # The rules' reasoning: worded by the renderer in the reader's language where it can, else the
     # English lines of the game's rules.py (what ``chronicle explain`` prints), marked as English.
     trace = getattr(view, "trace", None)
@@ -43,6 +56,23 @@ def event_row(game: object, view: object, envelope: object) -> object:
     for line in lines:
         add(row, el("div", line, "trace", attrs))
     return row
+
+
+def dispute_link(envelope: object, opened: object) -> object:
+    """``/replay/{game}?seq=N``: the shareable link of this line's dispute panel (docs/disputes.md)."""
+    href = f"/replay/{envelope.game}?seq={envelope.seq}"
+    label = t("dispute.open_label", seq=envelope.seq)
+    link = el("a", t("dispute.open"), "dispute-link", (("href", href), ("aria-label", label), ("title", label)))
+    if opened is None:
+        link.setAttribute("target", "_blank")
+        link.setAttribute("rel", "noopener")
+    else:
+        def follow(event: object) -> None:
+            event.preventDefault()
+            opened(envelope.seq)
+
+        link.addEventListener("click", follow)
+    return link
 
 
 def describe(view: object, event: object) -> str:

@@ -6,6 +6,7 @@ the same two fields as the WebSocket's error frame.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
@@ -402,6 +403,41 @@ async def game_rules(request: Request) -> Response:
     return json_response(answer)
 
 
+AUDIT_CACHE = 256  # answers of GET /api/games/{id}/audit kept, keyed by (game, head): a log is audited once per head
+
+
+@_answers
+async def game_audit(request: Request) -> Response:
+    """The server's audit of the public log (issue 18): ``server/audits.py`` says what it holds.
+
+    A game id that cannot be one (``GAME_ID``) is 400 ``bad-game-id`` before the store is asked;
+    an unknown one 404 ``no-such-game``. No secret from the store is ever used: a running game's
+    draws stay sealed (CORE-1), a finished game's log carries its own (CORE-2).
+    """
+    from server.audits import AUDITS_AT_ONCE, audit_answer
+
+    game_id = request.path_params["game_id"]
+    if not GAME_ID.fullmatch(game_id):
+        raise HTTPProblem(400, "bad-game-id", f"$.game_id: expected g- and 10 letters, digits, _ or -, "
+                          f"got {game_id[:40]!r}{'…' if len(game_id) > 40 else ''}")
+    store = _store(request)
+    meta = await store.get_game(game_id)
+    cache = getattr(request.app.state, "audit_answers", None)
+    if cache is None:
+        cache = request.app.state.audit_answers = {}
+    key = (game_id, meta.head, meta.over)
+    answer = cache.get(key)
+    if answer is None:
+        gate = getattr(request.app.state, "audit_gate", None)
+        if gate is None:
+            gate = request.app.state.audit_gate = asyncio.Semaphore(AUDITS_AT_ONCE)
+        answer = await audit_answer(store, meta, _rules(meta), gate)
+        while len(cache) >= AUDIT_CACHE:
+            cache.pop(next(iter(cache)))
+        cache[key] = answer
+    return json_response(answer)
+
+
 async def api_not_found(request: Request) -> Response:
     return problem(404, "not-found", f"no API route {request.method} {request.url.path}")
 
@@ -413,5 +449,6 @@ routes = [
     Route("/api/games/{game_id}/log", game_log, methods=["GET"]),
     Route("/api/games/{game_id}/state", game_state, methods=["GET"]),
     Route("/api/games/{game_id}/rules", game_rules, methods=["GET"]),
+    Route("/api/games/{game_id}/audit", game_audit, methods=["GET"]),
     Route("/api/{rest:path}", api_not_found),
 ]

@@ -15,6 +15,7 @@ from browser import ajax, timer, window
 import events.games
 from client.boards import renderer
 from client.boardui import BoardUI, icon
+from client.dispute import DisputePanel
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
 from client.i18n import t
@@ -40,6 +41,7 @@ class ReplayPage:
         self.playing = None  # the interval id while playing
         self.delay = 1000
         self.ui = None
+        self.dispute = DisputePanel(self)  # issue 18: opened at ?seq=N and from every log line
 
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
@@ -89,6 +91,8 @@ class ReplayPage:
         self.go(seq)
         if problem:
             self.say(problem, "warning")
+        elif self.start_at != "":  # a shared ?seq=N link opens the dispute panel at N
+            self.dispute.open(seq)
         mark_ready()
 
     def say(self, message: str, cls: str) -> None:
@@ -173,6 +177,7 @@ class ReplayPage:
     # --- position ------------------------------------------------------------------------------------
 
     def go(self, seq: int) -> None:
+        self.dispute.leave_branch(False)  # any move of the real game leaves a what-if branch
         seq = max(1, min(seq, len(self.envelopes)))
         self.seq = seq
         state = self.states[seq - 1]
@@ -196,8 +201,14 @@ class ReplayPage:
         set_text(byid("position"), t("replay.position", seq=seq, last=len(self.envelopes)))
         log = clear(byid("log"))
         for item in shown[-60:]:
-            add(log, event_row(self.game, self.view, item))
+            add(log, event_row(self.game, self.view, item, self.open_dispute))
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
+
+    def open_dispute(self, seq: int) -> None:
+        """A log line's dispute link: the panel at that seq, the board and the URL there too."""
+        self.stop()
+        self.go(seq)
+        self.dispute.open(seq)
 
 
 def api_code(text: str) -> object:

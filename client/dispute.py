@@ -1,0 +1,491 @@
+"""The dispute panel of the replay page (issue 18, docs/disputes.md): one command looked at closely.
+
+Opened at seq N from ``/replay/{id}?seq=N`` or from the link of any log line, it shows the
+command behind that event and the seat that made it, every event the command caused with its
+clause (ID, title and text in the reader's language) and the rules' reasoning (the renderer's
+``trace``: a monster's focus table, the path, the draws), and the state before the command and
+after it, field by field (``events.statediff``).
+
+"Audit this game" asks ``GET /api/games/{id}/audit`` and says what the server established.
+
+"What if" branches the game at that command, in this page only (nothing is stored or sent):
+the same command with the dice the reader types (``LoadedRng``: prefilled with the dice it drew,
+re-derived from the revealed secret once the game is over, ``events.whatif``), or another of the
+seat's legal commands (``Game.legal``). The board then shows the branch and takes more moves, as
+the play page does (the renderer's buttons and clicks), each decided here by the same rules; the
+dice of those later moves come from a fixed generator. "Back to the real game" leaves it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from browser import ajax, window
+
+from client.dom import add, byid, clear, el, listen, set_text
+from client.eventlog import clause_words, event_row
+from client.i18n import seat_name, t
+from client.pages.errors import ERRORS, error_text
+from events.canonical import record_json, state_hash
+from events.game import SecretRevealed, rule_of
+from events.log import Envelope
+from events.rng import LoadedRng, Rng
+from events.rules import Rejection
+from events.statediff import diff
+from events.whatif import drawn, parse_dice, revealed_rng, step
+
+MAX_CHOICES = 200  # legal commands offered in the list at most (a gloomhaven hand has fewer pairs)
+BRANCH_SEED = 1000003  # later branch moves draw from Rng(BRANCH_SEED * seq + move): not the game's dice
+
+
+def command_text(command: object) -> str:
+    """``Move to=8``: a command's type and fields as the log records them (data, not words)."""
+    if command is None:
+        return ""
+    parts = [command.TYPE]
+    for name in command.__slots__:
+        parts.append(name + "=" + record_json(getattr(command, name)))
+    return " ".join(parts)
+
+
+class DisputePanel:
+    """The panel, below the board of a ``ReplayPage`` (``page``): its game, view, envelopes, states."""
+
+    def __init__(self, page: object) -> None:
+        self.page = page
+        self.node = None
+        self.group = []  # the envelopes of the command looked at
+        self.branch = None  # a Branch while the board shows a what-if
+
+    # --- the panel ---------------------------------------------------------------------------------
+
+    def open(self, seq: int) -> None:
+        page = self.page
+        self.leave_branch(False)
+        self.group = group_of(page.envelopes, seq)
+        first, last = self.group[0].seq, self.group[-1].seq
+        node = self.container()
+        clear(node)
+        node.setAttribute("data-seq", str(seq))
+        head = el("div", None, "dispute-head")
+        add(head, el("h2", t("dispute.title", seq=seq), None, (("id", "dispute-title"),)))
+        close = el("button", t("dispute.close"), "dispute-close", (("type", "button"), ("id", "dispute-close")))
+        listen(close, "click", lambda e: self.close())
+        add(head, close)
+        add(node, head, self.command_part(self.head()), self.events_part(seq), self.diff_part(first, last),
+            self.audit_part(), self.whatif_part())
+        node.removeAttribute("hidden")
+
+    def head(self) -> object:
+        """The envelope of the group that carries its command: the first that does (a seat's secret
+        pick is sealed on a spectator's copy, the reveal it caused carries the command), else the first."""
+        for envelope in self.group:
+            if envelope.command is not None:
+                return envelope
+        return self.group[0]
+
+    def container(self) -> object:
+        node = byid("dispute")
+        if node is None:
+            node = el("section", None, "dispute", (("id", "dispute"), ("aria-labelledby", "dispute-title")))
+            legend = byid("legend")
+            legend.parentNode.insertBefore(node, legend.nextSibling)
+        self.node = node
+        return node
+
+    def close(self) -> None:
+        self.leave_branch(True)
+        node = byid("dispute")
+        if node is not None:
+            clear(node)
+            node.setAttribute("hidden", "hidden")
+
+    def command_part(self, head: object) -> object:
+        box = el("div", None, "dispute-command", (("id", "dispute-command"),))
+        if head.command is not None:
+            add(box, el("span", t("dispute.command_by", seat=seat_name(head.seat)), "label"),
+                el("code", command_text(head.command), "command", (("translate", "no"),)))
+        elif head.command_id is not None:
+            add(box, el("span", t("dispute.command_withheld", seat=seat_name(head.seat)), "label"))
+        else:
+            add(box, el("span", t("dispute.no_command"), "label"))
+        return box
+
+    def events_part(self, seq: int) -> object:
+        page = self.page
+        box = el("div", None, "dispute-events")
+        add(box, el("h3", t("dispute.events", n=len(self.group))))
+        items = el("ol", None, "log dispute-log", (("id", "dispute-events"),))
+        for envelope in self.group:
+            row = event_row(page.versions[envelope.seq - 1], page.view, envelope, False)
+            if envelope.seq == seq:
+                row.setAttribute("class", "event focus")
+            found = clause_words(page.versions[envelope.seq - 1], envelope.rule)
+            if found is not None:
+                add(row, el("p", found[1], "clause-text", (("data-rule", envelope.rule),)))
+            add(items, row)
+        add(box, items)
+        return box
+
+    def diff_part(self, first: int, last: int) -> object:
+        page = self.page
+        box = el("div", None, "dispute-diff", (("id", "dispute-diff"),))
+        add(box, el("h3", t("dispute.diff_title")))
+        buttons = el("div", None, "controls")
+        for key, seq in (("dispute.board_before", first - 1), ("dispute.board_after", last)):
+            if seq >= 1:
+                button = el("button", t(key), "board-at", (("type", "button"), ("data-seq", seq)))
+                listen(button, "click", self.go_handler(seq))
+                add(buttons, button)
+        add(box, buttons)
+        if first < 2:
+            add(box, el("p", t("dispute.diff_start"), "muted"))
+            return box
+        changes = diff(page.states[first - 2], page.states[last - 1])
+        if not changes:
+            add(box, el("p", t("dispute.diff_none"), "muted"))
+            return box
+        table = el("table", None, "statediff")
+        header = el("tr")
+        for key in ("dispute.diff_path", "dispute.diff_before", "dispute.diff_after"):
+            add(header, el("th", t(key), None, (("scope", "col"),)))
+        add(table, add(el("thead"), header))
+        body = el("tbody")
+        for change in changes:
+            kind = "added" if change.before is None else "removed" if change.after is None else "changed"
+            row = el("tr", None, kind, (("data-path", change.path),))
+            add(row, el("td", change.path, "path", (("translate", "no"),)),
+                el("td", "—" if change.before is None else change.before, "before", (("translate", "no"),)),
+                el("td", "—" if change.after is None else change.after, "after", (("translate", "no"),)))
+            add(body, row)
+        add(table, body)
+        add(box, add(el("div", None, "statediff-box", (("tabindex", "0"), ("role", "region"),
+                                                          ("aria-label", t("dispute.diff_title")))), table))
+        if changes.more:
+            add(box, el("p", t("dispute.diff_more", n=changes.more), "muted"))
+        return box
+
+    def go_handler(self, seq: int) -> object:
+        def handler(event: object) -> None:
+            self.leave_branch(False)
+            self.page.go(seq)
+
+        return handler
+
+    # --- audit -------------------------------------------------------------------------------------
+
+    def audit_part(self) -> object:
+        box = el("div", None, "dispute-audit")
+        add(box, el("h3", t("dispute.audit_title")))
+        button = el("button", t("dispute.audit"), "audit", (("type", "button"), ("id", "audit-button")))
+        listen(button, "click", lambda e: self.audit())
+        add(box, button, el("div", None, "audit-result", (("id", "audit-result"), ("role", "status"))))
+        return box
+
+    def audit(self) -> None:
+        set_text(byid("audit-result"), t("dispute.audit_running"))
+        url = f"/api/games/{window.encodeURIComponent(self.page.game_id)}/audit"
+        ajax.get(url, mode="text", oncomplete=self.audited)
+
+    def audited(self, request: object) -> None:
+        box = clear(byid("audit-result"))
+        try:
+            answer = json.loads(request.text)
+        except Exception:
+            answer = None
+        if request.status != 200 or not isinstance(answer, dict):
+            code = answer.get("code") if isinstance(answer, dict) else None
+            words = error_text(code, "", self.page.game_id) if code in ERRORS else t(
+                "dispute.audit_failed", status=request.status)
+            box.setAttribute("data-verdict", "error")
+            add(box, el("p", words, "bad"))
+            return
+        for cls, text in audit_lines(answer):
+            add(box, el("p", text, cls))
+        box.setAttribute("data-verdict", "diverged" if answer.get("divergence") else
+                         "complete" if answer.get("complete") else "partial")
+        divergence = answer.get("divergence")
+        if divergence and divergence.get("logged") is not None:  # the facts, as the rules (English) write them
+            add(box, el("p", t("dispute.audit_logged"), "label"),
+                el("code", divergence["logged"], "logged", (("lang", "en"), ("translate", "no"))),
+                el("p", t("dispute.audit_produced"), "label"),
+                el("code", divergence["produced"], "produced", (("lang", "en"), ("translate", "no"))))
+
+    # --- what if -----------------------------------------------------------------------------------
+
+    def whatif_part(self) -> object:
+        box = el("div", None, "dispute-whatif", (("id", "whatif"),))
+        add(box, el("h3", t("dispute.whatif_title")))
+        head = self.head()
+        first = self.group[0].seq
+        if head.command is None or first < 2:
+            add(box, el("p", t("dispute.whatif_none"), "muted"))
+            return box
+        game = self.page.versions[first - 2]
+        before = self.page.states[first - 2]
+        # A rule question on the position itself: the board before the command, with what the seat
+        # could do highlighted by the renderer (legal destinations, buttons); a click plays it.
+        ask = el("button", t("dispute.whatif_ask", seat=seat_name(head.seat)), "whatif-ask",
+                 (("type", "button"), ("id", "whatif-ask")))
+        listen(ask, "click", lambda e: self.ask(first))
+        add(box, ask)
+        values, source = self.logged_dice(game, before, head)
+        dice = el("div", None, "whatif-dice")
+        add(dice, el("label", t("dispute.whatif_dice_label"), None, (("for", "whatif-dice"),)))
+        field = el("input", None, "dice", (("id", "whatif-dice"), ("type", "text"), ("inputmode", "text"),
+                                           ("autocomplete", "off"), ("spellcheck", "false")))
+        field.value = " ".join(str(value) for value in values)
+        play = el("button", t("dispute.whatif_dice_play"), "whatif-play", (("type", "button"), ("id", "whatif-dice-play")))
+        listen(play, "click", lambda e: self.play_dice(field.value))
+        add(dice, field, play, el("p", t(source, n=len(values)), "muted", (("id", "whatif-dice-source"),)))
+        add(box, dice)
+        other = el("div", None, "whatif-other")
+        choices = [c for c in game.legal(before, head.seat) if c != head.command]
+        if choices:
+            add(other, el("label", t("dispute.whatif_command_label", seat=seat_name(head.seat)), None,
+                          (("for", "whatif-command"),)))
+            select = el("select", None, "whatif-command", (("id", "whatif-command"), ("translate", "no")))
+            for index, command in enumerate(choices[:MAX_CHOICES]):
+                add(select, el("option", command_text(command), None, (("value", index),)))
+            self.choices = choices
+            play_other = el("button", t("dispute.whatif_command_play"), "whatif-play",
+                            (("type", "button"), ("id", "whatif-command-play")))
+            listen(play_other, "click", lambda e: self.play_other(int(select.value)))
+            add(other, select, play_other)
+            if len(choices) > MAX_CHOICES:
+                add(other, el("p", t("dispute.whatif_more_choices", n=len(choices) - MAX_CHOICES), "muted"))
+        else:
+            add(other, el("p", t("dispute.whatif_no_other", seat=seat_name(head.seat)), "muted"))
+        add(box, other, el("p", None, "whatif-status", (("id", "whatif-status"), ("role", "status"))))
+        return box
+
+    def logged_dice(self, game: object, before: object, head: object) -> tuple:
+        """The values the command drew, and which message says where they come from."""
+        if self.group[0].dice is not None:  # loaded dice travel with a command's first event
+            return list(self.group[0].dice), "dispute.whatif_dice_loaded"
+        secret = next((e.event.secret for e in self.page.envelopes if isinstance(e.event, SecretRevealed)), None)
+        try:
+            if secret is not None:
+                return (drawn(game, before, head.seat, head.command, revealed_rng(secret, first_seq(self.group))),
+                        "dispute.whatif_dice_revealed")
+            return drawn(game, before, head.seat, head.command, Rng(first_seq(self.group))), "dispute.whatif_dice_sealed"
+        except Exception:  # a rules change can make an old command fail: the reader types the dice
+            return [], "dispute.whatif_dice_sealed"
+
+    def play_dice(self, text: str) -> None:
+        values, fault = parse_dice(str(text))
+        if fault is not None:
+            self.status(t("dispute.whatif_dice_fault", fault=fault), "bad")
+            return
+        head = self.head()
+        self.start_branch(first_seq(self.group), head.seat, head.command, LoadedRng(values))
+
+    def play_other(self, index: int) -> None:
+        seq = first_seq(self.group)
+        self.start_branch(seq, self.head().seat, self.choices[index], Rng(BRANCH_SEED * seq))
+
+    def status(self, text: str, cls: str) -> None:
+        node = byid("whatif-status")
+        set_text(node, text)
+        node.setAttribute("class", "whatif-status " + cls)
+
+    # --- the branch --------------------------------------------------------------------------------
+
+    def start_branch(self, seq: int, seat: object, command: object, rng: object) -> None:
+        page = self.page
+        game = page.versions[seq - 2]
+        branch = Branch(game, seq, page.states[seq - 2], page.envelopes[: seq - 1])
+        answer = branch.play(seat, command, rng)
+        if not isinstance(answer, Branch):
+            self.status(answer, "bad")
+            return
+        page.stop()
+        self.branch = branch
+        self.status(t("dispute.whatif_branched", seq=seq), "ok")
+        self.draw_branch()
+
+    def ask(self, seq: int) -> None:
+        """The board at the state before seq's command, the seat's options on it: a branch of no move yet."""
+        page = self.page
+        page.stop()
+        self.branch = Branch(page.versions[seq - 2], seq, page.states[seq - 2], page.envelopes[: seq - 1])
+        self.status(t("dispute.whatif_asked", seq=seq), "ok")
+        self.draw_branch()
+
+    def move(self, seat: object, kind: str, data: dict) -> None:
+        """A move of the branch, from the renderer's buttons or a click on the board."""
+        branch = self.branch
+        try:
+            command = branch.game.commands.build(dict(data, type=kind), "$")
+        except Exception as error:  # a renderer's command the rules cannot read: said, not thrown
+            self.status(t("dispute.whatif_refused", rule="", reason=str(error)), "bad")
+            return
+        answer = branch.play(seat, command, Rng(BRANCH_SEED * branch.seq + len(branch.moves)))
+        if not isinstance(answer, Branch):
+            self.status(answer, "bad")
+        else:
+            self.status(t("dispute.whatif_moved", n=len(branch.moves)), "ok")
+        self.draw_branch()
+
+    def draw_branch(self) -> None:
+        page, branch = self.page, self.branch
+        state = branch.state
+        turn = branch.game.turn(state)
+        seat = turn[0] if turn else None
+        over = branch.game.is_over(state)
+        interactive = seat is not None and not over
+        page.view.draw(state, branch.envelopes, seat, interactive, self.pick)
+        page.ui.drawn(branch.game.name, interactive)
+        hash_box = byid("hash")
+        set_text(hash_box, t("dispute.whatif_board", seq=branch.seq, n=len(branch.moves)))
+        hash_box.setAttribute("class", "hash branch")
+        hash_box.setAttribute("data-branch", str(len(branch.moves)))
+        hash_box.setAttribute("data-hash", state_hash(state))  # the branch's state, as the board draws it
+        window.document.body.setAttribute("data-branch", "1")
+        box = byid("whatif-branch")
+        if box is None:
+            box = el("div", None, "whatif-branch", (("id", "whatif-branch"),))
+            add(byid("whatif"), box)
+        clear(box)
+        back = el("button", t("dispute.whatif_back"), "whatif-back", (("type", "button"), ("id", "whatif-back")))
+        listen(back, "click", lambda e: self.leave_branch(True))
+        add(box, back)
+        actions = el("div", None, "controls whatif-actions", (("id", "whatif-actions"),))
+        if over:
+            add(actions, el("span", t("play.over"), "over"))
+        elif seat is not None:
+            # As on the play page: the renderer's own prompt first (gloomhaven's learns there whose
+            # cards it draws), else whose turn it is.
+            prompt_text = getattr(page.view, "prompt_text", None)
+            text = prompt_text(state, seat, seat) if prompt_text is not None else None
+            add(actions, el("span", text if text is not None else t("dispute.whatif_turn", seat=seat_name(seat)), "prompt"))
+            for label, kind, data in page.view.actions(state, seat):
+                button = el("button", label, "action", (("data-command", kind), ("type", "button")))
+                listen(button, "click", self.action_handler(seat, kind, data))
+                add(actions, button)
+            local = getattr(page.view, "local_actions", None)
+            for label, key in (local(state, seat) if local is not None else ()):
+                button = el("button", label, "action local", (("data-path-action", key), ("type", "button")))
+                listen(button, "click", self.local_handler(seat, key))
+                add(actions, button)
+        add(box, actions)
+        log = el("ol", None, "log whatif-log", (("id", "whatif-log"),))
+        for envelope in branch.envelopes[branch.seq - 1 :]:
+            add(log, event_row(branch.game, page.view, envelope, False))
+        add(box, log)
+
+    def action_handler(self, seat: object, kind: str, data: dict) -> object:
+        def handler(event: object) -> None:
+            self.move(seat, kind, data)
+
+        return handler
+
+    def local_handler(self, seat: object, key: str) -> object:
+        def handler(event: object) -> None:
+            command = self.page.view.path_action(self.branch.state, seat, key)
+            if command is not None:
+                self.move(seat, command[0], command[1])
+            else:
+                self.draw_branch()
+
+        return handler
+
+    def pick(self, place: object) -> None:
+        """A click on the branch's board: the renderer says which command it means, as on the play page."""
+        branch = self.branch
+        if branch is None:
+            return
+        turn = branch.game.turn(branch.state)
+        if not turn:
+            return
+        seat = turn[0]
+        command = getattr(self.page.view, "pick_command", None)
+        picked = command(branch.state, seat, place) if command is not None else ("Move", {"to": place}, "")
+        if picked is None:  # the renderer kept the click (a waypoint of a path being built)
+            self.draw_branch()
+            return
+        self.move(seat, picked[0], picked[1])
+
+    def leave_branch(self, redraw: bool) -> None:
+        if self.branch is None:
+            return
+        self.branch = None
+        window.document.body.removeAttribute("data-branch")
+        byid("hash").removeAttribute("data-branch")
+        box = byid("whatif-branch")
+        if box is not None:
+            box.remove()
+        if redraw:
+            self.page.go(self.page.seq)
+
+
+class Branch:
+    """A what-if: the real log up to seq ``seq - 1``, then the moves played here (never stored)."""
+
+    def __init__(self, game: object, seq: int, state: object, envelopes: list) -> None:
+        self.game = game
+        self.seq = seq
+        self.state = state
+        self.envelopes = list(envelopes)
+        self.moves = []
+
+    def play(self, seat: object, command: object, rng: object) -> object:
+        """Decide and fold one move: this branch, or the words that say why not."""
+        try:
+            answer = step(self.game, self.state, seat, command, rng)
+        except Exception as error:  # a running game's secret picks are not in the public log
+            return t("dispute.whatif_failed", error=error)
+        if isinstance(answer, Rejection):
+            return t("dispute.whatif_refused", rule=answer.rule, reason=answer.reason)
+        if isinstance(answer, str):
+            return t("dispute.whatif_dice_fault", fault=answer)
+        command_id = f"whatif-{len(self.moves) + 1}"
+        dice = answer.dice if answer.dice else None
+        for event, state in zip(answer.events, answer.states):
+            seq = len(self.envelopes) + 1
+            self.envelopes.append(Envelope("", seq, event, seat, command_id, command, dice, rule_of(event),
+                                           state_hash(state)))
+            dice = None
+        self.state = answer.state
+        self.moves.append(answer)
+        return self
+
+
+def first_seq(group: list) -> int:
+    """The seq of a command's first event: its generator's number (CORE-1)."""
+    return group[0].seq
+
+
+def group_of(envelopes: list, seq: int) -> list:
+    """The envelopes the command behind seq ``seq`` produced (one envelope when no command did)."""
+    index = seq - 1
+    command_id = envelopes[index].command_id
+    if command_id is None:
+        return [envelopes[index]]
+    start = index
+    while start > 0 and envelopes[start - 1].command_id == command_id:
+        start -= 1
+    end = index
+    while end + 1 < len(envelopes) and envelopes[end + 1].command_id == command_id:
+        end += 1
+    return envelopes[start : end + 1]
+
+
+def audit_lines(answer: dict) -> list:
+    """The audit's answer in words: ``(class, text)`` per line."""
+    divergence = answer.get("divergence")
+    if divergence:
+        return [("bad", t("dispute.audit_diverged", seq=divergence.get("seq"), clause=divergence.get("clause") or "—"))]
+    events = int(answer.get("events") or 0)
+    if answer.get("complete"):
+        return [("ok", t("dispute.audit_complete", n=events)),
+                ("muted", t("dispute.audit_redecided", n=int(answer.get("redecided") or 0),
+                            dice=int(answer.get("with_dice") or 0)))]
+    lines = [("warn", t("dispute.audit_partial", n=events))]
+    if answer.get("sealed"):
+        lines.append(("muted", t("dispute.audit_sealed", n=int(answer["sealed"]))))
+    if answer.get("withheld"):
+        lines.append(("muted", t("dispute.audit_withheld", n=int(answer["withheld"]))))
+    if answer.get("over") and not answer.get("revealed"):
+        lines.append(("bad", t("dispute.audit_unrevealed")))
+    return lines

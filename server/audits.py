@@ -1,0 +1,69 @@
+"""``GET /api/games/{id}/audit``: the server's audit of a game, as anyone may ask it (issue 18).
+
+The log audited is the spectator's (every envelope through ``visible_to``, as ``GET .../log``
+gives it), under the rules version the game started under and each RulesVersionChanged after
+(CORE-3), with no secret from the store: a running game's commands that draw are counted as
+waiting for the reveal (``sealed``), never re-derived, and its hidden picks are withheld
+(``withheld``); once the game is over its log holds SecretRevealed (CORE-2) and every die is
+re-derived from it. The answer so cannot tell anything the public log does not: while the game
+runs a divergence names its seq and clauses only; the logged and produced outcomes come once the
+game is over (as ``GET .../rules`` does).
+
+Re-deciding a long log is seconds of CPU (every command of the game decided again), so it runs in
+a worker thread, one audit at a time per process (``AUDITS_AT_ONCE``): the event loop keeps serving
+the Rooms meanwhile (docs/bounds.md, rule 3), and a flood of audit requests queues instead of
+multiplying threads. The route keeps each answer per game and head (``api.AUDIT_CACHE``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from events.log import audit_log, rules_in_force, started_under
+from server import frames
+from server.room import visible_to
+from server.store import GameMeta, Store
+
+AUDITS_AT_ONCE = 1
+
+
+async def audit_answer(store: Store, meta: GameMeta, game: Any, gate: asyncio.Semaphore) -> dict:
+    """The JSON answer for the stored game ``meta`` played under the rule system ``game``; ``gate``
+    is the app's ``Semaphore(AUDITS_AT_ONCE)``."""
+    stored = await store.read(meta.game_id)
+    async with gate:
+        return await asyncio.to_thread(answer_of, meta, game, stored)
+
+
+def answer_of(meta: GameMeta, game: Any, stored: list) -> dict:
+    """The audit of the stored envelopes as a spectator receives them (pure CPU: run in a thread)."""
+    envelopes = []
+    rules = game
+    for item in stored:
+        envelope = frames.decode_envelope(rules, item.envelope)
+        if envelope.seq == 1 or envelope.type == "RulesVersionChanged":
+            rules = rules_in_force(rules, [envelope])
+        visible = visible_to(rules, envelope, None, meta.over)
+        if visible is not None:
+            envelopes.append(visible)
+    report = audit_log(started_under(game, envelopes), envelopes)
+    divergence = None
+    if report.divergence is not None:
+        found = report.divergence
+        divergence = {"seq": found.seq, "clause": found.clause, "logged_rule": found.logged_rule,
+                      "produced_rule": found.produced_rule}
+        if meta.over:
+            divergence.update(logged=found.logged, produced=found.produced)
+    return {
+        "game": meta.game_id,
+        "complete": report.complete,
+        "over": report.over,
+        "revealed": report.revealed,
+        "events": report.events,
+        "redecided": report.redecided,
+        "with_dice": report.with_dice,
+        "sealed": report.sealed,
+        "withheld": report.withheld,
+        "divergence": divergence,
+    }
