@@ -284,7 +284,11 @@ class Table:
                 table.secret, table.revealed = envelope.event.secret, True
             elif isinstance(envelope.event, RulesVersionChanged):
                 table._move(envelope)
-            table.proposal = upgrade.track(table.proposal, envelope.seq, envelope.event)
+            try:  # the consent as absorb checks it: a game's seats never change, and it is over once revealed
+                table.proposal = upgrade.follow(table.game, table.revealed, game.seats(state), table.proposal,
+                                                envelope.seq, envelope.seat, envelope.event)
+            except upgrade.ConsentError as error:
+                raise LogError(str(error)) from None
             table.envelopes.append(envelope)
             if envelope.command_id is not None:
                 table.by_command.setdefault(envelope.command_id, []).append(envelope)
@@ -318,7 +322,9 @@ class Table:
         proposal = None
         if self.follow:  # the seats' consent to a newer version, checked as the rules would decide it (CORE-10, CORE-11)
             try:
-                proposal = upgrade.follow(self.game, self.state, self.proposal, envelope.seq, envelope.seat, event)
+                proposal = upgrade.follow(self.game, self.state is not None and bool(self.game.is_over(self.state)),
+                                          () if self.state is None else self.game.seats(self.state), self.proposal,
+                                          envelope.seq, envelope.seat, event)
             except upgrade.ConsentError as error:
                 raise LogError(str(error)) from None
         if isinstance(event, SecretRevealed):

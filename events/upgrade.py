@@ -114,27 +114,31 @@ def decide(game: Any, state: Any, proposal: Proposal | None, seat: str | None, c
     """The events of a consent command whose first event gets ``seq``, or the Rejection citing why not.
 
     ``game`` is the rules version in force, ``proposal`` the open one (None: none)."""
+    if state is None:
+        return Rejection("CORE-10", "the game has not started")
+    over, seats = bool(game.is_over(state)), game.seats(state)
     if isinstance(command, ProposeRulesVersion):
-        refused = _proposal_refused(game, state, proposal, seat, command.to_version)
+        refused = _proposal_refused(game, over, seats, proposal, seat, command.to_version)
         if refused is not None:
             return refused
         made = [RulesVersionProposed(seat, game.rules_version, command.to_version)]
         opened = Proposal(seq, seat, game.rules_version, command.to_version)
-        if not opened.waiting(game.seats(state)):  # a game of one seat: its proposal is everyone's yes
+        if not opened.waiting(seats):  # a game of one seat: its proposal is everyone's yes
             made.append(_moved(opened, seq))
         return made
-    refused = _answer_refused(game, state, proposal, seat, command.proposal)
+    refused = _answer_refused(seats, proposal, seat, command.proposal)
     if refused is not None:
         return refused
     made = [RulesVersionAnswered(seat, command.proposal, command.yes)]
-    if command.yes and proposal.waiting(game.seats(state)) == (seat,):
+    if command.yes and proposal.waiting(seats) == (seat,):
         made.append(_moved(proposal, seq))
     return made
 
 
-def follow(game: Any, state: Any, proposal: Proposal | None, seq: int, seat: str | None, event: Any) -> Any:
-    """The open proposal after the logged ``event`` at ``seq`` (by envelope ``seat``), on the state
-    before it; ConsentError if the rules would not have logged it there.
+def follow(game: Any, over: bool, seats: tuple, proposal: Proposal | None, seq: int, seat: str | None,
+           event: Any) -> Any:
+    """The open proposal after the logged ``event`` at ``seq`` (by envelope ``seat``), in a game
+    that is ``over`` or not before it, of ``seats``; ConsentError if the rules would not have logged it there.
 
     A RulesVersionChanged that records the seats' consent (``agreed``) must follow the last yes
     its proposal needed; one without is not checked here (``events.log.audit_log`` re-decides the
@@ -143,7 +147,7 @@ def follow(game: Any, state: Any, proposal: Proposal | None, seq: int, seat: str
     if kind is RulesVersionProposed:
         if seat != event.seat:
             raise ConsentError(f"seq {seq}: RulesVersionProposed names seat {event.seat!r} but was sent by {seat!r}")
-        refused = _proposal_refused(game, state, proposal, event.seat, event.to_version)
+        refused = _proposal_refused(game, over, seats, proposal, event.seat, event.to_version)
         if refused is None and event.from_version != game.rules_version:
             refused = Rejection("CORE-10", f"it proposes moving from {event.from_version}, but the game is played "
                                 f"under {game.rules_version}")
@@ -152,7 +156,7 @@ def follow(game: Any, state: Any, proposal: Proposal | None, seq: int, seat: str
     elif kind is RulesVersionAnswered:
         if seat != event.seat:
             raise ConsentError(f"seq {seq}: RulesVersionAnswered names seat {event.seat!r} but was sent by {seat!r}")
-        refused = _answer_refused(game, state, proposal, event.seat, event.proposal)
+        refused = _answer_refused(seats, proposal, event.seat, event.proposal)
         if refused is not None:
             raise ConsentError(f"seq {seq}: RulesVersionAnswered refused by {refused}")
     elif kind.TYPE == "RulesVersionChanged" and event.agreed is not None:
@@ -163,7 +167,7 @@ def follow(game: Any, state: Any, proposal: Proposal | None, seq: int, seat: str
         if proposal.to_version != event.to_version:
             raise ConsentError(f"seq {seq}: RulesVersionChanged moves to {event.to_version}, but the seats agreed "
                                f"to {proposal.to_version} (CORE-3)")
-        waiting = proposal.waiting(game.seats(state))
+        waiting = proposal.waiting(seats)
         if waiting:
             raise ConsentError(f"seq {seq}: RulesVersionChanged without the seats' consent: "
                                f"{', '.join(waiting)} did not say yes (CORE-3)")
@@ -188,13 +192,11 @@ def _moved(proposal: Proposal, seq: int) -> Any:
     return RulesVersionChanged(proposal.from_version, proposal.to_version, seq + 2, proposal.seq)
 
 
-def _proposal_refused(game: Any, state: Any, proposal: Proposal | None, seat: str | None, to: str) -> Any:
+def _proposal_refused(game: Any, over: bool, seats: tuple, proposal: Proposal | None, seat: str | None,
+                      to: str) -> Any:
     """Why ``seat`` may not propose moving to ``to`` now (CORE-10), or None."""
-    if state is None:
-        return Rejection("CORE-10", "the game has not started")
-    if game.is_over(state):
+    if over:
         return Rejection("CORE-10", f"the game is over: its rules version ({game.rules_version}) no longer matters")
-    seats = game.seats(state)
     if seat not in seats:
         who = "a spectator" if seat is None else f"{seat!r}, not a seat of this game,"
         return Rejection("CORE-10", f"{who} cannot propose a rules version: only the seats ({', '.join(seats)}) may")
@@ -213,14 +215,13 @@ def _proposal_refused(game: Any, state: Any, proposal: Proposal | None, seat: st
     return None
 
 
-def _answer_refused(game: Any, state: Any, proposal: Proposal | None, seat: str | None, asked: int) -> Any:
+def _answer_refused(seats: tuple, proposal: Proposal | None, seat: str | None, asked: int) -> Any:
     """Why ``seat`` may not answer the proposal at seq ``asked`` now (CORE-11), or None."""
     if proposal is None:
         return Rejection("CORE-11", f"there is no open proposal to answer (none at seq {asked}): a no, or any "
                          "command made since, ended it")
     if asked != proposal.seq:
         return Rejection("CORE-11", f"the open proposal is the one at seq {proposal.seq}, not seq {asked}")
-    seats = game.seats(state)
     if seat not in seats:
         who = "a spectator" if seat is None else f"{seat!r}, not a seat of this game,"
         return Rejection("CORE-11", f"{who} cannot answer a proposal: only the seats ({', '.join(seats)}) may")

@@ -252,3 +252,14 @@ def test_core_10_a_game_not_started_cannot_be_proposed_a_version():
 
     assert upgrade.decide(TOY, None, None, "a", ProposeRulesVersion("toy-2"), 1) == Rejection(
         "CORE-10", "the game has not started")
+
+
+def test_core_3_a_resume_from_a_snapshot_refuses_a_forged_consent_too():
+    """The Room resumes a stored game from a snapshot without folding the log again: the consent is
+    checked all the same (a game's seats are its final state's; it is over once its secret is out)."""
+    honest = _agreed()
+    moved = honest.envelopes[6]
+    forged = honest.envelopes[:5] + [Envelope(moved.game, 6, RulesVersionChanged("toy-1", "toy-2", 7, agreed=4),
+                                              None, None, None, None, "CORE-3", moved.hash, None)]
+    with pytest.raises(LogError, match="seq 6: RulesVersionChanged without the seats' consent: c did not say yes"):
+        Table.resume(TOY, "g-1", forged, honest.state)
