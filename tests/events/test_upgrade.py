@@ -263,3 +263,19 @@ def test_core_3_a_resume_from_a_snapshot_refuses_a_forged_consent_too():
                                               None, None, None, None, "CORE-3", moved.hash, None)]
     with pytest.raises(LogError, match="seq 6: RulesVersionChanged without the seats' consent: c did not say yes"):
         Table.resume(TOY, "g-1", forged, honest.state)
+
+
+def test_core_10_the_pages_word_the_consent_clauses_as_the_catalogue_does_in_english():
+    """The play page words CORE-3/10/11 through the message catalogue (client/eventlog.py): the English
+    there is the core catalogue's own, so the two cannot drift apart."""
+    import json
+    from pathlib import Path
+
+    from events.rules import CORE
+
+    english = json.loads((Path(__file__).resolve().parents[2] / "client" / "i18n" / "en.json").read_text("utf-8"))
+    worded = [key.rsplit(".", 1)[1] for key in english if key.startswith("consent.clause_title.")]
+    assert worded == ["CORE-3", "CORE-10", "CORE-11"]  # client/eventlog.py's CORE_WORDED
+    for clause_id in worded:
+        assert english[f"consent.clause_title.{clause_id}"] == CORE[clause_id].title
+        assert english[f"consent.clause_text.{clause_id}"] == CORE[clause_id].text
