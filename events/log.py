@@ -366,9 +366,10 @@ class Table:
     def move_to(self, rules_version: str, at: str | None = None) -> Envelope:
         """Append RulesVersionChanged and decide every later command under ``rules_version`` (CORE-3).
 
-        The shell calls it only for a game that replays unchanged under that version (``audit_log``)
-        or whose seats agreed. ValueError names what is wrong: an unreleased or older version, a game
-        that is over.
+        The shell calls it only for a game that replays unchanged under that version (``audit_log``
+        checks it: a move without the seats' consent of a game that diverges is a divergence); a move
+        the seats agreed to is appended by ``submit`` after the last yes (``events/upgrade.py``).
+        ValueError names what is wrong: an unreleased or older version, a game that is over.
         """
         target = self.game.version(rules_version)  # KeyError names the released ones
         if target is self.game:
