@@ -11,6 +11,10 @@ Only the folders of each game's newest rules version are written again; the fold
 versions are kept as they are: they prove that games played under a released version still
 replay and audit under it.
 
+``python -m tests.corpus.make --agreed`` writes the one game whose seats agreed to move it to a
+newer rules version (``agreed``, CORE-10/CORE-11): filed, like every moved game, under the version
+it started with, which ``make`` never rewrites.
+
 To add a game by hand (a browser game's log from ``/api/games/{id}/log``, a log from a dispute),
 run ``python -m tests.corpus.make --add FILE``: it is replayed, audited (a finished game's secret
 is in its log) and copied under its game and rules version, and entered in the manifest.
@@ -29,6 +33,7 @@ import events.games
 from events.bots import bot, playout
 from events.log import Table, audit
 from events.rng import Rng
+from events.upgrade import AnswerRulesVersion, ProposeRulesVersion
 from server import logfile, scenarios
 
 HERE = Path(__file__).parent
@@ -122,6 +127,30 @@ def make() -> dict:
     return manifest
 
 
+AGREED = "echo/echo-1/novice-duel-agreed-greedy-1.jsonl"
+
+
+def agreed() -> Table:
+    """An echo-1 novice-duel moved to echo-2 by its seats (CORE-10, CORE-11) after 12 greedy commands,
+    then played to its end under echo-2. Its first fight ends at seq 15, where echo-2 parts from it
+    (EC-15): ``chronicle upgrade`` would leave it where it is, so only its seats could move it."""
+    echo_1 = events.games.load("echo", "echo-1")
+    table = Table.create(echo_1, "corpus-echo-novice-duel-agreed-greedy-1", scenarios.load("echo/novice-duel")[1], 1)
+    bots = {seat: bot(echo_1, "greedy") for seat in echo_1.seats(table.state)}
+    chooser = Rng(1001)
+    playout(table, bots, chooser, 12)
+    first, *others = echo_1.seats(table.state)
+    proposal = table.submit(first, ProposeRulesVersion("echo-2"), f"bot-{table.seq + 1}").envelopes[0].seq
+    for seat in others:
+        table.submit(seat, AnswerRulesVersion(proposal, True), f"bot-{table.seq + 1}")
+    if table.game.rules_version != "echo-2":
+        raise SystemExit(f"{AGREED}: the seats' yes did not move the game")
+    playout(table, bots, chooser, LIMIT)  # under echo-2 now: playout plays the Table's version
+    if not table.game.is_over(table.state) or audit(echo_1, table.envelopes) is not None:
+        raise SystemExit(f"{AGREED}: not over, or does not audit")
+    return table
+
+
 def add(path: Path, manifest: dict) -> None:
     game, envelopes = logfile.read(path)
     logfile.restore(game, envelopes, str(path))
@@ -146,10 +175,16 @@ def unexercised(manifest: dict) -> dict:
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", metavar="FILE", type=Path, help="enter one log in the manifest instead")
+    parser.add_argument("--agreed", action="store_true", help="write the game moved by its seats' consent instead")
     args = parser.parse_args(argv)
     if args.add is not None:
         manifest = json.loads(MANIFEST.read_text())
         add(args.add, manifest)
+    elif args.agreed:
+        manifest = json.loads(MANIFEST.read_text())
+        table = agreed()
+        logfile.write(HERE / AGREED, table.envelopes)
+        manifest[AGREED] = entry(HERE / AGREED, table.game, table.envelopes)
     else:
         newest = {f"{name}/{events.games.load(name).rules_version}/" for name in events.games.NAMES}
         manifest = {name: item for name, item in json.loads(MANIFEST.read_text()).items()

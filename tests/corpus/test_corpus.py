@@ -89,3 +89,22 @@ def test_core_3_the_corpus_holds_a_game_moved_to_a_newer_version_and_replay_foll
     assert [(m.event.from_version, m.event.to_version, m.rule) for m in moves] == [("skirmish-1", "skirmish-2",
                                                                                    "CORE-3")]
     assert logfile.restore(game, envelopes, name).game is events.games.load("skirmish", "skirmish-2")
+
+
+def test_core_11_the_corpus_holds_a_game_its_seats_moved_and_every_reader_checks_their_consent():
+    """CORE-10, CORE-11: echo/novice-duel moved from echo-1 to echo-2 by its seats after 12 commands
+    (``make.py --agreed``), then played to its end: it replays and audits following the move, though under
+    echo-2 throughout it parts at seq 15 (EC-15), which is why only its seats could move it."""
+    from tests.corpus.make import AGREED
+
+    game, envelopes = logfile.read(HERE / AGREED)
+    consent = [(e.type, e.rule) for e in envelopes if e.rule in ("CORE-10", "CORE-11", "CORE-3")]
+    assert consent == [("RulesVersionProposed", "CORE-10"), ("RulesVersionAnswered", "CORE-11"),
+                       ("RulesVersionChanged", "CORE-3")]
+    moved = next(e for e in envelopes if e.type == "RulesVersionChanged")
+    assert moved.event.agreed == moved.seq - 2 and moved.event.to_version == "echo-2"
+    assert logfile.restore(game, envelopes, AGREED).game is events.games.load("echo", "echo-2")
+    assert game.rules_version == "echo-1" and audit(game, envelopes) is None  # echo-1, then the move to echo-2
+    from events.log import audit_log
+
+    assert audit_log(events.games.load("echo"), envelopes, follow=False).divergence.seq == 15
