@@ -11,9 +11,10 @@ Only the folders of each game's newest rules version are written again; the fold
 versions are kept as they are: they prove that games played under a released version still
 replay and audit under it.
 
-``python -m tests.corpus.make --agreed`` writes the one game whose seats agreed to move it to a
-newer rules version (``agreed``, CORE-10/CORE-11): filed, like every moved game, under the version
-it started with, which ``make`` never rewrites.
+``python -m tests.corpus.make --crafted`` writes the games a bot playout of the newest rules cannot
+give (``CRAFTED``): one whose seats agreed to move it to a newer rules version (``agreed``,
+CORE-10/CORE-11), and the one arkham ending only arkham-2 reaches (``devoured``). Each is filed under
+the version it started with, which ``make`` never rewrites.
 
 To add a game by hand (a browser game's log from ``/api/games/{id}/log``, a log from a dispute),
 run ``python -m tests.corpus.make --add FILE``: it is replayed, audited (a finished game's secret
@@ -146,9 +147,26 @@ def agreed() -> Table:
     if table.game.rules_version != "echo-2":
         raise SystemExit(f"{AGREED}: the seats' yes did not move the game")
     playout(table, bots, chooser, LIMIT)  # under echo-2 now: playout plays the Table's version
-    if not table.game.is_over(table.state) or audit(echo_1, table.envelopes) is not None:
-        raise SystemExit(f"{AGREED}: not over, or does not audit")
     return table
+
+
+DEVOURED = "arkham/arkham-2/lone-frail-street-random-5.jsonl"
+
+
+def devoured() -> Table:
+    """AH-C4 "every investigator is devoured": one investigator of monster-street at 1 Stamina and 1
+    Sanity, played at random under arkham-2, where a failed Evade takes its Stamina to 0 and the
+    Horror check that still follows (AH-C2) its Sanity: both at 0 at once. arkham-3 knocks it out at
+    the failed Evade, so no arkham-3 game can end this way."""
+    arkham_2 = events.games.load("arkham", "arkham-2")
+    scenario = _frail_investigators(scenarios.load("arkham/monster-street")[1])
+    scenario["investigators"] = scenario["investigators"][:1]
+    table = Table.create(arkham_2, "corpus-arkham-lone-frail-street-random-5", scenario, 5)
+    playout(table, {seat: bot(arkham_2, "random") for seat in arkham_2.seats(table.state)}, Rng(1005), LIMIT)
+    return table
+
+
+CRAFTED = {AGREED: agreed, DEVOURED: devoured}
 
 
 def add(path: Path, manifest: dict) -> None:
@@ -175,16 +193,21 @@ def unexercised(manifest: dict) -> dict:
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", metavar="FILE", type=Path, help="enter one log in the manifest instead")
-    parser.add_argument("--agreed", action="store_true", help="write the game moved by its seats' consent instead")
+    parser.add_argument("--crafted", action="store_true", help="write the crafted games (CRAFTED) instead")
     args = parser.parse_args(argv)
     if args.add is not None:
         manifest = json.loads(MANIFEST.read_text())
         add(args.add, manifest)
-    elif args.agreed:
+    elif args.crafted:
         manifest = json.loads(MANIFEST.read_text())
-        table = agreed()
-        logfile.write(HERE / AGREED, table.envelopes)
-        manifest[AGREED] = entry(HERE / AGREED, table.game, table.envelopes)
+        for name, craft in CRAFTED.items():
+            table = craft()
+            started = events.games.load(table.game.name, table.envelopes[0].event.rules_version)
+            if not table.game.is_over(table.state) or audit(started, table.envelopes) is not None:
+                raise SystemExit(f"{name}: not over, or does not audit")
+            (HERE / name).parent.mkdir(parents=True, exist_ok=True)
+            logfile.write(HERE / name, table.envelopes)
+            manifest[name] = entry(HERE / name, table.game, table.envelopes)
     else:
         newest = {f"{name}/{events.games.load(name).rules_version}/" for name in events.games.NAMES}
         manifest = {name: item for name, item in json.loads(MANIFEST.read_text()).items()
