@@ -109,3 +109,42 @@ def test_core_11_the_corpus_holds_a_game_its_seats_moved_and_every_reader_checks
     from events.log import audit_log
 
     assert audit_log(events.games.load("echo"), envelopes, follow=False).divergence.seq == 15
+
+
+def test_a_browser_game_enters_the_corpus_anonymised_and_only_when_asked(monkeypatch, tmp_path):
+    """``save_browser_game``: nothing without CHRONICLE_CORPUS_SAVE=1; with it, a log without times
+    (every ``at`` null, the pages' time-stamped command ids renamed), every hash and the audit unchanged."""
+    from events.bots import bot, playout
+    from events.log import Envelope, Table
+    from events.rng import Rng
+    from server import scenarios
+    from tests.corpus import make
+
+    mecha = events.games.load("mecha")
+    table = Table.create(mecha, "g-browser", scenarios.load("mecha/sample")[1], 7, at="2026-12-01T12:00:00.000000Z")
+    playout(table, {seat: bot(mecha, "random") for seat in mecha.seats(table.state)}, Rng(7), 5000, prefix="c-1764590400000-1")
+    timed = [Envelope(e.game, e.seq, e.event, e.seat, e.command_id, e.command, e.dice, e.rule, e.hash,
+                      "2026-12-01T12:00:00.000000Z") for e in table.envelopes]
+    lines = [logfile.dumps(e) for e in timed]
+    monkeypatch.delenv(make.SAVE, raising=False)
+    assert make.save_browser_game(lines, "test") is None
+    # Check the anonymised log: no time left, ids renamed per command, the same hashes, and it audits.
+    clean = make.anonymised(timed)
+    assert {e.at for e in clean} == {None} and [e.hash for e in clean] == [e.hash for e in timed]
+    assert not any("1764590400000" in (e.command_id or "") for e in clean)
+    assert len({e.command_id for e in clean} - {None}) == len({e.command_id for e in timed} - {None})
+    assert audit(mecha, clean) is None
+    # Check saving files it under its game and version, in a manifest of its own here (not the repo's).
+    monkeypatch.setenv(make.SAVE, "1")
+    for name in ("HERE", "MANIFEST", "UNEXERCISED"):
+        monkeypatch.setattr(make, name, tmp_path / {"HERE": "", "MANIFEST": "manifest.json",
+                                                     "UNEXERCISED": "unexercised.json"}[name])
+    (tmp_path / "manifest.json").write_text("{}")
+    saved = make.save_browser_game(lines, "test")
+    assert saved == tmp_path / "mecha" / mecha.rules_version / "browser-test.jsonl"
+    assert "2026-12-01" not in saved.read_text()
+    entry = json.loads((tmp_path / "manifest.json").read_text())[f"mecha/{mecha.rules_version}/browser-test.jsonl"]
+    assert entry["final_hash"] == table.envelopes[-1].hash and entry["end"] == "the last round is over"
+    # Check a game that is not over is refused.
+    with pytest.raises(SystemExit, match="not over"):
+        make.save_browser_game(lines[:5], "unfinished")
