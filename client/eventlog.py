@@ -10,12 +10,16 @@ from client import i18n
 from client.dom import add, el
 from client.i18n import t
 
+CORE_WORDED = ("CORE-3", "CORE-10", "CORE-11")  # ``consent.clause_title.<id>`` and ``consent.clause_text.<id>``
+
 
 def clause_words(game: object, rule: object) -> tuple | None:
     """``(title, text)`` of a clause in the reader's language, else the catalogue's own, else None."""
     if not rule:
         return None
     found = i18n.clause(game.name, rule)
+    if found is None and rule in CORE_WORDED:  # the core's clauses the catalogue words (a move of rules version)
+        found = (t("consent.clause_title." + rule), t("consent.clause_text." + rule))
     clause = game.catalogue.get(rule) if found is None else None
     if clause is not None:
         found = (clause.title, clause.text)
@@ -79,7 +83,22 @@ def describe(view: object, event: object) -> str:
     """The board's words for an event; the core's own event (CORE-2) is the same in every game."""
     if event.TYPE == "SecretRevealed":
         return t("log.secret_revealed")
+    if event.TYPE in CONSENT:  # a move of rules version by the seats' consent (CORE-10, CORE-11, CORE-3)
+        return consent_text(event)
     return view.describe(event)
+
+
+CONSENT = ("RulesVersionProposed", "RulesVersionAnswered", "RulesVersionChanged")
+
+
+def consent_text(event: object) -> str:
+    if event.TYPE == "RulesVersionProposed":
+        return t("consent.log_proposed", seat=i18n.seat_name(event.seat), version=event.to_version)
+    if event.TYPE == "RulesVersionAnswered":
+        return t("consent.log_yes" if event.yes else "consent.log_no", seat=i18n.seat_name(event.seat),
+                 proposal=event.proposal)
+    key = "consent.log_moved" if event.agreed is None else "consent.log_agreed"
+    return t(key, old=event.from_version, new=event.to_version)
 
 
 def rejection_row(game: object, frame: dict, tried: str) -> object:

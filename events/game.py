@@ -9,6 +9,7 @@ the ``rng`` handed to ``decide``.
 
 from __future__ import annotations
 
+from events import upgrade
 from events.record import Record, Registry
 from events.rules import CORE, Catalogue, Rejection
 
@@ -76,25 +77,38 @@ class RulesVersionChanged(Record):
     from seq ``since_seq`` (the seq after this event) on is decided under ``to_version``.
 
     The shell appends it (``chronicle upgrade``), and only for a game that replays unchanged under
-    the new version up to here (``events.log.audit_log``), or whose seats agreed. Folding it changes
-    no state: every game's ``evolve`` has the case ``case RulesVersionChanged(): return s``; the
-    ``Table`` that absorbs it switches its ``game`` (``events.log.Table.absorb``).
+    the new version up to here (``events.log.audit_log`` checks it), or whose seats agreed: then
+    ``agreed`` is the seq of the RulesVersionProposed they all said yes to (``events.upgrade``,
+    CORE-10/11; ``Table.absorb`` checks it), else None and absent from the event's data. Folding it
+    changes no state: every game's ``evolve`` has the case ``case RulesVersionChanged(): return s``;
+    the ``Table`` that absorbs it switches its ``game`` (``events.log.Table.absorb``).
     """
 
-    __slots__ = ("from_version", "to_version", "since_seq")
+    __slots__ = ("from_version", "to_version", "since_seq", "agreed")
     __match_args__ = __slots__
     TYPE = "RulesVersionChanged"
     RULE = "CORE-3"
+    DEFAULTS = {"agreed": None}
 
-    def __init__(self, from_version: str, to_version: str, since_seq: int) -> None:
+    def __init__(self, from_version: str, to_version: str, since_seq: int, agreed: int | None = None) -> None:
         if not isinstance(since_seq, int) or isinstance(since_seq, bool) or since_seq < 2:
             raise TypeError(f"since_seq must be an integer of at least 2, got {since_seq!r}")
+        if agreed is not None and (not isinstance(agreed, int) or isinstance(agreed, bool) or agreed < 2):
+            raise TypeError(f"agreed must be the seq of a proposal (at least 2) or null, got {agreed!r}")
         object.__setattr__(self, "from_version", from_version)
         object.__setattr__(self, "to_version", to_version)
         object.__setattr__(self, "since_seq", since_seq)
+        object.__setattr__(self, "agreed", agreed)
+
+    def to_data(self) -> dict:
+        data = Record.to_data(self)
+        if self.agreed is None:  # a move because the log replays unchanged: spelt as before consent existed
+            del data["agreed"]
+        return data
 
 
-CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged))
+# The core's events (every game folds them as the state itself) and commands (``events.upgrade``).
+CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged) + upgrade.EVENTS)
 
 
 class Flow(list):
@@ -208,6 +222,7 @@ class Game:
         # The core's clauses (CORE-1, CORE-2) and its event (SecretRevealed) are every game's too.
         self.catalogue = catalogue.with_core(CORE)
         events.core = CORE_EVENTS  # the game's registry itself: a copy made through __dict__ is slow in Brython
+        commands.core = upgrade.CORE_COMMANDS  # a seat's consent to a newer rules version (CORE-10, CORE-11)
         self.events = events
         self.commands = commands
         self.start = start

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 
+from events import upgrade
 from events.canonical import state_hash
 from events.dice import SealedRng, SecretNeeded, check_secret, command_rng, commitment, legacy_rng, local_secret
 from events.game import Flow, GameStarted, RulesVersionChanged, SecretRevealed, rule_of
@@ -225,6 +226,7 @@ class Table:
         self.legacy_seed: int | None = None  # a log made before commitments names its seed (GameStarted.seed)
         self.revealed = False
         self.by_command: dict[str, list[Envelope]] = {}
+        self.proposal: upgrade.Proposal | None = None  # the open proposal of a newer rules version (CORE-10)
 
     @property
     def seq(self) -> int:
@@ -282,6 +284,11 @@ class Table:
                 table.secret, table.revealed = envelope.event.secret, True
             elif isinstance(envelope.event, RulesVersionChanged):
                 table._move(envelope)
+            try:  # the consent as absorb checks it: a game's seats never change, and it is over once revealed
+                table.proposal = upgrade.follow(table.game, table.revealed, game.seats(state), table.proposal,
+                                                envelope.seq, envelope.seat, envelope.event)
+            except upgrade.ConsentError as error:
+                raise LogError(str(error)) from None
             table.envelopes.append(envelope)
             if envelope.command_id is not None:
                 table.by_command.setdefault(envelope.command_id, []).append(envelope)
@@ -312,6 +319,14 @@ class Table:
             ) from error
         if verify and state_hash(state) != envelope.hash:
             raise LogError(f"seq {envelope.seq}: the logged hash does not match the replayed state")
+        proposal = None
+        if self.follow:  # the seats' consent to a newer version, checked as the rules would decide it (CORE-10, CORE-11)
+            try:
+                proposal = upgrade.follow(self.game, self.state is not None and bool(self.game.is_over(self.state)),
+                                          () if self.state is None else self.game.seats(self.state), self.proposal,
+                                          envelope.seq, envelope.seat, event)
+            except upgrade.ConsentError as error:
+                raise LogError(str(error)) from None
         if isinstance(event, SecretRevealed):
             opened = _opens(event.secret, self.game_id, self.commitment)
             if opened is not None:
@@ -319,6 +334,7 @@ class Table:
         elif isinstance(event, RulesVersionChanged):
             self._move(envelope)
         self.state = state
+        self.proposal = proposal
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
             if self.follow:
@@ -350,9 +366,10 @@ class Table:
     def move_to(self, rules_version: str, at: str | None = None) -> Envelope:
         """Append RulesVersionChanged and decide every later command under ``rules_version`` (CORE-3).
 
-        The shell calls it only for a game that replays unchanged under that version (``audit_log``)
-        or whose seats agreed. ValueError names what is wrong: an unreleased or older version, a game
-        that is over.
+        The shell calls it only for a game that replays unchanged under that version (``audit_log``
+        checks it: a move without the seats' consent of a game that diverges is a divergence); a move
+        the seats agreed to is appended by ``submit`` after the last yes (``events/upgrade.py``).
+        ValueError names what is wrong: an unreleased or older version, a game that is over.
         """
         target = self.game.version(rules_version)  # KeyError names the released ones
         if target is self.game:
@@ -386,7 +403,10 @@ class Table:
             return Accepted(self.by_command[command_id])
         if rng is None:
             rng = self.rng()
-        result = self.game.decide(self.state, seat, command, rng)
+        if command.TYPE in upgrade.CORE_COMMANDS.by_type:  # a seat's consent to a newer version (CORE-10, CORE-11)
+            result = upgrade.decide(self.game, self.state, self.proposal, seat, command, self.seq + 1)
+        else:
+            result = self.game.decide(self.state, seat, command, rng)
         if isinstance(result, Rejection):
             return result
         if not result:
@@ -398,6 +418,8 @@ class Table:
             self._append(event, seat, command_id, command, dice, at, None if states is None else states[index])
             dice = None
         produced = self.envelopes[first - 1 :]
+        if isinstance(produced[-1].event, RulesVersionChanged):  # the seats agreed: later commands, new rules
+            self.game = self.game.version(produced[-1].event.to_version)
         return Accepted(produced, self.envelopes[-1] if self._reveal_if_over(at) else None)
 
     def caused_upto(self, last: int) -> int:
@@ -431,6 +453,7 @@ class Table:
             self.commitment, self.legacy_seed = event.commitment, event.seed
         elif isinstance(event, SecretRevealed):
             self.revealed = True
+        self.proposal = upgrade.track(self.proposal, self.seq + 1, event)
         envelope = Envelope(
             self.game_id, self.seq + 1, event, seat, command_id, command, dice, rule, state_hash(self.state), at
         )
@@ -566,6 +589,10 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None, follow: bo
                 return report
         elif head.command_id is not None:
             report.withheld += 1
+        elif follow and isinstance(head.event, RulesVersionChanged) and head.event.agreed is None:
+            report.divergence = _unconsented(game, envelopes[: head.seq - 1], head, secret)
+            if report.divergence is not None:
+                return report
         for envelope in group:
             try:
                 table.absorb(envelope)
@@ -589,8 +616,14 @@ def _redecide(
         base = command_rng(secret, head.seq) if secret is not None else SealedRng()
     rng = LoadedRng(head.dice, fallback=base) if head.dice is not None else base
     untouched = base.state
+    consent = head.command.TYPE in upgrade.CORE_COMMANDS.by_type  # a seat's consent (CORE-10, CORE-11)
+    if consent and not table.follow:
+        return None  # a proposal names the log's versions: under another version it is folded, not re-decided
     try:
-        produced = game.decide(table.state, head.seat, head.command, rng)
+        if consent:
+            produced = upgrade.decide(game, table.state, table.proposal, head.seat, head.command, head.seq)
+        else:
+            produced = game.decide(table.state, head.seat, head.command, rng)
     except SecretNeeded:
         report.sealed += 1
         return None
@@ -611,6 +644,21 @@ def _redecide(
     if base.state != untouched or (head.dice is not None and rng.used):
         report.with_dice += 1
     return None
+
+
+def _unconsented(game: Game, before: list, moved: Envelope, secret: str | None) -> Divergence | None:
+    """A move no seat agreed to stands only if the log before it replays unchanged under its version
+    (CORE-3: ``chronicle upgrade``'s own check, with the dice this audit can derive)."""
+    try:
+        target = game.version(moved.event.to_version)
+    except KeyError:
+        return None  # an unreleased version: ``Table.absorb`` refuses the move itself
+    parted = audit_log(target, before, secret, follow=False).divergence
+    if parted is None:
+        return None
+    return Divergence(moved.seq, f"a move to {target.rules_version} without the seats' consent",
+                      f"a log that diverges under it at seq {parted.seq} ({parted}): only its seats may agree to "
+                      "that move", moved.rule, parted.clause)
 
 
 def _unfolded(envelope: Envelope, table: Table, error: LogError) -> Divergence:

@@ -91,5 +91,12 @@ CORE_CLAUSES = (
            "moves to a newer released version only when its log so far replays unchanged under that version, or "
            "when its seats agree; a RulesVersionChanged event records the move and the seq from which every "
            "command is decided under the new version. Replay and audit follow it."),
+    Clause("CORE-10", "Rules version proposed", "A seat of a game that is not over may propose moving it to a "
+           "newer released rules version. Spectators cannot; at most one proposal is open at a time. The "
+           "proposal is logged, and its own seat's yes goes with it."),
+    Clause("CORE-11", "Rules version answered", "Every other seat answers an open proposal yes or no, once. When "
+           "the last of them says yes, the game moves (CORE-3) and the move records the proposal the seats agreed "
+           "to. A no ends the proposal, and so does any command of the game made before every seat said yes: "
+           "the seats agree on the game as it stands."),
 )
 CORE = Catalogue(CORE_CLAUSES)

@@ -170,6 +170,7 @@ def test_core_3_upgrade_refuses_a_game_that_diverges_naming_the_first_divergence
     lines = out.out.splitlines()
     assert lines[0] == f"{fight} stays under echo-1: its log does not replay unchanged under echo-2"
     assert lines[1] == "diverges at seq 15 (EC-15)" and lines[4] == "  clause: logged EC-15, produced EC-15"
+    assert lines[-1] == "only its seats may move it now: one proposes echo-2 and every other says yes (CORE-10, CORE-11)"
     # Check the game stays where it is: rules-check still finds it under echo-1.
     assert f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)" in _run(capsys, "rules-check", "--db", db)[1].out
 

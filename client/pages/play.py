@@ -22,7 +22,7 @@ from client.i18n import seat_name, t
 from client.loader import load_game
 from client.net import Connection
 from client.pages.errors import ERRORS, error_text
-from client.pages.versions import show_rules_version
+from client.pages.versions import show_consent, show_rules_version
 from client.seatclock import SeatClock, clock_text
 from events.log import LogError
 from events.record import DecodeError
@@ -211,6 +211,7 @@ class PlayPage:
         self.show_hash()
         if follower.table is not None:  # the version GameStarted names, or a RulesVersionChanged's (CORE-3)
             show_rules_version(follower.table.game)
+            show_consent(follower.table, self.seat, self.send)  # a move by the seats' consent (CORE-10, CORE-11)
         self.show_times()
         state = follower.state
         if state is not None:

@@ -10,9 +10,9 @@ the game; the replay page when the seq shown is under another version than the o
 
 from __future__ import annotations
 
-from client.dom import add, byid, clear, el
+from client.dom import add, byid, clear, el, listen
 from client.eventlog import clause_badge
-from client.i18n import t
+from client.i18n import seat_name, t
 
 BOX = "rules-version"
 
@@ -49,3 +49,61 @@ def show_rules_version(game: object) -> None:
         add(item, clause_badge(newest, rule), el("span", " "), el("span", text, "note", (("lang", "en"),)))
         add(items, item)
     add(box, items)
+
+
+CONSENT = "rules-consent"
+
+
+def show_consent(table: object, seat: object, send: object) -> None:
+    """The seats' consent to the newest version (CORE-10, CORE-11; ``events/upgrade.py``), in the box:
+    a seat of a game not on the newest version may propose it; the other seats see the open proposal
+    with yes and no; a spectator sees it only. ``send(kind, data, label)`` sends a command. Redrawn
+    on every render (the open proposal is the Table's, folded from the log like the state)."""
+    box = byid(BOX)
+    if box is None:
+        return
+    part = byid(CONSENT)
+    if part is None:
+        part = el("div", None, "rules-consent", (("id", CONSENT),))
+        add(box, part)
+    clear(part)
+    game, state, proposal = table.game, table.state, table.proposal
+    newest = game.newest()
+    if state is None or game.is_over(state):
+        part.setAttribute("data-state", "none")
+        return
+    seats = game.seats(state)
+    if proposal is None:
+        part.setAttribute("data-state", "none")
+        if seat in seats and newest is not game:
+            label = t("consent.propose", version=newest.rules_version)
+            add(part, _button(label, "propose", send, "ProposeRulesVersion", {"to_version": newest.rules_version}))
+            add(part, el("p", t("consent.how"), "consent-how"))
+        return
+    part.setAttribute("data-state", "open")
+    part.setAttribute("data-proposal", str(proposal.seq))
+    waiting = ", ".join([seat_name(other) for other in proposal.waiting(seats)])
+    if seat == proposal.seat:
+        add(part, el("p", t("consent.you_proposed", version=proposal.to_version), "consent-line"))
+    else:
+        add(part, el("p", t("consent.proposed_by", seat=seat_name(proposal.seat), version=proposal.to_version),
+                     "consent-line"))
+    add(part, el("p", t("consent.waiting", seats=waiting), "consent-waiting"))
+    if seat in seats and seat != proposal.seat and seat not in proposal.yes:
+        answer = {"proposal": proposal.seq}
+        add(part, _button(t("consent.yes", version=proposal.to_version), "yes", send, "AnswerRulesVersion",
+                          dict(answer, yes=True)),
+            _button(t("consent.no", version=game.rules_version), "no", send, "AnswerRulesVersion",
+                    dict(answer, yes=False)))
+    elif seat in proposal.yes:
+        add(part, el("p", t("consent.you_agreed"), "consent-line"))
+
+
+def _button(label: str, answer: str, send: object, kind: str, data: dict) -> object:
+    button = el("button", label, "action consent", (("data-consent", answer),))
+
+    def handler(event: object) -> None:
+        send(kind, data, label)
+
+    listen(button, "click", handler)
+    return button

@@ -8,8 +8,9 @@ differs, the game stays where it is and the first divergence is printed, with th
 outcome (status 3). A game that is over, or already under VERSION, is refused (status 4); so is a
 game that another process appended to meanwhile (try again).
 
-Seat consent is not offered yet: a game that diverges can only move once a command-level flow lets
-its seats agree (issue 19).
+A game that diverges may still move when its seats agree, on the game socket (``ProposeRulesVersion``
+and ``AnswerRulesVersion``, CORE-10/CORE-11, ``events/upgrade.py``): the operator cannot decide that
+for them, so this command only says so.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ async def _run(db: str, game_id: str, to: str | None) -> int:
                   f"{target.rules_version}")
             for line in divergence_lines(checked.report.divergence, target, checked.game.rules_version):
                 print(line)
+            print(f"only its seats may move it now: one proposes {target.rules_version} and every other says yes "
+                  "(CORE-10, CORE-11)")
             return DIVERGED
         envelopes = checked.envelopes
         table = Table.restore(started_under(target, envelopes), game_id, envelopes,

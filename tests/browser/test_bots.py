@@ -18,6 +18,7 @@ import pytest
 import events.games
 from events.log import Envelope
 from tests.browser.conftest import hash_seq, open_page, wait_seq
+from tests.corpus.make import save_browser_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -108,7 +109,9 @@ def test_a_person_plays_a_whole_game_against_a_bot_from_the_lobby(server, new_co
     red.locator("#actions .over").wait_for()
     wait_seq(red, log.seq)
     with urllib.request.urlopen(log.url, timeout=10) as response:
-        lines = [json.loads(line) for line in response.read().decode().splitlines()]
+        text = response.read().decode().splitlines()
+    lines = [json.loads(line) for line in text]
+    save_browser_game(text, f"bots-{scenario.replace('/', '-')}")  # CHRONICLE_CORPUS_SAVE=1: into tests/corpus
     assert red.text_content("#hash") == f"hash ✓ seq {len(lines)}"
     blue = [line for line in lines if line["seat"] == "blue" and line["command_id"] is not None]
     assert blue and all(line["command_id"].startswith("bot-") for line in blue)

@@ -10,6 +10,7 @@ import pytest
 
 from server import scenarios
 from tests.browser.conftest import hash_seq, open_page, wait_seq
+from tests.corpus.make import save_browser_game
 from tests.server_fixture import create_game, post_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -68,7 +69,9 @@ def test_a_game_made_in_the_lobby_is_played_to_its_end_in_two_pages_watched_and_
     assert watcher.locator("#log li[data-type='GameEnded']").count() == 1
     # The pages' command ids carry 64 random bits after time and counter (docs/protocol.md, issue 12).
     with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
-        ids = {json.loads(line)["command_id"] for line in response.read().decode().splitlines()} - {None}
+        text = response.read().decode().splitlines()
+    save_browser_game(text, "lobby-mecha-sample")  # CHRONICLE_CORPUS_SAVE=1: into tests/corpus
+    ids = {json.loads(line)["command_id"] for line in text} - {None}
     assert len(ids) == 24 and all(re.fullmatch(r"c-[0-9]+-[0-9]+-[0-9a-f]{16}", item) for item in ids), ids
 
     # Replay it step by step from the start.

@@ -7,9 +7,20 @@ in every way each game can end. Each game is one JSON Lines log under
 ``test_corpus`` checks against: its rules version, its number of events, the hash of its final
 state and how it ended.
 
-Only the folders of each game's newest rules version are written again; the folders of older
-versions are kept as they are: they prove that games played under a released version still
+Only the folders of each game's newest rules version are written again (their ``browser-*`` games
+excepted); the folders of older versions are kept as they are: they prove that games played under a released version still
 replay and audit under it.
+
+``python -m tests.corpus.make --crafted`` writes the games a bot playout of the newest rules cannot
+give (``CRAFTED``): one whose seats agreed to move it to a newer rules version (``agreed``,
+CORE-10/CORE-11), and the one arkham ending only arkham-2 reaches (``devoured``). Each is filed under
+the version it started with, which ``make`` never rewrites.
+
+Games played by the browser tests: run them with ``CHRONICLE_CORPUS_SAVE=1`` (e.g.
+``CHRONICLE_CORPUS_SAVE=1 pytest tests/browser/test_bots.py``) and each test that plays a game to
+its end saves its log through ``save_browser_game``: anonymised (``anonymised``), audited, filed
+as ``<game>/<version>/browser-<label>.jsonl`` and entered in the manifest. Without the variable
+nothing is written.
 
 To add a game by hand (a browser game's log from ``/api/games/{id}/log``, a log from a dispute),
 run ``python -m tests.corpus.make --add FILE``: it is replayed, audited (a finished game's secret
@@ -21,14 +32,16 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
 import events.games
 from events.bots import bot, playout
-from events.log import Table, audit
+from events.log import Envelope, Table, audit
 from events.rng import Rng
+from events.upgrade import AnswerRulesVersion, ProposeRulesVersion
 from server import logfile, scenarios
 
 HERE = Path(__file__).parent
@@ -122,6 +135,91 @@ def make() -> dict:
     return manifest
 
 
+AGREED = "echo/echo-1/novice-duel-agreed-greedy-1.jsonl"
+
+
+def agreed() -> Table:
+    """An echo-1 novice-duel moved to echo-2 by its seats (CORE-10, CORE-11) after 12 greedy commands,
+    then played to its end under echo-2. Its first fight ends at seq 15, where echo-2 parts from it
+    (EC-15): ``chronicle upgrade`` would leave it where it is, so only its seats could move it."""
+    echo_1 = events.games.load("echo", "echo-1")
+    table = Table.create(echo_1, "corpus-echo-novice-duel-agreed-greedy-1", scenarios.load("echo/novice-duel")[1], 1)
+    bots = {seat: bot(echo_1, "greedy") for seat in echo_1.seats(table.state)}
+    chooser = Rng(1001)
+    playout(table, bots, chooser, 12)
+    first, *others = echo_1.seats(table.state)
+    proposal = table.submit(first, ProposeRulesVersion("echo-2"), f"bot-{table.seq + 1}").envelopes[0].seq
+    for seat in others:
+        table.submit(seat, AnswerRulesVersion(proposal, True), f"bot-{table.seq + 1}")
+    if table.game.rules_version != "echo-2":
+        raise SystemExit(f"{AGREED}: the seats' yes did not move the game")
+    playout(table, bots, chooser, LIMIT)  # under echo-2 now: playout plays the Table's version
+    return table
+
+
+DEVOURED = "arkham/arkham-2/lone-frail-street-random-5.jsonl"
+
+
+def devoured() -> Table:
+    """AH-C4 "every investigator is devoured": one investigator of monster-street at 1 Stamina and 1
+    Sanity, played at random under arkham-2, where a failed Evade takes its Stamina to 0 and the
+    Horror check that still follows (AH-C2) its Sanity: both at 0 at once. arkham-3 knocks it out at
+    the failed Evade, so no arkham-3 game can end this way."""
+    arkham_2 = events.games.load("arkham", "arkham-2")
+    scenario = _frail_investigators(scenarios.load("arkham/monster-street")[1])
+    scenario["investigators"] = scenario["investigators"][:1]
+    table = Table.create(arkham_2, "corpus-arkham-lone-frail-street-random-5", scenario, 5)
+    playout(table, {seat: bot(arkham_2, "random") for seat in arkham_2.seats(table.state)}, Rng(1005), LIMIT)
+    return table
+
+
+CRAFTED = {AGREED: agreed, DEVOURED: devoured}
+
+
+SAVE = "CHRONICLE_CORPUS_SAVE"  # set to 1: the browser tests save the games they finish (save_browser_game)
+
+
+def anonymised(envelopes: list) -> list:
+    """A log with nothing that tells who played or when: every ``at`` null, and each person's command
+    id (the browser's carry the time: ``c-<ms since 1970>-…``) renamed ``c-<its first seq>``; bots' ids
+    (``bot-<seq>``) stay. The game id is random and bound by the commitment (CORE-1), so it stays; the
+    seats are the scenario's (``red``, ``blue``); hashes do not change (neither field is folded)."""
+    renamed: dict = {}
+    out = []
+    for envelope in envelopes:
+        command_id = envelope.command_id
+        if command_id is not None and not command_id.startswith("bot-"):
+            command_id = renamed.setdefault(command_id, f"c-{envelope.seq}")
+        out.append(Envelope(envelope.game, envelope.seq, envelope.event, envelope.seat, command_id, envelope.command,
+                            envelope.dice, envelope.rule, envelope.hash, None))
+    return out
+
+
+def save_browser_game(lines: list, label: str) -> Path | None:
+    """With ``CHRONICLE_CORPUS_SAVE=1``: the finished game whose log a browser test read from
+    ``GET /api/games/{id}/log`` (``lines``, JSON text) enters the corpus as ``browser-<label>``;
+    else nothing (None). Refused (SystemExit) unless it is over and audits clean."""
+    if os.environ.get(SAVE) != "1":
+        return None
+    game, envelopes = logfile.parse(lines, f"browser-{label}")
+    envelopes = anonymised(envelopes)
+    table = logfile.restore(game, envelopes, f"browser-{label}")
+    if not table.game.is_over(table.state) or audit(game, envelopes) is not None:
+        raise SystemExit(f"browser-{label}: not over, or does not audit")
+    target = HERE / game.name / game.rules_version / f"browser-{label}.jsonl"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    logfile.write(target, envelopes)
+    manifest = json.loads(MANIFEST.read_text())
+    manifest[target.relative_to(HERE).as_posix()] = entry(target, game, envelopes)
+    MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
+    UNEXERCISED.write_text(json.dumps(unexercised(manifest), indent=1) + "\n")
+    return target
+
+
+def _from_browser(name: str) -> bool:
+    return name.rsplit("/", 1)[-1].startswith("browser-")
+
+
 def add(path: Path, manifest: dict) -> None:
     game, envelopes = logfile.read(path)
     logfile.restore(game, envelopes, str(path))
@@ -146,17 +244,30 @@ def unexercised(manifest: dict) -> dict:
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", metavar="FILE", type=Path, help="enter one log in the manifest instead")
+    parser.add_argument("--crafted", action="store_true", help="write the crafted games (CRAFTED) instead")
     args = parser.parse_args(argv)
     if args.add is not None:
         manifest = json.loads(MANIFEST.read_text())
         add(args.add, manifest)
+    elif args.crafted:
+        manifest = json.loads(MANIFEST.read_text())
+        for name, craft in CRAFTED.items():
+            table = craft()
+            started = events.games.load(table.game.name, table.envelopes[0].event.rules_version)
+            if not table.game.is_over(table.state) or audit(started, table.envelopes) is not None:
+                raise SystemExit(f"{name}: not over, or does not audit")
+            (HERE / name).parent.mkdir(parents=True, exist_ok=True)
+            logfile.write(HERE / name, table.envelopes)
+            manifest[name] = entry(HERE / name, table.game, table.envelopes)
     else:
         newest = {f"{name}/{events.games.load(name).rules_version}/" for name in events.games.NAMES}
+        # The bots' games of the newest versions are played again; the browser tests' are kept.
         manifest = {name: item for name, item in json.loads(MANIFEST.read_text()).items()
-                    if not any(name.startswith(folder) for folder in newest)}
+                    if not any(name.startswith(folder) for folder in newest) or _from_browser(name)}
         for folder in newest:
             for old in (HERE / folder).glob("*.jsonl"):
-                old.unlink()
+                if not _from_browser(old.name):
+                    old.unlink()
         manifest.update(make())
     MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
     UNEXERCISED.write_text(json.dumps(unexercised(manifest), indent=1) + "\n")

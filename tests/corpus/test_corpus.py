@@ -25,13 +25,14 @@ UNEXERCISED = HERE / "unexercised.json"
 # Every way each game can end, as ``end_of`` names it; the corpus must hold each at least once.
 ENDS = {
     "mecha": {"the last round is over"},
-    "arkham": {"the last Movement phase is over"},
+    "arkham": {"the last Movement phase is over", "every investigator is devoured"},
     "echo": {"all N rounds are played", "no investigator is alive"},
     "gloomhaven": {"won", "lost", "out of rounds"},
     "skirmish": {"a side has no figure left", "all N rounds are played and both sides still stand"},
 }
 # Ends the bots have not reached yet, said here rather than left out of ENDS silently.
-NOT_YET_REACHED = {"arkham": {"every investigator is devoured"}}
+# (arkham's "every investigator is devoured" is reached by a crafted arkham-2 game: make.py's ``devoured``.)
+NOT_YET_REACHED: dict = {}
 
 
 @pytest.mark.parametrize("name", sorted(ENTRIES))
@@ -89,3 +90,61 @@ def test_core_3_the_corpus_holds_a_game_moved_to_a_newer_version_and_replay_foll
     assert [(m.event.from_version, m.event.to_version, m.rule) for m in moves] == [("skirmish-1", "skirmish-2",
                                                                                    "CORE-3")]
     assert logfile.restore(game, envelopes, name).game is events.games.load("skirmish", "skirmish-2")
+
+
+def test_core_11_the_corpus_holds_a_game_its_seats_moved_and_every_reader_checks_their_consent():
+    """CORE-10, CORE-11: echo/novice-duel moved from echo-1 to echo-2 by its seats after 12 commands
+    (``make.py --crafted``), then played to its end: it replays and audits following the move, though under
+    echo-2 throughout it parts at seq 15 (EC-15), which is why only its seats could move it."""
+    from tests.corpus.make import AGREED
+
+    game, envelopes = logfile.read(HERE / AGREED)
+    consent = [(e.type, e.rule) for e in envelopes if e.rule in ("CORE-10", "CORE-11", "CORE-3")]
+    assert consent == [("RulesVersionProposed", "CORE-10"), ("RulesVersionAnswered", "CORE-11"),
+                       ("RulesVersionChanged", "CORE-3")]
+    moved = next(e for e in envelopes if e.type == "RulesVersionChanged")
+    assert moved.event.agreed == moved.seq - 2 and moved.event.to_version == "echo-2"
+    assert logfile.restore(game, envelopes, AGREED).game is events.games.load("echo", "echo-2")
+    assert game.rules_version == "echo-1" and audit(game, envelopes) is None  # echo-1, then the move to echo-2
+    from events.log import audit_log
+
+    assert audit_log(events.games.load("echo"), envelopes, follow=False).divergence.seq == 15
+
+
+def test_a_browser_game_enters_the_corpus_anonymised_and_only_when_asked(monkeypatch, tmp_path):
+    """``save_browser_game``: nothing without CHRONICLE_CORPUS_SAVE=1; with it, a log without times
+    (every ``at`` null, the pages' time-stamped command ids renamed), every hash and the audit unchanged."""
+    from events.bots import bot, playout
+    from events.log import Envelope, Table
+    from events.rng import Rng
+    from server import scenarios
+    from tests.corpus import make
+
+    mecha = events.games.load("mecha")
+    table = Table.create(mecha, "g-browser", scenarios.load("mecha/sample")[1], 7, at="2026-12-01T12:00:00.000000Z")
+    playout(table, {seat: bot(mecha, "random") for seat in mecha.seats(table.state)}, Rng(7), 5000, prefix="c-1764590400000-1")
+    timed = [Envelope(e.game, e.seq, e.event, e.seat, e.command_id, e.command, e.dice, e.rule, e.hash,
+                      "2026-12-01T12:00:00.000000Z") for e in table.envelopes]
+    lines = [logfile.dumps(e) for e in timed]
+    monkeypatch.delenv(make.SAVE, raising=False)
+    assert make.save_browser_game(lines, "test") is None
+    # Check the anonymised log: no time left, ids renamed per command, the same hashes, and it audits.
+    clean = make.anonymised(timed)
+    assert {e.at for e in clean} == {None} and [e.hash for e in clean] == [e.hash for e in timed]
+    assert not any("1764590400000" in (e.command_id or "") for e in clean)
+    assert len({e.command_id for e in clean} - {None}) == len({e.command_id for e in timed} - {None})
+    assert audit(mecha, clean) is None
+    # Check saving files it under its game and version, in a manifest of its own here (not the repo's).
+    monkeypatch.setenv(make.SAVE, "1")
+    for name in ("HERE", "MANIFEST", "UNEXERCISED"):
+        monkeypatch.setattr(make, name, tmp_path / {"HERE": "", "MANIFEST": "manifest.json",
+                                                     "UNEXERCISED": "unexercised.json"}[name])
+    (tmp_path / "manifest.json").write_text("{}")
+    saved = make.save_browser_game(lines, "test")
+    assert saved == tmp_path / "mecha" / mecha.rules_version / "browser-test.jsonl"
+    assert "2026-12-01" not in saved.read_text()
+    entry = json.loads((tmp_path / "manifest.json").read_text())[f"mecha/{mecha.rules_version}/browser-test.jsonl"]
+    assert entry["final_hash"] == table.envelopes[-1].hash and entry["end"] == "the last round is over"
+    # Check a game that is not over is refused.
+    with pytest.raises(SystemExit, match="not over"):
+        make.save_browser_game(lines[:5], "unfinished")

@@ -8,6 +8,7 @@ import events.games
 from events.game import RulesVersionChanged
 from events.log import Envelope, LogError, Table, audit, audit_log, started_under
 from events.rules import Rejection
+from events.upgrade import ProposeRulesVersion
 from tests.events.toy import GOAL, TOY, Add, decide
 
 
@@ -99,16 +100,18 @@ def test_core_3_a_moved_game_records_the_move_and_decides_under_the_new_version_
 
 def test_core_3_replay_and_audit_follow_the_move():
     table = _played(TOY, [1, 7])
-    table.move_to("toy-2")
+    # The 7 diverges under toy-2, so only the seats may move this game: its one seat proposes (CORE-10).
+    assert not isinstance(table.submit("a", ProposeRulesVersion("toy-2"), "p-1"), Rejection)
+    assert table.envelopes[-1].event == RulesVersionChanged("toy-1", "toy-2", 6, agreed=4)
     table.submit("a", Add(2), "c-3")
     # Check a restore ends under toy-2, every hash checked, given either version (a page knows only the
     # game's name): it starts under the one GameStarted names, toy-1, or the move (from toy-1) would be refused.
     assert Table.restore(TOY, "g-1", table.envelopes).game is TOY_2
     assert Table.restore(TOY_2, "g-1", table.envelopes).game is TOY_2
     assert Table.restore(TOY_2, "g-1", table.envelopes[:3]).game is TOY
-    # Check the audit re-decides the 7 under toy-1 and the 2 under toy-2, and finds nothing.
+    # Check the audit re-decides the 7 under toy-1, the proposal, and the 2 under toy-2, and finds nothing.
     report = audit_log(TOY, table.envelopes)
-    assert report.divergence is None and report.redecided == 3
+    assert report.divergence is None and report.redecided == 4
     # Check auditing the whole log under toy-2 (not following the move) still names the 7 (T-1).
     assert audit_log(TOY_2, table.envelopes, follow=False).divergence.produced_rule == "T-1"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from events.game import Game, GameStarted, RulesVersionChanged, SecretRevealed
 from events.record import Record, Registry
 from events.rules import Catalogue, Clause, Rejection
+from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 
 class Count(Record):
@@ -108,7 +109,7 @@ def evolve(state, event):
             return Count(0, seats, commitment)
         case Added(k) | Rolled(k, _):
             return Count(state.total + k, state.seats, state.commitment)
-        case SecretRevealed() | RulesVersionChanged():
+        case SecretRevealed() | RulesVersionChanged() | RulesVersionProposed() | RulesVersionAnswered():
             return state
     raise TypeError(f"toy cannot fold {type(event).__name__}")
 

@@ -184,3 +184,24 @@ def test_core_3_every_game_folds_rules_version_changed_to_the_same_state(game):
                                "since_seq": 3})
     assert event == RulesVersionChanged("x-1", "x-2", 3) and rule_of(event) == "CORE-3" and "CORE-3" in game.catalogue
     assert game.evolve(table.state, event) is table.state
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_core_10_every_version_of_every_game_folds_the_consent_events_and_knows_the_consent_commands(game):
+    """CORE-10, CORE-11: the seats' consent to a newer version is every game's, at every released version:
+    its commands build through the game's registry, its events decode and fold to the very state given."""
+    from events.log import Table
+    from events.upgrade import AnswerRulesVersion, ProposeRulesVersion, RulesVersionAnswered, RulesVersionProposed
+    from server import scenarios
+
+    name = next(name for name in scenarios.builtin_scenarios() if name.startswith(f"{game.name}/"))
+    for version in game.versions():
+        table = Table.create(version, "g-core10", scenarios.load(name)[1], 1)
+        assert version.commands.build({"type": "ProposeRulesVersion", "to_version": "x-2"}) == ProposeRulesVersion("x-2")
+        assert version.commands.build({"type": "AnswerRulesVersion", "proposal": 2, "yes": False}) == \
+            AnswerRulesVersion(2, False)
+        for event in (version.events.build({"type": "RulesVersionProposed", "seat": "a", "from_version": "x-1",
+                                            "to_version": "x-2"}),
+                      version.events.build({"type": "RulesVersionAnswered", "seat": "b", "proposal": 2, "yes": True})):
+            assert isinstance(event, (RulesVersionProposed, RulesVersionAnswered)) and rule_of(event) in version.catalogue
+            assert version.evolve(table.state, event) is table.state

@@ -64,6 +64,7 @@ from events.games.gloomhaven.model import (
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_path_to, hexmap_paths
 from events.rules import Rejection
+from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1101,8 +1102,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(phase="over", outcome=outcome, pending=None, acting=None)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
-        case RulesVersionChanged():
-            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
+        case RulesVersionChanged() | RulesVersionProposed() | RulesVersionAnswered():
+            return s  # CORE-3, CORE-10, CORE-11: the core's own events; they change rules, not state
     raise TypeError(f"gloomhaven cannot fold an event of type {type(event).__name__}")
 
 

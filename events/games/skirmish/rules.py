@@ -52,6 +52,7 @@ from events.geometry.squares import (
     square_step_cost,
 )
 from events.rules import Rejection
+from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -868,8 +869,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(over=True, winner=winner)
         case SecretRevealed():
             return s  # CORE-2: the core's own event, after the last command; it changes no state
-        case RulesVersionChanged():
-            return s  # CORE-3: the core's own event; the Table that folds it changes rules, not state
+        case RulesVersionChanged() | RulesVersionProposed() | RulesVersionAnswered():
+            return s  # CORE-3, CORE-10, CORE-11: the core's own events; they change rules, not state
     raise TypeError(f"skirmish cannot fold an event of type {type(event).__name__}")
 
 
