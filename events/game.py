@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from events.record import Record, Registry
 from events.rules import CORE, Catalogue, Rejection
+from events.undo import CORE_COMMANDS, UNDO_EVENTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class RulesVersionChanged(Record):
         object.__setattr__(self, "since_seq", since_seq)
 
 
-CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged))
+CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged) + UNDO_EVENTS)  # undo: events/undo.py
 
 
 class Flow(list):
@@ -209,6 +210,7 @@ class Game:
         self.catalogue = catalogue.with_core(CORE)
         events.core = CORE_EVENTS  # the game's registry itself: a copy made through __dict__ is slow in Brython
         self.events = events
+        commands.core = CORE_COMMANDS  # AskUndo, AnswerUndo (CORE-4, CORE-6): decided by the Table, not the game
         self.commands = commands
         self.start = start
         self.rules_decide = decide
