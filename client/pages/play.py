@@ -22,6 +22,8 @@ from client.net import Connection
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_rules_version
 from client.seatclock import SeatClock, clock_text
+from client.undo import draw as draw_undo
+from client.undo import strike
 from events.log import LogError
 from events.record import DecodeError
 
@@ -210,6 +212,9 @@ class PlayPage:
             self.view.draw(state, follower.envelopes, current, interactive, self.pick)
             self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
             self.draw_actions(state, current)
+            draw_undo(self)  # issue 18: the Undo button, or the open request with yes/no (client/undo.py)
+        if follower.table is not None:
+            strike(byid("log"), follower.table.undos)  # what an undo took back, struck through (CORE-4)
         self.maybe_ready()
         if not self.checking:
             self.checking = True

@@ -21,6 +21,7 @@ from client.i18n import t
 from client.loader import load_game
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_rules_version
+from client.undo import strike
 from events.canonical import state_hash
 from events.log import Envelope, Table
 
@@ -36,6 +37,7 @@ class ReplayPage:
         self.envelopes: list = []
         self.states: list = []  # states[i] is the state after envelopes[i]
         self.versions: list = []  # versions[i]: the released Game in force after envelopes[i] (CORE-3)
+        self.undos = None  # the Table's book of undos (events/undo.py)
         self.seq = 0
         self.playing = None  # the interval id while playing
         self.delay = 1000
@@ -78,6 +80,7 @@ class ReplayPage:
                 self.states.append(table.state)
                 self.versions.append(table.game)
             self.envelopes = table.envelopes
+            self.undos = table.undos  # what each undo took back (CORE-4): struck through in go()
         except Exception as error:  # any fault in the log is shown, with where it is
             self.fail(t("replay.unplayable", error=error))
             return
@@ -197,6 +200,7 @@ class ReplayPage:
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item))
+        strike(log, self.undos, seq)  # rows an undo took back by this seq, struck through (CORE-4)
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 
 
