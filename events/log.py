@@ -617,8 +617,10 @@ def _redecide(
             return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}", head.rule,
                               produced.rule)
         divergence = _compare(group, produced, report)
-        if divergence is not None and divergence.seq == head.seq and isinstance(head.event, UndoAsked):
-            divergence.produced_rule = "CORE-5"  # the same request, waiting for other seats: whose yes it needs
+        if divergence is not None:
+            if divergence.seq == head.seq and isinstance(head.event, UndoAsked):
+                divergence.produced_rule = "CORE-5"  # the same request, waiting for other seats: whose yes it needs
+            divergence.produced += f" (the undo rules, {divergence.clause})"  # printed by ``chronicle audit``
         return divergence
     base: Rng
     position = table.undos.position()  # CORE-7: the command's seq in the effective history
