@@ -43,6 +43,16 @@ def label(request: object) -> str:
     return t("undo.label_free", seat=seat_name(request.seat))
 
 
+def in_play(envelopes: list, undos: object, upto: int) -> list:
+    """``envelopes`` without the undo events and what an undo took back by seq ``upto``: what a board
+    draws its last move and dice from (the replay's view at ``upto``)."""
+    if undos is None or not undos.any():
+        return envelopes
+    undone = undos.undone
+    return [envelope for envelope in envelopes if not is_undo(envelope.event)
+            and not (envelope.seq in undone and undone[envelope.seq].closed_at <= upto)]
+
+
 def strike(log: object, undos: object, upto: int | None = None) -> None:
     """Mark each row of ``log`` that an applied undo took back (by seq ``upto``, if given): class
     ``undone`` (struck through in style.css) and a label of who asked and who agreed."""

@@ -310,11 +310,12 @@ class Table:
         event = envelope.event
         if (envelope.seq == 1) != isinstance(event, GameStarted):
             raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
-        if is_undo_event(event):  # CORE-4 to CORE-6: checked against the rules, folded by the book
+        if is_undo_event(event) or self.undos.due():  # CORE-4 to CORE-6: checked against the rules
             try:
                 self.undos.check(self, envelope)
             except UndoError as error:
                 raise LogError(str(error), error.rule) from None
+        if is_undo_event(event):  # folded by the book: UndoApplied goes back to the state before back_to
             state = self.undos.state_after(self, event)
         else:
             try:

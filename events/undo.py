@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 _set = object.__setattr__
 
 MOST_UNDONE = 16  # commands one undo may take back: each is re-decided (sealed) to see if it drew
+KEEP_STATES = 512  # states kept after the newest envelopes in play; older ones are refolded if ever needed
 
 
 # --- commands ---------------------------------------------------------------------------------------
@@ -204,7 +205,9 @@ class Undos:
             return found
         if (seat, back_to) in self.refused:
             return Rejection("CORE-6", f"an undo back to seq {back_to} was refused: make a command before asking again")
-        needs, _exact = self.needs(table, seat, found)
+        needs, exact = self.needs(table, seat, found)
+        if not exact:  # whether some command drew is not known here: ask everyone (CORE-5)
+            needs = tuple(sorted(other for other in table.game.seats(table.state) if other != seat))
         asked = UndoAsked(seat, back_to, needs)
         return [asked] if needs else [asked, UndoApplied(table.seq + 1, back_to, ())]
 
@@ -307,6 +310,8 @@ class Undos:
             table.game.decide(self.state_before(table, place), head.seat, head.command, SealedRng())
         except SecretNeeded:
             return True
+        except Exception:  # a copy of the state missing what it may not see: not known here
+            return None
         return False
 
     def state_before(self, table: Any, place: int) -> Any:
@@ -316,8 +321,11 @@ class Undos:
         kept = self.after[place - 1]
         if kept is not None:
             return kept
-        state = None
-        for envelope in self.effective[:place]:  # a resumed table (snapshot) kept no states: refold once
+        base = place - 1  # a resumed table (snapshot) or an old state let go: fold on from the nearest kept
+        while base >= 0 and self.after[base] is None:
+            base -= 1
+        state = None if base < 0 else self.after[base]
+        for envelope in self.effective[base + 1:place]:
             state = table.game.evolve(state, envelope.event)
         self.after[place - 1] = state
         return state
@@ -395,6 +403,12 @@ class Undos:
                 self.refused = []
             self.effective.append(envelope)
             self.after.append(state)
+            if len(self.after) > KEEP_STATES:
+                self.after[len(self.after) - KEEP_STATES - 1] = None
+
+    def due(self) -> bool:
+        """Whether the open request has every yes it needs: only its UndoApplied may come next."""
+        return self.open is not None and self.open.complete()
 
     def any(self) -> bool:
         return bool(self.requests)

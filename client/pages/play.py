@@ -209,7 +209,8 @@ class PlayPage:
             turn = self.game.turn(state)
             current = turn[0] if turn else None
             interactive = self.seat is not None and not self.game.is_over(state)
-            self.view.draw(state, follower.envelopes, current, interactive, self.pick)
+            # the envelopes still in play (events/undo.py): a board's last move is never one taken back
+            self.view.draw(state, follower.table.undos.effective, current, interactive, self.pick)
             self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
             self.draw_actions(state, current)
             draw_undo(self)  # issue 18: the Undo button, or the open request with yes/no (client/undo.py)

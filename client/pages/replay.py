@@ -21,7 +21,7 @@ from client.i18n import t
 from client.loader import load_game
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_rules_version
-from client.undo import strike
+from client.undo import in_play, strike
 from events.canonical import state_hash
 from events.log import Envelope, Table
 
@@ -182,7 +182,7 @@ class ReplayPage:
         envelope = self.envelopes[seq - 1]
         shown = self.envelopes[:seq]
         turn = self.game.turn(state)
-        self.view.draw(state, shown, turn[0] if turn else None, False, None)
+        self.view.draw(state, in_play(shown, self.undos, seq), turn[0] if turn else None, False, None)
         show_rules_version(self.versions[seq - 1])
         self.ui.drawn(self.game.name, False)
         folded = state_hash(state)

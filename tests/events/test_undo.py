@@ -217,3 +217,71 @@ def test_core_4_an_undo_applied_without_its_yes_is_refused_on_restore():
     table._append(UndoApplied(asked, first, ()), None, None, None, None, None)
     report = audit_log(TOY, table.envelopes, SECRET)
     assert report.divergence.seq == asked + 1 and report.divergence.clause == "CORE-4", str(report.divergence)
+
+
+def test_core_4_an_undo_far_into_a_long_game_refolds_the_states_it_let_go():
+    from events.undo import KEEP_STATES
+
+    table = table3()
+    for number in range(KEEP_STATES + 20):
+        played(table, "b", Add(0), f"b-{number}")  # the toy game ends at 100
+    before = table.state
+    first = played(table, "a", Add(1), "a-1")
+    played(table, "a", Add(2), "a-2")
+    assert table.undos.after[0] is None  # let go: the book keeps the newest states only
+    table.undos.after[-3] = None  # the state before a-1 too: refolded from the nearest kept one
+    played(table, "a", AskUndo(first), "u-1")
+    assert table.state == before and table.envelopes[-1].hash == state_hash(before)
+
+
+def relogged(envelopes: list, seq: int, **changes) -> list:
+    """The log with envelope ``seq`` changed (its hash kept: the undo checks run before the hash's)."""
+    from events.log import Envelope
+
+    old = envelopes[seq - 1]
+    fields = {name: getattr(old, name) for name in Envelope.__slots__}
+    fields.update(changes)
+    return envelopes[:seq - 1] + [Envelope(**fields)] + envelopes[seq:]
+
+
+def asked_across_b() -> tuple:
+    table = table3()
+    first = played(table, "a", Add(1), "a-1")
+    played(table, "b", Add(2), "b-1")
+    asked = played(table, "a", AskUndo(first), "u-1")
+    played(table, "b", AnswerUndo(asked, True), "u-2")
+    return table, first, asked
+
+
+@pytest.mark.parametrize("forgery, rule, fact", [
+    ("seat", "CORE-4", "must be logged as its seat's own command"),
+    ("command", "CORE-4", "does not follow from the logged command"),
+    ("no applied", "CORE-4", "UndoApplied must follow it, not Added"),
+    ("applied", "CORE-4", "the rules give UndoApplied(request=4, back_to=2, agreed=('b',))"),
+])
+def test_core_4_forged_undo_envelopes_are_refused_on_restore_with_their_clause(forgery, rule, fact):
+    table, first, asked = asked_across_b()
+    envelopes = table.envelopes
+    if forgery == "seat":
+        envelopes = relogged(envelopes, asked, seat="b")
+    elif forgery == "command":
+        envelopes = relogged(envelopes, asked, command=AskUndo(first + 1))
+    elif forgery == "no applied":
+        envelopes = relogged(envelopes, asked + 2, event=table.envelopes[first - 1].event)
+    else:
+        envelopes = relogged(envelopes, asked + 2, event=UndoApplied(asked, first, ("c",)))
+    with pytest.raises(LogError, match="CORE|UndoApplied|command|seat") as raised:
+        Table.restore(TOY, "g-undo", envelopes)
+    assert raised.value.rule == rule and fact in str(raised.value), str(raised.value)
+
+
+def test_core_5_a_copy_that_withholds_a_command_accepts_the_needs_it_cannot_check():
+    table = table3()
+    first = played(table, "a", Add(1), "a-1")
+    played(table, "b", Roll(1), "b-1")
+    asked = played(table, "a", AskUndo(first), "u-1")
+    assert table.envelopes[-1].event.needs == ("b", "c")  # b's roll: every other seat
+    # Check: a reader from whom b's command is withheld cannot tell it drew, and takes the logged needs.
+    copy = relogged(table.envelopes, first + 1, command=None)
+    restored = Table.restore(TOY, "g-undo", copy)
+    assert restored.undos.open.needs == ("b", "c") and restored.seq == asked
