@@ -8,7 +8,7 @@ import asyncio
 from events.log import Envelope, Table
 from server import frames, scenarios
 from tests.server.client import Client, run
-from tests.server_fixture import create_game, seeded_game
+from tests.server_fixture import create_game, get_json, seeded_game
 
 MOVE_FACE_UP = ("Move", {"to": 2})  # red opens to Location 2, face up: no draw
 BLUE_FACE_UP = ("Move", {"to": 3})
@@ -145,6 +145,9 @@ def test_core_5_to_core_7_the_story_free_with_a_yes_and_across_dice(chronicle_se
         late = await UndoClient.join(chronicle_server.ws_url, game["game"], game["seats"]["blue"]["token"])
         assert late.state == red.state and late.head == red.head
         assert (await late.command("c-6", "Pass"))["type"] == "ack"
+        # Check: the state at a seq after an undo is the state before what it took back (folded from seq 1).
+        status, body = get_json(f"{chronicle_server.base_url}/api/games/{game['game']}/state?seq=5")
+        assert status == 200 and body["hash"] == red.envelopes[0]["hash"]
 
     run(main())
 
