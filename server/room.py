@@ -33,7 +33,8 @@ the game is over, no bot can act, the Room is dropped, or after ``BOT_RUN`` comm
 Undo (issue 18, CORE-4 to CORE-7): ``AskUndo`` and ``AnswerUndo`` are commands like any other on
 this ladder, decided by the Table's book of undos (``events/undo.py``). A game whose log holds an
 undo is loaded with ``Table.restore`` (the whole log folded: an UndoApplied needs the states
-before it) and takes no snapshots; a bot's view is refolded from what is still in play.
+before it) and takes no snapshots; a bot's view is refolded from what is still in play, and a bot
+says yes to every undo that waits for it (``_bot_yes``).
 
 The sockets a Room feeds are ``server/connection.py``'s; which sockets and games get in is
 ``server/rooms.py``'s; one socket's life, from its upgrade to its close, is
@@ -55,7 +56,7 @@ from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection
-from events.undo import is_undo_event
+from events.undo import AnswerUndo, is_undo_event
 from server import frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Command, FrameError, Hello
@@ -329,6 +330,14 @@ class Room:
                 async with self.lock:
                     if self.closed or self.game.is_over(self.table.state):
                         return
+                    agreeing = self._bot_yes()
+                    if agreeing is not None:  # CORE-6: a bot says yes to every undo that waits for it
+                        seat, command = agreeing
+                        reply = await self.submit(seat, command, f"{BOT_PREFIX}{self.table.seq + 1}", time.perf_counter())
+                        if json.loads(reply).get("type") != "ack":
+                            log.error("game %s: bot %s's yes was not taken: %s", self.meta.game_id, seat, reply)
+                            return
+                        continue
                     movers = [(seat, self.bot_view(seat)) for seat in self.game.turn(self.table.state)
                               if seat in self.bots]
                     movers = [(seat, view) for seat, view in movers if self.game.legal(view, seat)]
@@ -345,6 +354,19 @@ class Room:
                     return
         except Exception:
             log.exception("game %s: the bots stopped", self.meta.game_id)
+
+    def _bot_yes(self) -> tuple | None:
+        """(bot seat, AnswerUndo yes) for the open undo request if it waits for a bot's yes, else None.
+
+        A bot agrees to every undo: nothing is re-rolled by one (CORE-7), and a person playing alone
+        against bots can take a move back across theirs."""
+        request = self.table.undos.open
+        if request is None:
+            return None
+        for seat in request.needs:
+            if seat in self.bots and seat not in request.agreed:
+                return seat, AnswerUndo(request.seq, True)
+        return None
 
     async def _choose(self, seat: str, view: Any) -> Any:
         """The bot's choice in a worker thread (the event loop keeps serving), within BOT_CHOICE_SECONDS."""

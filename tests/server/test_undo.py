@@ -8,7 +8,7 @@ import asyncio
 from events.log import Envelope, Table
 from server import frames, scenarios
 from tests.server.client import Client, run
-from tests.server_fixture import create_game, get_json, seeded_game
+from tests.server_fixture import create_game, get_json, post_json, seeded_game
 
 MOVE_FACE_UP = ("Move", {"to": 2})  # red opens to Location 2, face up: no draw
 BLUE_FACE_UP = ("Move", {"to": 3})
@@ -160,3 +160,22 @@ def test_undo_frames_are_commands_of_every_game():
         frame = frames.decode_client_frame('{"type":"command","id":"u","command":{"type":"AskUndo","data":'
                                            '{"back_to":2}}}')
         assert frames.build_command(game, frame).TYPE == "AskUndo"
+
+
+def test_core_6_a_bot_says_yes_to_an_undo_across_its_move(shared_server):
+    async def main():
+        status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/sample",
+                                                                         "bots": {"blue": "random"}})
+        assert status == 201, game
+        red = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        start = red.state
+        assert (await red.command("c-1", *MOVE_FACE_UP))["first"] == 2
+        await red.events_until(5)  # the bot's move
+        assert red.envelopes[3]["command_id"] == "bot-4"
+        asked = await ask(red, "u-1", 2)
+        await red.events_until(asked["first"] + 2)
+        answered, applied = red.envelopes[asked["first"]:asked["first"] + 2]
+        assert answered["type"] == "UndoAnswered" and answered["seat"] == "blue" and answered["data"]["yes"]
+        assert applied["type"] == "UndoApplied" and red.state == start  # red's turn again: the bot waits
+
+    run(main())
