@@ -285,3 +285,36 @@ def test_core_5_a_copy_that_withholds_a_command_accepts_the_needs_it_cannot_chec
     copy = relogged(table.envelopes, first + 1, command=None)
     restored = Table.restore(TOY, "g-undo", copy)
     assert restored.undos.open.needs == ("b", "c") and restored.seq == asked
+
+
+@pytest.mark.parametrize("scenario", ["mecha/sample", "arkham/other-world", "echo/novice-duel", "gloomhaven/barrow",
+                                      "skirmish/courtyard"])
+def test_core_4_games_with_undos_replay_for_every_seat_and_spectator(scenario):
+    """CORE-4: random play with an undo every few commands, in every game; the log replays for
+    restore and for each seat's and the spectator's copy (redacted where the game hides things)."""
+    import events.games
+    from events.bots import RandomBot
+    from events.rng import Rng
+    from server import scenarios
+
+    name, data = scenarios.load(scenario)
+    game = events.games.load(name)
+    table = Table.create(game, "g-every", data, 3)
+    chooser = Rng(5)
+    for number in range(30):
+        movers = [seat for seat in game.turn(table.state) if game.legal(table.state, seat)]
+        if game.is_over(table.state) or not movers:
+            break
+        seat = movers[0]
+        played(table, seat, RandomBot().choose(game, table.state, seat, chooser), f"c-{number}")
+        if number % 4 == 3 and not table.revealed:
+            before = table.undos.state_before(table, table.undos._index(table.undos.last_own(seat)))
+            asked = played(table, seat, AskUndo(table.undos.last_own(seat)), f"u-{number}")
+            for other in table.envelopes[asked - 1].event.needs:
+                played(table, other, AnswerUndo(asked, True), f"a-{number}-{other}")
+            assert table.state == before
+    assert table.undos.undone
+    over = game.is_over(table.state)
+    for seat in (None,) + tuple(game.seats(table.state)):
+        copy = [game.visible(envelope, seat, over) for envelope in table.envelopes]
+        assert Table.restore(game, "g-every", copy).state == table.state
