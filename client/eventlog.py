@@ -6,7 +6,7 @@ the sender alone), with the clause that forbids the command and the specific rea
 
 from __future__ import annotations
 
-from client import i18n
+from client import i18n, undo
 from client.dom import add, el
 from client.i18n import t
 
@@ -51,7 +51,7 @@ def event_row(game: object, view: object, envelope: object, dispute: object = No
     # The rules' reasoning: worded by the renderer in the reader's language where it can, else the
     # English lines of the game's rules.py (what ``chronicle explain`` prints), marked as English.
     trace = getattr(view, "trace", None)
-    if envelope.type == "SecretRevealed":  # the core's own event (CORE-2): no game's reasoning to show
+    if envelope.type == "SecretRevealed" or undo.is_undo(envelope.event):  # the core's own (CORE-2, CORE-4…)
         lines, attrs = [], ()
     elif trace is not None:
         lines, attrs = trace(envelope.event), ()
@@ -85,6 +85,8 @@ def describe(view: object, event: object) -> str:
         return t("log.secret_revealed")
     if event.TYPE in CONSENT:  # a move of rules version by the seats' consent (CORE-10, CORE-11, CORE-3)
         return consent_text(event)
+    if undo.is_undo(event):  # CORE-4 to CORE-6: the same in every game (client/undo.py)
+        return undo.describe(event)
     return view.describe(event)
 
 

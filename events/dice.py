@@ -8,8 +8,8 @@ Dice nobody can foresee and everyone can check afterwards (issue 12; clauses COR
 - ``GameStarted.commitment`` is ``commitment(secret, game_id)``: the SHA-256, in hex, of the
   ASCII text ``chronicle-commitment-v1:<game id>:<secret>``; it binds the game to one secret
   without telling it;
-- the generator of the command whose first event gets sequence number ``seq`` is
-  ``command_rng(secret, seq)``: SplitMix64 (``events.rng.Rng``) started from the first 8 bytes,
+- the generator of the command at position ``seq`` of the effective history (the seq its first
+  event gets, in a log without undos; CORE-7, ``events.undo``) is ``command_rng(secret, seq)``: SplitMix64 (``events.rng.Rng``) started from the first 8 bytes,
   big-endian, of HMAC-SHA-256 keyed with the secret's 32 bytes over the ASCII text
   ``chronicle-dice-v1:<seq>``. The whole secret is the key, so nothing truncates it; HMAC's
   outputs for two seqs are unrelated, so one command's dice say nothing about another's;
@@ -50,7 +50,8 @@ def commitment(secret: str, game_id: str) -> str:
 
 
 def command_rng(secret: str, seq: int) -> Rng:
-    """The generator of the command whose first event gets sequence number ``seq``."""
+    """The generator of the command at position ``seq`` of the effective history (CORE-7): with no
+    undo logged, the seq of its first event."""
     import hmac  # lazily: only a deciding shell draws (BRYTHON.md: every import costs page load)
 
     key = bytes.fromhex(check_secret(secret))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from events import upgrade
 from events.record import Record, Registry
 from events.rules import CORE, Catalogue, Rejection
+from events.undo import UNDO_COMMANDS, UNDO_EVENTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,7 +109,10 @@ class RulesVersionChanged(Record):
 
 
 # The core's events (every game folds them as the state itself) and commands (``events.upgrade``).
-CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged) + upgrade.EVENTS)
+CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged) + upgrade.EVENTS + UNDO_EVENTS)
+# Decided by the Table, not the game: a seat's consent to a newer rules version (CORE-10, CORE-11,
+# events/upgrade.py) and undo with consent (AskUndo, AnswerUndo: CORE-4, CORE-6, events/undo.py).
+CORE_COMMANDS = Registry("command", upgrade.COMMANDS + UNDO_COMMANDS)
 
 
 class Flow(list):
@@ -222,8 +226,8 @@ class Game:
         # The core's clauses (CORE-1, CORE-2) and its event (SecretRevealed) are every game's too.
         self.catalogue = catalogue.with_core(CORE)
         events.core = CORE_EVENTS  # the game's registry itself: a copy made through __dict__ is slow in Brython
-        commands.core = upgrade.CORE_COMMANDS  # a seat's consent to a newer rules version (CORE-10, CORE-11)
         self.events = events
+        commands.core = CORE_COMMANDS  # the Table's own commands: rules-version consent and undo
         self.commands = commands
         self.start = start
         self.rules_decide = decide

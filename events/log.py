@@ -25,6 +25,7 @@ from events.game import Flow, GameStarted, RulesVersionChanged, SecretRevealed, 
 from events.record import DecodeError, Record
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
+from events.undo import UndoAsked, UndoError, Undos, is_undo_command, is_undo_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -227,6 +228,7 @@ class Table:
         self.revealed = False
         self.by_command: dict[str, list[Envelope]] = {}
         self.proposal: upgrade.Proposal | None = None  # the open proposal of a newer rules version (CORE-10)
+        self.undos = Undos()  # the effective history and the undo requests (CORE-4 to CORE-7, events/undo.py)
 
     @property
     def seq(self) -> int:
@@ -273,6 +275,8 @@ class Table:
         Only the first envelope (the GameStarted) is folded, as ``restore`` does; ``state`` must hash
         to the last envelope's hash (LogError otherwise).
         """
+        if any(is_undo_event(envelope.event) for envelope in envelopes):  # undos need the states: fold it all
+            return cls.restore(game, game_id, envelopes, secret=secret)
         table = cls.restore(game, game_id, envelopes[:1])
         for envelope in envelopes[1:]:
             if envelope.seq != table.seq + 1:
@@ -290,12 +294,14 @@ class Table:
             except upgrade.ConsentError as error:
                 raise LogError(str(error)) from None
             table.envelopes.append(envelope)
+            table.undos.note(envelope, None)  # its state is refolded only if an undo ever needs it
             if envelope.command_id is not None:
                 table.by_command.setdefault(envelope.command_id, []).append(envelope)
         if len(envelopes) > 1:
             if state_hash(state) != envelopes[-1].hash:
                 raise LogError(f"seq {envelopes[-1].seq}: the given state does not match the logged hash")
             table.state = state
+            table.undos.after[-1] = state
         if secret is not None:
             table.adopt(secret)
         return table
@@ -311,12 +317,20 @@ class Table:
         event = envelope.event
         if (envelope.seq == 1) != isinstance(event, GameStarted):
             raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
-        try:
-            state = self.game.evolve(self.state, event)
-        except Exception as error:  # a tampered event, or one today's rules no longer know
-            raise LogError(
-                f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
-            ) from error
+        if is_undo_event(event) or self.undos.due():  # CORE-4 to CORE-6: checked against the rules
+            try:
+                self.undos.check(self, envelope)
+            except UndoError as error:
+                raise LogError(str(error), error.rule) from None
+        if is_undo_event(event):  # folded by the book: UndoApplied goes back to the state before back_to
+            state = self.undos.state_after(self, event)
+        else:
+            try:
+                state = self.game.evolve(self.state, event)
+            except Exception as error:  # a tampered event, or one today's rules no longer know
+                raise LogError(
+                    f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
+                ) from error
         if verify and state_hash(state) != envelope.hash:
             raise LogError(f"seq {envelope.seq}: the logged hash does not match the replayed state")
         proposal = None
@@ -342,6 +356,7 @@ class Table:
         elif isinstance(event, SecretRevealed):
             self.secret, self.revealed = event.secret, True
         self.envelopes.append(envelope)
+        self.undos.note(envelope, state)
         if envelope.command_id is not None:
             self.by_command.setdefault(envelope.command_id, []).append(envelope)
         return envelope
@@ -401,6 +416,14 @@ class Table:
         """
         if command_id in self.by_command:
             return Accepted(self.by_command[command_id])
+        if is_undo_command(command):  # AskUndo, AnswerUndo: the engine's own (CORE-4, CORE-6), they never draw
+            decided = self.undos.decide(self, seat, command)
+            if isinstance(decided, Rejection):
+                return decided
+            first = self.seq + 1
+            for event in decided:
+                self._append(event, seat, command_id, command, None, at)
+            return Accepted(self.envelopes[first - 1 :])
         if rng is None:
             rng = self.rng()
         if command.TYPE in upgrade.CORE_COMMANDS.by_type:  # a seat's consent to a newer version (CORE-10, CORE-11)
@@ -429,10 +452,13 @@ class Table:
         return last
 
     def rng(self) -> Rng:
-        """The generator of the next command (CORE-1): derived from the secret, or sealed without it."""
+        """The generator of the next command (CORE-1): derived from the secret, or sealed without it.
+
+        Keyed by the command's position in the effective history (CORE-7): its seq, unless undos were logged."""
+        position = self.undos.position()
         if self.legacy_seed is not None:  # a game from before commitments: its dice were always public
-            return legacy_rng(self.legacy_seed, self.seq + 1)
-        return command_rng(self.secret, self.seq + 1) if self.secret is not None else SealedRng()
+            return legacy_rng(self.legacy_seed, position)
+        return command_rng(self.secret, position) if self.secret is not None else SealedRng()
 
     def _reveal_if_over(self, at: str | None) -> bool:
         """Append SecretRevealed if the game is over and its secret still unpublished (CORE-2)."""
@@ -448,7 +474,10 @@ class Table:
         rule = rule_of(event)
         if rule is not None and rule not in self.game.catalogue:
             raise LogError(f"{self.game.name}: event {event.TYPE} cites unknown clause {rule!r}")
-        self.state = self.game.evolve(self.state, event) if state is None else state
+        if is_undo_event(event):
+            self.state = self.undos.state_after(self, event)  # CORE-4: UndoApplied restores the state before back_to
+        else:
+            self.state = self.game.evolve(self.state, event) if state is None else state
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
         elif isinstance(event, SecretRevealed):
@@ -458,6 +487,7 @@ class Table:
             self.game_id, self.seq + 1, event, seat, command_id, command, dice, rule, state_hash(self.state), at
         )
         self.envelopes.append(envelope)
+        self.undos.note(envelope, self.state)
         if command_id is not None:
             self.by_command.setdefault(command_id, []).append(envelope)
 
@@ -609,11 +639,23 @@ def _redecide(
 ) -> Divergence | None:
     """Decide a logged command again on the state before it; its events must be the logged ones."""
     head = group[0]
+    if is_undo_command(head.command):  # CORE-4, CORE-6: decided by the Table's book of undos, never drawing
+        produced = table.undos.decide(table, head.seat, head.command)
+        if isinstance(produced, Rejection):
+            return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}", head.rule,
+                              produced.rule)
+        divergence = _compare(group, produced, report)
+        if divergence is not None:
+            if divergence.seq == head.seq and isinstance(head.event, UndoAsked):
+                divergence.produced_rule = "CORE-5"  # the same request, waiting for other seats: whose yes it needs
+            divergence.produced += f" (the undo rules, {divergence.clause})"  # printed by ``chronicle audit``
+        return divergence
     base: Rng
+    position = table.undos.position()  # CORE-7: the command's seq in the effective history
     if legacy is not None:
-        base = legacy_rng(legacy, head.seq)
+        base = legacy_rng(legacy, position)
     else:
-        base = command_rng(secret, head.seq) if secret is not None else SealedRng()
+        base = command_rng(secret, position) if secret is not None else SealedRng()
     rng = LoadedRng(head.dice, fallback=base) if head.dice is not None else base
     untouched = base.state
     consent = head.command.TYPE in upgrade.CORE_COMMANDS.by_type  # a seat's consent (CORE-10, CORE-11)
@@ -631,6 +673,14 @@ def _redecide(
         return Divergence(head.seq, f"{head.command.TYPE} accepted", f"an error: {error}", head.rule)
     if isinstance(produced, Rejection):
         return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}", head.rule, produced.rule)
+    divergence = _compare(group, produced, report)
+    if divergence is None and (base.state != untouched or (head.dice is not None and rng.used)):
+        report.with_dice += 1
+    return divergence
+
+
+def _compare(group: list, produced: list, report: Audit) -> Divergence | None:
+    """The logged events of a command against those deciding it again produced."""
     for index, envelope in enumerate(group):
         if index >= len(produced):
             return Divergence(envelope.seq, _describe(envelope.event), "no event", envelope.rule)
@@ -641,8 +691,6 @@ def _redecide(
         extra = produced[len(group)]
         return Divergence(group[-1].seq + 1, "no event", _describe(extra), None, rule_of(extra))
     report.redecided += 1
-    if base.state != untouched or (head.dice is not None and rng.used):
-        report.with_dice += 1
     return None
 
 
@@ -663,6 +711,8 @@ def _unconsented(game: Game, before: list, moved: Envelope, secret: str | None) 
 
 def _unfolded(envelope: Envelope, table: Table, error: LogError) -> Divergence:
     """An envelope ``absorb`` refused, as a divergence: what the log says against what folding gives."""
+    if error.rule is not None:  # an undo event the consent rules would not give (CORE-4 to CORE-6)
+        return Divergence(envelope.seq, f"{envelope.type} as logged", str(error), envelope.rule, error.rule)
     try:
         state = table.game.evolve(table.state, envelope.event)
     except Exception as failure:  # an event today's rules cannot fold is a finding too
@@ -680,4 +730,9 @@ def _describe(event: Record) -> str:
 
 
 class LogError(ValueError):
-    """A log that cannot be replayed as it stands: a gap, a wrong hash, an unknown event."""
+    """A log that cannot be replayed as it stands: a gap, a wrong hash, an unknown event; ``rule`` is the
+    clause a logged undo event breaks (CORE-4 to CORE-6), else None."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        ValueError.__init__(self, message)
+        self.rule = rule

@@ -98,5 +98,20 @@ CORE_CLAUSES = (
            "the last of them says yes, the game moves (CORE-3) and the move records the proposal the seats agreed "
            "to. A no ends the proposal, and so does any command of the game made before every seat said yes: "
            "the seats agree on the game as it stands."),
+    Clause("CORE-4", "Undo", "A seat may ask to take back its own last commands: from one of its own commands still "
+           "in play to the end of the game so far, at most 16 commands. The request (UndoAsked) and each answer "
+           "are logged; once every yes it needs is in, UndoApplied follows and the state is again the state before "
+           "the first command taken back. What was taken back stays in the log, struck through. Nothing is taken "
+           "back once the game is over (its secret revealed), nor across a rules version move."),
+    Clause("CORE-5", "Whose yes an undo needs", "Taking back only one's own commands since another seat's last "
+           "decision needs nobody's yes and is applied at once. Crossing another seat's command needs that seat's "
+           "yes. Crossing a random outcome (a command that drew dice or tokens) or a reveal of hidden information "
+           "needs the yes of every seat. The seat that asks has said yes by asking."),
+    Clause("CORE-6", "Answering an undo", "Only a seat whose yes the open request needs answers it, once. A no "
+           "refuses the request, and the same seat may not ask for the same undo again before some command is "
+           "made. A new command by anyone while a request is open withdraws it. One request is open at a time."),
+    Clause("CORE-7", "No re-roll by undo", "A command's dice are derived from its position in the game as played: "
+           "its sequence number in the log without the undo events and without what was taken back. A command made "
+           "again at the same point of the game gets the same random outcomes."),
 )
 CORE = Catalogue(CORE_CLAUSES)

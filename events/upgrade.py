@@ -84,7 +84,8 @@ class RulesVersionAnswered(Record):
         object.__setattr__(self, "yes", yes)
 
 
-CORE_COMMANDS = Registry("command", (ProposeRulesVersion, AnswerRulesVersion))
+COMMANDS = (ProposeRulesVersion, AnswerRulesVersion)
+CORE_COMMANDS = Registry("command", COMMANDS)
 EVENTS = (RulesVersionProposed, RulesVersionAnswered)
 
 

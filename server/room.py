@@ -33,6 +33,11 @@ the game is over, no bot can act, the Room is dropped, or after ``BOT_RUN`` comm
 Chat (issue 18, ``server/chat.py``): ``chat`` keeps a socket's message in the store's chat table
 and sends it to the sockets of its channel; ``chat_history`` sends a greeted socket the newest of
 its channel. Neither takes the writer lock nor touches the Table: chat is never folded.
+Undo (issue 18, CORE-4 to CORE-7): ``AskUndo`` and ``AnswerUndo`` are commands like any other on
+this ladder, decided by the Table's book of undos (``events/undo.py``). A game whose log holds an
+undo is loaded with ``Table.restore`` (the whole log folded: an UndoApplied needs the states
+before it) and takes no snapshots; a bot's view is refolded from what is still in play, and a bot
+says yes to every undo that waits for it (``_bot_yes``).
 
 The sockets a Room feeds are ``server/connection.py``'s; which sockets and games get in is
 ``server/rooms.py``'s; one socket's life, from its upgrade to its close, is
@@ -54,6 +59,7 @@ from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection
+from events.undo import AnswerUndo, is_undo_event
 from server import chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Chat, Command, FrameError, Hello
@@ -127,13 +133,18 @@ class Room:
         # Played under the rules version its log names, however old (issue 19, CORE-3).
         game = events.games.load(meta.rules)
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
-        base, state = await snapshots.newest(store, game, game_id, envelopes)
-        game = rules_in_force(game, envelopes[:max(base, 1)])  # the tail is folded from there, following moves
         kept: list[tuple[int, str]] = []
-        state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc, kept,
-                               base)
-        table = Table.resume(game, game_id, envelopes, state, secret=await store.secret(game_id))  # CORE-1: only the Room draws
-        await snapshots.save(store, game_id, kept)
+        if any(is_undo_event(envelope.event) for envelope in envelopes):  # CORE-4: undos fold from the whole log
+            (metrics or cls.metrics).folds.labels("room").inc(len(envelopes))
+            table = Table.restore(game, game_id, envelopes, secret=await store.secret(game_id))
+            base = 0
+        else:
+            base, state = await snapshots.newest(store, game, game_id, envelopes)
+            game = rules_in_force(game, envelopes[:max(base, 1)])  # the tail is folded from there, following moves
+            state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc,
+                                   kept, base)
+            table = Table.resume(game, game_id, envelopes, state, secret=await store.secret(game_id))  # CORE-1: only the Room draws
+            await snapshots.save(store, game_id, kept)
         room = cls(store, meta, table, stored)
         room.snapshot_seq = kept[-1][0] if kept else base
         room.bots = {seat: bot(game, policy) for seat, policy in (await store.bots(game_id)).items()}
@@ -388,8 +399,8 @@ class Room:
             self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
-            if self.table.seq >= snapshots.due_after(self.snapshot_seq):
-                await self._snapshot(before, logged)
+            if self.table.seq >= snapshots.due_after(self.snapshot_seq) and not self.table.undos.any():
+                await self._snapshot(before, logged)  # a game with undos takes no snapshots (snapshots.UndoInLog)
             return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, logged[-1].seq))
         self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
@@ -405,7 +416,10 @@ class Room:
     def bot_view(self, seat: str) -> Any:
         """The state folded from the envelopes ``seat`` may see (``Game.visible``), kept per bot seat."""
         seq, state = self._bot_views.get(seat, (0, None))
-        for envelope in self.table.envelopes[seq:]:
+        fresh = self.table.envelopes[seq:]
+        if any(is_undo_event(envelope.event) for envelope in fresh):  # CORE-4: refold what is still in play
+            state, fresh = None, self.table.undos.effective
+        for envelope in fresh:
             visible = self.game.visible(envelope, seat, False)
             if visible is not None:
                 state = self.game.evolve(state, visible.event)
@@ -419,6 +433,14 @@ class Room:
                 async with self.lock:
                     if self.closed or self.game.is_over(self.table.state):
                         return
+                    agreeing = self._bot_yes()
+                    if agreeing is not None:  # CORE-6: a bot says yes to every undo that waits for it
+                        seat, command = agreeing
+                        reply = await self.submit(seat, command, f"{BOT_PREFIX}{self.table.seq + 1}", time.perf_counter())
+                        if json.loads(reply).get("type") != "ack":
+                            log.error("game %s: bot %s's yes was not taken: %s", self.meta.game_id, seat, reply)
+                            return
+                        continue
                     movers = [(seat, self.bot_view(seat)) for seat in self.game.turn(self.table.state)
                               if seat in self.bots]
                     movers = [(seat, view) for seat, view in movers if self.game.legal(view, seat)]
@@ -435,6 +457,19 @@ class Room:
                     return
         except Exception:
             log.exception("game %s: the bots stopped", self.meta.game_id)
+
+    def _bot_yes(self) -> tuple | None:
+        """(bot seat, AnswerUndo yes) for the open undo request if it waits for a bot's yes, else None.
+
+        A bot agrees to every undo: nothing is re-rolled by one (CORE-7), and a person playing alone
+        against bots can take a move back across theirs."""
+        request = self.table.undos.open
+        if request is None:
+            return None
+        for seat in request.needs:
+            if seat in self.bots and seat not in request.agreed:
+                return seat, AnswerUndo(request.seq, True)
+        return None
 
     async def _choose(self, seat: str, view: Any) -> Any:
         """The bot's choice in a worker thread (the event loop keeps serving), within BOT_CHOICE_SECONDS."""

@@ -16,6 +16,10 @@ hash logged in the envelope at its seq, and the state decoded from it must hash 
 a snapshot that is missing, unreadable or wrong is ignored and the state is folded from the log
 (the snapshots passed on the way are written again). Snapshots are written by whoever folded
 past a multiple: the Room after an append, a read that had to fold, a Room that loaded.
+
+An undo (CORE-4, ``events.undo``) folds back to an earlier state, which only the whole log gives:
+``fold`` raises ``UndoInLog`` at an undo event, and whoever called it folds the log from its start
+through ``Table.restore`` (a Room's load, ``state_at``); a game with undos takes no more snapshots.
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ import msgspec
 
 from events.canonical import record_json, state_hash
 from events.game import GameStarted, RulesVersionChanged
-from events.log import Envelope, LogError, rules_in_force
+from events.log import Envelope, LogError, Table, rules_in_force
 from events.record import DecodeError, Record, Registry
+from events.undo import is_undo_event
 from server import frames
 from server.store import Store, StoreError
 
@@ -106,6 +111,8 @@ def fold(game: Any, envelopes: list[Envelope], state: Any, counted: Callable[[in
             raise LogError(f"seq {envelope.seq} follows seq {envelopes[offset - 1].seq}: the log has a gap")
         if (envelope.seq == 1) != isinstance(envelope.event, GameStarted):
             raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
+        if is_undo_event(envelope.event):
+            raise UndoInLog(f"seq {envelope.seq}: {envelope.type} folds from the whole log (CORE-4)")
         if isinstance(envelope.event, RulesVersionChanged):  # CORE-3: the later events fold under its version
             game = game.version(envelope.event.to_version)
         try:
@@ -153,9 +160,19 @@ async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Cal
         envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
     game = await game_at(store, game, game_id, max(base, 1))
     kept: list[tuple[int, str]] = []
-    state = fold(game, envelopes, state, counted, kept, base)
+    try:
+        state = fold(game, envelopes, state, counted, kept, base)
+    except UndoInLog:  # an undo needs the states before it: the whole log up to seq, folded by a Table
+        stored = await store.read(game_id, 0, seq)
+        envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
+        counted(len(envelopes))
+        return Table.restore(game, game_id, envelopes).state
     await save(store, game_id, kept)
     return state
+
+
+class UndoInLog(LogError):
+    """``fold`` met an undo event: the state it leads to comes from the whole log (``Table.restore``)."""
 
 
 async def game_at(store: Store, game: Any, game_id: str, seq: int) -> Any:

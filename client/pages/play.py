@@ -24,6 +24,8 @@ from client.net import Connection
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_consent, show_rules_version
 from client.seatclock import SeatClock, clock_text
+from client.undo import draw as draw_undo
+from client.undo import strike
 from events.log import LogError
 from events.record import DecodeError
 
@@ -218,9 +220,13 @@ class PlayPage:
             turn = self.game.turn(state)
             current = turn[0] if turn else None
             interactive = self.seat is not None and not self.game.is_over(state)
-            self.view.draw(state, follower.envelopes, current, interactive, self.pick)
+            # the envelopes still in play (events/undo.py): a board's last move is never one taken back
+            self.view.draw(state, follower.table.undos.effective, current, interactive, self.pick)
             self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
             self.draw_actions(state, current)
+            draw_undo(self)  # issue 18: the Undo button, or the open request with yes/no (client/undo.py)
+        if follower.table is not None:
+            strike(byid("log"), follower.table.undos)  # what an undo took back, struck through (CORE-4)
         self.maybe_ready()
         if not self.checking:
             self.checking = True

@@ -22,6 +22,7 @@ from client.i18n import t
 from client.loader import load_game
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_rules_version
+from client.undo import in_play, strike
 from events.canonical import state_hash
 from events.log import Envelope, Table
 
@@ -37,6 +38,7 @@ class ReplayPage:
         self.envelopes: list = []
         self.states: list = []  # states[i] is the state after envelopes[i]
         self.versions: list = []  # versions[i]: the released Game in force after envelopes[i] (CORE-3)
+        self.undos = None  # the Table's book of undos (events/undo.py)
         self.seq = 0
         self.playing = None  # the interval id while playing
         self.delay = 1000
@@ -80,6 +82,7 @@ class ReplayPage:
                 self.states.append(table.state)
                 self.versions.append(table.game)
             self.envelopes = table.envelopes
+            self.undos = table.undos  # what each undo took back (CORE-4): struck through in go()
         except Exception as error:  # any fault in the log is shown, with where it is
             self.fail(t("replay.unplayable", error=error))
             return
@@ -184,7 +187,7 @@ class ReplayPage:
         envelope = self.envelopes[seq - 1]
         shown = self.envelopes[:seq]
         turn = self.game.turn(state)
-        self.view.draw(state, shown, turn[0] if turn else None, False, None)
+        self.view.draw(state, in_play(shown, self.undos, seq), turn[0] if turn else None, False, None)
         show_rules_version(self.versions[seq - 1])
         self.ui.drawn(self.game.name, False)
         folded = state_hash(state)
@@ -202,6 +205,7 @@ class ReplayPage:
         log = clear(byid("log"))
         for item in shown[-60:]:
             add(log, event_row(self.game, self.view, item, self.open_dispute))
+        strike(log, self.undos, seq)  # rows an undo took back by this seq, struck through (CORE-4)
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 
     def open_dispute(self, seq: int) -> None:

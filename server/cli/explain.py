@@ -5,6 +5,9 @@ event of that command with the clause it cites (ID, title and text from the rule
 the decision trace the rules give for it (the path a Mecha took, each Corruption draw against
 the level). SEQ 1 (GameStarted) shows what the game started from: scenario title, seats, the
 commitment to the game's secret (CORE-1) and rules version. Text by default; --json for one JSON object.
+
+An event an undo took back (CORE-4) is still explained, marked ``~`` (struck through) with the
+undo that took it back, who asked and who agreed (``undone`` in the JSON; null if in play).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import argparse
 import json
 
 from events.game import GameStarted
-from events.log import command_groups
+from events.log import LogError, Table, command_groups
 from server import logfile
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
@@ -34,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         report = _started(game, head)
         text = _started_text
     else:
-        report = _command(game, group, args.seq)
+        report = _command(game, group, args.seq, _undone(game, envelopes))
         text = _command_text
     print(json.dumps(report, ensure_ascii=False) if args.json else text(report))
     return SUCCESS
@@ -66,13 +69,23 @@ def _started_text(report: dict) -> str:
     ])
 
 
-def _command(game, group: list, asked: int) -> dict:
+def _undone(game, envelopes: list) -> dict:
+    """seq -> the undo that took it back (CORE-4), from the log folded; {} if it does not fold (audit says why)."""
+    try:
+        undos = Table.restore(game, envelopes[0].game, envelopes, verify=False).undos
+    except LogError:
+        return {}
+    return {seq: {"request": request.seq, "asked_by": request.seat, "agreed": list(request.agreed)}
+            for seq, request in undos.undone.items()}
+
+
+def _command(game, group: list, asked: int, undone: dict) -> dict:
     head = group[0]
     command = head.to_dict()["command"]
     return {
         "seq": asked, "game_id": head.game, "seat": head.seat, "command_id": head.command_id, "command": command,
         "dice": list(head.dice) if head.dice is not None else None,
-        "events": [_event(game, envelope) for envelope in group],
+        "events": [dict(_event(game, envelope), undone=undone.get(envelope.seq)) for envelope in group],
     }
 
 
@@ -100,8 +113,13 @@ def _command_text(report: dict) -> str:
     if report["dice"] is not None:
         lines.append(f"  loaded dice used: {', '.join(str(value) for value in report['dice']) or 'none'}")
     for event in events:
-        mark = ">" if event["seq"] == report["seq"] else " "
+        mark = ">" if event["seq"] == report["seq"] else "~" if event["undone"] else " "
         lines.append(f"{mark} seq {event['seq']} {event['type']} {_compact(event['data'])}")
+        undone = event["undone"]
+        if undone is not None:
+            agreed = f", agreed by {', '.join(undone['agreed'])}" if undone["agreed"] else ""
+            lines.append(f"      undone (struck through): taken back by the undo asked at seq {undone['request']} "
+                         f"by {undone['asked_by']}{agreed} (CORE-4)")
         clause = event["clause"]
         if clause is not None:
             lines.append(f"      {clause['id']} {clause['title']}: {clause['text']}")

@@ -1,0 +1,119 @@
+"""Undo on the pages (issue 18; CORE-4 to CORE-7): the play page's Undo control and pending request,
+the words of the undo events in the log, and the rows of what was taken back, struck through.
+
+Everything comes from the page's ``Table`` (``follower.table.undos``, ``events/undo.py``): the
+requests, whose yes each needs, and which seqs each took back. The server decides; this only draws.
+"""
+
+from __future__ import annotations
+
+from client.dom import add, byid, clear, el, listen
+from client.i18n import seat_name, t
+
+UNDO_TYPES = ("UndoAsked", "UndoAnswered", "UndoApplied")
+
+
+def is_undo(event: object) -> bool:
+    return event.TYPE in UNDO_TYPES
+
+
+def _seats(seats: object) -> str:
+    return ", ".join([seat_name(seat) for seat in seats])
+
+
+def describe(event: object) -> str:
+    """The log's words for an undo event."""
+    kind = event.TYPE
+    if kind == "UndoAsked":
+        if event.needs:
+            return t("undo.asked", seat=seat_name(event.seat), seq=event.back_to, needs=_seats(event.needs))
+        return t("undo.asked_free", seat=seat_name(event.seat), seq=event.back_to)
+    if kind == "UndoAnswered":
+        return t("undo.answered_yes" if event.yes else "undo.answered_no", seat=seat_name(event.seat),
+                 request=event.request)
+    if event.agreed:
+        return t("undo.applied", seq=event.back_to, agreed=_seats(event.agreed))
+    return t("undo.applied_free", seq=event.back_to)
+
+
+def label(request: object) -> str:
+    """Who asked and who agreed, beside a struck-through row."""
+    if request.agreed:
+        return t("undo.label", seat=seat_name(request.seat), agreed=_seats(request.agreed))
+    return t("undo.label_free", seat=seat_name(request.seat))
+
+
+def in_play(envelopes: list, undos: object, upto: int) -> list:
+    """``envelopes`` without the undo events and what an undo took back by seq ``upto``: what a board
+    draws its last move and dice from (the replay's view at ``upto``)."""
+    if undos is None or not undos.any():
+        return envelopes
+    undone = undos.undone
+    return [envelope for envelope in envelopes if not is_undo(envelope.event)
+            and not (envelope.seq in undone and undone[envelope.seq].closed_at <= upto)]
+
+
+def strike(log: object, undos: object, upto: int | None = None) -> None:
+    """Mark each row of ``log`` that an applied undo took back (by seq ``upto``, if given): class
+    ``undone`` (struck through in style.css) and a label of who asked and who agreed."""
+    for seq in undos.undone:
+        request = undos.undone[seq]
+        if upto is not None and request.closed_at > upto:
+            continue
+        row = log.querySelector(f'li.event[data-seq="{seq}"]')
+        if row is None or row.classList.contains("undone"):
+            continue
+        row.classList.add("undone")
+        row.setAttribute("data-undone-by", str(request.seq))
+        add(row, el("span", label(request), "undone-by"))
+
+
+def draw(page: object) -> None:
+    """The ``#undo`` panel below the actions: the seat's Undo button, and the open request with
+    yes/no for a seat whose yes it needs (a spectator and the asker see whom it waits for)."""
+    box = byid("undo")
+    if box is None:
+        actions = byid("actions")
+        box = el("section", None, "undo", (("id", "undo"), ("aria-label", t("undo.title"))))
+        actions.parentNode.insertBefore(box, actions.nextSibling)
+    clear(box)
+    table = page.follower.table
+    if table is None or table.state is None or table.revealed or page.game.is_over(table.state):
+        return
+    undos = table.undos
+    request = undos.open
+    seat = page.seat
+    if request is not None:
+        waiting = [needed for needed in request.needs if needed not in request.agreed]
+        add(box, el("span", t("undo.pending", seat=seat_name(request.seat), seq=request.back_to,
+                              needs=_seats(waiting)), "undo-pending", (("data-request", str(request.seq)),)))
+        if seat is not None and seat in waiting:
+            for yes in (True, False):
+                button = el("button", t("undo.yes" if yes else "undo.no"), "action undo-answer",
+                            (("data-answer", "yes" if yes else "no"), ("data-request", str(request.seq))))
+                listen(button, "click", _answer(page, request.seq, yes))
+                add(box, button)
+        return
+    if seat is None:
+        return
+    back_to = undos.last_own(seat)
+    if back_to is None:
+        return
+    button = el("button", t("undo.button"), "action undo-ask", (("data-back-to", str(back_to)),
+                                                                ("title", t("undo.button_title", seq=back_to))))
+    listen(button, "click", _ask(page, back_to))
+    add(box, button)
+
+
+def _ask(page: object, back_to: int) -> object:
+    def handler(event: object) -> None:
+        page.send("AskUndo", {"back_to": back_to}, t("undo.button"))
+
+    return handler
+
+
+def _answer(page: object, request: int, yes: bool) -> object:
+    def handler(event: object) -> None:
+        page.send("AnswerUndo", {"request": request, "yes": yes}, t("undo.yes" if yes else "undo.no"))
+
+    return handler

@@ -1,0 +1,428 @@
+"""Undo with consent, in the log (issue 18; clauses CORE-4 to CORE-7 of ``events.rules.CORE``).
+
+A seat asks to take back its own last command(s) with the core command ``AskUndo(back_to)``:
+``back_to`` is the seq of the first event of one of its own commands still in play, and every
+command from there to the end of the game so far is taken back. Another seat answers with
+``AnswerUndo(request, yes)``. Both are commands like any other (the Room's guard ladder, command
+ids, rate limits), decided here rather than by the game, and their events are the engine's own:
+
+- ``UndoAsked(seat, back_to, needs)`` (CORE-4): ``needs`` are the seats whose yes it waits for
+  (CORE-5): none when the stretch holds only the asker's own commands; each other seat with a
+  command in it; every other seat when it holds a random outcome (a command that drew) or a
+  reveal of hidden information (an event whose type ends in ``Revealed``, or whose class says
+  ``REVEALS = True``). The asker's request is its own yes;
+- ``UndoAnswered(seat, request, yes)`` (CORE-6): a ``no`` refuses the request; a new command
+  by anyone while it is open withdraws it (no event: the command's own envelope says so), and a
+  seat refused may not ask for the same ``back_to`` again until some command is made;
+- ``UndoApplied(request, back_to, agreed)`` (CORE-4) follows at once, in the same batch, the
+  request needing nobody or the last yes: the state becomes the state before ``back_to``.
+
+The undone events stay in the log (struck through on pages); the *effective history* is the log
+without the undo events and without what was taken back. A command's dice are keyed by its
+position there (CORE-7, ``Undos.position``): with no undo that is its seq, so every old log keeps
+its dice and hashes, and a command made again at the same point rolls the same.
+
+Nothing can be taken back once the game is over (its SecretRevealed logged), across a rules
+version move (RulesVersionChanged) or more than ``MOST_UNDONE`` commands back.
+
+``Undos`` is the book a ``events.log.Table`` keeps: it decides the two commands, checks every
+undo event it absorbs against these rules (``UndoError``, a ``LogError`` citing the clause), and
+gives the state an UndoApplied leads to. It imports nothing of ``events.log``.
+"""
+
+from __future__ import annotations
+
+from events.dice import SealedRng, SecretNeeded
+from events.record import Record, Registry
+from events.rules import Rejection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_set = object.__setattr__
+
+MOST_UNDONE = 16  # commands one undo may take back: each is re-decided (sealed) to see if it drew
+KEEP_STATES = 512  # states kept after the newest envelopes in play; older ones are refolded if ever needed
+
+
+# --- commands ---------------------------------------------------------------------------------------
+
+
+class AskUndo(Record):
+    """Take back my commands from seq ``back_to`` (the first event of one of mine) to the end (CORE-4)."""
+
+    __slots__ = ("back_to",)
+    __match_args__ = __slots__
+    TYPE = "AskUndo"
+    KINDS = {"back_to": "int"}
+
+    def __init__(self, back_to: int) -> None:
+        _set(self, "back_to", back_to)
+
+
+class AnswerUndo(Record):
+    """Yes or no to the open undo request asked at seq ``request`` (CORE-6)."""
+
+    __slots__ = ("request", "yes")
+    __match_args__ = __slots__
+    TYPE = "AnswerUndo"
+    KINDS = {"request": "int", "yes": "bool"}
+
+    def __init__(self, request: int, yes: bool) -> None:
+        _set(self, "request", request)
+        _set(self, "yes", yes)
+
+
+# --- events -----------------------------------------------------------------------------------------
+
+
+class UndoAsked(Record):
+    """``seat`` asked to take back everything from seq ``back_to``; it waits for ``needs``' yes (CORE-4, CORE-5)."""
+
+    __slots__ = ("seat", "back_to", "needs")
+    __match_args__ = __slots__
+    TYPE = "UndoAsked"
+    RULE = "CORE-4"
+
+    def __init__(self, seat: str, back_to: int, needs: tuple) -> None:
+        _set(self, "seat", seat)
+        _set(self, "back_to", back_to)
+        _set(self, "needs", needs)
+
+
+class UndoAnswered(Record):
+    """``seat`` said yes (or no) to the undo asked at seq ``request`` (CORE-6)."""
+
+    __slots__ = ("seat", "request", "yes")
+    __match_args__ = __slots__
+    TYPE = "UndoAnswered"
+    RULE = "CORE-6"
+
+    def __init__(self, seat: str, request: int, yes: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "request", request)
+        _set(self, "yes", yes)
+
+
+class UndoApplied(Record):
+    """The undo asked at seq ``request`` is done: the state is the one before seq ``back_to`` again;
+    ``agreed`` are the seats that said yes (none when nobody's was needed) (CORE-4)."""
+
+    __slots__ = ("request", "back_to", "agreed")
+    __match_args__ = __slots__
+    TYPE = "UndoApplied"
+    RULE = "CORE-4"
+
+    def __init__(self, request: int, back_to: int, agreed: tuple) -> None:
+        _set(self, "request", request)
+        _set(self, "back_to", back_to)
+        _set(self, "agreed", agreed)
+
+
+UNDO_EVENTS = (UndoAsked, UndoAnswered, UndoApplied)
+UNDO_COMMANDS = (AskUndo, AnswerUndo)
+CORE_COMMANDS = Registry("command", UNDO_COMMANDS)
+
+
+def is_undo_event(event: Any) -> bool:
+    return type(event) in UNDO_EVENTS
+
+
+def is_undo_command(command: Any) -> bool:
+    return type(command) in UNDO_COMMANDS
+
+
+def reveals(event: Any) -> bool:
+    """Whether an event reveals hidden information (CORE-5): its class says so, or its type ends in ``Revealed``."""
+    said = getattr(type(event), "REVEALS", None)
+    if said is not None:
+        return bool(said)
+    return event.TYPE.endswith("Revealed") and event.TYPE != "SecretRevealed"
+
+
+class UndoError(ValueError):
+    """A logged undo event the rules would not have produced; ``rule`` is the clause it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        ValueError.__init__(self, message)
+        self.rule = rule
+
+
+class Request:
+    """One undo request as the book follows it: who asked, from where, whose yes it needs, and how it ended."""
+
+    __slots__ = ("seq", "seat", "back_to", "needs", "agreed", "outcome", "closed_at")
+
+    def __init__(self, seq: int, seat: str, back_to: int, needs: tuple) -> None:
+        self.seq = seq
+        self.seat = seat
+        self.back_to = back_to
+        self.needs = needs
+        self.agreed: list = []
+        self.outcome = "open"  # "open", "applied", "refused" (a no) or "withdrawn" (a command came first)
+        self.closed_at = 0  # the seq that closed it
+
+    def complete(self) -> bool:
+        return len(self.agreed) == len(self.needs)
+
+
+class Undos:
+    """A Table's book of undos: the effective history and the state after each of its envelopes,
+    the requests and what was taken back (``undone``: seq -> the Request that took it back)."""
+
+    __slots__ = ("effective", "after", "requests", "undone", "open", "refused")
+
+    def __init__(self) -> None:
+        self.effective: list = []  # the envelopes in play, in order (no undo event, nothing taken back)
+        self.after: list = []  # after[i]: the state after effective[i] (None: not kept, refolded if needed)
+        self.requests: dict = {}  # request seq -> Request
+        self.undone: dict = {}  # seq -> the Request that took it back
+        self.open: Request | None = None
+        self.refused: list = []  # (seat, back_to) refused since the last command (CORE-6)
+
+    def position(self) -> int:
+        """The key of the next command's dice (CORE-7): the seq it would have without undos."""
+        return len(self.effective) + 1
+
+    # --- deciding the two commands ------------------------------------------------------------------
+
+    def decide(self, table: Any, seat: str, command: Any) -> list | Rejection:
+        if table.revealed or table.state is None or table.game.is_over(table.state):
+            return Rejection("CORE-4", "the game is over: nothing can be taken back once its secret is revealed")
+        if seat not in table.game.seats(table.state):
+            return Rejection("CORE-4", f"there is no seat {seat!r} in this game")
+        if isinstance(command, AskUndo):
+            return self._ask(table, seat, command.back_to)
+        return self._answer(seat, command)
+
+    def _ask(self, table: Any, seat: str, back_to: int) -> list | Rejection:
+        if self.open is not None:
+            return Rejection("CORE-6", f"the undo {self.open.seat} asked at seq {self.open.seq} is still open: it is "
+                                       "answered, or withdrawn by the next command")
+        found = self._stretch(seat, back_to)
+        if isinstance(found, Rejection):
+            return found
+        if (seat, back_to) in self.refused:
+            return Rejection("CORE-6", f"an undo back to seq {back_to} was refused: make a command before asking again")
+        needs, exact = self.needs(table, seat, found)
+        if not exact:  # whether some command drew is not known here: ask everyone (CORE-5)
+            needs = tuple(sorted(other for other in table.game.seats(table.state) if other != seat))
+        asked = UndoAsked(seat, back_to, needs)
+        return [asked] if needs else [asked, UndoApplied(table.seq + 1, back_to, ())]
+
+    def _answer(self, seat: str, command: AnswerUndo) -> list | Rejection:
+        request = self.open
+        if request is None or request.seq != command.request:
+            known = self.requests.get(command.request)
+            if known is not None:
+                return Rejection("CORE-6", f"the undo asked at seq {command.request} is {known.outcome} "
+                                           f"(seq {known.closed_at}): it takes no more answers")
+            now = "none is" if request is None else f"the open one is seq {request.seq}"
+            return Rejection("CORE-6", f"seq {command.request} is no undo request ({now})")
+        if seat == request.seat:
+            return Rejection("CORE-6", f"{seat} asked this undo: its request is its own yes")
+        if seat not in request.needs:
+            return Rejection("CORE-6", f"the undo asked at seq {request.seq} waits for {', '.join(request.needs)}, "
+                                       f"not {seat}")
+        if seat in request.agreed:
+            return Rejection("CORE-6", f"{seat} already said yes to the undo asked at seq {request.seq}")
+        answered = UndoAnswered(seat, request.seq, command.yes)
+        if command.yes and len(request.agreed) + 1 == len(request.needs):
+            return [answered, UndoApplied(request.seq, request.back_to, tuple(sorted(request.agreed + [seat])))]
+        return [answered]
+
+    def _stretch(self, seat: str, back_to: int) -> int | Rejection:
+        """The index in ``effective`` of the command at ``back_to`` that ``seat`` may take back (CORE-4)."""
+        index = self._index(back_to)
+        if index is None:
+            taken = self.undone.get(back_to)
+            if taken is not None:
+                return Rejection("CORE-4", f"seq {back_to} was taken back already (undo asked at seq {taken.seq})")
+            return Rejection("CORE-4", f"seq {back_to} is not an event of this game in play")
+        head = self.effective[index]
+        if head.command_id is None or (index and self.effective[index - 1].command_id == head.command_id):
+            return Rejection("CORE-4", f"seq {back_to} is not the first event of a command")
+        if head.seat != seat:
+            return Rejection("CORE-4", f"seq {back_to} is {head.seat}'s command {_type(head.command)}: a seat takes "
+                                       "back only its own commands")
+        commands = 0
+        previous = None
+        for envelope in self.effective[index:]:
+            if envelope.command_id is None:
+                return Rejection("CORE-4", f"seq {envelope.seq} ({envelope.type}) cannot be taken back: an undo "
+                                           "stops before it")
+            if envelope.command_id != previous:
+                commands += 1
+                previous = envelope.command_id
+        if commands > MOST_UNDONE:
+            return Rejection("CORE-4", f"seq {back_to} is {commands} commands back: an undo takes back at most "
+                                       f"{MOST_UNDONE}")
+        return index
+
+    def _index(self, seq: int) -> int | None:
+        """Where seq is in ``effective`` (None: not in play); a bisection, the seqs being in order."""
+        low, high = 0, len(self.effective)
+        while low < high:
+            middle = (low + high) // 2
+            if self.effective[middle].seq < seq:
+                low = middle + 1
+            else:
+                high = middle
+        if low < len(self.effective) and self.effective[low].seq == seq:
+            return low
+        return None
+
+    def needs(self, table: Any, seat: str, index: int) -> tuple:
+        """(the seats whose yes an undo of ``effective[index:]`` by ``seat`` needs, whether that is exact) (CORE-5).
+
+        Not exact when a command of the stretch is withheld from this copy of the log (a sealed
+        pick a spectator may not see): then whether it drew is not known here.
+        """
+        others = set()
+        chance = False
+        exact = True
+        for place in range(index, len(self.effective)):
+            envelope = self.effective[place]
+            if envelope.seat != seat:
+                others.add(envelope.seat)
+            if reveals(envelope.event):
+                chance = True
+            if place == index or envelope.command_id != self.effective[place - 1].command_id:
+                drew = self._drew(table, place)
+                if drew is None:
+                    exact = False
+                chance = chance or bool(drew)
+        if chance:
+            others = set(table.game.seats(table.state))
+        others.discard(seat)
+        others.discard(None)
+        return tuple(sorted(others)), exact
+
+    def _drew(self, table: Any, place: int) -> bool | None:
+        """Whether the command whose first event is ``effective[place]`` drew (None: withheld here)."""
+        head = self.effective[place]
+        if head.dice is not None:
+            return True
+        if head.command is None:
+            return None
+        try:
+            table.game.decide(self.state_before(table, place), head.seat, head.command, SealedRng())
+        except SecretNeeded:
+            return True
+        except Exception:  # a copy of the state missing what it may not see: not known here
+            return None
+        return False
+
+    def state_before(self, table: Any, place: int) -> Any:
+        """The state after ``effective[place - 1]``: kept, or refolded from the effective history."""
+        if place == 0:
+            return None
+        kept = self.after[place - 1]
+        if kept is not None:
+            return kept
+        base = place - 1  # a resumed table (snapshot) or an old state let go: fold on from the nearest kept
+        while base >= 0 and self.after[base] is None:
+            base -= 1
+        state = None if base < 0 else self.after[base]
+        for envelope in self.effective[base + 1:place]:
+            state = table.game.evolve(state, envelope.event)
+        self.after[place - 1] = state
+        return state
+
+    # --- following the log -------------------------------------------------------------------------
+
+    def check(self, table: Any, envelope: Any) -> None:
+        """An undo event read from a log must be what the rules give at that point (UndoError otherwise)."""
+        event = envelope.event
+        where = f"seq {envelope.seq}"
+        request = self.open
+        if isinstance(event, UndoApplied):
+            if request is None or not request.complete() or event.request != request.seq:
+                raise UndoError("CORE-4", f"{where}: UndoApplied for an undo that is not agreed by every seat it needs")
+            expected = UndoApplied(request.seq, request.back_to, tuple(sorted(request.agreed)))
+            if event != expected:
+                raise UndoError("CORE-4", f"{where}: logged {event!r}, the rules give {expected!r}")
+            return
+        if request is not None and request.complete():
+            raise UndoError("CORE-4", f"{where}: the undo asked at seq {request.seq} had every yes it needed, so "
+                                      f"UndoApplied must follow it, not {envelope.type}")
+        if envelope.seat is None or envelope.seat != getattr(event, "seat", None):
+            raise UndoError(event.RULE, f"{where}: {envelope.type} must be logged as its seat's own command")
+        command = AskUndo(event.back_to) if isinstance(event, UndoAsked) else AnswerUndo(event.request, event.yes)
+        if envelope.command is not None and envelope.command != command:
+            raise UndoError(event.RULE, f"{where}: {envelope.type} does not follow from the logged command")
+        decided = self.decide(table, envelope.seat, command)
+        if isinstance(decided, Rejection):
+            raise UndoError(decided.rule, f"{where}: {decided.reason}")
+        produced = decided[0]
+        if isinstance(event, UndoAsked) and produced != event:
+            index = self._index(event.back_to)
+            least, exact = self.needs(table, event.seat, index)
+            everyone = set(table.game.seats(table.state)) - {event.seat}
+            if exact or event.seat != produced.seat or event.back_to != produced.back_to or \
+                    not set(least) <= set(event.needs) <= everyone or list(event.needs) != sorted(event.needs):
+                raise UndoError("CORE-5", f"{where}: the undo waits for {', '.join(event.needs) or 'nobody'}, "
+                                          f"the rules say {', '.join(produced.needs) or 'nobody'}")
+        elif produced != event:
+            raise UndoError(event.RULE, f"{where}: logged {event!r}, the rules give {produced!r}")
+
+    def state_after(self, table: Any, event: Any) -> Any:
+        """The state an undo event leads to: the same, or for UndoApplied the one before ``back_to``."""
+        if isinstance(event, UndoApplied):
+            return self.state_before(table, self._index(event.back_to))
+        return table.state
+
+    def note(self, envelope: Any, state: Any) -> None:
+        """Follow one logged envelope (checked already); ``state`` is the state after it, if kept."""
+        event = envelope.event
+        if isinstance(event, UndoAsked):
+            self.open = self.requests[envelope.seq] = Request(envelope.seq, event.seat, event.back_to, event.needs)
+        elif isinstance(event, UndoAnswered):
+            request = self.open
+            if event.yes:
+                request.agreed.append(event.seat)
+            else:
+                request.outcome, request.closed_at = "refused", envelope.seq
+                self.refused.append((request.seat, request.back_to))
+                self.open = None
+        elif isinstance(event, UndoApplied):
+            request = self.open
+            request.outcome, request.closed_at = "applied", envelope.seq
+            index = self._index(event.back_to)
+            for taken in self.effective[index:]:
+                self.undone[taken.seq] = request
+            del self.effective[index:]
+            del self.after[index:]
+            self.open = None
+        else:
+            if self.open is not None:  # a command by anyone withdraws the open request (CORE-6)
+                self.open.outcome, self.open.closed_at = "withdrawn", envelope.seq
+                self.open = None
+            if envelope.command_id is not None:
+                self.refused = []
+            self.effective.append(envelope)
+            self.after.append(state)
+            if len(self.after) > KEEP_STATES:
+                self.after[len(self.after) - KEEP_STATES - 1] = None
+
+    def due(self) -> bool:
+        """Whether the open request has every yes it needs: only its UndoApplied may come next."""
+        return self.open is not None and self.open.complete()
+
+    def any(self) -> bool:
+        return bool(self.requests)
+
+    def last_own(self, seat: str) -> int | None:
+        """The seq of the first event of ``seat``'s last command in play (what an Undo button takes back)."""
+        for place in range(len(self.effective) - 1, -1, -1):
+            envelope = self.effective[place]
+            if envelope.command_id is None:
+                return None  # a rules move or the game's end: nothing before it can be taken back
+            if envelope.seat == seat and (place == 0 or self.effective[place - 1].command_id != envelope.command_id):
+                return envelope.seq
+        return None
+
+
+def _type(command: Any) -> str:
+    return "(withheld)" if command is None else command.TYPE
