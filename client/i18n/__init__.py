@@ -98,6 +98,45 @@ def local_name(game: str, key: str, fallback: object) -> str:
 
 
 
+def has(key: object) -> bool:
+    """Whether the page's catalogue has the message ``key``."""
+    return isinstance(key, str) and key in _state["messages"]
+
+
+def message(game: str, key: str, params: dict) -> str:
+    """A message whose parameters are data, as a rejection frame carries them (docs/protocol.md):
+    a seat (a parameter named ``*seat*``) or a place, card or monster id said in the page's
+    language, a list joined by commas, a message ``{"key", "params"}`` rendered itself; ``n``, the
+    plural's count, stays a number."""
+    return _state["mark"] + render(_state["messages"], _state["lang"], key, _named(game, params))
+
+
+def _named(game: str, params: object) -> dict:
+    out = {}
+    if isinstance(params, dict):
+        for name in params:
+            value = params[name]
+            out[name] = value if name == "n" and type(value) is int else _named_value(game, name, value)
+    return out
+
+
+def _named_value(game: str, name: str, value: object) -> str:
+    if isinstance(value, dict):
+        return render(_state["messages"], _state["lang"], str(value.get("key")), _named(game, value.get("params")))
+    if isinstance(value, list):
+        return ", ".join(_named_value(game, name, item) for item in value)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        if "seat" in name:
+            found = _state["messages"].get("seat." + value)
+            if isinstance(found, str):
+                return found
+        found = _state["names"].get(game, {}).get(value)
+        return found if found is not None else value
+    return str(value)
+
+
 def seat_name(seat: object) -> str:
     """A seat (``red``, ``blue``…) as the reader's language says it; other seat names as they are."""
     if seat is None:

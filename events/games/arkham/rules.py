@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 RULES_VERSION = "arkham-3"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
-GUARDS = Guards("AH-1", over="the game is over: all {state.rounds} Movement phases are played")
+GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are played", keys="reject.arkham")
 # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4).
 # arkham-3: a failed Evade that takes Stamina to 0 knocks out at once, with no Horror check (AH-C4);
 # Move takes an optional path, recorded as walked (AH-3).

@@ -74,7 +74,7 @@ RULES_VERSION = "echo-2"
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
 #: command of no Movement phase (EC-1).
 GUARDS = Guards(
-    "EC-C3", over="the game is over after round {state.round}", foreign_rule="EC-1",
+    "EC-C3", over="the game is over after round {round}", foreign_rule="EC-1", keys="reject.echo",
     foreign="{command} is not a command of the Movement phase: investigators move, evade, fight and trade items",
 )
 

@@ -65,7 +65,7 @@ RULES_VERSION = "skirmish-2"
 RULES_VERSION_1 = "skirmish-1"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown side, not a command (SK-C5).
-GUARDS = Guards("SK-C5", no_seat="there is no side {seat!r} in this game (sides: {seats})")
+GUARDS = Guards("SK-C5", no_seat="there is no side '{seat}' in this game (sides: {seats})", keys="reject.skirmish")
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
