@@ -54,7 +54,8 @@ class Phrase(Record):
 
 def refuse(rule: str, key: str, template: Any, **params: Any) -> Rejection:
     """The Rejection citing ``rule`` whose reason is the message ``key``: ``template`` (the English
-    catalogue's text for ``key``, a string or plural forms chosen by ``n``) with ``params`` put in."""
+    catalogue's text for ``key``, a string or plural forms chosen by ``n``) with ``params`` put in.
+    A parameter cannot be named ``rule``, ``key`` or ``template``; one named ``*seat*`` is a seat."""
     return Rejection(rule, english(template, params), key, _pairs(params))
 
 

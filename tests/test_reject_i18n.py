@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = {lang: json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text("utf-8"))
               for lang in i18n.LANGUAGES}
 #: The games whose refusals are all messages (issue 17 converts them game by game).
-CONVERTED = ("mecha",)
+CONVERTED = ("mecha", "skirmish")
 
 
 def names_of(template: object) -> set:
@@ -93,7 +93,12 @@ def scan(path: Path) -> tuple:
             continue
         if node.func.id == "Rejection":
             bare.append(node.lineno)
-        elif node.func.id in ("refuse", "phrase") and node.args and not isinstance(node.args[-1], ast.Starred):
+        elif node.func.id == "phrase" and isinstance(node.args[0], ast.Starred):  # phrase(*TABLE[clause])
+            table = node.args[0].value
+            assert isinstance(table, ast.Subscript) and isinstance(table.value, ast.Name), node.lineno
+            for key, template in module[table.value.id].values():
+                messages.append((node.lineno, key, template, set()))
+        elif node.func.id in ("refuse", "phrase"):
             first = 1 if node.func.id == "refuse" else 0
             key, template = node.args[first : first + 2]
             messages.append((node.lineno, ast.literal_eval(key), _constant(template, module),
