@@ -18,8 +18,8 @@ class Rejection(Record):
 
     ``reason`` is the fact in English (the CLI prints it, old clients show it). ``key`` and
     ``params`` are the same fact as a message of the catalogue (``client/i18n/*.json``): its key and
-    its named parameters as ``(name, value)`` pairs, values being ints, strings, None, tuples of them
-    or ``Phrase``s. Build one with ``refuse``, which words ``reason`` from the very template the
+    its named parameters as ``(name, value)`` pairs, values being ints, strings, None, tuples of them,
+    ``Phrase``s or ``Named`` things. Build one with ``refuse``, which words ``reason`` from the very template the
     English catalogue holds, so a page renders the fact in its reader's language (docs/i18n.md).
     """
 
@@ -50,6 +50,24 @@ class Phrase(Record):
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "params", params)
         object.__setattr__(self, "text", text)
+
+
+class Named(Record):
+    """A thing of the game's data in a reason: its id, which the page looks up in the names of its
+    language (``client/i18n/names/``), and its name as the data gives it (the English text, and the
+    page's fallback). Build one with ``named``."""
+
+    __slots__ = ("id", "text")
+    __match_args__ = __slots__
+    TYPE = "Named"
+
+    def __init__(self, id: str, text: str) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "text", text)
+
+
+def named(id: str, text: str) -> Named:
+    return Named(id, text)
 
 
 def refuse(rule: str, key: str, template: Any, **params: Any) -> Rejection:
@@ -88,7 +106,7 @@ def english(template: Any, params: dict) -> str:
 
 def words(value: Any) -> str:
     """A parameter's English text: a Phrase's own, a tuple's items joined by commas."""
-    if isinstance(value, Phrase):
+    if isinstance(value, (Phrase, Named)):
         return value.text
     if isinstance(value, tuple):
         return ", ".join(words(item) for item in value)
@@ -105,6 +123,8 @@ def message_data(value: Any) -> Any:
     """A parameter as JSON data for a frame: a Phrase becomes ``{"key", "params"}``, tuples lists."""
     if isinstance(value, Phrase):
         return {"key": value.key, "params": {name: message_data(item) for name, item in value.params}}
+    if isinstance(value, Named):
+        return {"id": value.id, "name": value.text}
     if isinstance(value, tuple):
         return [message_data(item) for item in value]
     return value

@@ -18,13 +18,13 @@ import pytest
 
 from client import i18n
 from events.game import CORE_REASONS, Guards
-from events.rules import Phrase, Rejection, phrase, refuse
+from events.rules import Named, Phrase, Rejection, phrase, refuse
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = {lang: json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text("utf-8"))
               for lang in i18n.LANGUAGES}
 #: The games whose refusals are all messages (issue 17 converts them game by game).
-CONVERTED = ("mecha", "skirmish")
+CONVERTED = ("arkham", "mecha", "skirmish")
 
 
 def names_of(template: object) -> set:
@@ -40,6 +40,8 @@ def english_params(params: tuple) -> dict:
 def english_value(value: object) -> str:
     if isinstance(value, Phrase):
         return i18n.render(CATALOGUES["en"], "en", value.key, english_params(value.params))
+    if isinstance(value, Named):
+        return value.text
     if isinstance(value, tuple):
         return ", ".join(english_value(item) for item in value)
     return "" if value is None else str(value)
