@@ -55,19 +55,22 @@ class Phrase(Record):
 class Named(Record):
     """A thing of the game's data in a reason: its id, which the page looks up in the names of its
     language (``client/i18n/names/``), and its name as the data gives it (the English text, and the
-    page's fallback). Build one with ``named``."""
+    page's fallback), and the names the data itself gives in other languages, as ``(language,
+    name)`` pairs (echo's Russian names). Build one with ``named``."""
 
-    __slots__ = ("id", "text")
+    __slots__ = ("id", "text", "own")
     __match_args__ = __slots__
     TYPE = "Named"
 
-    def __init__(self, id: str, text: str) -> None:
+    def __init__(self, id: str, text: str, own: tuple = ()) -> None:
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "text", text)
+        object.__setattr__(self, "own", own)
 
 
-def named(id: str, text: str) -> Named:
-    return Named(id, text)
+def named(id: str, text: str, **own: str) -> Named:
+    """``named("rivertown", "Rivertown")``; ``named(en, en, ru=name_ru)`` where the data names it in Russian."""
+    return Named(id, text, tuple((language, own[language]) for language in sorted(own)))
 
 
 def refuse(rule: str, key: str, template: Any, **params: Any) -> Rejection:
@@ -124,7 +127,10 @@ def message_data(value: Any) -> Any:
     if isinstance(value, Phrase):
         return {"key": value.key, "params": {name: message_data(item) for name, item in value.params}}
     if isinstance(value, Named):
-        return {"id": value.id, "name": value.text}
+        data = {"id": value.id, "name": value.text}
+        if value.own:
+            data["own"] = {language: name for language, name in value.own}
+        return data
     if isinstance(value, tuple):
         return [message_data(item) for item in value]
     return value

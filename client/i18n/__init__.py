@@ -107,8 +107,8 @@ def message(game: str, key: str, params: dict) -> str:
     """A message whose parameters are data, as a rejection frame carries them (docs/protocol.md):
     a seat (a parameter named ``*seat*``) or a place, card or monster id said in the page's
     language, a list joined by commas, a message ``{"key", "params"}`` rendered itself; ``n``, the
-    plural's count, stays a number; a thing of the data ``{"id", "name"}`` is its name in the page's
-    language, else the data's own."""
+    plural's count, stays a number; a thing of the data ``{"id", "name", "own"}`` is its name in the
+    page's language (the data's own ``own[lang]``, else the names catalogue's), else ``name``."""
     return _state["mark"] + render(_state["messages"], _state["lang"], key, _named(game, params))
 
 
@@ -123,7 +123,10 @@ def _named(game: str, params: object) -> dict:
 
 def _named_value(game: str, name: str, value: object) -> str:
     if isinstance(value, dict) and "id" in value:  # a thing of the data: its name in this language, else the data's
-        found = _state["names"].get(game, {}).get(str(value.get("id")))
+        own = value.get("own")
+        found = own.get(_state["lang"]) if isinstance(own, dict) else None
+        if found is None:
+            found = _state["names"].get(game, {}).get(str(value.get("id")))
         return found if found is not None else str(value.get("name"))
     if isinstance(value, dict):
         return render(_state["messages"], _state["lang"], str(value.get("key")), _named(game, value.get("params")))
