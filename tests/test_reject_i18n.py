@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = {lang: json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text("utf-8"))
               for lang in i18n.LANGUAGES}
 #: The games whose refusals are all messages (issue 17 converts them game by game).
-CONVERTED = ("arkham", "echo", "mecha", "skirmish")
+CONVERTED = ("arkham", "echo", "gloomhaven", "mecha", "skirmish")
 
 
 def names_of(template: object) -> set:
