@@ -192,3 +192,19 @@ def test_the_page_renders_a_rejection_frames_params_in_its_language():
         assert i18n.message("mecha", turn.key, dict(turn.params)) == "c’est au tour de rouge, pas de bleu"
     finally:
         i18n.install(payload("en"))
+
+
+def test_a_hostile_parameter_is_put_in_as_it_is_never_read_as_a_template():
+    """A value a client sent (a destination named ``{n}<b>``) is text in the reason and on the page:
+    its braces are not parameters, and nothing of it is markup (the page sets text, not HTML)."""
+    from server.i18n import payload
+
+    hostile = "{n}{to}<b>x</b>" + "é" * 300
+    rejection = refuse("MV-1", "reject.mecha.not_a_number", CATALOGUES["en"]["reject.mecha.not_a_number"], to=hostile)
+    assert rejection.reason == f"a Move goes to a Location number, got '{hostile}'"
+    check_rejection(rejection)
+    try:
+        i18n.install(payload("ru"))
+        assert i18n.message("mecha", rejection.key, dict(rejection.params)).endswith(f"«{hostile}»")
+    finally:
+        i18n.install(payload("en"))
