@@ -10,7 +10,7 @@ the ``rng`` handed to ``decide``.
 from __future__ import annotations
 
 from events.record import Record, Registry
-from events.rules import CORE, Catalogue, Rejection, refuse
+from events.rules import CORE, Catalogue, Rejection, phrase, refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -145,17 +145,20 @@ class Guards:
     the message ``<keys>.<check>`` (``keys`` is the game's prefix, ``reject.mecha``), the others
     the core's ``reject.core.<check>``. ``Game`` runs them in that order before the game's own
     ``decide``, so the rules only ever see a started game that is not over, a seat of it and a
-    command of its registry.
+    command of its registry. ``words`` names the state fields ``over`` puts in that hold a code
+    (gloomhaven's ``outcome``: ``won``, ``lost``…), each with its codes: each code is said as the
+    message ``<keys>.<field>_<code>`` (spaces as ``_``), whose English is the code itself.
     """
 
-    __slots__ = ("rule", "over", "no_seat", "not_started", "foreign", "foreign_rule", "keys")
+    __slots__ = ("rule", "over", "no_seat", "not_started", "foreign", "foreign_rule", "keys", "words")
 
     def __init__(
         self, rule: str, over: str = "", no_seat: str = "", not_started: str = "", foreign: str = "",
-        foreign_rule: str = "", keys: str = "",
+        foreign_rule: str = "", keys: str = "", words: dict | None = None,
     ) -> None:
         self.rule = rule
         self.keys = keys
+        self.words = words or {}
         self.over = self._wording("over", over)
         self.no_seat = self._wording("no_seat", no_seat)
         self.not_started = self._wording("not_started", not_started)
@@ -170,13 +173,23 @@ class Guards:
             raise ValueError(f"Guards({self.rule!r}): a reason of the game's own ({check}) needs keys=, its prefix")
         return f"{self.keys}.{check}", template
 
+    def word_keys(self) -> dict:
+        """``{message key: English}`` of every code in ``words``."""
+        return {f"{self.keys}.{name}_{code.replace(' ', '_')}": code for name in self.words for code in self.words[name]}
+
+    def _said(self, name: str, value: Any) -> Any:
+        if name in self.words and value in self.words[name]:
+            return phrase(f"{self.keys}.{name}_{value.replace(' ', '_')}", value)
+        return value
+
     def refusal(self, game: Game, state: Any, seat: str, command: Any) -> Rejection | None:
         """The Rejection of the first check that fails, or None when the game's rules decide."""
         if state is None:
             return refuse(self.rule, *self.not_started)
         if game.is_over(state):
             key, template = self.over
-            return refuse(self.rule, key, template, **{name: getattr(state, name) for name in _names(template)})
+            return refuse(self.rule, key, template, **{name: self._said(name, getattr(state, name))
+                                                      for name in _names(template)})
         known = game.seats(state)
         if seat not in known:
             return refuse(self.rule, *self.no_seat, seat=seat, seats=tuple(known))

@@ -129,6 +129,7 @@ def test_every_reject_message_of_a_game_is_one_its_rules_give(name):
     given = {key for _line, key, _template, _params in scan(_rules(name))[0]}
     guards = _guards(name)
     given |= {key for key, _template in (guards.over, guards.no_seat, guards.not_started, guards.foreign)}
+    given |= set(guards.word_keys())
     assert sorted(key for key in CATALOGUES["en"] if key.startswith(f"reject.{name}.")) == sorted(
         key for key in given if key.startswith(f"reject.{name}."))
 
@@ -145,6 +146,8 @@ def test_each_games_guards_are_messages_of_the_catalogue(name):
     for key, template in (guards.over, guards.no_seat, guards.not_started, guards.foreign):
         assert CATALOGUES["en"].get(key) == template, key
         assert key.startswith((f"reject.{name}.", "reject.core.")), key
+    for key, code in guards.word_keys().items():
+        assert CATALOGUES["en"].get(key) == code, key
 
 
 def test_the_cores_guard_reasons_are_the_catalogues():
@@ -208,3 +211,26 @@ def test_a_hostile_parameter_is_put_in_as_it_is_never_read_as_a_template():
         assert i18n.message("mecha", rejection.key, dict(rejection.params)).endswith(f"«{hostile}»")
     finally:
         i18n.install(payload("en"))
+
+
+def test_gh_c2_the_outcome_of_a_scenario_over_is_said_in_the_readers_language():
+    """GH-C2: the guards' "the scenario is over (won)" names the outcome as a message (Guards.words)."""
+    import events.games
+    from events.log import Table
+    from events.rules import message_data
+    from server.i18n import payload
+    from server.scenarios import builtin_scenarios, load
+
+    game = events.games.load("gloomhaven")
+    scenario = load(next(item for item in builtin_scenarios() if item.startswith("gloomhaven/")))[1]
+    state = Table.create(game, "g", scenario, 3).state
+    seat = game.turn(state)[0]
+    refused = game.decide(state.but(phase="over", outcome="out of rounds"), seat, game.legal(state, seat)[0], None)
+    assert refused.reason == "the scenario is over (out of rounds)"
+    check_rejection(refused)
+    try:
+        i18n.install(payload("fr"))
+        said = i18n.message("gloomhaven", refused.key, {name: message_data(value) for name, value in refused.params})
+    finally:
+        i18n.install(payload("en"))
+    assert said == "le scénario est terminé (plus de tours)"

@@ -78,7 +78,8 @@ MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), (
 MODIFIER_FACES = {"+0": 0, "+1": 1, "-1": -1, "+2": 2, "-2": -2, "x2": 10, "null": -10}
 LONG_REST_INITIATIVE = 99
 #: The opening checks of every decide (events.game.Guards): not started, over, unknown seat, foreign command.
-GUARDS = Guards("GH-C2", over="the scenario is over ({outcome})", keys="reject.gloomhaven")
+GUARDS = Guards("GH-C2", over="the scenario is over ({outcome})", keys="reject.gloomhaven",
+                words={"outcome": ("won", "lost", "out of rounds")})
 
 
 # --- start --------------------------------------------------------------------------------------------
