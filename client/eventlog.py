@@ -105,10 +105,18 @@ def consent_text(event: object) -> str:
 
 def rejection_row(game: object, frame: dict, tried: str) -> object:
     row = el("li", None, "rejected", (("data-rule", frame.get("rule") or ""),))
-    # The reason is the specific English fact the game's rules.py builds (events/): marked as English.
     add(row, el("span", t("log.rejected"), "seq"), el("span", tried, "type"), clause_badge(game, frame.get("rule")),
-        el("span", frame.get("reason") or "", "reason", (("lang", "en"),)))
+        reason_span(game, frame))
     return row
+
+
+def reason_span(game: object, frame: dict) -> object:
+    """A rejection's reason in the reader's language: the frame's message (``key``, ``params``) if
+    the catalogue has it, else the English fact the server sent (an older server), marked as English."""
+    key = frame.get("key")
+    if i18n.has(key):
+        return el("span", i18n.message(game.name, key, frame.get("params") or {}), "reason")
+    return el("span", frame.get("reason") or "", "reason", (("lang", "en"),))
 
 
 def notice_row(text: str, cls: str = "notice") -> object:

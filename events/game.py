@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from events import upgrade
 from events.record import Record, Registry
-from events.rules import CORE, Catalogue, Rejection
+from events.rules import CORE, Catalogue, Rejection, phrase, refuse
 from events.undo import UNDO_COMMANDS, UNDO_EVENTS
 
 TYPE_CHECKING = False
@@ -156,40 +156,81 @@ class Guards:
     a command that is not one of the game's.
 
     Each game gives the clause they cite (``MV-C3``, ``AH-1``…) and, where its words differ, the
-    reasons, as ``str.format`` templates: ``over`` may name ``{state}``'s fields
-    (``"the game is over after round {state.round}"``), ``no_seat`` names ``{seat}`` and may list
-    ``{seats}``, ``foreign`` names the ``{command}``'s class (and cites ``foreign_rule``, the
-    guards' clause unless given). ``Game`` runs them in that order before the game's own
+    reasons, as templates of the message catalogue (``{name}`` only, see ``events.rules.refuse``):
+    ``over`` may name the state's fields (``"the game is over after round {round}"``), ``no_seat``
+    names ``{seat}`` and may list ``{seats}``, ``foreign`` names the ``{command}``'s class (and
+    cites ``foreign_rule``, the guards' clause unless given). A reason the game words itself is
+    the message ``<keys>.<check>`` (``keys`` is the game's prefix, ``reject.mecha``), the others
+    the core's ``reject.core.<check>``. ``Game`` runs them in that order before the game's own
     ``decide``, so the rules only ever see a started game that is not over, a seat of it and a
-    command of its registry.
+    command of its registry. ``words`` names the state fields ``over`` puts in that hold a code
+    (gloomhaven's ``outcome``: ``won``, ``lost``…), each with its codes: each code is said as the
+    message ``<keys>.<field>_<code>`` (spaces as ``_``), whose English is the code itself.
     """
 
-    __slots__ = ("rule", "over", "no_seat", "not_started", "foreign", "foreign_rule")
+    __slots__ = ("rule", "over", "no_seat", "not_started", "foreign", "foreign_rule", "keys", "words")
 
     def __init__(
-        self, rule: str, over: str = "the game is over", no_seat: str = "there is no seat {seat!r} in this game",
-        not_started: str = "the game has not started", foreign: str = "{command} is not a command of this game",
-        foreign_rule: str = "",
+        self, rule: str, over: str = "", no_seat: str = "", not_started: str = "", foreign: str = "",
+        foreign_rule: str = "", keys: str = "", words: dict | None = None,
     ) -> None:
         self.rule = rule
-        self.over = over
-        self.no_seat = no_seat
-        self.not_started = not_started
-        self.foreign = foreign
+        self.keys = keys
+        self.words = words or {}
+        self.over = self._wording("over", over)
+        self.no_seat = self._wording("no_seat", no_seat)
+        self.not_started = self._wording("not_started", not_started)
+        self.foreign = self._wording("foreign", foreign)
         self.foreign_rule = foreign_rule or rule
+
+    def _wording(self, check: str, template: str) -> tuple:
+        """``(key, template)``: the game's own wording under its prefix, or the core's."""
+        if not template:
+            return f"reject.core.{check}", CORE_REASONS[check]
+        if not self.keys:
+            raise ValueError(f"Guards({self.rule!r}): a reason of the game's own ({check}) needs keys=, its prefix")
+        return f"{self.keys}.{check}", template
+
+    def word_keys(self) -> dict:
+        """``{message key: English}`` of every code in ``words``."""
+        return {f"{self.keys}.{name}_{code.replace(' ', '_')}": code for name in self.words for code in self.words[name]}
+
+    def _said(self, name: str, value: Any) -> Any:
+        if name in self.words and value in self.words[name]:
+            return phrase(f"{self.keys}.{name}_{value.replace(' ', '_')}", value)
+        return value
 
     def refusal(self, game: Game, state: Any, seat: str, command: Any) -> Rejection | None:
         """The Rejection of the first check that fails, or None when the game's rules decide."""
         if state is None:
-            return Rejection(self.rule, self.not_started)
+            return refuse(self.rule, *self.not_started)
         if game.is_over(state):
-            return Rejection(self.rule, self.over.format(state=state))
+            key, template = self.over
+            return refuse(self.rule, key, template, **{name: self._said(name, getattr(state, name))
+                                                      for name in _names(template)})
         known = game.seats(state)
         if seat not in known:
-            return Rejection(self.rule, self.no_seat.format(seat=seat, seats=", ".join(known)))
+            return refuse(self.rule, *self.no_seat, seat=seat, seats=tuple(known))
         if game.commands.by_type.get(getattr(command, "TYPE", None)) is not type(command):
-            return Rejection(self.foreign_rule, self.foreign.format(command=type(command).__name__))
+            return refuse(self.foreign_rule, *self.foreign, command=type(command).__name__)
         return None
+
+
+#: The core's wording of each guard (the messages ``reject.core.*``), where a game gives none.
+CORE_REASONS = {
+    "over": "the game is over",
+    "no_seat": "there is no seat '{seat}' in this game",
+    "not_started": "the game has not started",
+    "foreign": "{command} is not a command of this game",
+}
+
+
+def _names(template: str) -> list:
+    """The ``{name}``s a template puts in, in order."""
+    names = []
+    for part in template.split("{")[1:]:
+        names.append(part.split("}", 1)[0])
+    return names
 
 
 class Game:

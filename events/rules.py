@@ -8,20 +8,132 @@ from __future__ import annotations
 
 from events.record import Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class Rejection(Record):
-    """A refused command: the clause that forbids it and the specific fact that triggered it."""
+    """A refused command: the clause that forbids it and the specific fact that triggered it.
 
-    __slots__ = ("rule", "reason")
+    ``reason`` is the fact in English (the CLI prints it, old clients show it). ``key`` and
+    ``params`` are the same fact as a message of the catalogue (``client/i18n/*.json``): its key and
+    its named parameters as ``(name, value)`` pairs, values being ints, strings, None, tuples of them,
+    ``Phrase``s or ``Named`` things. Build one with ``refuse``, which words ``reason`` from the very template the
+    English catalogue holds, so a page renders the fact in its reader's language (docs/i18n.md).
+    """
+
+    __slots__ = ("rule", "reason", "key", "params")
     __match_args__ = __slots__
     TYPE = "Rejection"
+    DEFAULTS = {"key": "", "params": ()}
 
-    def __init__(self, rule: str, reason: str) -> None:
+    def __init__(self, rule: str, reason: str, key: str = "", params: tuple = ()) -> None:
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "params", params)
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.reason}"
+
+
+class Phrase(Record):
+    """A part of a reason that is a message itself (``the Camp``, ``Location 3``): its key, its
+    parameters as ``(name, value)`` pairs and its English text. Build one with ``phrase``."""
+
+    __slots__ = ("key", "params", "text")
+    __match_args__ = __slots__
+    TYPE = "Phrase"
+
+    def __init__(self, key: str, params: tuple, text: str) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "text", text)
+
+
+class Named(Record):
+    """A thing of the game's data in a reason: its id, which the page looks up in the names of its
+    language (``client/i18n/names/``), and its name as the data gives it (the English text, and the
+    page's fallback), and the names the data itself gives in other languages, as ``(language,
+    name)`` pairs (echo's Russian names). Build one with ``named``."""
+
+    __slots__ = ("id", "text", "own")
+    __match_args__ = __slots__
+    TYPE = "Named"
+
+    def __init__(self, id: str, text: str, own: tuple = ()) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "own", own)
+
+
+def named(id: str, text: str, **own: str) -> Named:
+    """``named("rivertown", "Rivertown")``; ``named(en, en, ru=name_ru)`` where the data names it in Russian."""
+    return Named(id, text, tuple((language, own[language]) for language in sorted(own)))
+
+
+def refuse(rule: str, key: str, template: Any, **params: Any) -> Rejection:
+    """The Rejection citing ``rule`` whose reason is the message ``key``: ``template`` (the English
+    catalogue's text for ``key``, a string or plural forms chosen by ``n``) with ``params`` put in.
+    A parameter cannot be named ``rule``, ``key`` or ``template``; one named ``*seat*`` is a seat."""
+    return Rejection(rule, english(template, params), key, _pairs(params))
+
+
+def phrase(key: str, template: Any, **params: Any) -> Phrase:
+    """A message used as a parameter of another, worded in English as ``refuse`` words a reason."""
+    return Phrase(key, _pairs(params), english(template, params))
+
+
+def english(template: Any, params: dict) -> str:
+    """``template`` with ``params`` put in, as ``client.i18n.render`` puts them into the English
+    catalogue's text (``{name}`` only; plural forms ``one``/``other`` by the parameter ``n``)."""
+    if isinstance(template, dict):
+        template = template["one" if params.get("n") == 1 else "other"]
+    out = []
+    rest = template
+    while True:
+        start = rest.find("{")
+        if start < 0:
+            out.append(rest)
+            break
+        end = rest.find("}", start)
+        name = rest[start + 1 : end]
+        if end < 0 or name not in params:
+            raise KeyError(f"template {template!r} names {name!r}, which is not a parameter")
+        out.append(rest[:start])
+        out.append(words(params[name]))
+        rest = rest[end + 1 :]
+    return "".join(out)
+
+
+def words(value: Any) -> str:
+    """A parameter's English text: a Phrase's own, a tuple's items joined by commas."""
+    if isinstance(value, (Phrase, Named)):
+        return value.text
+    if isinstance(value, tuple):
+        return ", ".join(words(item) for item in value)
+    if value is None:
+        return ""
+    return str(value)
+
+
+def _pairs(params: dict) -> tuple:
+    return tuple((name, params[name]) for name in sorted(params))
+
+
+def message_data(value: Any) -> Any:
+    """A parameter as JSON data for a frame: a Phrase becomes ``{"key", "params"}``, tuples lists."""
+    if isinstance(value, Phrase):
+        return {"key": value.key, "params": {name: message_data(item) for name, item in value.params}}
+    if isinstance(value, Named):
+        data = {"id": value.id, "name": value.text}
+        if value.own:
+            data["own"] = {language: name for language, name in value.own}
+        return data
+    if isinstance(value, tuple):
+        return [message_data(item) for item in value]
+    return value
 
 
 class Clause(Record):

@@ -181,7 +181,9 @@ class Ack(msgspec.Struct, tag="ack", tag_field="type"):
 class Rejected(msgspec.Struct, tag="rejected", tag_field="type"):
     id: str
     rule: str
-    reason: str
+    reason: str  # in English: for the CLI and clients older than the message below
+    key: str = ""  # the reason as a message of the catalogue (client/i18n/*.json), "" if it has none
+    params: dict = {}  # its named parameters (docs/protocol.md)
 
 
 class Error(msgspec.Struct, tag="error", tag_field="type"):

@@ -58,7 +58,7 @@ import events.games
 from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
-from events.rules import Rejection
+from events.rules import Rejection, message_data
 from events.undo import AnswerUndo, is_undo_event
 from server import chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
@@ -379,7 +379,9 @@ class Room:
                     await self._reload_or_give_up(head)
                     continue
                 self._refused("rejected")
-                return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
+                return frames.encode(frames.Rejected(
+                    command_id, result.rule, result.reason, result.key,
+                    {name: message_data(value) for name, value in result.params}))
             logged = result.logged  # the command's envelopes, then SecretRevealed if it ended the game (CORE-2)
             texts = [frames.encode_envelope(envelope) for envelope in logged]
             batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(logged, texts)]

@@ -98,6 +98,52 @@ def local_name(game: str, key: str, fallback: object) -> str:
 
 
 
+def has(key: object) -> bool:
+    """Whether the page's catalogue has the message ``key``."""
+    return isinstance(key, str) and key in _state["messages"]
+
+
+def message(game: str, key: str, params: dict) -> str:
+    """A message whose parameters are data, as a rejection frame carries them (docs/protocol.md):
+    a seat (a parameter named ``*seat*``) or a place, card or monster id said in the page's
+    language, a list joined by commas, a message ``{"key", "params"}`` rendered itself; ``n``, the
+    plural's count, stays a number; a thing of the data ``{"id", "name", "own"}`` is its name in the
+    page's language (the data's own ``own[lang]``, else the names catalogue's), else ``name``."""
+    return _state["mark"] + render(_state["messages"], _state["lang"], key, _named(game, params))
+
+
+def _named(game: str, params: object) -> dict:
+    out = {}
+    if isinstance(params, dict):
+        for name in params:
+            value = params[name]
+            out[name] = value if name == "n" and type(value) is int else _named_value(game, name, value)
+    return out
+
+
+def _named_value(game: str, name: str, value: object) -> str:
+    if isinstance(value, dict) and "id" in value:  # a thing of the data: its name in this language, else the data's
+        own = value.get("own")
+        found = own.get(_state["lang"]) if isinstance(own, dict) else None
+        if found is None:
+            found = _state["names"].get(game, {}).get(str(value.get("id")))
+        return found if found is not None else str(value.get("name"))
+    if isinstance(value, dict):
+        return render(_state["messages"], _state["lang"], str(value.get("key")), _named(game, value.get("params")))
+    if isinstance(value, list):
+        return ", ".join(_named_value(game, name, item) for item in value)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        if "seat" in name:
+            found = _state["messages"].get("seat." + value)
+            if isinstance(found, str):
+                return found
+        found = _state["names"].get(game, {}).get(value)
+        return found if found is not None else value
+    return str(value)
+
+
 def seat_name(seat: object) -> str:
     """A seat (``red``, ``blue``…) as the reader's language says it; other seat names as they are."""
     if seat is None:

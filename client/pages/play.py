@@ -16,7 +16,7 @@ from client.boards import renderer
 from client.boardui import BoardUI
 from client.chat import ChatPanel
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
-from client.eventlog import event_row, notice_row, rejection_row
+from client.eventlog import event_row, notice_row, reason_span, rejection_row
 from client.follow import Follower, Gap
 from client.i18n import seat_name, t
 from client.loader import load_game
@@ -97,8 +97,7 @@ class PlayPage:
             tried = self.tried.pop(frame.get("id"), t("play.command"))
             add(byid("log"), rejection_row(self.game, frame, tried))
             self.notice(t("play.rejected", rule=frame.get("rule")), "rejected")
-            # the reason as the game's rules.py wrote it: an English fact, marked as English
-            add(byid("notice"), el("span", frame.get("reason") or "", "reason", (("lang", "en"),)))
+            add(byid("notice"), reason_span(self.game, frame))  # in the reader's language (issue 17)
         elif kind == "chat":
             self.chat.line(frame)
         elif kind == "chat-history":

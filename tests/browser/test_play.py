@@ -159,3 +159,80 @@ def test_a_link_without_a_token_says_it_has_none_not_that_it_was_refused(server,
         assert page.text_content("#notice").startswith("This link has no seat token")
         assert page.text_content("#hash") == "hash ✓ seq 1"
         assert page.problems == [], url
+
+
+@pytest.mark.parametrize("lang, locale", [("fr", "fr-FR"), ("ru", "ru-RU")])
+def test_mv_3_mv_c3_a_refused_move_reads_in_the_players_language(server, new_context, lang, locale):
+    """Issue 17: the reasons of a refused move (MV-3: out of Range, a nested count of steps; MV-C3:
+    out of turn, seat names) are shown in French and in Russian, in the log and the notice, with no
+    English left on them (no ``lang="en"``)."""
+    from client import i18n
+    from events.rules import message_data
+    from server.i18n import payload
+
+    created = create_game(server.base_url)
+    red = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['blue']['link']}")
+    with ScriptedGame(server.ws_url, created) as script:
+        script.current_seat()
+        game = events.games.load("mecha")
+        far = game.decide(script.state, "red", Move(17), Rng(0))
+        turn = game.decide(script.state, "blue", Move(3), Rng(0))
+    try:
+        i18n.install(payload(lang))
+        expected = [i18n.message("mecha", refusal.key, {name: message_data(value) for name, value in refusal.params})
+                    for refusal in (far, turn)]
+    finally:
+        i18n.install(payload("en"))
+    assert expected[0] != far.reason and expected[1] != turn.reason  # said in the page's language, not English
+    for page, refusal, words in ((red, far, expected[0]), (blue, turn, expected[1])):
+        page.click(f"g.loc[data-number='{17 if page is red else 3}']")
+        row = page.locator(f"#log li.rejected[data-rule='{refusal.rule}']")
+        row.wait_for()
+        assert row.locator(".reason").text_content() == words
+        assert page.locator("#notice .reason").text_content() == words
+        assert page.locator("#log li.rejected [lang], #notice [lang]").count() == 0
+        assert page.problems == []
+    assert "Лагеря" in expected[0] if lang == "ru" else "Campement" in expected[0]
+
+
+@pytest.mark.parametrize("name, scenario, lang, locale, selector", [
+    ("arkham", "arkham/crossing", "fr", "fr-FR", "g.area[data-area='{}']"),
+    ("echo", "echo/first-case", "ru", "ru-RU", "g.echo-loc[data-id='{}']"),
+])
+def test_ah_2_ah_3_ec_2_a_refused_move_names_places_in_the_players_language(server, new_context, name, scenario, lang,
+                                                                            locale, selector):
+    """Issue 17: a refusal naming places (arkham's areas, echo's locations: ``Named`` params) shows
+    them as the page names them: from the names catalogue (French) or the data's own (Russian)."""
+    from client import i18n
+    from events.rules import Named, message_data
+    from server.i18n import payload
+
+    created = create_game(server.base_url, scenario)
+    with ScriptedGame(server.ws_url, created) as script:
+        seat = script.current_seat()
+        game = events.games.load(name)
+        state = script.state
+    places = [area.id for area in state.board.areas] if name == "arkham" else [place.id for place in state.map.locations]
+    model = __import__(f"events.games.{name}.model", fromlist=["Move"])
+    refusal = None
+    for place in places:  # the first place a Move to is refused with a place named in the reason
+        result = game.decide(state, seat, model.Move(place), Rng(0))
+        if hasattr(result, "params") and any(isinstance(value, Named) for _key, value in result.params):
+            refusal, target = result, place
+            break
+    assert refusal is not None
+    try:
+        i18n.install(payload(lang))
+        words = i18n.message(name, refusal.key, {key: message_data(value) for key, value in refusal.params})
+    finally:
+        i18n.install(payload("en"))
+    english = next(value.text for _key, value in refusal.params if isinstance(value, Named))
+    assert english not in words  # the place is said in the page's language, not as the data's English
+    page = open_page(new_context(locale=locale), f"{server.base_url}{created['seats'][seat]['link']}")
+    page.click(selector.format(target))
+    row = page.locator(f"#log li.rejected[data-rule='{refusal.rule}']")
+    row.wait_for()
+    assert row.locator(".reason").text_content() == words
+    assert page.locator("#log li.rejected [lang], #notice [lang]").count() == 0
+    assert page.problems == []

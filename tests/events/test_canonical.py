@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -18,8 +19,14 @@ def test_canonical_json_sorts_keys_drops_spaces_and_escapes_non_ascii():
 
 def test_state_hash_is_pinned():
     """A pinned digest: changing the encoding or the hash would split CPython and Brython logs."""
-    assert state_hash(Rejection("MV-1", "Location 3 is occupied")) == (
+    # The digest of the text a two-field Rejection had (the record gained key and params, issue 17),
+    # pinned on that very text, and the record's own digest now.
+    old = canonical_json({"type": "Rejection", "rule": "MV-1", "reason": "Location 3 is occupied"})
+    assert hashlib.sha256(old.encode("ascii")).hexdigest() == (
         "aba0bf58314cdbd6561063acce25103eead3e25cfdc5a359a136e47e3dea5a22"
+    )
+    assert state_hash(Rejection("MV-1", "Location 3 is occupied")) == (
+        "a97e2fabb2cd269bae93bb03b0aba5dd293340b29e82bca15aec9b3cc8276742"
     )
     assert state_hash(None) == "74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b"
 

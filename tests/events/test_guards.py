@@ -16,6 +16,12 @@ from events.rules import Rejection
 from tests.events.toy import CATALOGUE, COMMANDS, EVENTS, Add, Added, Count, evolve, start
 
 
+def said(result: object) -> tuple:
+    """A refusal's clause and English reason (its message key and params are checked in tests/test_reject_i18n.py)."""
+    assert isinstance(result, Rejection), result
+    return result.rule, result.reason
+
+
 class Stranger(Record):
     """A command of no game."""
 
@@ -32,25 +38,25 @@ def _toy(calls: list, over: bool = False, guards: Guards | None = None) -> Game:
         name="toy", rules_version="toy-1", catalogue=CATALOGUE, events=EVENTS, commands=COMMANDS, start=start,
         decide=decide, evolve=evolve, view=lambda state, seat: state, legal=lambda state, seat: [],
         is_over=lambda state: over, turn=lambda state: ("a",), seats=lambda state: state.seats,
-        guards=guards or Guards("T-1", over="the game is over at {state.total}", no_seat="no seat {seat!r} ({seats})"),
+        guards=guards or Guards("T-1", over="the game is over at {total}", no_seat="no seat '{seat}' ({seats})", keys="reject.toy"),
     )
 
 
 def test_the_guards_run_in_order_before_the_rules_and_cite_the_games_clause():
     calls: list = []
     state = Count(7, ("a", "b"), 1)
-    assert _toy(calls).decide(None, "a", Add(1), None) == Rejection("T-1", "the game has not started")
-    assert _toy(calls, over=True).decide(state, "z", Stranger(), None) == Rejection("T-1", "the game is over at 7")
-    assert _toy(calls).decide(state, "z", Stranger(), None) == Rejection("T-1", "no seat 'z' (a, b)")
-    assert _toy(calls).decide(state, "a", Stranger(), None) == Rejection("T-1", "Stranger is not a command of this game")
+    assert said(_toy(calls).decide(None, "a", Add(1), None)) == ("T-1", "the game has not started")
+    assert said(_toy(calls, over=True).decide(state, "z", Stranger(), None)) == ("T-1", "the game is over at 7")
+    assert said(_toy(calls).decide(state, "z", Stranger(), None)) == ("T-1", "no seat 'z' (a, b)")
+    assert said(_toy(calls).decide(state, "a", Stranger(), None)) == ("T-1", "Stranger is not a command of this game")
     assert calls == []
     assert _toy(calls).decide(state, "b", Add(2), None) == [Added(2)]
     assert calls == [Add(2)]
 
 
 def test_a_foreign_command_may_cite_a_clause_of_its_own():
-    guards = Guards("T-1", foreign="{command}: not a toy command", foreign_rule="T-2")
-    assert _toy([], guards=guards).decide(Count(0, ("a",), 1), "a", Stranger(), None) == Rejection(
+    guards = Guards("T-1", foreign="{command}: not a toy command", foreign_rule="T-2", keys="reject.toy")
+    assert said(_toy([], guards=guards).decide(Count(0, ("a",), 1), "a", Stranger(), None)) == (
         "T-2", "Stranger: not a toy command")
 
 
@@ -64,7 +70,7 @@ def test_a_revised_decide_goes_behind_the_same_guards():
 
     revised = game.revised("toy-2", decide=decide_2)
     assert revised.guards is game.guards and revised.rules_decide is decide_2
-    assert revised.decide(None, "a", Add(1), None) == Rejection("T-1", "the game has not started")
+    assert said(revised.decide(None, "a", Add(1), None)) == ("T-1", "the game has not started")
     assert revised.decide(Count(0, ("a",), 1), "a", Add(3), None) == [Added(6)]
     assert calls == [("2", Add(3))]
 
@@ -106,12 +112,12 @@ def test_mv_c3_ah_1_ec_c3_sk_c5_each_game_guards_its_decide_with_its_own_clause_
         state = Table.create(game, "g", _first_scenario(name), 3).state
         seats = game.seats(state)
         command = game.legal(state, game.turn(state)[0])[0]
-        assert game.decide(None, seats[0], command, None) == Rejection(rule, "the game has not started")
-        assert game.decide(state, "nobody", command, None) == Rejection(rule, no_seat.format(seats=", ".join(seats)))
-        assert game.decide(state, seats[0], Stranger(), None) == Rejection(foreign_rule, foreign)
+        assert said(game.decide(None, seats[0], command, None)) == (rule, "the game has not started")
+        assert said(game.decide(state, "nobody", command, None)) == (rule, no_seat.format(seats=", ".join(seats)))
+        assert said(game.decide(state, seats[0], Stranger(), None)) == (foreign_rule, foreign)
         ended = state.but(over=True)
         words = over.format(rounds=getattr(state, "rounds", None), round=getattr(state, "round", None))
-        assert game.decide(ended, seats[0], command, None) == Rejection(rule, words)
+        assert said(game.decide(ended, seats[0], command, None)) == (rule, words)
 
 
 def test_gh_c2_gloomhaven_guards_its_decide_with_its_own_clause_and_words():
@@ -121,8 +127,8 @@ def test_gh_c2_gloomhaven_guards_its_decide_with_its_own_clause_and_words():
     state = Table.create(game, "g", _first_scenario("gloomhaven"), 3).state
     seat = game.turn(state)[0]
     command = game.legal(state, seat)[0]
-    assert game.decide(None, seat, command, None) == Rejection("GH-C2", "the game has not started")
-    assert game.decide(state, "nobody", command, None) == Rejection("GH-C2", "there is no seat 'nobody' in this game")
-    assert game.decide(state, seat, Stranger(), None) == Rejection("GH-C2", "Stranger is not a command of this game")
+    assert said(game.decide(None, seat, command, None)) == ("GH-C2", "the game has not started")
+    assert said(game.decide(state, "nobody", command, None)) == ("GH-C2", "there is no seat 'nobody' in this game")
+    assert said(game.decide(state, seat, Stranger(), None)) == ("GH-C2", "Stranger is not a command of this game")
     ended = state.but(phase="over", outcome="won")
-    assert game.decide(ended, seat, command, None) == Rejection("GH-C2", "the scenario is over (won)")
+    assert said(game.decide(ended, seat, command, None)) == ("GH-C2", "the scenario is over (won)")

@@ -11,7 +11,8 @@ def test_rejection_reads_as_clause_and_reason():
     rejection = Rejection("GH-4", "hex (2,-1) is occupied by Bandit Guard 2")
     assert str(rejection) == "GH-4: hex (2,-1) is occupied by Bandit Guard 2"
     assert rejection == Rejection("GH-4", "hex (2,-1) is occupied by Bandit Guard 2")
-    assert rejection.to_data() == {"type": "Rejection", "rule": "GH-4", "reason": "hex (2,-1) is occupied by Bandit Guard 2"}
+    assert rejection.to_data() == {"type": "Rejection", "rule": "GH-4", "reason": "hex (2,-1) is occupied by Bandit Guard 2",
+                                   "key": "", "params": []}
 
 
 def test_catalogue_looks_clauses_up_by_id():

@@ -98,7 +98,9 @@ def test_server_frames_have_the_protocol_shapes():
         "type": "welcome", "game": "g-x", "rules": "mecha", "seat": None, "head": 3}
     assert json.loads(frames.encode(frames.Ack("c-1", 2, 3))) == {"type": "ack", "id": "c-1", "first": 2, "last": 3}
     assert json.loads(frames.encode(frames.Rejected("c-1", "MV-3", "why"))) == {
-        "type": "rejected", "id": "c-1", "rule": "MV-3", "reason": "why"}
+        "type": "rejected", "id": "c-1", "rule": "MV-3", "reason": "why", "key": "", "params": {}}
+    assert json.loads(frames.encode(frames.Rejected("c-1", "MV-3", "why", "reject.x", {"n": 2}))) == {
+        "type": "rejected", "id": "c-1", "rule": "MV-3", "reason": "why", "key": "reject.x", "params": {"n": 2}}
     assert json.loads(frames.error_frame("bad-frame", "what")) == {
         "type": "error", "code": "bad-frame", "message": "what", "id": None}
 

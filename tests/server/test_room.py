@@ -185,10 +185,13 @@ def test_guard_decide_rejection_cites_the_clause(shared_server):
         blue = await Client.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
         # Check a command out of turn is rejected with the clause and the fact, and nothing changes.
         answer = await blue.command("c-1", "Move", {"to": 2})
-        assert answer == {"type": "rejected", "id": "c-1", "rule": "MV-C3", "reason": "it is red's turn, not blue's"}
+        assert answer == {"type": "rejected", "id": "c-1", "rule": "MV-C3", "reason": "it is red's turn, not blue's",
+                          "key": "reject.mecha.turn", "params": {"other_seat": "blue", "seat": "red"}}
         red = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
         answer = await red.command("c-2", "Move", {"to": 99})
         assert answer["type"] == "rejected" and answer["rule"].startswith("MV-") and "99" in answer["reason"], answer
+        # The same fact as a message of the catalogue (issue 17), its nested phrases as objects.
+        assert answer["key"] == "reject.mecha.no_location" and answer["params"] == {"to": 99}, answer
         assert red.head == 1
         await blue.close()
         await red.close()

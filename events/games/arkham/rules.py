@@ -58,7 +58,7 @@ from events.games.arkham.model import (
     TradeOffered,
     TurnEnded,
 )
-from events.rules import Rejection
+from events.rules import Named, Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 RULES_VERSION = "arkham-3"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
-GUARDS = Guards("AH-1", over="the game is over: all {state.rounds} Movement phases are played")
+GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are played", keys="reject.arkham")
 # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4).
 # arkham-3: a failed Evade that takes Stamina to 0 knocks out at once, with no Horror check (AH-C4);
 # Move takes an optional path, recorded as walked (AH-3).
@@ -315,9 +315,11 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
     now = phase(state)
     if now == "trade":
         if seat != state.offer.partner:
-            return Rejection("AH-C10", f"{state.offer.partner} must first answer {state.offer.seat}'s trade offer")
+            return refuse("AH-C10", "reject.arkham.answer_first", "{partner_seat} must first answer {seat}'s trade offer",
+                          partner_seat=state.offer.partner, seat=state.offer.seat)
         if not isinstance(command, AnswerTrade):
-            return Rejection("AH-C10", f"{seat} is asked about {state.offer.seat}'s trade offer: accept or decline")
+            return refuse("AH-C10", "reject.arkham.asked", "{asked_seat} is asked about {seat}'s trade offer: accept or "
+                          "decline", asked_seat=seat, seat=state.offer.seat)
         return _answer_trade(state, command)
     if index != state.active:
         return _out_of_turn(state, index, command)
@@ -344,26 +346,47 @@ def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
     """
     inv = state.investigators[index]
     if inv.devoured:
-        return Rejection("AH-C4", f"{inv.name} was devoured: it is out of the game")
+        return refuse("AH-C4", "reject.arkham.devoured", "{name} was devoured: it is out of the game", name=inv.name)
     if isinstance(command, Move):
         if inv.where == LOST:
-            return Rejection("AH-C5", f"{inv.name} is Lost in Time and Space: it comes back by being placed, not by "
-                             "walking")
+            return refuse("AH-C5", "reject.arkham.lost_walks", "{name} is Lost in Time and Space: it comes back by "
+                          "being placed, not by walking", name=inv.name)
         here = boards.area(state.board, inv.where)
         if here.kind == "other_world":
-            return Rejection("AH-9", f"{inv.name} is in an Other World: it gets no movement points and moves by its "
-                             "card")
+            return refuse("AH-9", "reject.arkham.in_other_world", "{name} is in an Other World: it gets no movement "
+                          "points and moves by its card", name=inv.name)
         target = boards.area(state.board, command.to)
         if target is None:
-            return Rejection("AH-3", f"there is no area {command.to!r} on the board")
-        if target.kind == "other_world":
-            return Rejection("AH-9", f"{target.name} is an Other World area: no yellow line leads there")
-        if target.kind == "special":
-            return Rejection("AH-3", f"{target.name} is not joined to Arkham by any yellow line")
+            return _no_area(command.to)
+        if target.kind in ("other_world", "special"):
+            return _unreachable(target)
     if isinstance(command, (OfferTrade, AnswerTrade)) and state.combat:
-        return Rejection("AH-C10", f"no trading during combat ({active(state).name} is fighting "
-                         f"{monster(state, state.combat).name})")
-    return Rejection("AH-1", f"it is {active(state).seat}'s movement, not {inv.seat}'s")
+        return _no_trading(active(state).name, monster(state, state.combat).name)
+    return refuse("AH-1", "reject.arkham.turn", "it is {seat}'s movement, not {other_seat}'s", seat=active(state).seat,
+                  other_seat=inv.seat)
+
+
+def _no_area(area: str, number: int = 0) -> Rejection:
+    if number:
+        return refuse("AH-3", "reject.arkham.step_no_area", "step {number}: there is no area '{area}' on the board",
+                      number=number, area=area)
+    return refuse("AH-3", "reject.arkham.no_area", "there is no area '{area}' on the board", area=area)
+
+
+def _unreachable(target: Any, number: int = 0) -> Rejection:
+    """AH-9 for an Other World area, AH-3 for a special one (Lost in Time and Space): no yellow line."""
+    step = phrase("reject.arkham.step", "step {number}: ", number=number) if number else ""
+    area = named(target.id, target.name)
+    if target.kind == "other_world":
+        return refuse("AH-9", "reject.arkham.other_world_area", "{step}{area} is an Other World area: no yellow line "
+                      "leads there", step=step, area=area)
+    return refuse("AH-3", "reject.arkham.not_joined", "{step}{area} is not joined to Arkham by any yellow line",
+                  step=step, area=area)
+
+
+def _no_trading(name: str, monster_name: str) -> Rejection:
+    return refuse("AH-C10", "reject.arkham.no_trading", "no trading during combat ({name} is fighting {monster})",
+                  name=name, monster=monster_name)
 
 
 def _not_now(state: State, command: Any, now: str) -> Rejection:
@@ -372,40 +395,45 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
     inv = active(state)
     if now == "spend":
         pending = state.pending
-        return Rejection("AH-C1", f"the failed {CHECK_NAMES[pending.check]} check ({pending.successes} of "
-                         f"{pending.difficulty} successes) waits: spend a Clue token or accept the roll")
+        return refuse("AH-C1", "reject.arkham.roll_waits", "the failed {check} check ({successes} of {difficulty} "
+                      "successes) waits: spend a Clue token or accept the roll", check=phrase(*CHECKS[pending.check]),
+                      successes=pending.successes, difficulty=pending.difficulty)
     if now == "combat":
         name = monster(state, state.combat).name
         if kind in ("Move", "Stop"):
-            return Rejection("AH-8", f"{inv.name} is in combat with {name}: the movement is over; fight or flee")
+            return refuse("AH-8", "reject.arkham.combat_movement_over", "{name} is in combat with {monster}: the "
+                          "movement is over; fight or flee", name=inv.name, monster=name)
         if kind == "OfferTrade":
-            return Rejection("AH-C10", f"no trading during combat ({inv.name} is fighting {name})")
-        return Rejection("AH-C3", f"{inv.name} is in combat with {name}: fight or flee")
+            return _no_trading(inv.name, name)
+        return refuse("AH-C3", "reject.arkham.in_combat", "{name} is in combat with {monster}: fight or flee",
+                      name=inv.name, monster=name)
     if now == "clues":
         count = clues_at(state, inv.where)
-        where = _name(state, inv.where)
-        return Rejection("AH-5", f"the movement ended in {where}: take 0 to {count} of its Clue tokens first")
+        return refuse("AH-5", "reject.arkham.take_clues_first", "the movement ended in {area}: take 0 to {count} of "
+                      "its Clue tokens first", area=_area(state, inv.where), count=count)
     if now == "return":
         world = _world(state, boards.area(state.board, inv.where).world)
-        gates = ", ".join(_name(state, location) for location in gates_to(state, world.id))
-        return Rejection("AH-11", f"{inv.name} returns from {world.name}: choose the gate to come back through "
-                         f"({gates})")
+        return refuse("AH-11", "reject.arkham.choose_gate", "{name} returns from {world}: choose the gate to come "
+                      "back through ({gates})", name=inv.name, world=named(world.id, world.name),
+                      gates=tuple(_area(state, location) for location in gates_to(state, world.id)))
     if now == "place":
-        return Rejection("AH-C5", f"{inv.name} is Lost in Time and Space: first put it in a Location or Street "
-                         "area of Arkham")
+        return refuse("AH-C5", "reject.arkham.place_first", "{name} is Lost in Time and Space: first put it in a "
+                      "Location or Street area of Arkham", name=inv.name)
     # now == "move"
     if kind == "TakeClues":
-        return Rejection("AH-6", f"Clue tokens are taken only where the movement ends: {inv.name} has not "
-                         f"ended it in {_name(state, inv.where)} (Stop first)")
+        return refuse("AH-6", "reject.arkham.clues_where_ended", "Clue tokens are taken only where the movement "
+                      "ends: {name} has not ended it in {area} (Stop first)", name=inv.name,
+                      area=_area(state, inv.where))
     if kind in ("SpendClue", "AcceptRoll"):
-        return Rejection("AH-C1", "no failed roll is waiting for a Clue token")
+        return refuse("AH-C1", "reject.arkham.no_failed_roll", "no failed roll is waiting for a Clue token")
     if kind == "Flee":
-        return Rejection("AH-C3", f"{inv.name} is not in combat: nothing to flee")
+        return refuse("AH-C3", "reject.arkham.not_in_combat", "{name} is not in combat: nothing to flee", name=inv.name)
     if kind == "Return":
-        return Rejection("AH-11", f"{inv.name} is not in the second area of an Other World")
+        return refuse("AH-11", "reject.arkham.not_second_area", "{name} is not in the second area of an Other World",
+                      name=inv.name)
     if kind == "Place":
-        return Rejection("AH-C5", f"{inv.name} is not Lost in Time and Space")
-    return Rejection("AH-C10", "no trade offer is waiting for an answer")
+        return refuse("AH-C5", "reject.arkham.not_lost", "{name} is not Lost in Time and Space", name=inv.name)
+    return refuse("AH-C10", "reject.arkham.no_offer", "no trade offer is waiting for an answer")
 
 
 def _name(state: State, area_id: str) -> str:
@@ -413,9 +441,24 @@ def _name(state: State, area_id: str) -> str:
     return item.name if item is not None else repr(area_id)
 
 
-def _monster_list(items: tuple) -> str:
-    names = [f"{item.name} ({item.id})" for item in items]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _area(state: State, area_id: str) -> Named | str:
+    """An area in a reason: its id and name (``_name``), said in the reader's language."""
+    item = boards.area(state.board, area_id)
+    return named(item.id, item.name) if item is not None else repr(area_id)
+
+
+def _monster_list(items: tuple) -> Phrase:
+    """``Ghoul (m1)``, or ``Ghoul (m1), Zombie (m2) and Cultist (m3)``, in a reason."""
+    names = tuple(phrase("reject.arkham.monster", "{monster} ({id})", monster=item.name, id=item.id) for item in items)
+    if len(names) == 1:
+        return names[0]
+    return phrase("reject.arkham.monsters", "{some} and {last}", some=names[:-1], last=names[-1])
+
+
+#: The checks of AH-C1..AH-C3, named in a reason (as CHECK_NAMES).
+CHECKS = {"evade": ("reject.arkham.check_evade", "Evade"), "flee": ("reject.arkham.check_flee", "Evade (flee)"),
+          "horror": ("reject.arkham.check_horror", "Horror"), "combat": ("reject.arkham.check_combat", "Combat")}
+
 
 
 # --- moving in Arkham ------------------------------------------------------------------------------
@@ -427,29 +470,34 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
     to = command.to
     target = boards.area(state.board, to)
     if target is None:
-        return Rejection("AH-3", f"there is no area {to!r} on the board")
-    if target.kind == "other_world":
-        return Rejection("AH-9", f"{target.name} is an Other World area: no yellow line leads there")
-    if target.kind == "special":
-        return Rejection("AH-3", f"{target.name} is not joined to Arkham by any yellow line")
+        return _no_area(to)
+    if target.kind in ("other_world", "special"):
+        return _unreachable(target)
     if to == inv.where:
-        return Rejection("AH-3", f"{inv.name} is already in {target.name}")
+        return refuse("AH-3", "reject.arkham.already_there", "{name} is already in {area}", name=inv.name,
+                      area=named(target.id, target.name))
     facing = undealt(state)
     if facing:
-        return Rejection("AH-7", f"{_monster_list(facing)} {'is' if len(facing) == 1 else 'are'} in "
-                         f"{_name(state, inv.where)}: fight or evade each before leaving")
+        if len(facing) == 1:
+            return refuse("AH-7", "reject.arkham.facing", "{monsters} is in {area}: fight or evade each before "
+                          "leaving", monsters=_monster_list(facing), area=_area(state, inv.where))
+        return refuse("AH-7", "reject.arkham.facing_several", "{monsters} are in {area}: fight or evade each before "
+                      "leaving", monsters=_monster_list(facing), area=_area(state, inv.where))
     if state.points <= 0:
         return _no_points(state)
     if command.path != ():
         return _walk(flow, command)
     path = boards.route(state.board, inv.where, to, halts(state))
     if path is None:
-        return Rejection("AH-3", f"no yellow line route joins {_name(state, inv.where)} to {target.name}")
+        return refuse("AH-3", "reject.arkham.no_route", "no yellow line route joins {start} to {area}",
+                      start=_area(state, inv.where), area=named(target.id, target.name))
     if len(path) > state.points:
         if state.points == inv.speed:
-            return Rejection("AH-2", f"{target.name} is {len(path)} points away; Speed is {inv.speed}")
-        return Rejection("AH-2", f"{target.name} is {len(path)} points away; {state.points} movement points are "
-                         f"left of Speed {inv.speed}")
+            return refuse("AH-2", "reject.arkham.too_far", "{area} is {cost} points away; Speed is {speed}",
+                          area=named(target.id, target.name), cost=len(path), speed=inv.speed)
+        return refuse("AH-2", "reject.arkham.too_far_left", "{area} is {cost} points away; {points} movement points "
+                      "are left of Speed {speed}", area=named(target.id, target.name), cost=len(path),
+                      points=state.points, speed=inv.speed)
     walked = []
     for place in path:  # AH-7: monsters in an area on the way stop the walk there
         walked.append(place)
@@ -458,6 +506,12 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
     flow.emit(InvestigatorMoved(inv.seat, inv.where, walked[-1], to, tuple(walked), state.points - len(walked)))
     return None
 
+
+#: A step past the points left (AH-2), said by their number.
+STEP_POINT = {"one": "step {number} ({start} → {area}) needs a movement point: the path costs {cost}, {n} is left of "
+                     "Speed {speed}",
+              "other": "step {number} ({start} → {area}) needs a movement point: the path costs {cost}, {n} are left "
+                       "of Speed {speed}"}
 
 #: The most steps a chosen path may list: no Speed exceeds 20 (board.py), so a longer one is refused unread.
 PATH_LIMIT = 20
@@ -469,25 +523,31 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
     inv = active(state)
     path = command.path
     if len(path) > PATH_LIMIT:
-        return Rejection("AH-2", f"a path of {len(path)} steps is longer than any Speed (at most {PATH_LIMIT})")
+        return refuse("AH-2", "reject.arkham.path_too_long", "a path of {steps} steps is longer than any Speed (at "
+                      "most {limit})", steps=len(path), limit=PATH_LIMIT)
     if path[-1] != command.to:
-        return Rejection("AH-3", f"the path ends in {_name(state, path[-1])}, not in {_name(state, command.to)}")
+        return refuse("AH-3", "reject.arkham.path_end", "the path ends in {end}, not in {area}",
+                      end=_area(state, path[-1]), area=_area(state, command.to))
     near = boards.neighbours(state.board)
     here = inv.where
     for number, step in enumerate(path, 1):
         target = boards.area(state.board, step)
         if target is None:
-            return Rejection("AH-3", f"step {number}: there is no area {step!r} on the board")
+            return _no_area(step, number)
         there = monsters_in(state, here) if number > 1 else ()
         if there:
-            return Rejection("AH-7", f"step {number}: {_monster_list(there)} {'is' if len(there) == 1 else 'are'} in "
-                             f"{_name(state, here)}: the walk stops there; fight or evade before leaving")
+            if len(there) == 1:
+                return refuse("AH-7", "reject.arkham.step_facing", "step {number}: {monsters} is in {area}: the walk "
+                              "stops there; fight or evade before leaving", number=number,
+                              monsters=_monster_list(there), area=_area(state, here))
+            return refuse("AH-7", "reject.arkham.step_facing_several", "step {number}: {monsters} are in {area}: the "
+                          "walk stops there; fight or evade before leaving", number=number,
+                          monsters=_monster_list(there), area=_area(state, here))
         if step not in near.get(here, ()):
             return _no_line(state, number, here, target)
         if number > state.points:
-            return Rejection("AH-2", f"step {number} ({_name(state, here)} → {target.name}) needs a movement point: "
-                             f"the path costs {len(path)}, {state.points} {'is' if state.points == 1 else 'are'} left "
-                             f"of Speed {inv.speed}")
+            return refuse("AH-2", "reject.arkham.step_point", STEP_POINT, number=number, start=_area(state, here),
+                          area=named(target.id, target.name), cost=len(path), n=state.points, speed=inv.speed)
         here = step
     flow.emit(InvestigatorMoved(inv.seat, inv.where, command.to, command.to, path, state.points - len(path)))
     return None
@@ -496,33 +556,41 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
 def _no_line(state: State, number: int, here: str, target: Any) -> Rejection:
     """Why no yellow line joins ``here`` to ``target``: the clause of the kinds of the two areas."""
     start = boards.area(state.board, here)
-    if target.kind == "other_world":
-        return Rejection("AH-9", f"step {number}: {target.name} is an Other World area: no yellow line leads there")
-    if target.kind == "special":
-        return Rejection("AH-3", f"step {number}: {target.name} is not joined to Arkham by any yellow line")
+    if target.kind in ("other_world", "special"):
+        return _unreachable(target, number)
+    area = named(target.id, target.name)
     if target.id == here:
-        return Rejection("AH-3", f"step {number}: {target.name} is where the path already is")
+        return refuse("AH-3", "reject.arkham.step_same", "step {number}: {area} is where the path already is",
+                      number=number, area=area)
+    begin = named(start.id, start.name)
     if start.kind == "location" and target.kind == "location":
-        return Rejection("AH-3", f"step {number}: {start.name} → {target.name}: Locations never join each other; "
-                         f"a Location joins only its own Street area")
+        return refuse("AH-3", "reject.arkham.step_locations", "step {number}: {start} → {area}: Locations never join "
+                      "each other; a Location joins only its own Street area", number=number, start=begin, area=area)
     if start.kind == "location":
-        return Rejection("AH-3", f"step {number}: {start.name} has no yellow line to {target.name}: it joins only "
-                         f"its own Street area, {_name(state, start.street)}")
+        return refuse("AH-3", "reject.arkham.step_from_location", "step {number}: {start} has no yellow line to "
+                      "{area}: it joins only its own Street area, {street}", number=number, start=begin, area=area,
+                      street=_area(state, start.street))
     if target.kind == "location":
-        return Rejection("AH-3", f"step {number}: {start.name} has no yellow line to {target.name}: that Location "
-                         f"joins only its own Street area, {_name(state, target.street)}")
-    return Rejection("AH-3", f"step {number}: no yellow line joins {start.name} to {target.name}")
+        return refuse("AH-3", "reject.arkham.step_to_location", "step {number}: {start} has no yellow line to "
+                      "{area}: that Location joins only its own Street area, {street}", number=number, start=begin,
+                      area=area, street=_area(state, target.street))
+    return refuse("AH-3", "reject.arkham.step_no_line", "step {number}: no yellow line joins {start} to {area}",
+                  number=number, start=begin, area=area)
 
 
 def _no_points(state: State) -> Rejection:
     inv = active(state)
     if state.halt == "AH-8":
-        return Rejection("AH-8", f"a combat ended {inv.name}'s movement: its remaining points are lost")
+        return refuse("AH-8", "reject.arkham.combat_ended_move", "a combat ended {name}'s movement: its remaining "
+                      "points are lost", name=inv.name)
     if state.halt == "AH-C7":
-        return Rejection("AH-C7", f"{inv.name} was delayed: it only stands up this phase (no movement points)")
+        return refuse("AH-C7", "reject.arkham.delayed", "{name} was delayed: it only stands up this phase (no "
+                      "movement points)", name=inv.name)
     if state.halt == "AH-9":
-        return Rejection("AH-9", f"{inv.name} came back from an Other World this phase: no movement points")
-    return Rejection("AH-2", f"{inv.name} has spent all {inv.speed} movement points of its Speed")
+        return refuse("AH-9", "reject.arkham.came_back", "{name} came back from an Other World this phase: no "
+                      "movement points", name=inv.name)
+    return refuse("AH-2", "reject.arkham.spent", "{name} has spent all {speed} movement points of its Speed",
+                  name=inv.name, speed=inv.speed)
 
 
 def _stop(flow: _Flow, command: Stop, rng: Any) -> Rejection | None:
@@ -530,8 +598,11 @@ def _stop(flow: _Flow, command: Stop, rng: Any) -> Rejection | None:
     inv = active(state)
     facing = undealt(state)
     if facing:
-        return Rejection("AH-7", f"{_monster_list(facing)} {'is' if len(facing) == 1 else 'are'} in "
-                         f"{_name(state, inv.where)}: fight or evade each before ending the movement there")
+        if len(facing) == 1:
+            return refuse("AH-7", "reject.arkham.facing_stop", "{monsters} is in {area}: fight or evade each before "
+                          "ending the movement there", monsters=_monster_list(facing), area=_area(state, inv.where))
+        return refuse("AH-7", "reject.arkham.facing_stop_several", "{monsters} are in {area}: fight or evade each "
+                      "before ending the movement there", monsters=_monster_list(facing), area=_area(state, inv.where))
     count = clues_at(state, inv.where)
     flow.emit(MovementEnded(inv.seat, inv.where, state.points, count))
     if count == 0:
@@ -545,8 +616,8 @@ def _take_clues(flow: _Flow, command: TakeClues, rng: Any) -> Rejection | None:
     available = clues_at(state, inv.where)
     count = command.count
     if not 0 <= count <= available:
-        return Rejection("AH-5", f"{_name(state, inv.where)} holds {available} Clue tokens: take 0 to {available}, "
-                         f"got {count!r}")
+        return refuse("AH-5", "reject.arkham.clue_count", "{area} holds {available} Clue tokens: take 0 to "
+                      "{available}, got {count}", area=_area(state, inv.where), available=available, count=count)
     flow.emit(CluesTaken(inv.seat, inv.where, count, available - count))
     _end_turn(flow)
     return None
@@ -560,14 +631,17 @@ def _facing(state: State, monster_id: object) -> Any:
     inv = active(state)
     found = monster(state, monster_id)
     if found is None:
-        return Rejection("AH-7", f"there is no monster {monster_id!r} on the board")
+        return refuse("AH-7", "reject.arkham.no_monster", "there is no monster '{id}' on the board", id=monster_id)
     if found.area != inv.where:
-        return Rejection("AH-7", f"{found.name} ({found.id}) is in {_name(state, found.area)}, not in "
-                         f"{_name(state, inv.where)} with {inv.name}")
+        return refuse("AH-7", "reject.arkham.monster_elsewhere", "{monster} ({id}) is in {area}, not in {here} with "
+                      "{name}", monster=found.name, id=found.id, area=_area(state, found.area),
+                      here=_area(state, inv.where), name=inv.name)
     if found.id in state.dealt:
         if state.halt == "AH-9":
-            return Rejection("AH-C9", f"{inv.name} came back through the gate: {found.name} need not be faced")
-        return Rejection("AH-C8", f"{inv.name} already got past {found.name} ({found.id}) in this movement")
+            return refuse("AH-C9", "reject.arkham.through_gate", "{name} came back through the gate: {monster} need "
+                          "not be faced", name=inv.name, monster=found.name)
+        return refuse("AH-C8", "reject.arkham.got_past", "{name} already got past {monster} ({id}) in this movement",
+                      name=inv.name, monster=found.name, id=found.id)
     return found
 
 
@@ -590,8 +664,9 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
     if state.combat:
         if command.monster != state.combat:
             fought = monster(state, state.combat)
-            return Rejection("AH-C3", f"{active(state).name} is in combat with {fought.name} ({fought.id}), not "
-                             f"{command.monster!r}")
+            return refuse("AH-C3", "reject.arkham.fighting_other", "{name} is in combat with {monster} ({id}), not "
+                          "'{other}'", name=active(state).name, monster=fought.name, id=fought.id,
+                          other=command.monster)
         fought = monster(state, state.combat)
         passed = _check(flow, "combat", fought, rng)
         if passed is not None:
@@ -608,7 +683,8 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
 def _flee(flow: _Flow, command: Flee, rng: Any) -> Rejection | None:
     fought = monster(flow.state, flow.state.combat)
     if fought.ambush:
-        return Rejection("AH-C6", f"{fought.name} has Ambush: once combat began, no fleeing")
+        return refuse("AH-C6", "reject.arkham.ambush", "{monster} has Ambush: once combat began, no fleeing",
+                      monster=fought.name)
     passed = _check(flow, "flee", fought, rng)
     if passed is not None:
         _after_check(flow, "flee", fought, passed, rng)
@@ -750,9 +826,9 @@ def _return(flow: _Flow, command: Return, rng: Any) -> Rejection | None:
     world = _world(state, boards.area(state.board, inv.where).world)
     gates = gates_to(state, world.id)
     if command.location not in gates:
-        listed = ", ".join(_name(state, location) for location in gates)
-        return Rejection("AH-11", f"no open gate to {world.name} at {_name(state, command.location)} (open gates to "
-                         f"it: {listed})")
+        return refuse("AH-11", "reject.arkham.no_gate", "no open gate to {world} at {area} (open gates to it: "
+                      "{gates})", world=named(world.id, world.name), area=_area(state, command.location),
+                      gates=tuple(_area(state, location) for location in gates))
     flow.emit(ReturnedThroughGate(inv.seat, world.id, inv.where, command.location))
     there = tuple(item.id for item in monsters_in(flow.state, command.location))
     if there:
@@ -764,9 +840,9 @@ def _place(flow: _Flow, command: Place, rng: Any) -> Rejection | None:
     state = flow.state
     target = boards.area(state.board, command.area)
     if target is None or target.kind not in boards.ARKHAM_KINDS:
-        shown = target.name if target is not None else repr(command.area)
-        return Rejection("AH-C5", f"a Lost investigator comes back to a Location or Street area of Arkham, not "
-                         f"{shown}")
+        shown = named(target.id, target.name) if target is not None else repr(command.area)
+        return refuse("AH-C5", "reject.arkham.place_where", "a Lost investigator comes back to a Location or Street "
+                      "area of Arkham, not {area}", area=shown)
     seat = active(state).seat
     flow.emit(PlacedInArkham(seat, target.id), StoodUp(seat))
     return None
@@ -780,17 +856,19 @@ def _offer_trade(flow: _Flow, command: OfferTrade, rng: Any) -> Rejection | None
     mover = active(state)
     index = seat_index(state, command.partner)
     if index < 0 or index == state.active:
-        return Rejection("AH-C10", f"a trade needs another investigator's seat, got {command.partner!r}")
+        return refuse("AH-C10", "reject.arkham.trade_partner", "a trade needs another investigator's seat, got "
+                      "'{partner_seat}'", partner_seat=command.partner)
     partner = state.investigators[index]
     if partner.devoured or partner.where != mover.where:
-        return Rejection("AH-C10", f"{partner.name} is not in {_name(state, mover.where)} with {mover.name}: "
-                         "only investigators in the same area trade")
+        return refuse("AH-C10", "reject.arkham.trade_apart", "{name} is not in {area} with {mover}: only investigators "
+                      "in the same area trade", name=partner.name, area=_area(state, mover.where), mover=mover.name)
     for items, owner in ((command.give, mover), (command.take, partner)):
         missing = _missing(owner.items, items)
         if missing:
-            return Rejection("AH-C10", f"{owner.name} does not carry {missing!r} to trade")
+            return refuse("AH-C10", "reject.arkham.not_carried", "{name} does not carry '{item}' to trade",
+                          name=owner.name, item=missing)
     if not command.give and not command.take:
-        return Rejection("AH-C10", "a trade gives or takes at least one item")
+        return refuse("AH-C10", "reject.arkham.empty_trade", "a trade gives or takes at least one item")
     flow.emit(TradeOffered(mover.seat, partner.seat, command.give, command.take))
     return None
 

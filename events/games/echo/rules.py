@@ -59,7 +59,7 @@ from events.games.echo.model import (
     Trade,
     TurnEnded,
 )
-from events.rules import Rejection
+from events.rules import Named, Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -75,7 +75,7 @@ RULES_VERSION = "echo-2"
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
 #: command of no Movement phase (EC-1).
 GUARDS = Guards(
-    "EC-C3", over="the game is over after round {state.round}", foreign_rule="EC-1",
+    "EC-C3", over="the game is over after round {round}", foreign_rule="EC-1", keys="reject.echo",
     foreign="{command} is not a command of the Movement phase: investigators move, evade, fight and trade items",
 )
 
@@ -149,6 +149,57 @@ def enemy_name(state: State, eid: str) -> str:
 def place_name(state: State, lid: str) -> str:
     place = boards.location(state.map, lid)
     return f"{place.name_en} / {place.name_ru}" if place is not None else repr(lid)
+
+
+# --- names in a refusal (said by the page in its reader's language, issue 17) ------------------------
+
+
+def _place(state: State, lid: str) -> Named | str:
+    """``place_name`` as a thing of the data: English and Russian from the map, French from its names."""
+    place = boards.location(state.map, lid)
+    if place is None:
+        return repr(lid)
+    return named(place.name_en, f"{place.name_en} / {place.name_ru}", ru=place.name_ru)
+
+
+def _card(card: Any) -> Named:
+    """An investigator's, an item's or a spell's name (the data's English and Russian)."""
+    return named(card.name_en, card.name_en, ru=card.name_ru)
+
+
+def _enemy(state: State, eid: str) -> Phrase:
+    """``enemy_name`` as a message."""
+    return phrase("reject.echo.enemy", "{card} ({id})", card=_card(card_of(state, eid)), id=eid)
+
+
+def _enemies(state: State, ids: tuple) -> tuple:
+    return tuple(_enemy(state, eid) for eid in ids)
+
+
+def _awaited(state: State) -> Phrase:
+    """What the fight waits for (``_waiting``), as a message."""
+    kind, actor, fighter, eid = prompt(state)
+    if kind == "order":
+        return phrase("reject.echo.waits_order", "{seat} must make the strike-order check", seat=actor)
+    if kind == "strike":
+        return phrase("reject.echo.waits_strike", "{seat} must strike", seat=actor)
+    if kind == "attack":
+        return phrase("reject.echo.waits_attack", "{seat} must roll the dice of {enemy} against {fighter_seat}'s "
+                      "investigator", seat=actor, enemy=_enemy(state, eid), fighter_seat=fighter)
+    return phrase("reject.echo.waits_after", "{seat} must choose to evade again or fight on", seat=actor)
+
+
+def _dead(seat: str) -> Rejection:
+    return refuse("EC-18", "reject.echo.dead", "{seat}'s investigator is dead", seat=seat)
+
+
+#: A skill, and a combat round's step (EC-6), named in a reason.
+SKILL_WORDS = {"speed": ("reject.echo.skill_speed", "Speed"), "stealth": ("reject.echo.skill_stealth", "Stealth"),
+               "attention": ("reject.echo.skill_attention", "Attention"),
+               "knowledge": ("reject.echo.skill_knowledge", "Knowledge"),
+               "intuition": ("reject.echo.skill_intuition", "Intuition")}  # SKILL_NAMES, as messages
+STEP_WORDS = {"order": ("reject.echo.step_order", "order"), "first": ("reject.echo.step_first", "first"),
+              "attack": ("reject.echo.step_attack", "attack"), "second": ("reject.echo.step_second", "second")}
 
 
 def enemies_at(state: State, lid: str) -> tuple:
@@ -270,7 +321,7 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
     elif isinstance(command, Exchange):
         outcome = _exchange(state, seat, command)
     elif not investigator(state, seat).alive and not isinstance(command, RollAttack):
-        return Rejection("EC-18", f"{seat}'s investigator is dead")
+        return _dead(seat)
     elif state.combat is not None:
         outcome = _in_combat(state, seat, command, rng, edition)
     else:
@@ -375,12 +426,14 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
     rule forbids is refused for being out of turn (EC-C3), so a seat learns why it could never do it."""
     current = current_seat(state)
     if isinstance(command, RollAttack):
-        return Rejection("EC-13", "no enemy attack is waiting to be rolled: no fight is under way")
+        return refuse("EC-13", "reject.echo.no_fight_roll", "no enemy attack is waiting to be rolled: no fight is "
+                      "under way")
     if isinstance(command, (CheckOrder, Strike, Pass)):
-        return Rejection("EC-6", f"no fight is under way: {type(command).__name__} belongs to a combat round")
+        return refuse("EC-6", "reject.echo.no_fight", "no fight is under way: {command} belongs to a combat round",
+                      command=type(command).__name__)
     inv = investigator(state, seat)
     blocking = unescaped(state, seat)
-    here = place_name(state, inv.location)
+    here = _place(state, inv.location)
     refused = None
     moved: list | Rejection = []
     if isinstance(command, Move):
@@ -388,22 +441,30 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
         refused = moved if isinstance(moved, Rejection) else None
     elif isinstance(command, EndMove):
         if blocking:
-            names = ", ".join(enemy_name(state, item.id) for item in blocking)
-            refused = Rejection("EC-15", f"{names} {'is' if len(blocking) == 1 else 'are'} in {here}: even with "
-                                f"{inv.mp} movement point(s) left, {inv.name_en} must defeat every enemy here or "
-                                "escape them all")
+            names = _enemies(state, tuple(item.id for item in blocking))
+            if len(blocking) == 1:
+                refused = refuse("EC-15", "reject.echo.end_blocked", "{enemies} is in {place}: even with {mp} "
+                                 "movement point(s) left, {name} must defeat every enemy here or escape them all",
+                                 enemies=names, place=here, mp=inv.mp, name=_card(inv))
+            else:
+                refused = refuse("EC-15", "reject.echo.end_blocked_several", "{enemies} are in {place}: even with "
+                                 "{mp} movement point(s) left, {name} must defeat every enemy here or escape them all",
+                                 enemies=names, place=here, mp=inv.mp, name=_card(inv))
     elif isinstance(command, Evade):
         target = enemy(state, command.enemy)
         if target is None or target.status != "active" or target.location != inv.location:
-            refused = Rejection("EC-4", f"there is no enemy {command.enemy!r} to evade in {here}")
+            refused = refuse("EC-4", "reject.echo.no_enemy_to_evade", "there is no enemy '{id}' to evade in {place}",
+                             id=command.enemy, place=here)
         elif target.id in inv.escaped:
-            refused = Rejection("EC-4", f"{inv.name_en} has already evaded {enemy_name(state, target.id)}")
+            refused = refuse("EC-4", "reject.echo.already_evaded", "{name} has already evaded {enemy}",
+                             name=_card(inv), enemy=_enemy(state, target.id))
     elif not blocking:  # Fight
-        refused = Rejection("EC-3", f"there is no enemy to fight in {here}")
+        refused = refuse("EC-3", "reject.echo.no_enemy_to_fight", "there is no enemy to fight in {place}", place=here)
     if refused is not None:
         return refused
     if seat != current:
-        return Rejection("EC-C3", f"it is {current}'s movement, not {seat}'s")
+        return refuse("EC-C3", "reject.echo.turn", "it is {seat}'s movement, not {other_seat}'s", seat=current,
+                      other_seat=seat)
     if isinstance(command, Move):
         return moved
     if isinstance(command, EndMove):
@@ -417,27 +478,32 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
 
 
 def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
-    here = place_name(state, inv.location)
+    here = _place(state, inv.location)
     if boards.location(state.map, to) is None:
-        return Rejection("EC-C1", f"there is no location {to!r} on this map")
+        return refuse("EC-C1", "reject.echo.no_location", "there is no location '{id}' on this map", id=to)
     if blocking:
-        names = ", ".join(enemy_name(state, item.id) for item in blocking)
-        return Rejection("EC-3", f"{names} {'is' if len(blocking) == 1 else 'are'} in {here}: to leave, "
-                         f"{inv.name_en} must evade or defeat {'it' if len(blocking) == 1 else 'each of them'}")
+        names = _enemies(state, tuple(item.id for item in blocking))
+        if len(blocking) == 1:
+            return refuse("EC-3", "reject.echo.leave_blocked", "{enemies} is in {place}: to leave, {name} must evade "
+                          "or defeat it", enemies=names, place=here, name=_card(inv))
+        return refuse("EC-3", "reject.echo.leave_blocked_several", "{enemies} are in {place}: to leave, {name} must "
+                      "evade or defeat each of them", enemies=names, place=here, name=_card(inv))
     board = state.map
     if to == board.dark_side:
         if inv.location not in board.ministry:
-            return Rejection("EC-19", f"the Dark Side is reached only from a Ministry of Perfect Order location, "
-                             f"and {here} is not one")
+            return refuse("EC-19", "reject.echo.dark_side_from", "the Dark Side is reached only from a Ministry of "
+                          "Perfect Order location, and {place} is not one", place=here)
         if inv.mp < 1:
-            return Rejection("EC-19", f"going to the Dark Side costs 1 movement point; {inv.name_en} has none left")
+            return refuse("EC-19", "reject.echo.dark_side_cost", "going to the Dark Side costs 1 movement point; "
+                          "{name} has none left", name=_card(inv))
         return [InvestigatorMoved(inv.seat, inv.location, to, "dark-side", 1, inv.mp - 1, "EC-19")]
     links = dict(boards.neighbours(board)[inv.location])
     if to not in links:
-        return Rejection("EC-2", f"{place_name(state, to)} is not joined to {here} by a white arrow or the Dark Path")
+        return refuse("EC-2", "reject.echo.not_joined", "{to} is not joined to {place} by a white arrow or the Dark "
+                      "Path", to=_place(state, to), place=here)
     if inv.mp < 1:
-        return Rejection("EC-2", f"a step costs 1 movement point; {inv.name_en} has spent all {inv.speed} "
-                         f"(Speed {inv.speed})")
+        return refuse("EC-2", "reject.echo.no_mp", "a step costs 1 movement point; {name} has spent all {speed} "
+                      "(Speed {speed})", name=_card(inv), speed=inv.speed)
     return [InvestigatorMoved(inv.seat, inv.location, to, links[to], 1, inv.mp - 1, "EC-2")]
 
 
@@ -467,6 +533,11 @@ def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBe
 # --- a fight under way -----------------------------------------------------------------------------
 
 
+def _no_roll_waits(state: State) -> Rejection:
+    return refuse("EC-13", "reject.echo.no_roll_waits", "no enemy attack is waiting to be rolled: {waits}",
+                  waits=_awaited(state))
+
+
 def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     kind, actor, fighter, eid = prompt(state)
     refused = _forbidden_in_fight(state, seat, command)
@@ -475,16 +546,18 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) ->
     if seat != actor:
         if isinstance(command, RollAttack):
             if kind == "attack":
-                return Rejection("EC-13", f"the dice of {enemy_name(state, eid)} against {fighter}'s investigator "
-                                 f"are rolled by {actor}, the seat to {fighter}'s left, not by {seat}")
-            return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
-        return Rejection("EC-C3", f"{_waiting(state)}, not {seat}")
+                return refuse("EC-13", "reject.echo.left_rolls", "the dice of {enemy} against {fighter_seat}'s "
+                              "investigator are rolled by {actor_seat}, the seat to {fighter_seat}'s left, not by "
+                              "{seat}", enemy=_enemy(state, eid), fighter_seat=fighter, actor_seat=actor, seat=seat)
+            return _no_roll_waits(state)
+        return refuse("EC-C3", "reject.echo.awaited", "{waits}, not {seat}", waits=_awaited(state), seat=seat)
     if kind == "attack":
         if not isinstance(command, RollAttack):
-            return Rejection("EC-13", f"{_waiting(state)}: only RollAttack answers it")
+            return refuse("EC-13", "reject.echo.only_roll", "{waits}: only RollAttack answers it",
+                          waits=_awaited(state))
         return _attack(state, actor, fighter, eid, rng, edition)
     if isinstance(command, RollAttack):
-        return Rejection("EC-13", f"no enemy attack is waiting to be rolled: {_waiting(state)}")
+        return _no_roll_waits(state)
     # The fighter's own prompt, answered by a command of its kind (_forbidden_in_fight refused the rest).
     if kind == "order":
         return _check_order(state, seat, command.skill, rng)
@@ -496,7 +569,8 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) ->
     if isinstance(command, Fight):
         return [FightContinued(seat)]
     if command.enemy not in targets(state, seat):
-        return Rejection("EC-5", f"{command.enemy!r} is not an enemy {seat}'s investigator is fighting")
+        return refuse("EC-5", "reject.echo.not_fighting", "'{id}' is not an enemy {seat}'s investigator is fighting",
+                      id=command.enemy, seat=seat)
     rolled = _evasion(state, investigator(state, seat), command.enemy, rng, "EC-5")
     return [rolled]
 
@@ -514,75 +588,73 @@ def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | No
     if seat not in combat.seats or isinstance(command, RollAttack):
         return None
     inv = investigator(state, seat)
-    here = place_name(state, combat.location)
+    here = _place(state, combat.location)
     if isinstance(command, Move):
-        return Rejection("EC-3", f"a fight is under way in {here}: to leave, {inv.name_en} must escape every enemy "
-                         "of it (evade after a round, EC-5) or defeat it")
+        return refuse("EC-3", "reject.echo.fight_leave", "a fight is under way in {place}: to leave, {name} must "
+                      "escape every enemy of it (evade after a round, EC-5) or defeat it", place=here, name=_card(inv))
     if isinstance(command, EndMove):
-        return Rejection("EC-15", f"a fight is under way in {here}: every enemy must be defeated or escaped first, "
-                         "even with no movement points left")
+        return refuse("EC-15", "reject.echo.fight_end", "a fight is under way in {place}: every enemy must be "
+                      "defeated or escaped first, even with no movement points left", place=here)
     own = [p for p in combat.queue if p[2] == seat and p[0] != "attack"]
     step = combat.step
     number = combat.round
     forced = seat in combat.forced
     if forced and isinstance(command, CheckOrder):
-        return Rejection("EC-8", f"{inv.name_en}'s evasion failed: no strike-order check, the enemies strike "
-                         "first")
+        return refuse("EC-8", "reject.echo.forced_order", "{name}'s evasion failed: no strike-order check, the "
+                      "enemies strike first", name=_card(inv))
     if own:
         mine = own[0][0]
         if isinstance(command, _ANSWERS[mine]):
             return None
         if mine == "order":
-            return Rejection("EC-7", f"round {number} begins with {seat}'s strike-order check (CheckOrder)")
+            return refuse("EC-7", "reject.echo.order_first", "round {round} begins with {seat}'s strike-order check "
+                          "(CheckOrder)", round=number, seat=seat)
         if mine == "strike":
-            return Rejection("EC-9", f"{seat} strikes now in round {number}: with an item or a spell, or pass")
-        return Rejection("EC-5", f"round {number} is over: {seat} may evade again (Evade) or fight on (Fight)")
+            return refuse("EC-9", "reject.echo.strike_now", "{seat} strikes now in round {round}: with an item or a "
+                          "spell, or pass", seat=seat, round=number)
+        return refuse("EC-5", "reject.echo.round_over", "round {round} is over: {seat} may evade again (Evade) or "
+                      "fight on (Fight)", round=number, seat=seat)
     failed = seat not in combat.first and step in ("order", "first", "attack")
     if isinstance(command, CheckOrder):
         if step == "after":
-            return Rejection("EC-6", f"the next round's strike-order check comes once every fighter has chosen to "
-                             f"evade again or fight on (round {number} is over)")
-        return Rejection("EC-6", f"the strike order of round {number} is already decided for {seat}")
+            return refuse("EC-6", "reject.echo.next_order", "the next round's strike-order check comes once every "
+                          "fighter has chosen to evade again or fight on (round {round} is over)", round=number)
+        return refuse("EC-6", "reject.echo.order_decided", "the strike order of round {round} is already decided for "
+                      "{seat}", round=number, seat=seat)
     if isinstance(command, (Strike, Pass)):
         if failed and forced:
-            return Rejection("EC-8", f"{inv.name_en}'s evasion failed: the enemies strike first this round")
+            return refuse("EC-8", "reject.echo.forced_strike", "{name}'s evasion failed: the enemies strike first "
+                          "this round", name=_card(inv))
         if failed:
             fought = targets(state, seat)
             if len(fought) > 1:
-                return Rejection("EC-16", f"{inv.name_en} failed the strike-order check against one of "
-                                 f"{len(fought)} enemies: that counts as failing against all, every enemy strikes "
-                                 "before it")
-            return Rejection("EC-7", f"{inv.name_en} failed the strike-order check: "
-                             f"{', '.join(enemy_name(state, e) for e in fought)} strikes first")
+                return refuse("EC-16", "reject.echo.failed_group", "{name} failed the strike-order check against "
+                              "one of {count} enemies: that counts as failing against all, every enemy strikes before "
+                              "it", name=_card(inv), count=len(fought))
+            return refuse("EC-7", "reject.echo.failed_order", "{name} failed the strike-order check: {enemies} strikes "
+                          "first", name=_card(inv), enemies=_enemies(state, fought))
         if step == "after":
-            return Rejection("EC-5", f"round {number} is over: {seat} may evade again or fight on, not strike")
-        return Rejection("EC-6", f"{seat} has no strike left in round {number}: one strike a round")
+            return refuse("EC-5", "reject.echo.over_not_strike", "round {round} is over: {seat} may evade again or "
+                          "fight on, not strike", round=number, seat=seat)
+        return refuse("EC-6", "reject.echo.no_strike_left", "{seat} has no strike left in round {round}: one strike "
+                      "a round", seat=seat, round=number)
     # Evade or Fight: the last commands a fight takes
     if step == "after":
-        return Rejection("EC-5", f"{seat} has already chosen after round {number}")
-    return Rejection("EC-5", f"evading again or fighting on is chosen after a round; round {number} is at its "
-                     f"{step} step")
-
-
-def _waiting(state: State) -> str:
-    """What the fight waits for, in words."""
-    kind, actor, fighter, eid = prompt(state)
-    if kind == "order":
-        return f"{actor} must make the strike-order check"
-    if kind == "strike":
-        return f"{actor} must strike"
-    if kind == "attack":
-        return f"{actor} must roll the dice of {enemy_name(state, eid)} against {fighter}'s investigator"
-    return f"{actor} must choose to evade again or fight on"
+        return refuse("EC-5", "reject.echo.already_chosen", "{seat} has already chosen after round {round}", seat=seat,
+                      round=number)
+    return refuse("EC-5", "reject.echo.chosen_after", "evading again or fighting on is chosen after a round; round "
+                  "{round} is at its {step} step", round=number, step=phrase(*STEP_WORDS[step]))
 
 
 def _check_order(state: State, seat: str, skill: Any, rng: Any) -> list | Rejection:
     """EC-7 (Attention), EC-8 (Stealth in the first round), EC-16 (against every enemy or none)."""
     if skill not in ("attention", "stealth"):
-        return Rejection("EC-7", f"the strike-order check uses attention (or stealth the first time), not {skill!r}")
+        return refuse("EC-7", "reject.echo.order_skill", "the strike-order check uses attention (or stealth the "
+                      "first time), not '{skill}'", skill=skill)
     combat = state.combat
     if skill == "stealth" and combat.round != 1:
-        return Rejection("EC-8", f"Stealth replaces Attention only the first time; this is round {combat.round}")
+        return refuse("EC-8", "reject.echo.stealth_once", "Stealth replaces Attention only the first time; this is "
+                      "round {round}", round=combat.round)
     inv = investigator(state, seat)
     value = getattr(inv, skill)
     rule = "EC-8" if skill == "stealth" else "EC-7"
@@ -612,20 +684,23 @@ def _check_order(state: State, seat: str, skill: Any, rng: Any) -> list | Reject
 def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Rejection:
     inv = investigator(state, seat)
     if command.enemy not in targets(state, seat):
-        return Rejection("EC-9", f"{command.enemy!r} is not an enemy {inv.name_en} is fighting "
-                         f"(fighting: {', '.join(targets(state, seat))})")
+        return refuse("EC-9", "reject.echo.not_a_target", "'{id}' is not an enemy {name} is fighting (fighting: "
+                      "{ids})", id=command.enemy, name=_card(inv), ids=targets(state, seat))
     cid = command.card
     item = boards.item(state.cards, cid)
     if item is not None and cid in inv.items:
         if not (item.sanity or item.health):
-            return Rejection("EC-9", f"{item.name_en} deals no damage: it is nothing to strike with")
+            return refuse("EC-9", "reject.echo.no_damage", "{card} deals no damage: it is nothing to strike with",
+                          card=_card(item))
         events: list = [ItemStruck(seat, command.enemy, cid, item.sanity, item.health)]
         return events + _hurt_enemy(state, seat, command.enemy, item.sanity, item.health, "EC-9")
     spell = boards.spell(state.cards, cid)
     if spell is None or cid not in inv.spells:
-        return Rejection("EC-9", f"{inv.name_en} holds no item and knows no spell {cid!r}")
+        return refuse("EC-9", "reject.echo.no_card", "{name} holds no item and knows no spell '{id}'", name=_card(inv),
+                      id=cid)
     if not spell.combat:
-        return Rejection("EC-11", f"{spell.name_en} cannot be cast in combat: its card says so")
+        return refuse("EC-11", "reject.echo.not_in_combat", "{card} cannot be cast in combat: its card says so",
+                      card=_card(spell))
     skill = "knowledge" if spell.kind == "obvious" else "intuition"
     value = getattr(inv, skill)
     dice = roll(rng, dice_count(value, spell.difficulty))
@@ -701,39 +776,48 @@ def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
     giver = investigator(state, seat)
     what = command.item
     if not giver.alive:
-        return Rejection("EC-18", f"{seat}'s investigator is dead")
+        return _dead(seat)
     if seat_index(state, command.to) < 0:
-        return Rejection("EC-20", f"there is no seat {command.to!r} to trade with")
+        return refuse("EC-20", "reject.echo.no_partner", "there is no seat '{seat}' to trade with", seat=command.to)
     if command.to == seat:
-        return Rejection("EC-20", "an investigator cannot trade with itself")
+        return refuse("EC-20", "reject.echo.self_trade", "an investigator cannot trade with itself")
     taker = investigator(state, command.to)
     if not taker.alive:
-        return Rejection("EC-20", f"{command.to}'s investigator is dead")
+        return refuse("EC-20", "reject.echo.partner_dead", "{seat}'s investigator is dead", seat=command.to)
     if taker.location != giver.location:
-        return Rejection("EC-20", f"{giver.name_en} is in {place_name(state, giver.location)} and {taker.name_en} in "
-                         f"{place_name(state, taker.location)}: only investigators in the same location trade")
+        return refuse("EC-20", "reject.echo.trade_apart", "{name} is in {place} and {other} in {there}: only "
+                      "investigators in the same location trade", name=_card(giver),
+                      place=_place(state, giver.location), other=_card(taker), there=_place(state, taker.location))
     if what in giver.items:
         return [ItemTraded(seat, command.to, what)]
     if what in giver.spells:
-        return Rejection("EC-20", f"{what!r} is a spell: spells cannot be traded, only items")
+        return refuse("EC-20", "reject.echo.spell_trade", "'{id}' is a spell: spells cannot be traded, only items",
+                      id=what)
     if what in giver.allies:
-        return Rejection("EC-20", f"{what!r} is an ally: allies cannot be traded, only items")
+        return refuse("EC-20", "reject.echo.ally_trade", "'{id}' is an ally: allies cannot be traded, only items",
+                      id=what)
     if what in ("clue", "clues"):
-        return Rejection("EC-20", f"clues cannot be traded, only items ({giver.name_en} has {giver.clues})")
+        return refuse("EC-20", "reject.echo.clue_trade", "clues cannot be traded, only items ({name} has {clues})",
+                      name=_card(giver), clues=giver.clues)
     if what in SKILLS:
-        return Rejection("EC-20", f"{SKILL_NAMES[what]} is a skill: skills cannot be traded, only items")
+        return refuse("EC-20", "reject.echo.skill_trade", "{skill} is a skill: skills cannot be traded, only items",
+                      skill=phrase(*SKILL_WORDS[what]))
     if what in giver.detained:
-        return Rejection("EC-20", f"{what!r} is a detained enemy's card, not an item: exchange it for clues (EC-17)")
-    return Rejection("EC-20", f"{giver.name_en} holds no item {what!r}")
+        return refuse("EC-20", "reject.echo.detained_trade", "'{id}' is a detained enemy's card, not an item: "
+                      "exchange it for clues (EC-17)", id=what)
+    return refuse("EC-20", "reject.echo.no_item", "{name} holds no item '{id}'", name=_card(giver), id=what)
 
 
 def _exchange(state: State, seat: str, command: Exchange) -> list | Rejection:
     inv = investigator(state, seat)
     if not inv.alive:
-        return Rejection("EC-18", f"{seat}'s investigator is dead")
+        return _dead(seat)
     if command.enemy not in inv.detained:
-        held = ", ".join(inv.detained) or "none"
-        return Rejection("EC-17", f"{inv.name_en} holds no detained enemy {command.enemy!r} (detained: {held})")
+        if not inv.detained:
+            return refuse("EC-17", "reject.echo.none_detained", "{name} holds no detained enemy '{id}' (detained: "
+                          "none)", name=_card(inv), id=command.enemy)
+        return refuse("EC-17", "reject.echo.not_detained", "{name} holds no detained enemy '{id}' (detained: {ids})",
+                      name=_card(inv), id=command.enemy, ids=inv.detained)
     return [DetainedExchanged(seat, command.enemy, card_of(state, command.enemy).clues)]
 
 

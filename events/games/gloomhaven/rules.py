@@ -63,7 +63,7 @@ from events.games.gloomhaven.model import (
 )
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_path_to, hexmap_paths
-from events.rules import Rejection
+from events.rules import Rejection, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -79,7 +79,8 @@ MODIFIERS = (("+0", 6), ("+1", 5), ("-1", 5), ("+2", 1), ("-2", 1), ("x2", 1), (
 MODIFIER_FACES = {"+0": 0, "+1": 1, "-1": -1, "+2": 2, "-2": -2, "x2": 10, "null": -10}
 LONG_REST_INITIATIVE = 99
 #: The opening checks of every decide (events.game.Guards): not started, over, unknown seat, foreign command.
-GUARDS = Guards("GH-C2", over="the scenario is over ({state.outcome})")
+GUARDS = Guards("GH-C2", over="the scenario is over ({outcome})", keys="reject.gloomhaven",
+                words={"outcome": ("won", "lost", "out of rounds")})
 
 
 # --- start --------------------------------------------------------------------------------------------
@@ -237,30 +238,37 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 def _decide_pick(flow: Flow, hero: Hero, command: Any) -> Rejection | None:
     state = flow.state
     if state.phase != "select":
-        return Rejection("GH-C2", f"cards are picked at the start of a round; round {state.round} is under way")
+        return refuse("GH-C2", "reject.gloomhaven.pick_later", "cards are picked at the start of a round; round "
+                      "{round} is under way", round=state.round)
     if hero.exhausted:
-        return Rejection("GH-1", f"{hero.seat} is exhausted and takes no further part")
+        return refuse("GH-1", "reject.gloomhaven.exhausted", "{seat} is exhausted and takes no further part",
+                      seat=hero.seat)
     if hero.pick is not None:
-        return Rejection("GH-C2", f"{hero.seat} has already chosen for round {state.round}")
+        return refuse("GH-C2", "reject.gloomhaven.already_chosen", "{seat} has already chosen for round {round}",
+                      seat=hero.seat, round=state.round)
     if isinstance(command, DeclareLongRest):
         if len(hero.discard) < 2:
-            return Rejection("GH-C6", f"a long rest needs two cards in the discard pile; {hero.seat} has "
-                             f"{len(hero.discard)}")
+            return refuse("GH-C6", "reject.gloomhaven.long_rest_needs", "a long rest needs two cards in the discard "
+                          "pile; {seat} has {count}", seat=hero.seat, count=len(hero.discard))
         event = CardsSelected(hero.seat, (), None, True, False)
     else:
         cards = command.cards
         if len(cards) != 2:
-            return Rejection("GH-C2", f"pick exactly two card ids, got {cards!r}")
+            return refuse("GH-C2", "reject.gloomhaven.pick_two", "pick exactly two card ids, got {cards}",
+                          cards=repr(cards))
         if len(hero.hand) < 2:
-            return Rejection("GH-C6", f"{hero.seat} holds {len(hero.hand)} card(s): it cannot play two and must "
-                             "long rest")
+            return refuse("GH-C6", "reject.gloomhaven.must_long_rest", "{seat} holds {count} card(s): it cannot play "
+                          "two and must long rest", seat=hero.seat, count=len(hero.hand))
         if cards[0] == cards[1]:
-            return Rejection("GH-C2", f"the two cards must differ, got {cards[0]} twice")
+            return refuse("GH-C2", "reject.gloomhaven.same_card", "the two cards must differ, got {card} twice",
+                          card=cards[0])
         for card in cards:
             if card not in hero.hand:
-                return Rejection("GH-C2", f"card {card} is not in {hero.seat}'s hand ({', '.join(hero.hand)})")
+                return refuse("GH-C2", "reject.gloomhaven.not_in_hand", "card {card} is not in {seat}'s hand "
+                              "({cards})", card=card, seat=hero.seat, cards=hero.hand)
         if command.leading not in cards:
-            return Rejection("GH-2", f"the leading card must be one of the two picked, got {command.leading!r}")
+            return refuse("GH-2", "reject.gloomhaven.leading", "the leading card must be one of the two picked, got "
+                          "{leading}", leading=repr(command.leading))
         event = CardsSelected(hero.seat, tuple(cards), command.leading, False, False)
     flow.emit(event)
     return None
@@ -372,13 +380,15 @@ def _order_or_tie(state: State) -> list:
 def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | None:
     pending = flow.state.pending
     if pending is None or pending.kind not in ("initiative", "monster-order"):
-        return Rejection("GH-2", "no initiative tie is waiting for the players")
+        return refuse("GH-2", "reject.gloomhaven.no_tie", "no initiative tie is waiting for the players")
     rule = "GH-2" if pending.kind == "initiative" else "GH-C3"
     if seat not in pending.seats:
-        return Rejection(rule, f"the tie between {', '.join(pending.about)} is settled by {', '.join(pending.seats)}")
+        return refuse(rule, "reject.gloomhaven.tie_settled_by", "the tie between {tied} is settled by {seats}",
+                      tied=pending.about, seats=pending.seats)
     order = command.order
     if tuple(sorted(order)) != pending.about:
-        return Rejection(rule, f"give an order of exactly {', '.join(pending.about)}, got {order!r}")
+        return refuse(rule, "reject.gloomhaven.tie_order", "give an order of exactly {tied}, got {order}",
+                      tied=pending.about, order=repr(order))
     flow.emit(OrderChosen(seat, pending.about, order, rule))
     flow.emit(*_order_or_tie(flow.state))
     return None
@@ -387,15 +397,30 @@ def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | No
 # --- characters' turns (GH-3, GH-4, GH-5) -------------------------------------------------------------
 
 
+#: Words of a reason: a card's half (GH-3), a move or a jump (GH-4, GH-5), what the players settle (GH-C2).
+HALVES = {"top": ("reject.gloomhaven.half_top", "top"), "bottom": ("reject.gloomhaven.half_bottom", "bottom")}
+MOVES = {False: ("reject.gloomhaven.a_move", "move"), True: ("reject.gloomhaven.a_jump", "jump")}
+CHOICES = {"initiative": ("reject.gloomhaven.choice_initiative", "initiative"),
+           "monster-order": ("reject.gloomhaven.choice_monster_order", "monster-order"),
+           "monster": ("reject.gloomhaven.choice_monster", "monster"),
+           "short-rest": ("reject.gloomhaven.choice_short_rest", "short-rest")}
+
+
 def _not_your_turn(state: State, seat: str) -> Rejection:
     """Why ``seat`` cannot act now, naming what the round is waiting for (GH-C2)."""
     if state.phase == "select":
-        return Rejection("GH-C2", f"round {state.round} is still at card selection (waiting for "
-                         f"{', '.join(turn(state)) or 'nobody'}): no figure acts yet")
+        if not turn(state):
+            return refuse("GH-C2", "reject.gloomhaven.selecting_nobody", "round {round} is still at card selection "
+                          "(waiting for nobody): no figure acts yet", round=state.round)
+        return refuse("GH-C2", "reject.gloomhaven.selecting", "round {round} is still at card selection (waiting for "
+                      "{seats}): no figure acts yet", round=state.round, seats=tuple(turn(state)))
     if state.pending is not None:
-        return Rejection("GH-C2", f"the players must first settle a {state.pending.kind} choice "
-                         f"({', '.join(state.pending.seats)})")
-    return Rejection("GH-C2", f"it is {state.acting or 'no character'}'s turn, not {seat}'s")
+        return refuse("GH-C2", "reject.gloomhaven.settle_first", "the players must first settle a {kind} choice "
+                      "({seats})", kind=phrase(*CHOICES[state.pending.kind]), seats=state.pending.seats)
+    if not state.acting:
+        return refuse("GH-C2", "reject.gloomhaven.turn_nobody", "it is no character's turn, not {seat}'s", seat=seat)
+    return refuse("GH-C2", "reject.gloomhaven.turn", "it is {seat}'s turn, not {other_seat}'s", seat=state.acting,
+                  other_seat=seat)
 
 
 def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejection | None:
@@ -403,18 +428,23 @@ def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejecti
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
     if hero.long_rest:
-        return Rejection("GH-C6", f"{hero.seat} is on a long rest: choose the discarded card to lose")
+        return refuse("GH-C6", "reject.gloomhaven.on_long_rest", "{seat} is on a long rest: choose the discarded card "
+                      "to lose", seat=hero.seat)
     if command.card not in hero.active:
-        return Rejection("GH-3", f"card {command.card!r} is not one of {hero.seat}'s two cards in play "
-                         f"({', '.join(hero.active)})")
+        return refuse("GH-3", "reject.gloomhaven.not_in_play", "card {card} is not one of {seat}'s two cards in play "
+                      "({cards})", card=repr(command.card), seat=hero.seat, cards=hero.active)
     if command.half not in ("top", "bottom"):
-        return Rejection("GH-3", f"half must be top or bottom, got {command.half!r}")
+        return refuse("GH-3", "reject.gloomhaven.half", "half must be top or bottom, got {half}",
+                      half=repr(command.half))
     for card_id, half in hero.used:
         if card_id == command.card:
-            return Rejection("GH-3", f"{card_id} was already used this turn: play the other card")
+            return refuse("GH-3", "reject.gloomhaven.card_used", "{card} was already used this turn: play the other "
+                          "card", card=card_id)
         if half == command.half:
-            return Rejection("GH-3", f"the {half} action was already performed this turn (from {card_id}): "
-                             f"now the {'bottom' if half == 'top' else 'top'} of the other card")
+            other = "bottom" if half == "top" else "top"
+            return refuse("GH-3", "reject.gloomhaven.half_used", "the {half} action was already performed this turn "
+                          "(from {card}): now the {other} of the other card", half=phrase(*HALVES[half]), card=card_id,
+                          other=phrase(*HALVES[other]))
     card = _card(state, command.card)
     action = card.top if command.half == "top" else card.bottom
     me = figure_of(state, hero.seat)
@@ -470,48 +500,60 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
         if not path:
             return _cheapest_move(state, me, action, to)
         if path[-1] != to:
-            return Rejection(rule, f"the path ends at {path[-1]!r}, not at to {list(to)}")
+            return refuse(rule, "reject.gloomhaven.path_end", "the path ends at {end}, not at to {hex}",
+                          end=repr(path[-1]), hex=str(list(to)))
     if not path:
         return []
     if len(path) > PATH_LIMIT:
-        return Rejection(rule, f"a path names at most {PATH_LIMIT} hexes, got {len(path)}")
+        return refuse(rule, "reject.gloomhaven.path_long", "a path names at most {limit} hexes, got {count}",
+                      limit=PATH_LIMIT, count=len(path))
     hexmap = hexmap_of(state)
     occupied = {f.hex: f for f in state.figures if f.id != me.id}
     jump = action.jump
     here = me.hex
     spent = 0
     for i, hex in enumerate(path):
-        move = f"step {i + 1} ({list(here)} → {list(hex)})"
+        move = phrase("reject.gloomhaven.step", "step {number} ({start} → {hex})", number=i + 1,
+                      start=str(list(here)), hex=str(list(hex)))
         if hex not in hexmap:
-            return Rejection("GH-C1", f"{move}: hex {list(hex)} is not on the map")
+            return refuse("GH-C1", "reject.gloomhaven.step_off_map", "{step}: hex {hex} is not on the map", step=move,
+                          hex=str(list(hex)))
         if hex not in hexmap.adjacent(here, through_closed=True):
             if hex_distance(here, hex) == 1:
-                return Rejection("GH-C1", f"{move}: a wall lies between {list(here)} and {list(hex)}")
-            return Rejection(rule, f"{move}: {list(hex)} is not next to {list(here)}; a path goes one hex at a time")
+                return refuse("GH-C1", "reject.gloomhaven.step_wall", "{step}: a wall lies between {start} and {hex}",
+                              step=move, start=str(list(here)), hex=str(list(hex)))
+            return refuse(rule, "reject.gloomhaven.step_not_next", "{step}: {hex} is not next to {start}; a path goes "
+                          "one hex at a time", step=move, hex=str(list(hex)), start=str(list(here)))
         last = i == len(path) - 1
         difficult = hex in state.map.difficult
         if not jump:
             if hex in state.map.obstacles:
-                return Rejection("GH-4", f"{move}: hex {list(hex)} holds an obstacle")
+                return refuse("GH-4", "reject.gloomhaven.step_obstacle", "{step}: hex {hex} holds an obstacle",
+                              step=move, hex=str(list(hex)))
             other = occupied.get(hex)
             if other is not None and _team(other) != _team(me):
-                return Rejection("GH-4", f"{move}: hex {list(hex)} holds an enemy, {other.id}: no figure moves through "
-                                 "enemies")
+                return refuse("GH-4", "reject.gloomhaven.step_enemy", "{step}: hex {hex} holds an enemy, {figure}: no "
+                              "figure moves through enemies", step=move, hex=str(list(hex)), figure=other.id)
             cost = 2 if difficult else 1
         else:
             cost = 2 if last and difficult else 1
         if spent + cost > action.value:
-            why = ", difficult terrain costs 2 (GH-C1)" if cost == 2 else ""
-            return Rejection("GH-C1" if cost == 2 else rule,
-                             f"{move}: the move is {action.value} and {spent} are spent{why}: this step costs {cost}")
+            if cost == 2:
+                return refuse("GH-C1", "reject.gloomhaven.step_difficult", "{step}: the move is {value} and {spent} "
+                              "are spent, difficult terrain costs 2 (GH-C1): this step costs {cost}", step=move,
+                              value=action.value, spent=spent, cost=cost)
+            return refuse(rule, "reject.gloomhaven.step_cost", "{step}: the move is {value} and {spent} are spent: "
+                          "this step costs {cost}", step=move, value=action.value, spent=spent, cost=cost)
         spent += cost
         here = hex
     end = here
-    at = f"step {len(path)} ({list(end)})"
+    at = phrase("reject.gloomhaven.last_step", "step {number} ({hex})", number=len(path), hex=str(list(end)))
     if end in occupied:
-        return Rejection(rule, f"{at}: a move cannot end in an occupied hex: {list(end)} holds {occupied[end].id}")
+        return refuse(rule, "reject.gloomhaven.step_end_occupied", "{step}: a move cannot end in an occupied hex: "
+                      "{hex} holds {figure}", step=at, hex=str(list(end)), figure=occupied[end].id)
     if end in state.map.obstacles:
-        return Rejection(rule, f"{at}: a {'jump' if jump else 'move'} cannot end on the obstacle at {list(end)}")
+        return refuse(rule, "reject.gloomhaven.step_end_obstacle", "{step}: a {move} cannot end on the obstacle at "
+                      "{hex}", step=at, move=phrase(*MOVES[jump]), hex=str(list(end)))
     return _movement_events(state, me, tuple(path), "jump" if jump else "walk", spent, rule)
 
 
@@ -521,16 +563,18 @@ def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list |
     if goal == me.hex:
         return []
     if goal not in hexmap_of(state):
-        return Rejection("GH-C1", f"hex {list(goal)} is not on the map")
+        return refuse("GH-C1", "reject.gloomhaven.off_map", "hex {hex} is not on the map", hex=str(list(goal)))
     holder = next((f for f in state.figures if f.hex == goal and f.id != me.id), None)
     if holder is not None:
-        return Rejection(rule, f"a move cannot end in an occupied hex: {list(goal)} holds {holder.id}")
+        return refuse(rule, "reject.gloomhaven.end_occupied", "a move cannot end in an occupied hex: {hex} holds "
+                      "{figure}", hex=str(list(goal)), figure=holder.id)
     if goal in state.map.obstacles:
-        return Rejection(rule, f"a {'jump' if action.jump else 'move'} cannot end on the obstacle at {list(goal)}")
+        return refuse(rule, "reject.gloomhaven.end_obstacle", "a {move} cannot end on the obstacle at {hex}",
+                      move=phrase(*MOVES[action.jump]), hex=str(list(goal)))
     path = character_moves(state, me, action).get(goal)
     if path is None:
-        return Rejection(rule, f"no legal path of at most {action.value} movement points leads from {list(me.hex)} "
-                         f"to {list(goal)}")
+        return refuse(rule, "reject.gloomhaven.no_path", "no legal path of at most {value} movement points leads "
+                      "from {start} to {hex}", value=action.value, start=str(list(me.hex)), hex=str(list(goal)))
     return _character_move(state, me, action, path)
 
 
@@ -578,53 +622,65 @@ def _in_range(hexmap: HexMap, here: tuple, there: tuple, reach: int) -> bool:
 def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: Any) -> Rejection | None:
     state = flow.state
     if not targets:
-        return Rejection("GH-C5", "an attack names at least one target (or play the card with skip)")
+        return refuse("GH-C5", "reject.gloomhaven.no_target", "an attack names at least one target (or play the card "
+                      "with skip)")
     if len(targets) > action.targets:
-        return Rejection("GH-C5", f"this attack has {action.targets} target(s), got {len(targets)}")
+        return refuse("GH-C5", "reject.gloomhaven.too_many_targets", "this attack has {targets} target(s), got "
+                      "{count}", targets=action.targets, count=len(targets))
     if len(set(targets)) != len(targets):
-        return Rejection("GH-C5", "a target is named twice")
+        return refuse("GH-C5", "reject.gloomhaven.target_twice", "a target is named twice")
     hexmap = hexmap_of(state)
     reach = max(1, action.range)
     for target_id in targets:
         target = figure_of(state, target_id)
         if target is None or target.kind != "monster":
-            return Rejection("GH-C5", f"{target_id!r} is not a monster on the map")
+            return refuse("GH-C5", "reject.gloomhaven.not_a_monster", "{figure} is not a monster on the map",
+                          figure=repr(target_id))
         if not _in_range(hexmap, me.hex, target.hex, reach):
             distance = hexmap.range_between(me.hex, target.hex)
             if action.range == 0:
-                return Rejection("GH-C5", f"{target_id} is not adjacent (a melee attack)")
-            if distance is None or distance > reach:
-                return Rejection("GH-C5", f"{target_id} is {distance} hexes away around walls; range is {reach}")
-            return Rejection("GH-C7", f"no line from a corner of {list(me.hex)} to a corner of {list(target.hex)} "
-                             "clears the walls (a corner on a wall never ends one)")
+                return refuse("GH-C5", "reject.gloomhaven.not_adjacent", "{figure} is not adjacent (a melee attack)",
+                              figure=target_id)
+            if distance is None:
+                return refuse("GH-C5", "reject.gloomhaven.unreachable", "{figure} is None hexes away around walls; "
+                              "range is {reach}", figure=target_id, reach=reach)
+            if distance > reach:
+                return refuse("GH-C5", "reject.gloomhaven.out_of_range", "{figure} is {distance} hexes away around "
+                              "walls; range is {reach}", figure=target_id, distance=distance, reach=reach)
+            return refuse("GH-C7", "reject.gloomhaven.no_line", "no line from a corner of {start} to a corner of {hex} "
+                          "clears the walls (a corner on a wall never ends one)", start=str(list(me.hex)),
+                          hex=str(list(target.hex)))
     _attacks(flow, me, action.value, action.range, targets, me.seat, rng, action.advantage)
     return None
 
 
 def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> list | Rejection:
     if len(targets) != 1:
-        return Rejection("GH-C3", f"a heal names one figure, got {len(targets)}")
+        return refuse("GH-C3", "reject.gloomhaven.heal_one", "a heal names one figure, got {count}", count=len(targets))
     target = figure_of(state, targets[0])
     if target is None or _team(target) != _team(me):
-        return Rejection("GH-C3", f"{targets[0]!r} is not an ally on the map")
+        return refuse("GH-C3", "reject.gloomhaven.not_an_ally", "{figure} is not an ally on the map",
+                      figure=repr(targets[0]))
     if target.id != me.id:
         if action.range == 0:
-            return Rejection("GH-C3", "this heal is on self only")
+            return refuse("GH-C3", "reject.gloomhaven.self_heal", "this heal is on self only")
         if not _in_range(hexmap_of(state), me.hex, target.hex, action.range):
-            return Rejection("GH-C3", f"{target.id} is out of range {action.range} or out of sight")
+            return refuse("GH-C3", "reject.gloomhaven.heal_range", "{figure} is out of range {range} or out of sight",
+                          figure=target.id, range=action.range)
     amount = min(action.value, target.max_hp - target.hp)
     return [FigureHealed(target.id, amount, target.hp + amount)]
 
 
 def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> list | Rejection:
     if len(path) != 1:
-        return Rejection("GH-8", "a summon names the one hex [q, r] it appears in")
+        return refuse("GH-8", "reject.gloomhaven.summon_hex", "a summon names the one hex [q, r] it appears in")
     hex = path[0]
     hexmap = hexmap_of(state)
     if not hexmap.are_adjacent(me.hex, hex):
-        return Rejection("GH-8", f"a summon appears next to its summoner; {list(hex)} is not")
+        return refuse("GH-8", "reject.gloomhaven.summon_next", "a summon appears next to its summoner; {hex} is not",
+                      hex=str(list(hex)))
     if hex in state.map.obstacles or any(f.hex == hex for f in state.figures):
-        return Rejection("GH-4", f"hex {list(hex)} is not free")
+        return refuse("GH-4", "reject.gloomhaven.not_free", "hex {hex} is not free", hex=str(list(hex)))
     summon = next(s for s in _class(state, me.name).summons if s.name == action.summon)
     number = 1 + max([f.number for f in state.figures if f.kind == "summon" and f.seat == me.seat] + [0])
     figure = Figure(f"{me.seat}-s{number}", "summon", summon.name, "", number, me.seat, hex, summon.stats.hp,
@@ -637,10 +693,11 @@ def _decide_rest_lose(flow: Flow, hero: Hero, command: RestLose) -> Rejection | 
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
     if not hero.long_rest:
-        return Rejection("GH-C6", f"{hero.seat} is not on a long rest this round")
+        return refuse("GH-C6", "reject.gloomhaven.no_long_rest", "{seat} is not on a long rest this round",
+                      seat=hero.seat)
     if command.card not in hero.discard:
-        return Rejection("GH-C6", f"card {command.card!r} is not in {hero.seat}'s discard pile "
-                         f"({', '.join(hero.discard)})")
+        return refuse("GH-C6", "reject.gloomhaven.not_discarded", "card {card} is not in {seat}'s discard pile "
+                      "({cards})", card=repr(command.card), seat=hero.seat, cards=hero.discard)
     me = figure_of(state, hero.seat)
     returned = tuple(card for card in hero.discard if card != command.card)
     flow.emit(LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat))
@@ -849,16 +906,18 @@ def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Re
     state = flow.state
     pending = state.pending
     if pending is None or pending.kind != "monster":
-        return Rejection("GH-C4", "no monster is waiting for the players to choose")
+        return refuse("GH-C4", "reject.gloomhaven.no_choice", "no monster is waiting for the players to choose")
     if seat not in pending.seats:
         hero = hero_of(state, seat)
         if hero is not None and not hero.exhausted:
-            return Rejection("GH-C11", f"the characters tied for {pending.about[0]}'s focus choose: "
-                             f"{', '.join(pending.seats)}, not {seat}")
-        return Rejection("GH-C4", f"{seat} is exhausted and takes no part in this choice")
+            return refuse("GH-C11", "reject.gloomhaven.focus_tied", "the characters tied for {figure}'s focus "
+                          "choose: {seats}, not {seat}", figure=pending.about[0], seats=pending.seats, seat=seat)
+        return refuse("GH-C4", "reject.gloomhaven.exhausted_choice", "{seat} is exhausted and takes no part in this "
+                      "choice", seat=seat)
     index = command.index
     if not 0 <= index < len(pending.options):
-        return Rejection("GH-C4", f"choose an option from 0 to {len(pending.options) - 1}, got {index!r}")
+        return refuse("GH-C4", "reject.gloomhaven.option", "choose an option from 0 to {last}, got {index}",
+                      last=len(pending.options) - 1, index=index)
     figure = figure_of(state, pending.about[0])
     option = pending.options[index]
     flow.emit(OptionChosen(seat, figure.id, index, option, "GH-C4"))
@@ -873,9 +932,11 @@ def _decide_short_rest(flow: Flow, hero: Hero, command: ShortRest, rng: Any) -> 
     state = flow.state
     pending = state.pending
     if pending is None or pending.kind != "short-rest":
-        return Rejection("GH-C6", "short rests are offered at the end of a round only")
+        return refuse("GH-C6", "reject.gloomhaven.short_rest_when", "short rests are offered at the end of a round "
+                      "only")
     if hero.seat not in pending.seats:
-        return Rejection("GH-C6", f"{hero.seat} has no short rest to take or decline now")
+        return refuse("GH-C6", "reject.gloomhaven.no_short_rest", "{seat} has no short rest to take or decline now",
+                      seat=hero.seat)
     if command.rest:
         lost = rng.pick(hero.discard, face=lambda card_id: _card(state, card_id).initiative)
         event = ShortRested(hero.seat, lost, tuple(card for card in hero.discard if card != lost))

@@ -21,7 +21,7 @@ from events.games.mecha.model import (
     TurnPassed,
 )
 from events.geometry.graph import graph_within
-from events.rules import Rejection
+from events.rules import Phrase, Rejection, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 RULES_VERSION = "mecha-2"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat (MV-C3).
-GUARDS = Guards("MV-C3", over="the game is over: all {state.rounds} rounds are played")
+GUARDS = Guards("MV-C3", over="the game is over: all {rounds} rounds are played", keys="reject.mecha")
 
 
 # --- start -----------------------------------------------------------------------------------------
@@ -150,7 +150,8 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
                 isinstance(command.to, str) or boards.location(state.board, command.to) is None
                 or command.to == state.positions[index]):
             return _why_not(state, index, command.to)
-        return Rejection("MV-C3", f"it is {current_seat(state)}'s turn, not {seat}'s")
+        return refuse("MV-C3", "reject.mecha.turn", "it is {seat}'s turn, not {other_seat}'s",
+                      seat=current_seat(state), other_seat=seat)
     outcome = _decide_move(state, index, command, rng) if isinstance(command, Move) else [TurnPassed(seat)]
     if isinstance(outcome, Rejection):
         return outcome
@@ -168,8 +169,8 @@ def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Re
     to = command.to
     if to is None:
         if options:
-            listed = ", ".join(str(place) for place in sorted(options))
-            return Rejection("MV-5", f"a Move needs a destination while valid ones exist: {listed}")
+            return refuse("MV-5", "reject.mecha.no_destination",
+                          "a Move needs a destination while valid ones exist: {places}", places=tuple(sorted(options)))
         return [MechStayed(seat.seat, here)]
     if to not in options:  # a name (Move.KINDS: a number, a name or None) is never a destination
         return _why_not(state, index, to)
@@ -196,17 +197,20 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
     cards = tuple(name for name, _hex in state.board.card_spaces)
     if isinstance(to, str):
         if to in cards:
-            return Rejection("MV-4", f"card space {to} holds a central card, not a Location: no Mecha enters it")
+            return refuse("MV-4", "reject.mecha.card_space",
+                          "card space {space} holds a central card, not a Location: no Mecha enters it", space=to)
         if to.lower() == "camp":
-            return Rejection("MV-2", "the Camp is not a Location: a Mecha that has left it never returns")
-        return Rejection("MV-1", f"a Move goes to a Location number, got {to!r}")
+            return refuse("MV-2", "reject.mecha.camp", "the Camp is not a Location: a Mecha that has left it never returns")
+        return refuse("MV-1", "reject.mecha.not_a_number", "a Move goes to a Location number, got '{to}'", to=to)
     if boards.location(state.board, to) is None:
-        return Rejection("MV-1", f"there is no Location {to} on this board")
+        return refuse("MV-1", "reject.mecha.no_location", "there is no Location {to} on this board", to=to)
     if to == here:
-        return Rejection("MV-3", f"the Mecha is already in Location {to}: a move must end elsewhere")
+        return refuse("MV-3", "reject.mecha.already_there",
+                      "the Mecha is already in Location {to}: a move must end elsewhere", to=to)
     for i, position in enumerate(state.positions):
         if position == to:
-            return Rejection("MV-1", f"Location {to} is occupied by {state.seats[i].seat}'s Mecha")
+            return refuse("MV-1", "reject.mecha.occupied", "Location {to} is occupied by {seat}'s Mecha",
+                          to=to, seat=state.seats[i].seat)
     table = boards.neighbours(state.board)
     camp_exits = state.board.camp_adjacent
     unrestricted = graph_within(
@@ -214,18 +218,23 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
     )
     if to not in unrestricted:
         if to in graph_within(_with_camp(table, camp_exits), here, len(table) + 1):
-            return Rejection("MV-2", f"every route from {_where(here)} to Location {to} passes through the Camp, "
-                             "and no route passes through the Camp")
-        return Rejection("MV-C1", f"no route on this board links {_where(here)} to Location {to}")
+            return refuse("MV-2", "reject.mecha.through_camp", "every route from {here} to Location {to} passes "
+                          "through the Camp, and no route passes through the Camp", here=_place(here), to=to)
+        return refuse("MV-C1", "reject.mecha.no_route", "no route on this board links {here} to Location {to}",
+                      here=_place(here), to=to)
     route = unrestricted[to]
     if len(route) > seat.range_max or len(route) < seat.range_min:
-        return Rejection("MV-3", f"Location {to} is {_steps(len(route))} from {_where(here)}; "
-                         f"{seat.mech}'s Range is {seat.range_min}–{seat.range_max}")
+        return refuse("MV-3", "reject.mecha.range", "Location {to} is {steps} from {here}; {mech}'s Range is "
+                      "{low}–{high}", to=to, here=_place(here), mech=seat.mech, low=seat.range_min,
+                      high=seat.range_max, steps=phrase("reject.mecha.steps", STEPS, n=len(route)))
     face_up = set(state.face_up)
-    hidden = ", ".join(str(place) for place in route[:-1] if place not in face_up)
-    return Rejection("MV-6", f"every route of at most {seat.range_max} steps to Location {to} passes through a "
-                     f"face-down Location (the shortest, {_route(here, route)}, through {hidden}), and "
-                     "entering one ends the move")
+    hidden = tuple(place for place in route[:-1] if place not in face_up)
+    path = " → ".join(str(place) for place in route)
+    shortest = (phrase("reject.mecha.route_from_camp", "the Camp → {path}", path=path) if here is None
+                else phrase("reject.mecha.route", "Location {start} → {path}", start=here, path=path))
+    return refuse("MV-6", "reject.mecha.face_down", "every route of at most {high} steps to Location {to} passes "
+                  "through a face-down Location (the shortest, {route}, through {hidden}), and entering one ends "
+                  "the move", high=seat.range_max, to=to, route=shortest, hidden=hidden)
 
 
 def _with_camp(table: dict, camp_exits: tuple) -> dict:
@@ -243,6 +252,18 @@ def _steps(count: int) -> str:
 
 def _route(here: int | None, path: tuple) -> str:
     return " → ".join([_where(here)] + [str(place) for place in path])
+
+
+#: A count of steps, in a reason (the message reject.mecha.steps).
+STEPS = {"one": "{n} step", "other": "{n} steps"}
+
+
+def _place(position: int | None) -> Phrase:
+    """Where a Mecha stands, as a reason says a route goes from it: the Camp or a Location (as
+    ``_where`` says it; "from" in the wording of each language: Russian's genitive)."""
+    if position is None:
+        return phrase("reject.mecha.from_camp", "the Camp")
+    return phrase("reject.mecha.from_location", "Location {to}", to=position)
 
 
 def _where(position: int | None) -> str:

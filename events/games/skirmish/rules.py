@@ -51,7 +51,7 @@ from events.geometry.squares import (
     square_step_block,
     square_step_cost,
 )
-from events.rules import Rejection
+from events.rules import Phrase, Rejection, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -66,7 +66,7 @@ RULES_VERSION = "skirmish-2"
 RULES_VERSION_1 = "skirmish-1"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown side, not a command (SK-C5).
-GUARDS = Guards("SK-C5", no_seat="there is no side {seat!r} in this game (sides: {seats})")
+GUARDS = Guards("SK-C5", no_seat="there is no side '{seat}' in this game (sides: {seats})", keys="reject.skirmish")
 COVER_BONUS = 4  # SK-C3
 ALLY_BONUS = 4  # SK-11
 CONTACT_BONUS = 2  # SK-10, per other figure of the roller's side in contact
@@ -149,26 +149,33 @@ def line_of_sight(state: State, a: tuple, b: tuple) -> bool:
 
 def edge_label(state: State, edge: tuple) -> str:
     """``the wall C2|D2`` or ``the closed door door1 (C2|D2)``."""
+    return _edge(state, edge).text
+
+
+def _edge(state: State, edge: tuple) -> Phrase:
+    """``edge_label`` as a message (in a reason, said in the reader's language)."""
     for item in state.doors:
         if edge in door_edges(state, item):
-            return f"the closed door {item.id} ({square_edge_name(edge)})"
-    return f"the wall {square_edge_name(edge)}"
+            return phrase("reject.skirmish.door_edge", "the closed door {door} ({edges})", door=item.id,
+                          edges=square_edge_name(edge))
+    return phrase("reject.skirmish.wall_edge", "the wall {edges}", edges=square_edge_name(edge))
 
 
-def _labels(state: State, edges: list) -> list:
-    """``edge_label`` of each edge, a door named once with the edges of it in the list."""
+def _labels(state: State, edges: list) -> tuple:
+    """``_edge`` of each edge, a door named once with the edges of it in the list."""
     out: list = []
     seen: dict = {}
     for edge in edges:
         entry = next((item for item in state.doors if edge in door_edges(state, item)), None)
         if entry is None:
-            out.append(edge_label(state, edge))
+            out.append(_edge(state, edge))
         elif entry.id in seen:
             seen[entry.id].append(square_edge_name(edge))
         else:
             seen[entry.id] = [square_edge_name(edge)]
             out.append(entry.id)
-    return [f"the closed door {label} ({', '.join(seen[label])})" if label in seen else label for label in out]
+    return tuple(phrase("reject.skirmish.door_edge", "the closed door {door} ({edges})", door=label,
+                        edges=tuple(seen[label])) if isinstance(label, str) else label for label in out)
 
 
 def contact_squares(state: State, edge: tuple) -> tuple:
@@ -373,15 +380,18 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         if seat != current_side(state):
             return _not_your_turn(state, seat)
         if active is None:
-            return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
+            return refuse("SK-C5", "reject.skirmish.none_acting",
+                          "no figure is acting: activate one of {seat}'s figures first", seat=seat)
         command = Move(active.figure, command.to, command.path)
     item = figure(state, command.figure)
     if item is None:
-        return Rejection("SK-C1", f"there is no figure {_shown(command.figure)}")
+        return refuse("SK-C1", "reject.skirmish.no_figure", "there is no figure {figure}",
+                      figure=_shown(command.figure))
     if item.side != seat:
-        return Rejection("SK-C5", f"{item.name} ({item.id}) is a {item.side} figure, not one of {seat}'s")
+        return refuse("SK-C5", "reject.skirmish.not_yours", "{who} is a {figure_seat} figure, not one of {seat}'s",
+                      who=_named(item), figure_seat=item.side, seat=seat)
     if item.at is None:
-        return Rejection("SK-C2", f"{item.name} ({item.id}) is defeated")
+        return refuse("SK-C2", "reject.skirmish.defeated", "{who} is defeated", who=_named(item))
     turn_problem = _turn_problem(state, seat, item, command)
     if turn_problem is not None:
         return _forbidden_anyway(state, seat, item, command) or turn_problem
@@ -390,8 +400,9 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if isinstance(command, DecideDoor):
         return _decide_door(state, item, command)
     if active.pending:
-        listed = ", ".join(active.pending)
-        return Rejection("SK-7", f"{item.name}'s actions are over: decide {listed} first (open or closed)")
+        return refuse("SK-7", "reject.skirmish.decide_doors_first",
+                      "{name}'s actions are over: decide {doors} first (open or closed)", name=item.name,
+                      doors=active.pending)
     if isinstance(command, Move):
         return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
@@ -402,7 +413,8 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 
 def _not_your_turn(state: State, seat: str) -> Rejection:
-    return Rejection("SK-C5", f"it is {current_side(state)}'s turn, not {seat}'s")
+    return refuse("SK-C5", "reject.skirmish.turn", "it is {seat}'s turn, not {other_seat}'s",
+                  seat=current_side(state), other_seat=seat)
 
 
 def _turn_problem(state: State, seat: str, item: Figure, command: Any) -> Rejection | None:
@@ -412,14 +424,17 @@ def _turn_problem(state: State, seat: str, item: Figure, command: Any) -> Reject
     active = state.active
     if isinstance(command, Activate):
         if active is not None:
-            return Rejection("SK-C5", f"{_who(state, active.figure)} is acting: its activation must end first")
+            return refuse("SK-C5", "reject.skirmish.other_acting", "{who} is acting: its activation must end first",
+                          who=_who(state, active.figure))
         if item.id in state.activated:
-            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+            return _activated(state, item)
         return None
     if active is None:
-        return Rejection("SK-C5", f"no figure is acting: activate one of {seat}'s figures first")
+        return refuse("SK-C5", "reject.skirmish.none_acting",
+                      "no figure is acting: activate one of {seat}'s figures first", seat=seat)
     if active.figure != item.id:
-        return Rejection("SK-C5", f"{_who(state, active.figure)} is acting, not {item.name} ({item.id})")
+        return refuse("SK-C5", "reject.skirmish.acting_not", "{who} is acting, not {other}",
+                      who=_who(state, active.figure), other=_named(item))
     return None
 
 
@@ -430,7 +445,7 @@ def _forbidden_anyway(state: State, seat: str, item: Figure, command: Any) -> Re
     round, SK-C5); ending an activation and door decisions are matters of turn order only."""
     if isinstance(command, Activate):
         if item.id in state.activated:
-            return Rejection("SK-C5", f"{item.name} ({item.id}) has already activated in round {state.round}")
+            return _activated(state, item)
         return None
     if not isinstance(command, (Move, Attack, ContestDoor)):
         return None
@@ -443,9 +458,19 @@ def _forbidden_anyway(state: State, seat: str, item: Figure, command: Any) -> Re
     return _contest_refusal(fresh, item, command)
 
 
-def _who(state: State, figure_id: str) -> str:
+def _activated(state: State, item: Figure) -> Rejection:
+    return refuse("SK-C5", "reject.skirmish.activated", "{who} has already activated in round {round}",
+                  who=_named(item), round=state.round)
+
+
+def _who(state: State, figure_id: str) -> Phrase | str:
     item = figure(state, figure_id)
-    return f"{item.name} ({item.id})" if item is not None else figure_id
+    return _named(item) if item is not None else figure_id
+
+
+def _named(item: Figure) -> Phrase:
+    """A figure in a reason: its name (in the reader's language) and its id."""
+    return phrase("reject.skirmish.figure", "{name} ({figure})", name=item.name, figure=item.id)
 
 
 # --- moving ------------------------------------------------------------------------------------------
@@ -480,13 +505,13 @@ def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejectio
     a path cannot be longer than the points left (each step costs at least 1), so the step where
     the points run out is refused (SK-C2) however long the path is."""
     grid = state.grid
-    who = f"{item.name} ({item.id})"
+    who = _named(item)
     if not path:
-        return Rejection("SK-C1", "a Move's path is a list of the squares entered, [[x, y], ...], at least one, "
-                         "got []")
+        return refuse("SK-C1", "reject.skirmish.empty_path",
+                      "a Move's path is a list of the squares entered, [[x, y], ...], at least one, got []")
     if path[-1] != to:
-        return Rejection("SK-C2", f"the path ends on {_place(grid, path[-1])}, not on {_place(grid, to)}, where "
-                         "the Move goes")
+        return refuse("SK-C2", "reject.skirmish.path_end", "the path ends on {end}, not on {square}, where the "
+                      "Move goes", end=_place(grid, path[-1]), square=_place(grid, to))
     budget = movement_left(state, item)
     blocked = blocked_edges(state)
     walls = set(grid.walls)
@@ -494,50 +519,78 @@ def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejectio
     cost = 0
     here = item.at
     for index, square in enumerate(path):
-        step = f"step {index + 1}, {square_name(here)}→{_place(grid, square)}"
+        step = phrase("reject.skirmish.step", "step {number}, {start}→{square}", number=index + 1,
+                      start=square_name(here), square=_place(grid, square))
         if not square_inside(square, grid.width, grid.height):
-            return Rejection("SK-C1", f"{step}: {list(square)} is off the {grid.width} × {grid.height} map")
+            return refuse("SK-C1", "reject.skirmish.step_off_map", "{step}: {square} is off the {width} × {height} map",
+                          step=step, square=str(list(square)), width=grid.width, height=grid.height)
         if max(abs(here[0] - square[0]), abs(here[1] - square[1])) != 1:
-            return Rejection("SK-C2", f"{step}: a step goes to one of the 8 neighbouring squares")
+            return refuse("SK-C2", "reject.skirmish.step_not_neighbour",
+                          "{step}: a step goes to one of the 8 neighbouring squares", step=step)
         block = square_step_block(here, square, blocked)
         if block is not None and block[0] == "corner":
-            what = ", ".join(_labels(state, square_edges_at(block[1], blocked)))
-            return Rejection("SK-2", f"{step}: the diagonal step cuts the corner point ({block[1][0]}, "
-                             f"{block[1][1]}), which {what} touches")
+            return refuse("SK-2", "reject.skirmish.step_corner",
+                          "{step}: the diagonal step cuts the corner point ({x}, {y}), which {what} touches", step=step,
+                          x=block[1][0], y=block[1][1], what=_labels(state, square_edges_at(block[1], blocked)))
         if block is not None:
             clause = "SK-1" if block[1] in walls else "SK-6"
-            rule = "a wall stops movement" if clause == "SK-1" else "a closed door is a wall"
-            return Rejection(clause, f"{step}: crosses {edge_label(state, block[1])}: {rule}")
+            return refuse(clause, "reject.skirmish.step_crosses", "{step}: crosses {edge}: {stop}", step=step,
+                          edge=_edge(state, block[1]), stop=phrase(*STOPS[clause]))
         if square in grid.pits:
-            return Rejection("SK-5", f"{step}: {square_name(square)} is a pit: no figure may enter it")
+            return refuse("SK-5", "reject.skirmish.step_pit", "{step}: {square} is a pit: no figure may enter it",
+                          step=step, square=square_name(square))
         other = occupant(state, square)
         if other is not None and other.id != item.id and other.side != item.side:
-            return Rejection("SK-C2", f"{step}: {square_name(square)} holds the enemy {other.name} ({other.id}): "
-                             "no figure enters an enemy's square")
+            return refuse("SK-C2", "reject.skirmish.step_enemy",
+                          "{step}: {square} holds the enemy {who}: no figure enters an enemy's square", step=step,
+                          square=square_name(square), who=_named(other))
         price = square_step_cost(here, square, grid.diagonal_cost, square in doubling)
         cost += price
         if cost > budget:
             if square in doubling and cost - price // 2 <= budget:
                 clause = "SK-3" if square in grid.low else "SK-4"
-                what = "low objects" if clause == "SK-3" else "difficult terrain"
-                return Rejection(clause, f"{step}: entering {what} costs double ({price}), {cost} in all; {who} "
-                                 f"has {budget} movement points left")
-            return Rejection("SK-C2", f"{step}: costs {price}, {cost} in all; {who} has {budget} movement points "
-                             "left")
+                return refuse(clause, "reject.skirmish.step_double",
+                              "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {budget} "
+                              "movement points left", step=step, what=phrase(*DOUBLING[clause]), price=price,
+                              cost=cost, who=who, budget=budget)
+            return refuse("SK-C2", "reject.skirmish.step_cost",
+                          "{step}: costs {price}, {cost} in all; {who} has {budget} movement points left", step=step,
+                          price=price, cost=cost, who=who, budget=budget)
         here = square
     if to == item.at:
-        return Rejection("SK-C2", f"the path ends on {square_name(to)}, where {who} started: a move ends "
-                         "elsewhere")
+        return refuse("SK-C2", "reject.skirmish.path_ends_at_start",
+                      "the path ends on {square}, where {who} started: a move ends elsewhere", square=square_name(to),
+                      who=who)
     other = occupant(state, to)
     if other is not None:
-        return Rejection("SK-C2", f"{square_name(to)} holds {other.name} ({other.id}): a figure may pass through "
-                         "an ally but not stop on it")
+        return _ally_there(square_name(to), other)
     return [_moved_along(state, item, to, path, cost, True)]
 
 
 def _place(grid: Any, square: tuple) -> str:
     """A square's name, or ``[x, y]`` for one off the map (whose name would mislead)."""
     return square_name(square) if square_inside(square, grid.width, grid.height) else str(list(square))
+
+
+def _way_round(full: tuple | None, budget: int) -> Phrase | str:
+    """`` (the way round costs 7; 4 left)``, when a way round exists (else nothing)."""
+    if full is None:
+        return ""
+    return phrase("reject.skirmish.way_round", " (the way round costs {cost}; {budget} left)", cost=full[0],
+                  budget=budget)
+
+
+#: What doubles a step's cost, and what stops a step (SK-1, SK-3, SK-4, SK-6), in reasons.
+DOUBLING = {"SK-3": ("reject.skirmish.low_objects", "low objects"),
+            "SK-4": ("reject.skirmish.difficult_terrain", "difficult terrain")}
+STOPS = {"SK-1": ("reject.skirmish.wall_stops", "a wall stops movement"),
+         "SK-6": ("reject.skirmish.door_is_wall", "a closed door is a wall")}
+
+
+def _ally_there(name: str, other: Figure) -> Rejection:
+    return refuse("SK-C2", "reject.skirmish.ally_there",
+                  "{square} holds {who}: a figure may pass through an ally but not stop on it", square=name,
+                  who=_named(other))
 
 
 def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
@@ -549,23 +602,25 @@ def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
     """
     grid = state.grid
     name = square_name(to)
-    who = f"{item.name} ({item.id})"
+    who = _named(item)
     if not square_inside(to, grid.width, grid.height):
-        return Rejection("SK-C1", f"{list(to)} is off the {grid.width} × {grid.height} map")
+        return refuse("SK-C1", "reject.skirmish.off_map", "{square} is off the {width} × {height} map",
+                      square=str(list(to)), width=grid.width, height=grid.height)
     if to == item.at:
-        return Rejection("SK-C2", f"{who} is already on {name}")
+        return refuse("SK-C2", "reject.skirmish.already_on", "{who} is already on {square}", who=who, square=name)
     if to in grid.pits:
-        return Rejection("SK-5", f"{name} is a pit: no figure may enter it")
+        return refuse("SK-5", "reject.skirmish.pit", "{square} is a pit: no figure may enter it", square=name)
     other = occupant(state, to)
     if other is not None and other.side != item.side:
-        return Rejection("SK-C2", f"{name} holds the enemy {other.name} ({other.id}): no figure enters an "
-                         "enemy's square")
+        return refuse("SK-C2", "reject.skirmish.enemy_there",
+                      "{square} holds the enemy {who}: no figure enters an enemy's square", square=name,
+                      who=_named(other))
     if other is not None:
-        return Rejection("SK-C2", f"{name} holds {other.name} ({other.id}): a figure may pass through an ally "
-                         "but not stop on it")
+        return _ally_there(name, other)
     budget = movement_left(state, item)
     if budget <= 0:
-        return Rejection("SK-C2", f"{who} has no movement points left this activation")
+        return refuse("SK-C2", "reject.skirmish.no_points", "{who} has no movement points left this activation",
+                      who=who)
     blocked = blocked_edges(state)
     walls = set(grid.walls)
     pits = set(grid.pits)
@@ -578,55 +633,61 @@ def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
 
     big = 4 * grid.diagonal_cost * (grid.width + grid.height) * 2
     full = reach(blocked, True, pits | enemies, doubled, big).get(to)
-    tail = f" (the way round costs {full[0]}; {budget} left)" if full is not None else ""
     if max(abs(item.at[0] - to[0]), abs(item.at[1] - to[1])) == 1:  # a single step: what stops it
         block = square_step_block(item.at, to, blocked)
         if block is not None and block[0] == "corner":
-            return Rejection("SK-2", _corner_reason(state, item, to, blocked, full, budget))
+            return _corner_refusal(state, item, to, blocked, full, budget)
         if block is not None:
             clause = "SK-1" if block[1] in walls else "SK-6"
-            rule = "a wall stops movement" if clause == "SK-1" else "a closed door is a wall"
-            return Rejection(clause, f"the step {square_name(item.at)}→{name} crosses {edge_label(state, block[1])}: "
-                             f"{rule}{tail}")
+            return refuse(clause, "reject.skirmish.crosses", "the step {start}→{square} crosses {edge}: {stop}{tail}",
+                          start=square_name(item.at), square=name, edge=_edge(state, block[1]),
+                          stop=phrase(*STOPS[clause]), tail=_way_round(full, budget))
+    start = square_name(item.at)
     if reach(blocked, False, pits | enemies, doubled, budget).get(to) is not None:
-        return Rejection("SK-2", _corner_reason(state, item, to, blocked, full, budget))
+        return _corner_refusal(state, item, to, blocked, full, budget)
     if reach(walls, False, pits | enemies, doubled, budget).get(to) is not None:
-        return Rejection("SK-6", f"every way of at most {budget} movement points from {square_name(item.at)} to "
-                         f"{name} goes through a closed door, and a closed door is a wall")
+        return refuse("SK-6", "reject.skirmish.through_door", "every way of at most {budget} movement points from "
+                      "{start} to {square} goes through a closed door, and a closed door is a wall", budget=budget,
+                      start=start, square=name)
     if reach(set(), False, pits | enemies, doubled, budget).get(to) is not None:
-        return Rejection("SK-1", f"walls stand between {square_name(item.at)} and {name}: no way of at most "
-                         f"{budget} movement points goes round them")
+        return refuse("SK-1", "reject.skirmish.walls_between", "walls stand between {start} and {square}: no way "
+                      "of at most {budget} movement points goes round them", start=start, square=name, budget=budget)
     if reach(set(), False, enemies, doubled, budget).get(to) is not None:
-        return Rejection("SK-5", f"pits lie between {square_name(item.at)} and {name}: no way of at most {budget} "
-                         "movement points goes round them (a pit blocks movement, not sight)")
+        return refuse("SK-5", "reject.skirmish.pits_between", "pits lie between {start} and {square}: no way of at "
+                      "most {budget} movement points goes round them (a pit blocks movement, not sight)", start=start,
+                      square=name, budget=budget)
     if reach(set(), False, set(), doubled, budget).get(to) is not None:
-        return Rejection("SK-C2", f"enemies bar every way of at most {budget} movement points to {name}")
+        return refuse("SK-C2", "reject.skirmish.enemies_bar",
+                      "enemies bar every way of at most {budget} movement points to {square}", budget=budget,
+                      square=name)
     if full is not None:
         cost, path = full
         plain = reach(blocked, True, pits | enemies, set(), budget).get(to)
         if plain is not None:
             clause = "SK-3" if any(sq in grid.low for sq in path) else "SK-4"
-            what = "low objects" if clause == "SK-3" else "difficult terrain"
-            return Rejection(clause, f"{name} costs {cost} movement points: entering {what} costs double; "
-                             f"{who} has {budget} left")
-        return Rejection("SK-C2", f"{name} costs {cost} movement points from {square_name(item.at)}; "
-                         f"{who} has {budget} left")
-    return Rejection("SK-C2", f"no way leads from {square_name(item.at)} to {name}")
+            return refuse(clause, "reject.skirmish.costs_double", "{square} costs {cost} movement points: entering "
+                          "{what} costs double; {who} has {budget} left", square=name, cost=cost,
+                          what=phrase(*DOUBLING[clause]), who=who, budget=budget)
+        return refuse("SK-C2", "reject.skirmish.costs", "{square} costs {cost} movement points from {start}; {who} "
+                      "has {budget} left", square=name, cost=cost, start=start, who=who, budget=budget)
+    return refuse("SK-C2", "reject.skirmish.no_way", "no way leads from {start} to {square}", start=start, square=name)
 
 
-def _corner_reason(state: State, item: Figure, to: tuple, blocked: set, full: tuple | None, budget: int) -> str:
+def _corner_refusal(state: State, item: Figure, to: tuple, blocked: set, full: tuple | None, budget: int) -> Rejection:
     start = item.at
     if max(abs(start[0] - to[0]), abs(start[1] - to[1])) == 1 and square_is_diagonal(start, to):
         block = square_step_block(start, to, blocked)
         if block is not None:
             point = square_cut_point(start, to)
-            what = ", ".join(_labels(state, square_edges_at(point, blocked)))
-            tail = f" (the way round costs {full[0]}; {budget} left)" if full is not None else ""
-            return (f"the diagonal step {square_name(start)}→{square_name(to)} cuts the corner point "
-                    f"({point[0]}, {point[1]}), which {what} touches{tail}")
-    tail = f"; the way round costs {full[0]}" if full is not None else ""
-    return (f"every way of at most {budget} movement points from {square_name(start)} to {square_name(to)} "
-            f"cuts a corner past a wall or closed door{tail}")
+            return refuse("SK-2", "reject.skirmish.corner_step", "the diagonal step {start}→{square} cuts the corner "
+                          "point ({x}, {y}), which {what} touches{tail}", start=square_name(start),
+                          square=square_name(to), x=point[0], y=point[1],
+                          what=_labels(state, square_edges_at(point, blocked)), tail=_way_round(full, budget))
+    tail = "" if full is None else phrase("reject.skirmish.way_round_costs", "; the way round costs {cost}",
+                                          cost=full[0])
+    return refuse("SK-2", "reject.skirmish.corner_way", "every way of at most {budget} movement points from {start} "
+                  "to {square} cuts a corner past a wall or closed door{tail}", budget=budget,
+                  start=square_name(start), square=square_name(to), tail=tail)
 
 
 # --- attacking ---------------------------------------------------------------------------------------
@@ -634,31 +695,37 @@ def _corner_reason(state: State, item: Figure, to: tuple, blocked: set, full: tu
 
 def _attack_problem(state: State, item: Figure, target: Figure) -> Rejection | None:
     if target.side == item.side:
-        return Rejection("SK-C2", f"{target.name} ({target.id}) is on {item.name}'s side")
+        return refuse("SK-C2", "reject.skirmish.same_side", "{who} is on {name}'s side", who=_named(target),
+                      name=item.name)
     blocked = blocked_edges(state)
     if item.melee and not square_adjacent(item.at, target.at, blocked):
-        return Rejection("SK-C2", f"{item.name} ({item.id}) fights in melee only, and {target.name} at "
-                         f"{square_name(target.at)} is not adjacent to {square_name(item.at)}")
+        return refuse("SK-C2", "reject.skirmish.melee", "{who} fights in melee only, and {name} at {square} is not "
+                      "adjacent to {start}", who=_named(item), name=target.name, square=square_name(target.at),
+                      start=square_name(item.at))
     if not line_of_sight(state, item.at, target.at):
         edge = square_first_blocking_edge(item.at, target.at, blocked)
-        where = f" (the line between the centres meets {edge_label(state, edge)})" if edge is not None else ""
-        return Rejection("SK-C3", f"no line of sight from {square_name(item.at)} to {target.name} at "
-                         f"{square_name(target.at)}: every line crosses or touches a wall or closed door{where}")
+        where = "" if edge is None else phrase("reject.skirmish.centres_meet",
+                                               " (the line between the centres meets {edge})", edge=_edge(state, edge))
+        return refuse("SK-C3", "reject.skirmish.no_sight", "no line of sight from {start} to {name} at {square}: "
+                      "every line crosses or touches a wall or closed door{where}", start=square_name(item.at),
+                      name=target.name, square=square_name(target.at), where=where)
     return None
 
 
 def _attack_refusal(state: State, item: Figure, target_id: Any) -> Rejection | None:
     """Why ``item`` may not attack ``target_id`` now, or None (SK-C2, SK-C3)."""
     if state.active.attacked:
-        return Rejection("SK-C2", f"{item.name} ({item.id}) has already attacked this activation")
+        return refuse("SK-C2", "reject.skirmish.attacked", "{who} has already attacked this activation",
+                      who=_named(item))
     if state.active.moved_before > item.speed:
-        return Rejection("SK-C2", f"{item.name} ({item.id}) moved {state.active.moved_before} movement points, "
-                         f"more than its {item.speed}: no attack after that")
+        return refuse("SK-C2", "reject.skirmish.moved_too_far", "{who} moved {moved} movement points, more than its "
+                      "{speed}: no attack after that", who=_named(item), moved=state.active.moved_before,
+                      speed=item.speed)
     target = figure(state, target_id)
     if target is None:
-        return Rejection("SK-C1", f"there is no figure {_shown(target_id)}")
+        return refuse("SK-C1", "reject.skirmish.no_figure", "there is no figure {figure}", figure=_shown(target_id))
     if target.at is None:
-        return Rejection("SK-C2", f"{target.name} ({target.id}) is already defeated")
+        return refuse("SK-C2", "reject.skirmish.already_defeated", "{who} is already defeated", who=_named(target))
     return _attack_problem(state, item, target)
 
 
@@ -690,18 +757,22 @@ def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
 def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
     clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
     if not in_contact(state, item, entry):
-        squares = ", ".join(square_name(sq) for sq in door_contact(state, entry))
-        return Rejection(clause, f"{item.name} at {square_name(item.at)} is not in contact with {entry.id} "
-                         f"(in contact: {squares})")
+        return refuse(clause, "reject.skirmish.no_contact", "{name} at {square} is not in contact with {door} (in "
+                      "contact: {squares})", name=item.name, square=square_name(item.at), door=entry.id,
+                      squares=tuple(square_name(sq) for sq in door_contact(state, entry)))
     if entry.holder is None:
-        return Rejection("SK-7", f"nobody holds {entry.id}: it is decided by a figure ending its turn in contact "
-                         "with it")
+        return refuse("SK-7", "reject.skirmish.nobody_holds",
+                      "nobody holds {door}: it is decided by a figure ending its turn in contact with it", door=entry.id)
     if entry.holder == item.id:
-        return Rejection("SK-8", f"{item.name} holds {entry.id}: it decides at the end of its activation")
+        return refuse("SK-8", "reject.skirmish.holds", "{name} holds {door}: it decides at the end of its activation",
+                      name=item.name, door=entry.id)
     if entry.open == want_open:
-        return Rejection(clause, f"{entry.id} is already {'open' if want_open else 'closed'}")
+        if want_open:
+            return refuse(clause, "reject.skirmish.already_open", "{door} is already open", door=entry.id)
+        return refuse(clause, "reject.skirmish.already_closed", "{door} is already closed", door=entry.id)
     if entry.id in state.active.contested:
-        return Rejection("SK-10", f"{item.name} has already contested {entry.id} this activation")
+        return refuse("SK-10", "reject.skirmish.contested", "{name} has already contested {door} this activation",
+                      name=item.name, door=entry.id)
     return None
 
 
@@ -714,8 +785,11 @@ def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Reject
     """Why ``item`` may not contest the door now, or None (SK-6, SK-7, SK-8, SK-10, SK-11)."""
     entry = door(state, command.door)
     if entry is None:
-        return Rejection("SK-6", f"there is no door {_shown(command.door)} (doors: "
-                         f"{', '.join(d.id for d in state.doors) or 'none'})")
+        if not state.doors:
+            return refuse("SK-6", "reject.skirmish.no_doors", "there is no door {door} (doors: none)",
+                          door=_shown(command.door))
+        return refuse("SK-6", "reject.skirmish.no_door", "there is no door {door} (doors: {doors})",
+                      door=_shown(command.door), doors=tuple(d.id for d in state.doors))
     return _contest_problem(state, item, entry, command.open)
 
 
@@ -780,10 +854,10 @@ def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Reje
     pending = state.active.pending
     if command.door not in pending:
         if not pending:
-            return Rejection("SK-7", f"{item.name} has no door to decide: door decisions come at the end of "
-                             "its actions")
-        return Rejection("SK-7", f"{command.door!r} is not among the doors {item.name} must decide "
-                         f"({', '.join(pending)})")
+            return refuse("SK-7", "reject.skirmish.nothing_to_decide",
+                          "{name} has no door to decide: door decisions come at the end of its actions", name=item.name)
+        return refuse("SK-7", "reject.skirmish.not_pending", "'{door}' is not among the doors {name} must decide "
+                      "({doors})", door=command.door, name=item.name, doors=pending)
     entry = door(state, command.door)
     rule = "SK-8" if entry.holder == item.id else "SK-7"
     event = DoorDecided(entry.id, item.id, command.open, entry.open, rule)

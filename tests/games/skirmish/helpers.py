@@ -13,6 +13,7 @@ from events.games import load
 from events.games.skirmish import rules
 from events.games.skirmish.model import Activate, EndActivation
 from events.log import Table
+from events.rules import Rejection
 from tests.games.tables import act as act
 
 GAME = load("skirmish")
@@ -93,3 +94,9 @@ WIDE_DOOR = [
     "|. .|. .|",
     "+-+-+-+-+",
 ]
+
+
+def said(result: object) -> tuple:
+    """A refusal's clause and English reason (its message is checked by tests/games/conftest.py)."""
+    assert isinstance(result, Rejection), result
+    return result.rule, result.reason

@@ -16,7 +16,7 @@ from events.games.skirmish.model import Activate, DecideDoor, EndActivation, Fig
 from events.log import audit
 from events.record import to_data
 from events.rules import Rejection
-from tests.games.skirmish.helpers import GAME, act, activate, builtin, end, fig, scenario, table
+from tests.games.skirmish.helpers import GAME, act, activate, builtin, end, fig, said, scenario, table
 
 # A 5 × 3 room cut at x = 2 by the walls B1|C1 and B3|C3 with door1 (B2|C2) between them; low
 # objects at C1, difficult terrain at C3, a pit at E2.
@@ -48,7 +48,7 @@ def walk(tab, *squares, figure: str = "a", to: tuple | None = None):
 def test_sk_c1_an_empty_path_is_refused():
     """SK-C1: a path is the squares entered, in order, at least one."""
     refused = act(room(), "red", Move("a", (1, 1), ()))
-    assert refused == Rejection("SK-C1", "a Move's path is a list of the squares entered, [[x, y], ...], at least "
+    assert said(refused) == ("SK-C1", "a Move's path is a list of the squares entered, [[x, y], ...], at least "
                                 "one, got []")
 
 
@@ -56,16 +56,16 @@ def test_sk_c2_a_path_must_end_where_the_move_goes():
     """SK-C2: path and destination say the same thing, or the Move is refused."""
     tab = room()
     refused = act(tab, "red", Move("a", (0, 0), ((1, 1),)))
-    assert refused == Rejection("SK-C2", "the path ends on B2, not on A1, where the Move goes")
+    assert said(refused) == ("SK-C2", "the path ends on B2, not on A1, where the Move goes")
     refused = act(tab, "red", Move("a", (-1, 0), ((1, 1),)))
-    assert refused == Rejection("SK-C2", "the path ends on B2, not on [-1, 0], where the Move goes")
+    assert said(refused) == ("SK-C2", "the path ends on B2, not on [-1, 0], where the Move goes")
 
 
 def test_sk_c1_a_step_off_the_map_or_to_a_far_square_is_refused_at_that_step():
     """SK-C1, SK-C2: a step goes to one of the 8 neighbours on the map."""
     tab = room()
-    assert walk(tab, (-1, 1)) == Rejection("SK-C1", "step 1, A2→[-1, 1]: [-1, 1] is off the 5 × 3 map")
-    assert walk(tab, (0, 0), (0, 2)) == Rejection("SK-C2", "step 2, A1→A3: a step goes to one of the 8 "
+    assert said(walk(tab, (-1, 1))) == ("SK-C1", "step 1, A2→[-1, 1]: [-1, 1] is off the 5 × 3 map")
+    assert said(walk(tab, (0, 0), (0, 2))) == ("SK-C2", "step 2, A1→A3: a step goes to one of the 8 "
                                                   "neighbouring squares")
     assert walk(tab, (0, 0), (0, 0)).reason == "step 2, A1→A1: a step goes to one of the 8 neighbouring squares"
 
@@ -75,7 +75,7 @@ def test_sk_c2_a_path_of_ten_thousand_steps_is_refused_where_the_points_run_out(
     tab = room()
     path = ((0, 0), (0, 1)) * 5000
     refused = walk(tab, *path)
-    assert refused == Rejection("SK-C2", "step 13, A2→A1: costs 1, 13 in all; A (a) has 12 movement points left")
+    assert said(refused) == ("SK-C2", "step 13, A2→A1: costs 1, 13 in all; A (a) has 12 movement points left")
 
 
 # --- each step checked, with its clause ----------------------------------------------------------------
@@ -86,13 +86,13 @@ def test_sk_1_a_chosen_step_across_a_wall_is_refused_not_rerouted():
     if it could, with one it refuses the step."""
     tab = room()
     refused = walk(tab, (0, 0), (1, 0), (2, 0))
-    assert refused == Rejection("SK-1", "step 3, B1→C1: crosses the wall B1|C1: a wall stops movement")
+    assert said(refused) == ("SK-1", "step 3, B1→C1: crosses the wall B1|C1: a wall stops movement")
 
 
 def test_sk_6_a_chosen_step_through_a_closed_door_is_refused():
     """SK-6: B2→C2 through door1, closed."""
     tab = room()
-    assert walk(tab, (1, 1), (2, 1)) == Rejection("SK-6", "step 2, B2→C2: crosses the closed door door1 (B2|C2): "
+    assert said(walk(tab, (1, 1), (2, 1))) == ("SK-6", "step 2, B2→C2: crosses the closed door door1 (B2|C2): "
                                                   "a closed door is a wall")
 
 
@@ -114,14 +114,14 @@ def test_sk_5_a_chosen_step_into_a_pit_is_refused():
     activate(tab, "b")
     act(tab, "blue", EndActivation("b"))
     act(tab, "red", Activate("a"))
-    assert walk(tab, (2, 1), (3, 1), (4, 1)) == Rejection("SK-5", "step 3, D2→E2: E2 is a pit: no figure may "
+    assert said(walk(tab, (2, 1), (3, 1), (4, 1))) == ("SK-5", "step 3, D2→E2: E2 is a pit: no figure may "
                                                           "enter it")
 
 
 def test_sk_c2_a_chosen_path_through_an_enemy_is_refused_and_through_an_ally_is_taken():
     """SK-C2: figures pass through allies, never through enemies, and never stop on an ally."""
     tab = room(fig("c", "red", "A1"), fig("e", "blue", "A3"))
-    assert walk(tab, (0, 2), (1, 2)) == Rejection("SK-C2", "step 1, A2→A3: A3 holds the enemy E (e): no figure "
+    assert said(walk(tab, (0, 2), (1, 2))) == ("SK-C2", "step 1, A2→A3: A3 holds the enemy E (e): no figure "
                                                   "enters an enemy's square")
     refused = walk(tab, (0, 0))
     assert refused.rule == "SK-C2" and "may pass through an ally but not stop on it" in refused.reason
@@ -136,10 +136,10 @@ def test_sk_3_a_chosen_step_into_low_objects_costs_double_and_is_refused_past_th
     tab = table(scenario(ROOM, [fig("a", "red", "D2", speed=1), fig("b", "blue", "E3")]))
     activate(tab, "a")
     refused = walk(tab, (2, 0))
-    assert refused == Rejection("SK-3", "step 1, D2→C1: entering low objects costs double (4), 4 in all; A (a) "
+    assert said(refused) == ("SK-3", "step 1, D2→C1: entering low objects costs double (4), 4 in all; A (a) "
                                 "has 2 movement points left")
     refused = walk(tab, (2, 1), (2, 2))
-    assert refused == Rejection("SK-4", "step 2, C2→C3: entering difficult terrain costs double (2), 3 in all; "
+    assert said(refused) == ("SK-4", "step 2, C2→C3: entering difficult terrain costs double (2), 3 in all; "
                                 "A (a) has 2 movement points left")
 
 
@@ -159,7 +159,7 @@ def test_sk_c2_a_chosen_costlier_path_is_walked_and_logged_as_chosen():
 def test_sk_c2_without_a_path_the_cheapest_legal_path_is_taken_and_the_path_ends_elsewhere_than_it_began():
     """SK-C2: no path, the engine's cheapest path (chosen false); a path back to the start is refused."""
     tab = room()
-    assert walk(tab, (0, 0), (0, 1)) == Rejection("SK-C2", "the path ends on A2, where A (a) started: a move ends "
+    assert said(walk(tab, (0, 0), (0, 1))) == ("SK-C2", "the path ends on A2, where A (a) started: a move ends "
                                                   "elsewhere")
     moved = act(tab, "red", Move("a", (1, 0)))
     assert moved[0].path == ((1, 0),) and moved[0].chosen is False and moved[0].cost == 2

@@ -26,8 +26,19 @@ from events.games.skirmish.model import (
     Move,
 )
 from events.rng import LoadedRng
-from events.rules import Rejection
-from tests.games.skirmish.helpers import GAME, WIDE_DOOR, act, activate, end, fig, open_rows, scenario, table, types
+from tests.games.skirmish.helpers import (
+    GAME,
+    WIDE_DOOR,
+    act,
+    activate,
+    end,
+    fig,
+    open_rows,
+    said,
+    scenario,
+    table,
+    types,
+)
 
 # A 4 × 3 room with a door between B2 and C2 (the edge at x = 2 from y = 1 to y = 2).
 DOOR_ROOM = [
@@ -176,7 +187,7 @@ def test_sk_5_a_pit_is_seen_across_but_not_crossed():
     refused = act(tab, "red", Move("a", (2, 0)))
     assert refused.rule == "SK-5" and "pits lie between A1 and C1" in refused.reason
     refused = act(tab, "red", Move("a", (1, 0)))
-    assert refused == Rejection("SK-5", "B1 is a pit: no figure may enter it")
+    assert said(refused) == ("SK-5", "B1 is a pit: no figure may enter it")
     assert rules.sight(tab.state, (0, 0), (3, 0))[:3] == (True, None, False)
     rolled = act(tab, "red", Attack("a", "b"), dice=(8,))[0]
     assert rolled.cover is False and rolled.defense == 12
@@ -192,7 +203,7 @@ def test_sk_6_a_closed_door_is_a_wall_and_an_open_door_changes_nothing():
     tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "D2", defense=12)]))
     activate(tab, "a")
     refused = act(tab, "red", Move("a", (2, 1)))
-    assert refused == Rejection("SK-6", "the step B2→C2 crosses the closed door door1 (B2|C2): a closed door is "
+    assert said(refused) == ("SK-6", "the step B2→C2 crosses the closed door door1 (B2|C2): a closed door is "
                                 "a wall")
     refused = act(tab, "red", Attack("a", "b"))
     assert refused.rule == "SK-C3" and "the closed door door1 (B2|C2)" in refused.reason
@@ -370,7 +381,7 @@ def test_sk_10_contests_need_contact_a_holder_and_a_change():
     assert far.rule == "SK-10" and "D2 is not in contact with door1" in far.reason
     act(tab, "blue", Move("z", (2, 1)))
     same = act(tab, "blue", ContestDoor("z", "door1", False))
-    assert same == Rejection("SK-10", "door1 is already closed")
+    assert said(same) == ("SK-10", "door1 is already closed")
     act(tab, "blue", EndActivation("z"))
     activate(tab, "a")
     own = act(tab, "red", ContestDoor("a", "door1", True))
@@ -535,7 +546,7 @@ def test_sk_c5_sides_alternate_a_side_with_nobody_left_is_skipped_and_rounds_end
     assert GAME.turn(tab.state) == ("blue",)
     pass_turn(tab, "b")
     refused = act(tab, "red", Activate("a"))
-    assert refused == Rejection("SK-C5", "A (a) has already activated in round 1")
+    assert said(refused) == ("SK-C5", "A (a) has already activated in round 1")
     events = pass_turn(tab, "c")
     assert types(events) == ["ActivationEnded", "RoundEnded"] and events[0].next_side == "blue"
     assert (tab.state.round, GAME.turn(tab.state)) == (2, ("blue",))
@@ -550,7 +561,7 @@ def test_sk_c5_only_the_side_on_turn_and_only_the_active_figure_act():
     """SK-C5: blue out of turn is refused naming whose turn it is; another red figure than the
     active one is refused; an enemy's figure is refused."""
     tab = table(scenario(open_rows(4, 1), [fig("a", "red", "A1"), fig("c", "red", "B1"), fig("b", "blue", "D1")]))
-    assert act(tab, "blue", Activate("b")) == Rejection("SK-C5", "it is red's turn, not blue's")
+    assert said(act(tab, "blue", Activate("b"))) == ("SK-C5", "it is red's turn, not blue's")
     assert act(tab, "red", Activate("b")).reason == "B (b) is a blue figure, not one of red's"
     activate(tab, "a")
     assert act(tab, "red", Move("c", (2, 0))).reason == "A (a) is acting, not C (c)"
@@ -673,17 +684,17 @@ def order_table() -> object:
 def test_sk_5_a_move_into_a_pit_out_of_turn_cites_the_pit_not_the_turn():
     """SK-5 before SK-C5: on red's turn blue's z wants D3, a pit; so does red's c while a acts."""
     tab = order_table()
-    assert act(tab, "blue", Move("z", (3, 2))) == Rejection("SK-5", "D3 is a pit: no figure may enter it")
+    assert said(act(tab, "blue", Move("z", (3, 2)))) == ("SK-5", "D3 is a pit: no figure may enter it")
     activate(tab, "a")
     assert act(tab, "red", Move("c", (3, 2))).rule == "SK-5"
-    assert act(tab, "blue", Move("z", (3, 1), ((3, 1),))) == Rejection("SK-C5", "it is red's turn, not blue's")
+    assert said(act(tab, "blue", Move("z", (3, 1), ((3, 1),)))) == ("SK-C5", "it is red's turn, not blue's")
 
 
 def test_sk_1_a_chosen_step_across_a_wall_out_of_turn_cites_the_wall_and_the_step():
     """SK-1 before SK-C5: z's path D1→C1→B1 crosses the wall, whoever's turn it is."""
     tab = order_table()
     refused = act(tab, "blue", Move("z", (1, 0), ((2, 0), (1, 0))))
-    assert refused == Rejection("SK-1", "step 2, C1→B1: crosses the wall B1|C1: a wall stops movement")
+    assert said(refused) == ("SK-1", "step 2, C1→B1: crosses the wall B1|C1: a wall stops movement")
 
 
 def test_sk_c3_an_attack_out_of_turn_without_line_of_sight_cites_the_sight_rule():
@@ -692,7 +703,7 @@ def test_sk_c3_an_attack_out_of_turn_without_line_of_sight_cites_the_sight_rule(
     tab = order_table()
     refused = act(tab, "blue", Attack("z", "a"))
     assert refused.rule == "SK-C3" and "no line of sight from D1 to A at A1" in refused.reason
-    assert act(tab, "blue", Attack("z", "c")) == Rejection("SK-C5", "it is red's turn, not blue's")
+    assert said(act(tab, "blue", Attack("z", "c"))) == ("SK-C5", "it is red's turn, not blue's")
 
 
 def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
@@ -709,8 +720,8 @@ def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
     pass_turn(tab, "y")  # blue's turn passes; red's c is on turn
     refused = act(tab, "blue", ContestDoor("y", "door1", True))
     assert refused.rule == "SK-10" and "Y at D2 is not in contact with door1" in refused.reason
-    assert act(tab, "blue", ContestDoor("z", "door1", True)) == Rejection("SK-C5", "it is red's turn, not blue's")
-    assert act(tab, "blue", Activate("y")) == Rejection("SK-C5", "Y (y) has already activated in round 1")
+    assert said(act(tab, "blue", ContestDoor("z", "door1", True))) == ("SK-C5", "it is red's turn, not blue's")
+    assert said(act(tab, "blue", Activate("y"))) == ("SK-C5", "Y (y) has already activated in round 1")
 
 
 def test_sk_c5_not_your_turn_when_nothing_else_forbids_and_the_state_is_untouched():
@@ -720,6 +731,6 @@ def test_sk_c5_not_your_turn_when_nothing_else_forbids_and_the_state_is_untouche
     before = state_hash(tab.state)
     for command in (Move("z", (2, 0)), Move(None, (2, 0)), EndActivation("z"), DecideDoor("z", "door1", True),
                     Activate("z")):
-        assert act(tab, "blue", command) == Rejection("SK-C5", "it is red's turn, not blue's"), command
+        assert said(act(tab, "blue", command)) == ("SK-C5", "it is red's turn, not blue's"), command
     assert state_hash(tab.state) == before
     assert GAME.legal(tab.state, "blue") == []

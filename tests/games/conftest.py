@@ -1,0 +1,27 @@
+"""Every Rejection the games' tests produce is checked as a message (issue 17): the English
+catalogue's text of its key, with its params, is its reason, and the key is in all three catalogues
+(``tests/test_reject_i18n.py``'s ``check_rejection``, run after each test on what it made)."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.rules import Rejection
+from tests.test_reject_i18n import check_rejection
+
+_init = Rejection.__init__
+
+
+@pytest.fixture(autouse=True)
+def every_rejection_is_a_message_worded_as_its_reason(monkeypatch):
+    made: list = []
+
+    def init(self, rule, reason, key="", params=()):
+        _init(self, rule, reason, key, params)
+        if key:  # a refusal without a message is the AST scan's to find (a game not converted yet)
+            made.append(self)
+
+    monkeypatch.setattr(Rejection, "__init__", init)
+    yield made
+    for rejection in made:
+        check_rejection(rejection)

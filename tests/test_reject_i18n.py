@@ -1,0 +1,236 @@
+"""Every refusal in the player's language (issue 17): each ``Rejection`` the rules can return is a
+message of the catalogue (``reject.<game>.*``, ``reject.core.*``) whose English text is the very
+template the rules word ``reason`` from, so the page's words and the CLI's cannot drift.
+
+Statically, an AST scan of each game's ``rules.py`` and of ``events/game.py`` (every ``refuse`` and
+``phrase`` call, every ``Guards``); at run time, ``tests/games/conftest.py`` renders the English
+catalogue with the params of every Rejection the games' own tests produce and compares it with
+``reason`` (``check_rejection``, here, is what it runs).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from client import i18n
+from events.game import CORE_REASONS, Guards
+from events.rules import Named, Phrase, Rejection, phrase, refuse
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUES = {lang: json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text("utf-8"))
+              for lang in i18n.LANGUAGES}
+#: The games whose refusals are all messages (issue 17 converts them game by game).
+CONVERTED = ("arkham", "echo", "gloomhaven", "mecha", "skirmish")
+
+
+def names_of(template: object) -> set:
+    forms = template.values() if isinstance(template, dict) else [template]
+    return {part.split("}", 1)[0] for form in forms for part in form.split("{")[1:]}
+
+
+def english_params(params: tuple) -> dict:
+    """A Rejection's params as the English page puts them in (ids as they are, lists joined)."""
+    return {name: (value if name == "n" else english_value(value)) for name, value in params}
+
+
+def english_value(value: object) -> str:
+    if isinstance(value, Phrase):
+        return i18n.render(CATALOGUES["en"], "en", value.key, english_params(value.params))
+    if isinstance(value, Named):
+        return value.text
+    if isinstance(value, tuple):
+        return ", ".join(english_value(item) for item in value)
+    return "" if value is None else str(value)
+
+
+def check_rejection(rejection: Rejection) -> None:
+    """The English catalogue's text of the rejection's key, with its params, is its reason; the
+    key and every nested phrase's key is in all three catalogues with the params it is given."""
+    assert rejection.key, f"{rejection}: no message key"
+    for lang in i18n.LANGUAGES:
+        for key, params in _messages(rejection.key, rejection.params):
+            assert key in CATALOGUES[lang], f"{key} is missing in {lang}.json"
+            assert names_of(CATALOGUES[lang][key]) <= {name for name, _value in params}, (lang, key, params)
+    shown = i18n.render(CATALOGUES["en"], "en", rejection.key, english_params(rejection.params))
+    assert shown == rejection.reason
+
+
+def _messages(key: str, params: tuple) -> list:
+    found = [(key, params)]
+    for _name, value in params:
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Phrase):
+                found += _messages(item.key, item.params)
+    return found
+
+
+# --- the scan ----------------------------------------------------------------------------------------
+
+def _constant(node: ast.AST, module: dict) -> object:
+    """A template as written: a string, plural forms, or a module-level name for one of them."""
+    if isinstance(node, ast.Name):
+        assert node.id in module, f"template {node.id} is not a module-level constant"
+        return module[node.id]
+    return ast.literal_eval(node)
+
+
+def scan(path: Path) -> tuple:
+    """(messages, bare): every ``refuse``/``phrase`` call as (line, key, template, parameter names),
+    and the lines of every ``Rejection(...)`` built without a message."""
+    tree = ast.parse(path.read_text("utf-8"))
+    module = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                module[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                pass
+    messages, bare = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        if node.func.id == "Rejection":
+            bare.append(node.lineno)
+        elif node.func.id == "phrase" and isinstance(node.args[0], ast.Starred):  # phrase(*TABLE[clause])
+            table = node.args[0].value
+            assert isinstance(table, ast.Subscript) and isinstance(table.value, ast.Name), node.lineno
+            for key, template in module[table.value.id].values():
+                messages.append((node.lineno, key, template, set()))
+        elif node.func.id in ("refuse", "phrase"):
+            first = 1 if node.func.id == "refuse" else 0
+            key, template = node.args[first : first + 2]
+            messages.append((node.lineno, ast.literal_eval(key), _constant(template, module),
+                             {keyword.arg for keyword in node.keywords}))
+    return messages, bare
+
+
+def _rules(name: str) -> Path:
+    return ROOT / "events" / "games" / name / "rules.py"
+
+
+@pytest.mark.parametrize("name", CONVERTED)
+def test_every_refusal_of_the_rules_is_a_message_whose_english_text_is_its_template(name):
+    messages, bare = scan(_rules(name))
+    assert bare == [], f"{name}/rules.py builds a Rejection without a message at lines {bare}"
+    assert messages, "the scan found no refusal"
+    for line, key, template, params in messages:
+        assert key.startswith(f"reject.{name}."), f"line {line}: {key} is not under reject.{name}."
+        assert CATALOGUES["en"].get(key) == template, f"line {line}: en.json's {key} is not the template"
+        assert names_of(template) == params, f"line {line}: {key} puts in {names_of(template)}, is given {params}"
+
+
+@pytest.mark.parametrize("name", CONVERTED)
+def test_every_reject_message_of_a_game_is_one_its_rules_give(name):
+    """No stale message: each ``reject.<game>.*`` key is a refusal, a phrase or a guard of the game's."""
+    given = {key for _line, key, _template, _params in scan(_rules(name))[0]}
+    guards = _guards(name)
+    given |= {key for key, _template in (guards.over, guards.no_seat, guards.not_started, guards.foreign)}
+    given |= set(guards.word_keys())
+    assert sorted(key for key in CATALOGUES["en"] if key.startswith(f"reject.{name}.")) == sorted(
+        key for key in given if key.startswith(f"reject.{name}."))
+
+
+def _guards(name: str) -> Guards:
+    import events.games
+
+    return events.games.load(name).guards
+
+
+@pytest.mark.parametrize("name", ["arkham", "echo", "gloomhaven", "mecha", "skirmish"])
+def test_each_games_guards_are_messages_of_the_catalogue(name):
+    guards = _guards(name)
+    for key, template in (guards.over, guards.no_seat, guards.not_started, guards.foreign):
+        assert CATALOGUES["en"].get(key) == template, key
+        assert key.startswith((f"reject.{name}.", "reject.core.")), key
+    for key, code in guards.word_keys().items():
+        assert CATALOGUES["en"].get(key) == code, key
+
+
+def test_the_cores_guard_reasons_are_the_catalogues():
+    assert {f"reject.core.{check}": text for check, text in CORE_REASONS.items()} == {
+        key: text for key, text in CATALOGUES["en"].items() if key.startswith("reject.core.")}
+
+
+def test_a_guard_worded_by_the_game_needs_its_prefix():
+    with pytest.raises(ValueError, match="needs keys="):
+        Guards("T-1", over="over at {round}")
+
+
+# --- refuse and phrase -------------------------------------------------------------------------------
+
+def test_refuse_words_the_reason_from_the_template_and_keeps_the_params_as_data():
+    steps = phrase("reject.mecha.steps", {"one": "{n} step", "other": "{n} steps"}, n=1)
+    rejection = refuse("MV-3", "reject.x", "Location {to} is {steps} away; free: {free}", to=4, steps=steps,
+                       free=(1, 2))
+    assert rejection.reason == "Location 4 is 1 step away; free: 1, 2"
+    assert rejection.params == (("free", (1, 2)), ("steps", steps), ("to", 4))
+    assert rejection.to_data()["params"][1][1] == {"type": "Phrase", "key": "reject.mecha.steps",
+                                                   "params": [["n", 1]], "text": "1 step"}
+    with pytest.raises(KeyError, match="not a parameter"):
+        refuse("MV-3", "reject.x", "Location {to}")
+
+
+def test_the_page_renders_a_rejection_frames_params_in_its_language():
+    """What the page does with a frame's params (client/i18n ``message``): seats and ids named in
+    the reader's language, a nested message rendered, ``n`` choosing the plural form."""
+    from events.rules import message_data
+    from server.i18n import payload
+
+    steps = phrase("reject.mecha.steps", {"one": "{n} step", "other": "{n} steps"}, n=2)
+    rejection = refuse("MV-3", "reject.mecha.range", CATALOGUES["en"]["reject.mecha.range"], to=9, mech="Mecha",
+                       here=phrase("reject.mecha.from_camp", "the Camp"), low=1, high=3, steps=steps)
+    params = {name: message_data(value) for name, value in rejection.params}
+    try:
+        i18n.install(payload("en"))
+        assert i18n.message("mecha", rejection.key, params) == rejection.reason
+        i18n.install(payload("ru"))
+        assert i18n.message("mecha", rejection.key, params) == "локация 9 в 2 шагах от Лагеря; дальность Mecha: 1–3"
+        i18n.install(payload("fr"))
+        turn = refuse("MV-C3", "reject.mecha.turn", CATALOGUES["en"]["reject.mecha.turn"], seat="red",
+                      other_seat="blue")
+        assert i18n.message("mecha", turn.key, dict(turn.params)) == "c’est au tour de rouge, pas de bleu"
+    finally:
+        i18n.install(payload("en"))
+
+
+def test_a_hostile_parameter_is_put_in_as_it_is_never_read_as_a_template():
+    """A value a client sent (a destination named ``{n}<b>``) is text in the reason and on the page:
+    its braces are not parameters, and nothing of it is markup (the page sets text, not HTML)."""
+    from server.i18n import payload
+
+    hostile = "{n}{to}<b>x</b>" + "é" * 300
+    rejection = refuse("MV-1", "reject.mecha.not_a_number", CATALOGUES["en"]["reject.mecha.not_a_number"], to=hostile)
+    assert rejection.reason == f"a Move goes to a Location number, got '{hostile}'"
+    check_rejection(rejection)
+    try:
+        i18n.install(payload("ru"))
+        assert i18n.message("mecha", rejection.key, dict(rejection.params)).endswith(f"«{hostile}»")
+    finally:
+        i18n.install(payload("en"))
+
+
+def test_gh_c2_the_outcome_of_a_scenario_over_is_said_in_the_readers_language():
+    """GH-C2: the guards' "the scenario is over (won)" names the outcome as a message (Guards.words)."""
+    import events.games
+    from events.log import Table
+    from events.rules import message_data
+    from server.i18n import payload
+    from server.scenarios import builtin_scenarios, load
+
+    game = events.games.load("gloomhaven")
+    scenario = load(next(item for item in builtin_scenarios() if item.startswith("gloomhaven/")))[1]
+    state = Table.create(game, "g", scenario, 3).state
+    seat = game.turn(state)[0]
+    refused = game.decide(state.but(phase="over", outcome="out of rounds"), seat, game.legal(state, seat)[0], None)
+    assert refused.reason == "the scenario is over (out of rounds)"
+    check_rejection(refused)
+    try:
+        i18n.install(payload("fr"))
+        said = i18n.message("gloomhaven", refused.key, {name: message_data(value) for name, value in refused.params})
+    finally:
+        i18n.install(payload("en"))
+    assert said == "le scénario est terminé (plus de tours)"
