@@ -27,29 +27,17 @@ def clause_badge(game: object, rule: object) -> object:
     return badge
 
 
-def event_row(game: object, view: object, envelope: object) -> object:
+def event_row(game: object, view: object, envelope: object, before: object = None) -> object:
+    """One event's row: seq, type, clause, what happened and the rules' reasoning, in the reader's
+    language, all from the game's describer (``events/games/<g>/words.py``); ``before`` is the
+    state before the event (some descriptions name places only the board knows)."""
     row = el("li", None, "event", (("data-seq", envelope.seq), ("data-type", envelope.type)))
+    what, lines = i18n.event_words(game, view, envelope.event, before)
     add(row, el("span", f"#{envelope.seq}", "seq"), el("span", envelope.type, "type", (("translate", "no"),)),
-        clause_badge(game, envelope.rule), el("span", describe(view, envelope.event), "what"))
-    # The rules' reasoning: worded by the renderer in the reader's language where it can, else the
-    # English lines of the game's rules.py (what ``chronicle explain`` prints), marked as English.
-    trace = getattr(view, "trace", None)
-    if envelope.type == "SecretRevealed":  # the core's own event (CORE-2): no game's reasoning to show
-        lines, attrs = [], ()
-    elif trace is not None:
-        lines, attrs = trace(envelope.event), ()
-    else:
-        lines, attrs = game.trace(envelope.event), (("lang", "en"),)
+        clause_badge(game, envelope.rule), el("span", what, "what"))
     for line in lines:
-        add(row, el("div", line, "trace", attrs))
+        add(row, el("div", line, "trace"))
     return row
-
-
-def describe(view: object, event: object) -> str:
-    """The board's words for an event; the core's own event (CORE-2) is the same in every game."""
-    if event.TYPE == "SecretRevealed":
-        return t("log.secret_revealed")
-    return view.describe(event)
 
 
 def rejection_row(game: object, frame: dict, tried: str) -> object:

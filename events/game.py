@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from events.record import Record, Registry
 from events.rules import CORE, Catalogue, Rejection
+from events.words import Join, Msg, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -196,6 +197,7 @@ class Game:
         is_over: Callable[[Any], bool],
         turn: Callable[[Any], tuple],
         seats: Callable[[Any], tuple],
+        words: Any = None,
         trace: Callable[[Any], list] | None = None,
         visibility: Callable[[Any], tuple | None] | None = None,
         redact: Callable[[Any], Any] | None = None,
@@ -220,7 +222,10 @@ class Game:
         self.is_over = is_over
         self.turn = turn
         self.seats = seats
-        self.trace = trace or (lambda event: [])
+        # The game's describer (``events/games/<g>/words.py``): ``describe(event, state)`` -> a Msg,
+        # ``trace(event, state)`` -> a list of Msg, ``state`` the one before the event (events/words.py).
+        self.words = words
+        self.legacy_trace = trace  # the English lines of a game not yet on a describer (going away)
         # Hidden information (optional; a game without it shows every event to everybody):
         # ``visibility(event)`` -> the seats that may see it in full while the game runs, or None
         # for everybody; ``redact(record)`` -> the public form of a secret event or command (None
@@ -241,6 +246,27 @@ class Game:
             return refused
         return self.rules_decide(state, seat, command, rng)
 
+    def describe(self, event: Any, state: Any = None) -> Any:
+        """What ``event`` says (an ``events.words.Msg``), ``state`` the one before it; the core's events
+        (GameStarted, CORE-2's SecretRevealed, CORE-3's RulesVersionChanged) are worded the same in
+        every game; an event the describer does not know is its type name."""
+        if isinstance(event, GameStarted):
+            return Msg("log.started", seats=Join(", ", [Seat(seat) for seat in event.seats]), version=event.rules_version)
+        if isinstance(event, SecretRevealed):
+            return Msg("log.secret_revealed")
+        if isinstance(event, RulesVersionChanged):
+            return Msg("words.rules_changed", old=event.from_version, new=event.to_version, seq=event.since_seq)
+        found = None if self.words is None else self.words.describe(event, state)
+        return event.TYPE if found is None else found
+
+    def trace(self, event: Any, state: Any = None) -> list:
+        """The rules' reasoning behind ``event`` (a list of ``events.words.Msg``), for the log and ``explain``."""
+        if self.words is None and self.legacy_trace is not None:
+            return list(self.legacy_trace(event))
+        if self.words is None or isinstance(event, (GameStarted, SecretRevealed, RulesVersionChanged)):
+            return []
+        return list(self.words.trace(event, state))
+
     def revised(self, rules_version: str, notes: tuple = (), **changes: Any) -> Game:
         """A new rules version of this game: the same game with some of its parts replaced.
 
@@ -258,6 +284,7 @@ class Game:
             raise ValueError(f"{self.name}: rules version {rules_version!r} is released already")
         parts = {name: getattr(self, name) for name in _PARTS}
         parts["decide"] = self.rules_decide  # a revised decide goes behind the same guards
+        parts["trace"] = parts.pop("legacy_trace")
         unknown = sorted(set(changes) - set(parts))
         if unknown:
             raise TypeError(f"a game has no part {unknown[0]!r} (parts: {', '.join(_PARTS)})")
@@ -324,7 +351,7 @@ class Game:
 
 _PARTS = (
     "catalogue", "events", "commands", "start", "decide", "evolve", "view", "legal", "is_over", "turn", "seats",
-    "trace", "visibility", "redact", "guards",
+    "words", "legacy_trace", "visibility", "redact", "guards",
 )
 
 
