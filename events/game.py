@@ -248,15 +248,15 @@ class Game:
 
     def describe(self, event: Any, state: Any = None) -> Any:
         """What ``event`` says (an ``events.words.Msg``), ``state`` the one before it; the core's events
-        (GameStarted, CORE-2's SecretRevealed, CORE-3's RulesVersionChanged) are worded the same in
-        every game; an event the describer does not know is its type name."""
-        if isinstance(event, GameStarted):
-            return Msg("log.started", seats=Join(", ", [Seat(seat) for seat in event.seats]), version=event.rules_version)
+        (CORE-2's SecretRevealed, CORE-3's RulesVersionChanged, and GameStarted unless the game words
+        it) are worded the same in every game; an event the describer does not know is its type name."""
         if isinstance(event, SecretRevealed):
             return Msg("log.secret_revealed")
         if isinstance(event, RulesVersionChanged):
             return Msg("words.rules_changed", old=event.from_version, new=event.to_version, seq=event.since_seq)
         found = None if self.words is None else self.words.describe(event, state)
+        if found is None and isinstance(event, GameStarted):  # a game may word its own (skirmish: the sides)
+            return Msg("log.started", seats=Join(", ", [Seat(seat) for seat in event.seats]), version=event.rules_version)
         return event.TYPE if found is None else found
 
     def trace(self, event: Any, state: Any = None) -> list:
