@@ -7,8 +7,8 @@ reasoning). A message holds no words, only a key of the message catalogue
 is (a number, a hex, a die face), or a part that the renderer puts in the reader's words:
 
 - ``Msg``: another message (``the Camp``, ``Location 4``);
-- ``Name(game, key, fallback)``: a place's, card's or monster's name (``client/i18n/names/``), or
-  the data's own name ``fallback`` where the language has none;
+- ``Name(game, key, fallback, held)``: a place's, card's or monster's name: the data's own in the
+  reader's language (``held``), else ``client/i18n/names/``, else the data's name ``fallback``;
 - ``Seat(seat)``: a seat's name (``seat.<seat>``: ``red``, ``rouge``, ``красный``);
 - ``Word(prefix, code)``: a code the rules write (``insane``, ``orange``) as ``prefix + code`` if
   the catalogue has it, else as written;
@@ -39,20 +39,24 @@ class Msg:
 
 
 class Name:
-    """A name to look up in the reader's language (``client/i18n/names/<game>.<lang>.json``)."""
+    """A name to look up in the reader's language: the data's own name in that language where the
+    data holds one (``held``: ``(language, name)`` pairs, echo's Russian), else the catalogue's
+    (``client/i18n/names/<game>.<lang>.json``, by ``key``), else ``fallback`` (the data's name)."""
 
-    __slots__ = ("game", "key", "fallback")
+    __slots__ = ("game", "key", "fallback", "held")
 
-    def __init__(self, game: str, key: object, fallback: object = None) -> None:
+    def __init__(self, game: str, key: object, fallback: object = None, held: tuple = ()) -> None:
         self.game = game
         self.key = str(key)
         self.fallback = self.key if fallback is None else str(fallback)
+        self.held = held
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Name) and (other.game, other.key, other.fallback) == (self.game, self.key, self.fallback)
+        return isinstance(other, Name) and (other.game, other.key, other.fallback, other.held) == (
+            self.game, self.key, self.fallback, self.held)
 
     def __repr__(self) -> str:
-        return f"Name({self.game!r}, {self.key!r}, {self.fallback!r})"
+        return f"Name({self.game!r}, {self.key!r}, {self.fallback!r}, {self.held!r})"
 
 
 class Seat:

@@ -14,7 +14,7 @@ from client import i18n
 from events.bots import bot, playout
 from events.log import Table, command_groups
 from events.rng import Rng
-from events.words import Msg, messages_in, words_in
+from events.words import Join, Msg, messages_in, words_in
 from server import i18n as served
 from server import logfile, scenarios
 from server.cli.main import main
@@ -77,8 +77,9 @@ def test_every_logged_event_is_described_in_messages_every_catalogue_holds(name)
             if not isinstance(what, Msg):
                 wrong.setdefault(envelope.type, set()).add(f"described as {what!r}")
             for part in [what] + trace:
-                if not isinstance(part, Msg):
-                    wrong.setdefault(envelope.type, set()).add(f"a trace line {part!r} is no Msg")
+                if not messages_in(part) or not (isinstance(part, Msg) or isinstance(part, Join) and all(
+                        isinstance(item, Msg) for item in part.items)):  # a line, or lines' pieces run together
+                    wrong.setdefault(envelope.type, set()).add(f"a trace line {part!r} is no message")
                 wrong.setdefault(envelope.type, set()).update(problems(part))
             before = game.evolve(before, envelope.event)
     assert {kind: sorted(found) for kind, found in wrong.items() if found} == {}

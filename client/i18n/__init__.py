@@ -105,6 +105,9 @@ def speak(messages: dict, names: dict, language: str, part: object) -> str:
         found = messages.get("seat." + str(part.seat))
         return found if isinstance(found, str) else str(part.seat)
     if isinstance(part, Name):
+        for held_language, held in part.held:
+            if held_language == language:
+                return held
         found = names.get(part.game, {}).get(part.key)
         return found if found is not None else part.fallback
     if isinstance(part, Word):
