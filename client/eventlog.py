@@ -27,12 +27,12 @@ def clause_badge(game: object, rule: object) -> object:
     return badge
 
 
-def event_row(game: object, view: object, envelope: object, before: object = None) -> object:
+def event_row(game: object, envelope: object, before: object = None) -> object:
     """One event's row: seq, type, clause, what happened and the rules' reasoning, in the reader's
     language, all from the game's describer (``events/games/<g>/words.py``); ``before`` is the
     state before the event (some descriptions name places only the board knows)."""
     row = el("li", None, "event", (("data-seq", envelope.seq), ("data-type", envelope.type)))
-    what, lines = i18n.event_words(game, view, envelope.event, before)
+    what, lines = i18n.event_words(game, envelope.event, before)
     add(row, el("span", f"#{envelope.seq}", "seq"), el("span", envelope.type, "type", (("translate", "no"),)),
         clause_badge(game, envelope.rule), el("span", what, "what"))
     for line in lines:

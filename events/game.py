@@ -198,7 +198,6 @@ class Game:
         turn: Callable[[Any], tuple],
         seats: Callable[[Any], tuple],
         words: Any = None,
-        trace: Callable[[Any], list] | None = None,
         visibility: Callable[[Any], tuple | None] | None = None,
         redact: Callable[[Any], Any] | None = None,
         guards: Guards | None = None,
@@ -225,7 +224,6 @@ class Game:
         # The game's describer (``events/games/<g>/words.py``): ``describe(event, state)`` -> a Msg,
         # ``trace(event, state)`` -> a list of Msg, ``state`` the one before the event (events/words.py).
         self.words = words
-        self.legacy_trace = trace  # the English lines of a game not yet on a describer (going away)
         # Hidden information (optional; a game without it shows every event to everybody):
         # ``visibility(event)`` -> the seats that may see it in full while the game runs, or None
         # for everybody; ``redact(record)`` -> the public form of a secret event or command (None
@@ -261,8 +259,6 @@ class Game:
 
     def trace(self, event: Any, state: Any = None) -> list:
         """The rules' reasoning behind ``event`` (a list of ``events.words.Msg``), for the log and ``explain``."""
-        if self.words is None and self.legacy_trace is not None:
-            return list(self.legacy_trace(event))
         if self.words is None or isinstance(event, (GameStarted, SecretRevealed, RulesVersionChanged)):
             return []
         return list(self.words.trace(event, state))
@@ -284,7 +280,6 @@ class Game:
             raise ValueError(f"{self.name}: rules version {rules_version!r} is released already")
         parts = {name: getattr(self, name) for name in _PARTS}
         parts["decide"] = self.rules_decide  # a revised decide goes behind the same guards
-        parts["trace"] = parts.pop("legacy_trace")
         unknown = sorted(set(changes) - set(parts))
         if unknown:
             raise TypeError(f"a game has no part {unknown[0]!r} (parts: {', '.join(_PARTS)})")
@@ -351,7 +346,7 @@ class Game:
 
 _PARTS = (
     "catalogue", "events", "commands", "start", "decide", "evolve", "view", "legal", "is_over", "turn", "seats",
-    "words", "legacy_trace", "visibility", "redact", "guards",
+    "words", "visibility", "redact", "guards",
 )
 
 

@@ -95,7 +95,7 @@ def page_lines(game, envelopes: list) -> dict:
     for envelope in envelopes:
         before = table.state
         table.absorb(envelope, verify=False)
-        out[envelope.seq] = i18n.event_words(table.game, None, envelope.event, before)
+        out[envelope.seq] = i18n.event_words(table.game, envelope.event, before)
     return out
 
 

@@ -124,12 +124,10 @@ def say(part: object) -> str:
     return _state["mark"] + speak(_state["messages"], _state["names"], _state["lang"], part)
 
 
-def event_words(game: object, view: object, event: object, before: object = None) -> tuple:
+def event_words(game: object, event: object, before: object = None) -> tuple:
     """``(description, trace lines)`` of an event in the page's language, from the game's describer
     (``game.describe``, ``game.trace``: ``events/games/<g>/words.py``); ``before`` is the state
-    before the event. A game without a describer yet is worded by its renderer ``view``."""
-    if getattr(game, "words", None) is None and view is not None and event.TYPE != "SecretRevealed":
-        return view.describe(event), list(view.trace(event)) if hasattr(view, "trace") else []
+    before the event."""
     return say(game.describe(event, before)), [say(line) for line in game.trace(event, before)]
 
 

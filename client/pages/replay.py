@@ -196,7 +196,7 @@ class ReplayPage:
         set_text(byid("position"), t("replay.position", seq=seq, last=len(self.envelopes)))
         log = clear(byid("log"))
         for item in shown[-60:]:
-            add(log, event_row(self.game, self.view, item, self.states[item.seq - 2] if item.seq > 1 else None))
+            add(log, event_row(self.game, item, self.states[item.seq - 2] if item.seq > 1 else None))
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 
 
