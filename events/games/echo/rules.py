@@ -1,4 +1,4 @@
-"""Echo's Movement phase as a decider: start, decide, evolve, legal, turn, trace (shared/rules/echo.md).
+"""Echo's Movement phase as a decider: start, decide, evolve, legal, turn (shared/rules/echo.md).
 
 A round (EC-2, EC-C3): every living investigator gets Speed movement points, then the seats move
 one after another, a step per ``Move``, until each sends ``EndMove``. An investigator in a place
