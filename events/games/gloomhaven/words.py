@@ -59,8 +59,8 @@ def cards(state: Any, card_ids: tuple, separator: str = " + ") -> Join:
 def fig(state: Any, figure_id: object) -> object:
     """A figure by name: a seat, "Bandit Guard 2 (elite)", a summon's name."""
     found = figure_of(state, figure_id) if state is not None else None
-    if found is None:
-        return str(figure_id)
+    if found is None:  # an exhausted character has left the map (GH-1), its seat has not
+        return Seat(figure_id) if state is not None and hero_of(state, figure_id) is not None else str(figure_id)
     if found.kind == "character":
         return Seat(found.seat or figure_id)
     if found.kind == "monster":
