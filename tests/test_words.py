@@ -25,6 +25,20 @@ BUILTIN = scenarios.builtin_scenarios()
 LIMIT = 150  # commands per game: enough to reach every kind of event of a short scenario
 
 
+ID = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$")  # bandit-guard-1, br-01, merchant_district, novice-1
+
+
+def ids_in(value: object) -> set:
+    """The ids an event's data holds (lowercase words joined by - or _), anywhere in it."""
+    if isinstance(value, str):
+        return {value} if ID.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*[ids_in(item) for item in value.values()]) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*[ids_in(item) for item in value]) if value else set()
+    return set()
+
+
 def params_of(text: object) -> set:
     forms = text.values() if isinstance(text, dict) else [text]
     return {name for form in forms for name in PARAM.findall(form)}
@@ -63,7 +77,8 @@ def problems(part: object) -> list:
 @pytest.mark.parametrize("name", BUILTIN)
 def test_every_logged_event_is_described_in_messages_every_catalogue_holds(name):
     """Every event of a random and a greedy game of each built-in scenario: a Msg (not the event's
-    type name), a trace of Msgs, each key in en, fr and ru with exactly the parameters given."""
+    type name), a trace of Msgs, each key in en, fr and ru with exactly the parameters given, and
+    names, never the ids the event holds (issue 17), in what the English says."""
     wrong: dict = {}
     kinds = set()
     for policy, seed in (("random", 1), ("greedy", 2)):
@@ -81,6 +96,12 @@ def test_every_logged_event_is_described_in_messages_every_catalogue_holds(name)
                         isinstance(item, Msg) for item in part.items)):  # a line, or lines' pieces run together
                     wrong.setdefault(envelope.type, set()).add(f"a trace line {part!r} is no message")
                 wrong.setdefault(envelope.type, set()).update(problems(part))
+            said = " | ".join(served.say("en", part) for part in [what] + trace)
+            data = envelope.to_dict()["data"]
+            data.pop("rules_version", None)  # GameStarted's version is shown as it is: it names the rules
+            for found in sorted(ids_in(data)):
+                if re.search(rf"(?<![\w-]){re.escape(found)}(?![\w-])", said):
+                    wrong.setdefault(envelope.type, set()).add(f"says the id {found!r}, not a name: {said}")
             before = game.evolve(before, envelope.event)
     assert {kind: sorted(found) for kind, found in wrong.items() if found} == {}
     assert len(kinds) > 3  # the games went somewhere
