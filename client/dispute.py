@@ -117,7 +117,8 @@ class DisputePanel:
         add(box, el("h3", t("dispute.events", n=len(self.group))))
         items = el("ol", None, "log dispute-log", (("id", "dispute-events"),))
         for envelope in self.group:
-            row = event_row(page.versions[envelope.seq - 1], page.view, envelope, False)
+            row = event_row(page.versions[envelope.seq - 1], envelope, page.states[envelope.seq - 2] if envelope.seq > 1 else None,
+                            False)
             if envelope.seq == seq:
                 row.setAttribute("class", "event focus")
             found = clause_words(page.versions[envelope.seq - 1], envelope.rule)
@@ -371,7 +372,7 @@ class DisputePanel:
         add(box, actions)
         log = el("ol", None, "log whatif-log", (("id", "whatif-log"),))
         for envelope in branch.envelopes[branch.seq - 1 :]:
-            add(log, event_row(branch.game, page.view, envelope, False))
+            add(log, event_row(branch.game, envelope, branch.befores.get(envelope.seq), False))
         add(box, log)
 
     def action_handler(self, seat: object, kind: str, data: dict) -> object:
@@ -428,6 +429,7 @@ class Branch:
         self.state = state
         self.envelopes = list(envelopes)
         self.moves = []
+        self.befores = {}  # seq -> the state before that event of the branch (what its words read)
 
     def play(self, seat: object, command: object, rng: object) -> object:
         """Decide and fold one move: this branch, or the words that say why not."""
@@ -441,8 +443,10 @@ class Branch:
             return t("dispute.whatif_dice_fault", fault=answer)
         command_id = f"whatif-{len(self.moves) + 1}"
         dice = answer.dice if answer.dice else None
+        before = self.state
         for event, state in zip(answer.events, answer.states):
             seq = len(self.envelopes) + 1
+            self.befores[seq], before = before, state
             self.envelopes.append(Envelope("", seq, event, seat, command_id, command, dice, rule_of(event),
                                            state_hash(state)))
             dice = None

@@ -6,7 +6,7 @@ the sender alone), with the clause that forbids the command and the specific rea
 
 from __future__ import annotations
 
-from client import i18n, undo
+from client import i18n
 from client.dom import add, el
 from client.i18n import t
 
@@ -39,26 +39,21 @@ def clause_badge(game: object, rule: object) -> object:
     return badge
 
 
-def event_row(game: object, view: object, envelope: object, dispute: object = None) -> object:
-    """One log line. ``dispute``: None links the line to its dispute panel on the replay page (a new
-    tab: a player keeps the game open); a function opens the panel in place (the replay page);
-    False shows no link (a line of the panel itself, or of a what-if branch)."""
+def event_row(game: object, envelope: object, before: object = None, dispute: object = None) -> object:
+    """One event's row: seq, type, clause, what happened and the rules' reasoning, in the reader's
+    language, all from the game's describer (``events/games/<g>/words.py``); ``before`` is the
+    state before the event (some descriptions name places only the board knows). ``dispute``: None
+    links the line to its dispute panel on the replay page (a new tab: a player keeps the game
+    open); a function opens the panel in place (the replay page); False shows no link (a line of
+    the panel itself, or of a what-if branch)."""
     row = el("li", None, "event", (("data-seq", envelope.seq), ("data-type", envelope.type)))
+    what, lines = i18n.event_words(game, envelope.event, before)
     add(row, el("span", f"#{envelope.seq}", "seq"), el("span", envelope.type, "type", (("translate", "no"),)),
-        clause_badge(game, envelope.rule), el("span", describe(view, envelope.event), "what"))
+        clause_badge(game, envelope.rule), el("span", what, "what"))
     if dispute is not False:
         add(row, dispute_link(envelope, dispute))
-    # The rules' reasoning: worded by the renderer in the reader's language where it can, else the
-    # English lines of the game's rules.py (what ``chronicle explain`` prints), marked as English.
-    trace = getattr(view, "trace", None)
-    if envelope.type == "SecretRevealed" or undo.is_undo(envelope.event):  # the core's own (CORE-2, CORE-4…)
-        lines, attrs = [], ()
-    elif trace is not None:
-        lines, attrs = trace(envelope.event), ()
-    else:
-        lines, attrs = game.trace(envelope.event), (("lang", "en"),)
     for line in lines:
-        add(row, el("div", line, "trace", attrs))
+        add(row, el("div", line, "trace"))
     return row
 
 
@@ -77,30 +72,6 @@ def dispute_link(envelope: object, opened: object) -> object:
 
         link.addEventListener("click", follow)
     return link
-
-
-def describe(view: object, event: object) -> str:
-    """The board's words for an event; the core's own event (CORE-2) is the same in every game."""
-    if event.TYPE == "SecretRevealed":
-        return t("log.secret_revealed")
-    if event.TYPE in CONSENT:  # a move of rules version by the seats' consent (CORE-10, CORE-11, CORE-3)
-        return consent_text(event)
-    if undo.is_undo(event):  # CORE-4 to CORE-6: the same in every game (client/undo.py)
-        return undo.describe(event)
-    return view.describe(event)
-
-
-CONSENT = ("RulesVersionProposed", "RulesVersionAnswered", "RulesVersionChanged")
-
-
-def consent_text(event: object) -> str:
-    if event.TYPE == "RulesVersionProposed":
-        return t("consent.log_proposed", seat=i18n.seat_name(event.seat), version=event.to_version)
-    if event.TYPE == "RulesVersionAnswered":
-        return t("consent.log_yes" if event.yes else "consent.log_no", seat=i18n.seat_name(event.seat),
-                 proposal=event.proposal)
-    key = "consent.log_moved" if event.agreed is None else "consent.log_agreed"
-    return t(key, old=event.from_version, new=event.to_version)
 
 
 def rejection_row(game: object, frame: dict, tried: str) -> object:

@@ -60,6 +60,10 @@ class Follower:
         self.checked.append(False)
         return envelope
 
+    def before(self, seq: int) -> object:
+        """The state before the event at ``seq`` (None before GameStarted): what the log's words read."""
+        return self.states[seq - 2] if 2 <= seq <= len(self.states) + 1 else None
+
     def check(self, seq: int) -> bool:
         """Compare the page's hash after ``seq`` with the logged one; True if they match."""
         index = seq - 1

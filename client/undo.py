@@ -21,21 +21,6 @@ def _seats(seats: object) -> str:
     return ", ".join([seat_name(seat) for seat in seats])
 
 
-def describe(event: object) -> str:
-    """The log's words for an undo event."""
-    kind = event.TYPE
-    if kind == "UndoAsked":
-        if event.needs:
-            return t("undo.asked", seat=seat_name(event.seat), seq=event.back_to, needs=_seats(event.needs))
-        return t("undo.asked_free", seat=seat_name(event.seat), seq=event.back_to)
-    if kind == "UndoAnswered":
-        return t("undo.answered_yes" if event.yes else "undo.answered_no", seat=seat_name(event.seat),
-                 request=event.request)
-    if event.agreed:
-        return t("undo.applied", seq=event.back_to, agreed=_seats(event.agreed))
-    return t("undo.applied_free", seq=event.back_to)
-
-
 def label(request: object) -> str:
     """Who asked and who agreed, beside a struck-through row."""
     if request.agreed:

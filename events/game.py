@@ -13,6 +13,7 @@ from events import upgrade
 from events.record import Record, Registry
 from events.rules import CORE, Catalogue, Rejection, phrase, refuse
 from events.undo import UNDO_COMMANDS, UNDO_EVENTS
+from events.words import Join, Msg, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,6 +114,33 @@ CORE_EVENTS = Registry("event", (SecretRevealed, RulesVersionChanged) + upgrade.
 # Decided by the Table, not the game: a seat's consent to a newer rules version (CORE-10, CORE-11,
 # events/upgrade.py) and undo with consent (AskUndo, AnswerUndo: CORE-4, CORE-6, events/undo.py).
 CORE_COMMANDS = Registry("command", upgrade.COMMANDS + UNDO_COMMANDS)
+
+
+def _seats(seats: Any) -> Join:
+    return Join(", ", [Seat(seat) for seat in seats])
+
+
+def core_words(event: Any) -> Msg | None:
+    """The words of the Table's own events, the same in every game: a rules-version proposal and
+    its answers (CORE-10, CORE-11, ``events/upgrade.py``), an undo asked, answered and applied
+    (CORE-4 to CORE-6, ``events/undo.py``); None for any other event."""
+    kind = event.TYPE
+    if kind == "RulesVersionProposed":
+        return Msg("consent.log_proposed", seat=Seat(event.seat), version=event.to_version)
+    if kind == "RulesVersionAnswered":
+        return Msg("consent.log_yes" if event.yes else "consent.log_no", seat=Seat(event.seat), proposal=event.proposal)
+    if kind == "UndoAsked":
+        if event.needs:
+            return Msg("undo.asked", seat=Seat(event.seat), seq=event.back_to, needs=_seats(event.needs))
+        return Msg("undo.asked_free", seat=Seat(event.seat), seq=event.back_to)
+    if kind == "UndoAnswered":
+        return Msg("undo.answered_yes" if event.yes else "undo.answered_no", seat=Seat(event.seat),
+                   request=event.request)
+    if kind == "UndoApplied":
+        if event.agreed:
+            return Msg("undo.applied", seq=event.back_to, agreed=_seats(event.agreed))
+        return Msg("undo.applied_free", seq=event.back_to)
+    return None
 
 
 class Flow(list):
@@ -255,7 +283,7 @@ class Game:
         is_over: Callable[[Any], bool],
         turn: Callable[[Any], tuple],
         seats: Callable[[Any], tuple],
-        trace: Callable[[Any], list] | None = None,
+        words: Any = None,
         visibility: Callable[[Any], tuple | None] | None = None,
         redact: Callable[[Any], Any] | None = None,
         guards: Guards | None = None,
@@ -280,7 +308,9 @@ class Game:
         self.is_over = is_over
         self.turn = turn
         self.seats = seats
-        self.trace = trace or (lambda event: [])
+        # The game's describer (``events/games/<g>/words.py``): ``describe(event, state)`` -> a Msg,
+        # ``trace(event, state)`` -> a list of Msg, ``state`` the one before the event (events/words.py).
+        self.words = words
         # Hidden information (optional; a game without it shows every event to everybody):
         # ``visibility(event)`` -> the seats that may see it in full while the game runs, or None
         # for everybody; ``redact(record)`` -> the public form of a secret event or command (None
@@ -300,6 +330,30 @@ class Game:
         if refused is not None:
             return refused
         return self.rules_decide(state, seat, command, rng)
+
+    def describe(self, event: Any, state: Any = None) -> Any:
+        """What ``event`` says (an ``events.words.Msg``), ``state`` the one before it; the core's events
+        (CORE-2's SecretRevealed, CORE-3's RulesVersionChanged, and GameStarted unless the game words
+        it) are worded the same in every game; an event the describer does not know is its type name."""
+        if isinstance(event, SecretRevealed):
+            return Msg("log.secret_revealed")
+        if isinstance(event, RulesVersionChanged):
+            if event.agreed is not None:  # the seats agreed to a proposal (CORE-10, CORE-11)
+                return Msg("consent.log_agreed", old=event.from_version, new=event.to_version)
+            return Msg("words.rules_changed", old=event.from_version, new=event.to_version, seq=event.since_seq)
+        core = core_words(event)
+        if core is not None:
+            return core
+        found = None if self.words is None else self.words.describe(event, state)
+        if found is None and isinstance(event, GameStarted):  # a game may word its own (skirmish: the sides)
+            return Msg("log.started", seats=Join(", ", [Seat(seat) for seat in event.seats]), version=event.rules_version)
+        return event.TYPE if found is None else found
+
+    def trace(self, event: Any, state: Any = None) -> list:
+        """The rules' reasoning behind ``event`` (a list of ``events.words.Msg``), for the log and ``explain``."""
+        if self.words is None or event.TYPE in CORE_EVENTS.by_type or isinstance(event, GameStarted):
+            return []
+        return list(self.words.trace(event, state))
 
     def revised(self, rules_version: str, notes: tuple = (), **changes: Any) -> Game:
         """A new rules version of this game: the same game with some of its parts replaced.
@@ -384,7 +438,7 @@ class Game:
 
 _PARTS = (
     "catalogue", "events", "commands", "start", "decide", "evolve", "view", "legal", "is_over", "turn", "seats",
-    "trace", "visibility", "redact", "guards",
+    "words", "visibility", "redact", "guards",
 )
 
 

@@ -95,11 +95,12 @@ def payload(language: str) -> dict:
 
 
 class Script:
-    __slots__ = ("name", "url", "body", "gzipped", "messages")
+    __slots__ = ("name", "url", "body", "gzipped", "messages", "names")
 
     def __init__(self, language: str) -> None:
         data = payload(language)
         self.messages = data["messages"]
+        self.names = data["names"]
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         self.body = f"window.chronicle_i18n = {json.dumps(text, ensure_ascii=False)};\n".encode()
         self.gzipped = gzip.compress(self.body, 9, mtime=0)
@@ -141,3 +142,10 @@ def script_named(name: str) -> Script | None:
 def t(language: str, key: str, **params: object) -> str:
     """A text for the HTML the server renders, from the same catalogue and code as the page's."""
     return i18n.render(script(language).messages, language, key, params)
+
+
+def say(language: str, part: object) -> str:
+    """A describer's message (``events/words.py``) in ``language``, rendered by the very function the
+    page uses (``client.i18n.speak``) over the same catalogue: ``chronicle explain`` says it in English."""
+    found = script(language)
+    return i18n.speak(found.messages, found.names, language, part)

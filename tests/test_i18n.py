@@ -180,18 +180,23 @@ def _focus_steps() -> list:
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_gh_c8_every_step_and_label_focus_writes_has_a_text(lang):
     """A step name or a score label focus.py can write with no catalogue entry would reach the page in English."""
-    from client.boards import gloomhaven_trace
-    from events.games.gloomhaven import focus
+    from events.games.gloomhaven import focus, words
     assert [step for step in _focus_steps() if "gh.step." + step not in CATALOGUES[lang]] == []
     labels = set(focus.LABELS.values()) | {"value"}
-    assert sorted(labels - set(gloomhaven_trace.LABELS)) == []
+    assert sorted(labels - set(words.LABELS)) == []
     assert [label for label in sorted(labels) if "gh.label." + label not in CATALOGUES[lang]] == []
 
 
 def test_gh_c9_a_weighed_destination_reads_in_french_and_russian():
-    """Check: the step (with GH-C10's and GH-C11's suffixes) and the detail focus._detail writes."""
-    from client.boards.gloomhaven_trace import trace_detail, trace_step
-    from events.games.gloomhaven import focus
+    """Check: the step (with GH-C10's and GH-C11's suffixes) and the detail focus._detail writes, as the
+    describer (events/games/gloomhaven/words.py) words them for the page (client.i18n.say)."""
+    from events.games.gloomhaven import focus, words
+
+    def trace_step(step: str) -> str:
+        return i18n.say(words.step(step))
+
+    def trace_detail(detail: str) -> str:
+        return i18n.say(words.detail(detail))
     step = focus.C8_STEPS[1] + " (area, GH-C10): tied, the players choose (GH-C11)"
     detail = f"{focus._detail((False, -2, 5), focus.C8_STEPS)} (best: {focus._detail((True, -3, 1), focus.C8_STEPS)})"
     assert detail == "disadvantage no; targets 2; group 5 (best: disadvantage yes; targets 3; group 1)"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
-from client.i18n import again, lang, local_name, seat_initials, seat_name, t, word
+from client.i18n import again, lang, local_name, say, seat_initials, seat_name, t, word
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -165,132 +165,6 @@ class EchoView:
         if isinstance(command, Trade):
             return t("echo.trade", item=self.name(command.item), to=seat_name(command.to))
         return command.TYPE
-
-    def describe(self, event: object) -> str:
-        kind = event.TYPE
-        seat = seat_name(getattr(event, "seat", ""))
-        if kind == "GameStarted":
-            self.learn(self.game.evolve(None, event))
-            return t("echo.started", seats=", ".join(self.who(s) for s in event.seats))
-        if kind == "RoundBegan":
-            points = ", ".join(f"{seat_name(s)} {mp}" for s, mp in event.points)
-            return t("echo.round_began", round=event.round, points=points, first=seat_name(event.first))
-        if kind == "InvestigatorMoved":
-            how = t("echo.link_" + event.link) if event.link in LINKS else event.link
-            return t("echo.moved", seat=seat, start=self.name(event.start), to=self.name(event.to), how=how,
-                     n=event.mp)
-        if kind == "EvasionRolled":
-            outcome = t("echo.evaded") if event.success else t("echo.not_evaded")
-            return t("echo.evasion", seat=seat, enemy=self.name(event.enemy), stealth=event.stealth,
-                     penalty=event.penalty, n=len(event.dice), faces=_faces(event.dice), outcome=outcome)
-        if kind == "CombatBegan":
-            return t("echo.combat_began", location=self.name(event.location),
-                     seats=", ".join(seat_name(s) for s in event.seats),
-                     enemies=", ".join(self.name(eid) for eid in event.enemies))
-        if kind == "CombatStepBegan":
-            return t("echo.step_began", round=event.round, step=_step_name(event.step))
-        if kind == "StrikeOrderRolled":
-            outcome = t("echo.success") if event.success else t("echo.failure")
-            return t("echo.order_rolled", seat=seat, enemy=self.name(event.enemy), skill=_skill(event.skill),
-                     value=event.value, penalty=event.penalty, faces=_faces(event.dice), outcome=outcome)
-        if kind == "StrikeOrderSet":
-            first = t("echo.strikes_first") if event.first else t("echo.enemies_first")
-            return t("echo.order_set", seat=seat, first=first, reason=_why(event.reason))
-        if kind == "ItemStruck":
-            return t("echo.item_struck", seat=seat, enemy=self.name(event.enemy), item=self.name(event.item))
-        if kind == "SpellCast":
-            outcome = t("echo.success") if event.success else t("echo.failure")
-            return t("echo.spell_cast", seat=seat, spell=self.name(event.spell), skill=_skill(event.skill),
-                     value=event.value, difficulty=event.difficulty, faces=_faces(event.dice), outcome=outcome)
-        if kind == "PowerPaid":
-            return t("echo.power_paid", seat=seat, n=event.price)
-        if kind == "StrikePassed":
-            return t("echo.strike_passed", seat=seat)
-        if kind == "EnemyDamaged":
-            return t("echo.enemy_damaged", enemy=self.name(event.enemy), sanity_loss=event.sanity_loss,
-                     health_loss=event.health_loss, sanity=event.sanity, health=event.health)
-        if kind == "EnemyAttacked":
-            return t("echo.enemy_attacked", roller=seat_name(event.roller), enemy=self.name(event.enemy), seat=seat,
-                     blue=_faces(event.blue), sanity_loss=event.sanity_loss, red=_faces(event.red),
-                     health_loss=event.health_loss, sanity=event.sanity, health=event.health)
-        if kind == "FixedDamageDealt":
-            return t("echo.fixed_damage", enemy=self.name(event.enemy), sanity_loss=event.sanity_loss,
-                     health_loss=event.health_loss, seat=seat, sanity=event.sanity, health=event.health)
-        if kind == "EnemyDetained":
-            return t("echo.detained", enemy=self.name(event.enemy), seat=seat)
-        if kind == "EnemyKilled":
-            return t("echo.killed", enemy=self.name(event.enemy), reason=_why(event.reason))
-        if kind == "InvestigatorDied":
-            return t("echo.died", who=self.who(event.seat), reason=_why(event.reason))
-        if kind == "InvestigatorSentAway":
-            track = t("echo.sanity") if event.track == "sanity" else t("echo.health")
-            return t("echo.sent_away", who=self.who(event.seat), to=self.name(event.to), track=track)
-        if kind == "FightContinued":
-            return t("echo.fights_on", seat=seat)
-        if kind == "CombatLeft":
-            return t("echo.escaped", seat=seat)
-        if kind == "CombatRoundEnded":
-            points = ", ".join(f"{seat_name(s)} {mp}" for s, mp in event.points)
-            return t("echo.round_ended", round=event.round, points=points)
-        if kind == "CombatEnded":
-            return t("echo.combat_ended", reason=_why(event.reason))
-        if kind == "DetainedExchanged":
-            return t("echo.exchanged", seat=seat, enemy=self.name(event.enemy), n=event.clues)
-        if kind == "ItemTraded":
-            return t("echo.traded", seat=seat, to=seat_name(event.to), item=self.name(event.item))
-        if kind == "TurnEnded":
-            if event.next_seat:
-                return t("echo.turn_ended_next", seat=seat, next=seat_name(event.next_seat))
-            return t("echo.turn_ended", seat=seat)
-        if kind == "GameEnded":
-            return t("echo.game_ended", reason=_why(event.reason))
-        return kind
-
-    def trace(self, event: object) -> list:
-        """The rules' reasoning (``rules.trace``) in the reader's language, with names, not ids."""
-        kind = event.TYPE
-        seat = seat_name(getattr(event, "seat", ""))
-        if kind == "EvasionRolled":
-            lines = [t("echo.trace_vs", seat=seat, enemy=self.name(event.enemy),
-                       check=_check(t("echo.skill_stealth"), event.stealth, t("echo.evasion_penalty"), event.penalty,
-                                    event.dice, event.success))]
-            if not event.success:
-                lines.append(t("echo.trace_failed_evasion") + (t("echo.trace_retry") if event.rule == "EC-5" else ""))
-            return lines
-        if kind == "StrikeOrderRolled":
-            extra = t("echo.trace_stealth_first") if event.rule == "EC-8" else ""
-            return [t("echo.trace_vs", seat=seat, enemy=self.name(event.enemy),
-                      check=_check(_skill(event.skill), event.value, t("echo.attention_penalty"), event.penalty,
-                                   event.dice, event.success)) + extra]
-        if kind == "SpellCast":
-            magic = t("echo.obvious_magic") if event.skill == "knowledge" else t("echo.true_magic")
-            return [t("echo.trace_cast", seat=seat, spell=self.name(event.spell), enemy=self.name(event.enemy),
-                      magic=magic, check=_check(_skill(event.skill), event.value, t("echo.difficulty"),
-                                                event.difficulty, event.dice, event.success))]
-        if kind == "EnemyAttacked":
-            return [t("echo.trace_roller", roller=seat_name(event.roller), enemy=self.name(event.enemy), seat=seat),
-                    t("echo.trace_attack", blue=_faces(event.blue), sanity_loss=event.sanity_loss, red=_faces(event.red),
-                      health_loss=event.health_loss, seat=seat, sanity=event.sanity, health=event.health)]
-        if kind == "CombatBegan":
-            lines = [t("echo.trace_combat", location=self.name(event.location),
-                       seats=", ".join(seat_name(s) for s in event.seats),
-                       enemies=", ".join(self.name(e) for e in event.enemies))]
-            if len(event.seats) > 1 or len(event.enemies) > 1:
-                lines.append(t("echo.trace_group"))
-            for forced in event.forced:
-                lines.append(t("echo.trace_forced", seat=seat_name(forced)))
-            return lines
-        if kind == "InvestigatorMoved":
-            how = t("echo.along_" + event.link) if event.link in LINKS else event.link
-            return [t("echo.trace_moved", seat=seat, start=self.name(event.start), to=self.name(event.to), how=how,
-                      cost=event.cost, n=event.mp)]
-        if kind == "EnemyKilled":
-            return [t("echo.trace_killed", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
-                      reason=_why(event.reason))]
-        if kind == "EnemyDetained":
-            return [t("echo.trace_detained", enemy=self.name(event.enemy), sanity=event.sanity, health=event.health,
-                      seat=seat)]
-        return []
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -480,7 +354,7 @@ class EchoView:
         if hurts:
             damage = el("ul", None, "echo-damage")
             for event in hurts:
-                add(damage, el("li", self.describe(event), None, (("data-type", event.TYPE),)))
+                add(damage, el("li", say(self.game.describe(event, state)), None, (("data-type", event.TYPE),)))
             add(box, el("h4", t("echo.damage")), damage)
         waiting = prompt(state)
         if waiting is not None:
@@ -563,16 +437,6 @@ class EchoView:
             add(item, el("div", text))
             add(box, item)
         return box
-
-
-def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: tuple, success: bool) -> str:
-    """A check as rules._check says it: the value, the penalty, the dice and the outcome."""
-    count = value - penalty
-    if count < 1:
-        return t("echo.check_no_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty)
-    outcome = t("echo.check_success") if success else t("echo.check_failure")
-    return t("echo.check_dice", value_name=value_name, value=value, penalty_name=penalty_name, penalty=penalty,
-             n=count, faces=_faces(dice), outcome=outcome)
 
 
 def _why(reason: str) -> str:

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from browser import timer
 
-from client.boards.gloomhaven_trace import trace_detail, trace_step
 from client.boards.svgkit import polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
-from client.i18n import local_name, seat_initials, seat_name, t, word
-from events.games.gloomhaven import rules
+from client.i18n import local_name, say, seat_initials, seat_name, t, word
+from events.games.gloomhaven import rules, words
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_center
 
@@ -54,21 +53,10 @@ def points(hex: tuple, scale: float = 0.96) -> str:
 
 
 PENDING = ("initiative", "monster-order", "monster", "short-rest")
-DECIDED = {"only enemy reachable": "only", "tied: the players choose (GH-C4)": "tied",
-           "tied on initiative: the players choose (GH-C11)": "tied_initiative",
-           "negative hexes on the path (GH-C4)": "negative", "path length (GH-6)": "path",
-           "proximity (GH-6)": "proximity", "initiative order (GH-6)": "initiative",
-           "initiative order (GH-V1)": "initiative_jotl"}
-
-
-def _decided(why: str) -> str:
-    """What decided a monster's focus (focus.py's words) in the reader's language."""
-    return t("gh.decided_" + DECIDED[why]) if why in DECIDED else why
 
 
 def hex_name(hex: tuple) -> str:
     return f"[{hex[0]}, {hex[1]}]"
-
 
 
 class GloomhavenView:
@@ -91,7 +79,6 @@ class GloomhavenView:
         self.moving: dict = {}  # figure id -> hex shown while animating
         self.last = None  # (state, envelopes, seat, interactive, on_pick) of the last draw
         self.known = None  # the first state: every card and the starting figures, for names
-        self.summoned: dict = {}  # summon id -> its name, from FigureSummoned
 
     # --- names -------------------------------------------------------------------------------------
 
@@ -110,8 +97,7 @@ class GloomhavenView:
             if known is not None and found is None:
                 found = rules.figure_of(known, figure_id)
         if found is None:
-            name = self.summoned.get(figure_id)
-            return local_name("gloomhaven", name, name) if name else str(figure_id)
+            return str(figure_id)
         if found.kind == "character":
             return seat_name(found.seat or figure_id)
         name = local_name("gloomhaven", found.name, found.name)
@@ -202,147 +188,6 @@ class GloomhavenView:
         """An item of a tie's order: a seat, or a monster type by name."""
         return seat_name(item) if rules.hero_of(state, item) is not None else local_name("gloomhaven", item, item)
 
-    def describe(self, event: object) -> str:
-        kind = event.TYPE
-        seat = seat_name(getattr(event, "seat", ""))
-        figure = self.fig(getattr(event, "figure", "")) if isinstance(getattr(event, "figure", None), str) else ""
-        if kind == "GameStarted":
-            self.known = self.game.evolve(None, event)
-            return t("gh.started", seats=", ".join(seat_name(s) for s in event.seats), version=event.rules_version)
-        if kind == "RoundStarted":
-            return t("gh.round_started", round=event.round)
-        if kind == "CardsSelected":
-            if event.sealed:
-                return t("gh.has_chosen", seat=seat)
-            if event.long_rest:
-                return t("gh.chose_long_rest", seat=seat)
-            return t("gh.chose", seat=seat, cards=", ".join(self.card(c) for c in event.cards),
-                     leading=self.card(event.leading))
-        if kind == "CardsRevealed":
-            parts = [t("gh.revealed_rest", seat=seat_name(s)) if rest else
-                     t("gh.revealed_cards", seat=seat_name(s), cards=self.cards(cards), leading=self.card(leading))
-                     for s, cards, leading, rest in event.picks]
-            return t("gh.revealed", picks="; ".join(parts))
-        if kind == "MonsterCardDrawn":
-            return t("gh.monster_card", group=local_name("gloomhaven", event.group, event.group),
-                     initiative=event.initiative)
-        if kind == "InitiativeSet":
-            return t("gh.order", order=", ".join(f"{self.fig(f)} {initiative}" for f, initiative in event.order))
-        if kind == "TieOffered":
-            return t("gh.tie", group=", ".join(self._named(g) for g in event.group),
-                     seats=", ".join(seat_name(s) for s in event.seats))
-        if kind == "OrderChosen":
-            return t("gh.order_chosen", seat=seat, order=" → ".join(self._named(item) for item in event.order))
-        if kind == "TurnStarted":
-            return t("gh.turn_started", figure=figure)
-        if kind == "CardPlayed":
-            key = "gh.played_skipped" if event.skipped else "gh.played"
-            return t(key, seat=seat, action=word("gh.action_", event.action), card=self.card(event.card),
-                     half=self.half_name(event.half))
-        if kind == "FigureMoved":
-            route = " → ".join(hex_name(hex) for hex in (event.start,) + event.path)
-            return t("gh.moved", figure=figure, mode=word("gh.mode_", event.mode), route=route, n=event.cost)
-        if kind == "MonsterTurnPlanned":
-            if not event.focus:
-                return t("gh.no_focus", figure=figure)
-            return t("gh.focus", figure=figure, focus=self.figs(event.focus), why=_decided(event.decided_by),
-                     n=len(event.options))
-        if kind == "OptionChosen":
-            key = "gh.option_chosen" if event.seat else "gh.option_given"
-            return t(key, seat=seat, index=event.index, figure=figure, hex=hex_name(event.option.destination))
-        if kind == "AttackResolved":
-            how = f" ({word('gh.effect_', event.effect)}: {', '.join(event.drawn)})" if event.effect else ""
-            return t("gh.attack", attacker=self.fig(event.attacker), target=self.fig(event.target), value=event.value,
-                     used=event.used, how=how, damage=event.damage, n=event.hp)
-        if kind == "TrapSprung":
-            return t("gh.trap", figure=figure, hex=hex_name(event.hex), damage=event.damage)
-        if kind == "HazardEntered":
-            return t("gh.hazard", figure=figure, damage=event.damage)
-        if kind == "DoorOpened":
-            return t("gh.door", figure=figure, hex=hex_name(event.hex))
-        if kind == "FigureDied":
-            return t("gh.died", figure=figure)
-        if kind == "FigureHealed":
-            return t("gh.healed", figure=figure, amount=event.amount, n=event.hp)
-        if kind == "FigureSummoned":
-            self.summoned[event.figure.id] = event.figure.name
-            return t("gh.summoned", seat=seat, name=local_name("gloomhaven", event.figure.name, event.figure.name),
-                     hex=hex_name(event.figure.hex))
-        if kind == "CharacterExhausted":
-            return t("gh.exhausted", seat=seat, cause=word("gh.cause_", event.cause))
-        if kind == "CardsDiscarded":
-            lost = t("gh.lost_cards", cards=", ".join(self.card(c) for c in event.lost)) if event.lost else ""
-            return t("gh.discarded", seat=seat, cards=", ".join(self.card(c) for c in event.discarded) or t("gh.nothing"),
-                     lost=lost)
-        if kind == "LongRested":
-            return t("gh.long_rested", seat=seat, card=self.card(event.lost), healed=event.healed)
-        if kind == "ShortRestOffered":
-            return t("gh.short_rest_offered", seats=", ".join(seat_name(s) for s in event.seats))
-        if kind == "ShortRested":
-            return t("gh.short_rested", seat=seat, card=self.card(event.lost))
-        if kind == "ShortRestDeclined":
-            return t("gh.short_rest_declined", seat=seat)
-        if kind == "DeckReshuffled":
-            return t("gh.reshuffled", deck=self._deck(event.deck))
-        if kind == "RoundEnded":
-            extra = t("gh.reshuffled_decks", decks=", ".join(self._deck(d) for d in event.reshuffled)) \
-                if event.reshuffled else ""
-            return t("gh.round_ended", round=event.round, extra=extra)
-        if kind == "TurnEnded":
-            return t("gh.turn_ended", figure=figure)
-        if kind == "GameEnded":
-            return t("gh.game_ended", outcome=word("gh.outcome_", event.outcome), round=event.round)
-        return kind
-
-    def _named(self, item: str) -> str:
-        """A seat, a figure or a monster type, by name."""
-        if self.known is not None and rules.hero_of(self.known, item) is not None:
-            return seat_name(item)
-        return local_name("gloomhaven", item, item) if self.known is None or rules.figure_of(self.known, item) is None \
-            else self.fig(item)
-
-    def _deck(self, deck: str) -> str:
-        """A modifier deck: a seat's, or the monsters' (``monsters``)."""
-        return t("gh.deck_monsters") if deck == "monsters" else t("gh.deck_of", owner=self._named(deck))
-
-    def trace(self, event: object) -> list:
-        """The rules' reasoning (``rules.trace``) in the reader's language."""
-        kind = event.TYPE
-        if kind == "MonsterTurnPlanned":
-            figure = self.fig(event.figure)
-            lines = []
-            for c in event.candidates:
-                if c.reachable:
-                    lines.append(t("gh.trace_candidate", figure=figure, enemy=self.fig(c.figure), negative=c.negative,
-                                   n=c.movement, proximity=c.proximity, initiative=c.initiative, order=c.order))
-                else:
-                    lines.append(t("gh.trace_unreachable", figure=figure, enemy=self.fig(c.figure)))
-            if not event.focus:
-                lines.append(t("gh.trace_no_focus", figure=figure))
-                return lines
-            lines.append(t("gh.trace_focus", focus=self.figs(event.focus), why=_decided(event.decided_by)))
-            for i, option in enumerate(event.options):
-                where = " → ".join(hex_name(h) for h in option.path) or t("gh.stays")
-                hits = self.figs(option.attacks) or t("gh.no_attack")
-                lines.append(t("gh.trace_option", index=i, where=where, hits=hits)
-                             + (t("gh.with_disadvantage") if option.disadvantage else ""))
-            if len(event.options) > 1:
-                lines.append(t("gh.equally_good"))
-            return lines
-        if kind == "InitiativeSet":
-            return [" → ".join(f"{self.fig(f)} ({initiative})" for f, initiative in event.order)] + \
-                [t("gh.note", note=note) for note in event.notes]
-        if kind == "AttackResolved":
-            how = t("gh.trace_drew_effect", effect=word("gh.effect_", event.effect), drawn=", ".join(event.drawn),
-                    used=event.used) if event.effect else t("gh.trace_drew", used=event.used)
-            return [t("gh.trace_attack", attacker=self.fig(event.attacker), target=self.fig(event.target),
-                      value=event.value, how=how, deck=self._deck(event.deck), damage=event.damage, n=event.hp)]
-        if kind == "FigureMoved":
-            route = " → ".join(hex_name(h) for h in (event.start,) + event.path)
-            return [t("gh.trace_moved", figure=self.fig(event.figure), mode=word("gh.mode_", event.mode), route=route,
-                      n=event.cost)]
-        return []
-
     # --- drawing --------------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
@@ -351,6 +196,8 @@ class GloomhavenView:
         self.last = (state, envelopes, seat, interactive, on_pick)
         if self.map is not state.map:
             self._build(state)
+            if envelopes and envelopes[0].type == "GameStarted":  # every card and the starting figures, for names
+                self.known = self.game.evolve(None, envelopes[0].event)
         mine = self.viewer is not None and self.viewer in rules.turn(state)
         if not mine or state.phase != "act":
             self.half = None
@@ -851,7 +698,7 @@ class GloomhavenView:
                 el("td", t("gh.focus_mark") if c.figure in planned.focus else ""))
             add(table, row)
         add(box, table)
-        add(box, el("p", t("gh.decided_by", why=_decided(planned.decided_by)), "decided-by"))
+        add(box, el("p", t("gh.decided_by", why=say(words.decided(planned.decided_by))), "decided-by"))
         if planned.options:
             listing = el("ol", None, "options", (("start", "0"),))
             for option in planned.options:
@@ -864,7 +711,7 @@ class GloomhavenView:
                 add(box, el("p", t("gh.equally_good"), "hint"))
         if planned.destinations:
             # Every hex weighed and the GH-C8/GH-C9 step that kept or dropped it (the step names come from
-            # the core in English; trace_step and trace_detail say them in the reader's language).
+            # the core in English; the describer's step and detail say them in the reader's language).
             weighed = el("details", None, "destinations")
             add(weighed, el("summary", t("gh.weighed", n=len(planned.destinations))))
             listing = el("ul")
@@ -872,8 +719,8 @@ class GloomhavenView:
                 toward = f" → {hex_name(d.toward)}" if d.toward is not None else ""
                 verdict = "kept" if d.kept else "dropped"
                 line = t("gh.weighed_line", hex=hex_name(d.hex), toward=toward,
-                         verdict=t("gh.kept") if d.kept else t("gh.dropped"), step=trace_step(d.step),
-                         detail=trace_detail(d.detail))
+                         verdict=t("gh.kept") if d.kept else t("gh.dropped"), step=say(words.step(d.step)),
+                         detail=say(words.detail(d.detail)))
                 add(listing, el("li", line, "destination " + verdict, (("data-hex", f"{d.hex[0]},{d.hex[1]}"),)))
             add(weighed, listing)
             add(box, weighed)

@@ -102,54 +102,6 @@ class MechaView:
         """A click on a Location sends ``Move`` to it (the rules decide); the label names the Location."""
         return "Move", {"to": place}, t("play.move_to", place=_where(place))
 
-    def describe(self, event: object) -> str:
-        kind = event.TYPE
-        seat = seat_name(getattr(event, "seat", ""))
-        if kind == "GameStarted":
-            return t("log.started", seats=", ".join([seat_name(s) for s in event.seats]),
-                     version=event.rules_version)
-        if kind == "MechMoved":
-            route = " → ".join([str(place) for place in event.path])
-            return t("mecha.moved", seat=seat, start=_where(event.start), route=route)
-        if kind == "MechStayed":
-            return t("mecha.stayed", seat=seat, at=_where(event.at))
-        if kind == "PlanTokenGained":
-            return t("mecha.plan_token", seat=seat, location=event.location)
-        if kind == "LocationRevealed":
-            return t("mecha.revealed", seat=seat, location=event.location)
-        if kind == "CorruptionDrawn":
-            return t("mecha.drawn", location=event.location, value=event.value, colour=_colour(event.colour),
-                     total=event.total, level=event.level)
-        if kind == "CorruptionPlaced":
-            return t("mecha.placed", location=event.location, value=event.value)
-        if kind == "BagRanOut":
-            return t("mecha.bag_out", location=event.location, total=event.total, level=event.level)
-        if kind == "TurnPassed":
-            return t("mecha.passes", seat=seat)
-        if kind == "TurnEnded":
-            return t("mecha.turn_ended", seat=seat, next=seat_name(event.next_seat), round=event.round)
-        if kind == "GameEnded":
-            return t("mecha.game_ended", n=event.rounds, plans=", ".join([str(p) for p in event.plans]),
-                     revealed=", ".join([str(p) for p in event.revealed]))
-        return kind
-
-    def trace(self, event: object) -> list:
-        """The rules' reasoning (``rules.trace``) in the reader's language."""
-        kind = event.TYPE
-        if kind == "MechMoved":
-            route = " → ".join([_where(event.start)] + [str(place) for place in event.path])
-            lines = [t("mecha.trace_moved", seat=seat_name(event.seat), route=route, n=len(event.path))]
-            for place in event.passed_through:
-                lines.append(t("mecha.trace_passed", location=place))
-            return lines
-        if kind == "CorruptionDrawn":
-            more = t("mecha.trace_level") if event.total >= event.level else t("mecha.trace_again")
-            return [t("mecha.trace_drawn", location=event.location, value=event.value, total=event.total,
-                      level=event.level, more=more)]
-        if kind == "BagRanOut":
-            return [t("mecha.trace_bag_out", location=event.location, total=event.total, level=event.level)]
-        return []
-
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:

@@ -188,54 +188,6 @@ class SkirmishView:
                 return item.open
         return False
 
-    def describe(self, event: object) -> str:
-        kind = event.TYPE
-        who = self.fig(event.figure) if isinstance(getattr(event, "figure", None), str) else ""
-        if kind == "GameStarted":
-            self.known = self.game.evolve(None, event)
-            return t("sk.started", sides=t("sk.vs").join(seat_name(s) for s in event.seats),
-                     version=event.rules_version)
-        if kind == "FigureActivated":
-            return t("sk.activated", figure=who, side=seat_name(event.side), round=event.round)
-        if kind == "FigureMoved":
-            route = " → ".join(square_name(sq) for sq in (event.start,) + event.path)
-            if event.chosen:
-                return t("sk.moved_chosen", figure=who, route=route, n=event.cost)
-            return t("sk.moved", figure=who, route=route, n=event.cost)
-        if kind == "AttackRolled":
-            result = t("sk.critical") if event.critical else t("sk.hit") if event.hit else t("sk.miss")
-            cover = t("sk.with_cover") if event.cover else ""
-            damage = t("sk.damage", damage=event.damage) if event.hit else ""
-            return t("sk.attack_rolled", figure=who, target=self.fig(event.target), roll=event.roll, attack=event.attack,
-                     total=event.total, defense=event.defense, cover=cover, result=result, damage=damage)
-        if kind == "FigureDefeated":
-            return t("sk.defeated", figure=who, at=square_name(event.at))
-        if kind == "DoorContested":
-            last = event.throws[-1]
-            want = t("sk.want_open") if event.want_open else t("sk.want_closed")
-            state = t("sk.open") if event.open else t("sk.closed")
-            return t("sk.contested", figure=who, door=self.door(event.door), want=want, holder=self.fig(event.holder),
-                     mine=last[1], theirs=last[3], n=len(event.throws), winner=self.fig(event.winner), state=state)
-        if kind == "DoorTaken":
-            state = t("sk.open") if event.open else t("sk.closed")
-            return t("sk.taken", figure=who, door=self.door(event.door), holder=self.fig(event.holder), state=state)
-        if kind == "DoorDecisionsDue":
-            return t("sk.decisions_due", figure=who, doors=", ".join(self.door(d) for d in event.doors))
-        if kind == "DoorDecided":
-            key = "sk.decided_open" if event.open else "sk.decided_close" if event.was_open else "sk.decided_keep"
-            return t(key, figure=who, door=self.door(event.door))
-        if kind == "DoorReleased":
-            return t("sk.released", door=self.door(event.door), figure=who)
-        if kind == "ActivationEnded":
-            return t("sk.activation_ended", figure=who, side=seat_name(event.next_side))
-        if kind == "RoundEnded":
-            return t("sk.round_ended", round=event.round, side=seat_name(event.next_side))
-        if kind == "GameEnded":
-            if event.winner:
-                return t("sk.game_won", side=seat_name(event.winner), reason=event.reason)
-            return t("sk.game_drawn", reason=event.reason)
-        return kind
-
     # --- drawing --------------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:

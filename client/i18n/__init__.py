@@ -7,10 +7,16 @@ the language's own rule (``plural``). The server sends the page one language's c
 clause titles and texts and the names of places, cards and monsters in that language
 (``server/i18n.py``); ``install`` takes it. The server renders its HTML shells with the same code.
 
-Pure Python and no imports, so it costs nothing in Brython (BRYTHON.md) and runs in the server too.
+What an event says comes from the games' describers as data (``events/words.py``: keys, names,
+seats, codes); ``say`` renders it in the page's language, ``speak`` in any (``chronicle explain``).
+
+Pure Python importing only ``events.words`` (plain classes), so it costs nothing in Brython
+(BRYTHON.md) and runs in the server too.
 """
 
 from __future__ import annotations
+
+from events.words import Join, Msg, Name, Seat, Word
 
 LANGUAGES = ("en", "fr", "ru")
 DEFAULT = "en"
@@ -81,6 +87,48 @@ def render(messages: dict, language: str, key: str, params: dict) -> str:
 def t(key: str, **params: object) -> str:
     """The text of ``key`` in the page's language, with its named parameters."""
     return _state["mark"] + render(_state["messages"], _state["lang"], key, params)
+
+
+def speak(messages: dict, names: dict, language: str, part: object) -> str:
+    """A describer's part (``events/words.py``) as text in ``language``, over that language's
+    ``messages`` and ``names`` (``{game: {key: name}}``); ints and strings stand as they are."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, Msg):
+        params = {}
+        for name, value in part.params.items():
+            params[name] = value if isinstance(value, (int, str)) else speak(messages, names, language, value)
+        return render(messages, language, part.key, params)
+    if isinstance(part, Seat):
+        if part.seat is None:
+            return ""
+        found = messages.get("seat." + str(part.seat))
+        return found if isinstance(found, str) else str(part.seat)
+    if isinstance(part, Name):
+        for held_language, held in part.held:
+            if held_language == language:
+                return held
+        found = names.get(part.game, {}).get(part.key)
+        return found if found is not None else part.fallback
+    if isinstance(part, Word):
+        key = part.prefix + str(part.code)
+        return render(messages, language, key, {}) if key in messages else str(part.code)
+    if isinstance(part, Join):
+        separator = speak(messages, names, language, part.separator)
+        return separator.join([speak(messages, names, language, item) for item in part.items])
+    return "" if part is None else str(part)
+
+
+def say(part: object) -> str:
+    """A describer's part in the page's language (marked once, as one text of ``t``)."""
+    return _state["mark"] + speak(_state["messages"], _state["names"], _state["lang"], part)
+
+
+def event_words(game: object, event: object, before: object = None) -> tuple:
+    """``(description, trace lines)`` of an event in the page's language, from the game's describer
+    (``game.describe``, ``game.trace``: ``events/games/<g>/words.py``); ``before`` is the state
+    before the event."""
+    return say(game.describe(event, before)), [say(line) for line in game.trace(event, before)]
 
 
 def clause(game: str, clause_id: str) -> tuple | None:

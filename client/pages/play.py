@@ -188,7 +188,7 @@ class PlayPage:
             return
         self.clock.add(envelope, self.game.turn(self.follower.state))
         if self.ready:
-            add(byid("log"), event_row(self.game, self.view, envelope))
+            add(byid("log"), event_row(self.game, envelope, self.follower.before(envelope.seq)))
             self.schedule_render()
         elif self.follower.seq >= self.head:
             mark("folded")
@@ -247,7 +247,7 @@ class PlayPage:
         self.rows_from = max(0, len(envelopes) - FIRST_ROWS)
         log = byid("log")
         for envelope in envelopes[self.rows_from :]:
-            add(log, event_row(self.game, self.view, envelope))
+            add(log, event_row(self.game, envelope, self.follower.before(envelope.seq)))
 
     def check_older(self) -> None:
         """After a draw, a little per tick so the page stays responsive: first the log rows the
@@ -257,7 +257,7 @@ class PlayPage:
             start = max(0, self.rows_from - 30)
             first = log.firstChild
             for envelope in self.follower.envelopes[start : self.rows_from]:
-                log.insertBefore(event_row(self.game, self.view, envelope), first)
+                log.insertBefore(event_row(self.game, envelope, self.follower.before(envelope.seq)), first)
             self.rows_from = start
             timer.set_timeout(self.check_older, 0)
             return

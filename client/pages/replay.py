@@ -204,7 +204,8 @@ class ReplayPage:
         set_text(byid("position"), t("replay.position", seq=seq, last=len(self.envelopes)))
         log = clear(byid("log"))
         for item in shown[-60:]:
-            add(log, event_row(self.game, self.view, item, self.open_dispute))
+            add(log, event_row(self.game, item, self.states[item.seq - 2] if item.seq > 1 else None,
+                               self.open_dispute))
         strike(log, self.undos, seq)  # rows an undo took back by this seq, struck through (CORE-4)
         window.history.replaceState(0, "", f"{window.location.pathname}?seq={seq}")
 

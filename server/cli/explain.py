@@ -1,9 +1,10 @@
 """Explain a logged event: the command that produced it, each rule clause cited, and why.
 
 For event SEQ this shows the seat and the command (type and data) that produced it, then every
-event of that command with the clause it cites (ID, title and text from the rule catalogue) and
-the decision trace the rules give for it (the path a Mecha took, each Corruption draw against
-the level). SEQ 1 (GameStarted) shows what the game started from: scenario title, seats, the
+event of that command with the clause it cites (ID, title and text from the rule catalogue), what
+it says and the decision trace the rules give for it (the path a Mecha took, each Corruption draw
+against the level): both from the game's describer (``events/games/<g>/words.py``) in the English
+of ``client/i18n/en.json``, the very lines the page's log shows in English. SEQ 1 (GameStarted) shows what the game started from: scenario title, seats, the
 commitment to the game's secret (CORE-1) and rules version. Text by default; --json for one JSON object.
 
 An event an undo took back (CORE-4) is still explained, marked ``~`` (struck through) with the
@@ -17,7 +18,7 @@ import json
 
 from events.game import GameStarted
 from events.log import LogError, Table, command_groups
-from server import logfile
+from server import i18n, logfile
 from server.cli.status import BAD_ARGS, SUCCESS, CommandError
 
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         report = _started(game, head)
         text = _started_text
     else:
-        report = _command(game, group, args.seq, _undone(game, envelopes))
+        report = _command(game, group, args.seq, _states_before(game, envelopes, group), _undone(game, envelopes))
         text = _command_text
     print(json.dumps(report, ensure_ascii=False) if args.json else text(report))
     return SUCCESS
@@ -79,24 +80,37 @@ def _undone(game, envelopes: list) -> dict:
             for seq, request in undos.undone.items()}
 
 
-def _command(game, group: list, asked: int, undone: dict) -> dict:
+def _states_before(game, envelopes: list, group: list) -> list:
+    """The state before each event of ``group``: the log folded up to it (what the describer reads)."""
+    table = Table(game, group[0].game)
+    before = []
+    for envelope in envelopes[: group[-1].seq]:
+        if envelope.seq >= group[0].seq:
+            before.append(table.state)
+        table.absorb(envelope, verify=False)
+    return before
+
+
+def _command(game, group: list, asked: int, before: list, undone: dict) -> dict:
     head = group[0]
     command = head.to_dict()["command"]
     return {
         "seq": asked, "game_id": head.game, "seat": head.seat, "command_id": head.command_id, "command": command,
         "dice": list(head.dice) if head.dice is not None else None,
-        "events": [dict(_event(game, envelope), undone=undone.get(envelope.seq)) for envelope in group],
+        "events": [dict(_event(game, envelope, state), undone=undone.get(envelope.seq))
+                   for envelope, state in zip(group, before)],
     }
 
 
-def _event(game, envelope) -> dict:
+def _event(game, envelope, before) -> dict:
     clause = None
     if envelope.rule is not None and envelope.rule in game.catalogue:
         found = game.catalogue[envelope.rule]
         clause = {"id": found.id, "title": found.title, "text": found.text}
     return {
         "seq": envelope.seq, "type": envelope.type, "data": envelope.to_dict()["data"], "rule": envelope.rule,
-        "clause": clause, "trace": list(game.trace(envelope.event)),
+        "clause": clause, "what": i18n.say("en", game.describe(envelope.event, before)),
+        "trace": [i18n.say("en", line) for line in game.trace(envelope.event, before)],
     }
 
 
@@ -115,6 +129,7 @@ def _command_text(report: dict) -> str:
     for event in events:
         mark = ">" if event["seq"] == report["seq"] else "~" if event["undone"] else " "
         lines.append(f"{mark} seq {event['seq']} {event['type']} {_compact(event['data'])}")
+        lines.append(f"      what: {event['what']}")
         undone = event["undone"]
         if undone is not None:
             agreed = f", agreed by {', '.join(undone['agreed'])}" if undone["agreed"] else ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import Game, stamped
-from events.games.arkham import rules
+from events.games.arkham import rules, words
 from events.games.arkham.clauses import CATALOGUE
 from events.games.arkham.model import COMMANDS, EVENTS
 from events.games.arkham.view import view
@@ -23,7 +23,7 @@ GAME_2 = Game(
     is_over=rules.is_over,
     turn=rules.turn,
     seats=rules.seats,
-    trace=rules.trace,
+    words=words,
     guards=rules.GUARDS,
 )
 #: arkham-3 (issue 15): what changed, as the pages show it to the players of an arkham-2 game.

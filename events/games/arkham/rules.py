@@ -1057,35 +1057,3 @@ def _swap(items: tuple, out: tuple, into: tuple) -> tuple:
     for item in out:
         left.remove(item)
     return tuple(left) + into
-
-
-# --- explain ---------------------------------------------------------------------------------------
-
-
-def trace(event: Any) -> list:
-    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
-    match event:
-        case MovementBegan(seat, _area, points, rule):
-            why = {"AH-2": "its Speed", "AH-C7": "delayed: it only stands up", "AH-9": "in an Other World"}[rule]
-            return [f"{seat}: {points} movement points ({why}, {rule})"]
-        case InvestigatorMoved(seat, start, to, aim, path, points_left):
-            lines = [f"{seat}: {' → '.join((start,) + path)}, {len(path)} point(s), one per yellow line (AH-3); "
-                     f"{points_left} left"]
-            if to != aim:
-                lines.append(f"stopped in {to} short of {aim}: monsters there must be fought or evaded before "
-                             "leaving (AH-7)")
-            return lines
-        case CheckRolled(seat, check, _monster, skill, modifier, dice, rolls, face, successes, difficulty, passed):
-            name = CHECK_NAMES[check]
-            if dice <= 0:
-                return [f"{name} check: {skill} {modifier:+d} = {dice} dice: fails without a roll (AH-C1)"]
-            shown = ", ".join(str(value) for value in rolls)
-            verdict = "pass" if passed else "fail"
-            return [f"{name} check: {skill} {modifier:+d} = {dice} dice [{shown}], successes on {face}+: "
-                    f"{successes} against difficulty {difficulty}: {verdict} (AH-C1)"]
-        case KnockedOut(seat, condition, start, to, clues_lost, stat):
-            return [f"{seat}: 0 {stat.title()} in {start}: {condition}, to {to}, loses {clues_lost} Clue token(s), "
-                    f"{stat.title()} set to 1 (AH-C4)"]
-        case CombatBegan(seat, monster_id, cause, points_lost):
-            return [f"{seat}: combat with {monster_id} ({cause}): movement over, {points_lost} point(s) lost (AH-8)"]
-    return []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import Game, stamped
-from events.games.echo import rules
+from events.games.echo import rules, words
 from events.games.echo.clauses import CATALOGUE
 from events.games.echo.model import COMMANDS, EVENTS
 from events.games.echo.view import view
@@ -23,7 +23,7 @@ GAME_1 = Game(
     is_over=rules.is_over,
     turn=rules.turn,
     seats=rules.seats,
-    trace=rules.trace,
+    words=words,
     guards=rules.GUARDS,
 )
 #: echo-2 (issue 15): what changed, as the pages show it to the players of an echo-1 game.

@@ -1,4 +1,4 @@
-"""Echo's Movement phase as a decider: start, decide, evolve, legal, turn, trace (shared/rules/echo.md).
+"""Echo's Movement phase as a decider: start, decide, evolve, legal, turn (shared/rules/echo.md).
 
 A round (EC-2, EC-C3): every living investigator gets Speed movement points, then the seats move
 one after another, a step per ``Move``, until each sends ``EndMove``. An investigator in a place
@@ -949,62 +949,3 @@ def evolve(state: Any, event: Any) -> State:
         case RulesVersionChanged() | RulesVersionProposed() | RulesVersionAnswered():
             return s  # CORE-3, CORE-10, CORE-11: the core's own events; they change rules, not state
     raise TypeError(f"echo cannot fold an event of type {type(event).__name__}")
-
-
-# --- explain ---------------------------------------------------------------------------------------
-
-
-def _dice(dice: tuple) -> str:
-    return "[" + ", ".join(str(value) for value in dice) + "]" if dice else "no dice"
-
-
-def _check(value_name: str, value: int, penalty_name: str, penalty: int, dice: tuple, success: bool) -> str:
-    count = dice_count(value, penalty)
-    if count < 1:
-        return f"{value_name} {value} − {penalty_name} {penalty}: no dice, fails without a roll"
-    outcome = "a 5 or 6: success" if success else "no 5 or 6: failure"
-    return f"{value_name} {value} − {penalty_name} {penalty} = {count} dice: {_dice(dice)}, {outcome}"
-
-
-def trace(event: Any) -> list:
-    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
-    match event:
-        case EvasionRolled(seat, eid, stealth, penalty, dice, success, rule):
-            lines = [f"{seat} vs {eid}: " + _check("Stealth", stealth, "evasion penalty", penalty, dice, success)]
-            if not success:
-                lines.append("a failed evasion means combat, and the enemy strikes first without a check "
-                             f"(EC-4, EC-8){' (retry: EC-5)' if rule == 'EC-5' else ''}")
-            return lines
-        case StrikeOrderRolled(seat, eid, skill, value, penalty, dice, success, rule):
-            name = SKILL_NAMES.get(skill, skill)
-            extra = " (Stealth instead of Attention, first round only: EC-8)" if rule == "EC-8" else ""
-            return [f"{seat} vs {eid}: " + _check(name, value, "attention penalty", penalty, dice, success) + extra]
-        case SpellCast(seat, eid, spell, skill, value, difficulty, dice, success):
-            magic = "obvious magic: Knowledge" if skill == "knowledge" else "true magic: Intuition"
-            return [f"{seat} casts {spell} at {eid} ({magic}, EC-10): "
-                    + _check(SKILL_NAMES[skill], value, "difficulty", difficulty, dice, success)]
-        case EnemyAttacked(roller, seat, eid, blue, red, sanity_loss, health_loss, sanity, health, rule):
-            lines = [f"{roller} rolls for {eid}, the seat to {seat}'s left (EC-13)",
-                     f"blue {_dice(blue)}: {sanity_loss} Sanity; red {_dice(red)}: {health_loss} Health "
-                     f"(each 5 or 6 deals 1); {seat} now at Sanity {sanity}, Health {health}"]
-            if rule == "EC-16":
-                lines.append(f"a group fight: {eid} strikes each investigator of the fight once this round, "
-                             "every investigator–enemy pair one exchange of blows (EC-16 Reading)")
-            return lines
-        case CombatBegan(location, fighters, enemies, forced, _rule):
-            lines = [f"in {location}: {', '.join(fighters)} against {', '.join(enemies)}"]
-            if len(fighters) > 1 or len(enemies) > 1:
-                lines.append("several investigators or enemies in one location fight together (EC-16)")
-            for seat in forced:
-                lines.append(f"{seat}'s evasion failed: the enemies strike first without a check (EC-8)")
-            return lines
-        case InvestigatorMoved(seat, start, to, link, cost, mp, _rule):
-            how = {"arrow": "white arrow", "dark": "Dark Path", "dark-side": "from the Ministry to the Dark Side "
-                   "(EC-19)"}.get(link, link)
-            return [f"{seat}: {start} → {to} along the {how}, {cost} movement point; {mp} left"]
-        case EnemyKilled(eid, _seat, sanity, health, reason, _rule):
-            return [f"{eid} at Sanity {sanity}, Health {health}: {reason} (EC-17; the designers' thresholds)"]
-        case EnemyDetained(eid, seat, sanity, health):
-            return [f"{eid} at Sanity {sanity}, Health {health}: 0 or −1 in one track, a person: detained, "
-                    f"{seat} takes its card (EC-17)"]
-    return []

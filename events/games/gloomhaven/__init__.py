@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import Game
-from events.games.gloomhaven import rules
+from events.games.gloomhaven import rules, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
 from events.games.gloomhaven.view import redact, view, visibility
@@ -22,7 +22,7 @@ GAME = Game(
     is_over=rules.is_over,
     turn=rules.turn,
     seats=rules.seats,
-    trace=rules.trace,
+    words=words,
     visibility=visibility,
     redact=redact,
     guards=rules.GUARDS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import Game
-from events.games.mecha import rules
+from events.games.mecha import rules, words
 from events.games.mecha.clauses import CATALOGUE
 from events.games.mecha.model import COMMANDS, EVENTS
 from events.games.mecha.view import view
@@ -22,6 +22,6 @@ GAME = Game(
     is_over=rules.is_over,
     turn=rules.turn,
     seats=rules.seats,
-    trace=rules.trace,
+    words=words,
     guards=rules.GUARDS,
 )

@@ -380,22 +380,3 @@ def _stack(stacks: tuple, location: int, token: tuple) -> tuple:
         out.append((location, (token,)))
         out.sort(key=lambda item: item[0])
     return tuple(out)
-
-
-# --- explain ---------------------------------------------------------------------------------------
-
-
-def trace(event: Any) -> list:
-    """The reasoning behind an event, for ``chronicle explain`` and the log panel."""
-    match event:
-        case MechMoved(seat, start, _to, path, passed):
-            lines = [f"{seat}'s Mecha: {_route(start, path)} ({_steps(len(path))}, shortest legal path: MV-C4)"]
-            for place in passed:
-                lines.append(f"passed through occupied Location {place} (MV-4, as in MV-9)")
-            return lines
-        case CorruptionDrawn(location, value, _colour, total, level):
-            more = "level reached" if total >= level else "below the level: draw again (MV-6c)"
-            return [f"Location {location}: drew {value}, stack sum {total} against level {level}+: {more}"]
-        case BagRanOut(location, total, level):
-            return [f"Location {location}: the bag is empty at sum {total} < level {level}: drawing stops (MV-8)"]
-    return []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import Game
-from events.games.skirmish import rules
+from events.games.skirmish import rules, words
 from events.games.skirmish.clauses import CATALOGUE
 from events.games.skirmish.model import COMMANDS, EVENTS
 from events.games.skirmish.view import view
@@ -23,7 +23,7 @@ GAME_1 = Game(
     is_over=rules.is_over,
     turn=rules.turn,
     seats=rules.seats,
-    trace=rules.trace,
+    words=words,
     guards=rules.GUARDS,
 )
 #: skirmish-2 (issue 15): a door wider than one square is one door; a Move may give its path.

@@ -13,6 +13,7 @@ import json
 from events.games.arkham import rules
 from events.games.arkham.model import Fight, InvestigatorMoved, Move, OfferTrade, Stop
 from events.rules import Rejection
+from tests import english
 from tests.games.arkham.helpers import GAME, act, inv, mon, scenario, table
 
 
@@ -28,10 +29,12 @@ def test_ah_3_a_chosen_costlier_path_is_walked_and_logged():
     cheapest route (through French Hill) costs the same: the player's route is the one recorded."""
     tab = table(scenario([inv("red", "graveyard")]))
     path = ("rivertown", "merchant_district", "miskatonic_u", "library")
+    before = tab.state
     events = act(tab, "red", Move("library", path))
     assert events == [InvestigatorMoved("red", "graveyard", "library", "library", path, 0)]
     assert tab.envelopes[-1].command == Move("library", path)
-    assert "graveyard → rivertown → merchant_district → miskatonic_u → library" in GAME.trace(events[0])[0]
+    assert english.trace(GAME, events[0], before)[0] == (
+        "red: Graveyard → Rivertown → Merchant Dist. → Miskatonic U. → Library, 4 points, one per yellow line (AH-3); 0 left")
 
 
 def test_ah_3_a_path_may_wander_on_purpose():

@@ -57,6 +57,7 @@ from events.games.arkham.model import (
 )
 from events.rng import LoadedDiceExhausted, LoadedRng
 from events.rules import Rejection
+from tests import english
 from tests.games.arkham.helpers import GAME, act, builtin, inv, investigator, mon, scenario, table, types
 
 
@@ -298,9 +299,11 @@ def test_ah_6_no_clue_from_an_area_moved_on_from():
 def test_ah_7_monsters_on_the_way_stop_the_walk_there():
     """AH-7: a walk through Rivertown's monsters stops in Rivertown, points kept, the aim recorded."""
     tab = table(zombie_and_ghoul())
+    before = tab.state
     events = act(tab, "red", Move("french_hill"))
     assert events == [InvestigatorMoved("red", "graveyard", "rivertown", "french_hill", ("rivertown",), 3)]
-    assert "monsters there must be fought or evaded" in GAME.trace(events[0])[1]
+    assert english.trace(GAME, events[0], before)[1] == (
+        "stopped in Rivertown short of French Hill: monsters there must be fought or evaded before leaving (AH-7)")
 
 
 def test_ah_7_leaving_means_facing_each_monster():
@@ -459,7 +462,7 @@ def test_ah_c1_each_5_or_6_is_a_success_against_the_difficulty():
     act(tab, "red", Move("rivertown"))
     check = act(tab, "red", Evade("zombie"), dice=(4, 4, 3, 5))[0]
     assert check == CheckRolled("red", "evade", "zombie", 3, 1, 4, (4, 4, 3, 5), 5, 1, 1, True)
-    assert "4 dice [4, 4, 3, 5], successes on 5+: 1 against difficulty 1: pass" in GAME.trace(check)[0]
+    assert "4 dice [4, 4, 3, 5], successes on 5+: 1 against difficulty 1: pass" in english.trace(GAME, check, tab.state)[0]
     check = act(tab, "red", Evade("ghoul"), dice=(4, 4, 1, 1, 1))[0]  # Sneak 3 - 1 = 2 dice
     assert (check.dice, check.rolls, check.successes, check.passed) == (2, (4, 4), 0, False)
 
@@ -480,7 +483,7 @@ def test_ah_c1_zero_dice_fail_without_a_roll():
     events = act(tab, "red", Evade("ghoul"))  # no loaded dice: a roll would raise
     assert events[0] == CheckRolled("red", "evade", "ghoul", 1, -3, -2, (), 5, 0, 1, False)
     assert events[3].check == "horror" and events[3].rolls == ()  # Will 0: no die either
-    assert "fails without a roll" in GAME.trace(events[0])[0]
+    assert "fails without a roll" in english.trace(GAME, events[0], tab.state)[0]
 
 
 def test_ah_c1_blessed_succeed_on_4_cursed_only_on_6():
@@ -617,7 +620,8 @@ def test_ah_c4_zero_stamina_knocks_out_to_st_marys_with_half_the_clues():
     red = investigator(tab, "red")
     assert (red.where, red.clues, red.stamina) == ("st_marys_hospital", 3, 1)
     assert GAME.turn(tab.state) == ("blue",)
-    assert "loses 2 Clue token(s)" in GAME.trace(events[3])[0]
+    assert english.trace(GAME, events[3], tab.state)[0] == (
+        "red: 0 Stamina in Rivertown: unconscious, to St. Mary's Hospital, loses 2 Clue tokens, Stamina set to 1 (AH-C4)")
 
 
 def test_ah_c4_zero_sanity_drives_insane_to_the_asylum():

@@ -27,6 +27,7 @@ from events.games.echo.model import (
 )
 from events.games.echo.rules import turn
 from events.rules import Rejection
+from tests import english
 from tests.games.echo.helpers import GAME, act, cards, investigator_card, of, scenario, table
 
 
@@ -226,7 +227,7 @@ def test_ec_16_reading_each_enemy_strikes_each_investigator_once_a_round_and_cit
     assert sorted((a.seat, a.enemy) for a in attacks) == [("blue", "magister-1"), ("blue", "novice-1"),
                                                          ("red", "magister-1"), ("red", "novice-1")]
     assert {a.rule for a in attacks} == {"EC-16"}
-    assert "strikes each investigator of the fight once this round" in GAME.trace(attacks[0])[-1]
+    assert "strikes each investigator of the fight once this round" in english.trace(GAME, attacks[0], tab.state)[-1]
     assert tab.state.combat.step == "second"
     duel_tab = waiting_for_blue_after_a_failed_check()
     (attack,) = of(act(duel_tab, "blue", RollAttack(), (1,)), EnemyAttacked)

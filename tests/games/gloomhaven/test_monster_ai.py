@@ -21,6 +21,7 @@ from events.geometry.hexmap import HexMap
 from events.rules import Rejection
 from events.validate import ScenarioError
 from server.cli.ask_gloomhaven import answer
+from tests import english
 from tests.games.gloomhaven.helpers import act, card, first, hero_class, mcard, monster_type, scenario, table
 
 
@@ -319,7 +320,7 @@ def test_gh_c8_the_log_cites_the_step_that_decided_every_destination():
     kept = [d for d in planned.destinations if d.kept]
     assert len(kept) == 1 and first(events, "OptionChosen").rule == "GH-C8"
     assert tuple(kept[0].hex) == first(events, "OptionChosen").option.destination
-    lines = rules.trace(planned)
+    lines = english.trace(tab.game, planned, tab.state)
     assert any("GH-C7" in line for line in lines) and any("dropped at GH-C8 (5)" in line for line in lines)
 
 

@@ -15,6 +15,7 @@ from events.games.gloomhaven.model import (
 )
 from events.rng import Rng
 from events.rules import Rejection
+from tests import english
 from tests.games.gloomhaven.helpers import (
     act,
     card,
@@ -411,7 +412,7 @@ def test_gh_6_a_monster_turn_records_its_focus_trace():
     by_figure = {c.figure: c for c in planned.candidates}
     assert by_figure["red"].movement < by_figure["blue"].movement
     assert planned.focus == ("red",) and "path length" in planned.decided_by
-    assert any("considers blue" in line for line in rules.trace(planned))
+    assert any(line.startswith("Biter 1 considers blue: ") for line in english.trace(tab.game, planned, tab.state))
 
 
 def test_gh_7_the_monster_moves_then_attacks_its_focus():

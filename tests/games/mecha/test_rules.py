@@ -26,6 +26,7 @@ from events.games.mecha.model import (
 )
 from events.rng import LoadedDiceMismatch, LoadedRng
 from events.rules import Rejection
+from tests import english
 from tests.games.mecha.helpers import GAME, act, builtin, chain, line, loc, scenario, table
 
 
@@ -461,7 +462,7 @@ def test_mv_9_blue_reaches_empty_location_12_through_reds_location():
     events = act(tab, "blue", Move(12))
     assert events[0] == MechMoved("blue", 10, 12, (11, 12), (11,))
     assert tab.state.positions == (11, 12)
-    assert GAME.trace(events[0]) == [
+    assert english.trace(GAME, events[0]) == [
         "blue's Mecha: Location 10 → 11 → 12 (2 steps, shortest legal path: MV-C4)",
         "passed through occupied Location 11 (MV-4, as in MV-9)",
     ]
@@ -568,17 +569,17 @@ def test_mv_c4_equal_paths_break_ties_by_location_number():
 
 def test_mv_c4_trace_explains_draws_and_an_empty_bag():
     """MV-C4 / MV-6c / MV-8: the trace reads the route and every draw back from the log."""
-    assert GAME.trace(CorruptionDrawn(15, 4, "orange", 4, 5)) == [
+    assert english.trace(GAME, CorruptionDrawn(15, 4, "orange", 4, 5)) == [
         "Location 15: drew 4, stack sum 4 against level 5+: below the level: draw again (MV-6c)"
     ]
-    assert GAME.trace(CorruptionDrawn(15, 1, "orange", 5, 5))[0].endswith("level reached")
-    assert GAME.trace(BagRanOut(15, 2, 5)) == [
+    assert english.trace(GAME, CorruptionDrawn(15, 1, "orange", 5, 5))[0].endswith("level reached")
+    assert english.trace(GAME, BagRanOut(15, 2, 5)) == [
         "Location 15: the bag is empty at sum 2 < level 5: drawing stops (MV-8)"
     ]
-    assert GAME.trace(MechMoved("red", None, 2, (2,), ())) == [
+    assert english.trace(GAME, MechMoved("red", None, 2, (2,), ())) == [
         "red's Mecha: the Camp → 2 (1 step, shortest legal path: MV-C4)"
     ]
-    assert GAME.trace(TurnPassed("red")) == []
+    assert english.trace(GAME, TurnPassed("red")) == []
 
 
 # --- decide is pure ---------------------------------------------------------------------------------

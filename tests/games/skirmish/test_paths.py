@@ -16,6 +16,7 @@ from events.games.skirmish.model import Activate, DecideDoor, EndActivation, Fig
 from events.log import audit
 from events.record import to_data
 from events.rules import Rejection
+from tests import english
 from tests.games.skirmish.helpers import GAME, act, activate, builtin, end, fig, said, scenario, table
 
 # A 5 × 3 room cut at x = 2 by the walls B1|C1 and B3|C3 with door1 (B2|C2) between them; low
@@ -150,8 +151,8 @@ def test_sk_c2_a_chosen_costlier_path_is_walked_and_logged_as_chosen():
     moved = walk(tab, (0, 0), (1, 0), (1, 1))
     assert moved == [FigureMoved("a", (0, 1), (1, 1), ((0, 0), (1, 0), (1, 1)), 3, (), (), True)]
     assert rules.movement_left(tab.state, rules.figure(tab.state, "a")) == 9
-    assert rules.trace(moved[0]) == ["a: A2 → A1 → B1 → B2, 3 movement points (the path its side chose, every step "
-                                     "checked, SK-C2)"]
+    assert english.trace(GAME, moved[0], tab.state) == [
+        "A: A2 → A1 → B1 → B2, 3 movement points (the path its side chose, every step checked, SK-C2)"]
     assert to_data(moved[0])["chosen"] is True
     assert audit(GAME, tab.envelopes) is None
 
