@@ -174,6 +174,23 @@ async def list_scenarios(request: Request) -> Response:
     return json_response(_scenario_list)
 
 
+_scenario_bodies: list[dict] | None = None
+
+
+@_answers
+async def full_scenarios(request: Request) -> Response:
+    """Every built-in scenario with its files inlined: what the pass-and-play page (``/offline``) fetches
+    once, before play starts, so that no scenario needs the server afterwards (docs/offline.md)."""
+    global _scenario_bodies
+    if _scenario_bodies is None:
+        await list_scenarios(request)  # the listing, its broken files logged once
+        bodies = []
+        for item in _scenario_list or []:
+            bodies.append(dict(item, scenario=scenarios.load(item["name"])[1]))
+        _scenario_bodies = bodies
+    return json_response(_scenario_bodies)
+
+
 def _seats_of(game_name: str, scenario: dict) -> tuple:
     """A built-in scenario's seats, in order (the lobby offers a person or a bot for each)."""
     game = events.games.load(game_name)
@@ -434,6 +451,7 @@ async def api_not_found(request: Request) -> Response:
 
 routes = [
     Route("/api/scenarios", list_scenarios, methods=["GET"]),
+    Route("/api/scenarios/full", full_scenarios, methods=["GET"]),
     Route("/api/games", create_game, methods=["POST"]),
     Route("/api/games", list_games, methods=["GET"]),
     Route("/api/games/import", import_game, methods=["POST"]),
