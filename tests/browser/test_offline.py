@@ -1,0 +1,117 @@
+"""Pass-and-play offline (issue 18, client/pages/offline.py): a game played with the server stopped,
+exported, imported (POST /api/games/import) and replayed by a spectator, hashes matching."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import events.games
+from events.dice import commitment
+from events.log import Envelope, audit_log
+from tests.browser.conftest import READY_TIMEOUT_MS, open_page, wait_ready
+from tests.server_fixture import chronicle_server_factory  # noqa: F401 - the fixture, used below
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+MAX_CLICKS = 80  # mecha/sample: 12 rounds of two seats, one Move then Passes
+
+
+def import_log(base_url: str, body: bytes) -> tuple[int, dict]:
+    request = urllib.request.Request(f"{base_url}/api/games/import", data=body, method="POST",
+                                     headers={"content-type": "application/x-ndjson"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def seq_of(page) -> int:
+    return int(page.get_attribute("#hash", "data-seq") or 0)
+
+
+def test_core_2_a_game_played_offline_is_exported_imported_and_replayed_with_matching_hashes(
+        chronicle_server_factory, new_context):  # noqa: F811 - the fixture imported above
+    """CORE-1, CORE-2: the page draws the secret, commits to it, rolls from it and reveals it; the
+    server audits the export and a spectator replays it; a tampered export is refused with its seq."""
+    server = chronicle_server_factory()
+    with urllib.request.urlopen(f"{server.base_url}/", timeout=600) as response:  # builds the bundle
+        assert b'href="/offline"' in response.read()  # the lobby links to the page
+    context = new_context()
+    page = open_page(context, f"{server.base_url}/offline")
+    assert page.locator("#offline-scenario option[value='mecha/sample']").count() == 1
+
+    # Check the page plays on with the server stopped: no request is made from here on.
+    server.stop()
+    requests: list = []
+    page.on("request", lambda request: requests.append(request.url) if not request.url.startswith("blob:") else None)
+    page.select_option("#offline-scenario", "mecha/sample")
+    page.click("#offline-start")
+    page.wait_for_selector("#offline-export")
+    assert seq_of(page) == 1 and page.get_attribute("#who", "data-seat") == "red"
+    # Red moves to the farthest highlighted Location (a face-down one: its reveal draws from the bag).
+    destinations = page.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")
+    page.click(f"g.loc[data-number='{destinations[-1]}']")
+    page.wait_for_function("() => Number(document.getElementById('hash').dataset.seq) > 1", timeout=READY_TIMEOUT_MS)
+    assert page.get_attribute("#who", "data-seat") == "blue"
+    # Then every seat passes, each in its turn, until the game is over.
+    for _click in range(MAX_CLICKS):
+        if page.get_attribute("body", "data-over") == "1":
+            break
+        seq = seq_of(page)
+        page.click("button[data-command='Pass']")
+        page.wait_for_function("s => Number(document.getElementById('hash').dataset.seq) > s", arg=seq,
+                               timeout=READY_TIMEOUT_MS)
+    assert page.get_attribute("body", "data-over") == "1", "the game did not end"
+    assert page.locator("#log li[data-type='SecretRevealed']").count() == 1
+    assert requests == []
+    final_seq, final_hash = seq_of(page), page.get_attribute("#hash", "data-hash")
+
+    # Check the export: the log as JSON Lines, from a Blob.
+    with page.expect_download() as download:
+        page.click("#offline-export")
+    assert download.value.suggested_filename.endswith(".jsonl")
+    exported = Path(download.value.path()).read_text(encoding="utf-8")
+    lines = [json.loads(line) for line in exported.splitlines()]
+    assert len(lines) == final_seq and lines[-1]["hash"] == final_hash
+    game_id = lines[0]["game"]
+    started, revealed = lines[0]["data"], lines[-1]
+    # Check the page committed to the secret it revealed, as the server would (CORE-1, CORE-2), and
+    # that the dice of at least one command came from it (re-derived here, in CPython).
+    assert revealed["type"] == "SecretRevealed" and len(revealed["data"]["secret"]) == 64
+    assert started["commitment"] == commitment(revealed["data"]["secret"], game_id)
+    game = events.games.load("mecha")
+    report = audit_log(game, [Envelope.from_dict(game, line) for line in lines])
+    assert report.divergence is None and report.over and report.revealed and report.with_dice >= 1
+
+    # Check a reload (the server running again) resumes the saved game, every hash checked.
+    server.start()
+    page.reload()
+    wait_ready(page)
+    assert (seq_of(page), page.get_attribute("#hash", "data-hash")) == (final_seq, final_hash)
+    assert page.get_attribute("#notice", "class") == "notice ok"
+
+    # Check a tampered export is refused with the seq it diverges at, and stores nothing.
+    moved = next(index for index, line in enumerate(lines) if line["type"] == "MechMoved")
+    tampered = [dict(line) for line in lines]
+    tampered[moved] = dict(tampered[moved], data=dict(tampered[moved]["data"], to=tampered[moved]["data"]["to"] + 1))
+    status, answer = import_log(server.base_url, "".join(json.dumps(line) + "\n" for line in tampered).encode())
+    assert (status, answer["code"], answer["seq"]) == (422, "log-diverges", lines[moved]["seq"]), answer
+
+    # Check the real export is imported under its own id, and a spectator replays it to the same hash.
+    status, answer = import_log(server.base_url, exported.encode())
+    assert status == 201 and answer["game"] == game_id, answer
+    watcher = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={final_seq}")
+    assert watcher.get_attribute("#hash", "class") == "hash ok"
+    assert (seq_of(watcher), watcher.get_attribute("#hash", "data-hash")) == (final_seq, final_hash)
+    middle = lines[len(lines) // 2]
+    watcher.goto(f"{server.base_url}/replay/{game_id}?seq={middle['seq']}")
+    wait_ready(watcher)
+    assert (watcher.get_attribute("#hash", "data-hash"), watcher.get_attribute("#hash", "class")) == (
+        middle["hash"], "hash ok")
+    assert page.problems == [] and watcher.problems == []
