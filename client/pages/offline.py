@@ -132,11 +132,11 @@ class OfflinePage:
         self.table = table
         if not self.game_over(table):
             byid("offline-new").setAttribute("hidden", "hidden")
-        if self.game is None or self.game.name != table.game.name:
-            self.game = table.game
-            self.view = renderer(self.game.name)(self.game, clear(byid("board")), clear(byid("info")))
+        self.game = table.game  # a renderer per game: it keeps the board it built (another scenario, another board)
+        self.view = renderer(self.game.name)(self.game, clear(byid("board")), clear(byid("info")))
+        if self.ui is None:
             self.ui = BoardUI(byid("board"))
-            window.document.body.setAttribute("data-game", self.game.name)
+        window.document.body.setAttribute("data-game", self.game.name)
         set_text(byid("game-id"), table.game_id)
         log = byid("log")
         for envelope in table.envelopes:

@@ -115,3 +115,27 @@ def test_core_2_a_game_played_offline_is_exported_imported_and_replayed_with_mat
     assert (watcher.get_attribute("#hash", "data-hash"), watcher.get_attribute("#hash", "class")) == (
         middle["hash"], "hash ok")
     assert page.problems == [] and watcher.problems == []
+
+
+def test_every_rule_system_starts_on_the_page_with_the_server_stopped(chronicle_server_factory, new_context):  # noqa: F811
+    """The page loads every game's script and every scenario up front: each rule system starts, draws
+    its board and checks its first hash with no server to ask."""
+    server = chronicle_server_factory()
+    with urllib.request.urlopen(f"{server.base_url}/api/scenarios", timeout=600) as response:
+        first = {}
+        for item in json.loads(response.read()):
+            first.setdefault(item["game"], item["name"])
+    page = open_page(new_context(), f"{server.base_url}/offline")
+    server.stop()
+    for game, scenario in sorted(first.items()):
+        if page.locator("#offline-abandon").count():
+            page.click("#offline-abandon")
+        page.select_option("#offline-scenario", scenario)
+        page.click("#offline-start")
+        page.wait_for_function("g => document.body.dataset.game === g && document.getElementById('hash').dataset.seq",
+                               arg=game, timeout=READY_TIMEOUT_MS)
+        assert page.get_attribute("#hash", "class") == "hash ok", scenario
+        assert page.locator("#board svg").count() >= 1, scenario
+        assert page.get_attribute("#who", "data-seat"), scenario
+    assert sorted(first) == sorted(events.games.NAMES)
+    assert page.problems == []
