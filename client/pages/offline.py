@@ -263,6 +263,9 @@ class OfflinePage:
                                                        ("download", f"chronicle-{self.table.game_id}.jsonl")))
         add(box, link)
         if over:
+            publish = el("button", t("offline.publish"), "publish", (("id", "offline-publish"), ("type", "button")))
+            listen(publish, "click", self.publish)
+            add(box, publish)
             add(box, el("span", t("offline.import_hint"), "hint"))
             byid("offline-new").removeAttribute("hidden")
         elif byid("offline-new").getAttribute("hidden") is not None:
@@ -270,6 +273,35 @@ class OfflinePage:
             abandon = el("button", t("offline.abandon"), "abandon", (("id", "offline-abandon"), ("type", "button")))
             listen(abandon, "click", self.abandon)
             add(box, abandon)
+
+    def publish(self, event: object) -> None:
+        """The finished game to the server that served this page: ``POST /api/games/import`` audits it."""
+        table = self.table
+
+        def done(request: object) -> None:
+            self.published(request, table.game_id)
+
+        self.notice(t("offline.publishing"), "ok")
+        ajax.post("/api/games/import", data=self.log_text(), headers={"Content-Type": JSON_LINES}, mode="text",
+                  oncomplete=done)
+
+    def published(self, request: object, game_id: str) -> None:
+        """A replay link, or the server's refusal in words (its code, and the seq where the log diverged)."""
+        try:
+            body = json.loads(request.text)
+        except Exception:  # no server (status 0), or not JSON: a proxy's page
+            body = {}
+        node = byid("notice")
+        if request.status == 201 or body.get("code") == "game-exists":  # imported now, or before
+            self.notice(t("offline.published"), "ok")
+            add(node, el("span", " "), el("a", t("offline.replay_link"), "replay-link",
+                                          (("id", "offline-replay"), ("href", f"/replay/{game_id}"))))
+        elif request.status == 0:
+            self.notice(t("offline.no_server"), "error")
+        else:
+            self.notice(t("offline.refused", code=body.get("code") or request.status,
+                          message=body.get("message") or str(request.text)[:200]), "error")
+        node.setAttribute("data-code", body.get("code") or "")
 
     def abandon(self, event: object) -> None:
         """Show the scenario choice again; the game stays saved until another one starts."""

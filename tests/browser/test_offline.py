@@ -103,9 +103,15 @@ def test_core_2_a_game_played_offline_is_exported_imported_and_replayed_with_mat
     status, answer = import_log(server.base_url, "".join(json.dumps(line) + "\n" for line in tampered).encode())
     assert (status, answer["code"], answer["seq"]) == (422, "log-diverges", lines[moved]["seq"]), answer
 
-    # Check the real export is imported under its own id, and a spectator replays it to the same hash.
+    # Check the page's own button imports the game under its own id, the exported bytes stored as they are.
+    page.click("#offline-publish")
+    page.wait_for_selector("#offline-replay")
+    assert page.get_attribute("#offline-replay", "href") == f"/replay/{game_id}"
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
+        assert response.read().decode() == exported
     status, answer = import_log(server.base_url, exported.encode())
-    assert status == 201 and answer["game"] == game_id, answer
+    assert (status, answer["code"]) == (409, "game-exists"), answer
+    # Check a spectator replays it to the same hashes, at the end and on the way.
     watcher = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={final_seq}")
     assert watcher.get_attribute("#hash", "class") == "hash ok"
     assert (seq_of(watcher), watcher.get_attribute("#hash", "data-hash")) == (final_seq, final_hash)
@@ -139,3 +145,15 @@ def test_every_rule_system_starts_on_the_page_with_the_server_stopped(chronicle_
         assert page.get_attribute("#who", "data-seat"), scenario
     assert sorted(first) == sorted(events.games.NAMES)
     assert page.problems == []
+
+    # Check a save that does not restore is reported, not played and not a crash.
+    server.start()
+    saved = json.loads(page.evaluate("localStorage.getItem('chronicle-offline')"))
+    lines = saved["lines"].splitlines()
+    lines[0] = lines[0].replace('"hash":"', '"hash":"0')
+    page.evaluate("s => localStorage.setItem('chronicle-offline', s)", json.dumps(dict(saved, lines="\n".join(lines))))
+    page.reload()
+    wait_ready(page)
+    assert page.get_attribute("#notice", "class") == "notice error"
+    assert "seq 1" in page.text_content("#notice")
+    assert page.locator("#offline-export").count() == 0 and page.locator("#offline-start[disabled]").count() == 0
