@@ -40,6 +40,7 @@ SAVE_FORMAT = 1
 ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"  # server/tokens.py's
 ID_LENGTH = 10
 JSON_LINES = "application/x-ndjson"
+PLACE_GAMES = ("mecha", "skirmish", "echo", "arkham", "gloomhaven")  # play.py's: its import would bring the socket
 
 
 def random_bytes(count: int) -> list:
@@ -179,8 +180,12 @@ class OfflinePage:
         prompt_text = getattr(self.view, "prompt_text", None)
         text = prompt_text(state, seat, seat) if prompt_text is not None else None
         buttons = self.view.actions(state, seat)
-        if text is None:
-            text = t("play.your_turn") if buttons else t("play.nothing_to_do")
+        if text is None:  # the play page's prompt (client/pages/play.py), in the game's word for a place
+            if self.pickable:
+                game = self.game.name if self.game.name in PLACE_GAMES else "other"
+                text = t("play.your_turn_click." + game) + (t("play.or") if buttons else ".")
+            else:
+                text = t("play.your_turn") if buttons else t("play.nothing_to_do")
         add(box, el("span", text, "prompt"))
         for label, kind, data in buttons:
             button = el("button", label, "action", (("data-command", kind),))
