@@ -13,6 +13,7 @@ from events.rng import Rng
 from server import importlog
 from server.scenarios import load
 from server.tokens import new_game_id
+from tests.server.client import Client, run
 from tests.server_fixture import ServerProcess, get_json
 
 JSONL = "application/x-ndjson"
@@ -83,6 +84,17 @@ def test_core_2_a_finished_log_is_imported_under_its_own_id_and_replays_with_its
     listed = next(item for item in games if item["game"] == game_id)
     assert listed["over"] is True and listed["head"] == len(lines)
     assert "token" not in json.dumps(answer)
+
+    # Check a spectator's socket gets the whole log, each hash folded again, and no seat token works.
+    async def watch() -> None:
+        watcher = await Client.join(shared_server.ws_url, game_id)
+        assert watcher.welcome["seat"] is None and watcher.envelopes == lines
+        intruder = await Client.connect(shared_server.ws_url, game_id)
+        await intruder.send({"type": "hello", "since": 0, "token": "x" * 43})
+        refused = await intruder.recv()
+        assert (refused["type"], refused.get("code")) == ("error", "bad-token"), refused
+
+    run(watch())
 
 
 def test_core_2_a_duplicate_import_is_a_409(shared_server):
