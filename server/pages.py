@@ -59,8 +59,9 @@ BODIES = {
     </form>
     <form id="upload" class="upload">
       <label>{{lobby.upload_label}}
-        <input id="scenario-file" name="scenario-file" type="file" accept=".json,application/json"></label>
+        <input id="scenario-file" name="scenario-file" type="file" accept=".json,.jsonl,application/json"></label>
       <button id="upload-button" type="submit">{{lobby.upload}}</button>
+      <span class="hint">{{offline.upload_hint}}</span>
     </form>
     <p id="notice" class="notice" role="status"></p>
     <ul id="scenario-errors" class="scenario-errors"></ul>
