@@ -110,8 +110,8 @@ class OfflinePage:
             return
         clear(byid("log"))
         self.begin(table)
-        self.save()
         self.notice(t("offline.started"), "ok")
+        self.save()
 
     def resume(self, saved: str) -> None:
         """The game this browser kept: every envelope absorbed again and its hash checked."""
@@ -243,8 +243,8 @@ class OfflinePage:
         log = byid("log")
         for envelope in self.table.envelopes[before:]:
             add(log, event_row(self.game, self.view, envelope))
-        self.save()
         self.notice(t("play.accepted", first=before + 1, last=self.table.seq), "ok")
+        self.save()
         self.render()
 
     # --- keeping and exporting ----------------------------------------------------------------------
@@ -256,7 +256,10 @@ class OfflinePage:
         """The log and the secret, after every command: a reload resumes here (the secret never leaves
         this browser but in the SecretRevealed that ends the game)."""
         kept = {"format": SAVE_FORMAT, "secret": self.table.secret, "lines": self.log_text()}
-        window.localStorage.setItem(STORAGE_KEY, json.dumps(kept))
+        try:
+            window.localStorage.setItem(STORAGE_KEY, json.dumps(kept))
+        except Exception as error:  # QuotaExceededError, or storage switched off: play on, and say so
+            self.notice(t("offline.not_saved", error=str(error)), "warning")
 
     def draw_tools(self, over: bool) -> None:
         box = clear(byid("offline-tools"))

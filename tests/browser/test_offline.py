@@ -184,3 +184,20 @@ def test_the_offline_page_fits_a_phone_passes_axe_and_speaks_the_readers_languag
     assert check_sizes(page, "offline-mecha" if lang == "en" else f"{lang}/offline-mecha",
                        None if lang == "en" else lang) == []
     assert page.problems == []
+
+
+def test_a_browser_that_keeps_nothing_plays_on_and_says_so(server, new_context):
+    """localStorage refusing to store (a full quota, storage switched off): the game goes on, warned."""
+    context = new_context()
+    context.add_init_script("Storage.prototype.setItem = function () {"
+                            " throw new DOMException('the quota is full', 'QuotaExceededError'); };")
+    page = open_page(context, f"{server.base_url}/offline")
+    page.select_option("#offline-scenario", "mecha/sample")
+    page.click("#offline-start")
+    page.wait_for_selector("#offline-export")
+    assert page.get_attribute("#notice", "class") == "notice warning"
+    assert "the quota is full" in page.text_content("#notice")
+    page.click("button[data-command='Pass']")
+    page.wait_for_function("() => Number(document.getElementById('hash').dataset.seq) > 1", timeout=READY_TIMEOUT_MS)
+    assert page.get_attribute("#who", "data-seat") == "blue"
+    assert page.problems == []

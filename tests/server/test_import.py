@@ -246,3 +246,12 @@ def test_a_scenario_start_would_refuse_is_refused_with_its_path(shared_server):
     broken = dict(lines[0], data=dict(lines[0]["data"], scenario=json.dumps(dict(scenario, rounds=0))))
     status, answer = post(shared_server, body_of([broken] + lines[1:]))
     assert (status, answer["code"]) == (422, "bad-scenario") and "$.rounds" in answer["message"], answer
+
+
+def test_the_offline_page_gets_every_built_in_scenario_in_one_answer(shared_server):
+    """GET /api/scenarios/full: the listing, each with its scenario as the server itself loads it."""
+    _, listing = get_json(f"{shared_server.base_url}/api/scenarios")
+    _, full = get_json(f"{shared_server.base_url}/api/scenarios/full")
+    assert [{k: v for k, v in item.items() if k != "scenario"} for item in full] == listing
+    for item in full:
+        assert item["scenario"] == load(item["name"])[1]
