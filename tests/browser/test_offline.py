@@ -134,14 +134,17 @@ def test_core_2_a_game_played_offline_is_exported_imported_and_replayed_with_mat
 
 def test_every_rule_system_starts_on_the_page_with_the_server_stopped(chronicle_server_factory, new_context):  # noqa: F811
     """The page loads every game's script and every scenario up front: each rule system starts, draws
-    its board and checks its first hash with no server to ask."""
+    its board, checks its first hash and takes a first command with no server to ask."""
+    from tests.browser.test_i18n import GAMES, one_move
+
     server = chronicle_server_factory()
-    with urllib.request.urlopen(f"{server.base_url}/api/scenarios", timeout=600) as response:
-        first = {}
-        for item in json.loads(response.read()):
-            first.setdefault(item["game"], item["name"])
+    with urllib.request.urlopen(f"{server.base_url}/offline", timeout=600) as response:  # builds the bundle
+        response.read()
+    first = {game: scenario for game, (scenario, _seat, _target) in GAMES.items()}
     page = open_page(new_context(), f"{server.base_url}/offline")
     server.stop()
+    requests: list = []
+    page.on("request", lambda request: requests.append(request.url) if not request.url.startswith("blob:") else None)
     for game, scenario in sorted(first.items()):
         if page.locator("#offline-abandon").count():
             page.click("#offline-abandon")
@@ -151,9 +154,11 @@ def test_every_rule_system_starts_on_the_page_with_the_server_stopped(chronicle_
                                arg=game, timeout=READY_TIMEOUT_MS)
         assert page.get_attribute("#hash", "class") == "hash ok", scenario
         assert page.locator("#board svg").count() >= 1, scenario
-        assert page.get_attribute("#who", "data-seat"), scenario
+        assert page.get_attribute("#who", "data-seat") == GAMES[game][1], scenario
+        one_move(page, game, GAMES[game][2])
+        assert page.get_attribute("#hash", "class") == "hash ok" and seq_of(page) > 1, scenario
     assert sorted(first) == sorted(events.games.NAMES)
-    assert page.problems == []
+    assert page.problems == [] and requests == []  # no module, scenario or script was fetched
 
     # Check a save that does not restore is reported, not played and not a crash.
     server.start()
