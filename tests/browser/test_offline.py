@@ -206,3 +206,38 @@ def test_a_browser_that_keeps_nothing_plays_on_and_says_so(server, new_context):
     page.wait_for_function("() => Number(document.getElementById('hash').dataset.seq) > 1", timeout=READY_TIMEOUT_MS)
     assert page.get_attribute("#who", "data-seat") == "blue"
     assert page.problems == []
+
+
+def test_core_1_a_reload_mid_game_resumes_with_the_same_secret_and_the_export_hides_it(server, new_context):
+    """CORE-1: the saved game resumes at its seq and hash, the next command's dice come from the same
+    secret, and until the game ends neither the export nor the page shows that secret."""
+    page = open_page(new_context(), f"{server.base_url}/offline")
+    page.select_option("#offline-scenario", "mecha/sample")
+    page.click("#offline-start")
+    page.wait_for_selector("#offline-export")
+    destinations = page.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")
+    page.click(f"g.loc[data-number='{destinations[-1]}']")
+    page.wait_for_function("() => Number(document.getElementById('hash').dataset.seq) > 1", timeout=READY_TIMEOUT_MS)
+    seq, hash_ = seq_of(page), page.get_attribute("#hash", "data-hash")
+    secret = json.loads(page.evaluate("localStorage.getItem('chronicle-offline')"))["secret"]
+    assert len(secret) == 64
+    with page.expect_download() as download:
+        page.click("#offline-export")
+    exported = Path(download.value.path()).read_text(encoding="utf-8")
+    assert secret not in exported and secret not in page.content()
+    # Check the reload resumes exactly there, and play goes on from it.
+    page.reload()
+    wait_ready(page)
+    assert (seq_of(page), page.get_attribute("#hash", "data-hash")) == (seq, hash_)
+    assert page.get_attribute("#who", "data-seat") == "blue"
+    destinations = page.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")
+    page.click(f"g.loc[data-number='{destinations[0]}']")
+    page.wait_for_function("s => Number(document.getElementById('hash').dataset.seq) > s", arg=seq,
+                           timeout=READY_TIMEOUT_MS)
+    # Check every command so far re-decides with this secret's dice, here in CPython.
+    lines = [json.loads(line) for line in
+             json.loads(page.evaluate("localStorage.getItem('chronicle-offline')"))["lines"].splitlines()]
+    game = events.games.load("mecha")
+    report = audit_log(game, [Envelope.from_dict(game, line) for line in lines], secret)
+    assert report.divergence is None and report.redecided == 2 and report.with_dice >= 1
+    assert page.problems == []
