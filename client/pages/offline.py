@@ -70,7 +70,6 @@ class OfflinePage:
         self.game = None
         self.view = None
         self.ui = None
-        self.counter = 0
         self.export_url = None
         self.ready = False
         self.pickable = 0  # how many places a click acts on now
@@ -125,7 +124,6 @@ class OfflinePage:
         except (ValueError, KeyError, TypeError, IndexError, DecodeError, LogError) as error:
             self.notice(t("offline.bad_save", error=str(error)), "error")
             return
-        self.counter = len(lines)
         self.begin(table)
         self.notice(t("offline.resumed", seq=table.seq), "ok")
 
@@ -232,9 +230,10 @@ class OfflinePage:
         except DecodeError as error:
             self.notice(t("offline.bad_command", error=str(error)), "error")
             return
-        self.counter += 1
         before = self.table.seq
-        result = self.table.submit(seat, command, f"offline-{self.counter}", at=now())
+        # The id names the seq its first event gets: unique in the log (a refused command logs nothing,
+        # so its id is free again), and a resumed page needs no counter to avoid a logged id.
+        result = self.table.submit(seat, command, f"offline-{before + 1}", at=now())
         if isinstance(result, Rejection):
             add(byid("log"), rejection_row(self.game, {"rule": result.rule, "reason": result.reason}, label))
             self.notice(t("play.rejected", rule=result.rule), "rejected")

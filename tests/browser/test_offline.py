@@ -215,6 +215,10 @@ def test_core_1_a_reload_mid_game_resumes_with_the_same_secret_and_the_export_hi
     page.select_option("#offline-scenario", "mecha/sample")
     page.click("#offline-start")
     page.wait_for_selector("#offline-export")
+    # A Location out of reach is refused on the page with its clause (MV-3), and logs nothing.
+    page.click("g.loc[data-number='16']")
+    page.wait_for_selector("#log li.rejected[data-rule='MV-3']")
+    assert seq_of(page) == 1
     destinations = page.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")
     page.click(f"g.loc[data-number='{destinations[-1]}']")
     page.wait_for_function("() => Number(document.getElementById('hash').dataset.seq) > 1", timeout=READY_TIMEOUT_MS)
@@ -240,4 +244,7 @@ def test_core_1_a_reload_mid_game_resumes_with_the_same_secret_and_the_export_hi
     game = events.games.load("mecha")
     report = audit_log(game, [Envelope.from_dict(game, line) for line in lines], secret)
     assert report.divergence is None and report.redecided == 2 and report.with_dice >= 1
+    # Check each command's id names the seq of its first event: unique, refusals and reloads or not.
+    heads = [line for line in lines if line["command_id"] is not None]
+    assert {line["command_id"] for line in heads} == {"offline-2", f"offline-{seq + 1}"}
     assert page.problems == []
