@@ -27,12 +27,13 @@ from client.eventlog import clause_words, event_row
 from client.i18n import seat_name, t
 from client.pages.errors import ERRORS, error_text
 from events.canonical import record_json, state_hash
+from events.dice import command_rng
 from events.game import SecretRevealed, rule_of
 from events.log import Envelope
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
 from events.statediff import diff
-from events.whatif import drawn, parse_dice, revealed_rng, step
+from events.whatif import drawn, parse_dice, step
 
 MAX_CHOICES = 200  # legal commands offered in the list at most (a gloomhaven hand has fewer pairs)
 BRANCH_SEED = 1000003  # later branch moves draw from Rng(BRANCH_SEED * seq + move): not the game's dice
@@ -267,7 +268,7 @@ class DisputePanel:
         secret = next((e.event.secret for e in self.page.envelopes if isinstance(e.event, SecretRevealed)), None)
         try:
             if secret is not None:
-                return (drawn(game, before, head.seat, head.command, revealed_rng(secret, first_seq(self.group))),
+                return (drawn(game, before, head.seat, head.command, command_rng(secret, first_seq(self.group))),
                         "dispute.whatif_dice_revealed")
             return drawn(game, before, head.seat, head.command, Rng(first_seq(self.group))), "dispute.whatif_dice_sealed"
         except Exception:  # a rules change can make an old command fail: the reader types the dice

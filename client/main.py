@@ -40,8 +40,12 @@ def start() -> None:
         from client.pages import replay
 
         replay.main()
+    elif page == "offline":
+        from client.pages import offline
+
+        offline.main()
     else:
-        raise ValueError(f"unknown page kind {page!r} (expected lobby, play, watch or replay)")
+        raise ValueError(f"unknown page kind {page!r} (expected lobby, play, watch, replay or offline)")
 
 
 def choose_language(event: object) -> None:

@@ -20,8 +20,9 @@ A local game (``chronicle play --seed S``) takes ``local_secret(S)``: the SHA-25
 ``chronicle-local-seed-v1:<S>``. It is foreseeable by whoever knows S, which is the point of a
 seed; it is revealed and audited like any other.
 
-The browser never draws, so it never needs ``hmac``: it is imported only when a command's
-generator is built. ``hashlib`` is already loaded for state hashes (``events.canonical``).
+A server's page never draws; the pass-and-play page (``/offline``) does, in the browser, with
+``hmac_sha256`` below: ``hashlib`` only, which is already loaded for state hashes
+(``events.canonical``), so drawing costs no import at all.
 """
 
 from __future__ import annotations
@@ -52,11 +53,25 @@ def commitment(secret: str, game_id: str) -> str:
 def command_rng(secret: str, seq: int) -> Rng:
     """The generator of the command at position ``seq`` of the effective history (CORE-7): with no
     undo logged, the seq of its first event."""
-    import hmac  # lazily: only a deciding shell draws (BRYTHON.md: every import costs page load)
-
     key = bytes.fromhex(check_secret(secret))
-    digest = hmac.new(key, ("chronicle-dice-v1:" + str(seq)).encode("ascii"), hashlib.sha256).digest()
+    digest = hmac_sha256(key, ("chronicle-dice-v1:" + str(seq)).encode("ascii"))
     return Rng(int.from_bytes(digest[:8], "big"))
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """HMAC-SHA-256 (RFC 2104) of ``message`` under a key of at most 64 bytes, on ``hashlib`` alone.
+
+    The same bytes as ``hmac.new(key, message, hashlib.sha256).digest()`` (``tests/events`` checks
+    it), written out because Brython's ``hmac`` breaks on ``hashlib.sha256`` (it feeds one digest
+    into another hash and fails, measured with brython 3.15 on the pass-and-play page, which draws
+    its dice in the browser: docs/offline.md); the hex round trip keeps to what Brython's
+    ``hashlib`` does right.
+    """
+    if len(key) > 64:
+        raise ValueError(f"a key of at most 64 bytes, got {len(key)}")
+    block = key + bytes(64 - len(key))
+    inner = hashlib.sha256(bytes([byte ^ 0x36 for byte in block]) + message).hexdigest()
+    return bytes.fromhex(hashlib.sha256(bytes([byte ^ 0x5C for byte in block]) + bytes.fromhex(inner)).hexdigest())
 
 
 def local_secret(seed: int) -> str:

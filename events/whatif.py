@@ -5,24 +5,16 @@ The dispute panel (``client/dispute.py``) asks three things of the core, all pur
 - ``drawn(game, state, seat, command, rng)``: the values a command draws, in the order it draws
   them and in the spelling ``LoadedRng`` takes back (a die's face, ``below``'s number, a pick's
   face): the dice a reader edits. A finished game's log holds its secret (CORE-2), so
-  ``revealed_rng`` rebuilds the very generator the server used for that command (CORE-1) and the
-  values shown are the logged ones; a running game's stay sealed, and any generator stands in.
+  ``events.dice.command_rng`` rebuilds the very generator the server used for that command (CORE-1)
+  and the values shown are the logged ones; a running game's stay sealed, and any generator stands in.
 - ``parse_dice(text)``: the values a reader typed, ``5, 2, 6`` (numbers) or ``3, skull`` (faces
   that are words), or the first fault in words.
 - ``step(game, state, seat, command, rng)``: one command of the branch decided and folded: its
   events and the state after each, or the Rejection that refused it (with its clause).
-
-``revealed_rng`` spells HMAC-SHA-256 with ``hashlib`` alone (RFC 2104) rather than importing
-``hmac``: the pages' standard-library bundle has ``hashlib`` and nothing else of the kind
-(``server/bundle.py``), and ``tests/events/test_whatif.py`` proves it equal to
-``events.dice.command_rng`` for the seqs it tries.
 """
 
 from __future__ import annotations
 
-import hashlib
-
-from events.dice import check_secret
 from events.rng import LoadedDiceExhausted, LoadedDiceMismatch, Rng
 from events.rules import Rejection
 
@@ -33,7 +25,6 @@ if TYPE_CHECKING:
 
 MAX_DICE = 64  # values a reader may type for one command: more than any command of the five games draws
 MAX_FACE = 40  # characters of one face that is a word
-_BLOCK = 64  # SHA-256's block size, for HMAC
 
 
 class RecordingRng(Rng):
@@ -58,17 +49,6 @@ class RecordingRng(Rng):
         option = self.base.pick(options, face)
         self.values.append(face(option) if face else option)
         return option
-
-
-def revealed_rng(secret: str, seq: int) -> Rng:
-    """The generator of the command whose first event is ``seq``, from the game's revealed secret:
-    ``events.dice.command_rng`` (CORE-1), its HMAC spelt with ``hashlib`` (see the module's text)."""
-    key = bytes.fromhex(check_secret(secret))
-    message = ("chronicle-dice-v1:" + str(seq)).encode("ascii")
-    key = key + bytes(_BLOCK - len(key))  # a secret is 32 bytes (``check_secret``), shorter than a block
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key) + message).digest()
-    digest = hashlib.sha256(bytes(b ^ 0x5C for b in key) + inner).digest()
-    return Rng(int.from_bytes(digest[:8], "big"))
 
 
 def drawn(game: Any, state: Any, seat: str, command: Any, rng: Rng) -> list:

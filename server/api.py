@@ -175,6 +175,23 @@ async def list_scenarios(request: Request) -> Response:
     return json_response(_scenario_list)
 
 
+_scenario_bodies: list[dict] | None = None
+
+
+@_answers
+async def full_scenarios(request: Request) -> Response:
+    """Every built-in scenario with its files inlined: what the pass-and-play page (``/offline``) fetches
+    once, before play starts, so that no scenario needs the server afterwards (docs/offline.md)."""
+    global _scenario_bodies
+    if _scenario_bodies is None:
+        await list_scenarios(request)  # the listing, its broken files logged once
+        bodies = []
+        for item in _scenario_list or []:
+            bodies.append(dict(item, scenario=scenarios.load(item["name"])[1]))
+        _scenario_bodies = bodies
+    return json_response(_scenario_bodies)
+
+
 def _seats_of(game_name: str, scenario: dict) -> tuple:
     """A built-in scenario's seats, in order (the lobby offers a person or a bot for each)."""
     game = events.games.load(game_name)
@@ -436,6 +453,30 @@ async def game_audit(request: Request) -> Response:
             cache.pop(next(iter(cache)))
         cache[key] = answer
     return json_response(answer)
+@_answers
+async def import_game(request: Request) -> Response:
+    """A finished game's log as JSON Lines -> a stored game anyone can watch (issue 18, ``server/importlog.py``).
+
+    ``{"game", "events", "spectate", "replay"}`` (201); every refusal has its code, and a log that
+    does not replay says the ``seq`` and ``clause`` of its first divergence.
+    """
+    from server import importlog
+
+    try:
+        body = await importlog.jsonl_body(request)
+        wait = _creations(request).take(_address(request))
+        if wait:
+            raise HTTPProblem(429, "too-many-creations", _creations(request).refusal(wait), {"Retry-After": str(wait)})
+        imported = await importlog.check(body, now())
+    except importlog.ImportProblem as refused:
+        return json_response(refused.answer(), refused.status)
+    meta = imported.meta
+    try:
+        await _store(request).create_game(meta, imported.stored, over=True, secret=imported.secret, bots={})
+    except GameExists:
+        raise HTTPProblem(409, "game-exists", f"game {meta.game_id} is stored already: a log is imported once") from None
+    return json_response({"game": meta.game_id, "events": imported.events, "spectate": f"/watch/{meta.game_id}",
+                          "replay": f"/replay/{meta.game_id}"}, 201)
 
 
 async def api_not_found(request: Request) -> Response:
@@ -444,8 +485,10 @@ async def api_not_found(request: Request) -> Response:
 
 routes = [
     Route("/api/scenarios", list_scenarios, methods=["GET"]),
+    Route("/api/scenarios/full", full_scenarios, methods=["GET"]),
     Route("/api/games", create_game, methods=["POST"]),
     Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games/import", import_game, methods=["POST"]),
     Route("/api/games/{game_id}/log", game_log, methods=["GET"]),
     Route("/api/games/{game_id}/state", game_state, methods=["GET"]),
     Route("/api/games/{game_id}/rules", game_rules, methods=["GET"]),

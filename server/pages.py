@@ -41,7 +41,8 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
-TITLES = {"lobby": "page.lobby", "play": "page.play", "watch": "page.watch", "replay": "page.replay"}
+TITLES = {"lobby": "page.lobby", "play": "page.play", "watch": "page.watch", "replay": "page.replay",
+          "offline": "offline.title"}
 
 # The panels each page kind fills in; ids are what client/pages/*.py look up. ``{{key}}`` is a
 # text of the catalogue in the page's language (``server/i18n.py``), written as
@@ -59,13 +60,15 @@ BODIES = {
     <form id="upload" class="upload">
       <span class="upload-label">{{lobby.upload_label}}</span>
       <label class="file-pick">{{lobby.choose_button}}
-        <input id="scenario-file" name="scenario-file" type="file" accept=".json,application/json"></label>
+        <input id="scenario-file" name="scenario-file" type="file" accept=".json,.jsonl,application/json"></label>
       <span id="file-name" class="file-name" role="status">{{lobby.no_file}}</span>
       <button id="upload-button" type="submit">{{lobby.upload}}</button>
+      <span class="hint">{{offline.upload_hint}}</span>
     </form>
     <p id="notice" class="notice" role="status"></p>
     <ul id="scenario-errors" class="scenario-errors"></ul>
     <div id="created"></div>
+    <p class="offline-link"><a id="offline-link" href="/offline">{{offline.link}}</a></p>
   </section>
   <section class="my-games">
     <h2>{{lobby.my_games}}</h2>
@@ -115,6 +118,29 @@ BODIES = {
 </main>""",
 }
 BODIES["watch"] = BODIES["play"]
+# Pass-and-play (client/pages/offline.py, docs/offline.md): the play page's panels, a scenario choice,
+# and the tools of a game kept in this browser.
+BODIES["offline"] = """
+<main class="table offline">
+  <section class="board-area">
+    <form id="offline-new" class="offline-new">
+      <label>{{offline.scenario}} <select id="offline-scenario" name="offline-scenario"></select></label>
+      <button id="offline-start" type="submit" disabled>{{offline.start}}</button>
+    </form>
+    <p class="hint">{{offline.hint}}</p>
+    <div class="bar"><span id="who" class="who"></span> <span id="hash" class="hash">{{page.loading}}</span></div>
+    <div id="board" class="board-box"></div>
+    <div id="actions" class="actions"></div>
+    <p id="notice" class="notice" role="status"></p>
+    <div id="offline-tools" class="offline-tools"></div>
+    <div id="legend"></div>
+  </section>
+  <aside class="side">
+    <div id="info" class="info"></div>
+    <h3 id="log-title">{{page.event_log}}</h3>
+    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
+  </aside>
+</main>"""
 
 
 class StaticFile:
@@ -220,7 +246,9 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
     language = i18n.script(lang)  # its messages serve every text of the page (each lookup stats the catalogues)
     messages = language.messages
     scripts = [language.url] + [f"/static/js/{name}" for name in built.scripts]
-    if rules in built.games:
+    if kind == "offline":  # every rule system up front: once loaded, the page plays with no server at all
+        scripts += [f"/static/js/{built.games[game]}" for game in sorted(built.games)]
+    elif rules in built.games:
         scripts.append(f"/static/js/{built.games[rules]}")
     scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
@@ -339,6 +367,7 @@ routes: list = [
     Route("/play/{game}", _page("play")),
     Route("/watch/{game}", _page("watch")),
     Route("/replay/{game}", _page("replay")),
+    Route("/offline", _page("offline")),
     Route("/static/js/{name}", script),
     Route("/static/i18n/{name}", catalogue_script),
     Route("/static/{name}", static),

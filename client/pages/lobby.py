@@ -24,6 +24,7 @@ PLAYERS = ("person", "random", "greedy")  # who may play a seat: a person, or on
 MY_GAMES = "chronicle.my-games"
 MY_GAMES_KEPT = 50  # the newest games kept; older ones drop off
 MAX_FILE_BYTES = 256 * 1024  # the API's body limit (server/api.py MAX_BODY_BYTES)
+MAX_LOG_BYTES = 1024 * 1024  # an exported game's log (.jsonl): server/importlog.py MAX_IMPORT_BYTES
 
 
 def readable_date(text: str) -> str:
@@ -190,13 +191,18 @@ class Lobby:
             self.message(t("lobby.choose_file"), "error")
             return
         chosen = files.item(0)
-        if chosen.size > MAX_FILE_BYTES:
-            self.faults(chosen.name, [("", t("lobby.file_too_large", n=chosen.size, limit=MAX_FILE_BYTES))])
+        is_log = str(chosen.name).endswith(".jsonl")  # a pass-and-play game's exported log (docs/offline.md)
+        limit = MAX_LOG_BYTES if is_log else MAX_FILE_BYTES
+        if chosen.size > limit:
+            self.faults(chosen.name, [("", t("lobby.file_too_large", n=chosen.size, limit=limit))])
             return
         reader = window.FileReader.new()
 
         def loaded(_event: object) -> None:
-            self.file_read(chosen.name, str(reader.result))
+            if is_log:
+                self.import_log(str(reader.result))
+            else:
+                self.file_read(chosen.name, str(reader.result))
 
         reader.addEventListener("load", loaded)
         reader.readAsText(chosen)
@@ -212,6 +218,31 @@ class Lobby:
             return
         title = scenario.get("title") if isinstance(scenario.get("title"), str) else name
         self.post({"scenario": scenario}, title, name)
+
+    def import_log(self, text: str) -> None:
+        """A finished game's log to ``POST /api/games/import``, which audits it (issue 18)."""
+        self.message(t("offline.importing"), "ok")
+        ajax.post("/api/games/import", data=text, headers={"Content-Type": "application/x-ndjson"}, mode="text",
+                  oncomplete=self.imported)
+
+    def imported(self, request: object) -> None:
+        """Watch and replay links, or the refusal: its code, its message, the seq where the log diverged."""
+        node = byid("notice")
+        if request.status != 201:
+            code, message = api_error(request)
+            self.message(t("offline.refused", code=code or request.status, message=message), "error")
+            node.setAttribute("data-code", code or "")
+            return
+        made = json.loads(request.text)
+        box = clear(byid("created"))
+        add(box, el("h3", t("offline.imported", game=made["game"], n=made["events"]), "created-title"))
+        others = el("p")
+        add(others, link(made["spectate"], t("lobby.spectate"), "watch"), el("span", " · "),
+            link(made["replay"], t("lobby.replay"), "replay"))
+        add(box, others)
+        self.message("", "ok")
+        node.setAttribute("data-code", "")
+        self.refresh()
 
     def post(self, body: dict, title: str, file_name: str | None = None) -> None:
         """POST the game; no seed: the server draws the game's secret itself (CORE-1)."""

@@ -74,3 +74,18 @@ def test_core_2_a_sealed_generator_refuses_every_draw():
     for draw in (rng.next64, lambda: rng.below(6), rng.roll, lambda: rng.pick((1, 2))):
         with pytest.raises(SecretNeeded, match="not revealed yet"):
             draw()
+
+
+def test_core_1_hmac_sha256_is_the_standard_hmac_for_every_key_length():
+    """CORE-1: the dice's HMAC, written on hashlib alone for Brython, gives hmac.new's bytes."""
+    import hashlib
+    import hmac
+
+    from events.dice import hmac_sha256
+
+    for length in (0, 1, 31, 32, 33, 63, 64):
+        key = bytes(range(length))
+        for message in (b"", b"chronicle-dice-v1:1", bytes(range(200))):
+            assert hmac_sha256(key, message) == hmac.new(key, message, hashlib.sha256).digest()
+    with pytest.raises(ValueError, match="at most 64 bytes"):
+        hmac_sha256(bytes(65), b"")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
 import pytest
 
 import events.games
@@ -13,7 +10,7 @@ from events.games.mecha.model import CorruptionDrawn, Move, Pass
 from events.log import Table
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
-from events.whatif import MAX_DICE, MAX_FACE, RecordingRng, drawn, parse_dice, revealed_rng, step
+from events.whatif import MAX_DICE, MAX_FACE, RecordingRng, drawn, parse_dice, step
 from server import scenarios
 
 SECRET = local_secret(7)
@@ -24,23 +21,12 @@ def mecha_table() -> Table:
     return Table.create(events.games.load("mecha"), "g-whatif0000", data, SECRET)
 
 
-@pytest.mark.parametrize("secret", [SECRET, "00112233445566778899aabbccddeeff" * 2, "f" * 64])
-def test_core_1_revealed_rng_is_command_rng_spelt_with_hashlib(secret):
-    """CORE-1: the page rebuilds the server's generator of a command from the revealed secret."""
-    for seq in (1, 2, 77, 10**9):
-        ours, theirs = revealed_rng(secret, seq), command_rng(secret, seq)
-        assert [ours.next64() for _ in range(4)] == [theirs.next64() for _ in range(4)]
-    # Check: against the standard library's HMAC itself.
-    digest = hmac.new(bytes.fromhex(secret), b"chronicle-dice-v1:5", hashlib.sha256).digest()
-    assert revealed_rng(secret, 5).next64() == Rng(int.from_bytes(digest[:8], "big")).next64()
-
-
 def test_mv_6c_drawn_gives_the_logged_corruption_values_and_loaded_dice_replay_them():
     """MV-6c: the values red's Move draws from the bag, from the revealed secret, are the logged
     CorruptionDrawn values, and decided again with them as loaded dice give the same events."""
     table = mecha_table()
     game, before = table.game, table.state
-    values = drawn(game, before, "red", Move(8), revealed_rng(SECRET, 2))
+    values = drawn(game, before, "red", Move(8), command_rng(SECRET, 2))
     accepted = table.submit("red", Move(8), "c1")
     logged = [e.event.value for e in accepted.envelopes if isinstance(e.event, CorruptionDrawn)]
     assert values == logged and values
@@ -53,7 +39,7 @@ def test_mv_6c_other_dice_give_another_branch_and_faults_are_words():
     """MV-6c with other values: another CorruptionDrawn; too few or impossible values are told."""
     table = mecha_table()
     game, before = table.game, table.state
-    logged = drawn(game, before, "red", Move(8), revealed_rng(SECRET, 2))
+    logged = drawn(game, before, "red", Move(8), command_rng(SECRET, 2))
     other = 1 if logged[0] != 1 else 2
     branch = step(game, before, "red", Move(8), LoadedRng((other,) * 6))
     assert [e.value for e in branch.events if isinstance(e, CorruptionDrawn)][0] == other

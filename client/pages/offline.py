@@ -1,0 +1,333 @@
+"""``/offline``: pass-and-play, a whole game in one browser with the same core and no server (issue 18).
+
+Everything the page needs is here before play starts: the server's page loads every rule system's
+script (``server/pages.py``), and the page fetches every built-in scenario once
+(``GET /api/scenarios/full``); from then on it makes no request, so it goes on with the server
+stopped. The page is the shell a server would be (docs/offline.md):
+
+- the game's **secret** is drawn here, 32 bytes of ``window.crypto.getRandomValues`` as 64 hex
+  digits, and GameStarted commits to it exactly as the server does (``events.dice.commitment``),
+  under a game id drawn the server's way (``g-`` and 10 characters), which the commitment binds;
+- each command goes to ``events.log.Table.submit``: the dice come from the secret through
+  ``command_rng`` (CORE-1; ``hmac`` is imported then, not at page load), and the command that ends
+  the game is followed by SecretRevealed (CORE-2);
+- the seat to move plays on the board and its buttons; all seats share the device, so the page
+  says whose turn it is and each seat passes the device on;
+- after every command the log and the secret are saved in ``localStorage`` (a reload resumes the
+  game, every hash checked again), and the export link is a Blob of the log as JSON Lines, which
+  ``POST /api/games/import`` audits and stores once the game is over.
+"""
+
+from __future__ import annotations
+
+import json
+
+from browser import ajax, window
+
+import events.games
+from client.boards import renderer
+from client.boardui import BoardUI
+from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
+from client.eventlog import event_row, rejection_row
+from client.i18n import seat_name, t
+from events.log import LogError, Table, decode_envelope, encode_envelope
+from events.record import DecodeError
+from events.rules import Rejection
+from events.validate import ScenarioError
+
+STORAGE_KEY = "chronicle-offline"  # one game at a time in this browser: {"secret", "lines"}
+SAVE_FORMAT = 1
+ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"  # server/tokens.py's
+ID_LENGTH = 10
+JSON_LINES = "application/x-ndjson"
+PLACE_GAMES = ("mecha", "skirmish", "echo", "arkham", "gloomhaven")  # play.py's: its import would bring the socket
+
+
+def random_bytes(count: int) -> list:
+    """``count`` bytes from the browser's cryptographic generator (never ``random``)."""
+    drawn = window.crypto.getRandomValues(window.Uint8Array.new(count))
+    return [int(drawn[index]) for index in range(count)]
+
+
+def new_secret() -> str:
+    return "".join("0123456789abcdef"[byte >> 4] + "0123456789abcdef"[byte & 15] for byte in random_bytes(32))
+
+
+def new_game_id() -> str:
+    """``g-`` and 10 characters of a 64-letter alphabet (256 is a multiple of 64: every letter as likely)."""
+    return "g-" + "".join(ID_ALPHABET[byte % 64] for byte in random_bytes(ID_LENGTH))
+
+
+def now() -> str:
+    """The browser's UTC time as the server logs it (``at`` is informative only, never folded)."""
+    return str(window.Date.new().toISOString())
+
+
+class OfflinePage:
+    def __init__(self) -> None:
+        self.scenarios: dict = {}  # name -> {"game", "title", "scenario"}
+        self.table = None
+        self.game = None
+        self.view = None
+        self.ui = None
+        self.export_url = None
+        self.ready = False
+        self.pickable = 0  # how many places a click acts on now
+
+    def start(self) -> None:
+        listen(byid("offline-new"), "submit", self.new_game)
+        saved = window.localStorage.getItem(STORAGE_KEY)
+        if saved:
+            self.resume(str(saved))
+        ajax.get("/api/scenarios/full", mode="text", oncomplete=self.got_scenarios)
+
+    # --- scenarios and a new game ------------------------------------------------------------------
+
+    def got_scenarios(self, request: object) -> None:
+        select = clear(byid("offline-scenario"))
+        if request.status != 200:
+            self.notice(t("offline.no_scenarios", status=request.status), "error")
+            self.set_ready()
+            return
+        for item in json.loads(request.text):
+            self.scenarios[item["name"]] = item
+            label = f"{item['title']} ({item['name']})"  # the scenario's own title: data, not a message
+            add(select, el("option", label, None, (("value", item["name"]), ("translate", "no"))))
+        byid("offline-start").removeAttribute("disabled")
+        self.set_ready()
+
+    def new_game(self, event: object) -> None:
+        event.preventDefault()
+        item = self.scenarios.get(byid("offline-scenario").value)
+        if item is None:
+            return
+        game = events.games.load(item["game"])
+        try:
+            table = Table.create(game, new_game_id(), item["scenario"], new_secret(), at=now())
+        except ScenarioError as error:
+            self.notice(t("offline.bad_scenario", error=str(error)), "error")
+            return
+        clear(byid("log"))
+        self.begin(table)
+        self.notice(t("offline.started"), "ok")
+        self.save()
+
+    def resume(self, saved: str) -> None:
+        """The game this browser kept: every envelope absorbed again and its hash checked."""
+        try:
+            kept = json.loads(saved)
+            lines = [line for line in kept["lines"].split("\n") if line]
+            name = json.loads(lines[0])["data"]["game"]
+            game = events.games.load(name)
+            envelopes = [decode_envelope(game, line, f"$[{index}]") for index, line in enumerate(lines)]
+            table = Table.restore(game, envelopes[0].game, envelopes, True, kept["secret"])
+        except (ValueError, KeyError, TypeError, IndexError, DecodeError, LogError) as error:
+            self.notice(t("offline.bad_save", error=str(error)), "error")
+            return
+        self.begin(table)
+        self.notice(t("offline.resumed", seq=table.seq), "ok")
+
+    def begin(self, table: object) -> None:
+        self.table = table
+        if not self.game_over(table):
+            byid("offline-new").setAttribute("hidden", "hidden")
+        self.game = table.game  # a renderer per game: it keeps the board it built (another scenario, another board)
+        self.view = renderer(self.game.name)(self.game, clear(byid("board")), clear(byid("info")))
+        if self.ui is None:
+            self.ui = BoardUI(byid("board"))
+        window.document.body.setAttribute("data-game", self.game.name)
+        set_text(byid("game-id"), table.game_id)
+        log = byid("log")
+        for envelope in table.envelopes:
+            add(log, event_row(self.game, self.view, envelope))
+        self.render()
+
+    def game_over(self, table: object) -> bool:
+        return bool(table.game.is_over(table.state))
+
+    # --- playing --------------------------------------------------------------------------------------
+
+    def seat(self) -> object:
+        """The seat to move: the first of ``turn`` (secret picks: each seat in order, passing the device)."""
+        turn = self.game.turn(self.table.state)
+        return turn[0] if turn else None
+
+    def render(self) -> None:
+        table = self.table
+        state = table.state
+        over = bool(self.game.is_over(state))
+        seat = None if over else self.seat()
+        who = byid("who")
+        set_text(who, t("offline.over") if over else t("offline.to_move", seat=seat_name(seat)))
+        who.setAttribute("data-seat", seat or "")
+        status = byid("hash")
+        set_text(status, t("hash.ok", seq=table.seq))
+        status.setAttribute("class", "hash ok")
+        status.setAttribute("data-seq", str(table.seq))
+        status.setAttribute("data-hash", table.envelopes[-1].hash)
+        self.view.draw(state, table.envelopes, seat, not over, self.pick)
+        self.pickable = self.ui.drawn(self.game.name, not over)
+        self.draw_actions(state, seat, over)
+        self.draw_tools(over)
+        window.document.body.setAttribute("data-over", "1" if over else "0")
+
+    def draw_actions(self, state: object, seat: object, over: bool) -> None:
+        box = clear(byid("actions"))
+        if over:
+            return
+        prompt_text = getattr(self.view, "prompt_text", None)
+        text = prompt_text(state, seat, seat) if prompt_text is not None else None
+        buttons = self.view.actions(state, seat)
+        if text is None:  # the play page's prompt (client/pages/play.py), in the game's word for a place
+            if self.pickable:
+                game = self.game.name if self.game.name in PLACE_GAMES else "other"
+                text = t("play.your_turn_click." + game) + (t("play.or") if buttons else ".")
+            else:
+                text = t("play.your_turn") if buttons else t("play.nothing_to_do")
+        add(box, el("span", text, "prompt"))
+        for label, kind, data in buttons:
+            button = el("button", label, "action", (("data-command", kind),))
+            listen(button, "click", self.action_handler(kind, data, label))
+            add(box, button)
+        local = getattr(self.view, "local_actions", None)  # buttons the renderer handles (a path being built)
+        for label, key in (local(state, seat) if local is not None else ()):
+            button = el("button", label, "action local", (("data-path-action", key),))
+            listen(button, "click", self.local_handler(key))
+            add(box, button)
+
+    def action_handler(self, kind: str, data: dict, label: str) -> object:
+        def handler(event: object) -> None:
+            self.submit(kind, data, label)
+
+        return handler
+
+    def local_handler(self, key: str) -> object:
+        def handler(event: object) -> None:
+            command = self.view.path_action(self.table.state, self.seat(), key)
+            if command is not None:
+                self.submit(*command)
+            else:
+                self.render()
+
+        return handler
+
+    def pick(self, place: object) -> None:
+        command = getattr(self.view, "pick_command", None)
+        picked = command(self.table.state, self.seat(), place) if command is not None else (
+            "Move", {"to": place}, t("play.move_to", place=place))
+        if picked is None:  # the renderer kept the click (a waypoint of a path being built)
+            self.render()
+            return
+        self.submit(*picked)
+
+    def submit(self, kind: str, data: dict, label: str) -> None:
+        """Decide the command here, as the server's Room would, then log, save and draw."""
+        seat = self.seat()
+        if seat is None:
+            return
+        try:
+            command = self.game.commands.build(dict(data, type=kind), "$.command")
+        except DecodeError as error:
+            self.notice(t("offline.bad_command", error=str(error)), "error")
+            return
+        before = self.table.seq
+        # The id names the seq its first event gets: unique in the log (a refused command logs nothing,
+        # so its id is free again), and a resumed page needs no counter to avoid a logged id.
+        result = self.table.submit(seat, command, f"offline-{before + 1}", at=now())
+        if isinstance(result, Rejection):
+            add(byid("log"), rejection_row(self.game, {"rule": result.rule, "reason": result.reason}, label))
+            self.notice(t("play.rejected", rule=result.rule), "rejected")
+            add(byid("notice"), el("span", result.reason, "reason", (("lang", "en"),)))
+            return
+        log = byid("log")
+        for envelope in self.table.envelopes[before:]:
+            add(log, event_row(self.game, self.view, envelope))
+        self.notice(t("play.accepted", first=before + 1, last=self.table.seq), "ok")
+        self.save()
+        self.render()
+
+    # --- keeping and exporting ----------------------------------------------------------------------
+
+    def log_text(self) -> str:
+        return "".join(encode_envelope(envelope) + "\n" for envelope in self.table.envelopes)
+
+    def save(self) -> None:
+        """The log and the secret, after every command: a reload resumes here (the secret never leaves
+        this browser but in the SecretRevealed that ends the game)."""
+        kept = {"format": SAVE_FORMAT, "secret": self.table.secret, "lines": self.log_text()}
+        try:
+            window.localStorage.setItem(STORAGE_KEY, json.dumps(kept))
+        except Exception as error:  # QuotaExceededError, or storage switched off: play on, and say so
+            self.notice(t("offline.not_saved", error=str(error)), "warning")
+
+    def draw_tools(self, over: bool) -> None:
+        box = clear(byid("offline-tools"))
+        if self.export_url is not None:
+            window.URL.revokeObjectURL(self.export_url)
+        options = window.JSON.parse(json.dumps({"type": JSON_LINES}))
+        self.export_url = window.URL.createObjectURL(window.Blob.new([self.log_text()], options))
+        link = el("a", t("offline.export"), "export", (("id", "offline-export"), ("href", self.export_url),
+                                                       ("download", f"chronicle-{self.table.game_id}.jsonl")))
+        add(box, link)
+        if over:
+            publish = el("button", t("offline.publish"), "publish", (("id", "offline-publish"), ("type", "button")))
+            listen(publish, "click", self.publish)
+            add(box, publish)
+            add(box, el("span", t("offline.import_hint"), "hint"))
+            byid("offline-new").removeAttribute("hidden")
+        elif byid("offline-new").getAttribute("hidden") is not None:
+            # A game in progress: starting another replaces it, so that takes a click on "abandon" first.
+            abandon = el("button", t("offline.abandon"), "abandon", (("id", "offline-abandon"), ("type", "button")))
+            listen(abandon, "click", self.abandon)
+            add(box, abandon)
+
+    def publish(self, event: object) -> None:
+        """The finished game to the server that served this page: ``POST /api/games/import`` audits it."""
+        table = self.table
+
+        def done(request: object) -> None:
+            self.published(request, table.game_id)
+
+        self.notice(t("offline.publishing"), "ok")
+        ajax.post("/api/games/import", data=self.log_text(), headers={"Content-Type": JSON_LINES}, mode="text",
+                  oncomplete=done)
+
+    def published(self, request: object, game_id: str) -> None:
+        """A replay link, or the server's refusal in words (its code, and the seq where the log diverged)."""
+        try:
+            body = json.loads(request.text)
+        except Exception:  # no server (status 0), or not JSON: a proxy's page
+            body = {}
+        node = byid("notice")
+        if request.status == 201 or body.get("code") == "game-exists":  # imported now, or before
+            self.notice(t("offline.published"), "ok")
+            add(node, el("span", " "), el("a", t("offline.replay_link"), "replay-link",
+                                          (("id", "offline-replay"), ("href", f"/replay/{game_id}"))))
+        elif request.status == 0:
+            self.notice(t("offline.no_server"), "error")
+        else:
+            self.notice(t("offline.refused", code=body.get("code") or request.status,
+                          message=body.get("message") or str(request.text)[:200]), "error")
+        node.setAttribute("data-code", body.get("code") or "")
+
+    def abandon(self, event: object) -> None:
+        """Show the scenario choice again; the game stays saved until another one starts."""
+        byid("offline-new").removeAttribute("hidden")
+        self.draw_tools(False)
+
+    # --- the page ---------------------------------------------------------------------------------------
+
+    def notice(self, text: str, cls: str) -> None:
+        node = byid("notice")
+        set_text(node, text)
+        node.setAttribute("class", f"notice {cls}")
+
+    def set_ready(self) -> None:
+        if not self.ready:
+            self.ready = True
+            mark_ready()
+
+
+def main() -> None:
+    mark("imported")
+    OfflinePage().start()
