@@ -28,11 +28,11 @@ import events.games
 from client.boards import renderer
 from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
-from client.eventlog import event_row, rejection_row
+from client.eventlog import event_row, reason_span, rejection_row
 from client.i18n import seat_name, t
 from events.log import LogError, Table, decode_envelope, encode_envelope
 from events.record import DecodeError
-from events.rules import Rejection
+from events.rules import Rejection, message_data
 from events.validate import ScenarioError
 
 STORAGE_KEY = "chronicle-offline"  # one game at a time in this browser: {"secret", "lines"}
@@ -137,10 +137,18 @@ class OfflinePage:
             self.ui = BoardUI(byid("board"))
         window.document.body.setAttribute("data-game", self.game.name)
         set_text(byid("game-id"), table.game_id)
-        log = byid("log")
-        for envelope in table.envelopes:
-            add(log, event_row(self.game, self.view, envelope))
+        # The log's words read the state before each event: a second Table folds along (display only).
+        self.words = Table(table.game, table.game_id)
+        self.show(table.envelopes)
         self.render()
+
+    def show(self, envelopes: list) -> None:
+        """Each envelope's log row, worded from the state before it (``self.words`` folds along)."""
+        log = byid("log")
+        for envelope in envelopes:
+            before = self.words.state
+            self.words.absorb(envelope, verify=False)
+            add(log, event_row(self.game, envelope, before, False))
 
     def game_over(self, table: object) -> bool:
         return bool(table.game.is_over(table.state))
@@ -235,13 +243,14 @@ class OfflinePage:
         # so its id is free again), and a resumed page needs no counter to avoid a logged id.
         result = self.table.submit(seat, command, f"offline-{before + 1}", at=now())
         if isinstance(result, Rejection):
-            add(byid("log"), rejection_row(self.game, {"rule": result.rule, "reason": result.reason}, label))
+            # The refusal's message, as the server's ``rejected`` frame carries it: in the reader's language.
+            frame = {"rule": result.rule, "reason": result.reason, "key": result.key,
+                     "params": {name: message_data(value) for name, value in result.params}}
+            add(byid("log"), rejection_row(self.game, frame, label))
             self.notice(t("play.rejected", rule=result.rule), "rejected")
-            add(byid("notice"), el("span", result.reason, "reason", (("lang", "en"),)))
+            add(byid("notice"), reason_span(self.game, frame))
             return
-        log = byid("log")
-        for envelope in self.table.envelopes[before:]:
-            add(log, event_row(self.game, self.view, envelope))
+        self.show(self.table.envelopes[before:])
         self.notice(t("play.accepted", first=before + 1, last=self.table.seq), "ok")
         self.save()
         self.render()
