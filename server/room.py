@@ -46,6 +46,7 @@ import time
 from typing import Any
 
 import events.games
+from events import wire
 from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
@@ -90,8 +91,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Connection] = set()
         self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
-        self._frames = [frames.event_frame(item.envelope) for item in stored]  # the full frame per seq
-        self._redacted: dict[int, str] = {}  # seq -> the frame of its redacted copy, once someone needed it
+        self._sent: dict[tuple, str] = {}  # (first seq, last seq, what was redacted) -> its events frame
         self._behind = 0  # the highest seq another process announced (2**62: unknown, read to the end)
         self._follower: asyncio.Task | None = None
         self.strangers: set[Connection] = set()  # sockets without a seat: not yet greeted, or spectators
@@ -136,28 +136,38 @@ class Room:
         it goes out to this Room's clients now, so they see no gap.
         """
         fresh = await Room.load(self.store, self.meta.game_id, self.metrics)
-        self.meta, self.table, self._frames, self._redacted = fresh.meta, fresh.table, fresh._frames, {}
+        self.meta, self.table, self._sent = fresh.meta, fresh.table, {}
         self._broadcast(self.table.envelopes[known:])
 
-    def frame_for(self, envelope: Envelope, seat: str | None, over: bool) -> str | None:
-        visible = visible_to(self.game, envelope, seat, over)
-        if visible is None:
-            return None
-        if visible is envelope:
-            return self._frames[envelope.seq - 1]
-        # A redacted copy does not depend on who is refused the original: encode it once.
-        frame = self._redacted.get(envelope.seq)
-        if frame is None:
-            frame = self._redacted[envelope.seq] = frames.event_frame(frames.encode_envelope(visible))
-        return frame
+    def frames_for(self, batch: list[Envelope], seat: str | None, over: bool) -> list[str]:
+        """The ``events`` frame(s) ``seat`` gets for one batch (``events.wire.frame_batches``).
+
+        Each envelope is what ``Game.visible`` gives the seat: itself or its redacted copy, which
+        does not depend on who is refused the original. So a frame depends only on which
+        envelopes were redacted, and is encoded once per batch for every client who sees the same
+        (``_sent``). An envelope the seat may not see at all (None) cuts the batch around it.
+        """
+        out, run, marks = [], [], []
+        for envelope in batch + [None]:
+            visible = None if envelope is None else visible_to(self.game, envelope, seat, over)
+            if visible is not None:
+                run.append(visible)
+                marks.append(visible is not envelope)
+                continue
+            if run:
+                key = (run[0].seq, run[-1].seq, tuple(marks))
+                frame = self._sent.get(key)
+                if frame is None:
+                    frame = self._sent[key] = frames.events_frame(run)
+                out.append(frame)
+            run, marks = [], []
+        return out
 
     def _frames_for(self, envelopes: list[Envelope], seat: str | None) -> list[str]:
         over = bool(self.game.is_over(self.table.state))
         out = []
-        for envelope in envelopes:
-            frame = self.frame_for(envelope, seat, over)
-            if frame is not None:
-                out.append(frame)
+        for batch in wire.frame_batches(envelopes):
+            out.extend(self.frames_for(batch, seat, over))
         return out
 
     # --- hello ------------------------------------------------------------------------------------
@@ -280,7 +290,6 @@ class Room:
                 self._refused("store-unavailable")
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
-            self._frames.extend(frames.event_frame(text) for text in texts)
             self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
@@ -406,12 +415,13 @@ class Room:
         self._broadcast(envelopes)
 
     def _absorb(self, item: Stored) -> Envelope:
-        """One stored row folded into the Table, its hash checked (``Table.absorb``), and its frame kept."""
-        envelope = self.table.absorb(frames.decode_envelope(self.game, item.envelope))
-        self._frames.append(frames.event_frame(item.envelope))
-        return envelope
+        """One stored row folded into the Table, its hash checked (``Table.absorb``)."""
+        return self.table.absorb(frames.decode_envelope(self.game, item.envelope))
 
     def _broadcast(self, envelopes: list[Envelope]) -> None:
+        """Every client gets the events frames of ``envelopes`` (one per command), as its seat may see them."""
+        if not self.clients or not envelopes:
+            return
         for client in list(self.clients):
             if not client.send_batch(self._frames_for(envelopes, client.seat)):
                 self.clients.discard(client)

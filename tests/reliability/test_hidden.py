@@ -24,7 +24,7 @@ import websockets
 
 from tests.reliability import report
 from tests.reliability.players import Player, command_json, http_json
-from tests.server.client import run
+from tests.server.client import read_catch_up, run
 from tests.server_fixture import create_game
 
 pytestmark = pytest.mark.server
@@ -57,7 +57,7 @@ async def peek(ws_url: str, game_id: str, token: str | None, since: int) -> list
         await socket.send(json.dumps({"type": "hello", "since": since, "token": token}))
         welcome = json.loads(await socket.recv())
         assert welcome["type"] == "welcome", welcome
-        return [json.loads(await socket.recv())["envelope"] for _ in range(welcome["head"] - since)]
+        return await read_catch_up(socket, game_id, since, welcome["head"])
     finally:
         await socket.close()
 
