@@ -248,3 +248,34 @@ def test_core_wire_frame_reader_refuses_a_malformed_frame_with_its_path():
         with pytest.raises(DecodeError, match=path):
             wire.frame_dicts("g", bad)
 
+
+
+def test_core_wire_permessage_deflate_is_negotiated_when_offered_unless_switched_off(tmp_path):
+    """``chronicle serve`` negotiates permessage-deflate with a client that offers it (browsers do),
+    not with one that does not; ``CHRONICLE_WS_DEFLATE=0`` (or ``--no-ws-deflate``) never; a value
+    that is neither is refused at start, naming the variable."""
+    import subprocess
+    import sys
+
+    from tests.server_fixture import ROOT, ServerProcess
+
+    async def extensions(server, offer: bool) -> str | None:
+        game = create_game(server.base_url)
+        socket = await websockets.connect(f"{server.ws_url}/ws/{game['game']}",
+                                          compression="deflate" if offer else None)
+        try:
+            await socket.send(json.dumps({"type": "hello", "since": 0, "token": None}))
+            assert json.loads(await socket.recv())["type"] == "welcome"
+            return socket.response.headers.get("Sec-WebSocket-Extensions")
+        finally:
+            await socket.close()
+
+    for env, offered, refused in (({}, "permessage-deflate", None), ({"CHRONICLE_WS_DEFLATE": "0"}, None, None)):
+        with ServerProcess(tmp_path / f"d{len(env)}.db", env=env, via_cli=True).start() as server:
+            got = run(extensions(server, True))
+            assert (got or "").startswith(offered) if offered else got is None, got
+            assert run(extensions(server, False)) is refused
+    done = subprocess.run([sys.executable, "-m", "server.cli.main", "serve", "--port", "0", "--db",
+                           str(tmp_path / "x.db")], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "CHRONICLE_WS_DEFLATE": "maybe"})
+    assert done.returncode != 0 and "CHRONICLE_WS_DEFLATE: expected 1 or 0, got 'maybe'" in done.stderr
