@@ -34,6 +34,8 @@ import contextlib
 import json
 import os
 import random
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -283,18 +285,44 @@ def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str =
         yield servers
 
 
+# The server's module run as __main__ under cProfile timed by the thread's own CPU clock (not the wall
+# clock of ``python -m cProfile``, which on a shared machine counts the time other processes took).
+_PROFILED = """
+import cProfile, runpy, sys, time
+out, module = sys.argv[1], sys.argv[2]
+sys.argv = [module] + sys.argv[3:]
+profile = cProfile.Profile(time.thread_time)
+try:
+    profile.runcall(runpy.run_module, module, run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    profile.dump_stats(out)
+"""
+
+
 def _elsewhere(server, root: str | None, profile: str | None):
     """``server`` run from the checkout ``root`` (its own PYTHONPATH and cwd), and/or under cProfile
-    writing ``profile`` when it is stopped (SIGTERM: uvicorn shuts down, cProfile writes)."""
+    writing ``profile`` when it is stopped (SIGINT: uvicorn shuts down, cProfile writes)."""
     command = server._command
 
     def _command() -> list[str]:
         argv = command()
-        if profile is not None:
-            argv = [argv[0], "-m", "cProfile", "-o", profile, *argv[1:]]
+        if profile is not None:  # argv[1:3] is "-m server.cli.main" (or "-m uvicorn")
+            argv = [argv[0], "-c", _PROFILED, profile, *argv[2:]]
         return argv
 
     server._command = _command
+    if profile is not None:  # uvicorn re-raises a SIGTERM after its shutdown (no profile written); a SIGINT
+        def stop() -> None:  # ends as KeyboardInterrupt, which chronicle serve takes as a normal end
+            if server.process is not None and server.process.poll() is None:
+                server.process.send_signal(signal.SIGINT)
+                try:
+                    server.process.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+
+        server.stop = stop
     if root is not None:
         import tests.server_fixture as fixture
 

@@ -33,32 +33,30 @@ FRAME_TYPE = "events"
 FRAME_FIELDS = ("type", "seq", "hash", "runs")
 
 
-def _command(envelope: Envelope) -> list | None:
-    if envelope.command is None:
-        return None
-    data = envelope.command.to_data()
-    return [data.pop("type"), data]
-
-
 def frame_data(envelopes: list) -> dict:
     """The ``events`` frame (a dict, ready to encode) of consecutive envelopes, as one viewer may see them."""
+    return frame_from_dicts([envelope.to_dict() for envelope in envelopes])
+
+
+def frame_from_dicts(envelopes: list) -> dict:
+    """``frame_data`` from the envelopes' ``Envelope.to_dict()`` (the shell has them from encoding
+    them for its store: not built twice). The dicts are read, not changed."""
     if not envelopes:
         raise ValueError("an events frame holds at least one envelope")
     runs: list = []
     key = None
     for envelope in envelopes:
-        command = _command(envelope)
-        here = (envelope.seat, envelope.command_id, command, envelope.at)
+        body = envelope["command"]
+        command = None if body is None else [body["type"], body["data"]]
+        here = (envelope["seat"], envelope["command_id"], command, envelope["at"])
         if here != key:
             key = here
-            runs.append([envelope.seat, envelope.command_id, command, envelope.at, []])
-        data = envelope.event.to_data()
-        kind = data.pop("type")
-        event = [kind, envelope.rule, data]
-        if envelope.dice is not None:
-            event.append(list(envelope.dice))
+            runs.append([envelope["seat"], envelope["command_id"], command, envelope["at"], []])
+        event = [envelope["type"], envelope["rule"], envelope["data"]]
+        if envelope["dice"] is not None:
+            event.append(envelope["dice"])
         runs[-1][4].append(event)
-    return {"type": FRAME_TYPE, "seq": envelopes[0].seq, "hash": envelopes[-1].hash, "runs": runs}
+    return {"type": FRAME_TYPE, "seq": envelopes[0]["seq"], "hash": envelopes[-1]["hash"], "runs": runs}
 
 
 def frame_batches(envelopes: list) -> list:

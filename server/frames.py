@@ -210,18 +210,20 @@ def error_frame(code: str, message: str, command_id: str | None = None) -> str:
 # --- envelopes -------------------------------------------------------------------------------------
 
 
-def encode_envelope(envelope: Envelope) -> str:
-    """The envelope's JSON text: what the store keeps and what clients get, byte for byte.
+def encode_envelope(envelope: Envelope | dict) -> str:
+    """The envelope's JSON text (given the envelope or its ``to_dict()``): what the store keeps.
 
     msgspec's fast path to ``events.log.encode_envelope``, the reference spelling (keys sorted, no
     spaces, UTF-8): ``tests/server/test_frames.py`` proves the bytes equal on envelopes of every game.
     """
-    return _sorted_encoder.encode(envelope.to_dict()).decode("utf-8")
+    return _sorted_encoder.encode(envelope if isinstance(envelope, dict) else envelope.to_dict()).decode("utf-8")
 
 
 def events_frame(envelopes: list) -> str:
-    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``), as JSON text."""
-    return _encoder.encode(wire.frame_data(envelopes)).decode("utf-8")
+    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``), as JSON text;
+    an item may be the envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
+    dicts = [item if isinstance(item, dict) else item.to_dict() for item in envelopes]
+    return _encoder.encode(wire.frame_from_dicts(dicts)).decode("utf-8")
 
 
 def frame_envelopes(game: Any, game_id: str, frame: Events) -> list:

@@ -92,6 +92,7 @@ class Room:
         self.clients: set[Connection] = set()
         self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
         self._sent: dict[tuple, str] = {}  # (first seq, last seq, what was redacted) -> its events frame
+        self._dicts: dict[int, dict] = {}  # seq -> to_dict() of the last command's envelopes (built for the store)
         self._behind = 0  # the highest seq another process announced (2**62: unknown, read to the end)
         self._follower: asyncio.Task | None = None
         self.strangers: set[Connection] = set()  # sockets without a seat: not yet greeted, or spectators
@@ -136,7 +137,7 @@ class Room:
         it goes out to this Room's clients now, so they see no gap.
         """
         fresh = await Room.load(self.store, self.meta.game_id, self.metrics)
-        self.meta, self.table, self._sent = fresh.meta, fresh.table, {}
+        self.meta, self.table, self._sent, self._dicts = fresh.meta, fresh.table, {}, {}
         self._broadcast(self.table.envelopes[known:])
 
     def frames_for(self, batch: list[Envelope], seat: str | None, over: bool) -> list[str]:
@@ -158,7 +159,8 @@ class Room:
                 key = (run[0].seq, run[-1].seq, tuple(marks))
                 frame = self._sent.get(key)
                 if frame is None:
-                    frame = self._sent[key] = frames.events_frame(run)
+                    items = [item if redacted else self._dicts.get(item.seq, item) for item, redacted in zip(run, marks)]
+                    frame = self._sent[key] = frames.events_frame(items)
                 out.append(frame)
             run, marks = [], []
         return out
@@ -276,7 +278,8 @@ class Room:
                 self._refused("rejected")
                 return frames.encode(frames.Rejected(command_id, result.rule, result.reason))
             logged = result.logged  # the command's envelopes, then SecretRevealed if it ended the game (CORE-2)
-            texts = [frames.encode_envelope(envelope) for envelope in logged]
+            dicts = [envelope.to_dict() for envelope in logged]  # built once: for the store, then the frames
+            texts = [frames.encode_envelope(data) for data in dicts]
             batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(logged, texts)]
             try:
                 await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
@@ -290,6 +293,7 @@ class Room:
                 self._refused("store-unavailable")
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
+            self._dicts = {envelope.seq: data for envelope, data in zip(logged, dicts)}
             self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
