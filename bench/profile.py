@@ -38,6 +38,7 @@ STEPS = (
     ("  decide (the rules)", (("events/games/mecha/rules.py", "decide"),)),
     ("  fold (evolve, every caller)", (("events/games/mecha/rules.py", "evolve"),)),
     ("  hash (state_hash)", (("events/canonical.py", "state_hash"),)),
+    ("encode: Envelope.to_dict (every caller)", (("events/log.py", "to_dict"),)),
     ("encode: envelopes for the store", (("server/frames.py", "encode_envelope"),)),
     ("encode: frames for the clients", (("server/room.py", "_frames_for"),)),
     ("send: queued for each client", (("server/connection.py", "send_batch"),)),

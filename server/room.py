@@ -426,8 +426,11 @@ class Room:
         """Every client gets the events frames of ``envelopes`` (one per command), as its seat may see them."""
         if not self.clients or not envelopes:
             return
+        by_seat: dict = {}  # the frames of each seat (None: the spectators), cut once for all its sockets
         for client in list(self.clients):
-            if not client.send_batch(self._frames_for(envelopes, client.seat)):
+            if client.seat not in by_seat:
+                by_seat[client.seat] = self._frames_for(envelopes, client.seat)
+            if not client.send_batch(by_seat[client.seat]):
                 self.clients.discard(client)
 
 def _who(seat: str | None) -> str:
