@@ -21,8 +21,8 @@ WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009); below
 
 def deflate_from_env(environ: dict | None = None) -> bool:
     """``CHRONICLE_WS_DEFLATE``: 1 (the default) negotiates permessage-deflate with a client that
-    offers it (browsers do), 0 never; measured in docs/performance.md (a third of the bytes on the
-    wire, about a quarter more server CPU per command)."""
+    offers it (browsers do), 0 never; measured in docs/performance.md (30 % of the bytes on the
+    wire, about a fifth more server CPU per command)."""
     value = (os.environ if environ is None else environ).get("CHRONICLE_WS_DEFLATE", "1").strip().lower()
     if value in ("1", "on", "true", "yes"):
         return True
