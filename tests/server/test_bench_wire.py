@@ -2,7 +2,7 @@
 
 The figures are the benchmark's to print; this checks only what its counters add up: with deflate
 offered and negotiated the TCP bytes of a catch-up are well under its payload, without it a little
-over (frame headers), and nothing is counted while counting is off.
+over (frame headers).
 """
 
 from __future__ import annotations
