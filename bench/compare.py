@@ -1,7 +1,7 @@
 """Chronicle and boardgame.io side by side, one run, one machine, the same game and load shape.
 
 ``python -m bench.compare [--shapes 1x0,10x2,100x10] [--seconds 10] [--warmup 3] [--repeat 3]
-[--db sqlite|postgres] [--sqlite-sync FULL|NORMAL]``
+[--db sqlite|postgres] [--sqlite-sync FULL|NORMAL] [--deflate]``
 
 The peer is ``bench/peers/boardgameio/``: the Expeditions Move (the rules of
 ``events/games/mecha/rules.py``, on the same board and bag files) written for boardgame.io 0.50,
@@ -157,7 +157,7 @@ def run_chronicle(games: int, spectators: int, args: argparse.Namespace) -> dict
     shape = load.parser().parse_args([
         "--games", str(games), "--players", "2", "--spectators", str(spectators), "--db", args.db,
         "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
-        "--sqlite-sync", args.sqlite_sync,
+        "--sqlite-sync", args.sqlite_sync, "--deflate" if args.deflate else "--no-deflate",
     ])
     return load.measure(shape)
 
@@ -168,6 +168,7 @@ FIGURES = (  # key, label, format, a note (which way is better)
     ("p95_ms", "p95 ms", "{:.1f}", "lower is better"),
     ("p99_ms", "p99 ms", "{:.1f}", "lower is better"),
     ("bytes_per_command_per_client", "bytes/command/client", "{:,.0f}", "lower is better"),
+    ("wire_bytes_per_command_per_client", "  of them on the wire", "{:,.0f}", "TCP bytes (Chronicle's; the peer's = payload)"),
     ("server_cpu_pct", "server CPU % of a core", "{:.0f}", "near 100: the server is the bottleneck"),
     ("server_cpu_us_per_command", "server CPU µs/command", "{:,.0f}", "lower is better"),
     ("driver_cpu_pct", "load gen. CPU % of a core", "{:.0f}", "near 100: the load generator is the bottleneck"),
@@ -175,7 +176,8 @@ FIGURES = (  # key, label, format, a note (which way is better)
 
 
 def medians(results: list[dict]) -> dict:
-    return {key: statistics.median(result[key] for result in results) for key, *_ in FIGURES}
+    return {key: statistics.median(result.get(key, result["bytes_per_command_per_client"]) for result in results)
+            for key, *_ in FIGURES}
 
 
 def table(games: int, spectators: int, ours: dict, theirs: dict, repeat: int = 1) -> str:
@@ -199,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"), help="Chronicle's store")
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="SQLite's synchronous for Chronicle (boardgame.io's in-memory store never syncs)")
+    parser.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=False,
+                        help="Chronicle's clients offer permessage-deflate, as browsers do (default off: the peer's "
+                             "socket.io clients do not compress)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each engine per shape, alternating; medians")
     parser.add_argument("--json", action="store_true", help="also print every result as a JSON line")
     args = parser.parse_args(argv)
@@ -214,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench.compare: boardgame.io cannot run here: {error}", file=sys.stderr)
         return 1
     store = "PostgreSQL" if args.db == "postgres" else f"SQLite synchronous={args.sqlite_sync}"
+    store += ", permessage-deflate offered" if args.deflate else ""
     print(f"bench.compare: Chronicle (1 process, {store}) and boardgame.io 0.50.2 (in-memory) on "
           f"{os.cpu_count()} cores, {args.seconds:g} s window after {args.warmup:g} s warm-up, "
           f"load average {os.getloadavg()[0]:.1f} at the start; the peer offers Chronicle's legal commands "

@@ -16,7 +16,11 @@ its game (seats fold the events with ``events/`` to know what is legal), no soon
 game's share of ``--rate`` commands/s allows (0: as fast as turns go, as people clicking
 instantly would). A command counts when every client of its game has received its last event:
 its latency runs from the send to that moment. Bytes are WebSocket payload received per client
-(permessage-deflate off, as boardgame.io's socket.io ships). Only the window after the warm-up
+(permessage-deflate off by default, as boardgame.io's socket.io ships; ``--deflate`` offers it, as
+browsers do), and bytes on the wire: what the TCP socket delivered (frame headers included, after
+compression). ``--root DIR`` runs the server from another checkout (e.g. ``git archive`` of an
+older commit), to compare before and after a change in the same minute; the clients read both the
+per-command ``commands`` frame and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
 children, the load generator on its own). It prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
@@ -30,6 +34,8 @@ import contextlib
 import json
 import os
 import random
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,19 +45,13 @@ import msgspec
 import websockets
 
 import events.games
+from events.log import Envelope
 from server import frames
 from server.scenarios import load
 
 GAME = events.games.load("mecha")
 SEAT_NAMES = ("red", "blue", "green", "white", "black")
 BIG = str(10**6)  # the per-connection limits of server/limits.py are for people, not for a bench
-
-
-class _Seq(msgspec.Struct):
-    seq: int
-
-
-_seq_decoder = msgspec.json.Decoder(_Seq)
 
 
 class Game:
@@ -76,24 +76,44 @@ class Client:
         self.head = 0
         self.state = None
         self.bytes = 0
+        self.wire = 0  # bytes the TCP socket delivered (after permessage-deflate, with frame headers)
         self.answers: asyncio.Queue = asyncio.Queue()
+
+    def count_wire(self, counting: dict) -> None:
+        """Count what the TCP transport hands the socket's protocol, while ``counting["on"]``."""
+        received = self.socket.data_received
+
+        def data_received(data: bytes) -> None:
+            if counting["on"]:
+                self.wire += len(data)
+            received(data)
+
+        self.socket.data_received = data_received  # the transport calls its protocol's attribute
 
     async def read(self, counting: dict) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for message in self.socket:
                 if counting["on"]:
                     self.bytes += len(message)
+                if '"type":"event"' in message[:16]:  # a server from before one frame per command (--root)
+                    self.old_frame(msgspec.json.decode(message))
+                    continue
                 frame = frames.server_frame_decoder.decode(message)
-                if isinstance(frame, frames.Event):
+                if isinstance(frame, frames.Events):
                     if self.seat is not None:  # a seat folds, to know its legal commands
-                        envelope = frames.decode_envelope(GAME, frame.envelope)
-                        self.state = GAME.evolve(self.state, envelope.event)
-                        self.head = envelope.seq
-                    else:  # a spectator only tracks the seq
-                        self.head = _seq_decoder.decode(frame.envelope).seq
+                        for envelope in frames.frame_envelopes(GAME, self.game.game_id, frame):
+                            self.state = GAME.evolve(self.state, envelope.event)
+                    self.head = frame.seq + frame.count() - 1
                     self.game.progressed()
                 elif not isinstance(frame, frames.Welcome):
                     self.answers.put_nowait(frame)
+
+    def old_frame(self, frame: dict) -> None:
+        envelope = frame["envelope"]
+        if self.seat is not None:
+            self.state = GAME.evolve(self.state, Envelope.from_dict(GAME, envelope).event)
+        self.head = envelope["seq"]
+        self.game.progressed()
 
 
 def scenario_for(players: int) -> dict:
@@ -103,11 +123,14 @@ def scenario_for(players: int) -> dict:
     return dict(scenario, seats=seats, rounds=10_000)  # long enough that no game ends inside the window
 
 
-async def join(ws_url: str, game: Game, token: str | None, seat: str | None, deflate: bool = False) -> Client:
+async def join(ws_url: str, game: Game, token: str | None, seat: str | None, deflate: bool = False,
+               counting: dict | None = None) -> Client:
     socket = await websockets.connect(f"{ws_url}/ws/{game.game_id}", max_size=2**24,
                                       compression="deflate" if deflate else None)
-    await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     client = Client(game, socket, seat)
+    if counting is not None:
+        client.count_wire(counting)
+    await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     game.clients.append(client)
     return client
 
@@ -184,10 +207,11 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         place = index  # clients alternate between processes, seats included
         seats = {}
         for seat, link in created["seats"].items():
-            seats[seat] = await join(servers[place % len(servers)].ws_url, game, link["token"], seat)
+            seats[seat] = await join(servers[place % len(servers)].ws_url, game, link["token"], seat, args.deflate,
+                                     counting)
             place += 1
         for _ in range(args.spectators):
-            await join(servers[place % len(servers)].ws_url, game, None, None)
+            await join(servers[place % len(servers)].ws_url, game, None, None, args.deflate, counting)
             place += 1
         readers += [asyncio.create_task(client.read(counting)) for client in game.clients]
         games.append((game, seats))
@@ -222,6 +246,8 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         "p50_ms": percentile(latencies, .50), "p95_ms": percentile(latencies, .95), "p99_ms": percentile(latencies, .99),
         # each command reaches the clients of its own game only
         "bytes_per_command_per_client": sum(c.bytes for c in clients) / max(done, 1) / (args.players + args.spectators),
+        "wire_bytes_per_command_per_client": sum(c.wire for c in clients) / max(done, 1) / (args.players + args.spectators),
+        "deflate": args.deflate,
         "server_cpu_pct": cpu / window * 100, "server_cpu_us_per_command": cpu / max(done, 1) * 1e6,
         "driver_cpu_pct": own / window * 100,
         "loadavg": os.getloadavg()[0],
@@ -235,7 +261,8 @@ def percentile(values: list, fraction: float) -> float:
 
 
 @contextlib.contextmanager
-def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str = "FULL"):
+def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str = "FULL", root: str | None = None,
+                      profile: str | None = None):
     """``processes`` chronicle serve subprocesses on one fresh store; stopped (and PostgreSQL with them) on exit."""
     from tests.postgres_fixture import CliServer, PostgresServer
 
@@ -251,13 +278,72 @@ def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str =
                "CHRONICLE_SQLITE_SYNC": sqlite_sync}
         servers = []
         for _ in range(processes):
-            servers.append(stack.enter_context(CliServer(scratch, store, env=env).start()))
+            server = CliServer(scratch, store, env=env)
+            if root is not None or profile is not None:
+                server = _elsewhere(server, root, profile)
+            servers.append(stack.enter_context(server.start()))
         yield servers
+
+
+# The server's module run as __main__ under cProfile timed by the thread's own CPU clock (not the wall
+# clock of ``python -m cProfile``, which on a shared machine counts the time other processes took).
+_PROFILED = """
+import cProfile, runpy, sys, time
+out, module = sys.argv[1], sys.argv[2]
+sys.argv = [module] + sys.argv[3:]
+profile = cProfile.Profile(time.thread_time)
+try:
+    profile.runcall(runpy.run_module, module, run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    profile.dump_stats(out)
+"""
+
+
+def _elsewhere(server, root: str | None, profile: str | None):
+    """``server`` run from the checkout ``root`` (its own PYTHONPATH and cwd), and/or under cProfile
+    writing ``profile`` when it is stopped (SIGINT: uvicorn shuts down, cProfile writes)."""
+    command = server._command
+
+    def _command() -> list[str]:
+        argv = command()
+        if profile is not None:  # argv[1:3] is "-m server.cli.main" (or "-m uvicorn")
+            argv = [argv[0], "-c", _PROFILED, profile, *argv[2:]]
+        return argv
+
+    server._command = _command
+    if profile is not None:  # uvicorn re-raises a SIGTERM after its shutdown (no profile written); a SIGINT
+        def stop() -> None:  # ends as KeyboardInterrupt, which chronicle serve takes as a normal end
+            if server.process is not None and server.process.poll() is None:
+                server.process.send_signal(signal.SIGINT)
+                try:
+                    server.process.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+
+        server.stop = stop
+    if root is not None:
+        import tests.server_fixture as fixture
+
+        start = server.start
+
+        def started(timeout: float = 20.0):
+            saved = fixture.ROOT
+            fixture.ROOT = Path(root).resolve()
+            try:
+                return start(timeout)
+            finally:
+                fixture.ROOT = saved
+
+        server.start = started
+    return server
 
 
 def measure(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory(prefix="chronicle-load-") as scratch:
-        with chronicle_servers(args.processes, args.db, Path(scratch), args.sqlite_sync) as servers:
+        with chronicle_servers(args.processes, args.db, Path(scratch), args.sqlite_sync, args.root,
+                               args.profile) as servers:
             return asyncio.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
 
 
@@ -268,7 +354,8 @@ def describe(result: dict) -> str:
         f"{result['window_s']:.1f} s{refused})",
         f"  latency p50/p95/p99 ms     {result['p50_ms']:.1f} / {result['p95_ms']:.1f} / {result['p99_ms']:.1f}"
         "  (send to every client of the game)",
-        f"  bytes/command/client       {result['bytes_per_command_per_client']:,.0f}  (payload received)",
+        f"  bytes/command/client       {result['bytes_per_command_per_client']:,.0f}  (payload received), "
+        f"{result['wire_bytes_per_command_per_client']:,.0f} on the wire (deflate {'on' if result['deflate'] else 'off'})",
         f"  CPU                        server {result['server_cpu_pct']:.0f} %, load generator "
         f"{result['driver_cpu_pct']:.0f} % of one core; server {result['server_cpu_us_per_command']:,.0f} µs/command "
         f"(load average {result['loadavg']:.1f} on {os.cpu_count()} cores)",
@@ -292,6 +379,10 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--seconds", type=float, default=10.0, help="the measuring window")
     out.add_argument("--warmup", type=float, default=3.0)
     out.add_argument("--seed", type=int, default=1)
+    out.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=False,
+                     help="the clients offer permessage-deflate, as browsers do (default off, as socket.io ships)")
+    out.add_argument("--root", default=None, help="run the server from this checkout (before/after comparisons)")
+    out.add_argument("--profile", default=None, help="run the server under cProfile, writing this file at its end")
     out.add_argument("--json", action="store_true", help="print one JSON object")
     return out
 

@@ -1,13 +1,14 @@
-"""The page's own copy of a game: envelopes folded with ``events/``, each hash checked.
+"""The page's own copy of a game: envelopes folded with ``events/``, every hash sent checked.
 
-The server sends envelopes; the page rebuilds the state with the very reducers the server used
-and compares ``state_hash(state)`` with the envelope's ``hash``. A match proves the page shows
-exactly the game the server holds; a mismatch is shown, never hidden.
+The server sends one ``events`` frame per command (``events/wire.py``): its envelopes, with the
+state hash once, after the last. The page rebuilds the state with the very reducers the server
+used and compares ``state_hash(state)`` with that hash. A match proves the page shows exactly the
+game the server holds; a mismatch is shown, never hidden. The envelopes between carry no hash
+(None): there is nothing to compare there, and they are not hashed.
 
-Hashing costs ~10 ms a state in Brython (canonical JSON of the whole state, then sha256), folding
-well under 1 ms. So a page that joins a game of 150 events folds them all, checks the newest hash
-at once (the state on screen), and checks the older ones in the background, a few per timer tick;
-every envelope that arrives live is checked as it comes.
+A page that joins a game folds the whole catch-up, checks the newest hash at once (the state on
+screen), and checks the older frames' hashes in the background, a few per timer tick; every frame
+that arrives live is checked as it comes. ``add`` takes a full envelope (a log line) instead.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from client.i18n import t
 from events.canonical import state_hash
 from events.log import Envelope, Table
+from events.wire import frame_envelopes
 
 
 class Gap(Exception):
@@ -48,7 +50,18 @@ class Follower:
         seq = raw.get("seq") if isinstance(raw, dict) else None
         if isinstance(seq, int) and seq <= self.seq:
             return None  # a resend after reconnecting
-        envelope = Envelope.from_dict(self.game, raw)
+        return self._fold(Envelope.from_dict(self.game, raw))
+
+    def add_frame(self, frame: dict, game_id: str) -> list:
+        """Fold an ``events`` frame; the envelopes not held before (a resend after reconnecting is
+        skipped). Raises Gap, DecodeError (nothing folded) or LogError (what came before the fault stays folded)."""
+        held = self.seq
+        envelopes = [envelope for envelope in frame_envelopes(self.game, game_id, frame) if envelope.seq > held]
+        if envelopes and envelopes[0].seq != held + 1:
+            raise Gap(held + 1, envelopes[0].seq)
+        return [self._fold(envelope) for envelope in envelopes]
+
+    def _fold(self, envelope: Envelope) -> Envelope:
         if envelope.seq != self.seq + 1:
             raise Gap(self.seq + 1, envelope.seq)
         if self.table is None:
@@ -57,7 +70,7 @@ class Follower:
         self.state = self.table.state
         self.envelopes = self.table.envelopes
         self.states.append(self.state)
-        self.checked.append(False)
+        self.checked.append(envelope.hash is None)  # no hash sent: nothing to check
         return envelope
 
     def before(self, seq: int) -> object:
@@ -90,8 +103,13 @@ class Follower:
             self.unchecked += 1
         return self.unchecked < self.seq
 
+    def sent_count(self) -> int:
+        """How many hashes the server sent (one per frame; every envelope's when ``add`` took log lines)."""
+        return sum(1 for envelope in self.envelopes if envelope.hash is not None)
+
     def checked_count(self) -> int:
-        return self.checked.count(True)
+        """How many hashes sent were compared."""
+        return sum(1 for done, envelope in zip(self.checked, self.envelopes) if done and envelope.hash is not None)
 
     def status(self) -> str:
         """``hash ✓ seq N``, or the first mismatch, for the status bar (in the reader's language)."""

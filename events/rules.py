@@ -77,12 +77,14 @@ def refuse(rule: str, key: str, template: Any, **params: Any) -> Rejection:
     """The Rejection citing ``rule`` whose reason is the message ``key``: ``template`` (the English
     catalogue's text for ``key``, a string or plural forms chosen by ``n``) with ``params`` put in.
     A parameter cannot be named ``rule``, ``key`` or ``template``; one named ``*seat*`` is a seat."""
-    return Rejection(rule, english(template, params), key, _pairs(params))
+    pairs = _pairs(params)
+    return Rejection(rule, english(template, dict(pairs)), key, pairs)
 
 
 def phrase(key: str, template: Any, **params: Any) -> Phrase:
     """A message used as a parameter of another, worded in English as ``refuse`` words a reason."""
-    return Phrase(key, _pairs(params), english(template, params))
+    pairs = _pairs(params)
+    return Phrase(key, pairs, english(template, dict(pairs)))
 
 
 def english(template: Any, params: dict) -> str:
@@ -118,8 +120,19 @@ def words(value: Any) -> str:
     return str(value)
 
 
+MAX_QUOTED = 80  # characters of a string parameter kept in a refusal: a client's own text is quoted, not echoed
+
+
+def _clipped(value: Any) -> Any:
+    """A string parameter longer than ``MAX_QUOTED`` cut to it, with an ellipsis: a refusal quotes
+    what a client sent (a name that is no Location) and its frame must stay small (issue 16)."""
+    if isinstance(value, str) and len(value) > MAX_QUOTED:
+        return value[:MAX_QUOTED] + "…"
+    return value
+
+
 def _pairs(params: dict) -> tuple:
-    return tuple((name, params[name]) for name in sorted(params))
+    return tuple((name, _clipped(params[name])) for name in sorted(params))
 
 
 def message_data(value: Any) -> Any:

@@ -6,8 +6,9 @@ with an error frame carrying msgspec's own message (expected type, found type, `
 connection stays open. ``events/`` never sees msgspec: a command's body is checked here for
 shape, then built into a record by the game's registry.
 
-Envelopes are encoded once, as JSON text, and that text is both what the store keeps and what
-every client receives (wrapped in an ``event`` frame without re-encoding).
+Envelopes are encoded once, as JSON text, for the store and the log. Clients get one ``events``
+frame per command instead (``events/wire.py`` spells it: the command, its seat, id and time once,
+the hash once), encoded once for every client who may see the same envelopes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from events import wire
 from events.log import Envelope
 from events.record import DecodeError, Record
 
@@ -168,8 +170,15 @@ class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
     head: int
 
 
-class Event(msgspec.Struct, tag="event", tag_field="type"):
-    envelope: msgspec.Raw
+class Events(msgspec.Struct, tag="events", tag_field="type"):
+    """One command's envelopes (``events/wire.py``); decoded here by tests and the bench only."""
+
+    seq: int
+    hash: str
+    runs: list
+
+    def count(self) -> int:
+        return sum(len(run[4]) for run in self.runs)
 
 
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):
@@ -192,7 +201,7 @@ class Error(msgspec.Struct, tag="error", tag_field="type"):
     id: str | None = None
 
 
-ServerFrame = Welcome | Event | Ack | Rejected | Error
+ServerFrame = Welcome | Events | Ack | Rejected | Error
 _encoder = msgspec.json.Encoder()
 _sorted_encoder = msgspec.json.Encoder(order="sorted")  # envelopes: the reference spelling's key order
 server_frame_decoder = msgspec.json.Decoder(ServerFrame)  # for tests and the bench's clients
@@ -209,18 +218,26 @@ def error_frame(code: str, message: str, command_id: str | None = None) -> str:
 # --- envelopes -------------------------------------------------------------------------------------
 
 
-def encode_envelope(envelope: Envelope) -> str:
-    """The envelope's JSON text: what the store keeps and what clients get, byte for byte.
+def encode_envelope(envelope: Envelope | dict) -> str:
+    """The envelope's JSON text (given the envelope or its ``to_dict()``): what the store keeps.
 
     msgspec's fast path to ``events.log.encode_envelope``, the reference spelling (keys sorted, no
     spaces, UTF-8): ``tests/server/test_frames.py`` proves the bytes equal on envelopes of every game.
     """
-    return _sorted_encoder.encode(envelope.to_dict()).decode("utf-8")
+    return _sorted_encoder.encode(envelope if isinstance(envelope, dict) else envelope.to_dict()).decode("utf-8")
 
 
-def event_frame(envelope_json: str) -> str:
-    """Wrap stored envelope JSON in an ``event`` frame without decoding it again."""
-    return '{"type":"event","envelope":' + envelope_json + "}"
+def events_frame(envelopes: list) -> str:
+    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``), as JSON text;
+    an item may be the envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
+    dicts = [item if isinstance(item, dict) else item.to_dict() for item in envelopes]
+    return _encoder.encode(wire.frame_from_dicts(dicts)).decode("utf-8")
+
+
+def frame_envelopes(game: Any, game_id: str, frame: Events) -> list:
+    """A decoded ``events`` frame -> its Envelopes (``events.wire.frame_envelopes``)."""
+    return wire.frame_envelopes(game, game_id, {"type": "events", "seq": frame.seq, "hash": frame.hash,
+                                                "runs": frame.runs})
 
 
 class EnvelopeWire(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

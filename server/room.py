@@ -55,6 +55,7 @@ import time
 from typing import Any
 
 import events.games
+from events import wire
 from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
@@ -102,8 +103,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Connection] = set()
         self.users = 0  # connections between Rooms.enter and Rooms.leave (eviction waits for 0)
-        self._frames = [frames.event_frame(item.envelope) for item in stored]  # the full frame per seq
-        self._redacted: dict[int, str] = {}  # seq -> the frame of its redacted copy, once someone needed it
+        self._sent: dict[tuple, str] = {}  # (first seq, last seq, what was redacted) -> its events frame
+        self._dicts: dict[int, dict] = {}  # seq -> to_dict() of the last command's envelopes (built for the store)
         self._behind = 0  # the highest seq another process announced (2**62: unknown, read to the end)
         self._follower: asyncio.Task | None = None
         self.strangers: set[Connection] = set()  # sockets without a seat: not yet greeted, or spectators
@@ -157,28 +158,39 @@ class Room:
         it goes out to this Room's clients now, so they see no gap.
         """
         fresh = await Room.load(self.store, self.meta.game_id, self.metrics)
-        self.meta, self.table, self._frames, self._redacted = fresh.meta, fresh.table, fresh._frames, {}
+        self.meta, self.table, self._sent, self._dicts = fresh.meta, fresh.table, {}, {}
         self._broadcast(self.table.envelopes[known:])
 
-    def frame_for(self, envelope: Envelope, seat: str | None, over: bool) -> str | None:
-        visible = visible_to(self.game, envelope, seat, over)
-        if visible is None:
-            return None
-        if visible is envelope:
-            return self._frames[envelope.seq - 1]
-        # A redacted copy does not depend on who is refused the original: encode it once.
-        frame = self._redacted.get(envelope.seq)
-        if frame is None:
-            frame = self._redacted[envelope.seq] = frames.event_frame(frames.encode_envelope(visible))
-        return frame
+    def frames_for(self, batch: list[Envelope], seat: str | None, over: bool) -> list[str]:
+        """The ``events`` frame(s) ``seat`` gets for one batch (``events.wire.frame_batches``).
+
+        Each envelope is what ``Game.visible`` gives the seat: itself or its redacted copy, which
+        does not depend on who is refused the original. So a frame depends only on which
+        envelopes were redacted, and is encoded once per batch for every client who sees the same
+        (``_sent``). An envelope the seat may not see at all (None) cuts the batch around it.
+        """
+        out, run, marks = [], [], []
+        for envelope in batch + [None]:
+            visible = None if envelope is None else visible_to(self.game, envelope, seat, over)
+            if visible is not None:
+                run.append(visible)
+                marks.append(visible is not envelope)
+                continue
+            if run:
+                key = (run[0].seq, run[-1].seq, tuple(marks))
+                frame = self._sent.get(key)
+                if frame is None:
+                    items = [item if redacted else self._dicts.get(item.seq, item) for item, redacted in zip(run, marks)]
+                    frame = self._sent[key] = frames.events_frame(items)
+                out.append(frame)
+            run, marks = [], []
+        return out
 
     def _frames_for(self, envelopes: list[Envelope], seat: str | None) -> list[str]:
         over = bool(self.game.is_over(self.table.state))
         out = []
-        for envelope in envelopes:
-            frame = self.frame_for(envelope, seat, over)
-            if frame is not None:
-                out.append(frame)
+        for batch in wire.frame_batches(envelopes):
+            out.extend(self.frames_for(batch, seat, over))
         return out
 
     # --- hello ------------------------------------------------------------------------------------
@@ -383,7 +395,8 @@ class Room:
                     command_id, result.rule, result.reason, result.key,
                     {name: message_data(value) for name, value in result.params}))
             logged = result.logged  # the command's envelopes, then SecretRevealed if it ended the game (CORE-2)
-            texts = [frames.encode_envelope(envelope) for envelope in logged]
+            dicts = [envelope.to_dict() for envelope in logged]  # built once: for the store, then the frames
+            texts = [frames.encode_envelope(data) for data in dicts]
             batch = [Stored(envelope.seq, envelope.command_id, text) for envelope, text in zip(logged, texts)]
             try:
                 await self.store.append(self.meta.game_id, head, batch, over=bool(self.game.is_over(self.table.state)))
@@ -397,7 +410,7 @@ class Room:
                 self._refused("store-unavailable")
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
-            self._frames.extend(frames.event_frame(text) for text in texts)
+            self._dicts = {envelope.seq: data for envelope, data in zip(logged, dicts)}
             self._broadcast(logged)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
@@ -547,14 +560,18 @@ class Room:
         self._broadcast(envelopes)
 
     def _absorb(self, item: Stored) -> Envelope:
-        """One stored row folded into the Table, its hash checked (``Table.absorb``), and its frame kept."""
-        envelope = self.table.absorb(frames.decode_envelope(self.game, item.envelope))
-        self._frames.append(frames.event_frame(item.envelope))
-        return envelope
+        """One stored row folded into the Table, its hash checked (``Table.absorb``)."""
+        return self.table.absorb(frames.decode_envelope(self.game, item.envelope))
 
     def _broadcast(self, envelopes: list[Envelope]) -> None:
+        """Every client gets the events frames of ``envelopes`` (one per command), as its seat may see them."""
+        if not self.clients or not envelopes:
+            return
+        by_seat: dict = {}  # the frames of each seat (None: the spectators), cut once for all its sockets
         for client in list(self.clients):
-            if not client.send_batch(self._frames_for(envelopes, client.seat)):
+            if client.seat not in by_seat:
+                by_seat[client.seat] = self._frames_for(envelopes, client.seat)
+            if not client.send_batch(by_seat[client.seat]):
                 self.clients.discard(client)
 
 def _who(seat: str | None) -> str:

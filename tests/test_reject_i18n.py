@@ -18,7 +18,7 @@ import pytest
 
 from client import i18n
 from events.game import CORE_REASONS, Guards
-from events.rules import Named, Phrase, Rejection, phrase, refuse
+from events.rules import MAX_QUOTED, Named, Phrase, Rejection, phrase, refuse
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = {lang: json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text("utf-8"))
@@ -204,11 +204,14 @@ def test_a_hostile_parameter_is_put_in_as_it_is_never_read_as_a_template():
 
     hostile = "{n}{to}<b>x</b>" + "é" * 300
     rejection = refuse("MV-1", "reject.mecha.not_a_number", CATALOGUES["en"]["reject.mecha.not_a_number"], to=hostile)
-    assert rejection.reason == f"a Move goes to a Location number, got '{hostile}'"
+    # Check: quoted, and cut to MAX_QUOTED characters (the refusal frame stays small: issue 16).
+    quoted = hostile[:MAX_QUOTED] + "…"
+    assert rejection.reason == f"a Move goes to a Location number, got '{quoted}'"
+    assert dict(rejection.params)["to"] == quoted
     check_rejection(rejection)
     try:
         i18n.install(payload("ru"))
-        assert i18n.message("mecha", rejection.key, dict(rejection.params)).endswith(f"«{hostile}»")
+        assert i18n.message("mecha", rejection.key, dict(rejection.params)).endswith(f"«{quoted}»")
     finally:
         i18n.install(payload("en"))
 

@@ -88,8 +88,8 @@ class PlayPage:
             return
         if kind == "welcome":
             self.welcome(frame)
-        elif kind == "event":
-            self.event(frame.get("envelope"))
+        elif kind == "events":
+            self.events(frame)
         elif kind == "ack":
             self.tried.pop(frame.get("id"), None)
             self.notice(t("play.accepted", first=frame.get("first"), last=frame.get("last")), "ok")
@@ -169,14 +169,15 @@ class PlayPage:
             set_text(who, t("play.no_token_who"))
         self.maybe_ready()
 
-    def event(self, raw: object) -> None:
+    def events(self, frame: dict) -> None:
+        """One command's events frame: fold them all, then draw (its hash is checked at the draw)."""
         if self.follower is None:
             self.notice(t("play.event_before_welcome"), "error")
             return
         if self.follower.seq == 0:
             mark("first-event")
         try:
-            envelope = self.follower.add(raw)
+            envelopes = self.follower.add_frame(frame, self.game_id)
         except Gap as gap:
             self.notice(t("play.gap", expected=gap.expected, got=gap.got), "warning")
             self.connection.restart()
@@ -184,11 +185,13 @@ class PlayPage:
         except (DecodeError, LogError) as error:
             self.notice(t("play.bad_envelope", error=error), "error")
             return
-        if envelope is None:
+        if not envelopes:
             return
-        self.clock.add(envelope, self.game.turn(self.follower.state))
+        for envelope in envelopes:
+            self.clock.add(envelope, self.game.turn(self.follower.state))
+            if self.ready:
+                add(byid("log"), event_row(self.game, envelope, self.follower.before(envelope.seq)))
         if self.ready:
-            add(byid("log"), event_row(self.game, envelope, self.follower.before(envelope.seq)))
             self.schedule_render()
         elif self.follower.seq >= self.head:
             mark("folded")
@@ -239,7 +242,7 @@ class PlayPage:
         status.setAttribute("data-seq", str(follower.seq))
         if follower.seq:
             status.setAttribute("data-hash", follower.envelopes[-1].hash)
-        status.setAttribute("title", t("hash.checked", n=follower.seq, checked=follower.checked_count()))
+        status.setAttribute("title", t("hash.checked", n=follower.sent_count(), checked=follower.checked_count()))
 
     def catch_up_rows(self) -> None:
         """The log rows of the newest envelopes of a catch-up; older rows follow in the background."""

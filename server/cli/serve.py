@@ -19,6 +19,18 @@ DEFAULT_PORT = 8000
 WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009); below, frames.py answers with an error
 
 
+def deflate_from_env(environ: dict | None = None) -> bool:
+    """``CHRONICLE_WS_DEFLATE``: 1 (the default) negotiates permessage-deflate with a client that
+    offers it (browsers do), 0 never; measured in docs/performance.md (30 % of the bytes on the
+    wire, about a fifth more server CPU per command)."""
+    value = (os.environ if environ is None else environ).get("CHRONICLE_WS_DEFLATE", "1").strip().lower()
+    if value in ("1", "on", "true", "yes"):
+        return True
+    if value in ("0", "off", "false", "no"):
+        return False
+    raise ValueError(f"CHRONICLE_WS_DEFLATE: expected 1 or 0, got {value!r}")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST})")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
@@ -33,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allowed-origins", default=None, metavar="ORIGINS",
                         help="comma-separated origins (https://tables.example.org) whose pages may open game sockets "
                              "besides this server's own (default: $CHRONICLE_ALLOWED_ORIGINS)")
+    parser.add_argument("--ws-deflate", action=argparse.BooleanOptionalAction, default=None,
+                        help="negotiate WebSocket permessage-deflate when a client offers it (default: "
+                             "$CHRONICLE_WS_DEFLATE, else on; docs/performance.md has what it costs and saves)")
     parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn's log level (default info)")
 
@@ -47,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or os.environ.get("CHRONICLE_DB") or DEFAULT_DB
     try:
         limits = Limits.from_env(**{name: getattr(args, name, None) for name, *_ in SETTINGS})
+        deflate = deflate_from_env() if getattr(args, "ws_deflate", None) is None else args.ws_deflate
     except ValueError as error:
         raise CommandError(str(error), BAD_INPUT) from None
     try:
@@ -65,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     from server.store.postgres import safe_url
 
     print(f"chronicle: serving http://{host}:{port}/ with store {safe_url(db)}", flush=True)
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, lifespan="on")
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, lifespan="on",
+                            ws_per_message_deflate=deflate)
     try:
         uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn shut down cleanly, then re-raised the Ctrl-C: a normal end

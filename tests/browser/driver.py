@@ -15,6 +15,7 @@ from websockets.sync.client import connect
 
 import events.games
 from events.log import Envelope, Table
+from events.wire import frame_dicts
 
 _ids = itertools.count(1)
 
@@ -56,19 +57,21 @@ class ScriptedGame:
     def _receive(socket) -> dict:
         return json.loads(socket.recv(timeout=10))
 
-    def _fold(self, raw: dict) -> None:
+    def _fold(self, frame: dict) -> None:
+        """Fold an ``events`` frame's envelopes (those not held yet)."""
         table = self.table
-        if raw["seq"] == table.seq + 1:
-            envelope = Envelope.from_dict(table.game, raw)
-            table.state = table.game.evolve(table.state, envelope.event)
-            table.envelopes.append(envelope)
+        for raw in frame_dicts(self.game_id, frame):
+            if raw["seq"] == table.seq + 1:
+                envelope = Envelope.from_dict(table.game, dict(raw, hash=raw["hash"] or ""))
+                table.state = table.game.evolve(table.state, envelope.event)
+                table.envelopes.append(envelope)
 
     def _drain(self, socket, head: int) -> None:
         """Read the catch-up of this socket until the table holds ``head`` envelopes."""
         while self.table.seq < head:
             frame = self._receive(socket)
-            if frame["type"] == "event":
-                self._fold(frame["envelope"])
+            if frame["type"] == "events":
+                self._fold(frame)
 
     @property
     def state(self):
@@ -87,14 +90,14 @@ class ScriptedGame:
         socket.send(json.dumps({"type": "command", "id": command_id, "command": {"type": command_type, "data": data}}))
         while True:
             frame = self._receive(socket)
-            if frame["type"] == "event":
-                self._fold(frame["envelope"])
+            if frame["type"] == "events":
+                self._fold(frame)
             elif frame.get("id") == command_id:
                 if frame["type"] == "ack":
                     while self.table.seq < frame["last"]:
                         follow = self._receive(socket)
-                        if follow["type"] == "event":
-                            self._fold(follow["envelope"])
+                        if follow["type"] == "events":
+                            self._fold(follow)
                 return frame
             elif frame["type"] == "error":
                 raise AssertionError(f"the server answered an error: {frame}")

@@ -61,3 +61,50 @@ def test_a_tampered_hash_is_reported_with_its_seq_and_both_hashes(server, new_co
     assert result["again"] is True
     assert result["gap"] == "expected seq 1, got seq 2"
     assert page.problems == []
+
+
+# The same in the page, on the frames a socket gets (one per command, the hash once each, issue 16).
+FOLD_TAMPERED_FRAMES = r"""
+import json
+from browser import window
+import events.games
+from client.follow import Follower
+
+follower = Follower(events.games.load("mecha"))
+for frame in json.loads(window.test_frames):
+    follower.add_frame(frame, window.test_game)
+follower.check_latest()
+window.test_before = follower.status()
+while follower.check_some(5):
+    pass
+window.test_result = json.dumps({"status": follower.status(), "checked": follower.checked_count(),
+                                 "mismatch": list(follower.mismatch), "seq": follower.seq})
+"""
+
+
+def test_core_a_tampered_frame_hash_is_reported_at_its_frames_last_seq(server, new_context):
+    from websockets.sync.client import connect
+
+    created = create_game(server.base_url)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(4)
+    with connect(f"{server.ws_url}/ws/{created['game']}", open_timeout=10) as socket:
+        socket.send(json.dumps({"type": "hello", "since": 0, "token": None}))
+        head = json.loads(socket.recv(timeout=10))["head"]
+        frames = []
+        while sum(len(run[4]) for f in frames for run in f["runs"]) < head:
+            frames.append(json.loads(socket.recv(timeout=10)))
+    logged = frames[2]["hash"]
+    frames[2]["hash"] = "0" * 64
+    at = frames[2]["seq"] + sum(len(run[4]) for run in frames[2]["runs"]) - 1
+    page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    page.evaluate("([frames, game]) => { window.test_frames = frames; window.test_game = game; }",
+                  [json.dumps(frames), created["game"]])
+    page.evaluate("source => __BRYTHON__.runPythonSource(source)", FOLD_TAMPERED_FRAMES)
+    page.wait_for_function("window.test_result !== undefined")
+    result = json.loads(page.evaluate("window.test_result"))
+    assert page.evaluate("window.test_before") == f"hash ✓ seq {head}"
+    assert result["checked"] == len(frames) and result["seq"] == head
+    assert result["mismatch"] == [at, "0" * 64, logged]
+    assert result["status"] == f"hash ✗ MISMATCH at seq {at}: server {'0' * 12}…, page {logged[:12]}…"
+    assert page.problems == []

@@ -115,9 +115,10 @@ def test_the_page_catches_up_reconnects_and_keeps_folding(server, new_context):
         script.play(2)
         wait_seq(watcher, script.table.seq)
         assert watcher.text_content("#hash") == f"hash ✓ seq {script.table.seq}"
-    # Every hash of the catch-up was checked, in the background after the newest.
+    # Every hash of the catch-up was checked (one per command's frame), in the background after the newest.
     watcher.wait_for_function(
-        "() => document.getElementById('hash').title.startsWith(document.getElementById('hash').dataset.seq + ' of')")
+        "() => { const m = document.getElementById('hash').title.match(/^(\\d+) of (\\d+) /);"
+        " return m !== null && m[1] === m[2] && Number(m[1]) > 14; }")
     seqs = watcher.eval_on_selector_all("#log li.event", "items => items.map(li => Number(li.dataset.seq))")
     assert seqs == list(range(1, hash_seq(watcher) + 1))
     assert [p for p in watcher.problems if "WebSocket" not in p] == []

@@ -27,6 +27,7 @@ import websockets
 import events.games
 from events.canonical import state_hash
 from events.log import Envelope
+from events.wire import frame_dicts
 
 TIMEOUT = 10.0
 DROPPED = (websockets.WebSocketException, OSError, asyncio.IncompleteReadError, EOFError, asyncio.TimeoutError)
@@ -84,7 +85,7 @@ class Player:
             assert welcome["type"] == "welcome", welcome
             while self.head < welcome["head"]:
                 frame = await self._next()
-                assert frame["type"] == "event", frame
+                assert frame["type"] == "events", frame
         except DROPPED as error:
             self.abort()
             raise ConnectionError(f"connecting failed: {error!r}") from error
@@ -95,7 +96,7 @@ class Player:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
                 frame = await self._next()
-                assert frame["type"] == "event", frame
+                assert frame["type"] == "events", frame
 
     async def drop(self) -> None:
         if self.socket is not None:
@@ -112,15 +113,19 @@ class Player:
 
     async def _next(self) -> dict:
         frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
-        if frame["type"] == "event":
-            self._fold(frame["envelope"])
+        if frame["type"] == "events":
+            for raw in frame_dicts(self.game_id, frame):
+                self._fold(raw)
         return frame
 
     def _fold(self, raw: dict) -> None:
+        """One envelope of an events frame; the hashes the frame did not send (None) are computed."""
         assert raw["seq"] == self.head + 1, f"{self.seat}: expected seq {self.head + 1}, got {raw['seq']}"
         self.envelopes.append(raw)
-        self.state = self.game.evolve(self.state, Envelope.from_dict(self.game, raw).event)
-        assert state_hash(self.state) == raw["hash"], f"{self.seat}: hash differs at seq {raw['seq']}"
+        self.state = self.game.evolve(self.state, Envelope.from_dict(self.game, dict(raw, hash="")).event)
+        folded = state_hash(self.state)
+        raw["hash"] = raw["hash"] or folded
+        assert folded == raw["hash"], f"{self.seat}: hash differs at seq {raw['seq']}"
 
     async def send(self, command_id: str, type_: str, data: dict) -> dict:
         """Send a command (remembered as in flight until answered); its answer."""
@@ -132,7 +137,7 @@ class Player:
     async def answer(self) -> dict:
         while True:
             frame = await self._next()
-            if frame["type"] != "event":
+            if frame["type"] != "events":
                 if self.in_flight is not None and frame.get("id") == self.in_flight[0]:
                     self.answers[frame["id"]] = frame
                     self.in_flight = None
@@ -148,7 +153,7 @@ class Player:
     async def catch_up(self, head: int) -> None:
         while self.head < head:
             frame = await self._next()
-            assert frame["type"] == "event", frame
+            assert frame["type"] == "events", frame
 
     def legal(self) -> list:
         if self.seat is None or self.game.is_over(self.state) or self.seat not in self.game.turn(self.state):

@@ -35,7 +35,7 @@ from events.validate import ScenarioError
 from server import logfile, scenarios
 from tests.reliability import report
 from tests.reliability.players import http_json
-from tests.server.client import run
+from tests.server.client import events_in, read_catch_up, run
 from tests.server_fixture import create_game
 
 pytestmark = pytest.mark.server
@@ -199,8 +199,7 @@ async def _send_batch(server, game_id: str, token: str, batch: list, greeted: bo
             await socket.send(json.dumps({"type": "hello", "since": head_before, "token": token}))
             welcome = json.loads(await socket.recv())
             assert welcome["type"] == "welcome", welcome
-            for _ in range(welcome["head"] - head_before):
-                assert json.loads(await socket.recv())["type"] == "event"
+            await read_catch_up(socket, game_id, head_before, welcome["head"])
         for start in range(0, len(batch), 40):
             chunk = batch[start:start + 40]
             for frame in chunk:
@@ -210,9 +209,9 @@ async def _send_batch(server, game_id: str, token: str, batch: list, greeted: bo
                 events_seen = 0
                 while True:
                     answer = json.loads(await asyncio.wait_for(socket.recv(), 10))
-                    if answer["type"] != "event":
+                    if answer["type"] != "events":
                         break
-                    events_seen += 1
+                    events_seen += events_in(answer)
                 kind = answer["type"]
                 if kind == "error":
                     assert CODE.match(answer["code"]) and answer["message"], answer
@@ -227,8 +226,7 @@ async def _send_batch(server, game_id: str, token: str, batch: list, greeted: bo
                     acked_events += events_seen
                     FrameTally.acks += 1
                 elif kind == "welcome":
-                    for _ in range(answer["head"]):
-                        assert json.loads(await socket.recv())["type"] == "event"
+                    await read_catch_up(socket, game_id, 0, answer["head"])
                     FrameTally.welcomes += 1
                 else:
                     raise AssertionError(f"unexpected answer {answer} to {frame!r}")

@@ -77,7 +77,7 @@ def test_deep_nesting_is_a_bad_frame_and_the_socket_stays_up(quiet_server):
         await socket.send(json.dumps({"type": "command", "id": "d-2", "command": {"type": "Pass", "data": {}}}))
         while True:
             reply = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            if reply["type"] != "event":
+            if reply["type"] != "events":
                 break
         assert reply["type"] == "ack", reply  # still up, still playing
         await socket.close()

@@ -18,7 +18,7 @@ from server.connection import CLOSE_TRY_AGAIN_LATER
 from server.limits import Limits
 from tests.reliability import report
 from tests.reliability.players import http_json
-from tests.server.client import run
+from tests.server.client import read_catch_up, run
 from tests.server_fixture import ServerProcess, create_game
 
 pytestmark = pytest.mark.server
@@ -38,15 +38,14 @@ async def greeted(server, game_id: str, token=None):
     await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     welcome = json.loads(await socket.recv())
     assert welcome["type"] == "welcome", welcome
-    for _ in range(welcome["head"]):
-        await socket.recv()
+    await read_catch_up(socket, game_id, 0, welcome["head"])
     return socket
 
 
 async def answer(socket) -> dict:
     while True:
         frame = json.loads(await asyncio.wait_for(socket.recv(), 10))
-        if frame["type"] != "event":
+        if frame["type"] != "events":
             return frame
 
 

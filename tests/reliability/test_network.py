@@ -214,7 +214,7 @@ def test_clients_that_stop_reading_are_dropped_without_stalling_the_game(tmp_pat
             await client.send(json.dumps({"type": "command", "id": f"p-{number}", "command": {"type": "Pass", "data": {}}}))
             while True:
                 frame = json.loads(await asyncio.wait_for(client.recv(), 10))
-                if frame["type"] != "event":
+                if frame["type"] != "events":
                     break
             assert frame["type"] == "ack", frame
             slowest.append(time.monotonic() - started)

@@ -1,7 +1,10 @@
 """A test client over real ``websockets``: says hello, sends commands, folds what it receives.
 
-It folds with ``events/`` exactly as the browser does (``Envelope.from_dict`` of ``json.loads``),
-checking every hash, so a test can ask for the legal moves of the seat it plays.
+It reads each ``events`` frame (one per command) into envelopes with ``events/wire.py`` and folds
+them with ``events/`` as the browser does, checking the frame's hash, so a test can ask for the
+legal moves of the seat it plays. A client that holds the whole log also hashes the states between
+(the frame sends only the last hash), so its envelopes equal the store's, hash for hash; one that
+joined with ``since`` keeps None where no hash was sent (``agree`` compares such lists).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import websockets
 import events.games
 from events.canonical import state_hash
 from events.log import Envelope
+from events.wire import frame_dicts
 
 TIMEOUT = 10.0
 
@@ -46,6 +50,7 @@ class Client:
         self.state: Any = None
         self.welcome: dict | None = None
         self.replies: list[dict] = []  # frames that are not events, in order
+        self.frames: list[dict] = []  # every events frame received, as sent
 
     @classmethod
     async def connect(cls, ws_url: str, game_id: str) -> Client:
@@ -78,8 +83,10 @@ class Client:
     async def recv(self) -> dict:
         """The next frame; events are folded on the way (when this client holds the whole log)."""
         frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
-        if frame["type"] == "event":
-            self._fold(frame["envelope"])
+        if frame["type"] == "events":
+            self.frames.append(frame)
+            for raw in frame_dicts(self.game_id, frame):
+                self._fold(raw)
         else:
             if frame["type"] == "welcome":
                 self.game = events.games.load(frame["rules"])
@@ -90,14 +97,17 @@ class Client:
         assert raw["seq"] == self.head + 1, f"expected seq {self.head + 1}, got {raw['seq']}"
         self.envelopes.append(raw)
         if self.seq_base == 0:
-            envelope = Envelope.from_dict(self.game, raw)
+            envelope = Envelope.from_dict(self.game, dict(raw, hash=raw["hash"] or ""))
             self.state = self.game.evolve(self.state, envelope.event)
-            assert state_hash(self.state) == raw["hash"], f"hash differs at seq {raw['seq']}"
+            folded = state_hash(self.state)
+            if raw["hash"] is None:
+                raw["hash"] = folded  # not sent: the state between two of the command's events
+            assert folded == raw["hash"], f"hash differs at seq {raw['seq']}"
 
     async def events_until(self, seq: int) -> None:
         while self.head < seq:
             frame = await self.recv()
-            assert frame["type"] == "event", f"expected events up to {seq}, got {frame}"
+            assert frame["type"] == "events", f"expected events up to {seq}, got {frame}"
 
     async def command(self, command_id: str, type_: str, data: dict | None = None) -> dict:
         """Send a command; return the answer for it (ack, rejected or error), folding events before it."""
@@ -107,7 +117,7 @@ class Client:
     async def answer(self) -> dict:
         while True:
             frame = await self.recv()
-            if frame["type"] != "event":
+            if frame["type"] != "events":
                 return frame
 
     def legal(self, seat: str) -> list:
@@ -115,6 +125,29 @@ class Client:
 
     async def close(self) -> None:
         await self.socket.close()
+
+
+def events_in(frame: dict) -> int:
+    """How many envelopes an ``events`` frame carries (0 for any other frame)."""
+    return sum(len(run[4]) for run in frame["runs"]) if frame.get("type") == "events" else 0
+
+
+async def read_catch_up(socket: Any, game_id: str, since: int, head: int) -> list[dict]:
+    """On a raw socket after its welcome: the events frames of seqs ``since+1 … head``, as envelope dicts."""
+    out: list[dict] = []
+    while since + len(out) < head:
+        frame = json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))
+        assert frame["type"] == "events", f"expected events up to {head}, got {frame}"
+        out += frame_dicts(game_id, frame)
+    return out
+
+
+def agree(mine: list[dict], theirs: list[dict]) -> bool:
+    """The same envelopes, field for field, but a hash that one side was not sent (None)."""
+    return len(mine) == len(theirs) and all(
+        {k: v for k, v in a.items() if k != "hash" or (v is not None and b["hash"] is not None)}
+        == {k: v for k, v in b.items() if k != "hash" or (v is not None and a["hash"] is not None)}
+        for a, b in zip(mine, theirs))
 
 
 def command_json(command: Any) -> tuple[str, dict]:

@@ -1,4 +1,4 @@
-"""The wire: the server's msgspec codec and the browser's pure decoder agree on every envelope."""
+"""The wire: the server's msgspec codec and the browser's pure decoder agree on every envelope and frame."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import events.games
+from events import wire
 from events.bots import playout
 from events.game import SecretRevealed
 from events.log import Envelope, Table, decode_envelope, encode_envelope
@@ -51,28 +52,48 @@ def same(a: Envelope, b: Envelope) -> bool:
             and type(a.event) is type(b.event))
 
 
+def same_but_hash(a: Envelope, b: Envelope) -> bool:
+    """Equal envelopes, but that ``a`` came in a frame: its hash is None unless it ended the frame."""
+    return a.hash in (None, b.hash) and same(_with_hash(a, b.hash), b)
+
+
+def _with_hash(envelope: Envelope, hash_: str) -> Envelope:
+    return Envelope(envelope.game, envelope.seq, envelope.event, envelope.seat, envelope.command_id,
+                    envelope.command, envelope.dice, envelope.rule, hash_, envelope.at)
+
+
 @pytest.mark.parametrize("name", events.games.NAMES)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), picks=st.lists(st.integers(0, 10_000), max_size=30))
-def test_wire_msgspec_and_pure_decoder_agree_on_every_envelope(name, seed, picks):
+def test_wire_one_frame_per_command_reads_back_the_same_envelopes_in_msgspec_and_the_pure_reader(name, seed, picks):
     game = events.games.load(name)
     table = random_game(name, seed, picks)
-    for envelope in table.envelopes:
-        # Every form that leaves the server: the full envelope and a spectator's (maybe redacted) copy.
-        for sent in (envelope, game.visible(envelope, None)):
-            frame = frames.event_frame(frames.encode_envelope(sent))
-            # The server side: msgspec all the way.
+    batches = wire.frame_batches(table.envelopes)
+    assert [e for batch in batches for e in batch] == table.envelopes
+    for batch in batches:
+        # One command's envelopes (and what follows it commandless), as a seat and as a spectator see them.
+        for seat in (None, *game.seats(table.state)[:1]):
+            sent = [game.visible(envelope, seat) for envelope in batch]
+            frame = frames.events_frame(sent)
+            # The server side (tests, the bench): msgspec's decoder, then the pure reader.
             decoded = frames.server_frame_decoder.decode(frame)
-            assert isinstance(decoded, frames.Event)
-            by_msgspec = frames.decode_envelope(game, decoded.envelope)
-            # The browser side: json.loads, then the pure decoder of events/.
-            by_browser = Envelope.from_dict(game, json.loads(frame)["envelope"])
-            assert same(by_msgspec, by_browser)
-            assert same(by_msgspec, sent)
-            # One codec: msgspec's encoder is a fast path to the reference spelling, byte for byte.
-            text = encode_envelope(sent)
-            assert frames.encode_envelope(sent) == text == logfile.dumps(sent)
-            assert same(decode_envelope(game, text), by_msgspec)
+            assert isinstance(decoded, frames.Events) and decoded.count() == len(sent)
+            by_msgspec = frames.frame_envelopes(game, table.game_id, decoded)
+            # The browser side: json.loads, then the pure reader of events/.
+            by_browser = wire.frame_envelopes(game, table.game_id, json.loads(frame))
+            assert by_browser[-1].hash == sent[-1].hash  # the hash once, after the last event
+            assert all(envelope.hash is None for envelope in by_browser[:-1])
+            for mine, theirs, original in zip(by_msgspec, by_browser, sent):
+                assert same_but_hash(mine, original) and same_but_hash(theirs, original)
+            # The command, its seat, id and time are written once per run, not once per event.
+            for envelope in sent:  # the store's codec: msgspec is a fast path to the reference spelling
+                text = encode_envelope(envelope)
+                assert frames.encode_envelope(envelope) == text == logfile.dumps(envelope)
+                assert same(frames.decode_envelope(game, text), envelope)
+                assert same(msgspec.json.decode(text, type=frames.EnvelopeWire) and decode_envelope(game, text),
+                            envelope)
+            keys = [(e.seat, e.command_id, e.command, e.at) for e in sent]
+            assert len(json.loads(frame)["runs"]) == 1 + sum(1 for a, b in zip(keys, keys[1:]) if a != b)
 
 
 @pytest.mark.parametrize("name", events.games.NAMES)
@@ -124,7 +145,6 @@ def test_decode_envelope_refuses_a_malformed_envelope():
         frames.decode_envelope(GAME, '{"game": "g", "seq": 0, "type": "TurnPassed", "data": {}, "hash": "h"}')
     with pytest.raises(DecodeError, match="unknown field"):
         frames.decode_envelope(GAME, '{"game": "g", "seq": 1, "type": "T", "data": {}, "hash": "h", "extra": 1}')
-    assert msgspec.json.decode(frames.event_frame('{"a":1}')) == {"type": "event", "envelope": {"a": 1}}
 
 
 def test_nesting_is_bounded_with_the_path_where_it_was_passed():
