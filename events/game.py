@@ -322,6 +322,22 @@ class Game:
                                  None if envelope.command is None else self.redact(envelope.command))
 
 
+def released(name: str, rules_version: str, rules: Any, catalogue: Catalogue, events: Registry, commands: Registry,
+             view: Callable, **parts: Any) -> Game:
+    """The first released version of a game, built from its rules module by name: ``start``, ``decide``,
+    ``evolve``, ``legal``, ``is_over``, ``turn``, ``seats``, ``trace`` and ``GUARDS`` are read from
+    ``rules`` (so every game package builds its ``Game`` in one shape); ``parts`` replace any of them
+    (``decide=rules.decide_1``) or add the optional ones (``visibility``, ``redact``). ``start`` records
+    ``rules_version`` in its GameStarted (``stamped``), whatever version the module starts games under.
+    """
+    given = {part: getattr(rules, part) for part in ("start", "decide", "evolve", "legal", "is_over", "turn", "seats",
+                                                      "trace")}
+    given["guards"] = getattr(rules, "GUARDS", None)
+    given.update(parts)
+    given["start"] = stamped(given["start"], rules_version)
+    return Game(name, rules_version, catalogue, events, commands, view=view, **given)
+
+
 _PARTS = (
     "catalogue", "events", "commands", "start", "decide", "evolve", "view", "legal", "is_over", "turn", "seats",
     "trace", "visibility", "redact", "guards",
