@@ -1,4 +1,4 @@
-"""Rules versions brought back (issue 19): arkham-1, as released before arkham-2.
+"""Rules versions brought back (issue 19): arkham-1 and mecha-1, as released before their successors.
 
 Each restored version's corpus folder holds logs written by the old code itself (its own
 ``chronicle play --random`` run in a checkout of the old commit; ``at`` set to null), byte for
@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import events.games
+from events.log import Table
 from server import logfile
 from server.cli.main import main
 from server.cli.status import DIVERGED, SUCCESS
@@ -20,6 +23,10 @@ from server.cli.status import DIVERGED, SUCCESS
 CORPUS = Path(__file__).resolve().parent
 # arkham-1: blue, at 0 Stamina after a failed Evade, fails the Horror check at seq 20 and is offered Clue tokens.
 ARKHAM_1_COLLAPSING_OFFER = CORPUS / "arkham" / "arkham-1" / "clues-street-random-6.jsonl"
+# mecha-1: the last command reveals Location 4, which mecha-1's GameEnded (seq 68) does not count.
+MECHA_1_LAST_REVEAL = CORPUS / "mecha" / "mecha-1" / "sample-random-5.jsonl"
+# mecha-1: a board without Location 20 (the sample's renumbered 21) keeps the value-20 token in the bag.
+MECHA_1_NO_LOCATION_20 = CORPUS / "mecha" / "mecha-1" / "no-location-20-random-2.jsonl"
 
 
 def _audit(capsys, *args):
@@ -61,3 +68,36 @@ def test_ah_c4_audit_of_an_arkham_1_log_under_the_newest_version_names_the_first
     assert out[1] == "diverges at seq 6 (AH-C4)"
     assert '"type":"CombatBegan"' in out[2] and '"type":"KnockedOut"' in out[3]
     assert out[4] == "  clause: logged AH-8, produced AH-C4"
+
+
+def test_mv_c3_mecha_1_is_released_again_before_mecha_2():
+    assert [g.rules_version for g in events.games.load("mecha").versions()] == ["mecha-1", "mecha-2"]
+    assert [(v, c) for v, c, _ in events.games.load("mecha").changes_since("mecha-1")] == [
+        ("mecha-2", "MV-C3"), ("mecha-2", "MV-C2")]
+
+
+def test_mv_c3_audit_of_a_mecha_1_game_under_mecha_2_names_the_end_tallies(capsys):
+    status, out = _audit(capsys, MECHA_1_LAST_REVEAL)
+    assert status == SUCCESS, out
+    status, out = _audit(capsys, MECHA_1_LAST_REVEAL, "--rules", "mecha-2")
+    assert status == DIVERGED
+    assert out[:2] == ["log played under mecha-1, audited under mecha-2", "diverges at seq 68 (MV-C3)"]
+    # Check both outcomes: mecha-1 missed the last command's reveal of Location 4, mecha-2 counts it.
+    assert '"revealed":[1,3]' in out[2] and '"revealed":[1,4]' in out[3]
+    assert out[4] == "  clause: logged MV-C3, produced MV-C3"
+    assert out[5].startswith("  mecha-2 changed MV-C3: the game's end tallies count the last command's")
+
+
+def test_mv_c2_a_mecha_1_board_without_location_20_draws_the_value_20_token(capsys):
+    game, envelopes = logfile.read(MECHA_1_NO_LOCATION_20)
+    table = logfile.restore(game, envelopes, "mecha-1")  # every hash as the old code wrote it
+    assert game is events.games.load("mecha", "mecha-1") and game.is_over(table.state)
+    assert [e.event.value for e in envelopes if e.type == "CorruptionDrawn" and e.event.value == 20] == [20]
+    # Check the same start under mecha-2 sets the token aside, so the log's first hash is not mecha-2's.
+    scenario = json.loads(envelopes[0].event.scenario)
+    old = Table.create(game, "g", scenario, 1)
+    new = Table.create(events.games.load("mecha"), "g", scenario, 1)
+    assert (old.state.token_20, new.state.token_20) == (None, (20, "orange"))
+    assert (20, "orange", 1) in old.state.bag and all(value != 20 for value, _c, _n in new.state.bag)
+    with pytest.raises(ValueError, match="seq 1: the logged hash does not match"):
+        logfile.restore(events.games.load("mecha"), envelopes, "mecha-2")
