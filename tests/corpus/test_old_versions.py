@@ -1,4 +1,4 @@
-"""Rules versions brought back (issue 19): arkham-1 and mecha-1, as released before their successors.
+"""Rules versions brought back (issue 19): arkham-1, mecha-1 and gloomhaven-1, as released before their successors.
 
 Each restored version's corpus folder holds logs written by the old code itself (its own
 ``chronicle play --random`` run in a checkout of the old commit; ``at`` set to null), byte for
@@ -27,6 +27,9 @@ ARKHAM_1_COLLAPSING_OFFER = CORPUS / "arkham" / "arkham-1" / "clues-street-rando
 MECHA_1_LAST_REVEAL = CORPUS / "mecha" / "mecha-1" / "sample-random-5.jsonl"
 # mecha-1: a board without Location 20 (the sample's renumbered 21) keeps the value-20 token in the bag.
 MECHA_1_NO_LOCATION_20 = CORPUS / "mecha" / "mecha-1" / "no-location-20-random-2.jsonl"
+
+# gloomhaven-1: the frozen solver's first monster turn (seq 15) logs no destinations weighed (GH-6).
+GLOOMHAVEN_1 = CORPUS / "gloomhaven" / "gloomhaven-1" / "drake-den-random-1.jsonl"
 
 
 def _audit(capsys, *args):
@@ -101,3 +104,48 @@ def test_mv_c2_a_mecha_1_board_without_location_20_draws_the_value_20_token(caps
     assert (20, "orange", 1) in old.state.bag and all(value != 20 for value, _c, _n in new.state.bag)
     with pytest.raises(ValueError, match="seq 1: the logged hash does not match"):
         logfile.restore(events.games.load("mecha"), envelopes, "mecha-2")
+
+
+def test_gh_6_gloomhaven_1_is_released_again_and_frozen_apart_from_gloomhaven_2():
+    newest = events.games.load("gloomhaven")
+    first = events.games.load("gloomhaven", "gloomhaven-1")
+    assert [g.rules_version for g in newest.versions()] == ["gloomhaven-1", "gloomhaven-2"]
+    assert first.successor is newest and first.guards is None and newest.guards is not None
+    # Check gloomhaven-1's pending options are the old record (no ``toward``: it is hashed with the state).
+    assert "toward" not in first.events.by_type["Option"].__slots__
+    assert "toward" in newest.events.by_type["Option"].__slots__
+    assert {c for _v, c, _t in newest.changes_since("gloomhaven-1")} >= {"GH-C7", "GH-C8", "GH-C9", "GH-C10",
+                                                                            "GH-C11"}
+
+
+def test_gh_6_a_gloomhaven_1_log_made_by_the_old_code_audits_under_it_and_not_under_gloomhaven_2(capsys):
+    # Check the file is the old code's: its PlayCard commands have no ``to`` (gloomhaven-2 added it, GH-3).
+    lines = [json.loads(line) for line in GLOOMHAVEN_1.read_text().splitlines()]
+    plays = [line["command"]["data"] for line in lines if line["command"] and line["command"]["type"] == "PlayCard"]
+    assert plays and all("to" not in data for data in plays)
+    status, out = _audit(capsys, GLOOMHAVEN_1)
+    assert status == SUCCESS, out
+    status, out = _audit(capsys, GLOOMHAVEN_1, "--rules", "gloomhaven-2")
+    assert status == DIVERGED
+    assert out[:2] == ["log played under gloomhaven-1, audited under gloomhaven-2", "diverges at seq 15 (GH-6)"]
+    # Check both outcomes: gloomhaven-1 weighed no destinations in the log, gloomhaven-2 lists each one.
+    assert '"destinations":[]' in out[2] and '"destinations":[{' in out[3]
+    assert out[4] == "  clause: logged GH-6, produced GH-6"
+    assert out[5].startswith("  gloomhaven-2 changed GH-6: a monster's plan logs every destination")
+
+
+def test_gh_c4_a_gloomhaven_1_pending_choice_hashes_as_gloomhaven_1_wrote_it():
+    """GH-C4: a log whose monster left the players a choice replays every hash under gloomhaven-1 only."""
+    for path in sorted((CORPUS / "gloomhaven" / "gloomhaven-1").glob("*.jsonl")):
+        game, envelopes = logfile.read(path)
+        if any(e.type == "MonsterTurnPlanned" and len(e.event.options) > 1 for e in envelopes):
+            break
+    else:
+        raise AssertionError("no gloomhaven-1 log of the corpus has a choice made by the players")
+    logfile.restore(game, envelopes, path.name)
+    # Check the same log read as gloomhaven-2's (its Option has ``toward``) fails where the choice is pending.
+    text = path.read_text().replace('"rules_version":"gloomhaven-1"', '"rules_version":"gloomhaven-2"')
+    renamed, again = logfile.parse(text.splitlines(), path.name)
+    assert renamed is events.games.load("gloomhaven")
+    with pytest.raises(ValueError, match="the logged hash does not match"):
+        logfile.restore(renamed, again, path.name)
