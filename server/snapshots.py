@@ -41,16 +41,19 @@ _registries: dict[str, Registry] = {}
 
 
 def registry(game: Any) -> Registry:
-    """Every record a state of ``game`` may hold: its model's STATES, then EVENTS and COMMANDS."""
-    found = _registries.get(game.name)
+    """Every record a state of ``game`` may hold: its rules version's own events first (a frozen
+    version may keep an older record, as gloomhaven-1 keeps its Option), then its model's STATES,
+    EVENTS and COMMANDS."""
+    key = f"{game.name} {game.rules_version}"
+    found = _registries.get(key)
     if found is None:
         model = importlib.import_module(f"events.games.{game.name}.model")
         found = Registry("state")
-        for part in (model.STATES, model.EVENTS, model.COMMANDS):
+        for part in (game.events, model.STATES, model.EVENTS, model.COMMANDS):
             for tag, cls in part.by_type.items():
                 if tag not in found:
                     found.add(cls)
-        _registries[game.name] = found
+        _registries[key] = found
     return found
 
 
