@@ -230,6 +230,9 @@ class Game:
         self.previous: Game | None = None  # the rules version this one revised, if any (``revised``)
         self.successor: Game | None = None  # the rules version that revised this one, if any
         self.notes: tuple = ()  # what this version changed from ``previous``: (clause id, text) pairs
+        # Records this version's states hold in place of its model's (a frozen version's older shape,
+        # e.g. gloomhaven-1's Option): a snapshot decodes through them first (server/snapshots.py).
+        self.state_records: tuple = ()
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, rules {self.rules_version})"

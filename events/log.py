@@ -304,8 +304,11 @@ class Table:
         event = envelope.event
         if (envelope.seq == 1) != isinstance(event, GameStarted):
             raise LogError(f"seq {envelope.seq}: a log starts with one GameStarted, got {envelope.type}")
+        game = self.game
+        if self.follow and isinstance(event, GameStarted):  # its own version folds it (mecha-1's start differs)
+            game = started_under(game, [envelope])
         try:
-            state = self.game.evolve(self.state, event)
+            state = game.evolve(self.state, event)
         except Exception as error:  # a tampered event, or one today's rules no longer know
             raise LogError(
                 f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
@@ -321,8 +324,7 @@ class Table:
         self.state = state
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
-            if self.follow:
-                self.game = started_under(self.game, [envelope])
+            self.game = game
         elif isinstance(event, SecretRevealed):
             self.secret, self.revealed = event.secret, True
         self.envelopes.append(envelope)

@@ -41,15 +41,15 @@ _registries: dict[str, Registry] = {}
 
 
 def registry(game: Any) -> Registry:
-    """Every record a state of ``game`` may hold: its rules version's own events first (a frozen
-    version may keep an older record, as gloomhaven-1 keeps its Option), then its model's STATES,
-    EVENTS and COMMANDS."""
+    """Every record a state of ``game`` may hold: its rules version's own state records first (a
+    frozen version may keep an older record, as gloomhaven-1 keeps its Option: ``Game.state_records``),
+    then its model's STATES, EVENTS and COMMANDS."""
     key = f"{game.name} {game.rules_version}"
     found = _registries.get(key)
     if found is None:
         model = importlib.import_module(f"events.games.{game.name}.model")
-        found = Registry("state")
-        for part in (game.events, model.STATES, model.EVENTS, model.COMMANDS):
+        found = Registry("state", tuple(game.state_records))
+        for part in (model.STATES, model.EVENTS, model.COMMANDS):
             for tag, cls in part.by_type.items():
                 if tag not in found:
                     found.add(cls)

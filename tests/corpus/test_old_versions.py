@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import events.games
-from events.log import Table
+from events.log import Envelope, Table
 from server import logfile
 from server.cli.main import main
 from server.cli.status import DIVERGED, SUCCESS
@@ -102,8 +102,11 @@ def test_mv_c2_a_mecha_1_board_without_location_20_draws_the_value_20_token(caps
     new = Table.create(events.games.load("mecha"), "g", scenario, 1)
     assert (old.state.token_20, new.state.token_20) == (None, (20, "orange"))
     assert (20, "orange", 1) in old.state.bag and all(value != 20 for value, _c, _n in new.state.bag)
+    text = MECHA_1_NO_LOCATION_20.read_text().replace('"rules_version":"mecha-1"', '"rules_version":"mecha-2"')
+    renamed, again = logfile.parse(text.splitlines(), "renamed")
+    assert renamed is events.games.load("mecha")
     with pytest.raises(ValueError, match="seq 1: the logged hash does not match"):
-        logfile.restore(events.games.load("mecha"), envelopes, "mecha-2")
+        logfile.restore(renamed, again, "renamed")
 
 
 def test_gh_6_gloomhaven_1_is_released_again_and_frozen_apart_from_gloomhaven_2():
@@ -111,8 +114,9 @@ def test_gh_6_gloomhaven_1_is_released_again_and_frozen_apart_from_gloomhaven_2(
     first = events.games.load("gloomhaven", "gloomhaven-1")
     assert [g.rules_version for g in newest.versions()] == ["gloomhaven-1", "gloomhaven-2"]
     assert first.successor is newest and first.guards is None and newest.guards is not None
-    # Check gloomhaven-1's pending options are the old record (no ``toward``: it is hashed with the state).
-    assert "toward" not in first.events.by_type["Option"].__slots__
+    # Check gloomhaven-1's states hold the old Option (no ``toward``: it is hashed with the state).
+    assert [cls.TYPE for cls in first.state_records] == ["Option"] and newest.state_records == ()
+    assert "toward" not in first.state_records[0].__slots__
     assert "toward" in newest.events.by_type["Option"].__slots__
     assert {c for _v, c, _t in newest.changes_since("gloomhaven-1")} >= {"GH-C7", "GH-C8", "GH-C9", "GH-C10",
                                                                             "GH-C11"}
@@ -149,3 +153,17 @@ def test_gh_c4_a_gloomhaven_1_pending_choice_hashes_as_gloomhaven_1_wrote_it():
     assert renamed is events.games.load("gloomhaven")
     with pytest.raises(ValueError, match="the logged hash does not match"):
         logfile.restore(renamed, again, path.name)
+
+
+@pytest.mark.parametrize("path", [MECHA_1_NO_LOCATION_20, CORPUS / "gloomhaven" / "gloomhaven-1" / "barrow-random-1.jsonl",
+                                  ARKHAM_1_COLLAPSING_OFFER])
+def test_core_3_a_restored_version_s_log_read_as_the_room_and_the_pages_read_it_keeps_every_hash(path):
+    """CORE-3: the Room, the play page and the replay page decode a log with the newest version's
+    registry and fold it in a Table of the newest version, which follows the version GameStarted
+    names: from its very first event (mecha-1's start differs) and through a pending choice
+    (gloomhaven-1's Option)."""
+    name = json.loads(path.read_text().split("\n", 1)[0])["data"]["game"]
+    newest = events.games.load(name)
+    envelopes = [Envelope.from_dict(newest, json.loads(line)) for line in path.read_text().splitlines()]
+    table = Table.restore(newest, envelopes[0].game, envelopes, verify=True)
+    assert table.game.rules_version == envelopes[0].event.rules_version != newest.rules_version

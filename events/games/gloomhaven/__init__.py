@@ -13,8 +13,9 @@ from events.games.gloomhaven.view import redact, view, visibility
 
 #: gloomhaven-1, as released (a1151df, frozen in ``v1``): its logs are played, audited and replayed
 #: under it, indefinitely. Its rules check their own opening conditions (no ``GUARDS``).
-GAME_1 = released("gloomhaven", RULES_VERSION_1, LazyRules(), CATALOGUE, model_1.EVENTS_1, model_1.COMMANDS_1, view,
+GAME_1 = released("gloomhaven", RULES_VERSION_1, LazyRules(), CATALOGUE, EVENTS, COMMANDS, view,
                   guards=None, visibility=visibility, redact=redact)
+GAME_1.state_records = model_1.STATE_RECORDS  # its pending Option, as its states hold it (snapshots)
 #: gloomhaven-2 (issues 14, 15): what changed, as the pages show it to the players of a gloomhaven-1 game.
 GAME = GAME_1.revised(
     rules.RULES_VERSION,
@@ -27,7 +28,7 @@ GAME = GAME_1.revised(
         ("GH-C11", "characters tied on initiative share a rank: a focus tie between them is their seats' choice"),
         ("GH-3", "a character's move gives its own path, each step checked, or a destination (PlayCard.to)"),
     ),
-    events=EVENTS, commands=COMMANDS, start=rules.start, decide=rules.decide, evolve=rules.evolve,
+    start=rules.start, decide=rules.decide, evolve=rules.evolve,
     legal=rules.legal, is_over=rules.is_over, turn=rules.turn, seats=rules.seats, trace=rules.trace,
     guards=rules.GUARDS,
 )

@@ -36,9 +36,8 @@ Everything here is integer and sorted, so a plan is the same in CPython and Bryt
 
 from __future__ import annotations
 
-from events.games.gloomhaven.model import Candidate
+from events.games.gloomhaven.model import Candidate, Option
 from events.games.gloomhaven.v1.hexmap import hexmap_path_to, hexmap_paths, hexmap_rotate
-from events.games.gloomhaven.v1.model import Option
 
 FAR = 10_000  # proximity of an enemy walls cut off entirely: it sorts last
 

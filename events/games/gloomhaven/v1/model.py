@@ -1,13 +1,16 @@
 """gloomhaven-1's records where they differ from gloomhaven-2's (a1151df's model.py): frozen.
 
-Only ``Option`` differs: gloomhaven-2 added ``toward`` (GH-C9), and an Option waiting in
-``Pending`` is part of the state, so its field list is part of every state hash of a
-gloomhaven-1 game. ``EVENTS`` is gloomhaven-2's registry with this Option as the nested part.
+Only ``Option`` differs: gloomhaven-2 added ``toward`` (GH-C9). Events hold gloomhaven-2's
+Option (``toward`` None), so a log decodes and audits the same whichever version's registry read
+it (the Room and the pages decode with the newest). But an Option waiting in ``Pending`` is part
+of the state, so its field list is part of every state hash of a gloomhaven-1 game: ``evolve``
+keeps the pending options as this module's ``Option`` (``pending_options``), and the event that
+takes one makes it gloomhaven-2's again (``event_option``).
 """
 
 from __future__ import annotations
 
-from events.games.gloomhaven.model import COMMANDS, EVENTS, Candidate, Considered, Figure, Stats, _EventRegistry
+from events.games.gloomhaven import model
 from events.record import Record
 
 _set = object.__setattr__
@@ -19,7 +22,7 @@ class Option(Record):
     __slots__ = ("focus", "destination", "path", "attacks", "disadvantage", "movement", "negative")
     __match_args__ = __slots__
     TYPE = "Option"
-    toward = None  # not a field: gloomhaven-2's code that reads an option finds no hex headed for
+    toward = None  # not a field: code that reads an option finds no hex headed for (GH-C9 is gloomhaven-2's)
 
     def __init__(self, focus: str, destination: tuple, path: tuple, attacks: tuple, disadvantage: bool,
                  movement: int, negative: int) -> None:
@@ -32,9 +35,17 @@ class Option(Record):
         _set(self, "negative", negative)
 
 
-EVENTS_1 = _EventRegistry(
-    "event",
-    tuple(EVENTS.by_type[name] for name in EVENTS.names()),
-    (Candidate, Option, Considered, Figure, Stats),
-)
-COMMANDS_1 = COMMANDS
+def pending_options(options: tuple) -> tuple:
+    """The options of a MonsterTurnPlanned as a gloomhaven-1 state holds them."""
+    return tuple(Option(o.focus, o.destination, o.path, o.attacks, o.disadvantage, o.movement, o.negative)
+                 for o in options)
+
+
+def event_option(option: object) -> model.Option:
+    """A pending option as the events carry it (gloomhaven-2's record, ``toward`` None)."""
+    o = option
+    return model.Option(o.focus, o.destination, o.path, o.attacks, o.disadvantage, o.movement, o.negative)  # type: ignore[attr-defined]
+
+
+#: The records a gloomhaven-1 state holds in place of gloomhaven-2's (``Game.state_records``: snapshots).
+STATE_RECORDS = (Option,)

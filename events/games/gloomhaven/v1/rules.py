@@ -65,6 +65,7 @@ from events.games.gloomhaven.model import (
 )
 from events.games.gloomhaven.v1.focus import Attack, Body, Field, monster_turn
 from events.games.gloomhaven.v1.hexmap import HexMap, hexmap_path_to, hexmap_paths
+from events.games.gloomhaven.v1.model import event_option, pending_options
 from events.geometry.hexgrid import hex_distance
 from events.rules import Rejection
 
@@ -822,7 +823,7 @@ def _decide_option(state: State, seat: str, command: ChooseOption, rng: Any) -> 
         return Rejection("GH-C4", f"choose an option from 0 to {len(pending.options) - 1}, got {index!r}")
     figure = figure_of(state, pending.about[0])
     option = pending.options[index]
-    chosen = OptionChosen(seat, figure.id, index, option, "GH-C4")
+    chosen = OptionChosen(seat, figure.id, index, event_option(option), "GH-C4")
     after = evolve(state, chosen)
     events = [chosen] + _execute(after, figure, option, rng)
     return events, _apply(after, events[1:])
@@ -1026,7 +1027,7 @@ def evolve(state: Any, event: Any) -> State:
         case MonsterTurnPlanned(figure, _focus, _candidates, _decided, options, _rule):
             if len(options) > 1:
                 who = tuple(h.seat for h in _living_heroes(s))
-                return _state(s, pending=Pending("monster", who, (figure,), options))
+                return _state(s, pending=Pending("monster", who, (figure,), pending_options(options)))
             return s
         case OptionChosen():
             return _state(s, pending=None)
