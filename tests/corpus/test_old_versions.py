@@ -167,3 +167,34 @@ def test_core_3_a_restored_version_s_log_read_as_the_room_and_the_pages_read_it_
     envelopes = [Envelope.from_dict(newest, json.loads(line)) for line in path.read_text().splitlines()]
     table = Table.restore(newest, envelopes[0].game, envelopes, verify=True)
     assert table.game.rules_version == envelopes[0].event.rules_version != newest.rules_version
+
+
+def test_core_3_released_reads_a_first_version_from_its_rules_module_by_name():
+    from events.game import released
+    from events.games.mecha import rules
+    from events.games.mecha.clauses import CATALOGUE
+    from events.games.mecha.model import COMMANDS, EVENTS
+    from events.games.mecha.view import view
+
+    game = released("mecha", "mecha-0", rules, CATALOGUE, EVENTS, COMMANDS, view, trace=None)
+    assert (game.rules_decide, game.evolve, game.legal, game.guards) == (rules.decide, rules.evolve, rules.legal,
+                                                                        rules.GUARDS)
+    assert game.trace(None) == []  # a part given as None is the Game's default
+    # Check its start records the version it was released as, whatever the module starts games under.
+    from server import scenarios
+
+    started = game.start(scenarios.load("mecha/sample")[1], "c" * 64)
+    assert started[0].rules_version == "mecha-0" and rules.RULES_VERSION == "mecha-2"
+
+
+def test_gh_6_playing_gloomhaven_2_never_imports_gloomhaven_1_s_frozen_rules():
+    """A page of a gloomhaven-2 game compiles no frozen module (Brython compiles what it imports)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, events.games; g = events.games.load('gloomhaven'); "
+            "assert [v.rules_version for v in g.versions()] == ['gloomhaven-1', 'gloomhaven-2']; "
+            "print(sorted(m for m in sys.modules if '.v1.' in m))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=CORPUS.parent.parent).stdout
+    assert out.strip() == "['events.games.gloomhaven.v1.model']"
