@@ -198,3 +198,26 @@ def test_gh_6_playing_gloomhaven_2_never_imports_gloomhaven_1_s_frozen_rules():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=CORPUS.parent.parent).stdout
     assert out.strip() == "['events.games.gloomhaven.v1.model']"
+
+
+def test_gh_3_gloomhaven_1_refuses_a_move_by_destination_alone_which_gloomhaven_2_walks():
+    from events.dice import local_secret
+    from events.games.gloomhaven.model import PlayCard
+    from events.rules import Rejection
+    from server import scenarios
+
+    first = events.games.load("gloomhaven", "gloomhaven-1")
+    table = Table.create(first, "g", scenarios.load("gloomhaven/barrow")[1], local_secret(1))
+    for number in range(200):  # the first moment a character may move (gloomhaven-1's own legal moves)
+        seat = first.turn(table.state)[0]
+        legal = first.legal(table.state, seat)
+        moves = [c for c in legal if isinstance(c, PlayCard) and len(c.path) > 1]
+        if moves:
+            break
+        table.submit(seat, legal[0], f"c-{number}")
+    else:
+        raise AssertionError("no character move in 200 commands")
+    move = moves[0]
+    assert not isinstance(first.decide(table.state, seat, move, None), Rejection)
+    refused = first.decide(table.state, seat, move.but(path=(), to=move.path[-1]), None)
+    assert refused.rule == "GH-3" and "a destination alone (to) came with gloomhaven-2" in refused.reason

@@ -36,3 +36,18 @@ class LazyRules:
 
         part.__name__ = name
         return part
+
+
+def decide_1(state, seat, command, rng):
+    """gloomhaven-1's decide, behind the one field it never had: a PlayCard naming a destination
+    (``to``, gloomhaven-2's, issue 15) is refused (GH-3), where the frozen rules would take its
+    empty path for a move that goes nowhere. A gloomhaven-1 decoder refused the field outright; a
+    log of gloomhaven-1 never holds it, so no logged outcome changes."""
+    from events.games.gloomhaven import model
+    from events.games.gloomhaven.v1 import rules
+    from events.rules import Rejection
+
+    if isinstance(command, model.PlayCard) and command.to is not None:
+        return Rejection("GH-3", "under gloomhaven-1 a move names its path, the hexes entered in order: "
+                                 "a destination alone (to) came with gloomhaven-2")
+    return rules.decide(state, seat, command, rng)
