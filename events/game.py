@@ -320,6 +320,9 @@ class Game:
         self.previous: Game | None = None  # the rules version this one revised, if any (``revised``)
         self.successor: Game | None = None  # the rules version that revised this one, if any
         self.notes: tuple = ()  # what this version changed from ``previous``: (clause id, text) pairs
+        # Records this version's states hold in place of its model's (a frozen version's older shape,
+        # e.g. gloomhaven-1's Option): a snapshot decodes through them first (server/snapshots.py).
+        self.state_records: tuple = ()
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, rules {self.rules_version})"
@@ -434,6 +437,22 @@ class Game:
             return envelope
         return envelope.redacted(self.redact(envelope.event),
                                  None if envelope.command is None else self.redact(envelope.command))
+
+
+def released(name: str, rules_version: str, rules: Any, words: Any, catalogue: Catalogue, events: Registry,
+             commands: Registry, view: Callable, **parts: Any) -> Game:
+    """The first released version of a game, built from its rules module by name: ``start``, ``decide``,
+    ``evolve``, ``legal``, ``is_over``, ``turn``, ``seats`` and ``GUARDS`` are read from ``rules``, and
+    its describer is ``words`` (so every game package builds its ``Game`` in one shape); ``parts`` replace any of them
+    (``decide=rules.decide_1``) or add the optional ones (``visibility``, ``redact``). ``start`` records
+    ``rules_version`` in its GameStarted (``stamped``), whatever version the module starts games under.
+    """
+    given = {part: getattr(rules, part) for part in ("start", "decide", "evolve", "legal", "is_over", "turn", "seats")}
+    given["guards"] = getattr(rules, "GUARDS", None)
+    given["words"] = words
+    given.update(parts)
+    given["start"] = stamped(given["start"], rules_version)
+    return Game(name, rules_version, catalogue, events, commands, view=view, **given)
 
 
 _PARTS = (

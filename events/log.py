@@ -325,8 +325,11 @@ class Table:
         if is_undo_event(event):  # folded by the book: UndoApplied goes back to the state before back_to
             state = self.undos.state_after(self, event)
         else:
+            game = self.game
+            if self.follow and isinstance(event, GameStarted):  # its own version folds it (mecha-1's start differs)
+                game = started_under(game, [envelope])
             try:
-                state = self.game.evolve(self.state, event)
+                state = game.evolve(self.state, event)
             except Exception as error:  # a tampered event, or one today's rules no longer know
                 raise LogError(
                     f"seq {envelope.seq}: today's rules cannot fold this event: {type(error).__name__}: {error}"
@@ -351,8 +354,7 @@ class Table:
         self.proposal = proposal
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
-            if self.follow:
-                self.game = started_under(self.game, [envelope])
+            self.game = game
         elif isinstance(event, SecretRevealed):
             self.secret, self.revealed = event.secret, True
         self.envelopes.append(envelope)

@@ -46,16 +46,19 @@ _registries: dict[str, Registry] = {}
 
 
 def registry(game: Any) -> Registry:
-    """Every record a state of ``game`` may hold: its model's STATES, then EVENTS and COMMANDS."""
-    found = _registries.get(game.name)
+    """Every record a state of ``game`` may hold: its rules version's own state records first (a
+    frozen version may keep an older record, as gloomhaven-1 keeps its Option: ``Game.state_records``),
+    then its model's STATES, EVENTS and COMMANDS."""
+    key = f"{game.name} {game.rules_version}"
+    found = _registries.get(key)
     if found is None:
         model = importlib.import_module(f"events.games.{game.name}.model")
-        found = Registry("state")
+        found = Registry("state", tuple(game.state_records))
         for part in (model.STATES, model.EVENTS, model.COMMANDS):
             for tag, cls in part.by_type.items():
                 if tag not in found:
                     found.add(cls)
-        _registries[game.name] = found
+        _registries[key] = found
     return found
 
 

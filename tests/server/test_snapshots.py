@@ -70,3 +70,23 @@ def test_gh_c2_a_state_holding_sealed_picks_is_never_snapshotted():
     game = states[0][0]
     # A sealed state does not even decode from its text: the content is not in it.
     assert snapshots.decode_state(game, snapshots.encode_state(sealed[0]), state_hash(sealed[0])) is None
+
+
+def test_gh_c4_a_gloomhaven_1_pending_choice_comes_back_from_its_snapshot():
+    """GH-C4: a gloomhaven-1 state waiting on the players' choice holds gloomhaven-1's Option (no
+    ``toward``); its snapshot decodes to that record, so it hashes as logged (issue 19)."""
+    from server import logfile
+    from tests.corpus.test_old_versions import CORPUS
+
+    path = CORPUS / "gloomhaven" / "gloomhaven-1" / "barrow-random-1.jsonl"
+    game, envelopes = logfile.read(path)
+    state = None
+    for envelope in envelopes:
+        state = game.evolve(state, envelope.event)
+        if state.pending is not None and state.pending.kind == "monster" and not snapshots.holds_hidden(state):
+            break
+    else:
+        raise AssertionError(f"{path.name}: no monster choice left to the players")
+    assert "toward" not in type(state.pending.options[0]).__slots__
+    back = snapshots.decode_state(game, snapshots.encode_state(state), state_hash(state))
+    assert back == state and state_hash(back) == state_hash(state)

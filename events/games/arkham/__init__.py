@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-from events.game import Game, stamped
+from events.game import released
 from events.games.arkham import rules, words
 from events.games.arkham.clauses import CATALOGUE
 from events.games.arkham.model import COMMANDS, EVENTS
 from events.games.arkham.view import view
 
-#: arkham-2, as released (its logs are played, audited and replayed under it, indefinitely).
-GAME_2 = Game(
-    name="arkham",
-    rules_version="arkham-2",
-    catalogue=CATALOGUE,
-    events=EVENTS,
-    commands=COMMANDS,
-    start=stamped(rules.start, "arkham-2"),
+#: arkham-1, as released (b9ad4cd … a5350b8): its logs are played, audited and replayed under it, indefinitely.
+GAME_1 = released("arkham", "arkham-1", rules, words, CATALOGUE, EVENTS, COMMANDS, view, decide=rules.decide_1)
+#: arkham-2 (f49ff79): what changed, as the pages show it to the players of an arkham-1 game.
+GAME_2 = GAME_1.revised(
+    "arkham-2",
+    notes=(("AH-C1", "an investigator already at 0 Stamina or Sanity is offered no Clue tokens after a failed "
+                     "roll: it collapses (AH-C4) in the command that brought it to 0"),),
     decide=rules.decide_2,
-    evolve=rules.evolve,
-    view=view,
-    legal=rules.legal,
-    is_over=rules.is_over,
-    turn=rules.turn,
-    seats=rules.seats,
-    words=words,
-    guards=rules.GUARDS,
 )
 #: arkham-3 (issue 15): what changed, as the pages show it to the players of an arkham-2 game.
 GAME = GAME_2.revised(

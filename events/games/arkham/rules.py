@@ -108,7 +108,7 @@ def initial_state(event: GameStarted) -> State:
 
 
 class _Flow(Flow):
-    """A Flow (events.game) that also knows the rules edition deciding: 2 (arkham-2) or 3 (arkham-3)."""
+    """A Flow (events.game) that also knows the rules edition deciding: 1, 2 or 3 (arkham-1, -2, -3)."""
 
     def __init__(self, state: State | None, edition: int = 3) -> None:
         Flow.__init__(self, state, evolve)
@@ -308,6 +308,12 @@ def decide_2(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     """arkham-2 as released: a failed Evade that takes Stamina to 0 still opens its combat and rolls
     the Horror check before the investigator collapses."""
     return _decide(state, seat, command, rng, 2)
+
+
+def decide_1(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """arkham-1 as released: a failed check still offers Clue tokens to an investigator already at 0
+    (the Horror check after a failed evade), who collapses only once that check settles."""
+    return _decide(state, seat, command, rng, 1)
 
 
 def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
@@ -714,7 +720,9 @@ def _check(flow: _Flow, check: str, fought: Any, rng: Any) -> bool | None:
                           passed))
     # AH-C4: an investigator already at 0 (the Horror check after a failed evade) is collapsing and chooses
     # nothing more: its roll settles in this command, so AH-C4 applies before the command ends
-    if not passed and rolls and flow.state.spend_clues and inv.clues > 0 and not collapsing(inv):
+    # (arkham-1 still offered it the tokens)
+    offered = flow.edition < 2 or not collapsing(inv)
+    if not passed and rolls and flow.state.spend_clues and inv.clues > 0 and offered:
         flow.emit(ClueSpendOffered(inv.seat, check, fought.id, rolls, successes, difficulty, face))
         return None
     return passed

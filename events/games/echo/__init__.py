@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-from events.game import Game, stamped
+from events.game import released
 from events.games.echo import rules, words
 from events.games.echo.clauses import CATALOGUE
 from events.games.echo.model import COMMANDS, EVENTS
 from events.games.echo.view import view
 
 #: echo-1, as released (its logs are played, audited and replayed under it, indefinitely).
-GAME_1 = Game(
-    name="echo",
-    rules_version="echo-1",
-    catalogue=CATALOGUE,
-    events=EVENTS,
-    commands=COMMANDS,
-    start=stamped(rules.start, "echo-1"),
-    decide=rules.decide_1,
-    evolve=rules.evolve,
-    view=view,
-    legal=rules.legal,
-    is_over=rules.is_over,
-    turn=rules.turn,
-    seats=rules.seats,
-    words=words,
-    guards=rules.GUARDS,
-)
+GAME_1 = released("echo", "echo-1", rules, words, CATALOGUE, EVENTS, COMMANDS, view, decide=rules.decide_1)
 #: echo-2 (issue 15): what changed, as the pages show it to the players of an echo-1 game.
 GAME = GAME_1.revised(
     rules.RULES_VERSION,

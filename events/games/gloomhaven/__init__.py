@@ -2,28 +2,33 @@
 
 from __future__ import annotations
 
-from events.game import Game
+from events.game import released
 from events.games.gloomhaven import rules, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
+from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
+from events.games.gloomhaven.v1 import LazyRules, decide_1
+from events.games.gloomhaven.v1 import model as model_1
 from events.games.gloomhaven.view import redact, view, visibility
 
-GAME = Game(
-    name="gloomhaven",
-    rules_version=rules.RULES_VERSION,
-    catalogue=CATALOGUE,
-    events=EVENTS,
-    commands=COMMANDS,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    view=view,
-    legal=rules.legal,
-    is_over=rules.is_over,
-    turn=rules.turn,
-    seats=rules.seats,
-    words=words,
-    visibility=visibility,
-    redact=redact,
+#: gloomhaven-1, as released (a1151df, frozen in ``v1``): its logs are played, audited and replayed
+#: under it, indefinitely. Its rules check their own opening conditions (no ``GUARDS``).
+GAME_1 = released("gloomhaven", RULES_VERSION_1, LazyRules(), words, CATALOGUE, EVENTS, COMMANDS, view,
+                  decide=decide_1, guards=None, visibility=visibility, redact=redact)
+GAME_1.state_records = model_1.STATE_RECORDS  # its pending Option, as its states hold it (snapshots)
+#: gloomhaven-2 (issues 14, 15): what changed, as the pages show it to the players of a gloomhaven-1 game.
+GAME = GAME_1.revised(
+    rules.RULES_VERSION,
+    notes=(
+        ("GH-6", "a monster's plan logs every destination it weighed and the step that kept or dropped it"),
+        ("GH-C7", "line of sight is exact: a line touching a wall, its corners included, is blocked"),
+        ("GH-C8", "a monster ranks extra targets as a focus, from where it starts, and the log cites GH-C8"),
+        ("GH-C9", "a monster that cannot attack heads for each tied hex on its own stops (never pooled)"),
+        ("GH-C10", "area patterns mirror, and a ranged area reaches a target from any hex in range"),
+        ("GH-C11", "characters tied on initiative share a rank: a focus tie between them is their seats' choice"),
+        ("GH-3", "a character's move may name its destination alone (PlayCard.to): the rules walk the cheapest route"),
+    ),
+    start=rules.start, decide=rules.decide, evolve=rules.evolve,
+    legal=rules.legal, is_over=rules.is_over, turn=rules.turn, seats=rules.seats,
     guards=rules.GUARDS,
 )

@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-from events.game import Game
+from events.game import released
 from events.games.skirmish import rules, words
 from events.games.skirmish.clauses import CATALOGUE
 from events.games.skirmish.model import COMMANDS, EVENTS
 from events.games.skirmish.view import view
 
 #: skirmish-1, as released: its maps make every ``D`` a door of its own.
-GAME_1 = Game(
-    name="skirmish",
-    rules_version=rules.RULES_VERSION_1,
-    catalogue=CATALOGUE,
-    events=EVENTS,
-    commands=COMMANDS,
-    start=rules.start_1,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    view=view,
-    legal=rules.legal,
-    is_over=rules.is_over,
-    turn=rules.turn,
-    seats=rules.seats,
-    words=words,
-    guards=rules.GUARDS,
-)
+GAME_1 = released("skirmish", rules.RULES_VERSION_1, rules, words, CATALOGUE, EVENTS, COMMANDS, view, start=rules.start_1)
 #: skirmish-2 (issue 15): a door wider than one square is one door; a Move may give its path.
 #: Both versions share ``decide``: paths and the refusal order change no logged outcome.
 GAME = GAME_1.revised(
