@@ -178,7 +178,7 @@ class Undos:
     """A Table's book of undos: the effective history and the state after each of its envelopes,
     the requests and what was taken back (``undone``: seq -> the Request that took it back)."""
 
-    __slots__ = ("effective", "after", "requests", "undone", "open", "refused")
+    __slots__ = ("effective", "after", "requests", "undone", "open", "refused", "positions")
 
     def __init__(self) -> None:
         self.effective: list = []  # the envelopes in play, in order (no undo event, nothing taken back)
@@ -187,10 +187,16 @@ class Undos:
         self.undone: dict = {}  # seq -> the Request that took it back
         self.open: Request | None = None
         self.refused: list = []  # (seat, back_to) refused since the last command (CORE-6)
+        self.positions: dict = {}  # seq -> its position in the effective history, where that is not its seq
 
     def position(self) -> int:
         """The key of the next command's dice (CORE-7): the seq it would have without undos."""
         return len(self.effective) + 1
+
+    def position_of(self, seq: int) -> int:
+        """The key the dice of the command whose first event is at ``seq`` had (CORE-7): the position
+        it took in the effective history, in play or taken back since (a what-if rebuilds its dice)."""
+        return self.positions.get(seq, seq)
 
     # --- deciding the two commands ------------------------------------------------------------------
 
@@ -419,6 +425,8 @@ class Undos:
                 self.open = None
             if envelope.command_id is not None:
                 self.refused = []
+            if len(self.effective) + 1 != envelope.seq:  # after an undo: kept, as few as there are such
+                self.positions[envelope.seq] = len(self.effective) + 1
             self.effective.append(envelope)
             self.after.append(state)
             if len(self.after) > KEEP_STATES:
