@@ -28,11 +28,11 @@ import events.games
 from client.boards import renderer
 from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
-from client.eventlog import event_row, rejection_row
+from client.eventlog import event_row, reason_span, rejection_row
 from client.i18n import seat_name, t
 from events.log import LogError, Table, decode_envelope, encode_envelope
 from events.record import DecodeError
-from events.rules import Rejection
+from events.rules import Rejection, message_data
 from events.validate import ScenarioError
 
 STORAGE_KEY = "chronicle-offline"  # one game at a time in this browser: {"secret", "lines"}
@@ -68,6 +68,7 @@ class OfflinePage:
         self.scenarios: dict = {}  # name -> {"game", "title", "scenario"}
         self.table = None
         self.game = None
+        self.shadow = None  # a Table folding the shown log: the state before each line
         self.view = None
         self.ui = None
         self.export_url = None
@@ -137,10 +138,18 @@ class OfflinePage:
             self.ui = BoardUI(byid("board"))
         window.document.body.setAttribute("data-game", self.game.name)
         set_text(byid("game-id"), table.game_id)
+        self.shadow = Table(self.game, table.game_id)  # the states before each event, which the log's words read
         log = byid("log")
         for envelope in table.envelopes:
-            add(log, event_row(self.game, self.view, envelope))
+            add(log, self.row(envelope))
         self.render()
+
+    def row(self, envelope: object) -> object:
+        """The log line of ``envelope``, the next one the page shows: no dispute link (the game is
+        on no server until it is imported)."""
+        game, before = self.shadow.game, self.shadow.state
+        self.shadow.absorb(envelope, verify=False)
+        return event_row(game, envelope, before, False)
 
     def game_over(self, table: object) -> bool:
         return bool(table.game.is_over(table.state))
@@ -235,13 +244,16 @@ class OfflinePage:
         # so its id is free again), and a resumed page needs no counter to avoid a logged id.
         result = self.table.submit(seat, command, f"offline-{before + 1}", at=now())
         if isinstance(result, Rejection):
-            add(byid("log"), rejection_row(self.game, {"rule": result.rule, "reason": result.reason}, label))
+            # As a rejected frame carries it: the message, said in the reader's language (issue 17).
+            frame = {"rule": result.rule, "reason": result.reason, "key": result.key,
+                     "params": {name: message_data(value) for name, value in result.params}}
+            add(byid("log"), rejection_row(self.game, frame, label))
             self.notice(t("play.rejected", rule=result.rule), "rejected")
-            add(byid("notice"), el("span", result.reason, "reason", (("lang", "en"),)))
+            add(byid("notice"), reason_span(self.game, frame))
             return
         log = byid("log")
         for envelope in self.table.envelopes[before:]:
-            add(log, event_row(self.game, self.view, envelope))
+            add(log, self.row(envelope))
         self.notice(t("play.accepted", first=before + 1, last=self.table.seq), "ok")
         self.save()
         self.render()
