@@ -31,7 +31,7 @@ from events.dice import command_rng
 from events.game import SecretRevealed, rule_of
 from events.log import Envelope
 from events.rng import LoadedRng, Rng
-from events.rules import Rejection, message_data
+from events.rules import Phrase, Rejection, message_data
 from events.statediff import diff
 from events.whatif import drawn, parse_dice, step
 
@@ -278,7 +278,7 @@ class DisputePanel:
     def play_dice(self, text: str) -> None:
         values, fault = parse_dice(str(text))
         if fault is not None:
-            self.status(t("dispute.whatif_dice_fault", fault=fault), "bad")
+            self.status(t("dispute.whatif_dice_fault", fault=refusal_words(self.page.game.name, fault)), "bad")
             return
         head = self.head()
         self.start_branch(first_seq(self.group), head.seat, head.command, LoadedRng(values))
@@ -441,8 +441,8 @@ class Branch:
             return t("dispute.whatif_failed", error=error)
         if isinstance(answer, Rejection):
             return t("dispute.whatif_refused", rule=answer.rule, reason=refusal_words(self.game.name, answer))
-        if isinstance(answer, str):
-            return t("dispute.whatif_dice_fault", fault=answer)
+        if isinstance(answer, Phrase):
+            return t("dispute.whatif_dice_fault", fault=refusal_words(self.game.name, answer))
         command_id = f"whatif-{len(self.moves) + 1}"
         dice = answer.dice if answer.dice else None
         before = self.state
@@ -457,13 +457,13 @@ class Branch:
         return self
 
 
-def refusal_words(game: str, rejection: object) -> str:
-    """A refusal in the reader's language: its message, as ``client.eventlog.reason_span`` says a
-    rejection frame's (issue 17); a refusal without one (none of the core's or the five games') in
-    its English words."""
-    if not has(rejection.key):
-        return rejection.reason
-    return message(game, rejection.key, {name: message_data(value) for name, value in rejection.params})
+def refusal_words(game: str, said: object) -> str:
+    """A refusal (a Rejection) or a fault of the dice typed (a Phrase, ``dice.*``) in the reader's
+    language: its message, as ``client.eventlog.reason_span`` says a rejection frame's (issue 17);
+    one without a message (none of the core's or the five games') in its English words."""
+    if not has(said.key):
+        return said.reason if isinstance(said, Rejection) else said.text
+    return message(game, said.key, {name: message_data(value) for name, value in said.params})
 
 
 def first_seq(group: list) -> int:

@@ -182,6 +182,35 @@ def test_core_4_to_core_11_the_engines_refusals_are_messages_whose_english_text_
         key for key in given if key.startswith(f"reject.{area}."))
 
 
+def test_the_faults_of_dice_typed_for_a_what_if_are_messages_whose_english_text_is_their_template():
+    """``events/rng.py``'s loaded-dice faults and ``events/whatif.py``'s ``parse_dice`` faults, which
+    the dispute page says, are ``dice.*`` messages (every one used), worded as the English text."""
+    messages = scan(ROOT / "events" / "rng.py")[0] + scan(ROOT / "events" / "whatif.py")[0]
+    for line, key, template, params in messages:
+        assert key.startswith("dice."), f"line {line}: {key}"
+        assert CATALOGUES["en"].get(key) == template, f"line {line}: en.json's {key} is not the template"
+        assert names_of(template) == params, f"line {line}: {key} puts in {names_of(template)}, is given {params}"
+    assert sorted({key for _line, key, _template, _params in messages}) == sorted(
+        key for key in CATALOGUES["en"] if key.startswith("dice."))
+
+
+def test_a_what_if_dice_fault_is_said_in_the_readers_language():
+    from events.rng import LoadedDiceExhausted, LoadedRng
+    from events.rules import message_data
+    from server.i18n import payload
+
+    with pytest.raises(LoadedDiceExhausted) as raised:
+        LoadedRng(()).roll(8)
+    fault = raised.value.fault
+    assert str(raised.value) == fault.text == "no loaded value left for a d8 (given 0)"
+    try:
+        i18n.install(payload("ru"))
+        said = i18n.message("mecha", fault.key, {name: message_data(value) for name, value in fault.params})
+    finally:
+        i18n.install(payload("en"))
+    assert said == "не осталось значения для броска «к8» (задано 0 значений)"
+
+
 def test_core_6_an_undo_refusal_names_seats_and_outcomes_in_the_readers_language():
     """CORE-6 (and CORE-11): the frame's params render with seat names and the closed request's
     outcome translated, the Russian putting a seat in the nominative after «место»."""

@@ -43,8 +43,8 @@ def test_mv_6c_other_dice_give_another_branch_and_faults_are_words():
     other = 1 if logged[0] != 1 else 2
     branch = step(game, before, "red", Move(8), LoadedRng((other,) * 6))
     assert [e.value for e in branch.events if isinstance(e, CorruptionDrawn)][0] == other
-    assert "no loaded value left" in step(game, before, "red", Move(8), LoadedRng(()))
-    assert "not among the options" in step(game, before, "red", Move(8), LoadedRng((99,)))
+    assert step(game, before, "red", Move(8), LoadedRng(())).text.startswith("no loaded value left for a draw")
+    assert "not among the options" in step(game, before, "red", Move(8), LoadedRng((99,))).text
 
 
 def test_mv_c3_another_command_out_of_turn_is_the_games_rejection():
@@ -76,7 +76,8 @@ def test_recording_rng_keeps_each_answer_as_loaded_rng_takes_it():
 ])
 def test_parse_dice_bounds_and_words(text, values, fault):
     """A reader's dice: numbers and words, bounded in count and length, negatives refused."""
-    assert parse_dice(text) == (values, fault)
+    found, said = parse_dice(text)
+    assert (found, None if said is None else said.text) == (values, fault)
 
 
 def test_core_7_a_what_if_after_an_undo_rebuilds_the_dice_from_the_commands_place_in_play():
