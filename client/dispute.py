@@ -24,14 +24,14 @@ from browser import ajax, window
 
 from client.dom import add, byid, clear, el, listen, set_text
 from client.eventlog import clause_words, event_row
-from client.i18n import seat_name, t
+from client.i18n import has, message, seat_name, t
 from client.pages.errors import ERRORS, error_text
 from events.canonical import record_json, state_hash
 from events.dice import command_rng
 from events.game import SecretRevealed, rule_of
 from events.log import Envelope
 from events.rng import LoadedRng, Rng
-from events.rules import Rejection
+from events.rules import Phrase, Rejection, message_data
 from events.statediff import diff
 from events.whatif import drawn, parse_dice, step
 
@@ -267,8 +267,9 @@ class DisputePanel:
             return list(self.group[0].dice), "dispute.whatif_dice_loaded"
         secret = next((e.event.secret for e in self.page.envelopes if isinstance(e.event, SecretRevealed)), None)
         try:
-            if secret is not None:
-                return (drawn(game, before, head.seat, head.command, command_rng(secret, first_seq(self.group))),
+            if secret is not None:  # keyed by its place in the effective history, not its seq, after an undo (CORE-7)
+                position = self.page.undos.position_of(first_seq(self.group))
+                return (drawn(game, before, head.seat, head.command, command_rng(secret, position)),
                         "dispute.whatif_dice_revealed")
             return drawn(game, before, head.seat, head.command, Rng(first_seq(self.group))), "dispute.whatif_dice_sealed"
         except Exception:  # a rules change can make an old command fail: the reader types the dice
@@ -277,7 +278,7 @@ class DisputePanel:
     def play_dice(self, text: str) -> None:
         values, fault = parse_dice(str(text))
         if fault is not None:
-            self.status(t("dispute.whatif_dice_fault", fault=fault), "bad")
+            self.status(t("dispute.whatif_dice_fault", fault=refusal_words(self.page.game.name, fault)), "bad")
             return
         head = self.head()
         self.start_branch(first_seq(self.group), head.seat, head.command, LoadedRng(values))
@@ -439,9 +440,9 @@ class Branch:
         except Exception as error:  # a running game's secret picks are not in the public log
             return t("dispute.whatif_failed", error=error)
         if isinstance(answer, Rejection):
-            return t("dispute.whatif_refused", rule=answer.rule, reason=answer.reason)
-        if isinstance(answer, str):
-            return t("dispute.whatif_dice_fault", fault=answer)
+            return t("dispute.whatif_refused", rule=answer.rule, reason=refusal_words(self.game.name, answer))
+        if isinstance(answer, Phrase):
+            return t("dispute.whatif_dice_fault", fault=refusal_words(self.game.name, answer))
         command_id = f"whatif-{len(self.moves) + 1}"
         dice = answer.dice if answer.dice else None
         before = self.state
@@ -454,6 +455,15 @@ class Branch:
         self.state = answer.state
         self.moves.append(answer)
         return self
+
+
+def refusal_words(game: str, said: object) -> str:
+    """A refusal (a Rejection) or a fault of the dice typed (a Phrase, ``dice.*``) in the reader's
+    language: its message, as ``client.eventlog.reason_span`` says a rejection frame's (issue 17);
+    one without a message (none of the core's or the five games') in its English words."""
+    if not has(said.key):
+        return said.reason if isinstance(said, Rejection) else said.text
+    return message(game, said.key, {name: message_data(value) for name, value in said.params})
 
 
 def first_seq(group: list) -> int:

@@ -13,6 +13,8 @@ both runtimes, and it avoids importing ``random`` (hundreds of milliseconds in B
 
 from __future__ import annotations
 
+from events.rules import Phrase, phrase
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -79,47 +81,63 @@ class LoadedRng(Rng):
         self.used = 0
         self.fallback = fallback
 
-    def _next(self, what: str) -> Any:
+    def _next(self, what: Phrase) -> Any:
         if self.used < len(self.values):
             value = self.values[self.used]
             self.used += 1
             return value
         if self.fallback is None:
-            raise LoadedDiceExhausted(f"no loaded value left for {what} (given {len(self.values)})")
+            raise LoadedDiceExhausted(phrase("dice.no_value_left", NO_VALUE_LEFT, what=what, n=len(self.values)))
         return None
 
     def below(self, n: int) -> int:
-        value = self._next(f"a number below {n}")
+        value = self._next(phrase("dice.what_below", "a number below {below}", below=n))
         if value is None:
             return self.fallback.below(n)  # type: ignore[union-attr]
         if not 0 <= value < n:
-            raise LoadedDiceMismatch(f"loaded value {value} is not in [0, {n})")
+            raise LoadedDiceMismatch(phrase("dice.not_below", "loaded value {value} is not in [0, {below})",
+                                            value=value, below=n))
         return value
 
     def roll(self, sides: int = 6) -> int:
-        value = self._next(f"a d{sides}")
+        value = self._next(phrase("dice.what_die", "a d{sides}", sides=sides))
         if value is None:
             return self.fallback.roll(sides)  # type: ignore[union-attr]
         if not 1 <= value <= sides:
-            raise LoadedDiceMismatch(f"loaded value {value} cannot be rolled on a d{sides}")
+            raise LoadedDiceMismatch(phrase("dice.not_on_die", "loaded value {value} cannot be rolled on a d{sides}",
+                                            value=value, sides=sides))
         return value
 
     def pick(self, options: tuple, face: Callable[[Any], Any] | None = None) -> Any:
         if not options:
             raise ValueError("pick() from no options")
-        value = self._next("a draw")
+        value = self._next(phrase("dice.what_draw", "a draw"))
         if value is None:
             return self.fallback.pick(options, face)  # type: ignore[union-attr]
         for option in options:
             if (face(option) if face else option) == value:
                 return option
         faces = sorted({face(o) if face else o for o in options})
-        raise LoadedDiceMismatch(f"loaded value {value} is not among the options {faces}")
+        raise LoadedDiceMismatch(phrase("dice.not_an_option", "loaded value {value} is not among the options "
+                                        "[{faces}]", value=value, faces=tuple(faces)))
 
 
-class LoadedDiceExhausted(ValueError):
+# The fault's message (its English text is the exception's), for a page to say in its reader's language.
+NO_VALUE_LEFT = {"one": "no loaded value left for {what} (given {n})",
+                 "other": "no loaded value left for {what} (given {n})"}
+
+
+class LoadedDiceFault(ValueError):
+    """Loaded dice that do not fit the throws: ``fault`` is the message (a ``Phrase``) it says."""
+
+    def __init__(self, fault: Phrase) -> None:
+        ValueError.__init__(self, fault.text)
+        self.fault = fault
+
+
+class LoadedDiceExhausted(LoadedDiceFault):
     """More throws were needed than loaded values were given (and no fallback)."""
 
 
-class LoadedDiceMismatch(ValueError):
+class LoadedDiceMismatch(LoadedDiceFault):
     """A loaded value that the throw or draw cannot produce."""

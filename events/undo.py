@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from events.dice import SealedRng, SecretNeeded
 from events.record import Record, Registry
-from events.rules import Rejection
+from events.rules import Rejection, phrase, refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,6 +44,13 @@ _set = object.__setattr__
 
 MOST_UNDONE = 16  # commands one undo may take back: each is re-decided (sealed) to see if it drew
 KEEP_STATES = 512  # states kept after the newest envelopes in play; older ones are refolded if ever needed
+
+# How a closed request ended, as a refusal says it (CORE-6), and the count of commands too far back (CORE-4).
+OUTCOMES = {"applied": ("reject.undo.outcome_applied", "applied"),
+            "refused": ("reject.undo.outcome_refused", "refused"),
+            "withdrawn": ("reject.undo.outcome_withdrawn", "withdrawn")}
+TOO_FAR = {"one": "seq {back_to} is {n} command back: an undo takes back at most {most}",
+           "other": "seq {back_to} is {n} commands back: an undo takes back at most {most}"}
 
 
 # --- commands ---------------------------------------------------------------------------------------
@@ -171,7 +178,7 @@ class Undos:
     """A Table's book of undos: the effective history and the state after each of its envelopes,
     the requests and what was taken back (``undone``: seq -> the Request that took it back)."""
 
-    __slots__ = ("effective", "after", "requests", "undone", "open", "refused")
+    __slots__ = ("effective", "after", "requests", "undone", "open", "refused", "positions")
 
     def __init__(self) -> None:
         self.effective: list = []  # the envelopes in play, in order (no undo event, nothing taken back)
@@ -180,31 +187,39 @@ class Undos:
         self.undone: dict = {}  # seq -> the Request that took it back
         self.open: Request | None = None
         self.refused: list = []  # (seat, back_to) refused since the last command (CORE-6)
+        self.positions: dict = {}  # seq -> its position in the effective history, where that is not its seq
 
     def position(self) -> int:
         """The key of the next command's dice (CORE-7): the seq it would have without undos."""
         return len(self.effective) + 1
 
+    def position_of(self, seq: int) -> int:
+        """The key the dice of the command whose first event is at ``seq`` had (CORE-7): the position
+        it took in the effective history, in play or taken back since (a what-if rebuilds its dice)."""
+        return self.positions.get(seq, seq)
+
     # --- deciding the two commands ------------------------------------------------------------------
 
     def decide(self, table: Any, seat: str, command: Any) -> list | Rejection:
         if table.revealed or table.state is None or table.game.is_over(table.state):
-            return Rejection("CORE-4", "the game is over: nothing can be taken back once its secret is revealed")
+            return refuse("CORE-4", "reject.undo.over", "the game is over: nothing can be taken back once its secret "
+                          "is revealed")
         if seat not in table.game.seats(table.state):
-            return Rejection("CORE-4", f"there is no seat {seat!r} in this game")
+            return refuse("CORE-4", "reject.core.no_seat", "there is no seat '{seat}' in this game", seat=seat)
         if isinstance(command, AskUndo):
             return self._ask(table, seat, command.back_to)
         return self._answer(seat, command)
 
     def _ask(self, table: Any, seat: str, back_to: int) -> list | Rejection:
         if self.open is not None:
-            return Rejection("CORE-6", f"the undo {self.open.seat} asked at seq {self.open.seq} is still open: it is "
-                                       "answered, or withdrawn by the next command")
+            return refuse("CORE-6", "reject.undo.still_open", "the undo {seat} asked at seq {seq} is still open: it "
+                          "is answered, or withdrawn by the next command", seat=self.open.seat, seq=self.open.seq)
         found = self._stretch(seat, back_to)
         if isinstance(found, Rejection):
             return found
         if (seat, back_to) in self.refused:
-            return Rejection("CORE-6", f"an undo back to seq {back_to} was refused: make a command before asking again")
+            return refuse("CORE-6", "reject.undo.refused_again", "an undo back to seq {back_to} was refused: make a "
+                          "command before asking again", back_to=back_to)
         needs, exact = self.needs(table, seat, found)
         if not exact:  # whether some command drew is not known here: ask everyone (CORE-5)
             needs = tuple(sorted(other for other in table.game.seats(table.state) if other != seat))
@@ -216,17 +231,23 @@ class Undos:
         if request is None or request.seq != command.request:
             known = self.requests.get(command.request)
             if known is not None:
-                return Rejection("CORE-6", f"the undo asked at seq {command.request} is {known.outcome} "
-                                           f"(seq {known.closed_at}): it takes no more answers")
-            now = "none is" if request is None else f"the open one is seq {request.seq}"
-            return Rejection("CORE-6", f"seq {command.request} is no undo request ({now})")
+                return refuse("CORE-6", "reject.undo.closed", "the undo asked at seq {request} is {outcome} (seq "
+                              "{closed_at}): it takes no more answers", request=command.request,
+                              outcome=phrase(*OUTCOMES[known.outcome]), closed_at=known.closed_at)
+            if request is None:
+                return refuse("CORE-6", "reject.undo.no_request", "seq {request} is no undo request (none is)",
+                              request=command.request)
+            return refuse("CORE-6", "reject.undo.not_the_open_one", "seq {request} is no undo request (the open one "
+                          "is seq {open})", request=command.request, open=request.seq)
         if seat == request.seat:
-            return Rejection("CORE-6", f"{seat} asked this undo: its request is its own yes")
+            return refuse("CORE-6", "reject.undo.own_request", "{seat} asked this undo: its request is its own yes",
+                          seat=seat)
         if seat not in request.needs:
-            return Rejection("CORE-6", f"the undo asked at seq {request.seq} waits for {', '.join(request.needs)}, "
-                                       f"not {seat}")
+            return refuse("CORE-6", "reject.undo.not_needed", "the undo asked at seq {seq} waits for {seats}, not "
+                          "{seat}", seq=request.seq, seats=request.needs, seat=seat)
         if seat in request.agreed:
-            return Rejection("CORE-6", f"{seat} already said yes to the undo asked at seq {request.seq}")
+            return refuse("CORE-6", "reject.undo.said_yes", "{seat} already said yes to the undo asked at seq {seq}",
+                          seat=seat, seq=request.seq)
         answered = UndoAnswered(seat, request.seq, command.yes)
         if command.yes and len(request.agreed) + 1 == len(request.needs):
             return [answered, UndoApplied(request.seq, request.back_to, tuple(sorted(request.agreed + [seat])))]
@@ -238,26 +259,29 @@ class Undos:
         if index is None:
             taken = self.undone.get(back_to)
             if taken is not None:
-                return Rejection("CORE-4", f"seq {back_to} was taken back already (undo asked at seq {taken.seq})")
-            return Rejection("CORE-4", f"seq {back_to} is not an event of this game in play")
+                return refuse("CORE-4", "reject.undo.taken_back", "seq {back_to} was taken back already (undo asked "
+                              "at seq {request})", back_to=back_to, request=taken.seq)
+            return refuse("CORE-4", "reject.undo.not_in_play", "seq {back_to} is not an event of this game in play",
+                          back_to=back_to)
         head = self.effective[index]
         if head.command_id is None or (index and self.effective[index - 1].command_id == head.command_id):
-            return Rejection("CORE-4", f"seq {back_to} is not the first event of a command")
+            return refuse("CORE-4", "reject.undo.not_a_command", "seq {back_to} is not the first event of a command",
+                          back_to=back_to)
         if head.seat != seat:
-            return Rejection("CORE-4", f"seq {back_to} is {head.seat}'s command {_type(head.command)}: a seat takes "
-                                       "back only its own commands")
+            return refuse("CORE-4", "reject.undo.not_own", "seq {back_to} is {seat}'s command {command}: a seat "
+                          "takes back only its own commands", back_to=back_to, seat=head.seat,
+                          command=_type(head.command))
         commands = 0
         previous = None
         for envelope in self.effective[index:]:
             if envelope.command_id is None:
-                return Rejection("CORE-4", f"seq {envelope.seq} ({envelope.type}) cannot be taken back: an undo "
-                                           "stops before it")
+                return refuse("CORE-4", "reject.undo.stops_before", "seq {seq} ({event}) cannot be taken back: an "
+                              "undo stops before it", seq=envelope.seq, event=envelope.type)
             if envelope.command_id != previous:
                 commands += 1
                 previous = envelope.command_id
         if commands > MOST_UNDONE:
-            return Rejection("CORE-4", f"seq {back_to} is {commands} commands back: an undo takes back at most "
-                                       f"{MOST_UNDONE}")
+            return refuse("CORE-4", "reject.undo.too_far", TOO_FAR, back_to=back_to, n=commands, most=MOST_UNDONE)
         return index
 
     def _index(self, seq: int) -> int | None:
@@ -401,6 +425,8 @@ class Undos:
                 self.open = None
             if envelope.command_id is not None:
                 self.refused = []
+            if len(self.effective) + 1 != envelope.seq:  # after an undo: kept, as few as there are such
+                self.positions[envelope.seq] = len(self.effective) + 1
             self.effective.append(envelope)
             self.after.append(state)
             if len(self.after) > KEEP_STATES:
@@ -424,5 +450,5 @@ class Undos:
         return None
 
 
-def _type(command: Any) -> str:
-    return "(withheld)" if command is None else command.TYPE
+def _type(command: Any) -> Any:
+    return phrase("reject.undo.withheld", "(withheld)") if command is None else command.TYPE

@@ -24,7 +24,7 @@ two commands here rather than to the game's ``decide``, its ``absorb`` checks ev
 from __future__ import annotations
 
 from events.record import Record, Registry
-from events.rules import Rejection
+from events.rules import refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def decide(game: Any, state: Any, proposal: Proposal | None, seat: str | None, c
 
     ``game`` is the rules version in force, ``proposal`` the open one (None: none)."""
     if state is None:
-        return Rejection("CORE-10", "the game has not started")
+        return refuse("CORE-10", "reject.core.not_started", "the game has not started")
     over, seats = bool(game.is_over(state)), game.seats(state)
     if isinstance(command, ProposeRulesVersion):
         refused = _proposal_refused(game, over, seats, proposal, seat, command.to_version)
@@ -150,8 +150,8 @@ def follow(game: Any, over: bool, seats: tuple, proposal: Proposal | None, seq: 
             raise ConsentError(f"seq {seq}: RulesVersionProposed names seat {event.seat!r} but was sent by {seat!r}")
         refused = _proposal_refused(game, over, seats, proposal, event.seat, event.to_version)
         if refused is None and event.from_version != game.rules_version:
-            refused = Rejection("CORE-10", f"it proposes moving from {event.from_version}, but the game is played "
-                                f"under {game.rules_version}")
+            refused = refuse("CORE-10", "reject.consent.from_version", "it proposes moving from {proposed}, but the "
+                             "game is played under {version}", proposed=event.from_version, version=game.rules_version)
         if refused is not None:
             raise ConsentError(f"seq {seq}: RulesVersionProposed refused by {refused}")
     elif kind is RulesVersionAnswered:
@@ -197,38 +197,50 @@ def _proposal_refused(game: Any, over: bool, seats: tuple, proposal: Proposal | 
                       to: str) -> Any:
     """Why ``seat`` may not propose moving to ``to`` now (CORE-10), or None."""
     if over:
-        return Rejection("CORE-10", f"the game is over: its rules version ({game.rules_version}) no longer matters")
+        return refuse("CORE-10", "reject.consent.over", "the game is over: its rules version ({version}) no longer "
+                      "matters", version=game.rules_version)
+    if seat is None:
+        return refuse("CORE-10", "reject.consent.propose_spectator", "a spectator cannot propose a rules version: "
+                      "only the seats ({seats}) may", seats=seats)
     if seat not in seats:
-        who = "a spectator" if seat is None else f"{seat!r}, not a seat of this game,"
-        return Rejection("CORE-10", f"{who} cannot propose a rules version: only the seats ({', '.join(seats)}) may")
+        return refuse("CORE-10", "reject.consent.propose_no_seat", "'{seat}', not a seat of this game, cannot "
+                      "propose a rules version: only the seats ({seats}) may", seat=seat, seats=seats)
     if proposal is not None:
-        return Rejection("CORE-10", f"seat {proposal.seat}'s proposal at seq {proposal.seq} to move to "
-                         f"{proposal.to_version} is still open: it must be answered first")
-    try:
-        target = game.version(to)
-    except KeyError as error:
-        return Rejection("CORE-10", f"{error.args[0]}: a game moves only to a released version")
+        return refuse("CORE-10", "reject.consent.still_open", "seat {seat}'s proposal at seq {seq} to move to "
+                      "{version} is still open: it must be answered first", seat=proposal.seat, seq=proposal.seq,
+                      version=proposal.to_version)
+    released = game.newest().versions()
+    target = next((version for version in released if version.rules_version == to), None)
+    if target is None:
+        return refuse("CORE-10", "reject.consent.unknown", "{game} has no rules version '{version}' (released: "
+                      "{released}): a game moves only to a released version", game=game.name, version=to,
+                      released=tuple(version.rules_version for version in released))
     if target is game:
-        return Rejection("CORE-10", f"the game is played under {to} already")
+        return refuse("CORE-10", "reject.consent.already", "the game is played under {version} already", version=to)
     if target in game.versions():
-        return Rejection("CORE-10", f"{to} is older than {game.rules_version}, the version in force: a game only "
-                         "moves forward")
+        return refuse("CORE-10", "reject.consent.older", "{version} is older than {current}, the version in force: "
+                      "a game only moves forward", version=to, current=game.rules_version)
     return None
 
 
 def _answer_refused(seats: tuple, proposal: Proposal | None, seat: str | None, asked: int) -> Any:
     """Why ``seat`` may not answer the proposal at seq ``asked`` now (CORE-11), or None."""
     if proposal is None:
-        return Rejection("CORE-11", f"there is no open proposal to answer (none at seq {asked}): a no, or any "
-                         "command made since, ended it")
+        return refuse("CORE-11", "reject.consent.none_open", "there is no open proposal to answer (none at seq "
+                      "{asked}): a no, or any command made since, ended it", asked=asked)
     if asked != proposal.seq:
-        return Rejection("CORE-11", f"the open proposal is the one at seq {proposal.seq}, not seq {asked}")
+        return refuse("CORE-11", "reject.consent.not_the_open_one", "the open proposal is the one at seq {seq}, not "
+                      "seq {asked}", seq=proposal.seq, asked=asked)
+    if seat is None:
+        return refuse("CORE-11", "reject.consent.answer_spectator", "a spectator cannot answer a proposal: only the "
+                      "seats ({seats}) may", seats=seats)
     if seat not in seats:
-        who = "a spectator" if seat is None else f"{seat!r}, not a seat of this game,"
-        return Rejection("CORE-11", f"{who} cannot answer a proposal: only the seats ({', '.join(seats)}) may")
+        return refuse("CORE-11", "reject.consent.answer_no_seat", "'{seat}', not a seat of this game, cannot answer "
+                      "a proposal: only the seats ({seats}) may", seat=seat, seats=seats)
     if seat == proposal.seat:
-        return Rejection("CORE-11", f"seat {seat} made the proposal at seq {proposal.seq}: its proposal is its yes, "
-                         "the other seats answer")
+        return refuse("CORE-11", "reject.consent.own_proposal", "seat {seat} made the proposal at seq {seq}: its "
+                      "proposal is its yes, the other seats answer", seat=seat, seq=proposal.seq)
     if seat in proposal.yes:
-        return Rejection("CORE-11", f"seat {seat} already said yes to the proposal at seq {proposal.seq}")
+        return refuse("CORE-11", "reject.consent.said_yes", "seat {seat} already said yes to the proposal at seq "
+                      "{seq}", seat=seat, seq=proposal.seq)
     return None

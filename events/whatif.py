@@ -15,8 +15,8 @@ The dispute panel (``client/dispute.py``) asks three things of the core, all pur
 
 from __future__ import annotations
 
-from events.rng import LoadedDiceExhausted, LoadedDiceMismatch, Rng
-from events.rules import Rejection
+from events.rng import LoadedDiceFault, Rng
+from events.rules import Phrase, Rejection, phrase
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,22 +59,25 @@ def drawn(game: Any, state: Any, seat: str, command: Any, rng: Rng) -> list:
 
 
 def parse_dice(text: str) -> tuple:
-    """``(values, None)`` from ``"5, 2, 6"`` (commas or spaces), or ``((), fault)`` in words.
+    """``(values, None)`` from ``"5, 2, 6"`` (commas or spaces), or ``((), fault)``: a ``Phrase`` of
+    the catalogue (``dice.*``), whose ``text`` is the English.
 
     A value of ASCII digits is a number; any other is a face that is a word (a token, a card id).
     Bounded: at most ``MAX_DICE`` values, each word at most ``MAX_FACE`` characters.
     """
     parts = [part for part in text.replace(",", " ").split() if part]
     if len(parts) > MAX_DICE:
-        return (), f"at most {MAX_DICE} values, got {len(parts)}"
+        return (), phrase("dice.too_many", "at most {most} values, got {got}", most=MAX_DICE, got=len(parts))
     values: list = []
     for index, part in enumerate(parts):
         if part.isascii() and part.isdigit():
             values.append(int(part[:12]))  # a die with more than 12 digits of faces is no die: cut, then refused
         elif part[:1] == "-" and part[1:].isascii() and part[1:].isdigit():
-            return (), f"value {index + 1} ({part[:MAX_FACE]}) is below zero"
+            return (), phrase("dice.below_zero", "value {index} ({value}) is below zero", index=index + 1,
+                              value=part[:MAX_FACE])
         elif len(part) > MAX_FACE:
-            return (), f"value {index + 1} is longer than {MAX_FACE} characters"
+            return (), phrase("dice.too_long", "value {index} is longer than {most} characters", index=index + 1,
+                              most=MAX_FACE)
         else:
             values.append(part)
     return tuple(values), None
@@ -97,17 +100,18 @@ class Step:
         return self.states[-1]
 
 
-def step(game: Any, state: Any, seat: str, command: Any, rng: Rng) -> Step | Rejection | str:
+def step(game: Any, state: Any, seat: str, command: Any, rng: Rng) -> Step | Rejection | Phrase:
     """Decide ``command`` for ``seat`` on ``state`` with ``rng`` and fold its events.
 
     The answer is a ``Step``, the game's Rejection, or, when loaded dice do not fit the command
-    (too few, or a value the throw cannot give), that fault in words: the reader typed them.
+    (too few, or a value the throw cannot give), that fault as a ``Phrase`` (``dice.*``): the
+    reader typed them.
     """
     recorder = RecordingRng(rng)
     try:
         result = game.decide(state, seat, command, recorder)
-    except (LoadedDiceExhausted, LoadedDiceMismatch) as fault:
-        return str(fault)
+    except LoadedDiceFault as fault:
+        return fault.fault
     if isinstance(result, Rejection):
         return result
     states = []

@@ -150,6 +150,98 @@ def test_each_games_guards_are_messages_of_the_catalogue(name):
         assert CATALOGUES["en"].get(key) == code, key
 
 
+#: The engine's own commands (undo with consent, CORE-4…CORE-7; a rules-version move, CORE-10/11):
+#: their refusals are ``reject.undo.*`` / ``reject.consent.*`` messages, or a core guard's (``reject.core.*``).
+CORE_MODULES = {"undo": ROOT / "events" / "undo.py", "consent": ROOT / "events" / "upgrade.py"}
+
+
+def test_no_module_of_events_builds_a_rejection_without_a_message():
+    """Every ``Rejection(...)`` under ``events/`` is built by ``refuse`` (``events/rules.py``, the one
+    place that may call the constructor): a new module that refuses is found here, not on a page."""
+    found = {}
+    for path in sorted((ROOT / "events").rglob("*.py")):
+        if path == ROOT / "events" / "rules.py":
+            continue
+        bare = [node.lineno for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Rejection"]
+        if bare:
+            found[str(path.relative_to(ROOT))] = bare
+    assert found == {}
+
+
+@pytest.mark.parametrize("area", sorted(CORE_MODULES))
+def test_core_4_to_core_11_the_engines_refusals_are_messages_whose_english_text_is_their_template(area):
+    messages, bare = scan(CORE_MODULES[area])
+    assert bare == [] and messages
+    for line, key, template, params in messages:
+        assert key.startswith((f"reject.{area}.", "reject.core.")), f"line {line}: {key}"
+        assert CATALOGUES["en"].get(key) == template, f"line {line}: en.json's {key} is not the template"
+        assert names_of(template) == params, f"line {line}: {key} puts in {names_of(template)}, is given {params}"
+    given = {key for _line, key, _template, _params in messages}
+    assert sorted(key for key in CATALOGUES["en"] if key.startswith(f"reject.{area}.")) == sorted(
+        key for key in given if key.startswith(f"reject.{area}."))
+
+
+def test_the_faults_of_dice_typed_for_a_what_if_are_messages_whose_english_text_is_their_template():
+    """``events/rng.py``'s loaded-dice faults and ``events/whatif.py``'s ``parse_dice`` faults, which
+    the dispute page says, are ``dice.*`` messages (every one used), worded as the English text."""
+    messages = scan(ROOT / "events" / "rng.py")[0] + scan(ROOT / "events" / "whatif.py")[0]
+    for line, key, template, params in messages:
+        assert key.startswith("dice."), f"line {line}: {key}"
+        assert CATALOGUES["en"].get(key) == template, f"line {line}: en.json's {key} is not the template"
+        assert names_of(template) == params, f"line {line}: {key} puts in {names_of(template)}, is given {params}"
+    assert sorted({key for _line, key, _template, _params in messages}) == sorted(
+        key for key in CATALOGUES["en"] if key.startswith("dice."))
+
+
+def test_a_what_if_dice_fault_is_said_in_the_readers_language():
+    from events.rng import LoadedDiceExhausted, LoadedRng
+    from events.rules import message_data
+    from server.i18n import payload
+
+    with pytest.raises(LoadedDiceExhausted) as raised:
+        LoadedRng(()).roll(8)
+    fault = raised.value.fault
+    assert str(raised.value) == fault.text == "no loaded value left for a d8 (given 0)"
+    try:
+        i18n.install(payload("ru"))
+        said = i18n.message("mecha", fault.key, {name: message_data(value) for name, value in fault.params})
+    finally:
+        i18n.install(payload("en"))
+    assert said == "не осталось значения для броска «к8» (задано 0 значений)"
+
+
+def test_core_6_an_undo_refusal_names_seats_and_outcomes_in_the_readers_language():
+    """CORE-6 (and CORE-11): the frame's params render with seat names and the closed request's
+    outcome translated, the Russian putting a seat in the nominative after «место»."""
+    from events.rules import message_data
+    from events.undo import OUTCOMES
+    from server.i18n import payload
+
+    waits = refuse("CORE-6", "reject.undo.not_needed", CATALOGUES["en"]["reject.undo.not_needed"], seq=6,
+                   seats=("blue", "green"), seat="red")
+    closed = refuse("CORE-6", "reject.undo.closed", CATALOGUES["en"]["reject.undo.closed"], request=6,
+                    outcome=phrase(*OUTCOMES["withdrawn"]), closed_at=9)
+    own = refuse("CORE-11", "reject.consent.own_proposal", CATALOGUES["en"]["reject.consent.own_proposal"],
+                 seat="red", seq=4)
+    for rejection in (waits, closed, own):
+        check_rejection(rejection)
+    assert waits.reason == "the undo asked at seq 6 waits for blue, green, not red"
+
+    def said(lang, rejection):
+        i18n.install(payload(lang))
+        return i18n.message("mecha", rejection.key, {name: message_data(value) for name, value in rejection.params})
+
+    try:
+        assert said("ru", waits) == "отмена, запрошенная в № 6, ждёт ответа: синий, зелёный; место «красный» не отвечает"
+        assert said("fr", waits) == "l’annulation demandée au n° 6 attend la réponse de bleu, vert, pas de rouge"
+        assert said("fr", closed) == ("l’annulation demandée au n° 6 est retirée (n° 9) : elle n’accepte plus de "
+                                      "réponse")
+        assert said("ru", own).startswith("предложение в № 4 сделало место «красный»")
+    finally:
+        i18n.install(payload("en"))
+
+
 def test_the_cores_guard_reasons_are_the_catalogues():
     assert {f"reject.core.{check}": text for check, text in CORE_REASONS.items()} == {
         key: text for key, text in CATALOGUES["en"].items() if key.startswith("reject.core.")}

@@ -68,6 +68,7 @@ class OfflinePage:
         self.scenarios: dict = {}  # name -> {"game", "title", "scenario"}
         self.table = None
         self.game = None
+        self.shadow = None  # a Table folding the shown log: the state before each line
         self.view = None
         self.ui = None
         self.export_url = None
@@ -137,18 +138,18 @@ class OfflinePage:
             self.ui = BoardUI(byid("board"))
         window.document.body.setAttribute("data-game", self.game.name)
         set_text(byid("game-id"), table.game_id)
-        # The log's words read the state before each event: a second Table folds along (display only).
-        self.words = Table(table.game, table.game_id)
-        self.show(table.envelopes)
+        self.shadow = Table(self.game, table.game_id)  # the states before each event, which the log's words read
+        log = byid("log")
+        for envelope in table.envelopes:
+            add(log, self.row(envelope))
         self.render()
 
-    def show(self, envelopes: list) -> None:
-        """Each envelope's log row, worded from the state before it (``self.words`` folds along)."""
-        log = byid("log")
-        for envelope in envelopes:
-            before = self.words.state
-            self.words.absorb(envelope, verify=False)
-            add(log, event_row(self.game, envelope, before, False))
+    def row(self, envelope: object) -> object:
+        """The log line of ``envelope``, the next one the page shows: no dispute link (the game is
+        on no server until it is imported)."""
+        game, before = self.shadow.game, self.shadow.state
+        self.shadow.absorb(envelope, verify=False)
+        return event_row(game, envelope, before, False)
 
     def game_over(self, table: object) -> bool:
         return bool(table.game.is_over(table.state))
@@ -243,14 +244,16 @@ class OfflinePage:
         # so its id is free again), and a resumed page needs no counter to avoid a logged id.
         result = self.table.submit(seat, command, f"offline-{before + 1}", at=now())
         if isinstance(result, Rejection):
-            # The refusal's message, as the server's ``rejected`` frame carries it: in the reader's language.
+            # As a rejected frame carries it: the message, said in the reader's language (issue 17).
             frame = {"rule": result.rule, "reason": result.reason, "key": result.key,
                      "params": {name: message_data(value) for name, value in result.params}}
             add(byid("log"), rejection_row(self.game, frame, label))
             self.notice(t("play.rejected", rule=result.rule), "rejected")
             add(byid("notice"), reason_span(self.game, frame))
             return
-        self.show(self.table.envelopes[before:])
+        log = byid("log")
+        for envelope in self.table.envelopes[before:]:
+            add(log, self.row(envelope))
         self.notice(t("play.accepted", first=before + 1, last=self.table.seq), "ok")
         self.save()
         self.render()

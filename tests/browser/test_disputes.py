@@ -12,7 +12,7 @@ import pytest
 import events.games
 from events.canonical import state_hash
 from events.log import Envelope, Table
-from events.rng import LoadedRng
+from events.rng import LoadedRng, Rng
 from events.whatif import step
 from tests.browser.conftest import open_page
 from tests.browser.driver import ScriptedGame
@@ -168,6 +168,41 @@ def test_the_dispute_panel_and_a_branch_fit_a_phone_pass_axe_and_are_translated(
     page.wait_for_selector("body[data-branch='1']")
     wrong = check_sizes(page, f"{lang}/mecha-dispute", lang)
     assert wrong == [], "\n".join(wrong)
+    assert page.problems == []
+
+
+def test_mv_3_a_what_if_refusal_is_said_in_the_readers_language(server, new_context):
+    """MV-3 (issue 17): a branch's move the rules refuse is said with the refusal's message in the
+    page's language (French here), as the play page says a rejection frame, not its English reason."""
+    from client import i18n
+    from events.rules import Rejection, message_data
+    from server.i18n import payload
+    from tests.browser.test_i18n import LOCALES
+
+    created = seeded_game(server, "mecha/sample", SEED)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+    game = events.games.load("mecha")
+    table = Table(game, created["game"])
+    table.absorb(Envelope.from_dict(game, public_log(server, created["game"])[0]))
+    page = open_page(new_context(locale=LOCALES["fr"]), f"{server.base_url}/replay/{created['game']}?seq=2")
+    page.click("#whatif-ask")
+    page.wait_for_selector("#hash[data-branch='0']")
+    far = page.locator("g.loc.clickable:not(.dest)").first
+    number = int(far.get_attribute("data-number"))
+    seat = game.turn(table.state)[0]
+    refused = step(game, table.state, seat, game.commands.build({"type": "Move", "to": number}, "$"), Rng(1))
+    assert isinstance(refused, Rejection) and refused.key.startswith("reject.mecha."), refused
+    far.click()
+    page.wait_for_selector("#whatif-status.bad")
+    try:
+        i18n.install(payload("fr"))
+        said = i18n.t("dispute.whatif_refused", rule=refused.rule, reason=i18n.message(
+            "mecha", refused.key, {name: message_data(value) for name, value in refused.params}))
+    finally:
+        i18n.install(payload("en"))
+    assert page.text_content("#whatif-status") == said
+    assert refused.reason not in said  # the English fact is not what the reader gets
     assert page.problems == []
 
 

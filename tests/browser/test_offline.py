@@ -219,6 +219,9 @@ def test_core_1_a_reload_mid_game_resumes_with_the_same_secret_and_the_export_hi
     page.click("g.loc[data-number='16']")
     page.wait_for_selector("#log li.rejected[data-rule='MV-3']")
     assert seq_of(page) == 1
+    # Its reason is the refusal's message in the page's language, not an English fact marked lang="en".
+    assert page.get_attribute("#log li.rejected .reason", "lang") is None
+    assert page.get_attribute("#notice .reason", "lang") is None
     destinations = page.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")
     page.click(f"g.loc[data-number='{destinations[-1]}']")
     page.wait_for_function("() => Number(document.getElementById('hash').dataset.seq) > 1", timeout=READY_TIMEOUT_MS)

@@ -11,6 +11,7 @@ from events.record import Record
 from events.rules import CORE, Rejection
 from events.undo import MOST_UNDONE, AnswerUndo, AskUndo, UndoAnswered, UndoApplied, UndoAsked, reveals
 from tests.events.toy import TOY, Add, Roll
+from tests.test_reject_i18n import check_rejection
 
 SEATS = {"seats": ["a", "b", "c"]}
 SECRET = "5e" * 32
@@ -124,8 +125,9 @@ def test_core_6_a_new_command_withdraws_the_open_request():
     played(table, "c", Add(4), "c-1")
     assert table.undos.requests[asked].outcome == "withdrawn"
     late = table.submit("b", AnswerUndo(asked, True), "u-2")
-    assert late == Rejection("CORE-6", f"the undo asked at seq {asked} is withdrawn (seq {asked + 1}): it takes no "
-                                       "more answers")
+    assert (late.rule, late.reason, late.key) == ("CORE-6", f"the undo asked at seq {asked} is withdrawn (seq "
+                                                  f"{asked + 1}): it takes no more answers", "reject.undo.closed")
+    check_rejection(late)
 
 
 @pytest.mark.parametrize("case", ["unknown seat", "own request", "not open", "anothers command", "not needed",
@@ -162,13 +164,15 @@ def test_core_4_and_core_6_refusals_name_the_fact(case):
             refused, rule, fact = table.submit("b", AnswerUndo(asked - 5, True), "u"), "CORE-6", "no undo request"
     assert isinstance(refused, Rejection), refused
     assert refused.rule == rule and fact in refused.reason, refused
+    check_rejection(refused)  # a catalogue message whose English text is the reason (issue 17)
 
 
 def test_core_4_no_undo_once_the_game_is_over():
     table = table3()
     first = played(table, "a", Add(100), "a-1")  # the toy game ends at 100: SecretRevealed follows (CORE-2)
     refused = table.submit("a", AskUndo(first), "u-1")
-    assert refused == Rejection("CORE-4", "the game is over: nothing can be taken back once its secret is revealed")
+    assert refused == Rejection("CORE-4", "the game is over: nothing can be taken back once its secret is revealed",
+                                "reject.undo.over")
 
 
 def played_with_undos() -> Table:

@@ -14,6 +14,7 @@ from events.rules import Rejection
 from events.upgrade import AnswerRulesVersion, ProposeRulesVersion, RulesVersionAnswered, RulesVersionProposed
 from tests.events.test_versions import TOY_2
 from tests.events.toy import GOAL, TOY, Add
+from tests.test_reject_i18n import check_rejection
 
 SEATS = ["a", "b", "c"]
 
@@ -31,6 +32,7 @@ def _refused(table: Table, seat, command, clause: str, fact: str) -> None:
     result = table.submit(seat, command, f"x-{table.seq}")
     assert isinstance(result, Rejection), result
     assert result.rule == clause and fact in result.reason, result
+    check_rejection(result)  # a catalogue message whose English text is the reason (issue 17)
     assert (table.seq, table.proposal, table.game) == before  # a refusal changes nothing
 
 
@@ -251,7 +253,7 @@ def test_core_10_a_game_not_started_cannot_be_proposed_a_version():
     from events import upgrade
 
     assert upgrade.decide(TOY, None, None, "a", ProposeRulesVersion("toy-2"), 1) == Rejection(
-        "CORE-10", "the game has not started")
+        "CORE-10", "the game has not started", "reject.core.not_started")
 
 
 def test_core_3_a_resume_from_a_snapshot_refuses_a_forged_consent_too():

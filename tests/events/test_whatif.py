@@ -43,8 +43,8 @@ def test_mv_6c_other_dice_give_another_branch_and_faults_are_words():
     other = 1 if logged[0] != 1 else 2
     branch = step(game, before, "red", Move(8), LoadedRng((other,) * 6))
     assert [e.value for e in branch.events if isinstance(e, CorruptionDrawn)][0] == other
-    assert "no loaded value left" in step(game, before, "red", Move(8), LoadedRng(()))
-    assert "not among the options" in step(game, before, "red", Move(8), LoadedRng((99,)))
+    assert step(game, before, "red", Move(8), LoadedRng(())).text.startswith("no loaded value left for a draw")
+    assert "not among the options" in step(game, before, "red", Move(8), LoadedRng((99,))).text
 
 
 def test_mv_c3_another_command_out_of_turn_is_the_games_rejection():
@@ -76,4 +76,35 @@ def test_recording_rng_keeps_each_answer_as_loaded_rng_takes_it():
 ])
 def test_parse_dice_bounds_and_words(text, values, fault):
     """A reader's dice: numbers and words, bounded in count and length, negatives refused."""
-    assert parse_dice(text) == (values, fault)
+    found, said = parse_dice(text)
+    assert (found, None if said is None else said.text) == (values, fault)
+
+
+def test_core_7_a_what_if_after_an_undo_rebuilds_the_dice_from_the_commands_place_in_play():
+    """CORE-7: after an undo a command's dice are keyed by its position in the effective history,
+    not its seq; the Table folded from the log (as the replay page folds it) says which position
+    (``Undos.position_of``), and ``drawn`` with that key gives the logged values."""
+    from events.undo import AnswerUndo, AskUndo
+    from tests.events.toy import TOY, Add, Roll, Rolled
+
+    secret = "5e" * 32
+    table = Table.create(TOY, "g-whatif-undo", {"seats": ["a", "b", "c"]}, secret)
+    for seat, command, command_id in (("a", Add(1), "a-1"), ("a", Roll(3), "a-2"), ("a", AskUndo(3), "u-1"),
+                                      ("b", AnswerUndo(6, True), "u-2"), ("c", AnswerUndo(6, True), "u-3"),
+                                      ("a", Roll(4), "a-3")):
+        assert not isinstance(table.submit(seat, command, command_id), Rejection), command
+    assert [e.type for e in table.envelopes[2:]] == ["Rolled"] * 3 + ["UndoAsked", "UndoAnswered", "UndoAnswered",
+                                                                      "UndoApplied"] + ["Rolled"] * 4
+    # Check: the page's fold of the log knows each command's position: the taken-back roll at seq 3
+    # had its seq, the roll made again at seq 10 has position 3.
+    replayed = Table(TOY, "g-whatif-undo")
+    states = []
+    for envelope in table.envelopes:
+        replayed.absorb(envelope, verify=False)
+        states.append(replayed.state)
+    assert (replayed.undos.position_of(3), replayed.undos.position_of(10)) == (3, 3)
+    logged = [e.event.value for e in table.envelopes[9:] if isinstance(e.event, Rolled)]
+    values = drawn(TOY, states[8], "a", Roll(4), command_rng(secret, replayed.undos.position_of(10)))
+    assert values == logged
+    # Check: the seq as the key (what the what-if used before) gives other dice, so the test can fail.
+    assert drawn(TOY, states[8], "a", Roll(4), command_rng(secret, 10)) != logged

@@ -70,10 +70,12 @@ def test_core_4_and_core_6_hostile_undo_commands_are_refused_with_clause_and_fac
         # Check: another seat's command is not blue's to take back.
         reply = await ask(blue, "u-1", 2)
         assert reply["type"] == "rejected" and reply["rule"] == "CORE-4" and "red's command Move" in reply["reason"]
+        assert (reply["key"], reply["params"]) == ("reject.undo.not_own", {"back_to": 2, "seat": "red", "command": "Move"})
         # Check: answering a request that is not open.
         reply = await answer(blue, "u-2", 3, True)
         assert reply == {"type": "rejected", "id": "u-2", "rule": "CORE-6",
-                         "reason": "seq 3 is no undo request (none is)"}
+                         "reason": "seq 3 is no undo request (none is)",
+                         "key": "reject.undo.no_request", "params": {"request": 3}}
         assert (await blue.command("c-2", *BLUE_FACE_UP))["first"] == 4
         await red.events_until(5)
         asked = await ask(red, "u-3", 2)
@@ -81,10 +83,12 @@ def test_core_4_and_core_6_hostile_undo_commands_are_refused_with_clause_and_fac
         # Check: a seat answering its own request; a seat the request does not wait for is the same fact.
         reply = await answer(red, "u-4", 6, True)
         assert reply["rule"] == "CORE-6" and reply["reason"] == "red asked this undo: its request is its own yes"
+        assert (reply["key"], reply["params"]) == ("reject.undo.own_request", {"seat": "red"})
         # Check: a flood of requests while one is open is refused, each without an event.
         for number in range(5):
             reply = await ask(red, f"u-flood-{number}", 2)
             assert reply["type"] == "rejected" and reply["rule"] == "CORE-6" and "still open" in reply["reason"]
+            assert (reply["key"], reply["params"]) == ("reject.undo.still_open", {"seat": "red", "seq": 6})
         assert red.head == 6
         # Check: a frame of the wrong shape is refused with its path, the socket stays up.
         reply = await red.command("u-5", "AskUndo", {"back_to": "two"})
@@ -93,6 +97,7 @@ def test_core_4_and_core_6_hostile_undo_commands_are_refused_with_clause_and_fac
         assert (await answer(blue, "u-6", 6, False))["first"] == 7
         reply = await ask(red, "u-7", 2)
         assert reply["rule"] == "CORE-6" and "refused" in reply["reason"]
+        assert (reply["key"], reply["params"]) == ("reject.undo.refused_again", {"back_to": 2})
 
     run(main())
 

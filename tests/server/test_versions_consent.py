@@ -112,6 +112,12 @@ def test_core_10_a_proposal_frame_is_checked_at_the_edge_and_by_the_rules(shared
     assert "no rules version 'echo-9'" in answers[2]["reason"] and "under echo-1 already" in answers[3]["reason"]
     assert answers[4]["code"] == "bad-frame" and "$.command.data.yes" in answers[4]["message"]
     assert answers[5]["rule"] == "CORE-11" and "no open proposal" in answers[5]["reason"]
+    # Check each refusal is a catalogue message with its facts as data, which the page says in its language.
+    assert (answers[2]["key"], answers[2]["params"]["game"], answers[2]["params"]["version"]) == (
+        "reject.consent.unknown", "echo", "echo-9")
+    assert "echo-1" in answers[2]["params"]["released"]
+    assert (answers[3]["key"], answers[3]["params"]) == ("reject.consent.already", {"version": "echo-1"})
+    assert (answers[5]["key"], answers[5]["params"]) == ("reject.consent.none_open", {"asked": 2})
 
 
 def test_core_3_a_stored_log_with_a_forged_consent_is_game_unavailable(shared_server):
