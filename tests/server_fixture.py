@@ -101,10 +101,9 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     import events.games
     from events.dice import local_secret
     from events.log import Table
-    from server import frames, scenarios
+    from server import scenarios
     from server.room import now
-    from server.store import GameMeta, Stored
-    from server.store.sqlite import SqliteStore
+    from server.store import GameMeta
     from server.tokens import new_game_id, new_token, token_hash
 
     name, data = scenarios.load(scenario) if isinstance(scenario, str) else (scenario["game"], scenario)
@@ -116,19 +115,30 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
                     {seat: token_hash(token) for seat, token in tokens.items()}, created)
 
+    store_log(server.db_path, meta, table.envelopes, secret=secret)
+    return {"game": game_id,
+            "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
+            "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
+
+
+def store_log(db_path: str | os.PathLike, meta: Any, envelopes: list, *, over: bool = False,
+              secret: str | None = None) -> None:
+    """Write a game (its ``GameMeta`` and envelopes) into the SQLite store at ``db_path``, as the
+    server would have; a running server beside it reads it like any other (WAL takes a second writer)."""
+    from server import frames
+    from server.store import Stored
+    from server.store.sqlite import SqliteStore
+
     async def write() -> None:
-        store = SqliteStore(server.db_path)
+        store = SqliteStore(db_path)
         await store.open()
         try:
-            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes],
-                                    secret=secret)
+            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in envelopes],
+                                    over=over, secret=secret)
         finally:
             await store.close()
 
     _run_apart(write)
-    return {"game": game_id,
-            "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
-            "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
 
 
 def stored_secrets(store: str | os.PathLike, game_ids: list) -> dict:
