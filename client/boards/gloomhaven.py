@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from browser import timer
 
-from client.boards.svgkit import polygon_points
+from client.boards.svgkit import View, polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import local_name, say, seat_initials, seat_name, t, word
 from events.games.gloomhaven import rules, words
@@ -59,13 +59,11 @@ def hex_name(hex: tuple) -> str:
     return f"[{hex[0]}, {hex[1]}]"
 
 
-class GloomhavenView:
+class GloomhavenView(View):
     """Draws one ``gloomhaven`` state into a board node (SVG) and an info node (HTML)."""
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
-        self.game = game
-        self.board_node = board_node
-        self.info_node = info_node
+        View.__init__(self, game, board_node, info_node)
         self.map = None
         self.cells: dict = {}  # hex -> (polygon, title, label)
         self.terrain: dict = {}  # hex -> its terrain key (open hexes are absent)
