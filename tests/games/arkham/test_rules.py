@@ -14,17 +14,9 @@ from events.canonical import state_hash
 from events.games.arkham import board as boards
 from events.games.arkham import model, rules
 from events.rng import LoadedDiceExhausted, LoadedRng
-from events.rules import Rejection
 from tests import english
 from tests.games.arkham.helpers import GAME, act, builtin, inv, investigator, mon, scenario, table, types
-
-
-def rejected(result, rule: str, *facts: str) -> None:
-    """Check a result is a Rejection citing ``rule`` whose reason holds every fact."""
-    assert isinstance(result, Rejection), result
-    assert result.rule == rule, result
-    for fact in facts:
-        assert fact in result.reason, result
+from tests.games.tables import rejected
 
 
 def zombie_and_ghoul(**extra) -> dict:

@@ -11,17 +11,9 @@ import pytest
 from events.canonical import state_hash
 from events.games.mecha import model, rules
 from events.rng import LoadedDiceMismatch, LoadedRng
-from events.rules import Rejection
 from tests import english
 from tests.games.mecha.helpers import GAME, act, builtin, chain, line, loc, scenario, table
-
-
-def rejected(result, rule: str, *facts: str) -> None:
-    """Check a result is a Rejection citing ``rule`` whose reason holds every fact."""
-    assert isinstance(result, Rejection), result
-    assert result.rule == rule, result
-    for fact in facts:
-        assert fact in result.reason, result
+from tests.games.tables import rejected
 
 
 def moved(events) -> model.MechMoved:
