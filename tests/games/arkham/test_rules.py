@@ -112,7 +112,7 @@ def test_ah_3_one_point_per_yellow_line():
     assert events == [model.InvestigatorMoved("red", "graveyard", "rivertown", "rivertown", ("rivertown",), 3)]
     events = act(tab, "red", model.Move("the_witch_house"))
     assert events == [model.InvestigatorMoved("red", "rivertown", "the_witch_house", "the_witch_house",
-                                        ("french_hill", "the_witch_house"), 1)]
+                                              ("french_hill", "the_witch_house"), 1)]
 
 
 def test_ah_3_locations_join_only_their_own_street():

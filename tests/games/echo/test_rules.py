@@ -283,7 +283,7 @@ def test_ec_8_after_a_failed_evasion_there_is_no_check_and_the_enemy_strikes_fir
     assert of(events, model.StrikeOrderRolled) == []
     assert of(events, model.StrikeOrderSet) == [
         model.StrikeOrderSet("red", False, "its evasion failed: no strike-order check, the enemies strike first", "EC-8",
-                       True)]
+                             True)]
     assert tab.state.combat.step == "attack" and turn(tab.state) == ("blue",)
 
 
@@ -553,7 +553,7 @@ def test_ec_16_passing_against_every_enemy_strikes_first_failing_against_one_is_
     # red: Attention 3 − 1 = 2 dice vs the Novice, 3 − 2 = 1 die vs the Magister.
     red = act(tab, "red", model.CheckOrder("attention"), (5, 1, 6))
     assert of(red, model.StrikeOrderSet) == [model.StrikeOrderSet("red", True, "passed against every enemy: strikes first",
-                                                      "EC-16")]
+                                                                  "EC-16")]
     # blue: Attention 4 − 1 = 3 dice vs the Novice (passes), 4 − 2 = 2 vs the Magister (fails).
     blue = act(tab, "blue", model.CheckOrder("attention"), (6, 1, 1, 2, 3))
     assert [e.success for e in of(blue, model.StrikeOrderRolled)] == [True, False]
@@ -671,7 +671,7 @@ def test_ec_18_health_alone_at_minus_1_sends_the_figure_to_the_ministry_with_hea
     tab = attacked_by(enemy_card("red-t2", attack={"blue": 0, "red": 2}), health=1)
     events = act(tab, "blue", model.RollAttack(), (5, 6))
     assert of(events, model.InvestigatorSentAway) == [model.InvestigatorSentAway("red", "old-city", "house-by-the-bridge",
-                                                                     "health")]
+                                                                                 "health")]
     assert (inv(tab, "red").location, inv(tab, "red").health) == ("house-by-the-bridge", 1)
 
 
