@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server_fixture import ServerProcess, free_port
+from tests.server_fixture import ServerProcess, free_port, spawn_logged
 
 USER = "postgres"
 
@@ -103,12 +103,8 @@ class PostgresServer:
                     "-c", "max_connections=200", "-c", "shared_buffers=64MB"]
         if not self.durable:
             settings += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
-        log = open(self.log_path, "ab")
-        try:
-            self.process = subprocess.Popen([str(bindir / "postgres"), "-D", str(data), *settings], cwd=self.root,
-                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **as_user)
-        finally:
-            log.close()
+        self.process = spawn_logged([str(bindir / "postgres"), "-D", str(data), *settings], self.log_path,
+                                    cwd=self.root, **as_user)
         self._wait_ready(timeout)
         return self
 

@@ -169,6 +169,16 @@ def _run_apart(coroutine_function: Any) -> Any:
         return thread.submit(lambda: asyncio.run(coroutine_function())).result()
 
 
+def spawn_logged(command: list, log_path: Path, **options: Any) -> subprocess.Popen:
+    """Start ``command`` with no stdin and its stdout and stderr appended to ``log_path``
+    (``options`` go to ``Popen``): a server here, PostgreSQL in ``tests/postgres_fixture.py``."""
+    log = open(log_path, "ab")
+    try:
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **options)
+    finally:
+        log.close()
+
+
 class ServerProcess:
     """A real server in a subprocess; see the module docstring."""
 
@@ -207,12 +217,7 @@ class ServerProcess:
         env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT),
                    CHRONICLE_GAMES_PER_MINUTE=TEST_GAMES_PER_MINUTE)
         env.update(self.env)
-        log = open(self.log_path, "ab")
-        try:
-            self.process = subprocess.Popen(self._command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL)
-        finally:
-            log.close()
+        self.process = spawn_logged(self._command(), self.log_path, cwd=ROOT, env=env)
         self._wait_ready(timeout)
         return self
 
