@@ -15,7 +15,7 @@ Colours are SVG presentation attributes (no style attributes: the page's CSP for
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import View, pick_on_click, show_route, swatch, wrap
+from client.boards.svgkit import View, headed_table, pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
 from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
@@ -486,12 +486,8 @@ class ArkhamView(View):
             if self.building:
                 nodes.append(self._plan_line(state))
         nodes.append(self._dice(state, envelopes))
-        table = el("table", None, "seats")
-        head = el("tr")
-        for title in ("seat", "investigator", "in", "speed", "sneak", "fight", "will", "stamina", "sanity", "clues",
-                      "items", "trophies"):
-            add(head, el("th", t("arkham.col_" + title)))
-        add(table, head)
+        table = headed_table("seats", "arkham.col_", ("seat", "investigator", "in", "speed", "sneak", "fight", "will",
+                                                      "stamina", "sanity", "clues", "items", "trophies"))
         for inv in state.investigators:
             row = el("tr", None, "seat-row", (("data-seat", inv.seat),))
             where = t("arkham.devoured_where") if inv.devoured else self.area(inv.where)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from browser import timer
 
-from client.boards.svgkit import View, polygon_points
+from client.boards.svgkit import View, headed_table, polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import local_name, say, seat_initials, seat_name, t, word
 from events.games.gloomhaven import rules, words
@@ -483,11 +483,7 @@ class GloomhavenView(View):
         return box
 
     def _heroes(self, state: object) -> object:
-        table = el("table", None, "seats")
-        head = el("tr")
-        for title in ("seat", "class", "hp", "hand", "discard", "lost", "round"):
-            add(head, el("th", t("gh.col_" + title)))
-        add(table, head)
+        table = headed_table("seats", "gh.col_", ("seat", "class", "hp", "hand", "discard", "lost", "round"))
         for hero in state.heroes:
             figure = rules.figure_of(state, hero.seat)
             row = el("tr", None, "seat-row", (("data-seat", hero.seat),))

@@ -11,7 +11,7 @@ links, labels) and each later ``draw`` only changes what differs: classes, stack
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import View, pick_on_click, polygon_points, show_route, swatch, wrap
+from client.boards.svgkit import View, headed_table, pick_on_click, polygon_points, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
 from client.i18n import again, local_name, seat_initials, seat_name, t
 from events.games.mecha.model import Move
@@ -275,11 +275,7 @@ class MechaView(View):
                 el("span", t("mecha.turn")), swatch(seat_colour(state, seat.seat)),
                 el("b", t("mecha.seat_mech", seat=seat_name(seat.seat), mech=seat.mech), "turn-seat"))
             nodes.append(line)
-        table = el("table", None, "seats")
-        head = el("tr")
-        for title in ("seat", "mech", "at", "range", "plans", "revealed"):
-            add(head, el("th", t("mecha.col_" + title)))
-        add(table, head)
+        table = headed_table("seats", "mecha.col_", ("seat", "mech", "at", "range", "plans", "revealed"))
         for index, seat in enumerate(state.seats):
             row = el("tr", None, "seat-row", (("data-seat", seat.seat),))
             name = add(el("td", None, "seat-name"), swatch(seat_colour(state, seat.seat)), el("span", " " + seat_name(seat.seat)))

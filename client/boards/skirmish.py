@@ -21,7 +21,7 @@ contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
 
 from __future__ import annotations
 
-from client.boards.svgkit import View, show_route
+from client.boards.svgkit import View, headed_table, show_route
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import MARK, local_name, seat_name, t
 from events.games.skirmish.model import Move
@@ -585,11 +585,7 @@ class SkirmishView(View):
             nodes.append(line)
         self.planner = el("div", None, "planner")
         nodes.append(self.planner)
-        table = el("table", None, "seats figures")
-        head = el("tr")
-        for title in ("figure", "side", "at", "hp", "attack", "defense", "move"):
-            add(head, el("th", t("sk.col_" + title)))
-        add(table, head)
+        table = headed_table("seats figures", "sk.col_", ("figure", "side", "at", "hp", "attack", "defense", "move"))
         for item in state.figures:
             row = el("tr", None, "figure-row", (("data-figure", item.id),))
             add(row, el("td", self.name(item)), el("td", seat_name(item.side)),
