@@ -36,12 +36,11 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.server_fixture import ServerProcess, free_port, spawn_logged
+from tests.server_fixture import ServerProcess, free_port, spawn_logged, wait_answering
 
 USER = "postgres"
 
@@ -111,19 +110,15 @@ class PostgresServer:
     def _wait_ready(self, timeout: float) -> None:
         import psycopg
 
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"postgres exited with status {self.process.returncode}:\n"
-                                   f"{self.log_path.read_text(errors='replace')[-3000:]}")
+        def answers() -> bool:
             try:
                 with psycopg.connect(self.url(), connect_timeout=2):
-                    return
+                    return True
             except psycopg.OperationalError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"postgres did not answer within {timeout} s") from None
-                time.sleep(0.1)
+                return False
+
+        wait_answering(self.process, "postgres", answers, timeout, 0.1, self.stop,
+                       lambda: self.log_path.read_text(errors="replace"))
 
     def create_database(self, name: str) -> str:
         import psycopg

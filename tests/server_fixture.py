@@ -179,6 +179,23 @@ def spawn_logged(command: list, log_path: Path, **options: Any) -> subprocess.Po
         log.close()
 
 
+def wait_answering(process: subprocess.Popen, what: str, answers: Any, timeout: float, pause: float,
+                   give_up: Any, log_text: Any) -> None:
+    """Wait until ``answers()`` is true, checking every ``pause`` s that ``process`` still runs; past
+    ``timeout`` s, ``give_up()`` (stop it) and raise. Either failure quotes the end of ``log_text()``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with status {process.returncode}:\n{log_text()[-3000:]}")
+        if answers():
+            return
+        if time.monotonic() > deadline:
+            tail = log_text()[-3000:]  # before give_up, which may remove the log (PostgreSQL's directory)
+            give_up()
+            raise RuntimeError(f"{what} did not answer within {timeout} s:\n{tail}")
+        time.sleep(pause)
+
+
 class ServerProcess:
     """A real server in a subprocess; see the module docstring."""
 
@@ -222,20 +239,13 @@ class ServerProcess:
         return self
 
     def _wait_ready(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with status {self.process.returncode}:\n{self.log_text()[-3000:]}")
+        def answers() -> bool:
             try:
-                status, _ = _request(f"{self.base_url}/api/games", timeout=1.0)
-                if status == 200:
-                    return
+                return _request(f"{self.base_url}/api/games", timeout=1.0)[0] == 200
             except (OSError, urllib.error.URLError):
-                pass
-            if time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_text()[-3000:]}")
-            time.sleep(0.05)
+                return False
+
+        wait_answering(self.process, "the server", answers, timeout, 0.05, self.kill, self.log_text)
 
     def kill(self) -> None:
         """SIGKILL: the process gets no chance to flush or close anything."""
