@@ -168,6 +168,23 @@ async def drive(game: Game, seats: dict, interval: float, rng: random.Random, re
             results["latencies"].append(finished - started)
 
 
+async def until_started(games: list) -> None:
+    """Wait until every client of the ``(game, seats)`` pairs has the game's first event."""
+    while any(client.head < 1 for game, _ in games for client in game.clients):
+        await asyncio.sleep(0.01)
+
+
+async def wind_down(stop: asyncio.Event, tasks: list, games: list) -> list:
+    """Stop the drivers and readers, close every socket of the ``(game, seats)`` pairs; their clients."""
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    for game, _ in games:
+        for client in game.clients:
+            await client.socket.close()
+    return [client for game, _ in games for client in game.clients]
+
+
 def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()  # after "pid (comm)": state, ppid, …
 
@@ -215,8 +232,7 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
             place += 1
         readers += [asyncio.create_task(client.read(counting)) for client in game.clients]
         games.append((game, seats))
-    while any(client.head < 1 for game, _ in games for client in game.clients):
-        await asyncio.sleep(0.01)
+    await until_started(games)
     interval = args.games / args.rate if args.rate else 0.0
     for game, seats in games:
         drivers.append(asyncio.create_task(drive(game, seats, interval, random.Random(rng.random()), results,
@@ -230,13 +246,7 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
     window = time.perf_counter() - started
     cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
     own = cpu_seconds(os.getpid(), tree=False) - own_before
-    stop.set()
-    for task in drivers + readers:
-        task.cancel()
-    for game, _ in games:
-        for client in game.clients:
-            await client.socket.close()
-    clients = [client for game, _ in games for client in game.clients]
+    clients = await wind_down(stop, drivers + readers, games)
     done = len(results["latencies"])
     latencies = sorted(results["latencies"])
     return {

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.load import BIG, Game, cpu_seconds, drive, join, percentile
+from bench.load import BIG, Game, cpu_seconds, drive, join, percentile, until_started, wind_down
 from server.scenarios import load
 from tests.server_fixture import ServerProcess, create_game
 
@@ -48,8 +48,7 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
             await join(server.ws_url, table, None, None, args.deflate)
         readers += [asyncio.create_task(client.read(counting)) for client in table.clients]
         tables.append((table, seats))
-    while any(client.head < 1 for table, _ in tables for client in table.clients):
-        await asyncio.sleep(0.01)
+    await until_started(tables)
     for table, seats in tables:
         drivers.append(asyncio.create_task(drive(table, seats, 0, random.Random(rng.random()), results, counting, stop)))
     await asyncio.sleep(args.warmup)
@@ -59,13 +58,7 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
     counting["on"] = False
     window, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu_before
     own = time.process_time() - own_before
-    stop.set()
-    for task in drivers + readers:
-        task.cancel()
-    for table, _ in tables:
-        for client in table.clients:
-            await client.socket.close()
-    clients = [client for table, _ in tables for client in table.clients]
+    clients = await wind_down(stop, drivers + readers, tables)
     done = len(results["latencies"])
     return {
         "commands": done, "window": window, "server_cpu": cpu, "own_cpu": own, "refused": results["refused"],

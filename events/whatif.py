@@ -10,11 +10,13 @@ The dispute panel (``client/dispute.py``) asks three things of the core, all pur
 - ``parse_dice(text)``: the values a reader typed, ``5, 2, 6`` (numbers) or ``3, skull`` (faces
   that are words), or the first fault in words.
 - ``step(game, state, seat, command, rng)``: one command of the branch decided and folded: its
-  events and the state after each, or the Rejection that refused it (with its clause).
+  events and the state after each (the states the game's ``Flow`` already holds, as the Table
+  takes them: each event folded once), or the Rejection that refused it (with its clause).
 """
 
 from __future__ import annotations
 
+from events.game import Flow
 from events.rng import LoadedDiceFault, Rng
 from events.rules import Phrase, Rejection, phrase
 
@@ -114,9 +116,10 @@ def step(game: Any, state: Any, seat: str, command: Any, rng: Rng) -> Step | Rej
         return fault.fault
     if isinstance(result, Rejection):
         return result
-    states = []
-    for event in result:
-        state = game.evolve(state, event)
-        states.append(state)
-    return Step(seat, command, list(result), states, tuple(recorder.values))
+    states = result.states_from(state) if isinstance(result, Flow) else None
+    if states is None:  # a plain list of events, or a flow that did not begin here: fold it once
+        flow = Flow(state, game.evolve)
+        flow.emit(*result)
+        states = flow.states
+    return Step(seat, command, list(result), list(states), tuple(recorder.values))
 

@@ -18,7 +18,7 @@ from events.record import DecodeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
     from events.game import Game
 
@@ -62,19 +62,27 @@ def read(path: str | os.PathLike) -> tuple[Game, list[Envelope]]:
     return parse(text.split("\n"), str(path))
 
 
-def parse(lines: Iterable[str], name: str = "<log>") -> tuple[Game, list[Envelope]]:
-    """Envelopes from JSON Lines; blank lines are skipped, line numbers count them all."""
-    game = None
-    envelopes: list[Envelope] = []
-    first_line = 0
+def json_lines(lines: Iterable[str], name: str, error: type[Exception] = LogFileError) -> Iterator[tuple]:
+    """``(number, where, value)`` for each line of JSON Lines that is not blank, ``where`` being
+    ``"<name> line <number>"`` (numbers count the blank lines too); a line that is not JSON raises
+    ``error`` saying where. Logs read through it, and so do ``chronicle play``'s commands files."""
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         where = f"{name} line {number}"
         try:
             raw = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise LogFileError(f"{where}: not valid JSON: {error.msg} at column {error.colno}") from None
+        except json.JSONDecodeError as fault:
+            raise error(f"{where}: not valid JSON: {fault.msg} at column {fault.colno}") from None
+        yield number, where, raw
+
+
+def parse(lines: Iterable[str], name: str = "<log>") -> tuple[Game, list[Envelope]]:
+    """Envelopes from JSON Lines; blank lines are skipped, line numbers count them all."""
+    game = None
+    envelopes: list[Envelope] = []
+    first_line = 0
+    for number, where, raw in json_lines(lines, name):
         if not isinstance(raw, dict):
             raise LogFileError(f"{where}: expected an envelope (a JSON object), got {_kind(raw)}")
         if game is None:

@@ -47,6 +47,13 @@ TITLES = {"lobby": "page.lobby", "play": "page.play", "watch": "page.watch", "re
 # The panels each page kind fills in; ids are what client/pages/*.py look up. ``{{key}}`` is a
 # text of the catalogue in the page's language (``server/i18n.py``), written as
 # ``<span data-i18n="key">…</span>`` so a test can tell it came from the catalogue.
+_SIDE = """
+  <aside class="side">
+    <div id="info" class="info"></div>
+    <h3 id="log-title">{{page.event_log}}</h3>
+    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
+  </aside>
+</main>"""  # the info panel and the event log, beside the board of every table page
 BODIES = {
     "lobby": """
 <main class="lobby">
@@ -94,13 +101,7 @@ BODIES = {
     <div id="actions" class="actions"></div>
     <p id="notice" class="notice" role="status"></p>
     <div id="legend"></div>
-  </section>
-  <aside class="side">
-    <div id="info" class="info"></div>
-    <h3 id="log-title">{{page.event_log}}</h3>
-    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
-  </aside>
-</main>""",
+  </section>""" + _SIDE,
     "replay": """
 <main class="table">
   <section class="board-area">
@@ -109,13 +110,7 @@ BODIES = {
     <div id="board" class="board-box"></div>
     <p id="notice" class="notice" role="status"></p>
     <div id="legend"></div>
-  </section>
-  <aside class="side">
-    <div id="info" class="info"></div>
-    <h3 id="log-title">{{page.event_log}}</h3>
-    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
-  </aside>
-</main>""",
+  </section>""" + _SIDE,
 }
 BODIES["watch"] = BODIES["play"]
 # Pass-and-play (client/pages/offline.py, docs/offline.md): the play page's panels, a scenario choice,
@@ -134,13 +129,7 @@ BODIES["offline"] = """
     <p id="notice" class="notice" role="status"></p>
     <div id="offline-tools" class="offline-tools"></div>
     <div id="legend"></div>
-  </section>
-  <aside class="side">
-    <div id="info" class="info"></div>
-    <h3 id="log-title">{{page.event_log}}</h3>
-    <div class="log-box" tabindex="0" role="region" aria-labelledby="log-title"><ol id="log" class="log"></ol></div>
-  </aside>
-</main>"""
+  </section>""" + _SIDE
 
 
 class StaticFile:

@@ -36,12 +36,11 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.server_fixture import ServerProcess, free_port
+from tests.server_fixture import ServerProcess, free_port, spawn_logged, wait_answering
 
 USER = "postgres"
 
@@ -103,31 +102,23 @@ class PostgresServer:
                     "-c", "max_connections=200", "-c", "shared_buffers=64MB"]
         if not self.durable:
             settings += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
-        log = open(self.log_path, "ab")
-        try:
-            self.process = subprocess.Popen([str(bindir / "postgres"), "-D", str(data), *settings], cwd=self.root,
-                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **as_user)
-        finally:
-            log.close()
+        self.process = spawn_logged([str(bindir / "postgres"), "-D", str(data), *settings], self.log_path,
+                                    cwd=self.root, **as_user)
         self._wait_ready(timeout)
         return self
 
     def _wait_ready(self, timeout: float) -> None:
         import psycopg
 
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"postgres exited with status {self.process.returncode}:\n"
-                                   f"{self.log_path.read_text(errors='replace')[-3000:]}")
+        def answers() -> bool:
             try:
                 with psycopg.connect(self.url(), connect_timeout=2):
-                    return
+                    return True
             except psycopg.OperationalError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"postgres did not answer within {timeout} s") from None
-                time.sleep(0.1)
+                return False
+
+        wait_answering(self.process, "postgres", answers, timeout, 0.1, self.stop,
+                       lambda: self.log_path.read_text(errors="replace"))
 
     def create_database(self, name: str) -> str:
         import psycopg

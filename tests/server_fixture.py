@@ -101,10 +101,9 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     import events.games
     from events.dice import local_secret
     from events.log import Table
-    from server import frames, scenarios
+    from server import scenarios
     from server.room import now
-    from server.store import GameMeta, Stored
-    from server.store.sqlite import SqliteStore
+    from server.store import GameMeta
     from server.tokens import new_game_id, new_token, token_hash
 
     name, data = scenarios.load(scenario) if isinstance(scenario, str) else (scenario["game"], scenario)
@@ -116,19 +115,30 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
                     {seat: token_hash(token) for seat, token in tokens.items()}, created)
 
+    store_log(server.db_path, meta, table.envelopes, secret=secret)
+    return {"game": game_id,
+            "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
+            "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
+
+
+def store_log(db_path: str | os.PathLike, meta: Any, envelopes: list, *, over: bool = False,
+              secret: str | None = None) -> None:
+    """Write a game (its ``GameMeta`` and envelopes) into the SQLite store at ``db_path``, as the
+    server would have; a running server beside it reads it like any other (WAL takes a second writer)."""
+    from server import frames
+    from server.store import Stored
+    from server.store.sqlite import SqliteStore
+
     async def write() -> None:
-        store = SqliteStore(server.db_path)
+        store = SqliteStore(db_path)
         await store.open()
         try:
-            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes],
-                                    secret=secret)
+            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in envelopes],
+                                    over=over, secret=secret)
         finally:
             await store.close()
 
     _run_apart(write)
-    return {"game": game_id,
-            "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
-            "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
 
 
 def stored_secrets(store: str | os.PathLike, game_ids: list) -> dict:
@@ -157,6 +167,33 @@ def _run_apart(coroutine_function: Any) -> Any:
 
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(lambda: asyncio.run(coroutine_function())).result()
+
+
+def spawn_logged(command: list, log_path: Path, **options: Any) -> subprocess.Popen:
+    """Start ``command`` with no stdin and its stdout and stderr appended to ``log_path``
+    (``options`` go to ``Popen``): a server here, PostgreSQL in ``tests/postgres_fixture.py``."""
+    log = open(log_path, "ab")
+    try:
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **options)
+    finally:
+        log.close()
+
+
+def wait_answering(process: subprocess.Popen, what: str, answers: Any, timeout: float, pause: float,
+                   give_up: Any, log_text: Any) -> None:
+    """Wait until ``answers()`` is true, checking every ``pause`` s that ``process`` still runs; past
+    ``timeout`` s, ``give_up()`` (stop it) and raise. Either failure quotes the end of ``log_text()``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with status {process.returncode}:\n{log_text()[-3000:]}")
+        if answers():
+            return
+        if time.monotonic() > deadline:
+            tail = log_text()[-3000:]  # before give_up, which may remove the log (PostgreSQL's directory)
+            give_up()
+            raise RuntimeError(f"{what} did not answer within {timeout} s:\n{tail}")
+        time.sleep(pause)
 
 
 class ServerProcess:
@@ -197,30 +234,18 @@ class ServerProcess:
         env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT),
                    CHRONICLE_GAMES_PER_MINUTE=TEST_GAMES_PER_MINUTE)
         env.update(self.env)
-        log = open(self.log_path, "ab")
-        try:
-            self.process = subprocess.Popen(self._command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL)
-        finally:
-            log.close()
+        self.process = spawn_logged(self._command(), self.log_path, cwd=ROOT, env=env)
         self._wait_ready(timeout)
         return self
 
     def _wait_ready(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with status {self.process.returncode}:\n{self.log_text()[-3000:]}")
+        def answers() -> bool:
             try:
-                status, _ = _request(f"{self.base_url}/api/games", timeout=1.0)
-                if status == 200:
-                    return
+                return _request(f"{self.base_url}/api/games", timeout=1.0)[0] == 200
             except (OSError, urllib.error.URLError):
-                pass
-            if time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_text()[-3000:]}")
-            time.sleep(0.05)
+                return False
+
+        wait_answering(self.process, "the server", answers, timeout, 0.05, self.kill, self.log_text)
 
     def kill(self) -> None:
         """SIGKILL: the process gets no chance to flush or close anything."""

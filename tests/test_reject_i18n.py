@@ -157,10 +157,15 @@ CORE_MODULES = {"undo": ROOT / "events" / "undo.py", "consent": ROOT / "events" 
 
 def test_no_module_of_events_builds_a_rejection_without_a_message():
     """Every ``Rejection(...)`` under ``events/`` is built by ``refuse`` (``events/rules.py``, the one
-    place that may call the constructor): a new module that refuses is found here, not on a page."""
+    place that may call the constructor): a new module that refuses is found here, not on a page.
+
+    A frozen old rules version (``events/games/gloomhaven/v1/``, ``events/games/mecha/v1.py``) is
+    left as released, never edited (issue 19): its refusals stay the English facts it gave then,
+    and the page marks them as English (``client/eventlog.reason_span``)."""
     found = {}
+    frozen = (ROOT / "events" / "games" / "gloomhaven" / "v1", ROOT / "events" / "games" / "mecha" / "v1.py")
     for path in sorted((ROOT / "events").rglob("*.py")):
-        if path == ROOT / "events" / "rules.py":
+        if path == ROOT / "events" / "rules.py" or any(path == old or old in path.parents for old in frozen):
             continue
         bare = [node.lineno for node in ast.walk(ast.parse(path.read_text("utf-8")))
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Rejection"]

@@ -15,7 +15,7 @@ Colours are SVG presentation attributes (no style attributes: the page's CSP for
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import pick_on_click, show_route, swatch, wrap
+from client.boards.svgkit import View, headed_table, pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
 from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
@@ -62,13 +62,11 @@ class _Area:
         self.cls = ""
 
 
-class ArkhamView:
+class ArkhamView(View):
     """Draws one ``arkham`` state into a board node (SVG) and an info node (HTML)."""
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
-        self.game = game
-        self.board_node = board_node
-        self.info_node = info_node
+        View.__init__(self, game, board_node, info_node)
         self.board = None
         self.areas: dict = {}
         self.centres: dict = {}
@@ -76,8 +74,6 @@ class ArkhamView:
         self.monster_names: dict = {}  # monster id -> its name in the reader's language
         self.pieces = None
         self.route = None
-        self.interactive = False
-        self.on_pick = None
         self.building = False  # "Build a path": clicks are waypoints, not moves
         self.steps: list = []  # the path built so far (areas entered, start excluded)
         self.building_from = None  # (seat, area, points) the path starts from; it ends when they change
@@ -266,8 +262,7 @@ class ArkhamView:
             return
         if self.board is not state.board:
             self._build(state)
-        self.interactive = interactive
-        self.on_pick = on_pick
+        self.set_clicks(interactive, on_pick)
         planning = self._planning(state, seat)
         hints = self._path_hints(state) if planning else self.hints(state, seat)
         numbered = self._numbered() if planning else {}
@@ -491,12 +486,8 @@ class ArkhamView:
             if self.building:
                 nodes.append(self._plan_line(state))
         nodes.append(self._dice(state, envelopes))
-        table = el("table", None, "seats")
-        head = el("tr")
-        for title in ("seat", "investigator", "in", "speed", "sneak", "fight", "will", "stamina", "sanity", "clues",
-                      "items", "trophies"):
-            add(head, el("th", t("arkham.col_" + title)))
-        add(table, head)
+        table = headed_table("seats", "arkham.col_", ("seat", "investigator", "in", "speed", "sneak", "fight", "will",
+                                                      "stamina", "sanity", "clues", "items", "trophies"))
         for inv in state.investigators:
             row = el("tr", None, "seat-row", (("data-seat", inv.seat),))
             where = t("arkham.devoured_where") if inv.devoured else self.area(inv.where)

@@ -13,7 +13,7 @@ legal steps and the buttons come from the game's own ``legal``.
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import pick_on_click, swatch, wrap
+from client.boards.svgkit import View, pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
 from client.i18n import again, lang, local_name, say, seat_initials, seat_name, t, word
 from events.games.echo.model import (
@@ -52,13 +52,11 @@ def both(ru: str, en: str) -> str:
     return local_name("echo", en, en)
 
 
-class EchoView:
+class EchoView(View):
     """Draws one ``echo`` state into a board node (SVG inside) and an info node (HTML)."""
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
-        self.game = game
-        self.board_node = board_node
-        self.info_node = info_node
+        View.__init__(self, game, board_node, info_node)
         self.map = None
         self.places: dict = {}
         self.figures: dict = {}
@@ -66,8 +64,6 @@ class EchoView:
         self.centres: dict = {}
         self.kinds: dict = {}
         self.names: dict = {}  # id -> (ru, en): places, cards, enemies, seats' investigators
-        self.interactive = False
-        self.on_pick = None
 
     # --- names -------------------------------------------------------------------------------------
 
@@ -174,8 +170,7 @@ class EchoView:
         if self.map is not state.map:
             self.learn(state)
             self._build(state)
-        self.interactive = interactive
-        self.on_pick = on_pick
+        self.set_clicks(interactive, on_pick)
         hints = self.hints(state, seat)
         for lid, (group, _title, shown) in self.places.items():
             cls = "echo-loc " + self.kinds[lid] + (" dest" if lid in hints else "") + (

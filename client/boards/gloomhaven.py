@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from browser import timer
 
-from client.boards.svgkit import polygon_points
+from client.boards.svgkit import View, headed_table, polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import local_name, say, seat_initials, seat_name, t, word
 from events.games.gloomhaven import rules, words
@@ -59,13 +59,11 @@ def hex_name(hex: tuple) -> str:
     return f"[{hex[0]}, {hex[1]}]"
 
 
-class GloomhavenView:
+class GloomhavenView(View):
     """Draws one ``gloomhaven`` state into a board node (SVG) and an info node (HTML)."""
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
-        self.game = game
-        self.board_node = board_node
-        self.info_node = info_node
+        View.__init__(self, game, board_node, info_node)
         self.map = None
         self.cells: dict = {}  # hex -> (polygon, title, label)
         self.terrain: dict = {}  # hex -> its terrain key (open hexes are absent)
@@ -485,11 +483,7 @@ class GloomhavenView:
         return box
 
     def _heroes(self, state: object) -> object:
-        table = el("table", None, "seats")
-        head = el("tr")
-        for title in ("seat", "class", "hp", "hand", "discard", "lost", "round"):
-            add(head, el("th", t("gh.col_" + title)))
-        add(table, head)
+        table = headed_table("seats", "gh.col_", ("seat", "class", "hp", "hand", "discard", "lost", "round"))
         for hero in state.heroes:
             figure = rules.figure_of(state, hero.seat)
             row = el("tr", None, "seat-row", (("data-seat", hero.seat),))

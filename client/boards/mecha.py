@@ -11,7 +11,7 @@ links, labels) and each later ``draw`` only changes what differs: classes, stack
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import pick_on_click, polygon_points, show_route, swatch, wrap
+from client.boards.svgkit import View, headed_table, pick_on_click, polygon_points, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
 from client.i18n import again, local_name, seat_initials, seat_name, t
 from events.games.mecha.model import Move
@@ -64,21 +64,17 @@ class _Place:
         self.mapped = False
 
 
-class MechaView:
+class MechaView(View):
     """Draws one ``mecha`` state into a board node (SVG inside) and an info node (HTML)."""
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
-        self.game = game
-        self.board_node = board_node
-        self.info_node = info_node
+        View.__init__(self, game, board_node, info_node)
         self.board = None  # the Board the SVG was built for
         self.places: dict = {}
         self.mechs: dict = {}
         self.route = None
         self.centres: dict = {}
         self.camp = (0, 0)
-        self.interactive = False
-        self.on_pick = None
 
     # --- what the page asks -----------------------------------------------------------------------
 
@@ -109,8 +105,7 @@ class MechaView:
             return
         if self.board is not state.board:
             self._build(state)
-        self.interactive = interactive
-        self.on_pick = on_pick
+        self.set_clicks(interactive, on_pick)
         hints = self.hints(state, seat)
         face_up = state.face_up
         map_tokens = state.map_tokens
@@ -280,11 +275,7 @@ class MechaView:
                 el("span", t("mecha.turn")), swatch(seat_colour(state, seat.seat)),
                 el("b", t("mecha.seat_mech", seat=seat_name(seat.seat), mech=seat.mech), "turn-seat"))
             nodes.append(line)
-        table = el("table", None, "seats")
-        head = el("tr")
-        for title in ("seat", "mech", "at", "range", "plans", "revealed"):
-            add(head, el("th", t("mecha.col_" + title)))
-        add(table, head)
+        table = headed_table("seats", "mecha.col_", ("seat", "mech", "at", "range", "plans", "revealed"))
         for index, seat in enumerate(state.seats):
             row = el("tr", None, "seat-row", (("data-seat", seat.seat),))
             name = add(el("td", None, "seat-name"), swatch(seat_colour(state, seat.seat)), el("span", " " + seat_name(seat.seat)))

@@ -21,7 +21,7 @@ contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
 
 from __future__ import annotations
 
-from client.boards.svgkit import show_route
+from client.boards.svgkit import View, headed_table, show_route
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import MARK, local_name, seat_name, t
 from events.games.skirmish.model import Move
@@ -56,13 +56,11 @@ def _centre(square: tuple) -> tuple:
     return (MARGIN + square[0] * S + S // 2, MARGIN + square[1] * S + S // 2)
 
 
-class SkirmishView:
+class SkirmishView(View):
     """Draws one ``skirmish`` state into a board node (SVG inside) and an info node (HTML)."""
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
-        self.game = game
-        self.board_node = board_node
-        self.info_node = info_node
+        View.__init__(self, game, board_node, info_node)
         self.grid = None
         self.squares: dict = {}
         self.doors: dict = {}
@@ -73,8 +71,6 @@ class SkirmishView:
         self.state = None
         self.known = None  # the first state: every figure, for names in the log
         self.envelopes: list = []
-        self.interactive = False
-        self.on_pick = None
         self.seat = None  # this page's seat, as ``actions`` and ``prompt_text`` learn it
         self.hint_map: dict = {}
         self.plan = None  # a path being planned: {"figure", "start", "path": [squares], "legs": [lengths]}
@@ -197,8 +193,7 @@ class SkirmishView:
             self._build(state)
         self.state = state
         self.envelopes = envelopes
-        self.interactive = interactive
-        self.on_pick = on_pick
+        self.set_clicks(interactive, on_pick)
         self.hint_map = self.hints(state, seat)
         if not self._may_plan(state) or self.plan is not None and (
                 self.plan["figure"] != state.active.figure
@@ -590,11 +585,7 @@ class SkirmishView:
             nodes.append(line)
         self.planner = el("div", None, "planner")
         nodes.append(self.planner)
-        table = el("table", None, "seats figures")
-        head = el("tr")
-        for title in ("figure", "side", "at", "hp", "attack", "defense", "move"):
-            add(head, el("th", t("sk.col_" + title)))
-        add(table, head)
+        table = headed_table("seats figures", "sk.col_", ("figure", "side", "at", "hp", "attack", "defense", "move"))
         for item in state.figures:
             row = el("tr", None, "figure-row", (("data-figure", item.id),))
             add(row, el("td", self.name(item)), el("td", seat_name(item.side)),

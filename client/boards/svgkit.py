@@ -1,18 +1,39 @@
-"""What several board renderers draw the same way: seat colours, swatches, wrapped labels, polygon
-points, the last move's route and a click that picks.
+"""What several board renderers draw the same way: the view they all start from, seat colours,
+swatches, wrapped labels, polygon points, the last move's route, a click that picks and the
+side panel's tables with their column heads.
 
-Kept small and free of imports beyond ``client.dom``: it is part of the core script (not a game's),
-and a renderer pays for it once (docs/client.md: in Brython, imports are the cost).
+Kept small and free of imports beyond ``client.dom`` and ``client.i18n`` (which every page loads):
+it is part of the core script (not a game's), and a renderer pays for it once (docs/client.md: in
+Brython, imports are the cost).
 """
 
 from __future__ import annotations
 
-from client.dom import add, listen, svg
+from client.dom import add, el, listen, svg
+from client.i18n import t
 
 SEAT_COLOURS = {
     "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
     "orange": "#e8730c", "black": "#333333", "white": "#f4f4f4", "pink": "#e05fa8", "teal": "#159a9c",
 }
+
+
+class View:
+    """What every renderer holds: its game, the board node (SVG inside) and the info node (HTML),
+    and, from the last ``draw``, whether a click acts (``interactive``) and what it calls (``on_pick``,
+    see ``pick_on_click``). A game's view sets its own fields after ``View.__init__``."""
+
+    def __init__(self, game: object, board_node: object, info_node: object) -> None:
+        self.game = game
+        self.board_node = board_node
+        self.info_node = info_node
+        self.interactive = False
+        self.on_pick = None
+
+    def set_clicks(self, interactive: bool, on_pick: object) -> None:
+        """What this draw's clicks do: nothing (``interactive`` false) or call ``on_pick``."""
+        self.interactive = interactive
+        self.on_pick = on_pick
 
 
 def seat_colour(state: object, seat: str, seat_index: object, palette: tuple) -> str:
@@ -61,3 +82,11 @@ def pick_on_click(view: object, node: object, value: object) -> None:
             view.on_pick(value)
 
     listen(node, "click", clicked)
+
+
+def headed_table(cls: str, keys: str, columns: tuple) -> object:
+    """A ``<table class="cls">`` whose first row heads each column with the message ``keys + column``."""
+    head = el("tr")
+    for column in columns:
+        add(head, el("th", t(keys + column)))
+    return add(el("table", None, cls), head)

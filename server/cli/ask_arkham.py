@@ -18,24 +18,21 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 
 from events.games.arkham import board as boards
 from events.games.arkham import rules
-from server.cli.ask_common import add_scenario, position
-from server.cli.status import BAD_ARGS, SUCCESS, CommandError
+from server.cli.ask_common import add_question, position, reply
+from server.cli.status import BAD_ARGS, CommandError
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
-    path = subparsers.add_parser("path", help="the cheapest route between two areas and its cost in movement points")
-    add_scenario(path, "arkham/crossing")
+    path = add_question(subparsers, "path", "the cheapest route between two areas and its cost in movement points",
+                        "arkham/crossing", run_path)
     path.add_argument("--from", dest="start", required=True, metavar="AREA", help="an area id, e.g. graveyard")
     path.add_argument("--to", dest="goal", required=True, metavar="AREA", help="an area id, e.g. administration")
-    path.set_defaults(func=run_path)
-    reach = subparsers.add_parser("reachable", help="every area an investigator can end its next movement in")
-    add_scenario(reach, "arkham/crossing")
+    reach = add_question(subparsers, "reachable", "every area an investigator can end its next movement in",
+                         "arkham/crossing", run_reachable)
     reach.add_argument("--investigator", required=True, metavar="SEAT", help="the investigator's seat (or name)")
-    reach.set_defaults(func=run_reachable)
 
 
 def _area(state, area_id: str, option: str):
@@ -77,8 +74,7 @@ def run_path(args: argparse.Namespace) -> int:
     answer["unverified_lines"] = [list(line) for line in state.board.unverified]
     steps = zip(answer["route"], answer["route"][1:]) if route is not None else ()
     answer["unverified_used"] = any((min(a, b), max(a, b)) in state.board.unverified for a, b in steps)
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)
 
 
 def run_reachable(args: argparse.Namespace) -> int:
@@ -102,8 +98,7 @@ def run_reachable(args: argparse.Namespace) -> int:
               "delayed": inv.delayed, "areas": areas}
     if origin and index == state.active and state.step == "move":  # its movement is under way (AH-2)
         answer["points_left"] = state.points
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)
 
 
 def _unique(places: list) -> list:

@@ -9,10 +9,28 @@ game: ``server.cli.ask.QUESTIONS`` does not list this module.
 from __future__ import annotations
 
 import argparse
+import json
 
 from events.validate import ScenarioError
 from server import logfile, scenarios
-from server.cli.status import BAD_ARGS, BAD_INPUT, CommandError
+from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
+
+
+def add_question(subparsers: argparse._SubParsersAction, name: str, summary: str, example: str, func):
+    """The question ``name``, asked on SCENARIO (e.g. ``example``) or ``--log LOG [--seq N]``, run by ``func``.
+
+    Returns its parser, for the question's own options.
+    """
+    parser = subparsers.add_parser(name, help=summary)
+    add_scenario(parser, example)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def reply(answer: dict, origin: dict) -> int:
+    """Print the answer, with where it was asked (``position``'s origin), as one JSON line."""
+    print(json.dumps({**answer, **origin}, ensure_ascii=False))
+    return SUCCESS
 
 
 def add_scenario(parser: argparse.ArgumentParser, example: str) -> None:

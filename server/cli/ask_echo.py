@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 
 from events.games.echo import board as boards
 from events.games.echo import rules
 from events.games.echo.dice import chance, dice_count
-from server.cli.ask_common import add_scenario, position
-from server.cli.status import BAD_ARGS, SUCCESS, CommandError
+from server.cli.ask_common import add_question, position, reply
+from server.cli.status import BAD_ARGS, CommandError
 
 CHECKS = {
     "stealth": ("stealth", "evasion", "EC-4"),
@@ -38,15 +37,14 @@ CHECKS = {
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
-    dice = subparsers.add_parser("dice", help="the dice a check rolls and its chance of success")
-    add_scenario(dice, "echo/first-case")
+    dice = add_question(subparsers, "dice", "the dice a check rolls and its chance of success",
+                        "echo/first-case", run_dice)
     dice.add_argument("--investigator", required=True, metavar="ID", help="an investigator id or its seat")
     what = dice.add_mutually_exclusive_group(required=True)
     what.add_argument("--check", choices=sorted(CHECKS), help="stealth (evasion), attention or order-stealth "
                       "(strike order)")
     what.add_argument("--spell", metavar="SPELL", help="a spell the investigator knows, e.g. banishing-spark")
     dice.add_argument("--against", metavar="ENEMY", help="the enemy of a --check (scenario enemy or card id)")
-    dice.set_defaults(func=run_dice)
 
 
 def _unknown(option: str, what: str, given: str, known: list) -> CommandError:
@@ -104,5 +102,4 @@ def run_dice(args: argparse.Namespace) -> int:
     answer.update({"dice": count, "chance": f"{numerator}/{denominator}", "numerator": numerator,
                    "denominator": denominator, "percent": round(100 * numerator / denominator, 1),
                    "success_on": "at least one 5 or 6" if count else "nothing: fewer than 1 die fails without a roll"})
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)

@@ -15,18 +15,16 @@ destination the list is empty and ``rule`` is MV-5: the Mecha stays.
 from __future__ import annotations
 
 import argparse
-import json
 
 from events.games.mecha import rules
-from server.cli.ask_common import add_scenario, position
-from server.cli.status import BAD_ARGS, SUCCESS, CommandError
+from server.cli.ask_common import add_question, position, reply
+from server.cli.status import BAD_ARGS, CommandError
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
-    where = subparsers.add_parser("destinations", help="every Location a seat's Mecha may end its Move in now")
-    add_scenario(where, "mecha/sample")
+    where = add_question(subparsers, "destinations", "every Location a seat's Mecha may end its Move in now",
+                         "mecha/sample", run_destinations)
     where.add_argument("--seat", required=True, metavar="SEAT", help="the seat whose Mecha moves, e.g. red")
-    where.set_defaults(func=run_destinations)
 
 
 def run_destinations(args: argparse.Namespace) -> int:
@@ -48,5 +46,4 @@ def run_destinations(args: argparse.Namespace) -> int:
     answer = {"seat": seat.seat, "mech": seat.mech, "at": "camp" if here is None else here,
               "range": [seat.range_min, seat.range_max], "destinations": places,
               "rule": "MV-1" if places else "MV-5", "turn": rules.current_seat(state) == seat.seat}
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)

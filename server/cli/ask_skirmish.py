@@ -25,30 +25,25 @@ naming the first illegal step and its clause. Squares are separated by commas or
 from __future__ import annotations
 
 import argparse
-import json
 
 from events.games.skirmish import rules
 from events.games.skirmish.model import Activation, Move
 from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
-from server.cli.ask_common import add_scenario, position
-from server.cli.status import BAD_ARGS, SUCCESS, CommandError
+from server.cli.ask_common import add_question, position, reply
+from server.cli.status import BAD_ARGS, CommandError
 
 
 def add_questions(subparsers: argparse._SubParsersAction) -> None:
-    los = subparsers.add_parser("los", help="line of sight and cover between two squares")
-    add_scenario(los, "skirmish/purge")
+    los = add_question(subparsers, "los", "line of sight and cover between two squares", "skirmish/purge", run_los)
     los.add_argument("--from", dest="start", required=True, metavar="SQUARE", help="e.g. C2 or 2,1")
     los.add_argument("--to", dest="goal", required=True, metavar="SQUARE", help="e.g. G2 or 6,1")
-    los.set_defaults(func=run_los)
-    reach = subparsers.add_parser("reachable", help="every square a figure can move to, with the cost")
-    add_scenario(reach, "skirmish/purge")
+    reach = add_question(subparsers, "reachable", "every square a figure can move to, with the cost",
+                         "skirmish/purge", run_reachable)
     reach.add_argument("--figure", required=True, metavar="ID", help="a figure id, e.g. ana")
-    reach.set_defaults(func=run_reachable)
-    walk = subparsers.add_parser("path", help="is this path legal for a figure, and if not, which step and rule")
-    add_scenario(walk, "skirmish/purge")
+    walk = add_question(subparsers, "path", "is this path legal for a figure, and if not, which step and rule",
+                        "skirmish/purge", run_path)
     walk.add_argument("--figure", required=True, metavar="ID", help="a figure id, e.g. z3")
     walk.add_argument("--path", required=True, metavar="SQUARES", help="the squares entered, e.g. C5,C4")
-    walk.set_defaults(func=run_path)
 
 
 def _square(state, text: str, option: str) -> tuple:
@@ -73,8 +68,7 @@ def run_los(args: argparse.Namespace) -> int:
         answer["corner"] = list(corner)
         answer["screens"] = list(screens)
     answer["rule"] = "SK-C3"
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)
 
 
 def _figure(state, figure_id: str):
@@ -101,8 +95,7 @@ def run_path(args: argparse.Namespace) -> int:
         answer.update({"legal": True, "cost": result[0].cost, "rule": "SK-C2"})
     else:
         answer.update({"legal": False, "rule": result.rule, "reason": result.reason})
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)
 
 
 def run_reachable(args: argparse.Namespace) -> int:
@@ -116,5 +109,4 @@ def run_reachable(args: argparse.Namespace) -> int:
     ]
     answer = {"figure": item.id, "from": square_name(item.at), "movement_points": item.speed,
               "diagonal_cost": state.grid.diagonal_cost, "reachable": squares, "rule": "SK-C2"}
-    print(json.dumps({**answer, **origin}, ensure_ascii=False))
-    return SUCCESS
+    return reply(answer, origin)

@@ -209,14 +209,7 @@ def _read_commands(path: str, game) -> list[tuple]:
     except UnicodeDecodeError:
         raise CommandError(f"{path}: not UTF-8 text") from None
     commands = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        where = f"{path} line {number}"
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{where}: not valid JSON: {error.msg} at column {error.colno}") from None
+    for _number, where, raw in logfile.json_lines(text.split("\n"), path, CommandError):
         commands.append((where, *_command(raw, game, where)))
     return commands
 

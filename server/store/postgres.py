@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -38,57 +37,13 @@ from server.store.base import (
     UnknownGame,
     check_batch,
 )
+from server.store.common import META_COLUMNS, bot_rows, meta_of, meta_row, schema
 
 CHANNEL = "chronicle_events"
 POOL_SIZE = 4
 SCHEMA_LOCK = 0x43_48_52_4F  # "CHRO": an advisory lock so that processes starting together create the schema once
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id text PRIMARY KEY,
-    rules text NOT NULL,
-    title text NOT NULL,
-    seats text NOT NULL,          -- JSON list of seat names, in order
-    token_hashes text NOT NULL,   -- JSON object: seat -> sha256 hex of its token
-    created text NOT NULL,
-    head integer NOT NULL,
-    over boolean NOT NULL DEFAULT false
-);
-CREATE TABLE IF NOT EXISTS events (
-    game text NOT NULL REFERENCES games(id),
-    seq integer NOT NULL CHECK (seq >= 1),
-    command_id text,
-    envelope text NOT NULL,       -- the envelope's JSON, exactly as sent to clients
-    PRIMARY KEY (game, seq)
-);
-CREATE TABLE IF NOT EXISTS secrets (
-    game text PRIMARY KEY REFERENCES games(id),
-    secret text NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
-);
-CREATE TABLE IF NOT EXISTS bots (
-    game text NOT NULL REFERENCES games(id),
-    seat text NOT NULL,
-    policy text NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS chat (  -- table talk (issue 18, server/chat.py): never in the log or its hashes
-    game text NOT NULL REFERENCES games(id),
-    n integer NOT NULL CHECK (n >= 1),  -- dense from 1 per game, over both channels
-    channel text NOT NULL CHECK (channel IN ('seats', 'spectators')),
-    author text NOT NULL,         -- a seat, or 'spectator'
-    text text NOT NULL,
-    at text NOT NULL,
-    PRIMARY KEY (game, n)
-);
-CREATE INDEX IF NOT EXISTS chat_channel ON chat (game, channel, n);
-CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
-CREATE TABLE IF NOT EXISTS snapshots (
-    game text NOT NULL REFERENCES games(id),
-    seq integer NOT NULL CHECK (seq >= 1),
-    state text NOT NULL,          -- the state's canonical JSON: a cache, checked against the log's hash
-    PRIMARY KEY (game, seq)
-);
-"""
+SCHEMA = schema(boolean="boolean", false="false", events_key="PRIMARY KEY")
 
 _INSERT_EVENTS = (
     "INSERT INTO events (game, seq, command_id, envelope)"
@@ -112,8 +67,6 @@ WITH moved AS (
 SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM inserted), (SELECT count(*) FROM told),
        (SELECT head FROM games WHERE id = %(game)s)
 """
-
-_META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
 
 # One statement: the next n of the game, if it exists and has fewer than cap messages, and a
 # notification "chat <game> <n>" to the other processes when it commits (server/rooms.py). Two
@@ -236,10 +189,8 @@ class PostgresStore(Store):
             try:
                 async with db.transaction():
                     await db.execute(
-                        "INSERT INTO games (id, rules, title, seats, token_hashes, created, head, over)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                        (meta.game_id, meta.rules, meta.title, json.dumps(list(meta.seats)),
-                         json.dumps(meta.token_hashes, sort_keys=True), meta.created, len(first), over),
+                        f"INSERT INTO games ({META_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                        meta_row(meta, len(first), over),
                     )
                     await db.execute(_INSERT_EVENTS, _rows(meta.game_id, first))
                     await _keep_secret(db, meta.game_id, secret)
@@ -289,11 +240,11 @@ class PostgresStore(Store):
 
     async def get_game(self, game_id: str) -> GameMeta:
         async with self._connection() as db:
-            cursor = await db.execute(f"SELECT {_META_COLUMNS} FROM games WHERE id = %s", (game_id,))
+            cursor = await db.execute(f"SELECT {META_COLUMNS} FROM games WHERE id = %s", (game_id,))
             row = await cursor.fetchone()
         if row is None:
             raise UnknownGame(game_id)
-        return _meta(row)
+        return meta_of(row)
 
     async def list_games(self, limit: int | None = None, after: str | None = None) -> list[GameMeta]:
         async with self._connection() as db:
@@ -304,10 +255,10 @@ class PostgresStore(Store):
                 if row is None:
                     raise UnknownGame(after)
                 where, params = " WHERE created < %s OR (created = %s AND id > %s)", (row[0], row[0], after)
-            cursor = await db.execute(f"SELECT {_META_COLUMNS} FROM games{where} ORDER BY created DESC, id LIMIT %s",
+            cursor = await db.execute(f"SELECT {META_COLUMNS} FROM games{where} ORDER BY created DESC, id LIMIT %s",
                                       (*params, limit))
             rows = await cursor.fetchall()
-        return [_meta(row) for row in rows]
+        return [meta_of(row) for row in rows]
 
     async def put_snapshot(self, game_id: str, seq: int, state: str) -> None:
         async with self._connection() as db:
@@ -395,7 +346,7 @@ async def _keep_bots(db: psycopg.AsyncConnection, game_id: str, bots: dict | Non
     if bots:
         async with db.cursor() as cursor:
             await cursor.executemany("INSERT INTO bots (game, seat, policy) VALUES (%s, %s, %s)",
-                                     [(game_id, seat, policy) for seat, policy in sorted(bots.items())])
+                                     bot_rows(game_id, bots))
 
 
 async def _keep_secret(db: psycopg.AsyncConnection, game_id: str, secret: str | None) -> None:
@@ -406,11 +357,6 @@ async def _keep_secret(db: psycopg.AsyncConnection, game_id: str, secret: str | 
 def _rows(game_id: str, events: Sequence[Stored]) -> dict:
     return {"game": game_id, "seqs": [e.seq for e in events], "ids": [e.command_id for e in events],
             "envelopes": [e.envelope for e in events]}
-
-
-def _meta(row: Any) -> GameMeta:
-    game_id, rules, title, seats, token_hashes, created, head, over = row
-    return GameMeta(game_id, rules, title, tuple(json.loads(seats)), json.loads(token_hashes), created, head, bool(over))
 
 
 def safe_url(url: str) -> str:

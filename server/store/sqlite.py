@@ -17,7 +17,6 @@ SeqConflict like any other.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -35,55 +34,11 @@ from server.store.base import (
     UnknownGame,
     check_batch,
 )
+from server.store.common import META_COLUMNS, bot_rows, event_rows, meta_of, meta_row, schema
 
 T = TypeVar("T")
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    title TEXT NOT NULL,
-    seats TEXT NOT NULL,          -- JSON list of seat names, in order
-    token_hashes TEXT NOT NULL,   -- JSON object: seat -> sha256 hex of its token
-    created TEXT NOT NULL,
-    head INTEGER NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS events (
-    game TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL CHECK (seq >= 1),
-    command_id TEXT,
-    envelope TEXT NOT NULL,       -- the envelope's JSON, exactly as sent to clients
-    UNIQUE (game, seq)
-);
-CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
-CREATE TABLE IF NOT EXISTS snapshots (
-    game TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL CHECK (seq >= 1),
-    state TEXT NOT NULL,          -- the state's canonical JSON: a cache, checked against the log's hash
-    PRIMARY KEY (game, seq)
-);
-CREATE TABLE IF NOT EXISTS secrets (
-    game TEXT PRIMARY KEY REFERENCES games(id),
-    secret TEXT NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
-);
-CREATE TABLE IF NOT EXISTS bots (
-    game TEXT NOT NULL REFERENCES games(id),
-    seat TEXT NOT NULL,
-    policy TEXT NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS chat (  -- table talk (issue 18, server/chat.py): never in the log or its hashes
-    game TEXT NOT NULL REFERENCES games(id),
-    n INTEGER NOT NULL CHECK (n >= 1),  -- dense from 1 per game, over both channels
-    channel TEXT NOT NULL CHECK (channel IN ('seats', 'spectators')),
-    author TEXT NOT NULL,         -- a seat, or 'spectator'
-    text TEXT NOT NULL,
-    at TEXT NOT NULL,
-    PRIMARY KEY (game, n)
-);
-CREATE INDEX IF NOT EXISTS chat_channel ON chat (game, channel, n);
-"""
+SCHEMA = schema(boolean="INTEGER", false="0", events_key="UNIQUE")
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000
 
@@ -163,10 +118,8 @@ class SqliteStore(Store):
             with _transaction(db):
                 try:
                     db.execute(
-                        "INSERT INTO games (id, rules, title, seats, token_hashes, created, head, over)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (meta.game_id, meta.rules, meta.title, json.dumps(list(meta.seats)),
-                         json.dumps(meta.token_hashes, sort_keys=True), meta.created, len(first), int(over)),
+                        f"INSERT INTO games ({META_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        meta_row(meta, len(first), int(over)),
                     )
                 except sqlite3.IntegrityError as error:
                     raise GameExists(f"game {meta.game_id!r} already exists") from error
@@ -229,10 +182,10 @@ class SqliteStore(Store):
 
     async def get_game(self, game_id: str) -> GameMeta:
         def work(db: sqlite3.Connection) -> GameMeta:
-            row = db.execute(f"SELECT {_META_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = db.execute(f"SELECT {META_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise UnknownGame(game_id)
-            return _meta(row)
+            return meta_of(row)
 
         return await self._run(work)
 
@@ -245,9 +198,9 @@ class SqliteStore(Store):
                     if row is None:
                         raise UnknownGame(after)
                     where, params = " WHERE created < ? OR (created = ? AND id > ?)", (row[0], row[0], after)
-                rows = db.execute(f"SELECT {_META_COLUMNS} FROM games{where} ORDER BY created DESC, id LIMIT ?",
+                rows = db.execute(f"SELECT {META_COLUMNS} FROM games{where} ORDER BY created DESC, id LIMIT ?",
                                   (*params, -1 if limit is None else limit)).fetchall()
-            return [_meta(row) for row in rows]
+            return [meta_of(row) for row in rows]
 
         return await self._run(work)
 
@@ -331,21 +284,12 @@ class SqliteStore(Store):
 
 def _keep_bots(db: sqlite3.Connection, game_id: str, bots: dict | None) -> None:
     if bots:
-        db.executemany("INSERT INTO bots (game, seat, policy) VALUES (?, ?, ?)",
-                       [(game_id, seat, policy) for seat, policy in sorted(bots.items())])
+        db.executemany("INSERT INTO bots (game, seat, policy) VALUES (?, ?, ?)", bot_rows(game_id, bots))
 
 
 def _keep_secret(db: sqlite3.Connection, game_id: str, secret: str | None) -> None:
     if secret is not None:
         db.execute("INSERT INTO secrets (game, secret) VALUES (?, ?)", (game_id, secret))
-
-
-_META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
-
-
-def _meta(row: Any) -> GameMeta:
-    game_id, rules, title, seats, token_hashes, created, head, over = row
-    return GameMeta(game_id, rules, title, tuple(json.loads(seats)), json.loads(token_hashes), created, head, bool(over))
 
 
 def _commit_appends(db: sqlite3.Connection, batch: list) -> list:
@@ -379,8 +323,7 @@ def _append_one(db: sqlite3.Connection, game_id: str, expected_seq: int, events:
 
 def _insert(db: sqlite3.Connection, game_id: str, events: Sequence[Stored]) -> None:
     db.executemany(
-        "INSERT INTO events (game, seq, command_id, envelope) VALUES (?, ?, ?, ?)",
-        [(game_id, event.seq, event.command_id, event.envelope) for event in events],
+        "INSERT INTO events (game, seq, command_id, envelope) VALUES (?, ?, ?, ?)", event_rows(game_id, events),
     )
 
 

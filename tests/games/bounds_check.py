@@ -2,7 +2,8 @@
 
 Each game keeps its bounds in ``BOUNDS`` (``events/games/<g>/board.py``) and lists them in the
 "Bounds" table of ``docs/<g>-format.md``; ``documented`` reads that table back so a test can hold
-the two equal. ``hostile`` applies one edit to a copy of a built-in scenario and returns the
+the two equal. ``builtin_faults`` loads every built-in scenario of a game and gives the errors
+(none, if all are within the bounds). ``hostile`` applies one edit to a copy of a built-in scenario and returns the
 error its loader raises (or None), so a test can check the code and the ``$`` path.
 """
 
@@ -32,6 +33,18 @@ def documented(game: str) -> dict:
 def builtin(name: str) -> dict:
     """A built-in scenario with its files inlined, as the shell reads it."""
     return scenarios.load(name)[1]
+
+
+def builtin_faults(game: str, load) -> list:
+    """``["<name>: <error>", ...]`` for the built-in scenarios of ``game`` that ``load`` refuses."""
+    faults = []
+    for name in scenarios.builtin_scenarios():
+        if name.startswith(f"{game}/"):
+            try:
+                load(builtin(name))
+            except ScenarioError as error:
+                faults.append(f"{name}: {error}")
+    return faults
 
 
 def put(data: object, keys: tuple, value: object) -> None:

@@ -1,5 +1,5 @@
-"""What the games' tests share: reading a scenario file as the shell does, acting on a table, a format doc's
-examples, the record classes a model declares."""
+"""What the games' tests share: reading a scenario file as the shell does, acting on a table, checking a
+refusal, a format doc's examples, the record classes a model declares."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from events.log import Accepted, Table
 from events.record import Record
 from events.rng import LoadedRng
+from events.rules import Rejection
 
 
 def read_scenario(path: Path) -> dict:
@@ -28,6 +29,14 @@ def act(tab: Table, seat: str, command, dice: tuple | None = None):
     if isinstance(result, Accepted):
         return [envelope.event for envelope in result.envelopes]
     return result
+
+
+def rejected(result: object, rule: str, *facts: str) -> None:
+    """Check a result is a Rejection citing ``rule`` whose reason holds every fact."""
+    assert isinstance(result, Rejection), result
+    assert result.rule == rule, result
+    for fact in facts:
+        assert fact in result.reason, result
 
 
 def json_blocks(doc: Path) -> list:

@@ -15,18 +15,6 @@ import pytest
 import events.games
 from events.game import GameStarted, rule_of
 from events.games.mecha import model
-from events.games.mecha.model import (
-    BagRanOut,
-    CorruptionDrawn,
-    CorruptionPlaced,
-    GameEnded,
-    LocationRevealed,
-    MechMoved,
-    MechStayed,
-    PlanTokenGained,
-    TurnEnded,
-    TurnPassed,
-)
 from events.record import Record
 from tests.games.mecha.helpers import GAME, chain, line, loc, scenario, table
 from tests.games.tables import unregistered_records
@@ -114,17 +102,17 @@ def test_mecha_folds_one_of_every_registered_event_type():
     state = tab.state
     folded = {GameStarted}
     steps = [
-        MechMoved("red", None, 2, (2,), ()),
-        PlanTokenGained("red", 2),
-        LocationRevealed("red", 2),
-        CorruptionDrawn(2, 2, "orange", 2, 3),
-        BagRanOut(2, 2, 3),
-        TurnEnded("red", "blue", 1),
-        MechStayed("blue", 3),
-        TurnPassed("blue"),
-        CorruptionPlaced(20, 20, "orange"),
-        TurnEnded("blue", "red", 2),
-        GameEnded(1, (1, 0), (1, 0)),
+        model.MechMoved("red", None, 2, (2,), ()),
+        model.PlanTokenGained("red", 2),
+        model.LocationRevealed("red", 2),
+        model.CorruptionDrawn(2, 2, "orange", 2, 3),
+        model.BagRanOut(2, 2, 3),
+        model.TurnEnded("red", "blue", 1),
+        model.MechStayed("blue", 3),
+        model.TurnPassed("blue"),
+        model.CorruptionPlaced(20, 20, "orange"),
+        model.TurnEnded("blue", "red", 2),
+        model.GameEnded(1, (1, 0), (1, 0)),
     ]
     for event in steps:
         after = GAME.evolve(state, event)

@@ -12,35 +12,22 @@ from events.bots import bot, playout
 from events.dice import local_secret
 from events.log import Envelope, Table
 from events.rng import Rng
-from server import frames, scenarios
-from server.store import GameMeta, Stored
-from server.store.sqlite import SqliteStore
+from server import scenarios
+from server.store import GameMeta
 from server.tokens import new_game_id
 from tests.server.client import Client, command_json, run
-from tests.server_fixture import _request, get_json, seeded_game
+from tests.server_fixture import _request, get_json, seeded_game, store_log
 
 SEED = 11
 
 
 def stored_game(server, table: Table, over: bool) -> str:
     """Write ``table``'s log into the running server's store, as the server would have."""
-    from tests.server_fixture import _run_apart
-
     game = table.game
     seats = game.seats(table.state)
     meta = GameMeta(table.game_id, game.name, table.game_id, seats, {seat: "0" * 64 for seat in seats},
                     "2026-01-01T00:00:00.000000Z")
-
-    async def write():
-        store = SqliteStore(server.db_path)
-        await store.open()
-        try:
-            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e))
-                                           for e in table.envelopes], over=over, secret=table.secret)
-        finally:
-            await store.close()
-
-    _run_apart(write)
+    store_log(server.db_path, meta, table.envelopes, over=over, secret=table.secret)
     return table.game_id
 
 

@@ -97,20 +97,27 @@ class Watched:
         return self.inner.choose(game, state, seat, chooser)
 
 
+async def room_with_bots(tmp_path, scenario_name: str, game_id: str, secret: str, bots: dict) -> tuple:
+    """(store, game, Room) of a new game of ``scenario_name`` (seats red and blue) whose ``bots`` seats
+    the server plays, in a real SQLite store under ``tmp_path`` (the caller closes the store)."""
+    store = SqliteStore(tmp_path / "store.db")
+    await store.open()
+    name, scenario = load(scenario_name)
+    game = events.games.load(name)
+    table = Table.create(game, game_id, scenario, secret, at=now())
+    await store.create_game(GameMeta(game_id, name, "t", ("red", "blue"), {}, now()),
+                            [Stored(e.seq, None, frames.encode_envelope(e)) for e in table.envelopes],
+                            secret=secret, bots=bots)
+    return store, game, await Room.load(store, game_id)
+
+
 def test_gh_c2_a_bot_chooses_on_its_seats_view_with_the_persons_pick_sealed(tmp_path):
     """GH-C2: the person's card pick is secret; the bot playing blue decides on the state folded
     from what blue may see, where red's pick is sealed with nothing inside, and which hashes the same."""
 
     async def main():
-        store = SqliteStore(tmp_path / "store.db")
-        await store.open()
-        game = events.games.load("gloomhaven")
-        _, scenario = load("gloomhaven/barrow")
-        table = Table.create(game, "g-botview00", scenario, "ab" * 32, at=now())
-        await store.create_game(GameMeta("g-botview00", "gloomhaven", "t", ("red", "blue"), {}, now()),
-                                [Stored(e.seq, None, frames.encode_envelope(e)) for e in table.envelopes],
-                                secret="ab" * 32, bots={"blue": "greedy"})
-        room = await Room.load(store, "g-botview00")
+        store, game, room = await room_with_bots(tmp_path, "gloomhaven/barrow", "g-botview00", "ab" * 32,
+                                                 {"blue": "greedy"})
         watched = room.bots["blue"] = Watched(room.bots["blue"])
         pick = game.legal(room.table.state, "red")[0]
         async with room.lock:
@@ -213,15 +220,7 @@ def test_a_bot_that_thinks_past_its_bound_plays_a_random_legal_command(tmp_path,
     monkeypatch.setattr(server.room, "BOT_CHOICE_SECONDS", 0.2)
 
     async def main():
-        store = SqliteStore(tmp_path / "store.db")
-        await store.open()
-        game = events.games.load("mecha")
-        _, scenario = load("mecha/sample")
-        table = Table.create(game, "g-slowbot00", scenario, "cd" * 32, at=now())
-        await store.create_game(GameMeta("g-slowbot00", "mecha", "t", ("red", "blue"), {}, now()),
-                                [Stored(e.seq, None, frames.encode_envelope(e)) for e in table.envelopes],
-                                secret="cd" * 32, bots={"red": "random"})
-        room = await Room.load(store, "g-slowbot00")
+        store, game, room = await room_with_bots(tmp_path, "mecha/sample", "g-slowbot00", "cd" * 32, {"red": "random"})
         room.bots["red"] = Slow(1.0)
         ticks = 0
 

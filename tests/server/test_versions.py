@@ -141,11 +141,9 @@ def test_get_rules_of_an_unknown_game_is_no_such_game(shared_server):
 
 def test_core_3_get_rules_of_a_finished_game_gives_both_outcomes(shared_server):
     """Once a game is over its whole log is public, so the divergence carries both outcomes too."""
-    from server import frames
-    from server.store import GameMeta, Stored
-    from server.store.sqlite import SqliteStore
+    from server.store import GameMeta
     from server.tokens import new_game_id
-    from tests.server_fixture import _run_apart
+    from tests.server_fixture import store_log
 
     echo_1 = events.games.load("echo", "echo-1")
     game_id = new_game_id()
@@ -154,17 +152,7 @@ def test_core_3_get_rules_of_a_finished_game_gives_both_outcomes(shared_server):
     assert echo_1.is_over(table.state)
     seats = echo_1.seats(table.state)
     meta = GameMeta(game_id, "echo", game_id, seats, {seat: "0" * 64 for seat in seats}, "2026-01-01T00:00:00.000000Z")
-
-    async def write():
-        store = SqliteStore(shared_server.db_path)
-        await store.open()
-        try:
-            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e))
-                                           for e in table.envelopes], over=True, secret=table.secret)
-        finally:
-            await store.close()
-
-    _run_apart(write)
+    store_log(shared_server.db_path, meta, table.envelopes, over=True, secret=table.secret)
     status, answer = get_json(f"{shared_server.base_url}/api/games/{game_id}/rules")
     assert status == 200 and answer["sealed"] == 0  # the log holds SecretRevealed: every die re-derived
     divergence = answer["divergence"]

@@ -127,11 +127,9 @@ def test_core_3_a_stored_log_with_a_forged_consent_is_game_unavailable(shared_se
 
     import websockets
 
-    from server import frames
-    from server.store import GameMeta, Stored
-    from server.store.sqlite import SqliteStore
+    from server.store import GameMeta
     from server.tokens import new_game_id
-    from tests.server_fixture import _run_apart
+    from tests.server_fixture import store_log
 
     echo_1 = events.games.load("echo", "echo-1")
     game_id = new_game_id()
@@ -144,17 +142,7 @@ def test_core_3_a_stored_log_with_a_forged_consent_is_game_unavailable(shared_se
                       None, None, None, None, "CORE-3", proposed.hash, None)
     seats = echo_1.seats(table.state)
     meta = GameMeta(game_id, "echo", game_id, seats, {seat: "0" * 64 for seat in seats}, "2026-01-01T00:00:00.000000Z")
-
-    async def write():
-        store = SqliteStore(shared_server.db_path)
-        await store.open()
-        try:
-            await store.create_game(meta, [Stored(e.seq, e.command_id, frames.encode_envelope(e))
-                                           for e in table.envelopes + [forged]], secret=table.secret)
-        finally:
-            await store.close()
-
-    _run_apart(write)
+    store_log(shared_server.db_path, meta, table.envelopes + [forged], secret=table.secret)
 
     async def main():
         async with websockets.connect(f"{shared_server.ws_url}/ws/{game_id}") as socket:

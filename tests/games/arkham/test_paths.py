@@ -12,16 +12,9 @@ import json
 
 from events.games.arkham import rules
 from events.games.arkham.model import Fight, InvestigatorMoved, Move, OfferTrade, Stop
-from events.rules import Rejection
 from tests import english
 from tests.games.arkham.helpers import GAME, act, inv, mon, scenario, table
-
-
-def rejected(result, rule: str, *facts: str) -> None:
-    assert isinstance(result, Rejection), result
-    assert result.rule == rule, result
-    for fact in facts:
-        assert fact in result.reason, result
+from tests.games.tables import rejected
 
 
 def test_ah_3_a_chosen_costlier_path_is_walked_and_logged():

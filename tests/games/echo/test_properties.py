@@ -12,18 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.canonical import state_hash
-from events.games.echo.model import (
-    CheckOrder,
-    EndMove,
-    Evade,
-    Exchange,
-    Fight,
-    Move,
-    Pass,
-    RollAttack,
-    Strike,
-    Trade,
-)
+from events.games.echo import model
 from events.log import Envelope, audit
 from events.rng import Rng
 from events.rules import Rejection
@@ -40,9 +29,10 @@ WORDS = ("old-city", "dark-side", "juffins-office", "novice-1", "magister-1", "d
          "gloves-of-death", "attention", "stealth", "red", "blue", "nobody", "")
 words = st.sampled_from(WORDS)
 anything = st.one_of(
-    st.builds(Move, words), st.just(EndMove()), st.builds(Evade, words), st.just(Fight()),
-    st.builds(CheckOrder, words), st.builds(Strike, words, words), st.just(Pass()), st.just(RollAttack()),
-    st.builds(Trade, words, words), st.builds(Exchange, words),
+    st.builds(model.Move, words), st.just(model.EndMove()), st.builds(model.Evade, words),
+    st.just(model.Fight()), st.builds(model.CheckOrder, words), st.builds(model.Strike, words, words),
+    st.just(model.Pass()), st.just(model.RollAttack()), st.builds(model.Trade, words, words),
+    st.builds(model.Exchange, words),
 )
 
 
@@ -76,7 +66,7 @@ def test_ec_c3_any_command_is_accepted_or_refused_with_a_clause_and_decide_is_pu
         else:
             assert result
             seat_turn = GAME.turn(tab.state)
-            if seat in seat_turn and not isinstance(command, (Trade, Exchange)):
+            if seat in seat_turn and not isinstance(command, (model.Trade, model.Exchange)):
                 assert command in GAME.legal(tab.state, seat), (seat, command)
 
 

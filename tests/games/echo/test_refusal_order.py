@@ -26,16 +26,9 @@ from events.games.echo.model import (
     Strike,
 )
 from events.games.echo.rules import turn
-from events.rules import Rejection
 from tests import english
 from tests.games.echo.helpers import GAME, act, cards, investigator_card, of, scenario, table
-
-
-def refused(result, rule: str, *facts: str) -> None:
-    assert isinstance(result, Rejection), result
-    assert result.rule == rule, result
-    for fact in facts:
-        assert fact in result.reason, result
+from tests.games.tables import rejected
 
 
 def duel(**red_values):
@@ -72,14 +65,14 @@ def brawl_waiting_for_red():
 def test_ec_3_leaving_during_the_fight_is_refused_under_ec_3_not_ec_c3():
     """EC-3: the fight waits for blue's roll; red's Move out of the Old City cites EC-3, not EC-C3."""
     tab = waiting_for_blue_after_a_failed_check()
-    refused(act(tab, "red", Move("house-by-the-bridge")), "EC-3", "a fight is under way in The Old City",
-            "must escape every enemy")
+    rejected(act(tab, "red", Move("house-by-the-bridge")), "EC-3", "a fight is under way in The Old City",
+             "must escape every enemy")
 
 
 def test_ec_15_ending_the_move_during_the_fight_is_refused_under_ec_15_not_ec_c3():
     """EC-15: the fight waits for blue's roll; red's EndMove cites EC-15."""
     tab = waiting_for_blue_after_a_failed_check()
-    refused(act(tab, "red", EndMove()), "EC-15", "every enemy must be defeated or escaped first")
+    rejected(act(tab, "red", EndMove()), "EC-15", "every enemy must be defeated or escaped first")
 
 
 def test_ec_8_a_strike_order_check_after_a_failed_evasion_is_refused_under_ec_8():
@@ -88,10 +81,10 @@ def test_ec_8_a_strike_order_check_after_a_failed_evasion_is_refused_under_ec_8(
     tab = duel()
     act(tab, "red", Evade("novice-1"), (1, 1))
     assert turn(tab.state) == ("blue",)
-    refused(act(tab, "red", CheckOrder("attention")), "EC-8", "evasion failed: no strike-order check",
-            "the enemies strike first")
-    refused(act(tab, "red", CheckOrder("stealth")), "EC-8", "evasion failed")
-    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-8", "the enemies strike first this round")
+    rejected(act(tab, "red", CheckOrder("attention")), "EC-8", "evasion failed: no strike-order check",
+             "the enemies strike first")
+    rejected(act(tab, "red", CheckOrder("stealth")), "EC-8", "evasion failed")
+    rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-8", "the enemies strike first this round")
 
 
 def test_ec_8_a_failed_retry_forbids_the_next_rounds_check_while_the_others_choose():
@@ -103,37 +96,37 @@ def test_ec_8_a_failed_retry_forbids_the_next_rounds_check_while_the_others_choo
     act(tab, "red", Pass())
     act(tab, "red", Evade("novice-1"), (1, 1))
     assert tab.state.combat.round == 2 and turn(tab.state) == ("blue",)
-    refused(act(tab, "red", CheckOrder("attention")), "EC-8", "evasion failed")
+    rejected(act(tab, "red", CheckOrder("attention")), "EC-8", "evasion failed")
 
 
 def test_ec_7_striking_before_the_enemy_after_a_failed_check_is_refused_under_ec_7():
     """EC-7: red failed the check against its one enemy: its strike while blue rolls cites EC-7."""
     tab = waiting_for_blue_after_a_failed_check()
-    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-7", "failed the strike-order check",
-            "Novice of the Order of the Barking Fish (novice-1) strikes first")
-    refused(act(tab, "red", Pass()), "EC-7", "failed the strike-order check")
+    rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-7", "failed the strike-order check",
+             "Novice of the Order of the Barking Fish (novice-1) strikes first")
+    rejected(act(tab, "red", Pass()), "EC-7", "failed the strike-order check")
 
 
 def test_ec_16_striking_before_the_enemies_after_failing_against_one_of_several_is_refused_under_ec_16():
     """EC-16 / EC-7: blue failed against the Magister only: that is failing against both, so its strike
     while red strikes first, and while the enemies' dice are rolled, cites EC-16."""
     tab = brawl_waiting_for_red()
-    refused(act(tab, "blue", Strike("novice-1", "gloves-of-death")), "EC-16",
-            "failed the strike-order check against one of 2 enemies", "every enemy strikes before it")
+    rejected(act(tab, "blue", Strike("novice-1", "gloves-of-death")), "EC-16",
+             "failed the strike-order check against one of 2 enemies", "every enemy strikes before it")
     act(tab, "red", Strike("magister-1", "dagger"))
     assert tab.state.combat.step == "attack" and turn(tab.state) == ("blue",)  # blue rolls for red first
     act(tab, "blue", RollAttack(), (1,))
     act(tab, "blue", RollAttack(), (1, 1))
     assert turn(tab.state) == ("red",)  # red rolls for blue now
-    refused(act(tab, "blue", Strike("novice-1", "gloves-of-death")), "EC-16", "every enemy strikes before it")
+    rejected(act(tab, "blue", Strike("novice-1", "gloves-of-death")), "EC-16", "every enemy strikes before it")
 
 
 def test_ec_6_other_commands_of_a_fighter_cite_the_step_that_forbids_them():
     """EC-6 / EC-5: a second check in one round, an evasion in the middle of a round: each its clause."""
     tab = waiting_for_blue_after_a_failed_check()
-    refused(act(tab, "red", CheckOrder("attention")), "EC-6", "strike order of round 1 is already decided")
-    refused(act(tab, "red", Evade("novice-1")), "EC-5", "chosen after a round; round 1 is at its attack step")
-    refused(act(tab, "red", Fight()), "EC-5", "chosen after a round")
+    rejected(act(tab, "red", CheckOrder("attention")), "EC-6", "strike order of round 1 is already decided")
+    rejected(act(tab, "red", Evade("novice-1")), "EC-5", "chosen after a round; round 1 is at its attack step")
+    rejected(act(tab, "red", Fight()), "EC-5", "chosen after a round")
 
 
 def test_ec_c3_only_when_nothing_else_forbids_it():
@@ -148,9 +141,9 @@ def test_ec_c3_only_when_nothing_else_forbids_it():
     assert tab.state.combat.step == "second" and turn(tab.state) == ("blue",)
     act(tab, "blue", Pass())
     assert tab.state.combat.step == "after" and turn(tab.state) == ("red",)
-    refused(act(tab, "blue", Fight()), "EC-C3", "red must choose to evade again or fight on, not blue")
+    rejected(act(tab, "blue", Fight()), "EC-C3", "red must choose to evade again or fight on, not blue")
     duel_tab = waiting_for_blue_after_a_failed_check()
-    refused(GAME.decide(duel_tab.state, "red", RollAttack(), None), "EC-13", "rolled by blue")
+    rejected(GAME.decide(duel_tab.state, "red", RollAttack(), None), "EC-13", "rolled by blue")
 
 
 # --- outside a fight ----------------------------------------------------------------------------
@@ -162,15 +155,15 @@ def test_ec_2_and_ec_3_out_of_turn_moves_cite_their_rule_first():
     move no rule forbids is only out of turn."""
     tab = table(scenario([("red", "melifaro", "house-by-the-bridge"), ("blue", "max", "old-city")],
                          [("novice-1", "novice-barking-fish", "iafakh")]))
-    refused(act(tab, "blue", Move("kholomi")), "EC-2", "is not joined to The Old City")
-    refused(act(tab, "blue", Evade("novice-1")), "EC-4", "no enemy 'novice-1' to evade in The Old City")
-    refused(act(tab, "blue", Fight()), "EC-3", "no enemy to fight in The Old City")
-    refused(act(tab, "blue", Move("iafakh")), "EC-C3", "it is red's movement, not blue's")
+    rejected(act(tab, "blue", Move("kholomi")), "EC-2", "is not joined to The Old City")
+    rejected(act(tab, "blue", Evade("novice-1")), "EC-4", "no enemy 'novice-1' to evade in The Old City")
+    rejected(act(tab, "blue", Fight()), "EC-3", "no enemy to fight in The Old City")
+    rejected(act(tab, "blue", Move("iafakh")), "EC-C3", "it is red's movement, not blue's")
     blocked = table(scenario([("red", "melifaro", "house-by-the-bridge"), ("blue", "max", "iafakh")],
                              [("novice-1", "novice-barking-fish", "iafakh")]))
-    refused(act(blocked, "blue", Move("old-city")), "EC-3", "must evade or defeat it")
-    refused(act(blocked, "blue", EndMove()), "EC-15", "must defeat every enemy here or escape them all")
-    refused(act(blocked, "blue", Evade("novice-1")), "EC-C3", "it is red's movement")
+    rejected(act(blocked, "blue", Move("old-city")), "EC-3", "must evade or defeat it")
+    rejected(act(blocked, "blue", EndMove()), "EC-15", "must defeat every enemy here or escape them all")
+    rejected(act(blocked, "blue", Evade("novice-1")), "EC-C3", "it is red's movement")
 
 
 # --- EC-15: every round costs 1, the last one too ----------------------------------------------
@@ -239,13 +232,13 @@ def test_ec_7_ec_9_ec_5_the_seats_own_prompt_takes_only_its_own_kind_of_command(
     """EC-7 / EC-9 / EC-5: when the fight waits for this seat, a command of another step cites that step."""
     tab = duel()
     act(tab, "red", Fight())
-    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-7", "round 1 begins with red's strike-order check")
+    rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-7", "round 1 begins with red's strike-order check")
     act(tab, "red", CheckOrder("attention"), (1, 1))
     act(tab, "blue", RollAttack(), (1,))
     assert tab.state.combat.step == "second" and turn(tab.state) == ("red",)
-    refused(act(tab, "red", Fight()), "EC-9", "red strikes now in round 1")
+    rejected(act(tab, "red", Fight()), "EC-9", "red strikes now in round 1")
     act(tab, "red", Pass())
-    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-5", "round 1 is over: red may evade again")
+    rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-5", "round 1 is over: red may evade again")
 
 
 def test_ec_6_ec_5_a_fighter_that_has_chosen_waits_under_the_clause_of_its_step():
@@ -253,17 +246,17 @@ def test_ec_6_ec_5_a_fighter_that_has_chosen_waits_under_the_clause_of_its_step(
     strike (EC-6), a strike-order check before the round begins (EC-6), a second choice (EC-5) are refused."""
     tab = brawl_waiting_for_red()
     act(tab, "red", Strike("magister-1", "dagger"))
-    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-6", "red has no strike left in round 1")
+    rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-6", "red has no strike left in round 1")
     for roller, dice in (("blue", (1,)), ("blue", (1, 1)), ("red", (1,)), ("red", (1, 1))):
         act(tab, roller, RollAttack(), dice)
     act(tab, "blue", Pass())
     act(tab, "red", Fight())
     assert tab.state.combat.step == "after" and turn(tab.state) == ("blue",)
-    refused(act(tab, "red", CheckOrder("attention")), "EC-6", "the next round's strike-order check comes once")
-    refused(act(tab, "red", Strike("novice-1", "dagger")), "EC-5", "round 1 is over")
-    refused(act(tab, "red", Evade("novice-1")), "EC-5", "red has already chosen after round 1")
+    rejected(act(tab, "red", CheckOrder("attention")), "EC-6", "the next round's strike-order check comes once")
+    rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-5", "round 1 is over")
+    rejected(act(tab, "red", Evade("novice-1")), "EC-5", "red has already chosen after round 1")
     act(tab, "blue", Evade("magister-1"))  # Stealth 2 − 2: no dice, blue's retry fails: EC-8 for round 2
-    refused(act(tab, "blue", CheckOrder("attention")), "EC-8", "evasion failed")
+    rejected(act(tab, "blue", CheckOrder("attention")), "EC-8", "evasion failed")
 
 
 def test_ec_4_an_enemy_already_evaded_is_not_evaded_twice_by_any_seat():
@@ -271,8 +264,8 @@ def test_ec_4_an_enemy_already_evaded_is_not_evaded_twice_by_any_seat():
     turn, of an enemy that is not where blue stands."""
     tab = duel()
     act(tab, "red", Evade("novice-1"), (5, 1))
-    refused(act(tab, "red", Evade("novice-1")), "EC-4", "has already evaded")
-    refused(act(tab, "blue", Evade("novice-1")), "EC-4", "no enemy 'novice-1' to evade in")
+    rejected(act(tab, "red", Evade("novice-1")), "EC-4", "has already evaded")
+    rejected(act(tab, "blue", Evade("novice-1")), "EC-4", "no enemy 'novice-1' to evade in")
 
 
 def test_ec_8_an_echo_1_log_folds_as_it_did():

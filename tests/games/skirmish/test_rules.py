@@ -8,23 +8,7 @@ loaded (``events.rng.LoadedRng``): an attack takes one d20, a door contest two p
 from __future__ import annotations
 
 from events.canonical import state_hash
-from events.games.skirmish import rules
-from events.games.skirmish.model import (
-    Activate,
-    Attack,
-    ContestDoor,
-    DecideDoor,
-    DoorContested,
-    DoorDecided,
-    DoorDecisionsDue,
-    DoorReleased,
-    DoorTaken,
-    EndActivation,
-    FigureDefeated,
-    FigureMoved,
-    GameEnded,
-    Move,
-)
+from events.games.skirmish import model, rules
 from events.rng import LoadedRng
 from tests.games.skirmish.helpers import (
     GAME,
@@ -60,9 +44,9 @@ def hold(tab, figure_id: str, open_: bool):
     """``figure_id`` activates, ends its actions in contact with door1 and decides it (SK-7)."""
     activate(tab, figure_id)
     due = end(tab, figure_id)
-    assert isinstance(due[-1], DoorDecisionsDue), due
+    assert isinstance(due[-1], model.DoorDecisionsDue), due
     side = rules.figure(tab.state, figure_id).side
-    return act(tab, side, DecideDoor(figure_id, "door1", open_))
+    return act(tab, side, model.DecideDoor(figure_id, "door1", open_))
 
 
 def pass_turn(tab, figure_id: str):
@@ -80,9 +64,9 @@ def test_sk_1_a_wall_stops_a_move_and_line_of_sight():
     tab = table(scenario(["+-+-+-+-+", "|. .|. .|", "+-+-+-+-+"],
                          [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
     activate(tab, "a")
-    refused = act(tab, "red", Move("a", (2, 0)))
+    refused = act(tab, "red", model.Move("a", (2, 0)))
     assert refused.rule == "SK-1" and "walls stand between A1 and C1" in refused.reason
-    refused = act(tab, "red", Attack("a", "b"))
+    refused = act(tab, "red", model.Attack("a", "b"))
     assert refused.rule == "SK-C3"
     assert "the wall B1|C1" in refused.reason
 
@@ -96,7 +80,7 @@ def test_sk_2_a_diagonal_step_is_refused_at_a_walls_end():
     rows = ["+-+-+-+-+", "|. .|. .|", "+ + + + +", "|. . . .|", "+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "C2")]))
     activate(tab, "a")
-    refused = act(tab, "red", Move("a", (2, 0)))
+    refused = act(tab, "red", model.Move("a", (2, 0)))
     assert refused.rule == "SK-2"
     assert "the diagonal step B2→C1 cuts the corner point (2, 1), which the wall B1|C1 touches" in refused.reason
 
@@ -106,8 +90,8 @@ def test_sk_2_a_diagonal_step_past_a_wall_end_takes_the_way_round_when_there_is_
     rows = ["+-+-+-+-+", "|. .|. .|", "+ + + + +", "|. . . .|", "+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "D2")]))
     activate(tab, "a")
-    moved = act(tab, "red", Move("a", (2, 0)))
-    assert moved[0] == FigureMoved("a", (1, 1), (2, 0), ((2, 1), (2, 0)), 2, (), ())
+    moved = act(tab, "red", model.Move("a", (2, 0)))
+    assert moved[0] == model.FigureMoved("a", (1, 1), (2, 0), ((2, 1), (2, 0)), 2, (), ())
 
 
 def test_sk_2_a_diagonal_step_is_refused_at_a_closed_doors_corner_and_allowed_once_it_is_open():
@@ -117,19 +101,19 @@ def test_sk_2_a_diagonal_step_is_refused_at_a_closed_doors_corner_and_allowed_on
     figures = [fig("a", "red", "B3", speed=1), fig("b", "blue", "C3"), fig("w", "red", "A1")]
     tab = table(scenario(DOOR_ROOM, figures))
     activate(tab, "a")
-    refused = act(tab, "red", Move("a", (2, 1)))
+    refused = act(tab, "red", model.Move("a", (2, 1)))
     assert refused.rule == "SK-2"
     assert "cuts the corner point (2, 2), which the closed door door1 (B2|C2) touches" in refused.reason
     due = end(tab, "a")  # a is in contact with door1: it decides to open it (SK-7)
-    assert due[-1] == DoorDecisionsDue("a", ("door1",))
-    act(tab, "red", DecideDoor("a", "door1", True))
+    assert due[-1] == model.DoorDecisionsDue("a", ("door1",))
+    act(tab, "red", model.DecideDoor("a", "door1", True))
     pass_turn(tab, "b")
     pass_turn(tab, "w")  # round 1 ends after w
     # Round 2: blue first (it did not activate last), then a moves diagonally past the open door.
     activate(tab, "b")
-    act(tab, "blue", EndActivation("b"))
+    act(tab, "blue", model.EndActivation("b"))
     activate(tab, "a")
-    moved = act(tab, "red", Move("a", (2, 1)))
+    moved = act(tab, "red", model.Move("a", (2, 1)))
     assert moved[0].path == ((2, 1),) and moved[0].cost == 2
 
 
@@ -141,11 +125,11 @@ def test_sk_3_entering_low_objects_costs_double():
     rows = ["+-+-+-+-+-+", "|. = . . .|", "+-+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1")]))
     activate(tab, "a")
-    moved = act(tab, "red", Move("a", (2, 0)))
-    assert moved[0] == FigureMoved("a", (0, 0), (2, 0), ((1, 0), (2, 0)), 3, ((1, 0),), ())
+    moved = act(tab, "red", model.Move("a", (2, 0)))
+    assert moved[0] == model.FigureMoved("a", (0, 0), (2, 0), ((1, 0), (2, 0)), 3, ((1, 0),), ())
     slow = table(scenario(rows, [fig("a", "red", "A1", speed=1), fig("b", "blue", "E1")]))
     activate(slow, "a")
-    refused = act(slow, "red", Move("a", (2, 0)))
+    refused = act(slow, "red", model.Move("a", (2, 0)))
     assert refused.rule == "SK-3"
     assert "C1 costs 3 movement points: entering low objects costs double; A (a) has 2 left" == refused.reason
 
@@ -155,7 +139,7 @@ def test_sk_3_low_objects_give_cover():
     rows = ["+-+-+-+-+-+", "|. . = . .|", "+-+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1", defense=12)]))
     activate(tab, "a")
-    rolled = act(tab, "red", Attack("a", "b"), dice=(10,))[0]
+    rolled = act(tab, "red", model.Attack("a", "b"), dice=(10,))[0]
     assert (rolled.cover, rolled.defense, rolled.total, rolled.hit) == (True, 16, 14, False)
     assert rolled.screens == ("low objects at C1",)
 
@@ -165,7 +149,7 @@ def test_sk_4_difficult_terrain_costs_double_and_gives_no_cover():
     rows = ["+-+-+-+-+-+", "|. ~ . . .|", "+-+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1", defense=12)]))
     activate(tab, "a")
-    rolled = act(tab, "red", Attack("a", "b"), dice=(8,))[0]
+    rolled = act(tab, "red", model.Attack("a", "b"), dice=(8,))[0]
     assert (rolled.cover, rolled.defense, rolled.hit) == (False, 12, True)
 
 
@@ -174,7 +158,7 @@ def test_sk_4_the_move_through_difficult_terrain_costs_double():
     rows = ["+-+-+-+-+-+", "|. ~ . . .|", "+-+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "E1")]))
     activate(tab, "a")
-    moved = act(tab, "red", Move("a", (2, 0)))
+    moved = act(tab, "red", model.Move("a", (2, 0)))
     assert moved[0].cost == 3 and moved[0].doubled == ((1, 0),)
 
 
@@ -184,12 +168,12 @@ def test_sk_5_a_pit_is_seen_across_but_not_crossed():
     rows = ["+-+-+-+-+", "|. O . .|", "+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "D1", defense=12)]))
     activate(tab, "a")
-    refused = act(tab, "red", Move("a", (2, 0)))
+    refused = act(tab, "red", model.Move("a", (2, 0)))
     assert refused.rule == "SK-5" and "pits lie between A1 and C1" in refused.reason
-    refused = act(tab, "red", Move("a", (1, 0)))
+    refused = act(tab, "red", model.Move("a", (1, 0)))
     assert said(refused) == ("SK-5", "B1 is a pit: no figure may enter it")
     assert rules.sight(tab.state, (0, 0), (3, 0))[:3] == (True, None, False)
-    rolled = act(tab, "red", Attack("a", "b"), dice=(8,))[0]
+    rolled = act(tab, "red", model.Attack("a", "b"), dice=(8,))[0]
     assert rolled.cover is False and rolled.defense == 12
 
 
@@ -202,16 +186,16 @@ def test_sk_6_a_closed_door_is_a_wall_and_an_open_door_changes_nothing():
     rows = ["+-+-+-+-+", "|. .|. .|", "+ + + + +", "|. .D. .|", "+ + + + +", "|. .|. .|", "+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "B2"), fig("b", "blue", "D2", defense=12)]))
     activate(tab, "a")
-    refused = act(tab, "red", Move("a", (2, 1)))
+    refused = act(tab, "red", model.Move("a", (2, 1)))
     assert said(refused) == ("SK-6", "the step B2→C2 crosses the closed door door1 (B2|C2): a closed door is "
                                 "a wall")
-    refused = act(tab, "red", Attack("a", "b"))
+    refused = act(tab, "red", model.Attack("a", "b"))
     assert refused.rule == "SK-C3" and "the closed door door1 (B2|C2)" in refused.reason
     end(tab, "a")
-    act(tab, "red", DecideDoor("a", "door1", True))
+    act(tab, "red", model.DecideDoor("a", "door1", True))
     assert door_of(tab).open and door_of(tab).holder == "a"
     activate(tab, "b")
-    rolled = act(tab, "blue", Attack("b", "a"), dice=(15,))[0]
+    rolled = act(tab, "blue", model.Attack("b", "a"), dice=(15,))[0]
     assert rolled.hit
 
 
@@ -223,15 +207,15 @@ def test_sk_7_a_figure_ending_its_turn_next_to_a_free_door_decides_it():
     only); until it answers nothing else is accepted; opening makes it the holder."""
     tab = table(scenario(DOOR_ROOM, [fig("a", "red", "A2"), fig("b", "blue", "D1")]))
     activate(tab, "a")
-    act(tab, "red", Move("a", (1, 1)))
+    act(tab, "red", model.Move("a", (1, 1)))
     due = end(tab, "a")
-    assert due == [DoorDecisionsDue("a", ("door1",))]
-    assert GAME.legal(tab.state, "red") == [DecideDoor("a", "door1", True), DecideDoor("a", "door1", False)]
+    assert due == [model.DoorDecisionsDue("a", ("door1",))]
+    assert GAME.legal(tab.state, "red") == [model.DecideDoor("a", "door1", True), model.DecideDoor("a", "door1", False)]
     assert GAME.legal(tab.state, "blue") == []
-    refused = act(tab, "red", Move("a", (1, 0)))
+    refused = act(tab, "red", model.Move("a", (1, 0)))
     assert refused.rule == "SK-7" and "decide door1 first" in refused.reason
-    decided = act(tab, "red", DecideDoor("a", "door1", True))
-    assert decided[0] == DoorDecided("door1", "a", True, False, "SK-7")
+    decided = act(tab, "red", model.DecideDoor("a", "door1", True))
+    assert decided[0] == model.DoorDecided("door1", "a", True, False, "SK-7")
     assert types(decided)[1:] == ["ActivationEnded"]
     assert (door_of(tab).open, door_of(tab).holder) == (True, "a")
 
@@ -241,8 +225,8 @@ def test_sk_7_a_door_stays_closed_while_figures_only_pass_it():
     nothing: the door stays closed and nobody holds it."""
     tab = table(scenario(DOOR_ROOM, [fig("a", "red", "A1"), fig("b", "blue", "D1")]))
     activate(tab, "a")
-    act(tab, "red", Move("a", (1, 1)))
-    act(tab, "red", Move("a", (0, 2)))
+    act(tab, "red", model.Move("a", (1, 1)))
+    act(tab, "red", model.Move("a", (0, 2)))
     events = end(tab, "a")
     assert types(events) == ["ActivationEnded"]
     assert (door_of(tab).open, door_of(tab).holder) == (False, None)
@@ -255,9 +239,9 @@ def test_sk_8_the_holder_decides_again_at_the_end_of_its_next_activation():
     pass_turn(tab, "b")
     activate(tab, "a")
     due = end(tab, "a")
-    assert due == [DoorDecisionsDue("a", ("door1",))]
-    decided = act(tab, "red", DecideDoor("a", "door1", False))
-    assert decided[0] == DoorDecided("door1", "a", False, True, "SK-8")
+    assert due == [model.DoorDecisionsDue("a", ("door1",))]
+    decided = act(tab, "red", model.DecideDoor("a", "door1", False))
+    assert decided[0] == model.DoorDecided("door1", "a", False, True, "SK-8")
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
 
 
@@ -268,9 +252,9 @@ def test_sk_9_a_holder_that_is_not_in_contact_at_the_end_of_its_activation_lets_
     hold(tab, "a", True)
     pass_turn(tab, "b")
     activate(tab, "a")
-    act(tab, "red", Move("a", (0, 2)))
+    act(tab, "red", model.Move("a", (0, 2)))
     events = end(tab, "a")
-    assert events[0] == DoorReleased("door1", "a", True)
+    assert events[0] == model.DoorReleased("door1", "a", True)
     assert types(events) == ["DoorReleased", "ActivationEnded"]
     assert (door_of(tab).open, door_of(tab).holder) == (False, None)
 
@@ -280,9 +264,9 @@ def test_sk_9_a_defeated_holder_lets_the_door_close():
     tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2", hp=10), fig("b", "blue", "C2", damage=10)]))
     hold(tab, "a", True)
     activate(tab, "b")
-    events = act(tab, "blue", Attack("b", "a"), dice=(18,))
+    events = act(tab, "blue", model.Attack("b", "a"), dice=(18,))
     assert types(events) == ["AttackRolled", "FigureDefeated", "DoorReleased", "GameEnded"]
-    assert events[2] == DoorReleased("door1", "a", True)
+    assert events[2] == model.DoorReleased("door1", "a", True)
     assert (door_of(tab).open, door_of(tab).holder) == (False, None)
 
 
@@ -301,9 +285,9 @@ def test_sk_10_an_enemy_contest_is_an_opposed_d20_plus_attack_and_the_winner_hol
     """SK-10: z (Attack 3) steps to C2 and wants door1 open: 15 + 3 = 18 beats a's 10 + 4 = 14."""
     tab = contest_table()
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    events = act(tab, "blue", ContestDoor("z", "door1", True), dice=(15, 10))
-    assert events == [DoorContested("door1", "z", "a", True, 3, 0, 4, 0, ((15, 18, 10, 14),), "z", True, "SK-10")]
+    act(tab, "blue", model.Move("z", (2, 1)))
+    events = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(15, 10))
+    assert events == [model.DoorContested("door1", "z", "a", True, 3, 0, 4, 0, ((15, 18, 10, 14),), "z", True, "SK-10")]
     assert (door_of(tab).open, door_of(tab).holder) == (True, "z")
 
 
@@ -311,11 +295,11 @@ def test_sk_10_the_holder_wins_a_lower_enemy_roll_and_keeps_the_door():
     """SK-10: 5 + 3 = 8 against 12 + 4 = 16: a keeps door1 closed; z cannot try again this activation."""
     tab = contest_table()
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    events = act(tab, "blue", ContestDoor("z", "door1", True), dice=(5, 12))
+    act(tab, "blue", model.Move("z", (2, 1)))
+    events = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(5, 12))
     assert events[0].winner == "a" and events[0].open is False
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
-    again = act(tab, "blue", ContestDoor("z", "door1", True))
+    again = act(tab, "blue", model.ContestDoor("z", "door1", True))
     assert again.rule == "SK-10" and "already contested door1 this activation" in again.reason
 
 
@@ -324,8 +308,8 @@ def test_sk_10_each_side_adds_2_per_other_figure_of_its_side_in_contact():
     tab = contest_table([fig("r", "red", "B1"), fig("y", "blue", "C3")])
     # Round 1 so far: a (red) held the door. Blue's z acts next.
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 10))[0]
+    act(tab, "blue", model.Move("z", (2, 1)))
+    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(10, 10))[0]
     assert (event.figure_bonus, event.holder_bonus) == (2, 2)
     assert event.throws[0] == (10, 15, 10, 16)
 
@@ -334,8 +318,8 @@ def test_sk_10_a_critical_beats_a_higher_total():
     """SK-10, SK-C4: z rolls a natural 20 (23) against a's 19 + 10 = 29: the critical wins."""
     tab = contest_table(a_attack=10)
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(20, 19))[0]
+    act(tab, "blue", model.Move("z", (2, 1)))
+    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(20, 19))[0]
     assert event.throws == ((20, 23, 19, 29),) and event.winner == "z"
 
 
@@ -344,8 +328,8 @@ def test_sk_10_the_holders_critical_beats_the_contesters_higher_total():
     (two allies in contact) = 26 loses."""
     tab = contest_table([fig("y1", "blue", "C1"), fig("y2", "blue", "C3")])
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(19, 20))[0]
+    act(tab, "blue", model.Move("z", (2, 1)))
+    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(19, 20))[0]
     assert event.throws == ((19, 26, 20, 24),) and event.winner == "a"
 
 
@@ -353,8 +337,8 @@ def test_sk_10_equal_totals_are_a_tie_and_both_roll_again():
     """SK-10, SK-C4: 10 + 3 = 13 against 9 + 4 = 13 is a tie; then 5 + 3 = 8 loses to 12 + 4."""
     tab = contest_table()
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 9, 5, 12))[0]
+    act(tab, "blue", model.Move("z", (2, 1)))
+    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(10, 9, 5, 12))[0]
     assert event.throws == ((10, 13, 9, 13), (5, 8, 12, 16)) and event.winner == "a"
 
 
@@ -362,8 +346,8 @@ def test_sk_c4_two_criticals_are_a_tie():
     """SK-C4: both roll a natural 20: a tie, both roll again (then 10 + 3 beats 2 + 4)."""
     tab = contest_table()
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(20, 20, 10, 2))[0]
+    act(tab, "blue", model.Move("z", (2, 1)))
+    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(20, 20, 10, 2))[0]
     assert event.throws == ((20, 23, 20, 24), (10, 13, 2, 6)) and event.winner == "z"
 
 
@@ -372,19 +356,19 @@ def test_sk_10_contests_need_contact_a_holder_and_a_change():
     door already has, a contest is refused with the fact."""
     tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("z", "blue", "D2")]))
     activate(tab, "a")
-    free = act(tab, "red", ContestDoor("a", "door1", True))
+    free = act(tab, "red", model.ContestDoor("a", "door1", True))
     assert free.rule == "SK-7" and "nobody holds door1" in free.reason
     end(tab, "a")
-    act(tab, "red", DecideDoor("a", "door1", False))
+    act(tab, "red", model.DecideDoor("a", "door1", False))
     activate(tab, "z")
-    far = act(tab, "blue", ContestDoor("z", "door1", True))
+    far = act(tab, "blue", model.ContestDoor("z", "door1", True))
     assert far.rule == "SK-10" and "D2 is not in contact with door1" in far.reason
-    act(tab, "blue", Move("z", (2, 1)))
-    same = act(tab, "blue", ContestDoor("z", "door1", False))
+    act(tab, "blue", model.Move("z", (2, 1)))
+    same = act(tab, "blue", model.ContestDoor("z", "door1", False))
     assert said(same) == ("SK-10", "door1 is already closed")
-    act(tab, "blue", EndActivation("z"))
+    act(tab, "blue", model.EndActivation("z"))
     activate(tab, "a")
-    own = act(tab, "red", ContestDoor("a", "door1", True))
+    own = act(tab, "red", model.ContestDoor("a", "door1", True))
     assert own.rule == "SK-8"
 
 
@@ -396,9 +380,9 @@ def test_sk_11_an_ally_of_the_holder_still_rolls_against_it_with_4_more():
     hold(tab, "a", False)
     pass_turn(tab, "z")
     activate(tab, "r")
-    act(tab, "red", Move("r", (1, 0)))
-    event = act(tab, "red", ContestDoor("r", "door1", True), dice=(6, 9))[0]
-    assert event == DoorContested("door1", "r", "a", True, 4, 6, 4, 2, ((6, 16, 9, 15),), "r", True, "SK-11")
+    act(tab, "red", model.Move("r", (1, 0)))
+    event = act(tab, "red", model.ContestDoor("r", "door1", True), dice=(6, 9))[0]
+    assert event == model.DoorContested("door1", "r", "a", True, 4, 6, 4, 2, ((6, 16, 9, 15),), "r", True, "SK-11")
     assert (door_of(tab).open, door_of(tab).holder) == (True, "r")
 
 
@@ -407,15 +391,15 @@ def test_sk_c4_a_contest_declared_when_the_holder_has_left_needs_no_roll():
     state it won until z's next activation); a, in contact, wants it closed: no roll, a takes it."""
     tab = contest_table()
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    act(tab, "blue", ContestDoor("z", "door1", True), dice=(15, 10))
-    act(tab, "blue", Move("z", (3, 2)))
-    events = act(tab, "blue", EndActivation("z"))
+    act(tab, "blue", model.Move("z", (2, 1)))
+    act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(15, 10))
+    act(tab, "blue", model.Move("z", (3, 2)))
+    events = act(tab, "blue", model.EndActivation("z"))
     assert types(events) == ["ActivationEnded", "RoundEnded"]
     assert (door_of(tab).open, door_of(tab).holder) == (True, "z")
     activate(tab, "a")
-    taken = act(tab, "red", ContestDoor("a", "door1", False), dice=())
-    assert taken == [DoorTaken("door1", "a", "z", False)]
+    taken = act(tab, "red", model.ContestDoor("a", "door1", False), dice=())
+    assert taken == [model.DoorTaken("door1", "a", "z", False)]
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
 
 
@@ -427,7 +411,7 @@ def test_sk_c2_a_move_without_a_figure_moves_the_figure_acting_now():
     nobody acting it is refused."""
     tab = table(scenario(open_rows(3, 1), [fig("a", "red", "A1"), fig("b", "blue", "C1")]))
     command = GAME.commands.build({"type": "Move", "to": [1, 0]})
-    assert command == Move(None, (1, 0))
+    assert command == model.Move(None, (1, 0))
     assert act(tab, "red", command).rule == "SK-C5"
     activate(tab, "a")
     assert act(tab, "red", command)[0].figure == "a"
@@ -440,7 +424,7 @@ def test_sk_c2_a_diagonal_step_costs_2_by_default_and_1_when_the_scenario_says_s
     for cost, extra in ((2, {}), (1, {"diagonal_cost": 1})):
         tab = table(scenario(rows, figures, **extra))
         activate(tab, "a")
-        assert act(tab, "red", Move("a", (1, 1)))[0].cost == cost
+        assert act(tab, "red", model.Move("a", (1, 1)))[0].cost == cost
 
 
 def test_sk_c2_figures_pass_through_allies_but_never_stop_on_them_nor_enter_enemies():
@@ -449,13 +433,13 @@ def test_sk_c2_figures_pass_through_allies_but_never_stop_on_them_nor_enter_enem
     rows = ["+-+-+-+-+-+", "|. . . . .|", "+-+-+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "red", "B1"), fig("e", "blue", "D1")]))
     activate(tab, "a")
-    assert act(tab, "red", Move("a", (1, 0))).reason == "B1 holds B (b): a figure may pass through an ally but " \
+    assert act(tab, "red", model.Move("a", (1, 0))).reason == "B1 holds B (b): a figure may pass through an ally but " \
                                                          "not stop on it"
-    enemy = act(tab, "red", Move("a", (3, 0)))
+    enemy = act(tab, "red", model.Move("a", (3, 0)))
     assert enemy.rule == "SK-C2" and "enemy E (e)" in enemy.reason
-    behind = act(tab, "red", Move("a", (4, 0)))
+    behind = act(tab, "red", model.Move("a", (4, 0)))
     assert behind.rule == "SK-C2" and "enemies bar every way" in behind.reason
-    moved = act(tab, "red", Move("a", (2, 0)))
+    moved = act(tab, "red", model.Move("a", (2, 0)))
     assert moved[0].passed == ((1, 0),)
 
 
@@ -466,18 +450,18 @@ def test_sk_c2_move_then_attack_attack_then_move_or_move_twice():
     figures = [fig("a", "red", "A1", speed=3), fig("b", "blue", "L1", hp=50)]
     tab = table(scenario(rows, figures))
     activate(tab, "a")
-    act(tab, "red", Move("a", (3, 0)))
-    act(tab, "red", Attack("a", "b"), dice=(2,))
-    assert act(tab, "red", Move("a", (4, 0))).reason == "A (a) has no movement points left this activation"
+    act(tab, "red", model.Move("a", (3, 0)))
+    act(tab, "red", model.Attack("a", "b"), dice=(2,))
+    assert act(tab, "red", model.Move("a", (4, 0))).reason == "A (a) has no movement points left this activation"
     tab = table(scenario(rows, figures))
     activate(tab, "a")
-    act(tab, "red", Attack("a", "b"), dice=(2,))
-    assert act(tab, "red", Move("a", (3, 0)))[0].cost == 3
-    assert act(tab, "red", Move("a", (4, 0))).rule == "SK-C2"
+    act(tab, "red", model.Attack("a", "b"), dice=(2,))
+    assert act(tab, "red", model.Move("a", (3, 0)))[0].cost == 3
+    assert act(tab, "red", model.Move("a", (4, 0))).rule == "SK-C2"
     tab = table(scenario(rows, figures))
     activate(tab, "a")
-    assert act(tab, "red", Move("a", (6, 0)))[0].cost == 6
-    refused = act(tab, "red", Attack("a", "b"))
+    assert act(tab, "red", model.Move("a", (6, 0)))[0].cost == 6
+    refused = act(tab, "red", model.Attack("a", "b"))
     assert refused.rule == "SK-C2" and "moved 6 movement points, more than its 3" in refused.reason
 
 
@@ -486,14 +470,15 @@ def test_sk_c2_a_hit_deals_damage_and_a_figure_at_0_is_defeated():
     figures = [fig("a", "red", "A1"), fig("c", "red", "A2"), fig("b", "blue", "D1", hp=15)]
     tab = table(scenario(open_rows(4, 2), figures))
     activate(tab, "a")
-    rolled = act(tab, "red", Attack("a", "b"), dice=(11,))
+    rolled = act(tab, "red", model.Attack("a", "b"), dice=(11,))
     assert rolled[0].hit and rolled[0].damage == 10 and rules.figure(tab.state, "b").hp == 5
     end(tab, "a")
     activate(tab, "b")
     end(tab, "b")
     activate(tab, "c")
-    events = act(tab, "red", Attack("c", "b"), dice=(9,))
-    assert events[1] == FigureDefeated("b", (3, 0)) and events[2] == GameEnded("red", "blue has no figure left")
+    events = act(tab, "red", model.Attack("c", "b"), dice=(9,))
+    assert events[1] == model.FigureDefeated("b", (3, 0))
+    assert events[2] == model.GameEnded("red", "blue has no figure left")
     assert rules.figure(tab.state, "b").at is None and GAME.is_over(tab.state)
 
 
@@ -501,10 +486,10 @@ def test_sk_c2_a_melee_figure_attacks_only_adjacent_figures():
     """SK-C2 (reading): a melee figure two squares away is refused; adjacent, it attacks."""
     tab = table(scenario(open_rows(4, 1), [fig("a", "red", "A1", melee=True), fig("b", "blue", "C1")]))
     activate(tab, "a")
-    refused = act(tab, "red", Attack("a", "b"))
+    refused = act(tab, "red", model.Attack("a", "b"))
     assert refused.rule == "SK-C2" and "fights in melee only" in refused.reason
-    act(tab, "red", Move("a", (1, 0)))
-    assert act(tab, "red", Attack("a", "b"), dice=(1,))[0].hit is False
+    act(tab, "red", model.Move("a", (1, 0)))
+    assert act(tab, "red", model.Attack("a", "b"), dice=(1,))[0].hit is False
 
 
 # --- SK-C3 line of sight and cover ----------------------------------------------------------------------
@@ -515,7 +500,7 @@ def test_sk_c3_an_adjacent_target_never_has_cover_but_one_across_a_wall_is_not_a
     rows = ["+-+-+", "|. .|", "+-+ +", "|. .|", "+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1", melee=True), fig("b", "blue", "A2")]))
     activate(tab, "a")
-    refused = act(tab, "red", Attack("a", "b"))
+    refused = act(tab, "red", model.Attack("a", "b"))
     assert refused.rule == "SK-C2" and "not adjacent" in refused.reason
     assert rules.sight(tab.state, (0, 0), (0, 1))[0] is False
 
@@ -545,7 +530,7 @@ def test_sk_c5_sides_alternate_a_side_with_nobody_left_is_skipped_and_rounds_end
     pass_turn(tab, "a")
     assert GAME.turn(tab.state) == ("blue",)
     pass_turn(tab, "b")
-    refused = act(tab, "red", Activate("a"))
+    refused = act(tab, "red", model.Activate("a"))
     assert said(refused) == ("SK-C5", "A (a) has already activated in round 1")
     events = pass_turn(tab, "c")
     assert types(events) == ["ActivationEnded", "RoundEnded"] and events[0].next_side == "blue"
@@ -561,11 +546,11 @@ def test_sk_c5_only_the_side_on_turn_and_only_the_active_figure_act():
     """SK-C5: blue out of turn is refused naming whose turn it is; another red figure than the
     active one is refused; an enemy's figure is refused."""
     tab = table(scenario(open_rows(4, 1), [fig("a", "red", "A1"), fig("c", "red", "B1"), fig("b", "blue", "D1")]))
-    assert said(act(tab, "blue", Activate("b"))) == ("SK-C5", "it is red's turn, not blue's")
-    assert act(tab, "red", Activate("b")).reason == "B (b) is a blue figure, not one of red's"
+    assert said(act(tab, "blue", model.Activate("b"))) == ("SK-C5", "it is red's turn, not blue's")
+    assert act(tab, "red", model.Activate("b")).reason == "B (b) is a blue figure, not one of red's"
     activate(tab, "a")
-    assert act(tab, "red", Move("c", (2, 0))).reason == "A (a) is acting, not C (c)"
-    assert act(tab, "red", Activate("c")).rule == "SK-C5"
+    assert act(tab, "red", model.Move("c", (2, 0))).reason == "A (a) is acting, not C (c)"
+    assert act(tab, "red", model.Activate("c")).rule == "SK-C5"
 
 
 # --- SK-C6 contact --------------------------------------------------------------------------------------
@@ -582,8 +567,8 @@ def test_sk_c6_keeping_a_door_closed_holds_it():
     tab = contest_table()
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
-    assert isinstance(act(tab, "blue", ContestDoor("z", "door1", True), dice=(3, 3))[0], DoorContested)
+    act(tab, "blue", model.Move("z", (2, 1)))
+    assert isinstance(act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(3, 3))[0], model.DoorContested)
 
 
 # --- purity ---------------------------------------------------------------------------------------------
@@ -593,7 +578,7 @@ def test_decide_never_changes_the_state_it_is_given():
     """STYLE habit 2: hash the state, decide every legal command, the hash is unchanged."""
     tab = contest_table([fig("y", "blue", "C3")])
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 1)))
+    act(tab, "blue", model.Move("z", (2, 1)))
     before = state_hash(tab.state)
     for command in GAME.legal(tab.state, "blue"):
         GAME.decide(tab.state, "blue", command, LoadedRng((7, 11) * 20))
@@ -610,15 +595,15 @@ def test_sk_6_a_closed_wide_door_is_a_wall_along_every_edge_and_opens_as_one():
     tab = table(scenario(WIDE_DOOR, [fig("a", "red", "B1"), fig("b", "blue", "D4")]))
     assert [d.id for d in tab.state.doors] == ["door1"]
     activate(tab, "a")
-    act(tab, "red", Move("a", (1, 1)))
-    refused = act(tab, "red", Move("a", (2, 1)))
+    act(tab, "red", model.Move("a", (1, 1)))
+    refused = act(tab, "red", model.Move("a", (2, 1)))
     assert refused.rule == "SK-6" and "crosses the closed door door1 (B2|C2)" in refused.reason
-    refused = act(tab, "red", Move("a", (2, 2)))
+    refused = act(tab, "red", model.Move("a", (2, 2)))
     assert refused.rule == "SK-2"
     assert "the corner point (2, 2), which the closed door door1 (B2|C2, B3|C3) touches" in refused.reason
-    act(tab, "red", Move("a", (1, 0)))
-    assert end(tab, "a") == [DoorDecisionsDue("a", ("door1",))]
-    act(tab, "red", DecideDoor("a", "door1", True))
+    act(tab, "red", model.Move("a", (1, 0)))
+    assert end(tab, "a") == [model.DoorDecisionsDue("a", ("door1",))]
+    act(tab, "red", model.DecideDoor("a", "door1", True))
     assert rules.blocked_edges(tab.state) == set(tab.state.grid.walls)
     assert rules.line_of_sight(tab.state, (0, 2), (3, 2))
 
@@ -637,14 +622,14 @@ def test_sk_9_a_holder_leaving_every_edge_of_a_wide_door_closes_all_of_it():
     hold(tab, "a", True)
     pass_turn(tab, "b")
     activate(tab, "a")
-    act(tab, "red", Move("a", (1, 2)))
-    assert end(tab, "a") == [DoorDecisionsDue("a", ("door1",))]
-    act(tab, "red", DecideDoor("a", "door1", True))
+    act(tab, "red", model.Move("a", (1, 2)))
+    assert end(tab, "a") == [model.DoorDecisionsDue("a", ("door1",))]
+    act(tab, "red", model.DecideDoor("a", "door1", True))
     pass_turn(tab, "b")
     activate(tab, "a")
-    act(tab, "red", Move("a", (0, 3)))
+    act(tab, "red", model.Move("a", (0, 3)))
     events = end(tab, "a")
-    assert events[0] == DoorReleased("door1", "a", True)
+    assert events[0] == model.DoorReleased("door1", "a", True)
     assert (door_of(tab).open, door_of(tab).holder) == (False, None)
     assert rules.blocked_edges(tab.state) >= {((1, 1), (2, 1)), ((1, 2), (2, 2))}
 
@@ -657,8 +642,8 @@ def test_sk_10_a_wide_door_is_contested_as_one_with_plus_2_for_contact_at_any_ed
     tab = table(scenario(WIDE_DOOR, figures))
     hold(tab, "a", False)
     activate(tab, "z")
-    act(tab, "blue", Move("z", (2, 3)))
-    event = act(tab, "blue", ContestDoor("z", "door1", True), dice=(10, 10))[0]
+    act(tab, "blue", model.Move("z", (2, 3)))
+    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(10, 10))[0]
     assert (event.figure_bonus, event.holder_bonus, event.winner) == (2, 2, "a")
     assert event.throws == ((10, 15, 10, 16),)
 
@@ -684,16 +669,16 @@ def order_table() -> object:
 def test_sk_5_a_move_into_a_pit_out_of_turn_cites_the_pit_not_the_turn():
     """SK-5 before SK-C5: on red's turn blue's z wants D3, a pit; so does red's c while a acts."""
     tab = order_table()
-    assert said(act(tab, "blue", Move("z", (3, 2)))) == ("SK-5", "D3 is a pit: no figure may enter it")
+    assert said(act(tab, "blue", model.Move("z", (3, 2)))) == ("SK-5", "D3 is a pit: no figure may enter it")
     activate(tab, "a")
-    assert act(tab, "red", Move("c", (3, 2))).rule == "SK-5"
-    assert said(act(tab, "blue", Move("z", (3, 1), ((3, 1),)))) == ("SK-C5", "it is red's turn, not blue's")
+    assert act(tab, "red", model.Move("c", (3, 2))).rule == "SK-5"
+    assert said(act(tab, "blue", model.Move("z", (3, 1), ((3, 1),)))) == ("SK-C5", "it is red's turn, not blue's")
 
 
 def test_sk_1_a_chosen_step_across_a_wall_out_of_turn_cites_the_wall_and_the_step():
     """SK-1 before SK-C5: z's path D1→C1→B1 crosses the wall, whoever's turn it is."""
     tab = order_table()
-    refused = act(tab, "blue", Move("z", (1, 0), ((2, 0), (1, 0))))
+    refused = act(tab, "blue", model.Move("z", (1, 0), ((2, 0), (1, 0))))
     assert said(refused) == ("SK-1", "step 2, C1→B1: crosses the wall B1|C1: a wall stops movement")
 
 
@@ -701,9 +686,9 @@ def test_sk_c3_an_attack_out_of_turn_without_line_of_sight_cites_the_sight_rule(
     """SK-C3 before SK-C5: z at D1 cannot see a at A1 past the wall; c at A3 it can see, so
     attacking c out of turn is only a matter of turn."""
     tab = order_table()
-    refused = act(tab, "blue", Attack("z", "a"))
+    refused = act(tab, "blue", model.Attack("z", "a"))
     assert refused.rule == "SK-C3" and "no line of sight from D1 to A at A1" in refused.reason
-    assert said(act(tab, "blue", Attack("z", "c"))) == ("SK-C5", "it is red's turn, not blue's")
+    assert said(act(tab, "blue", model.Attack("z", "c"))) == ("SK-C5", "it is red's turn, not blue's")
 
 
 def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
@@ -711,17 +696,17 @@ def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
     in contact (SK-10); once a holds it closed, z's contest out of turn is only a matter of turn."""
     figures = [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "C1"), fig("y", "blue", "D2")]
     tab = table(scenario(ORDER_ROOM, figures))
-    refused = act(tab, "blue", ContestDoor("z", "door1", True))
+    refused = act(tab, "blue", model.ContestDoor("z", "door1", True))
     assert refused.rule == "SK-7" and "nobody holds door1" in refused.reason
     activate(tab, "a")
-    act(tab, "red", Move("a", (1, 0)))
+    act(tab, "red", model.Move("a", (1, 0)))
     end(tab, "a")
-    act(tab, "red", DecideDoor("a", "door1", False))
+    act(tab, "red", model.DecideDoor("a", "door1", False))
     pass_turn(tab, "y")  # blue's turn passes; red's c is on turn
-    refused = act(tab, "blue", ContestDoor("y", "door1", True))
+    refused = act(tab, "blue", model.ContestDoor("y", "door1", True))
     assert refused.rule == "SK-10" and "Y at D2 is not in contact with door1" in refused.reason
-    assert said(act(tab, "blue", ContestDoor("z", "door1", True))) == ("SK-C5", "it is red's turn, not blue's")
-    assert said(act(tab, "blue", Activate("y"))) == ("SK-C5", "Y (y) has already activated in round 1")
+    assert said(act(tab, "blue", model.ContestDoor("z", "door1", True))) == ("SK-C5", "it is red's turn, not blue's")
+    assert said(act(tab, "blue", model.Activate("y"))) == ("SK-C5", "Y (y) has already activated in round 1")
 
 
 def test_sk_c5_not_your_turn_when_nothing_else_forbids_and_the_state_is_untouched():
@@ -729,8 +714,8 @@ def test_sk_c5_not_your_turn_when_nothing_else_forbids_and_the_state_is_untouche
     out of turn never changes the state (the hypothetical activation is not kept)."""
     tab = order_table()
     before = state_hash(tab.state)
-    for command in (Move("z", (2, 0)), Move(None, (2, 0)), EndActivation("z"), DecideDoor("z", "door1", True),
-                    Activate("z")):
+    for command in (model.Move("z", (2, 0)), model.Move(None, (2, 0)), model.EndActivation("z"),
+                    model.DecideDoor("z", "door1", True), model.Activate("z")):
         assert said(act(tab, "blue", command)) == ("SK-C5", "it is red's turn, not blue's"), command
     assert state_hash(tab.state) == before
     assert GAME.legal(tab.state, "blue") == []

@@ -1,0 +1,93 @@
+"""What the SQLite and PostgreSQL stores share: the schema, the metadata row, the rows they insert.
+
+The two back ends differ in how they talk to their database (one thread and group commit on
+SQLite, a pool and one-statement appends on PostgreSQL), not in what they keep: the tables, the
+columns of a game's row and how a row becomes a ``GameMeta`` are written here once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from server.store.base import GameMeta, Stored
+
+
+def schema(boolean: str, false: str, events_key: str) -> str:
+    """The tables, in the back end's words for a boolean column, its false, and the events' key.
+
+    SQLite keeps ``over`` as ``INTEGER … DEFAULT 0`` and its events under ``UNIQUE (game, seq)``;
+    PostgreSQL as ``boolean … DEFAULT false`` under ``PRIMARY KEY (game, seq)``.
+    """
+    return f"""
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    title TEXT NOT NULL,
+    seats TEXT NOT NULL,          -- JSON list of seat names, in order
+    token_hashes TEXT NOT NULL,   -- JSON object: seat -> sha256 hex of its token
+    created TEXT NOT NULL,
+    head INTEGER NOT NULL,
+    over {boolean} NOT NULL DEFAULT {false}
+);
+CREATE TABLE IF NOT EXISTS events (
+    game TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    command_id TEXT,
+    envelope TEXT NOT NULL,       -- the envelope's JSON, exactly as sent to clients
+    {events_key} (game, seq)
+);
+CREATE INDEX IF NOT EXISTS games_created ON games (created DESC, id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    state TEXT NOT NULL,          -- the state's canonical JSON: a cache, checked against the log's hash
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS secrets (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    secret TEXT NOT NULL          -- 64 hex digits (CORE-1); read only by the game's Room
+);
+CREATE TABLE IF NOT EXISTS bots (
+    game TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    policy TEXT NOT NULL,         -- events.bots.POLICIES: the server plays this seat (issue 18)
+    PRIMARY KEY (game, seat)
+);
+CREATE TABLE IF NOT EXISTS chat (  -- table talk (issue 18, server/chat.py): never in the log or its hashes
+    game TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL CHECK (n >= 1),  -- dense from 1 per game, over both channels
+    channel TEXT NOT NULL CHECK (channel IN ('seats', 'spectators')),
+    author TEXT NOT NULL,         -- a seat, or 'spectator'
+    text TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+);
+CREATE INDEX IF NOT EXISTS chat_channel ON chat (game, channel, n);
+"""
+
+
+META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
+
+
+def meta_row(meta: GameMeta, head: int, over: Any) -> tuple:
+    """The games row for ``create_game``, in ``META_COLUMNS`` order (``over`` in the back end's type)."""
+    return (meta.game_id, meta.rules, meta.title, json.dumps(list(meta.seats)),
+            json.dumps(meta.token_hashes, sort_keys=True), meta.created, head, over)
+
+
+def meta_of(row: Any) -> GameMeta:
+    """A games row, selected as ``META_COLUMNS``, as a ``GameMeta``."""
+    game_id, rules, title, seats, token_hashes, created, head, over = row
+    return GameMeta(game_id, rules, title, tuple(json.loads(seats)), json.loads(token_hashes), created, head, bool(over))
+
+
+def bot_rows(game_id: str, bots: dict | None) -> list[tuple[str, str, str]]:
+    """The bots rows ``(game, seat, policy)`` of a game, by seat (none for no bots)."""
+    return [(game_id, seat, policy) for seat, policy in sorted((bots or {}).items())]
+
+
+def event_rows(game_id: str, events: Sequence[Stored]) -> list[tuple[str, int, str | None, str]]:
+    """The events rows ``(game, seq, command_id, envelope)`` of a batch."""
+    return [(game_id, event.seq, event.command_id, event.envelope) for event in events]
