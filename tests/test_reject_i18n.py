@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,50 @@ def _messages(key: str, params: tuple) -> list:
             if isinstance(item, Phrase):
                 found += _messages(item.key, item.params)
     return found
+
+
+#: The games whose refusals name things (issue 17: names, never ids), checked by ``check_names``.
+NAMED = ("gloomhaven",)
+#: An id as the data writes them: lowercase words joined by - or _ (bandit-guard-1, br-01, novice-1, red-t).
+ID = re.compile(r"(?<![\w'-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w'-])")
+QUOTED = re.compile(r"'[^']*'")
+
+
+def check_names(rejection: Rejection) -> None:
+    """A reason of a game in ``NAMED`` holds no id: none outside what the client sent (quoted, as
+    ``repr`` puts it: an id that names nothing is said as it was sent) and the names it gives
+    (``Named`` texts: a test's card may be named like an id)."""
+    game = rejection.key.split(".")[1]
+    if game not in NAMED:
+        return
+    text = QUOTED.sub("", rejection.reason)
+    for name in sorted(_names(rejection.params), key=len, reverse=True):
+        text = text.replace(name, "")
+    assert not ID.findall(text), f"{rejection}: says the id {ID.findall(text)}, not a name"
+
+
+def _names(params: tuple) -> set:
+    found = set()
+    for _name, value in params:
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Named):
+                found.add(item.text)
+            elif isinstance(item, Phrase):
+                found |= _names(item.params)
+    return found
+
+
+def test_an_id_in_a_reason_is_found_but_a_name_or_what_the_client_sent_is_not():
+    """The check of ``tests/games/conftest.py``: it can fail."""
+    from events.rules import named
+
+    with pytest.raises(AssertionError, match="bandit-guard-1"):
+        check_names(refuse("GH-C5", "reject.gloomhaven.not_adjacent", "{figure} is not adjacent (a melee attack)",
+                           figure="bandit-guard-1"))
+    check_names(refuse("GH-C5", "reject.gloomhaven.not_a_monster", "{figure} is not a monster on the map",
+                       figure=repr("bandit-guard-9")))
+    check_names(refuse("GH-3", "reject.gloomhaven.card_used", "{card} was already used this turn: play the other card",
+                       card=named("t-10", "t-10")))
 
 
 # --- the scan ----------------------------------------------------------------------------------------
