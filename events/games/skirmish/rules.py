@@ -51,7 +51,7 @@ from events.geometry.squares import (
     square_step_block,
     square_step_cost,
 )
-from events.rules import Phrase, Rejection, phrase, refuse
+from events.rules import Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -469,8 +469,8 @@ def _who(state: State, figure_id: str) -> Phrase | str:
 
 
 def _named(item: Figure) -> Phrase:
-    """A figure in a reason: its name (in the reader's language) and its id."""
-    return phrase("reject.skirmish.figure", "{name} ({figure})", name=item.name, figure=item.id)
+    """A figure in a reason: its name in the reader's language, as the log says it (issue 17: never its id)."""
+    return phrase("reject.skirmish.figure", "{name}", name=named(item.name, item.name))
 
 
 # --- moving ------------------------------------------------------------------------------------------

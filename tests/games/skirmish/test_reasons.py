@@ -1,0 +1,29 @@
+"""Skirmish's refusals name figures as the log does, never by id (issue 17): "Sir Aldo", not
+"Sir Aldo (aldo)", and the page says the name in the reader's language (names/skirmish.<lang>.json)."""
+
+from __future__ import annotations
+
+from events.games.skirmish.model import Activate
+from events.rules import message_data
+from tests.games.skirmish.helpers import act, fig, open_rows, scenario, table
+
+
+def said(lang, found):
+    from client import i18n
+    from server.i18n import payload
+
+    try:
+        i18n.install(payload(lang))
+        return i18n.message("skirmish", found.key, {name: message_data(value) for name, value in found.params})
+    finally:
+        i18n.install(payload("en"))
+
+
+def test_sk_c5_an_enemys_figure_is_refused_by_its_name_in_each_language():
+    """SK-C5: red activating blue's Sir Aldo is told so by name; French says "Sire Aldo"."""
+    tab = table(scenario(open_rows(4, 1), [fig("ana", "red", "A1", name="Ana"),
+                                           fig("aldo", "blue", "D1", name="Sir Aldo")]))
+    refused = act(tab, "red", Activate("aldo"))
+    assert (refused.rule, refused.reason) == ("SK-C5", "Sir Aldo is a blue figure, not one of red's")
+    assert said("fr", refused) == "Sire Aldo est une figurine du camp bleu, pas du camp rouge"
+    assert "aldo" not in said("ru", refused)
