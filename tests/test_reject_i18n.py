@@ -70,33 +70,34 @@ def _messages(key: str, params: tuple) -> list:
 
 
 #: The games whose refusals name things (issue 17: names, never ids), checked by ``check_names``.
-NAMED = ("gloomhaven", "skirmish")
+NAMED = ("echo", "gloomhaven", "skirmish")
 #: An id as the data writes them: lowercase words joined by - or _ (bandit-guard-1, br-01, novice-1, red-t).
 ID = re.compile(r"(?<![\w'-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w'-])")
 QUOTED = re.compile(r"'[^']*'")
 
 
 def check_names(rejection: Rejection) -> None:
-    """A reason of a game in ``NAMED`` holds no id: none outside what the client sent (quoted, as
-    ``repr`` puts it: an id that names nothing is said as it was sent) and the names it gives
-    (``Named`` texts: a test's card may be named like an id)."""
+    """A reason of a game in ``NAMED`` puts in no id: no parameter (nor a phrase's) is a text holding
+    one, outside what the client sent (quoted, as ``repr`` puts it: an id that names nothing is said
+    as it was sent); names are ``Named`` things (a test's card may be named like an id)."""
     game = rejection.key.split(".")[1]
     if game not in NAMED:
         return
-    text = QUOTED.sub("", rejection.reason)
-    for name in sorted(_names(rejection.params), key=len, reverse=True):
-        text = text.replace(name, "")
-    assert not ID.findall(text), f"{rejection}: says the id {ID.findall(text)}, not a name"
+    found = sorted(_ids(rejection.key, rejection.params))
+    assert not found, f"{rejection}: says the id {found}, not a name"
 
 
-def _names(params: tuple) -> set:
-    found = set()
-    for _name, value in params:
+def _ids(key: str, params: tuple) -> set:
+    template = CATALOGUES["en"][key]
+    forms = template.values() if isinstance(template, dict) else [template]
+    sent = {name for name, _value in params if any(f"'{{{name}}}'" in form for form in forms)}  # '{id}': as sent
+    found: set = set()
+    for name, value in params:
         for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, Named):
-                found.add(item.text)
-            elif isinstance(item, Phrase):
-                found |= _names(item.params)
+            if isinstance(item, Phrase):
+                found |= _ids(item.key, item.params)
+            elif isinstance(item, str) and name not in sent:
+                found |= set(ID.findall(QUOTED.sub("", item)))
     return found
 
 
