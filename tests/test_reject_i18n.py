@@ -70,7 +70,7 @@ def _messages(key: str, params: tuple) -> list:
 
 
 #: The games whose refusals name things (issue 17: names, never ids), checked by ``check_names``.
-NAMED = ("arkham", "echo", "gloomhaven", "skirmish")
+NAMED = ("arkham", "echo", "gloomhaven", "mecha", "skirmish")
 #: An id as the data writes them: lowercase words joined by - or _ (bandit-guard-1, br-01, novice-1, red-t).
 ID = re.compile(r"(?<![\w'-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w'-])")
 QUOTED = re.compile(r"'[^']*'")

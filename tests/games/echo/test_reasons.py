@@ -50,3 +50,18 @@ def test_ec_20_a_spell_offered_in_trade_is_named():
     refused = act(tab, "red", Trade("banishing-spark", "blue"))
     assert (refused.rule, refused.reason) == ("EC-20", "Banishing Spark is a spell: spells cannot be traded, only items")
     assert "banishing-spark" not in said("ru", refused) and "banishing-spark" not in said("fr", refused)
+
+
+def test_ec_c4_an_artifact_or_an_undead_destroyed_at_the_threshold_reads_an_not_a():
+    """EC-C4: the rules write "a artifact cannot be detained: …" into EnemyKilled (kept: logged games hash it);
+    the log says "an artifact", "an undead", and French and Russian say it in their words."""
+    from events.games.echo.model import EnemyKilled
+    from server.i18n import say
+
+    tab = duel()
+    for kind, english, french in (("artifact", "an artifact", "un artefact"), ("undead", "an undead", "un mort-vivant")):
+        event = EnemyKilled("novice-1", "red", 3, 0, f"a {kind} cannot be detained: destroyed at the detaining "
+                            "threshold", "EC-C4")
+        line = tab.game.describe(event, tab.state)
+        assert f"{english} cannot be detained: destroyed at the detaining threshold" in say("en", line)
+        assert french in say("fr", line) and " a " + kind not in say("en", line)
