@@ -549,13 +549,16 @@ def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejectio
         if cost > budget:
             if square in doubling and cost - price // 2 <= budget:
                 clause = "SK-3" if square in grid.low else "SK-4"
-                return refuse(clause, "reject.skirmish.step_double",
-                              "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {budget} "
-                              "movement points left", step=step, what=phrase(*DOUBLING[clause]), price=price,
-                              cost=cost, who=who, budget=budget)
-            return refuse("SK-C2", "reject.skirmish.step_cost",
-                          "{step}: costs {price}, {cost} in all; {who} has {budget} movement points left", step=step,
-                          price=price, cost=cost, who=who, budget=budget)
+                return refuse(clause, "reject.skirmish.step_double", {
+                    "one": "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {n} movement "
+                           "point left",
+                    "other": "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {n} movement "
+                             "points left"}, step=step, what=phrase(*DOUBLING[clause]), price=price, cost=cost,
+                    who=who, n=budget)
+            return refuse("SK-C2", "reject.skirmish.step_cost", {
+                "one": "{step}: costs {price}, {cost} in all; {who} has {n} movement point left",
+                "other": "{step}: costs {price}, {cost} in all; {who} has {n} movement points left"}, step=step,
+                price=price, cost=cost, who=who, n=budget)
         here = square
     if to == item.at:
         return refuse("SK-C2", "reject.skirmish.path_ends_at_start",
@@ -646,20 +649,26 @@ def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
     if reach(blocked, False, pits | enemies, doubled, budget).get(to) is not None:
         return _corner_refusal(state, item, to, blocked, full, budget)
     if reach(walls, False, pits | enemies, doubled, budget).get(to) is not None:
-        return refuse("SK-6", "reject.skirmish.through_door", "every way of at most {budget} movement points from "
-                      "{start} to {square} goes through a closed door, and a closed door is a wall", budget=budget,
-                      start=start, square=name)
+        return refuse("SK-6", "reject.skirmish.through_door", {
+            "one": "every way of at most {n} movement point from {start} to {square} goes through a closed door, and "
+                   "a closed door is a wall",
+            "other": "every way of at most {n} movement points from {start} to {square} goes through a closed door, "
+                     "and a closed door is a wall"}, n=budget, start=start, square=name)
     if reach(set(), False, pits | enemies, doubled, budget).get(to) is not None:
-        return refuse("SK-1", "reject.skirmish.walls_between", "walls stand between {start} and {square}: no way "
-                      "of at most {budget} movement points goes round them", start=start, square=name, budget=budget)
+        return refuse("SK-1", "reject.skirmish.walls_between", {
+            "one": "walls stand between {start} and {square}: no way of at most {n} movement point goes round them",
+            "other": "walls stand between {start} and {square}: no way of at most {n} movement points goes round "
+                     "them"}, start=start, square=name, n=budget)
     if reach(set(), False, enemies, doubled, budget).get(to) is not None:
-        return refuse("SK-5", "reject.skirmish.pits_between", "pits lie between {start} and {square}: no way of at "
-                      "most {budget} movement points goes round them (a pit blocks movement, not sight)", start=start,
-                      square=name, budget=budget)
+        return refuse("SK-5", "reject.skirmish.pits_between", {
+            "one": "pits lie between {start} and {square}: no way of at most {n} movement point goes round them (a "
+                   "pit blocks movement, not sight)",
+            "other": "pits lie between {start} and {square}: no way of at most {n} movement points goes round them "
+                     "(a pit blocks movement, not sight)"}, start=start, square=name, n=budget)
     if reach(set(), False, set(), doubled, budget).get(to) is not None:
-        return refuse("SK-C2", "reject.skirmish.enemies_bar",
-                      "enemies bar every way of at most {budget} movement points to {square}", budget=budget,
-                      square=name)
+        return refuse("SK-C2", "reject.skirmish.enemies_bar", {
+            "one": "enemies bar every way of at most {n} movement point to {square}",
+            "other": "enemies bar every way of at most {n} movement points to {square}"}, n=budget, square=name)
     if full is not None:
         cost, path = full
         plain = reach(blocked, True, pits | enemies, set(), budget).get(to)
@@ -685,9 +694,11 @@ def _corner_refusal(state: State, item: Figure, to: tuple, blocked: set, full: t
                           what=_labels(state, square_edges_at(point, blocked)), tail=_way_round(full, budget))
     tail = "" if full is None else phrase("reject.skirmish.way_round_costs", "; the way round costs {cost}",
                                           cost=full[0])
-    return refuse("SK-2", "reject.skirmish.corner_way", "every way of at most {budget} movement points from {start} "
-                  "to {square} cuts a corner past a wall or closed door{tail}", budget=budget,
-                  start=square_name(start), square=square_name(to), tail=tail)
+    return refuse("SK-2", "reject.skirmish.corner_way", {
+        "one": "every way of at most {n} movement point from {start} to {square} cuts a corner past a wall or closed "
+               "door{tail}",
+        "other": "every way of at most {n} movement points from {start} to {square} cuts a corner past a wall or "
+                 "closed door{tail}"}, n=budget, start=square_name(start), square=square_name(to), tail=tail)
 
 
 # --- attacking ---------------------------------------------------------------------------------------

@@ -27,3 +27,18 @@ def test_sk_c5_an_enemys_figure_is_refused_by_its_name_in_each_language():
     assert (refused.rule, refused.reason) == ("SK-C5", "Sir Aldo is a blue figure, not one of red's")
     assert said("fr", refused) == "Sire Aldo est une figurine du camp bleu, pas du camp rouge"
     assert "aldo" not in said("ru", refused)
+
+
+def test_sk_c2_one_movement_point_left_is_singular():
+    """SK-C2: Ana (2 movement points) steps once, then a two-step path is refused at its second step with "1
+    movement point left"; French "il reste 1 point de déplacement"."""
+    from events.games.skirmish.model import Move
+
+    tab = table(scenario(open_rows(9, 1), [fig("ana", "red", "A1", name="Ana", speed=1),
+                                           fig("aldo", "blue", "I1", name="Sir Aldo")]))
+    act(tab, "red", Activate("ana"))
+    act(tab, "red", Move("ana", (1, 0), ((1, 0),)))
+    refused = act(tab, "red", Move("ana", (3, 0), ((2, 0), (3, 0))))
+    assert (refused.rule, refused.reason) == ("SK-C2", "step 2, C1→D1: costs 1, 2 in all; Ana has 1 movement point "
+                                              "left")
+    assert said("fr", refused).endswith("il reste 1 point de déplacement à Ana")
