@@ -402,10 +402,10 @@ def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | No
 #: Words of a reason: a card's half (GH-3), a move or a jump (GH-4, GH-5), what the players settle (GH-C2).
 HALVES = {"top": ("reject.gloomhaven.half_top", "top"), "bottom": ("reject.gloomhaven.half_bottom", "bottom")}
 MOVES = {False: ("reject.gloomhaven.a_move", "move"), True: ("reject.gloomhaven.a_jump", "jump")}
-CHOICES = {"initiative": ("reject.gloomhaven.choice_initiative", "initiative"),
-           "monster-order": ("reject.gloomhaven.choice_monster_order", "monster order"),
-           "monster": ("reject.gloomhaven.choice_monster", "monster"),
-           "short-rest": ("reject.gloomhaven.choice_short_rest", "short rest")}
+CHOICES = {"initiative": ("reject.gloomhaven.choice_initiative", "an initiative choice"),
+           "monster-order": ("reject.gloomhaven.choice_monster_order", "a monster order choice"),
+           "monster": ("reject.gloomhaven.choice_monster", "a monster choice"),
+           "short-rest": ("reject.gloomhaven.choice_short_rest", "a short rest choice")}
 
 
 def _card_named(state: State, card_id: object) -> object:
@@ -444,8 +444,8 @@ def _not_your_turn(state: State, seat: str) -> Rejection:
         return refuse("GH-C2", "reject.gloomhaven.selecting", "round {round} is still at card selection (waiting for "
                       "{seats}): no figure acts yet", round=state.round, seats=tuple(turn(state)))
     if state.pending is not None:
-        return refuse("GH-C2", "reject.gloomhaven.settle_first", "the players must first settle a {kind} choice "
-                      "({seats})", kind=phrase(*CHOICES[state.pending.kind]), seats=state.pending.seats)
+        return refuse("GH-C2", "reject.gloomhaven.settle_first", "the players must first settle {kind} ({seats})",
+                      kind=phrase(*CHOICES[state.pending.kind]), seats=state.pending.seats)
     if not state.acting:
         return refuse("GH-C2", "reject.gloomhaven.turn_nobody", "it is no character's turn, not {seat}'s", seat=seat)
     return refuse("GH-C2", "reject.gloomhaven.turn", "it is {seat}'s turn, not {other_seat}'s", seat=state.acting,

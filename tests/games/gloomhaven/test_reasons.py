@@ -111,3 +111,16 @@ def test_gh_4_one_movement_point_and_one_spent_are_singular():
     assert said("fr", nowhere) == "aucun chemin légal d’au plus 1 point de mouvement ne mène de [0, 2] à [5, 2]"
     spent = refused(tab, PlayCard("n-20", "bottom", path=((1, 2), (2, 2))))
     assert spent.reason == "step 2 ([1, 2] → [2, 2]): the move is 1 and 1 is spent: this step costs 1"
+
+
+def test_gh_c2_an_initiative_tie_waiting_reads_an_initiative_choice():
+    """GH-C2: a card played while the tied seats settle their order: "settle an initiative choice", never "a
+    initiative choice"; the French keeps "un choix d’initiative"."""
+    from tests.games.gloomhaven.test_rules import duo, pick
+
+    tab = duo()
+    act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+    pick(tab, cards=("t-10", "t-20"), leading="t-10")
+    found = refused(tab, PlayCard("t-10", "top", skip=True))
+    assert (found.rule, found.reason) == ("GH-C2", "the players must first settle an initiative choice (blue, red)")
+    assert said("fr", found) == "les joueurs doivent d’abord trancher un choix d’initiative (bleu, rouge)"
