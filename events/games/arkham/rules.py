@@ -395,9 +395,10 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
     inv = active(state)
     if now == "spend":
         pending = state.pending
-        return refuse("AH-C1", "reject.arkham.roll_waits", "the failed {check} check ({successes} of {difficulty} "
-                      "successes) waits: spend a Clue token or accept the roll", check=phrase(*CHECKS[pending.check]),
-                      successes=pending.successes, difficulty=pending.difficulty)
+        return refuse("AH-C1", "reject.arkham.roll_waits", {
+            "one": "the failed {check} check ({successes} of {n} success) waits: spend a Clue token or accept the roll",
+            "other": "the failed {check} check ({successes} of {n} successes) waits: spend a Clue token or accept the "
+                     "roll"}, check=phrase(*CHECKS[pending.check]), successes=pending.successes, n=pending.difficulty)
     if now == "combat":
         name = monster(state, state.combat).name
         if kind in ("Move", "Stop"):

@@ -503,7 +503,7 @@ def test_ah_c1_a_clue_spent_after_a_failed_roll_adds_one_die():
     events = act(tab, "red", Evade("zombie"), dice=(1, 2))
     assert events[1] == ClueSpendOffered("red", "evade", "zombie", (1, 2), 0, 1, 5)
     assert GAME.legal(tab.state, "red") == [SpendClue(), AcceptRoll()]
-    rejected(act(tab, "red", Move("graveyard")), "AH-C1", "the failed Evade check (0 of 1 successes) waits")
+    rejected(act(tab, "red", Move("graveyard")), "AH-C1", "the failed Evade check (0 of 1 success) waits")
     events = act(tab, "red", SpendClue(), dice=(3,))
     assert events == [ClueSpent("red", "evade", 3, 0, 1, False, False)]
     events = act(tab, "red", SpendClue(), dice=(6,))
