@@ -402,7 +402,8 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if active.pending:
         return refuse("SK-7", "reject.skirmish.decide_doors_first",
                       "{name}'s actions are over: decide {doors} first (open or closed)", name=item.name,
-                      doors=active.pending)
+                      doors=tuple(phrase("reject.skirmish.door_name", "door {door}", door=_door_label(door_id))
+                                  for door_id in active.pending))
     if isinstance(command, Move):
         return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
@@ -765,25 +766,34 @@ def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
 # --- doors -------------------------------------------------------------------------------------------
 
 
+def _door_label(door_id: str) -> str:
+    """A door in a reason as the log says it (words.door): ``door1`` is door "1" (issue 17: never its id)."""
+    return door_id[4:] if door_id.startswith("door") and door_id[4:].isdigit() else door_id
+
+
 def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
     clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
     if not in_contact(state, item, entry):
-        return refuse(clause, "reject.skirmish.no_contact", "{name} at {square} is not in contact with {door} (in "
-                      "contact: {squares})", name=item.name, square=square_name(item.at), door=entry.id,
+        return refuse(clause, "reject.skirmish.no_contact", "{name} at {square} is not in contact with door {door} "
+                      "(in contact: {squares})", name=item.name, square=square_name(item.at),
+                      door=_door_label(entry.id),
                       squares=tuple(square_name(sq) for sq in door_contact(state, entry)))
     if entry.holder is None:
         return refuse("SK-7", "reject.skirmish.nobody_holds",
-                      "nobody holds {door}: it is decided by a figure ending its turn in contact with it", door=entry.id)
+                      "nobody holds door {door}: it is decided by a figure ending its turn in contact with it",
+                      door=_door_label(entry.id))
     if entry.holder == item.id:
-        return refuse("SK-8", "reject.skirmish.holds", "{name} holds {door}: it decides at the end of its activation",
-                      name=item.name, door=entry.id)
+        return refuse("SK-8", "reject.skirmish.holds", "{name} holds door {door}: it decides at the end of its "
+                      "activation", name=item.name, door=_door_label(entry.id))
     if entry.open == want_open:
         if want_open:
-            return refuse(clause, "reject.skirmish.already_open", "{door} is already open", door=entry.id)
-        return refuse(clause, "reject.skirmish.already_closed", "{door} is already closed", door=entry.id)
+            return refuse(clause, "reject.skirmish.already_open", "door {door} is already open",
+                          door=_door_label(entry.id))
+        return refuse(clause, "reject.skirmish.already_closed", "door {door} is already closed",
+                      door=_door_label(entry.id))
     if entry.id in state.active.contested:
-        return refuse("SK-10", "reject.skirmish.contested", "{name} has already contested {door} this activation",
-                      name=item.name, door=entry.id)
+        return refuse("SK-10", "reject.skirmish.contested", "{name} has already contested door {door} this "
+                      "activation", name=item.name, door=_door_label(entry.id))
     return None
 
 

@@ -42,3 +42,25 @@ def test_sk_c2_one_movement_point_left_is_singular():
     assert (refused.rule, refused.reason) == ("SK-C2", "step 2, C1→D1: costs 1, 2 in all; Ana has 1 movement point "
                                               "left")
     assert said("fr", refused).endswith("il reste 1 point de déplacement à Ana")
+
+
+def test_sk_10_a_door_is_door_1_never_door1_in_each_language():
+    """SK-10, SK-7: a contest at a door nobody holds, then for the state the door has, names it "door 1" as the log
+    does ("la porte 1", "дверь 1"), never its id ``door1``."""
+    from events.games.skirmish.model import ContestDoor, DecideDoor, Move
+    from tests.games.skirmish.helpers import activate, end
+    from tests.games.skirmish.test_rules import DOOR_ROOM
+
+    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("z", "blue", "D2")]))
+    activate(tab, "a")
+    free = act(tab, "red", ContestDoor("a", "door1", True))
+    assert (free.rule, free.reason) == ("SK-7", "nobody holds door 1: it is decided by a figure ending its turn in "
+                                        "contact with it")
+    assert said("fr", free).startswith("personne ne tient la porte 1 :")
+    end(tab, "a")
+    act(tab, "red", DecideDoor("a", "door1", False))
+    activate(tab, "z")
+    act(tab, "blue", Move("z", (2, 1)))
+    same = act(tab, "blue", ContestDoor("z", "door1", False))
+    assert (same.rule, same.reason) == ("SK-10", "door 1 is already closed")
+    assert (said("fr", same), said("ru", same)) == ("la porte 1 est déjà fermée", "дверь 1 уже закрыта")

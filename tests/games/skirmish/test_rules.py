@@ -57,7 +57,7 @@ def door_of(tab, door_id: str = "door1"):
 
 
 def hold(tab, figure_id: str, open_: bool):
-    """``figure_id`` activates, ends its actions in contact with door1 and decides it (SK-7)."""
+    """``figure_id`` activates, ends its actions in contact with door 1 and decides it (SK-7)."""
     activate(tab, figure_id)
     due = end(tab, figure_id)
     assert isinstance(due[-1], DoorDecisionsDue), due
@@ -120,7 +120,7 @@ def test_sk_2_a_diagonal_step_is_refused_at_a_closed_doors_corner_and_allowed_on
     refused = act(tab, "red", Move("a", (2, 1)))
     assert refused.rule == "SK-2"
     assert "cuts the corner point (2, 2), which the closed door door1 (B2|C2) touches" in refused.reason
-    due = end(tab, "a")  # a is in contact with door1: it decides to open it (SK-7)
+    due = end(tab, "a")  # a is in contact with door 1: it decides to open it (SK-7)
     assert due[-1] == DoorDecisionsDue("a", ("door1",))
     act(tab, "red", DecideDoor("a", "door1", True))
     pass_turn(tab, "b")
@@ -229,7 +229,7 @@ def test_sk_7_a_figure_ending_its_turn_next_to_a_free_door_decides_it():
     assert GAME.legal(tab.state, "red") == [DecideDoor("a", "door1", True), DecideDoor("a", "door1", False)]
     assert GAME.legal(tab.state, "blue") == []
     refused = act(tab, "red", Move("a", (1, 0)))
-    assert refused.rule == "SK-7" and "decide door1 first" in refused.reason
+    assert refused.rule == "SK-7" and "decide door 1 first" in refused.reason
     decided = act(tab, "red", DecideDoor("a", "door1", True))
     assert decided[0] == DoorDecided("door1", "a", True, False, "SK-7")
     assert types(decided)[1:] == ["ActivationEnded"]
@@ -316,7 +316,7 @@ def test_sk_10_the_holder_wins_a_lower_enemy_roll_and_keeps_the_door():
     assert events[0].winner == "a" and events[0].open is False
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
     again = act(tab, "blue", ContestDoor("z", "door1", True))
-    assert again.rule == "SK-10" and "already contested door1 this activation" in again.reason
+    assert again.rule == "SK-10" and "already contested door 1 this activation" in again.reason
 
 
 def test_sk_10_each_side_adds_2_per_other_figure_of_its_side_in_contact():
@@ -373,15 +373,15 @@ def test_sk_10_contests_need_contact_a_holder_and_a_change():
     tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("z", "blue", "D2")]))
     activate(tab, "a")
     free = act(tab, "red", ContestDoor("a", "door1", True))
-    assert free.rule == "SK-7" and "nobody holds door1" in free.reason
+    assert free.rule == "SK-7" and "nobody holds door 1" in free.reason
     end(tab, "a")
     act(tab, "red", DecideDoor("a", "door1", False))
     activate(tab, "z")
     far = act(tab, "blue", ContestDoor("z", "door1", True))
-    assert far.rule == "SK-10" and "D2 is not in contact with door1" in far.reason
+    assert far.rule == "SK-10" and "D2 is not in contact with door 1" in far.reason
     act(tab, "blue", Move("z", (2, 1)))
     same = act(tab, "blue", ContestDoor("z", "door1", False))
-    assert said(same) == ("SK-10", "door1 is already closed")
+    assert said(same) == ("SK-10", "door 1 is already closed")
     act(tab, "blue", EndActivation("z"))
     activate(tab, "a")
     own = act(tab, "red", ContestDoor("a", "door1", True))
@@ -712,14 +712,14 @@ def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
     figures = [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "C1"), fig("y", "blue", "D2")]
     tab = table(scenario(ORDER_ROOM, figures))
     refused = act(tab, "blue", ContestDoor("z", "door1", True))
-    assert refused.rule == "SK-7" and "nobody holds door1" in refused.reason
+    assert refused.rule == "SK-7" and "nobody holds door 1" in refused.reason
     activate(tab, "a")
     act(tab, "red", Move("a", (1, 0)))
     end(tab, "a")
     act(tab, "red", DecideDoor("a", "door1", False))
     pass_turn(tab, "y")  # blue's turn passes; red's c is on turn
     refused = act(tab, "blue", ContestDoor("y", "door1", True))
-    assert refused.rule == "SK-10" and "Y at D2 is not in contact with door1" in refused.reason
+    assert refused.rule == "SK-10" and "Y at D2 is not in contact with door 1" in refused.reason
     assert said(act(tab, "blue", ContestDoor("z", "door1", True))) == ("SK-C5", "it is red's turn, not blue's")
     assert said(act(tab, "blue", Activate("y"))) == ("SK-C5", "Y has already activated in round 1")
 
