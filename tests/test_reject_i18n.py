@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,51 @@ def _messages(key: str, params: tuple) -> list:
             if isinstance(item, Phrase):
                 found += _messages(item.key, item.params)
     return found
+
+
+#: The games whose refusals name things (issue 17: names, never ids), checked by ``check_names``.
+NAMED = ("arkham", "echo", "gloomhaven", "mecha", "skirmish")
+#: An id as the data writes them: lowercase words joined by - or _ (bandit-guard-1, br-01, novice-1, red-t).
+ID = re.compile(r"(?<![\w'-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w'-])")
+QUOTED = re.compile(r"'[^']*'")
+
+
+def check_names(rejection: Rejection) -> None:
+    """A reason of a game in ``NAMED`` puts in no id: no parameter (nor a phrase's) is a text holding
+    one, outside what the client sent (quoted, as ``repr`` puts it: an id that names nothing is said
+    as it was sent); names are ``Named`` things (a test's card may be named like an id)."""
+    game = rejection.key.split(".")[1]
+    if game not in NAMED:
+        return
+    found = sorted(_ids(rejection.key, rejection.params))
+    assert not found, f"{rejection}: says the id {found}, not a name"
+
+
+def _ids(key: str, params: tuple) -> set:
+    template = CATALOGUES["en"][key]
+    forms = template.values() if isinstance(template, dict) else [template]
+    sent = {name for name, _value in params if any(f"'{{{name}}}'" in form for form in forms)}  # '{id}': as sent
+    found: set = set()
+    for name, value in params:
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Phrase):
+                found |= _ids(item.key, item.params)
+            elif isinstance(item, str) and name not in sent:
+                found |= set(ID.findall(QUOTED.sub("", item)))
+    return found
+
+
+def test_an_id_in_a_reason_is_found_but_a_name_or_what_the_client_sent_is_not():
+    """The check of ``tests/games/conftest.py``: it can fail."""
+    from events.rules import named
+
+    with pytest.raises(AssertionError, match="bandit-guard-1"):
+        check_names(refuse("GH-C5", "reject.gloomhaven.not_adjacent", "{figure} is not adjacent (a melee attack)",
+                           figure="bandit-guard-1"))
+    check_names(refuse("GH-C5", "reject.gloomhaven.not_a_monster", "{figure} is not a monster on the map",
+                       figure=repr("bandit-guard-9")))
+    check_names(refuse("GH-3", "reject.gloomhaven.card_used", "{card} was already used this turn: play the other card",
+                       card=named("t-10", "t-10")))
 
 
 # --- the scan ----------------------------------------------------------------------------------------

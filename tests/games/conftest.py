@@ -1,13 +1,14 @@
 """Every Rejection the games' tests produce is checked as a message (issue 17): the English
 catalogue's text of its key, with its params, is its reason, and the key is in all three catalogues
-(``tests/test_reject_i18n.py``'s ``check_rejection``, run after each test on what it made)."""
+(``tests/test_reject_i18n.py``'s ``check_rejection``, run after each test on what it made); and it
+names things, never their ids (``check_names``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from events.rules import Rejection
-from tests.test_reject_i18n import check_rejection
+from tests.test_reject_i18n import check_names, check_rejection
 
 _init = Rejection.__init__
 
@@ -25,3 +26,4 @@ def every_rejection_is_a_message_worded_as_its_reason(monkeypatch):
     yield made
     for rejection in made:
         check_rejection(rejection)
+        check_names(rejection)

@@ -401,9 +401,10 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
     inv = active(state)
     if now == "spend":
         pending = state.pending
-        return refuse("AH-C1", "reject.arkham.roll_waits", "the failed {check} check ({successes} of {difficulty} "
-                      "successes) waits: spend a Clue token or accept the roll", check=phrase(*CHECKS[pending.check]),
-                      successes=pending.successes, difficulty=pending.difficulty)
+        return refuse("AH-C1", "reject.arkham.roll_waits", {
+            "one": "the failed {check} check ({successes} of {n} success) waits: spend a Clue token or accept the roll",
+            "other": "the failed {check} check ({successes} of {n} successes) waits: spend a Clue token or accept the "
+                     "roll"}, check=phrase(*CHECKS[pending.check]), successes=pending.successes, n=pending.difficulty)
     if now == "combat":
         name = monster(state, state.combat).name
         if kind in ("Move", "Stop"):
@@ -454,8 +455,8 @@ def _area(state: State, area_id: str) -> Named | str:
 
 
 def _monster_list(items: tuple) -> Phrase:
-    """``Ghoul (m1)``, or ``Ghoul (m1), Zombie (m2) and Cultist (m3)``, in a reason."""
-    names = tuple(phrase("reject.arkham.monster", "{monster} ({id})", monster=item.name, id=item.id) for item in items)
+    """``Ghoul``, or ``Ghoul, Zombie and Cultist``, in a reason: names as the log says them (issue 17: never ids)."""
+    names = tuple(phrase("reject.arkham.monster", "{monster}", monster=named(item.name, item.name)) for item in items)
     if len(names) == 1:
         return names[0]
     return phrase("reject.arkham.monsters", "{some} and {last}", some=names[:-1], last=names[-1])
@@ -501,9 +502,10 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
         if state.points == inv.speed:
             return refuse("AH-2", "reject.arkham.too_far", "{area} is {cost} points away; Speed is {speed}",
                           area=named(target.id, target.name), cost=len(path), speed=inv.speed)
-        return refuse("AH-2", "reject.arkham.too_far_left", "{area} is {cost} points away; {points} movement points "
-                      "are left of Speed {speed}", area=named(target.id, target.name), cost=len(path),
-                      points=state.points, speed=inv.speed)
+        return refuse("AH-2", "reject.arkham.too_far_left", {
+            "one": "{area} is {cost} points away; {n} movement point is left of Speed {speed}",
+            "other": "{area} is {cost} points away; {n} movement points are left of Speed {speed}"},
+            area=named(target.id, target.name), cost=len(path), n=state.points, speed=inv.speed)
     walked = []
     for place in path:  # AH-7: monsters in an area on the way stop the walk there
         walked.append(place)
@@ -595,8 +597,9 @@ def _no_points(state: State) -> Rejection:
     if state.halt == "AH-9":
         return refuse("AH-9", "reject.arkham.came_back", "{name} came back from an Other World this phase: no "
                       "movement points", name=inv.name)
-    return refuse("AH-2", "reject.arkham.spent", "{name} has spent all {speed} movement points of its Speed",
-                  name=inv.name, speed=inv.speed)
+    return refuse("AH-2", "reject.arkham.spent", {
+        "one": "{name} has spent the {n} movement point of its Speed",
+        "other": "{name} has spent all {n} movement points of its Speed"}, name=inv.name, n=inv.speed)
 
 
 def _stop(flow: _Flow, command: Stop, rng: Any) -> Rejection | None:
@@ -622,8 +625,10 @@ def _take_clues(flow: _Flow, command: TakeClues, rng: Any) -> Rejection | None:
     available = clues_at(state, inv.where)
     count = command.count
     if not 0 <= count <= available:
-        return refuse("AH-5", "reject.arkham.clue_count", "{area} holds {available} Clue tokens: take 0 to "
-                      "{available}, got {count}", area=_area(state, inv.where), available=available, count=count)
+        return refuse("AH-5", "reject.arkham.clue_count", {
+            "one": "{area} holds {n} Clue token: take 0 to {n}, got {count}",
+            "other": "{area} holds {n} Clue tokens: take 0 to {n}, got {count}"}, area=_area(state, inv.where),
+            n=available, count=count)
     flow.emit(CluesTaken(inv.seat, inv.where, count, available - count))
     _end_turn(flow)
     return None
@@ -639,15 +644,15 @@ def _facing(state: State, monster_id: object) -> Any:
     if found is None:
         return refuse("AH-7", "reject.arkham.no_monster", "there is no monster '{id}' on the board", id=monster_id)
     if found.area != inv.where:
-        return refuse("AH-7", "reject.arkham.monster_elsewhere", "{monster} ({id}) is in {area}, not in {here} with "
-                      "{name}", monster=found.name, id=found.id, area=_area(state, found.area),
+        return refuse("AH-7", "reject.arkham.monster_elsewhere", "{monster} is in {area}, not in {here} with "
+                      "{name}", monster=named(found.name, found.name), area=_area(state, found.area),
                       here=_area(state, inv.where), name=inv.name)
     if found.id in state.dealt:
         if state.halt == "AH-9":
             return refuse("AH-C9", "reject.arkham.through_gate", "{name} came back through the gate: {monster} need "
                           "not be faced", name=inv.name, monster=found.name)
-        return refuse("AH-C8", "reject.arkham.got_past", "{name} already got past {monster} ({id}) in this movement",
-                      name=inv.name, monster=found.name, id=found.id)
+        return refuse("AH-C8", "reject.arkham.got_past", "{name} already got past {monster} in this movement",
+                      name=inv.name, monster=named(found.name, found.name))
     return found
 
 
@@ -670,8 +675,8 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
     if state.combat:
         if command.monster != state.combat:
             fought = monster(state, state.combat)
-            return refuse("AH-C3", "reject.arkham.fighting_other", "{name} is in combat with {monster} ({id}), not "
-                          "'{other}'", name=active(state).name, monster=fought.name, id=fought.id,
+            return refuse("AH-C3", "reject.arkham.fighting_other", "{name} is in combat with {monster}, not "
+                          "'{other}'", name=active(state).name, monster=named(fought.name, fought.name),
                           other=command.monster)
         fought = monster(state, state.combat)
         passed = _check(flow, "combat", fought, rng)

@@ -168,12 +168,13 @@ def _card(card: Any) -> Named:
 
 
 def _enemy(state: State, eid: str) -> Phrase:
-    """``enemy_name`` as a message."""
-    return phrase("reject.echo.enemy", "{card} ({id})", card=_card(card_of(state, eid)), id=eid)
+    """An enemy by its card's name, as the log names it (issue 17: never its id)."""
+    return phrase("reject.echo.enemy", "{card}", card=_card(card_of(state, eid)))
 
 
 def _enemies(state: State, ids: tuple) -> tuple:
-    return tuple(_enemy(state, eid) for eid in ids)
+    """Enemies by name; an id no enemy of the state has stays as it is."""
+    return tuple(_enemy(state, eid) if enemy(state, eid) is not None else eid for eid in ids)
 
 
 def _awaited(state: State) -> Phrase:
@@ -443,13 +444,17 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
         if blocking:
             names = _enemies(state, tuple(item.id for item in blocking))
             if len(blocking) == 1:
-                refused = refuse("EC-15", "reject.echo.end_blocked", "{enemies} is in {place}: even with {mp} "
-                                 "movement point(s) left, {name} must defeat every enemy here or escape them all",
-                                 enemies=names, place=here, mp=inv.mp, name=_card(inv))
+                refused = refuse("EC-15", "reject.echo.end_blocked", {
+                    "one": "{enemies} is in {place}: even with {n} movement point left, {name} must defeat every "
+                           "enemy here or escape them all",
+                    "other": "{enemies} is in {place}: even with {n} movement points left, {name} must defeat every "
+                             "enemy here or escape them all"}, enemies=names, place=here, n=inv.mp, name=_card(inv))
             else:
-                refused = refuse("EC-15", "reject.echo.end_blocked_several", "{enemies} are in {place}: even with "
-                                 "{mp} movement point(s) left, {name} must defeat every enemy here or escape them all",
-                                 enemies=names, place=here, mp=inv.mp, name=_card(inv))
+                refused = refuse("EC-15", "reject.echo.end_blocked_several", {
+                    "one": "{enemies} are in {place}: even with {n} movement point left, {name} must defeat every "
+                           "enemy here or escape them all",
+                    "other": "{enemies} are in {place}: even with {n} movement points left, {name} must defeat every "
+                             "enemy here or escape them all"}, enemies=names, place=here, n=inv.mp, name=_card(inv))
     elif isinstance(command, Evade):
         target = enemy(state, command.enemy)
         if target is None or target.status != "active" or target.location != inv.location:
@@ -685,7 +690,7 @@ def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Reject
     inv = investigator(state, seat)
     if command.enemy not in targets(state, seat):
         return refuse("EC-9", "reject.echo.not_a_target", "'{id}' is not an enemy {name} is fighting (fighting: "
-                      "{ids})", id=command.enemy, name=_card(inv), ids=targets(state, seat))
+                      "{ids})", id=command.enemy, name=_card(inv), ids=_enemies(state, targets(state, seat)))
     cid = command.card
     item = boards.item(state.cards, cid)
     if item is not None and cid in inv.items:
@@ -791,8 +796,9 @@ def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
     if what in giver.items:
         return [ItemTraded(seat, command.to, what)]
     if what in giver.spells:
-        return refuse("EC-20", "reject.echo.spell_trade", "'{id}' is a spell: spells cannot be traded, only items",
-                      id=what)
+        known = boards.spell(state.cards, what)
+        return refuse("EC-20", "reject.echo.spell_trade", "{spell} is a spell: spells cannot be traded, only items",
+                      spell=_card(known) if known is not None else repr(what))
     if what in giver.allies:
         return refuse("EC-20", "reject.echo.ally_trade", "'{id}' is an ally: allies cannot be traded, only items",
                       id=what)
@@ -803,8 +809,8 @@ def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
         return refuse("EC-20", "reject.echo.skill_trade", "{skill} is a skill: skills cannot be traded, only items",
                       skill=phrase(*SKILL_WORDS[what]))
     if what in giver.detained:
-        return refuse("EC-20", "reject.echo.detained_trade", "'{id}' is a detained enemy's card, not an item: "
-                      "exchange it for clues (EC-17)", id=what)
+        return refuse("EC-20", "reject.echo.detained_trade", "{enemy} is a detained enemy's card, not an item: "
+                      "exchange it for clues (EC-17)", enemy=_enemies(state, (what,))[0])
     return refuse("EC-20", "reject.echo.no_item", "{name} holds no item '{id}'", name=_card(giver), id=what)
 
 
@@ -817,7 +823,7 @@ def _exchange(state: State, seat: str, command: Exchange) -> list | Rejection:
             return refuse("EC-17", "reject.echo.none_detained", "{name} holds no detained enemy '{id}' (detained: "
                           "none)", name=_card(inv), id=command.enemy)
         return refuse("EC-17", "reject.echo.not_detained", "{name} holds no detained enemy '{id}' (detained: {ids})",
-                      name=_card(inv), id=command.enemy, ids=inv.detained)
+                      name=_card(inv), id=command.enemy, ids=_enemies(state, inv.detained))
     return [DetainedExchanged(seat, command.enemy, card_of(state, command.enemy).clues)]
 
 

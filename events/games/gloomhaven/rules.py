@@ -63,7 +63,7 @@ from events.games.gloomhaven.model import (
 )
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_path_to, hexmap_paths
-from events.rules import Rejection, phrase, refuse
+from events.rules import Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -257,18 +257,20 @@ def _decide_pick(flow: Flow, hero: Hero, command: Any) -> Rejection | None:
             return refuse("GH-C2", "reject.gloomhaven.pick_two", "pick exactly two card ids, got {cards}",
                           cards=repr(cards))
         if len(hero.hand) < 2:
-            return refuse("GH-C6", "reject.gloomhaven.must_long_rest", "{seat} holds {count} card(s): it cannot play "
-                          "two and must long rest", seat=hero.seat, count=len(hero.hand))
+            return refuse("GH-C6", "reject.gloomhaven.must_long_rest", {
+                "one": "{seat} holds {n} card: it cannot play two and must long rest",
+                "other": "{seat} holds {n} cards: it cannot play two and must long rest"}, seat=hero.seat, n=len(hero.hand))
         if cards[0] == cards[1]:
             return refuse("GH-C2", "reject.gloomhaven.same_card", "the two cards must differ, got {card} twice",
-                          card=cards[0])
+                          card=_card_named(state, cards[0]))
         for card in cards:
             if card not in hero.hand:
                 return refuse("GH-C2", "reject.gloomhaven.not_in_hand", "card {card} is not in {seat}'s hand "
-                              "({cards})", card=card, seat=hero.seat, cards=hero.hand)
+                              "({cards})", card=_card_named(state, card), seat=hero.seat,
+                              cards=_cards_named(state, hero.hand))
         if command.leading not in cards:
             return refuse("GH-2", "reject.gloomhaven.leading", "the leading card must be one of the two picked, got "
-                          "{leading}", leading=repr(command.leading))
+                          "{leading}", leading=_card_named(state, command.leading))
         event = CardsSelected(hero.seat, tuple(cards), command.leading, False, False)
     flow.emit(event)
     return None
@@ -400,10 +402,37 @@ def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | No
 #: Words of a reason: a card's half (GH-3), a move or a jump (GH-4, GH-5), what the players settle (GH-C2).
 HALVES = {"top": ("reject.gloomhaven.half_top", "top"), "bottom": ("reject.gloomhaven.half_bottom", "bottom")}
 MOVES = {False: ("reject.gloomhaven.a_move", "move"), True: ("reject.gloomhaven.a_jump", "jump")}
-CHOICES = {"initiative": ("reject.gloomhaven.choice_initiative", "initiative"),
-           "monster-order": ("reject.gloomhaven.choice_monster_order", "monster-order"),
-           "monster": ("reject.gloomhaven.choice_monster", "monster"),
-           "short-rest": ("reject.gloomhaven.choice_short_rest", "short-rest")}
+CHOICES = {"initiative": ("reject.gloomhaven.choice_initiative", "an initiative choice"),
+           "monster-order": ("reject.gloomhaven.choice_monster_order", "a monster order choice"),
+           "monster": ("reject.gloomhaven.choice_monster", "a monster choice"),
+           "short-rest": ("reject.gloomhaven.choice_short_rest", "a short rest choice")}
+
+
+def _card_named(state: State, card_id: object) -> object:
+    """A card in a reason: its name (issue 17: names, never ids), or what the client sent if no card has that id."""
+    found = _card(state, card_id) if isinstance(card_id, str) else None
+    return named(found.name, found.name) if found is not None else repr(card_id)
+
+
+def _cards_named(state: State, card_ids: tuple) -> tuple:
+    return tuple(_card_named(state, card_id) for card_id in card_ids)
+
+
+def _figure_named(state: State, figure_id: object) -> object:
+    """A figure in a reason as the log names it (words.fig): a seat, "Bandit Guard 2 (elite)", a summon's name;
+    what the client sent if no figure has that id."""
+    found = figure_of(state, figure_id) if isinstance(figure_id, str) else None
+    if found is None:
+        return repr(figure_id)
+    if found.kind == "character":
+        return phrase("reject.gloomhaven.character", "{seat}", seat=found.seat or found.id)
+    if found.kind == "monster" and found.rank == "elite":
+        return phrase("reject.gloomhaven.elite_monster", "{name} {number} (elite)", name=named(found.name, found.name),
+                      number=found.number)
+    if found.kind == "monster":
+        return phrase("reject.gloomhaven.monster", "{name} {number}", name=named(found.name, found.name),
+                      number=found.number)
+    return named(found.name, found.name)
 
 
 def _not_your_turn(state: State, seat: str) -> Rejection:
@@ -415,8 +444,8 @@ def _not_your_turn(state: State, seat: str) -> Rejection:
         return refuse("GH-C2", "reject.gloomhaven.selecting", "round {round} is still at card selection (waiting for "
                       "{seats}): no figure acts yet", round=state.round, seats=tuple(turn(state)))
     if state.pending is not None:
-        return refuse("GH-C2", "reject.gloomhaven.settle_first", "the players must first settle a {kind} choice "
-                      "({seats})", kind=phrase(*CHOICES[state.pending.kind]), seats=state.pending.seats)
+        return refuse("GH-C2", "reject.gloomhaven.settle_first", "the players must first settle {kind} ({seats})",
+                      kind=phrase(*CHOICES[state.pending.kind]), seats=state.pending.seats)
     if not state.acting:
         return refuse("GH-C2", "reject.gloomhaven.turn_nobody", "it is no character's turn, not {seat}'s", seat=seat)
     return refuse("GH-C2", "reject.gloomhaven.turn", "it is {seat}'s turn, not {other_seat}'s", seat=state.acting,
@@ -432,18 +461,20 @@ def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejecti
                       "to lose", seat=hero.seat)
     if command.card not in hero.active:
         return refuse("GH-3", "reject.gloomhaven.not_in_play", "card {card} is not one of {seat}'s two cards in play "
-                      "({cards})", card=repr(command.card), seat=hero.seat, cards=hero.active)
+                      "({cards})", card=_card_named(state, command.card), seat=hero.seat,
+                      cards=_cards_named(state, hero.active))
     if command.half not in ("top", "bottom"):
         return refuse("GH-3", "reject.gloomhaven.half", "half must be top or bottom, got {half}",
                       half=repr(command.half))
     for card_id, half in hero.used:
         if card_id == command.card:
             return refuse("GH-3", "reject.gloomhaven.card_used", "{card} was already used this turn: play the other "
-                          "card", card=card_id)
+                          "card", card=_card_named(state, card_id))
         if half == command.half:
             other = "bottom" if half == "top" else "top"
             return refuse("GH-3", "reject.gloomhaven.half_used", "the {half} action was already performed this turn "
-                          "(from {card}): now the {other} of the other card", half=phrase(*HALVES[half]), card=card_id,
+                          "(from {card}): now the {other} of the other card", half=phrase(*HALVES[half]),
+                          card=_card_named(state, card_id),
                           other=phrase(*HALVES[other]))
     card = _card(state, command.card)
     action = card.top if command.half == "top" else card.bottom
@@ -500,8 +531,8 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
         if not path:
             return _cheapest_move(state, me, action, to)
         if path[-1] != to:
-            return refuse(rule, "reject.gloomhaven.path_end", "the path ends at {end}, not at to {hex}",
-                          end=repr(path[-1]), hex=str(list(to)))
+            return refuse(rule, "reject.gloomhaven.path_end", "the path ends at {end}, not at {hex}, where the move goes",
+                          end=str(list(path[-1])), hex=str(list(to)))
     if not path:
         return []
     if len(path) > PATH_LIMIT:
@@ -533,24 +564,30 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
             other = occupied.get(hex)
             if other is not None and _team(other) != _team(me):
                 return refuse("GH-4", "reject.gloomhaven.step_enemy", "{step}: hex {hex} holds an enemy, {figure}: no "
-                              "figure moves through enemies", step=move, hex=str(list(hex)), figure=other.id)
+                              "figure moves through enemies", step=move, hex=str(list(hex)),
+                              figure=_figure_named(state, other.id))
             cost = 2 if difficult else 1
         else:
             cost = 2 if last and difficult else 1
         if spent + cost > action.value:
             if cost == 2:
-                return refuse("GH-C1", "reject.gloomhaven.step_difficult", "{step}: the move is {value} and {spent} "
-                              "are spent, difficult terrain costs 2 (GH-C1): this step costs {cost}", step=move,
-                              value=action.value, spent=spent, cost=cost)
-            return refuse(rule, "reject.gloomhaven.step_cost", "{step}: the move is {value} and {spent} are spent: "
-                          "this step costs {cost}", step=move, value=action.value, spent=spent, cost=cost)
+                return refuse("GH-C1", "reject.gloomhaven.step_difficult", {
+                    "one": "{step}: the move is {value} and {n} is spent, difficult terrain costs 2 (GH-C1): this "
+                           "step costs {cost}",
+                    "other": "{step}: the move is {value} and {n} are spent, difficult terrain costs 2 (GH-C1): this "
+                             "step costs {cost}"}, step=move, value=action.value, n=spent, cost=cost)
+            return refuse(rule, "reject.gloomhaven.step_cost", {
+                "one": "{step}: the move is {value} and {n} is spent: this step costs {cost}",
+                "other": "{step}: the move is {value} and {n} are spent: this step costs {cost}"}, step=move,
+                value=action.value, n=spent, cost=cost)
         spent += cost
         here = hex
     end = here
     at = phrase("reject.gloomhaven.last_step", "step {number} ({hex})", number=len(path), hex=str(list(end)))
     if end in occupied:
         return refuse(rule, "reject.gloomhaven.step_end_occupied", "{step}: a move cannot end in an occupied hex: "
-                      "{hex} holds {figure}", step=at, hex=str(list(end)), figure=occupied[end].id)
+                      "{hex} holds {figure}", step=at, hex=str(list(end)),
+                      figure=_figure_named(state, occupied[end].id))
     if end in state.map.obstacles:
         return refuse(rule, "reject.gloomhaven.step_end_obstacle", "{step}: a {move} cannot end on the obstacle at "
                       "{hex}", step=at, move=phrase(*MOVES[jump]), hex=str(list(end)))
@@ -567,14 +604,17 @@ def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list |
     holder = next((f for f in state.figures if f.hex == goal and f.id != me.id), None)
     if holder is not None:
         return refuse(rule, "reject.gloomhaven.end_occupied", "a move cannot end in an occupied hex: {hex} holds "
-                      "{figure}", hex=str(list(goal)), figure=holder.id)
+                      "{figure}", hex=str(list(goal)),
+                      figure=_figure_named(state, holder.id))
     if goal in state.map.obstacles:
         return refuse(rule, "reject.gloomhaven.end_obstacle", "a {move} cannot end on the obstacle at {hex}",
                       move=phrase(*MOVES[action.jump]), hex=str(list(goal)))
     path = character_moves(state, me, action).get(goal)
     if path is None:
-        return refuse(rule, "reject.gloomhaven.no_path", "no legal path of at most {value} movement points leads "
-                      "from {start} to {hex}", value=action.value, start=str(list(me.hex)), hex=str(list(goal)))
+        return refuse(rule, "reject.gloomhaven.no_path", {
+            "one": "no legal path of at most {n} movement point leads from {start} to {hex}",
+            "other": "no legal path of at most {n} movement points leads from {start} to {hex}"}, n=action.value,
+            start=str(list(me.hex)), hex=str(list(goal)))
     return _character_move(state, me, action, path)
 
 
@@ -625,8 +665,9 @@ def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: 
         return refuse("GH-C5", "reject.gloomhaven.no_target", "an attack names at least one target (or play the card "
                       "with skip)")
     if len(targets) > action.targets:
-        return refuse("GH-C5", "reject.gloomhaven.too_many_targets", "this attack has {targets} target(s), got "
-                      "{count}", targets=action.targets, count=len(targets))
+        return refuse("GH-C5", "reject.gloomhaven.too_many_targets", {
+            "one": "this attack has {n} target, got {count}", "other": "this attack has {n} targets, got {count}"},
+            n=action.targets, count=len(targets))
     if len(set(targets)) != len(targets):
         return refuse("GH-C5", "reject.gloomhaven.target_twice", "a target is named twice")
     hexmap = hexmap_of(state)
@@ -635,18 +676,20 @@ def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: 
         target = figure_of(state, target_id)
         if target is None or target.kind != "monster":
             return refuse("GH-C5", "reject.gloomhaven.not_a_monster", "{figure} is not a monster on the map",
-                          figure=repr(target_id))
+                          figure=_figure_named(state, target_id))
         if not _in_range(hexmap, me.hex, target.hex, reach):
             distance = hexmap.range_between(me.hex, target.hex)
             if action.range == 0:
                 return refuse("GH-C5", "reject.gloomhaven.not_adjacent", "{figure} is not adjacent (a melee attack)",
-                              figure=target_id)
+                              figure=_figure_named(state, target_id))
             if distance is None:
-                return refuse("GH-C5", "reject.gloomhaven.unreachable", "{figure} is None hexes away around walls; "
-                              "range is {reach}", figure=target_id, reach=reach)
+                return refuse("GH-C5", "reject.gloomhaven.unreachable", "no way around the walls leads to {figure}; "
+                              "range is {reach}", figure=_figure_named(state, target_id), reach=reach)
             if distance > reach:
-                return refuse("GH-C5", "reject.gloomhaven.out_of_range", "{figure} is {distance} hexes away around "
-                              "walls; range is {reach}", figure=target_id, distance=distance, reach=reach)
+                return refuse("GH-C5", "reject.gloomhaven.out_of_range", {
+                    "one": "{figure} is {n} hex away around walls; range is {reach}",
+                    "other": "{figure} is {n} hexes away around walls; range is {reach}"},
+                    figure=_figure_named(state, target_id), n=distance, reach=reach)
             return refuse("GH-C7", "reject.gloomhaven.no_line", "no line from a corner of {start} to a corner of {hex} "
                           "clears the walls (a corner on a wall never ends one)", start=str(list(me.hex)),
                           hex=str(list(target.hex)))
@@ -660,13 +703,13 @@ def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> li
     target = figure_of(state, targets[0])
     if target is None or _team(target) != _team(me):
         return refuse("GH-C3", "reject.gloomhaven.not_an_ally", "{figure} is not an ally on the map",
-                      figure=repr(targets[0]))
+                      figure=_figure_named(state, targets[0]))
     if target.id != me.id:
         if action.range == 0:
             return refuse("GH-C3", "reject.gloomhaven.self_heal", "this heal is on self only")
         if not _in_range(hexmap_of(state), me.hex, target.hex, action.range):
             return refuse("GH-C3", "reject.gloomhaven.heal_range", "{figure} is out of range {range} or out of sight",
-                          figure=target.id, range=action.range)
+                          figure=_figure_named(state, target.id), range=action.range)
     amount = min(action.value, target.max_hp - target.hp)
     return [FigureHealed(target.id, amount, target.hp + amount)]
 
@@ -697,7 +740,8 @@ def _decide_rest_lose(flow: Flow, hero: Hero, command: RestLose) -> Rejection | 
                       seat=hero.seat)
     if command.card not in hero.discard:
         return refuse("GH-C6", "reject.gloomhaven.not_discarded", "card {card} is not in {seat}'s discard pile "
-                      "({cards})", card=repr(command.card), seat=hero.seat, cards=hero.discard)
+                      "({cards})", card=_card_named(state, command.card), seat=hero.seat,
+                      cards=_cards_named(state, hero.discard))
     me = figure_of(state, hero.seat)
     returned = tuple(card for card in hero.discard if card != command.card)
     flow.emit(LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat))
@@ -911,7 +955,8 @@ def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Re
         hero = hero_of(state, seat)
         if hero is not None and not hero.exhausted:
             return refuse("GH-C11", "reject.gloomhaven.focus_tied", "the characters tied for {figure}'s focus "
-                          "choose: {seats}, not {seat}", figure=pending.about[0], seats=pending.seats, seat=seat)
+                          "choose: {seats}, not {seat}", figure=_figure_named(state, pending.about[0]),
+                          seats=pending.seats, seat=seat)
         return refuse("GH-C4", "reject.gloomhaven.exhausted_choice", "{seat} is exhausted and takes no part in this "
                       "choice", seat=seat)
     index = command.index

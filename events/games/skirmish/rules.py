@@ -51,7 +51,7 @@ from events.geometry.squares import (
     square_step_block,
     square_step_cost,
 )
-from events.rules import Phrase, Rejection, phrase, refuse
+from events.rules import Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
 TYPE_CHECKING = False
@@ -402,7 +402,8 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if active.pending:
         return refuse("SK-7", "reject.skirmish.decide_doors_first",
                       "{name}'s actions are over: decide {doors} first (open or closed)", name=item.name,
-                      doors=active.pending)
+                      doors=tuple(phrase("reject.skirmish.door_name", "door {door}", door=_door_label(door_id))
+                                  for door_id in active.pending))
     if isinstance(command, Move):
         return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
@@ -469,8 +470,8 @@ def _who(state: State, figure_id: str) -> Phrase | str:
 
 
 def _named(item: Figure) -> Phrase:
-    """A figure in a reason: its name (in the reader's language) and its id."""
-    return phrase("reject.skirmish.figure", "{name} ({figure})", name=item.name, figure=item.id)
+    """A figure in a reason: its name in the reader's language, as the log says it (issue 17: never its id)."""
+    return phrase("reject.skirmish.figure", "{name}", name=named(item.name, item.name))
 
 
 # --- moving ------------------------------------------------------------------------------------------
@@ -549,13 +550,16 @@ def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejectio
         if cost > budget:
             if square in doubling and cost - price // 2 <= budget:
                 clause = "SK-3" if square in grid.low else "SK-4"
-                return refuse(clause, "reject.skirmish.step_double",
-                              "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {budget} "
-                              "movement points left", step=step, what=phrase(*DOUBLING[clause]), price=price,
-                              cost=cost, who=who, budget=budget)
-            return refuse("SK-C2", "reject.skirmish.step_cost",
-                          "{step}: costs {price}, {cost} in all; {who} has {budget} movement points left", step=step,
-                          price=price, cost=cost, who=who, budget=budget)
+                return refuse(clause, "reject.skirmish.step_double", {
+                    "one": "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {n} movement "
+                           "point left",
+                    "other": "{step}: entering {what} costs double ({price}), {cost} in all; {who} has {n} movement "
+                             "points left"}, step=step, what=phrase(*DOUBLING[clause]), price=price, cost=cost,
+                    who=who, n=budget)
+            return refuse("SK-C2", "reject.skirmish.step_cost", {
+                "one": "{step}: costs {price}, {cost} in all; {who} has {n} movement point left",
+                "other": "{step}: costs {price}, {cost} in all; {who} has {n} movement points left"}, step=step,
+                price=price, cost=cost, who=who, n=budget)
         here = square
     if to == item.at:
         return refuse("SK-C2", "reject.skirmish.path_ends_at_start",
@@ -646,20 +650,26 @@ def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
     if reach(blocked, False, pits | enemies, doubled, budget).get(to) is not None:
         return _corner_refusal(state, item, to, blocked, full, budget)
     if reach(walls, False, pits | enemies, doubled, budget).get(to) is not None:
-        return refuse("SK-6", "reject.skirmish.through_door", "every way of at most {budget} movement points from "
-                      "{start} to {square} goes through a closed door, and a closed door is a wall", budget=budget,
-                      start=start, square=name)
+        return refuse("SK-6", "reject.skirmish.through_door", {
+            "one": "every way of at most {n} movement point from {start} to {square} goes through a closed door, and "
+                   "a closed door is a wall",
+            "other": "every way of at most {n} movement points from {start} to {square} goes through a closed door, "
+                     "and a closed door is a wall"}, n=budget, start=start, square=name)
     if reach(set(), False, pits | enemies, doubled, budget).get(to) is not None:
-        return refuse("SK-1", "reject.skirmish.walls_between", "walls stand between {start} and {square}: no way "
-                      "of at most {budget} movement points goes round them", start=start, square=name, budget=budget)
+        return refuse("SK-1", "reject.skirmish.walls_between", {
+            "one": "walls stand between {start} and {square}: no way of at most {n} movement point goes round them",
+            "other": "walls stand between {start} and {square}: no way of at most {n} movement points goes round "
+                     "them"}, start=start, square=name, n=budget)
     if reach(set(), False, enemies, doubled, budget).get(to) is not None:
-        return refuse("SK-5", "reject.skirmish.pits_between", "pits lie between {start} and {square}: no way of at "
-                      "most {budget} movement points goes round them (a pit blocks movement, not sight)", start=start,
-                      square=name, budget=budget)
+        return refuse("SK-5", "reject.skirmish.pits_between", {
+            "one": "pits lie between {start} and {square}: no way of at most {n} movement point goes round them (a "
+                   "pit blocks movement, not sight)",
+            "other": "pits lie between {start} and {square}: no way of at most {n} movement points goes round them "
+                     "(a pit blocks movement, not sight)"}, start=start, square=name, n=budget)
     if reach(set(), False, set(), doubled, budget).get(to) is not None:
-        return refuse("SK-C2", "reject.skirmish.enemies_bar",
-                      "enemies bar every way of at most {budget} movement points to {square}", budget=budget,
-                      square=name)
+        return refuse("SK-C2", "reject.skirmish.enemies_bar", {
+            "one": "enemies bar every way of at most {n} movement point to {square}",
+            "other": "enemies bar every way of at most {n} movement points to {square}"}, n=budget, square=name)
     if full is not None:
         cost, path = full
         plain = reach(blocked, True, pits | enemies, set(), budget).get(to)
@@ -685,9 +695,11 @@ def _corner_refusal(state: State, item: Figure, to: tuple, blocked: set, full: t
                           what=_labels(state, square_edges_at(point, blocked)), tail=_way_round(full, budget))
     tail = "" if full is None else phrase("reject.skirmish.way_round_costs", "; the way round costs {cost}",
                                           cost=full[0])
-    return refuse("SK-2", "reject.skirmish.corner_way", "every way of at most {budget} movement points from {start} "
-                  "to {square} cuts a corner past a wall or closed door{tail}", budget=budget,
-                  start=square_name(start), square=square_name(to), tail=tail)
+    return refuse("SK-2", "reject.skirmish.corner_way", {
+        "one": "every way of at most {n} movement point from {start} to {square} cuts a corner past a wall or closed "
+               "door{tail}",
+        "other": "every way of at most {n} movement points from {start} to {square} cuts a corner past a wall or "
+                 "closed door{tail}"}, n=budget, start=square_name(start), square=square_name(to), tail=tail)
 
 
 # --- attacking ---------------------------------------------------------------------------------------
@@ -754,25 +766,34 @@ def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
 # --- doors -------------------------------------------------------------------------------------------
 
 
+def _door_label(door_id: str) -> str:
+    """A door in a reason as the log says it (words.door): ``door1`` is door "1" (issue 17: never its id)."""
+    return door_id[4:] if door_id.startswith("door") and door_id[4:].isdigit() else door_id
+
+
 def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
     clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
     if not in_contact(state, item, entry):
-        return refuse(clause, "reject.skirmish.no_contact", "{name} at {square} is not in contact with {door} (in "
-                      "contact: {squares})", name=item.name, square=square_name(item.at), door=entry.id,
+        return refuse(clause, "reject.skirmish.no_contact", "{name} at {square} is not in contact with door {door} "
+                      "(in contact: {squares})", name=item.name, square=square_name(item.at),
+                      door=_door_label(entry.id),
                       squares=tuple(square_name(sq) for sq in door_contact(state, entry)))
     if entry.holder is None:
         return refuse("SK-7", "reject.skirmish.nobody_holds",
-                      "nobody holds {door}: it is decided by a figure ending its turn in contact with it", door=entry.id)
+                      "nobody holds door {door}: it is decided by a figure ending its turn in contact with it",
+                      door=_door_label(entry.id))
     if entry.holder == item.id:
-        return refuse("SK-8", "reject.skirmish.holds", "{name} holds {door}: it decides at the end of its activation",
-                      name=item.name, door=entry.id)
+        return refuse("SK-8", "reject.skirmish.holds", "{name} holds door {door}: it decides at the end of its "
+                      "activation", name=item.name, door=_door_label(entry.id))
     if entry.open == want_open:
         if want_open:
-            return refuse(clause, "reject.skirmish.already_open", "{door} is already open", door=entry.id)
-        return refuse(clause, "reject.skirmish.already_closed", "{door} is already closed", door=entry.id)
+            return refuse(clause, "reject.skirmish.already_open", "door {door} is already open",
+                          door=_door_label(entry.id))
+        return refuse(clause, "reject.skirmish.already_closed", "door {door} is already closed",
+                      door=_door_label(entry.id))
     if entry.id in state.active.contested:
-        return refuse("SK-10", "reject.skirmish.contested", "{name} has already contested {door} this activation",
-                      name=item.name, door=entry.id)
+        return refuse("SK-10", "reject.skirmish.contested", "{name} has already contested door {door} this "
+                      "activation", name=item.name, door=_door_label(entry.id))
     return None
 
 

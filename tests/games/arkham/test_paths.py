@@ -108,7 +108,7 @@ def test_ah_7_a_monster_on_the_path_stops_the_walk_and_the_path_past_it_is_refus
     data = scenario([inv("red", "graveyard")], [mon("zombie", "rivertown")])
     tab = table(data)
     rejected(act(tab, "red", Move("french_hill", ("rivertown", "french_hill"))), "AH-7",
-             "step 2: Zombie (zombie) is in Rivertown: the walk stops there")
+             "step 2: Zombie is in Rivertown: the walk stops there")
     events = act(tab, "red", Move("rivertown", ("rivertown",)))
     assert events == [InvestigatorMoved("red", "graveyard", "rivertown", "rivertown", ("rivertown",), 3)]
     other = table(data)
@@ -126,7 +126,7 @@ def test_ah_7_a_path_avoiding_a_monster_street():
 def test_ah_7_monsters_where_it_stands_are_faced_before_any_path():
     """AH-7: a monster in the start area is faced first, path or not."""
     tab = table(scenario([inv("red", "rivertown")], [mon("zombie", "rivertown")]))
-    rejected(act(tab, "red", Move("french_hill", ("french_hill",))), "AH-7", "Zombie (zombie) is in Rivertown")
+    rejected(act(tab, "red", Move("french_hill", ("french_hill",))), "AH-7", "Zombie is in Rivertown")
 
 
 def test_ah_3_without_a_path_the_cheapest_route_is_kept():

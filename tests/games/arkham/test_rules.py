@@ -260,7 +260,7 @@ def test_ah_7_leaving_means_facing_each_monster():
     """AH-7: Move is refused naming every monster not yet faced; legal offers Evade/Fight for each."""
     tab = table(zombie_and_ghoul())
     act(tab, "red", model.Move("rivertown"))
-    rejected(act(tab, "red", model.Move("french_hill")), "AH-7", "Ghoul (ghoul) and Zombie (zombie) are in Rivertown",
+    rejected(act(tab, "red", model.Move("french_hill")), "AH-7", "Ghoul and Zombie are in Rivertown",
              "before leaving")
     legal = GAME.legal(tab.state, "red")
     assert [command for command in legal if not isinstance(command, model.OfferTrade)] == [
@@ -277,8 +277,8 @@ def test_ah_7_ending_among_monsters_means_facing_each():
 def test_ah_7_a_movement_that_starts_among_monsters_faces_them():
     """AH-7: an investigator beginning its movement with a monster must face it to leave or to stay."""
     tab = table(scenario([inv("red", "rivertown")], [mon("zombie", "rivertown")]))
-    rejected(act(tab, "red", model.Move("graveyard")), "AH-7", "Zombie (zombie) is in Rivertown")
-    rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie (zombie) is in Rivertown")
+    rejected(act(tab, "red", model.Move("graveyard")), "AH-7", "Zombie is in Rivertown")
+    rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie is in Rivertown")
 
 
 def test_ah_7_after_evading_every_monster_the_walk_goes_on():
@@ -295,7 +295,7 @@ def test_ah_7_after_evading_every_monster_the_walk_goes_on():
 def test_ah_7_only_monsters_of_the_area_are_faced():
     """AH-7: a monster elsewhere, or one that does not exist, cannot be evaded or fought from here."""
     tab = table(zombie_and_ghoul())
-    rejected(act(tab, "red", model.Evade("zombie")), "AH-7", "Zombie (zombie) is in Rivertown, not in Graveyard")
+    rejected(act(tab, "red", model.Evade("zombie")), "AH-7", "Zombie is in Rivertown, not in Graveyard")
     rejected(act(tab, "red", model.Fight("shoggoth")), "AH-7", "no monster 'shoggoth'")
 
 
@@ -453,7 +453,7 @@ def test_ah_c1_a_clue_spent_after_a_failed_roll_adds_one_die():
     events = act(tab, "red", model.Evade("zombie"), dice=(1, 2))
     assert events[1] == model.ClueSpendOffered("red", "evade", "zombie", (1, 2), 0, 1, 5)
     assert GAME.legal(tab.state, "red") == [model.SpendClue(), model.AcceptRoll()]
-    rejected(act(tab, "red", model.Move("graveyard")), "AH-C1", "the failed Evade check (0 of 1 successes) waits")
+    rejected(act(tab, "red", model.Move("graveyard")), "AH-C1", "the failed Evade check (0 of 1 success) waits")
     events = act(tab, "red", model.SpendClue(), dice=(3,))
     assert events == [model.ClueSpent("red", "evade", 3, 0, 1, False, False)]
     events = act(tab, "red", model.SpendClue(), dice=(6,))
@@ -552,7 +552,7 @@ def test_ah_c3_in_combat_only_fight_or_flee():
     act(tab, "red", model.Move("rivertown"))
     act(tab, "red", model.Fight("zombie"), dice=(5, 5))
     rejected(act(tab, "red", model.Evade("ghoul")), "AH-C3", "in combat with Zombie: fight or flee")
-    rejected(act(tab, "red", model.Fight("ghoul")), "AH-C3", "in combat with Zombie (zombie), not 'ghoul'")
+    rejected(act(tab, "red", model.Fight("ghoul")), "AH-C3", "in combat with Zombie, not 'ghoul'")
 
 
 # --- AH-C4 Knocked out, insane, devoured ----------------------------------------------------------
@@ -736,7 +736,7 @@ def test_ah_c7_delayed_it_still_faces_monsters_and_trades():
     """AH-C7: a delayed investigator must deal with monsters in its area and may trade."""
     tab = table(scenario([inv("red", "rivertown", delayed=True, items=["Lantern"]), inv("blue", "rivertown")],
                          [mon("zombie", "rivertown")]))
-    rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie (zombie) is in Rivertown")
+    rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie is in Rivertown")
     assert model.OfferTrade("blue", ("Lantern",), ()) in GAME.legal(tab.state, "red")
     assert types(act(tab, "red", model.OfferTrade("blue", ("Lantern",), ()))) == ["TradeOffered"]
 
@@ -768,10 +768,10 @@ def test_ah_c8_a_failed_evade_fights_that_one_and_the_others_still_wait():
     act(tab, "red", model.Evade("ghoul"), dice=(1, 1, 5, 5, 5))
     assert tab.state.combat == "ghoul"
     act(tab, "red", model.Fight("ghoul"), dice=(6, 1, 1, 1))
-    rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie (zombie) is in Rivertown")
+    rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie is in Rivertown")
     rejected(act(tab, "red", model.Evade("ghoul")), "AH-7", "no monster 'ghoul'")
     act(tab, "red", model.Evade("zombie"), dice=(6, 1, 1, 1))
-    rejected(act(tab, "red", model.Evade("zombie")), "AH-C8", "already got past Zombie (zombie)")
+    rejected(act(tab, "red", model.Evade("zombie")), "AH-C8", "already got past Zombie")
     assert types(act(tab, "red", model.Stop()))[0] == "MovementEnded"
 
 
@@ -793,7 +793,7 @@ def test_ah_c9_only_in_the_phase_it_returns():
     tab = table(scenario([inv("red", "rlyeh_2")], [mon("ghoul", "graveyard")], gates=(("graveyard", "rlyeh"),)))
     act(tab, "red", model.Return("graveyard"))
     act(tab, "red", model.Stop())
-    rejected(act(tab, "red", model.Stop()), "AH-7", "Ghoul (ghoul) is in Graveyard")
+    rejected(act(tab, "red", model.Stop()), "AH-7", "Ghoul is in Graveyard")
 
 
 # --- AH-C10 Trading -------------------------------------------------------------------------------

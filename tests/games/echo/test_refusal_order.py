@@ -103,7 +103,7 @@ def test_ec_7_striking_before_the_enemy_after_a_failed_check_is_refused_under_ec
     """EC-7: red failed the check against its one enemy: its strike while blue rolls cites EC-7."""
     tab = waiting_for_blue_after_a_failed_check()
     rejected(act(tab, "red", Strike("novice-1", "dagger")), "EC-7", "failed the strike-order check",
-             "Novice of the Order of the Barking Fish (novice-1) strikes first")
+             "Novice of the Order of the Barking Fish strikes first")
     rejected(act(tab, "red", Pass()), "EC-7", "failed the strike-order check")
 
 

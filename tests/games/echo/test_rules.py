@@ -105,7 +105,7 @@ def test_ec_3_leaving_a_location_with_an_enemy_is_refused():
     tab = duel()
     refused = act(tab, "red", model.Move("house-by-the-bridge"))
     assert refused.rule == "EC-3"
-    assert "Novice of the Order of the Barking Fish (novice-1) is in The Old City" in refused.reason
+    assert "Novice of the Order of the Barking Fish is in The Old City" in refused.reason
 
 
 def test_ec_3_passing_through_a_location_with_an_enemy_needs_evasion_too():
@@ -437,7 +437,7 @@ def test_ec_13_only_the_seat_to_the_left_rolls_the_enemy_dice():
     for seat in ("red", "green"):
         refused = act(tab, seat, model.RollAttack())
         assert refused.rule == "EC-13"
-        assert refused.reason == ("the dice of Novice of the Order of the Barking Fish (novice-1) against red's "
+        assert refused.reason == ("the dice of Novice of the Order of the Barking Fish against red's "
                                   f"investigator are rolled by blue, the seat to red's left, not by {seat}")
     assert legal(tab.state, "blue") == [model.RollAttack()] and legal(tab.state, "red") == []
     assert act(tab, "blue", model.RollAttack(), (3,))[0].roller == "blue"

@@ -223,7 +223,7 @@ def test_gh_4_an_enemy_blocks_a_walk():
     tab = solo(figures=[("Dummy", "normal", 1, (1, 2))])
     pick(tab)
     refused = act(tab, "red", PlayCard("t-10", "bottom", path=((1, 2), (2, 2))))
-    assert isinstance(refused, Rejection) and refused.rule == "GH-4" and "dummy-1" in refused.reason
+    assert isinstance(refused, Rejection) and refused.rule == "GH-4" and "Dummy 1" in refused.reason and "dummy-1" not in refused.reason
 
 
 def test_gh_4_a_move_never_ends_in_an_occupied_hex():
@@ -296,7 +296,7 @@ def test_gh_4_a_path_is_refused_at_its_first_illegal_step_with_that_steps_clause
     cases = [
         (((1, 2), (2, 2)), "GH-4", "step 2 ([1, 2] → [2, 2]): hex [2, 2] holds an obstacle"),
         (((1, 2), (1, 3)), "GH-C1", "step 2 ([1, 2] → [1, 3]): a wall lies between [1, 2] and [1, 3]"),
-        (((0, 3),), "GH-4", "step 1 ([0, 2] → [0, 3]): hex [0, 3] holds an enemy, dummy-1: no figure moves "
+        (((0, 3),), "GH-4", "step 1 ([0, 2] → [0, 3]): hex [0, 3] holds an enemy, Dummy 1: no figure moves "
                             "through enemies"),
         (((1, 2), (3, 2)), "GH-4", "step 2 ([1, 2] → [3, 2]): [3, 2] is not next to [1, 2]; a path goes one hex "
                                    "at a time"),
@@ -316,8 +316,8 @@ def test_gh_4_hostile_paths_and_destinations_are_refused_not_crashed():
     long = tuple((0, 2 + (i % 2)) for i in range(1, 500))
     checks = [
         (PlayCard("t-10", "bottom", path=long), "GH-4", "a path names at most 20 hexes, got 499"),
-        (PlayCard("t-10", "bottom", path=((1, 2),), to=(1, 3)), "GH-4", "the path ends at (1, 2), not at to [1, 3]"),
-        (PlayCard("t-10", "bottom", to=(2, 2)), "GH-4", "a move cannot end in an occupied hex: [2, 2] holds dummy-1"),
+        (PlayCard("t-10", "bottom", path=((1, 2),), to=(1, 3)), "GH-4", "the path ends at [1, 2], not at [1, 3], where the move goes"),
+        (PlayCard("t-10", "bottom", to=(2, 2)), "GH-4", "a move cannot end in an occupied hex: [2, 2] holds Dummy 1"),
         (PlayCard("t-10", "bottom", to=(8, -2)), "GH-4", "no legal path of at most 3 movement points leads from "
                                                            "[0, 2] to [8, -2]"),
         (PlayCard("t-10", "bottom", to=(40, 40)), "GH-C1", "hex [40, 40] is not on the map"),

@@ -36,7 +36,7 @@ def test_sk_6_the_documented_example_behaves_as_the_text_says():
 
 def test_sk_6_the_documented_blast_door_is_one_door_of_two_edges_beside_two_labelled_doors():
     """SK-6, SK-C6, SK-2: door1 is C2|D2 and C3|D3; labels a and b are door2 and door3; Leia at C2
-    is in contact with door1, the trooper at E3 is not; D4 touches all three doors; C2→D3 cuts
+    is in contact with door 1, the trooper at E3 is not; D4 touches all three doors; C2→D3 cuts
     the point between door1's edges."""
     blast = json_blocks(DOC)[1]
     state = table(blast).state

@@ -76,7 +76,7 @@ def test_sk_c2_a_path_of_ten_thousand_steps_is_refused_where_the_points_run_out(
     tab = room()
     path = ((0, 0), (0, 1)) * 5000
     refused = walk(tab, *path)
-    assert said(refused) == ("SK-C2", "step 13, A2→A1: costs 1, 13 in all; A (a) has 12 movement points left")
+    assert said(refused) == ("SK-C2", "step 13, A2→A1: costs 1, 13 in all; A has 12 movement points left")
 
 
 # --- each step checked, with its clause ----------------------------------------------------------------
@@ -122,7 +122,7 @@ def test_sk_5_a_chosen_step_into_a_pit_is_refused():
 def test_sk_c2_a_chosen_path_through_an_enemy_is_refused_and_through_an_ally_is_taken():
     """SK-C2: figures pass through allies, never through enemies, and never stop on an ally."""
     tab = room(fig("c", "red", "A1"), fig("e", "blue", "A3"))
-    assert said(walk(tab, (0, 2), (1, 2))) == ("SK-C2", "step 1, A2→A3: A3 holds the enemy E (e): no figure "
+    assert said(walk(tab, (0, 2), (1, 2))) == ("SK-C2", "step 1, A2→A3: A3 holds the enemy E: no figure "
                                                   "enters an enemy's square")
     refused = walk(tab, (0, 0))
     assert refused.rule == "SK-C2" and "may pass through an ally but not stop on it" in refused.reason
@@ -137,11 +137,11 @@ def test_sk_3_a_chosen_step_into_low_objects_costs_double_and_is_refused_past_th
     tab = table(scenario(ROOM, [fig("a", "red", "D2", speed=1), fig("b", "blue", "E3")]))
     activate(tab, "a")
     refused = walk(tab, (2, 0))
-    assert said(refused) == ("SK-3", "step 1, D2→C1: entering low objects costs double (4), 4 in all; A (a) "
+    assert said(refused) == ("SK-3", "step 1, D2→C1: entering low objects costs double (4), 4 in all; A "
                                 "has 2 movement points left")
     refused = walk(tab, (2, 1), (2, 2))
     assert said(refused) == ("SK-4", "step 2, C2→C3: entering difficult terrain costs double (2), 3 in all; "
-                                "A (a) has 2 movement points left")
+                                "A has 2 movement points left")
 
 
 def test_sk_c2_a_chosen_costlier_path_is_walked_and_logged_as_chosen():
@@ -160,7 +160,7 @@ def test_sk_c2_a_chosen_costlier_path_is_walked_and_logged_as_chosen():
 def test_sk_c2_without_a_path_the_cheapest_legal_path_is_taken_and_the_path_ends_elsewhere_than_it_began():
     """SK-C2: no path, the engine's cheapest path (chosen false); a path back to the start is refused."""
     tab = room()
-    assert said(walk(tab, (0, 0), (0, 1))) == ("SK-C2", "the path ends on A2, where A (a) started: a move ends "
+    assert said(walk(tab, (0, 0), (0, 1))) == ("SK-C2", "the path ends on A2, where A started: a move ends "
                                                   "elsewhere")
     moved = act(tab, "red", Move("a", (1, 0)))
     assert moved[0].path == ((1, 0),) and moved[0].chosen is False and moved[0].cost == 2

@@ -1,0 +1,67 @@
+"""Echo's refusals name enemies and cards as the log does, never by id (issue 17): "Novice of the
+Order of the Barking Fish", not "… (novice-1)"; a spell by its name; "1 movement point"."""
+
+from __future__ import annotations
+
+from events.games.echo.model import CheckOrder, EndMove, Fight, Strike, Trade
+from events.rules import message_data
+from tests.games.echo.helpers import act, scenario, table
+from tests.games.echo.test_rules import duel
+
+NOVICE = "Novice of the Order of the Barking Fish"
+
+
+def said(lang, found):
+    from client import i18n
+    from server.i18n import payload
+
+    try:
+        i18n.install(payload(lang))
+        return i18n.message("echo", found.key, {name: message_data(value) for name, value in found.params})
+    finally:
+        i18n.install(payload("en"))
+
+
+def test_ec_15_an_enemy_is_named_and_one_movement_point_is_singular():
+    """EC-15: ending the move beside the Novice names it (no id) and counts the points left in good English."""
+    three = act(duel(), "red", EndMove())
+    assert three.reason == (f"{NOVICE} is in The Old City / Старый Город: even with 3 movement points left, "
+                            "Investigator red-t must defeat every enemy here or escape them all")
+    one = act(duel(speed=1), "red", EndMove())
+    assert (one.rule, one.reason) == ("EC-15", f"{NOVICE} is in The Old City / Старый Город: even with 1 movement "
+                                      "point left, Investigator red-t must defeat every enemy here or escape them all")
+    assert "novice-1" not in said("ru", one) and "осталась 1 единица движения" in said("ru", one)
+    assert "même avec 1 point de mouvement restant," in said("fr", one)
+
+
+def test_ec_9_a_strike_at_no_enemy_of_the_fight_lists_the_enemies_by_name():
+    """EC-9: the id the client sent is quoted as sent; the enemies fought are named."""
+    tab = duel()
+    act(tab, "red", Fight())
+    act(tab, "red", CheckOrder("attention"), (6, 6))
+    refused = act(tab, "red", Strike("magister-1", "dagger"))
+    assert (refused.rule, refused.reason) == ("EC-9", f"'magister-1' is not an enemy Investigator red-t is fighting "
+                                              f"(fighting: {NOVICE})")
+
+
+def test_ec_20_a_spell_offered_in_trade_is_named():
+    """EC-20: Max offering his Banishing Spark is told the spell's name, not its id."""
+    tab = table(scenario([("red", "max", "house-by-the-bridge"), ("blue", "kofa", "house-by-the-bridge")], []))
+    refused = act(tab, "red", Trade("banishing-spark", "blue"))
+    assert (refused.rule, refused.reason) == ("EC-20", "Banishing Spark is a spell: spells cannot be traded, only items")
+    assert "banishing-spark" not in said("ru", refused) and "banishing-spark" not in said("fr", refused)
+
+
+def test_ec_c4_an_artifact_or_an_undead_destroyed_at_the_threshold_reads_an_not_a():
+    """EC-C4: the rules write "a artifact cannot be detained: …" into EnemyKilled (kept: logged games hash it);
+    the log says "an artifact", "an undead", and French and Russian say it in their words."""
+    from events.games.echo.model import EnemyKilled
+    from server.i18n import say
+
+    tab = duel()
+    for kind, english, french in (("artifact", "an artifact", "un artefact"), ("undead", "an undead", "un mort-vivant")):
+        event = EnemyKilled("novice-1", "red", 3, 0, f"a {kind} cannot be detained: destroyed at the detaining "
+                            "threshold", "EC-C4")
+        line = tab.game.describe(event, tab.state)
+        assert f"{english} cannot be detained: destroyed at the detaining threshold" in say("en", line)
+        assert french in say("fr", line) and " a " + kind not in say("en", line)
