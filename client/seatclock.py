@@ -18,15 +18,31 @@ from __future__ import annotations
 DAYS_BEFORE_MONTH = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
 
 
+_MINUTES: dict = {}  # "YYYY-MM-DDTHH:MM" -> its milliseconds, or -1 if it is no time
+_MINUTES_KEPT = 4096
+
+
 def millis(at: object) -> int | None:
-    """Milliseconds since 1970-01-01T00:00:00Z of a logged ``at``; None if it is not one."""
-    if not isinstance(at, str) or len(at) < 20 or at[-1] != "Z" or at[4] != "-" or at[7] != "-" \
-            or at[10] != "T" or at[13] != ":" or at[16] != ":":
+    """Milliseconds since 1970-01-01T00:00:00Z of a logged ``at``; None if it is not one.
+
+    A page catching up reads one per envelope (10,000 for a long game, issue 16), and in Brython
+    each string slice and ``int`` costs microseconds: the date-and-minute part is worked out once
+    per minute (``_MINUTES``), the seconds and their fraction for each envelope.
+    """
+    if not isinstance(at, str) or len(at) < 20 or at[-1] != "Z" or at[16] != ":":
         return None
-    parts = (at[0:4], at[5:7], at[8:10], at[11:13], at[14:16], at[17:19])
-    if not all(part.isdigit() and part.isascii() for part in parts):
+    head = at[:16]
+    if head in _MINUTES:
+        base = _MINUTES[head]
+    else:
+        base = _minute(head)
+        if len(_MINUTES) >= _MINUTES_KEPT:
+            _MINUTES.clear()
+        _MINUTES[head] = base
+    second_text = at[17:19]
+    if base < 0 or not second_text.isdigit() or not second_text.isascii():
         return None
-    year, month, day, hour, minute, second = (int(part) for part in parts)
+    second = int(second_text)
     fraction = at[19:-1]
     if fraction:
         digits = fraction[1:]
@@ -35,13 +51,27 @@ def millis(at: object) -> int | None:
         milli = int((digits + "00")[:3])
     else:
         milli = 0
-    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 61):
+    if second >= 61:
         return None
+    return base + second * 1000 + milli
+
+
+def _minute(head: str) -> int:
+    """Milliseconds of ``YYYY-MM-DDTHH:MM`` since 1970-01-01T00:00Z; -1 if it is not one."""
+    if head[4] != "-" or head[7] != "-" or head[10] != "T" or head[13] != ":":
+        return -1
+    parts = (head[0:4], head[5:7], head[8:10], head[11:13], head[14:16])
+    for part in parts:
+        if not part.isdigit() or not part.isascii():
+            return -1
+    year, month, day, hour, minute = int(parts[0]), int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4])
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60):
+        return -1
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     before = year - 1
     days = (before * 365 + before // 4 - before // 100 + before // 400 - 719162
             + DAYS_BEFORE_MONTH[month - 1] + (1 if leap and month > 2 else 0) + day - 1)
-    return ((days * 24 + hour) * 60 + minute) * 60000 + second * 1000 + milli
+    return ((days * 24 + hour) * 60 + minute) * 60000
 
 
 def clock_text(ms: int) -> str:

@@ -18,6 +18,24 @@ if TYPE_CHECKING:
 
 
 _set = object.__setattr__
+# Reading every field of a record, for ``but`` and ``fields``. CPython does it in C with
+# ``operator.attrgetter`` (``but`` of a 15-field state ~10% cheaper than a ``getattr`` per field,
+# issue 13). Brython's ``operator`` is Python that imports ``functools`` (~0.8 s to compile at page
+# load, BRYTHON.md), and its ``getattr`` costs about four times ``object.__getattribute__``: the
+# browser reads field by field with the latter (a 15-field state: ~7 µs against ~30 µs a copy,
+# docs/performance.md). Which runtime this is shows in a difference BRYTHON.md measured (no
+# ``sys`` in ``events/``): a Brython instance of a class with empty ``__slots__`` has a ``__dict__``.
+_get = object.__getattribute__
+
+
+class _Probe:
+    __slots__ = ()
+
+
+if hasattr(_Probe(), "__dict__"):  # Brython
+    _reader = None
+else:
+    from operator import attrgetter as _reader
 
 
 class Record:
@@ -45,6 +63,9 @@ class Record:
         if "__slots__" not in cls.__dict__:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
         cls._positions = {name: index for index, name in enumerate(cls.__slots__)}  # for ``but``
+        cls._defaulted = getattr(cls, "DEFAULTS", None) is not None  # for ``Registry.build``
+        # For ``but`` and ``fields``: every field at once (CPython; a tuple only with two or more).
+        cls._read = _reader(*cls.__slots__) if _reader is not None and len(cls.__slots__) > 1 else None
         # For ``events.canonical``: the keys in sorted order with each field's name (None: "type"),
         # and each field with its key and its place in that order.
         keys = sorted(("type",) + tuple(cls.__slots__))
@@ -66,7 +87,10 @@ class Record:
 
     def fields(self) -> tuple:
         """The field values in declaration order."""
-        return tuple(getattr(self, name) for name in self.__slots__)
+        read = self._read
+        if read is not None:
+            return read(self)
+        return tuple([_get(self, name) for name in self.__slots__])
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -91,12 +115,16 @@ class Record:
         relies on it too), so the copy goes through ``__init__`` and keeps its checks.
         """
         cls = type(self)
-        args = [getattr(self, name) for name in cls.__slots__]
+        read = cls._read
+        args = list(read(self)) if read is not None else [_get(self, name) for name in cls.__slots__]
         positions = cls._positions  # type: ignore[attr-defined]
-        for name in changes:
+        # ``changes`` is this call's own dict: emptied with popitem, as Brython ends a ``for`` loop
+        # with a StopIteration it raises and catches (~7 µs), and a missed ``dict.get`` with a KeyError.
+        while changes:
+            name, value = changes.popitem()
             if name not in positions:
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
-            args[positions[name]] = changes[name]
+            args[positions[name]] = value
         copy = cls(*args)
         # The record whose texts the copy may reuse: self, if hashed or made by its constructor
         # (then it may be hashed later), else the one self would have reused: never a longer chain.
@@ -161,9 +189,11 @@ class Registry:
             known = ", ".join(self.names())
             raise DecodeError(f"{path}.type: unknown {self.kind} type {tag!r} (known: {known})")
         slots = cls.__slots__
-        extra = sorted(key for key in data if key != "type" and key not in slots)
-        if extra:
-            raise DecodeError(f"{path}: {self.kind} {tag!r} has no field {extra[0]!r}")
+        # "type" and each field once: no key can be foreign (a class with DEFAULTS may miss some).
+        if len(data) != len(slots) + 1 or cls._defaulted:
+            extra = sorted(key for key in data if key != "type" and key not in slots)
+            if extra:
+                raise DecodeError(f"{path}: {self.kind} {tag!r} has no field {extra[0]!r}")
         kinds = cls._kinds
         args = []
         for name in slots:
@@ -171,13 +201,17 @@ class Registry:
                 value = data[name]
                 if kinds is not None:
                     kind = kinds[name]
-                    scalar = _TYPES.get(kind[0])
+                    scalar = _TYPES[kind[0]] if kind[0] in _TYPES else None  # no missed get: see ``but``
                     if (type(value) is not scalar) if scalar is not None else not _fits(value, kind):
                         raise DecodeError(kind_problem(value, kind, f"{path}.{name}"))
                     if scalar is not None:  # a well-formed scalar needs no conversion
                         args.append(value)
                         continue
-                args.append(from_data(value, self, f"{path}.{name}"))
+                kind = type(value)
+                if kind is str or kind is int or value is None or kind is bool:  # as from_data, without a call
+                    args.append(value)
+                else:
+                    args.append(from_data(value, self, f"{path}.{name}"))
             elif name in getattr(cls, "DEFAULTS", {}):
                 args.append(cls.DEFAULTS[name])
             else:
@@ -191,7 +225,16 @@ class Registry:
 def from_data(value: Any, registry: Registry | None = None, path: str = "$") -> Any:
     """Lists become tuples; objects with a registered ``type`` become records."""
     if isinstance(value, list):
-        return tuple(from_data(item, registry, f"{path}[{i}]") for i, item in enumerate(value))
+        items = []  # a loop, not a generator: Brython pays for a generator's frames and its StopIteration
+        index = 0
+        for item in value:
+            kind = type(item)
+            if kind is int or kind is str or item is None or kind is bool:
+                items.append(item)
+            else:
+                items.append(from_data(item, registry, f"{path}[{index}]"))
+            index += 1
+        return tuple(items)
     if isinstance(value, dict):
         if registry is None:
             raise DecodeError(f"{path}: nested objects need a registry")
@@ -288,9 +331,8 @@ def kind_problem(value: Any, kind: tuple, path: str) -> str | None:
 def _fits(value: Any, kind: tuple) -> bool:
     """Whether plain data ``value`` is of ``kind``: the quick yes of every well-formed command."""
     tag = kind[0]
-    scalar = _TYPES.get(tag)
-    if scalar is not None:
-        return type(value) is scalar
+    if tag in _TYPES:
+        return type(value) is _TYPES[tag]
     if tag == "None":
         return value is None
     if tag == "or":

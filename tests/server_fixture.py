@@ -88,7 +88,8 @@ def create_game(base_url: str, scenario: Any = "mecha/sample") -> dict:
     return data
 
 
-def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: str | None = None) -> dict:
+def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: str | None = None,
+                envelopes: int = 0) -> dict:
     """A game whose dice a test knows: written into the server's own SQLite store, as POST would.
 
     The HTTP API lets nobody choose a game's dice (CORE-1: ``seed-not-allowed``). A test that
@@ -97,6 +98,11 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     in WAL mode takes a second writer); the server then plays it like any other. The answer has
     the POST's shape. ``rules_version`` stores it under an older released version of its game, as
     a game started before a rule fix was released (issue 19).
+
+    ``envelopes`` > 0 plays random legal commands (``events.bots.random_step``, from the seed) until
+    the log holds that many envelopes or the game ends, with the scenario's rounds raised to let it
+    run: a long game in seconds, where a test playing it over the socket would wait minutes (the
+    browser's 10,000-event catch-up, issue 16).
     """
     import events.games
     from events.dice import local_secret
@@ -110,7 +116,22 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     game = events.games.load(name, rules_version)
     game_id, secret = new_game_id(), local_secret(seed)
     created = now()  # as a POST: listed newest first, its seats' clocks start now
+    if envelopes and "rounds" in data:
+        data = dict(data, rounds=min(10_000, max(data["rounds"], envelopes)))
     table = Table.create(game, game_id, data, secret, at=created)
+    if envelopes:
+        from events.bots import random_step
+        from events.log import Accepted
+        from events.rng import Rng
+
+        picker = Rng(seed)
+        while table.seq < envelopes and not game.is_over(table.state):
+            step = random_step(game, table.state, picker)
+            if step is None:
+                break
+            result = table.submit(step[0], step[1], f"c-{table.seq + 1}", at=created)
+            if not isinstance(result, Accepted):
+                raise AssertionError(f"a random legal command was refused: {result}")
     tokens = {seat: new_token() for seat in game.seats(table.state)}
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
                     {seat: token_hash(token) for seat, token in tokens.items()}, created)

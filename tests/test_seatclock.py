@@ -26,6 +26,18 @@ def test_millis_reads_the_servers_at_to_integer_milliseconds_and_refuses_anythin
         assert millis(bad) is None, bad
 
 
+def test_millis_answers_the_same_when_its_minute_was_read_before():
+    """The date and minute of an ``at`` are worked out once per minute (a 10,000-envelope
+    catch-up, issue 16): a minute seen before, good or bad, answers as it did the first time."""
+    first = millis("2026-12-01T11:59:07.250Z")
+    assert first == millis("2026-12-01T11:59:07.250Z")
+    assert millis("2026-12-01T11:59:58Z") - first == 50_750
+    for _ in range(2):
+        assert millis("2026-12-01T11:60:00Z") is None  # no minute 60, cached as no time
+        assert millis("2026-12-01T11:59:61Z") is None  # its minute is good, its second is not
+        assert millis("2026-12-01T11:59:0xZ") is None
+
+
 def test_clock_text_is_minutes_and_two_digit_seconds_rounded_down():
     assert clock_text(0) == "0:00"
     assert clock_text(59999) == "0:59"

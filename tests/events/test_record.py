@@ -252,3 +252,31 @@ def test_a_kind_in_words_and_its_parse():
     assert parse_kind("tuple[int, tuple[str, ...] | None]") == ("fixed", (("int",), ("or", (("tuple", ("str",)), ("None",)))))
     assert describe_kind(parse_kind("int | str | None")) == "an integer, a string or null"
     assert parse_kind("bool") is parse_kind("bool")  # parsed once per text
+
+
+def test_but_reads_fields_the_same_way_on_both_runtimes_paths(monkeypatch):
+    """``but`` and ``fields`` read all fields with ``operator.attrgetter`` in CPython and one by one
+    with ``object.__getattribute__`` where the runtime is Brython (issue 16): the same values."""
+    import events.record as record
+
+    assert record._reader is not None  # CPython: a class with __slots__ = () has no __dict__ here
+    assert Path._read is not None
+
+    monkeypatch.setattr(record, "_reader", None)  # as in Brython, for the classes defined now
+
+    class Slow(Record):
+        __slots__ = ("name", "points", "closed")
+        TYPE = "Slow"
+
+        def __init__(self, name: str, points: tuple, closed: bool) -> None:
+            object.__setattr__(self, "name", name)
+            object.__setattr__(self, "points", points)
+            object.__setattr__(self, "closed", closed)
+
+    assert Slow._read is None
+    slow = Slow("p", ((1, 2),), False)
+    copy = slow.but(closed=True, name="q")
+    assert copy.fields() == ("q", ((1, 2),), True) and slow.fields() == ("p", ((1, 2),), False)
+    assert Path("p", ()).but(points=(Point(1, 2),)).fields() == ("p", (Point(1, 2),))
+    with pytest.raises(TypeError, match="Slow has no field 'width'"):
+        slow.but(width=3)

@@ -913,12 +913,12 @@ def _finish(state: State, item: Figure) -> list:
 
 def _with_figure(s: State, figure_id: str, **changes: Any) -> tuple:
     """``s.figures`` with one figure's fields changed."""
-    return tuple(item.but(**changes) if item.id == figure_id else item for item in s.figures)
+    return tuple([item.but(**changes) if item.id == figure_id else item for item in s.figures])  # a list: no generator
 
 
 def _with_door(s: State, door_id: str, **changes: Any) -> tuple:
     """``s.doors`` with one door's fields changed."""
-    return tuple(item.but(**changes) if item.id == door_id else item for item in s.doors)
+    return tuple([item.but(**changes) if item.id == door_id else item for item in s.doors])
 
 
 def _spent(a: Activation, cost: int) -> Activation:
