@@ -19,6 +19,7 @@ Checked after the last restart, from the store's own log (``/api/games/{id}/log`
 from __future__ import annotations
 
 import asyncio
+import http.client
 import random
 import time
 
@@ -106,7 +107,8 @@ def _new_game_when_up(table: Table) -> dict[str, Player]:
     while True:
         try:
             return table.new_game()
-        except (OSError, AssertionError, ConnectionError):
+        except (OSError, AssertionError, ConnectionError, http.client.HTTPException):
+            # HTTPException: killed while it answered (IncompleteRead): the game may or may not exist, ask again
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
