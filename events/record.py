@@ -215,6 +215,10 @@ class Registry:
             elif name in getattr(cls, "DEFAULTS", {}):
                 args.append(cls.DEFAULTS[name])
             else:
+                # A field missing with the count right means a foreign one took its place: name that first.
+                extra = sorted(key for key in data if key != "type" and key not in slots)
+                if extra:
+                    raise DecodeError(f"{path}: {self.kind} {tag!r} has no field {extra[0]!r}")
                 raise DecodeError(f"{path}: {self.kind} {tag!r} is missing field {name!r}")
         try:
             return cls(*args)

@@ -117,6 +117,8 @@ def test_build_fills_declared_defaults():
         ({"type": 3}, "$.type: unknown shape type 3"),
         ({"type": "Point", "x": 1, "z": 2}, "$: shape 'Point' has no field 'z'"),
         ({"type": "Path", "points": []}, "$: shape 'Path' is missing field 'name'"),
+        # a foreign field in a missing one's place (the count is right): the foreign one is named
+        ({"type": "Path", "name": "p", "pointz": []}, "$: shape 'Path' has no field 'pointz'"),
         ({"type": "Point", "x": 1.5}, "$.x: floats are not allowed (got 1.5)"),
         ({"type": "Path", "name": "p", "points": [{"type": "Point", "x": 0.0}]}, "$.points[0].x: floats are not allowed"),
         ({"type": "Path", "name": "p", "points": [{"type": "Hex"}]}, "$.points[0].type: unknown shape type 'Hex'"),
