@@ -163,9 +163,16 @@ class Questions:
         if game == "gloomhaven":
             node = closest(target, "[data-figure]")
             return None if node is None else node.getAttribute("data-figure")
-        if game == "mecha":
+        if game == "mecha":  # a Mecha, or the Location it stands on (the Mechas let clicks through)
             node = closest(target, "[data-seat]")
-            return None if node is None else node.getAttribute("data-seat")
+            if node is not None:
+                return node.getAttribute("data-seat")
+            node = closest(target, "g.loc[data-number]")
+            number = None if node is None else int(node.getAttribute("data-number"))
+            for index, place in enumerate(state.positions):
+                if number is not None and place == number:
+                    return state.seats[index].seat
+            return None
         return None
 
     # --- answers -----------------------------------------------------------------------------------

@@ -172,3 +172,51 @@ def test_ah_3_arkham_path_on_the_board_is_cheapest_route(server, new_context):
     assert marked(page, "ask-pick", "data-area") == [inv.where]
     assert f"{len(route) - 1} movement point" in page.text_content("#ask-answer")
     assert page.problems == []
+
+
+def test_mv_1_a_mechas_destinations_on_the_board_are_the_rules(server, new_context):
+    """MV-1 to MV-6: a Mecha clicked after asking: exactly ``destinations`` highlighted, with their steps."""
+    from events.games.mecha.rules import destinations, seat_index
+
+    created = seeded_game(server, "mecha/sample", 7)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+    _game, envelopes, states = logged(server, created["game"], "mecha")
+    seq = len(envelopes)
+    state = states[seq - 1]
+    seat = next(item.seat for index, item in enumerate(state.seats) if state.positions[index] is not None)
+    expected = destinations(state, seat_index(state, seat))
+    assert expected
+    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={seq}")
+    ask(page, "destinations")
+    where = state.positions[seat_index(state, seat)]
+    page.locator(f"#board g.loc[data-number='{where}']").click()  # the Location it stands on
+    page.wait_for_selector("#board .ask-reach")
+    shown = page.locator("#board .ask-reach").evaluate_all(
+        "ns => ns.map(n => [Number(n.dataset.number), Number(n.getAttribute('data-ask-cost'))])")
+    assert sorted(map(tuple, shown)) == sorted((place, len(path)) for place, path in expected.items())
+    assert page.problems == []
+
+
+def test_ec_4_the_dice_of_an_evasion_in_words_are_dice_count_and_chance(server, new_context):
+    """EC-4: Stealth − the enemy's evasion penalty dice, any 5 or 6 a success: the page says
+    ``dice_count`` and ``chance`` (exact), computed in the browser."""
+    from events.games.echo import board as boards
+    from events.games.echo.dice import chance, dice_count
+
+    created = seeded_game(server, "echo/first-case", 1)
+    _game, _envelopes, states = logged(server, created["game"], "echo")
+    state = states[0]
+    inv, enemy = state.investigators[0], state.enemies[0]
+    count = dice_count(inv.stealth, boards.enemy_card(state.cards, enemy.card).evasion)
+    numerator, denominator = chance(count)
+    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq=1")
+    ask(page, "dice")
+    page.select_option("#ask-investigator", inv.id)
+    page.select_option("#ask-check", f"stealth|{enemy.id}")
+    page.click("#ask-dice")
+    page.wait_for_selector("#ask-dice-answer[data-dice]")
+    assert page.get_attribute("#ask-dice-answer", "data-dice") == str(count)
+    assert page.get_attribute("#ask-dice-answer", "data-chance") == f"{numerator}/{denominator}"
+    assert "EC-4" in page.text_content("#ask-dice-answer")
+    assert page.problems == []
