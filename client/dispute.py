@@ -332,6 +332,7 @@ class DisputePanel:
 
     def draw_branch(self) -> None:
         page, branch = self.page, self.branch
+        page.questions.reset()  # an answer is about the position it was asked on (client/questions.py)
         state = branch.state
         turn = branch.game.turn(state)
         seat = turn[0] if turn else None

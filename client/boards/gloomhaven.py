@@ -675,6 +675,13 @@ class GloomhavenView(View):
         if planned is None:
             add(box, el("p", t("gh.no_monster_yet"), "muted"))
             return box
+        return self.plan_trace(state, planned, box)
+
+    def plan_trace(self, state: object, planned: object, box: object = None) -> object:
+        """A MonsterTurnPlanned's trace: the candidates, the rule that chose, the options, every hex
+        weighed (also the replay page's "Ask the rules" answer to a monster turn, client/questions.py)."""
+        if box is None:
+            box = el("div", None, "focus-trace")
         box.setAttribute("data-figure", planned.figure)
         add(box, el("h3", t("gh.focus_of", figure=self.fig(planned.figure, state))))
         table = el("table", None, "candidates")

@@ -22,6 +22,7 @@ from client.i18n import t
 from client.loader import load_game
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_rules_version
+from client.questions import Questions
 from client.undo import in_play, strike
 from events.canonical import state_hash
 from events.log import Envelope, Table
@@ -44,6 +45,7 @@ class ReplayPage:
         self.delay = 1000
         self.ui = None
         self.dispute = DisputePanel(self)  # issue 18: opened at ?seq=N and from every log line
+        self.questions = Questions(self)  # issue 18: rule questions answered on the board shown
 
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
@@ -90,6 +92,7 @@ class ReplayPage:
         self.ui = BoardUI(byid("board"))
         window.document.body.setAttribute("data-game", self.game.name)
         self.build_controls()
+        self.questions.build()
         seq, problem = start_seq(self.start_at, len(self.envelopes))
         self.go(seq)
         if problem:
@@ -181,6 +184,7 @@ class ReplayPage:
 
     def go(self, seq: int) -> None:
         self.dispute.leave_branch(False)  # any move of the real game leaves a what-if branch
+        self.questions.reset()  # an answer is about the position it was asked on
         seq = max(1, min(seq, len(self.envelopes)))
         self.seq = seq
         state = self.states[seq - 1]

@@ -21,6 +21,7 @@ import difflib
 
 from events.games.arkham import board as boards
 from events.games.arkham import rules
+from events.games.arkham.questions import cheapest_route, monsters_on, not_walkable
 from server.cli.ask_common import add_question, position, reply
 from server.cli.status import BAD_ARGS, CommandError
 
@@ -37,42 +38,36 @@ def add_questions(subparsers: argparse._SubParsersAction) -> None:
 
 def _area(state, area_id: str, option: str):
     found = boards.area(state.board, area_id)
-    if found is None:
+    clause = not_walkable(state, area_id)
+    if clause == "?":
         known = [item.id for item in state.board.areas]
         close = difflib.get_close_matches(area_id, known, 3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise CommandError(f"{option}: no area {area_id!r} on {state.board.name}{hint}", BAD_ARGS)
-    if found.kind not in boards.ARKHAM_KINDS:
-        clause = "AH-9" if found.kind == "other_world" else "AH-3"
+    if clause:
         raise CommandError(f"{option}: {found.name} is not a Street or Location: no yellow line reaches it ({clause})",
                            BAD_ARGS)
     return found
 
 
 def _monsters_on(state, route: tuple) -> list:
-    out = []
-    for place in route:
-        there = rules.monsters_in(state, place)
-        if there:
-            out.append({"area": place, "monsters": [item.id for item in there]})
-    return out
+    return [{"area": place, "monsters": list(ids)} for place, ids in monsters_on(state, route)]
 
 
 def run_path(args: argparse.Namespace) -> int:
     state, origin = position(args, "arkham", rules)
     start = _area(state, args.start, "--from")
     goal = _area(state, args.goal, "--to")
-    route = boards.route(state.board, start.id, goal.id, rules.halts(state))
+    full = cheapest_route(state, start.id, goal.id)
     answer: dict = {"from": start.id, "to": goal.id, "rule": "AH-3"}
-    if route is None:
+    if full is None:
         answer.update(cost=None, route=None, reason=f"no yellow line route joins {start.name} to {goal.name}")
     else:
-        full = (start.id,) + route
-        answer.update(cost=len(route), route=list(full),
+        answer.update(cost=len(full) - 1, route=list(full),
                       names=[boards.area(state.board, place).name for place in full],
                       monsters=_monsters_on(state, full))
     answer["unverified_lines"] = [list(line) for line in state.board.unverified]
-    steps = zip(answer["route"], answer["route"][1:]) if route is not None else ()
+    steps = zip(answer["route"], answer["route"][1:]) if full is not None else ()
     answer["unverified_used"] = any((min(a, b), max(a, b)) in state.board.unverified for a, b in steps)
     return reply(answer, origin)
 

@@ -138,22 +138,20 @@ def field_of_position(game_map, figures: tuple) -> Field:
 
 def logged_answer(path: str, seq: int | None, monster: str | None) -> dict:
     """The monster-turn answer on the state after event ``seq`` of a gloomhaven log (GH-6, GH-7)."""
-    from events.games.gloomhaven import rules as game_rules
+    from events.games.gloomhaven.questions import monster_plan, monsters
 
     state, seq = logged_state(path, seq, "gloomhaven")
     acting = monster or state.acting
-    figure = game_rules.figure_of(state, acting) if acting is not None else None
-    monsters = [item.id for item in state.figures if item.kind != "character"]
-    if figure is None or figure.kind == "character":
+    plan, problem = monster_plan(state, acting)
+    if problem == "not-a-monster":
         given = f"--monster {acting!r}" if monster else f"at seq {seq} no monster's turn is under way"
         raise CommandError(f"{given}: name a monster or summon of the game with --monster (figures: "
-                           f"{', '.join(monsters) or 'none'})", BAD_ARGS)
-    drawn = [group.card for group in state.groups if group.name == figure.name]
-    if figure.kind == "monster" and not (drawn and drawn[0]):
-        raise CommandError(f"--monster {figure.id}: at seq {seq} no ability card of {figure.name} is drawn this "
+                           f"{', '.join(monsters(state)) or 'none'})", BAD_ARGS)
+    if problem == "no-card":
+        name = next(item.name for item in state.figures if item.id == acting)
+        raise CommandError(f"--monster {acting}: at seq {seq} no ability card of {name} is drawn this "
                            "round (GH-C3): its turn cannot be planned yet", BAD_ARGS)
-    plan = game_rules.plan_for(state, figure)
-    return {"monster": figure.id, "rules": "gloomhaven", **plan.to_data(), "log": path, "seq": seq}
+    return {"monster": acting, "rules": "gloomhaven", **plan.to_data(), "log": path, "seq": seq}
 
 
 def run_monster_turn(args: argparse.Namespace) -> int:

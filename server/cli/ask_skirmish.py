@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 
 from events.games.skirmish import rules
-from events.games.skirmish.model import Activation, Move
+from events.games.skirmish.questions import judge_path, reachable
 from events.geometry.squares import square_edge_name, square_inside, square_name, square_parse
 from server.cli.ask_common import add_question, position, reply
 from server.cli.status import BAD_ARGS, CommandError
@@ -86,22 +86,20 @@ def run_path(args: argparse.Namespace) -> int:
     path = tuple(_square(state, word, "--path") for word in words if word)
     if not path:
         raise CommandError("--path: expected the squares entered, such as C5,C4, got nothing", BAD_ARGS)
-    # As at the start of its activation: its side on turn, nothing spent yet (SK-C2, SK-C5).
-    fresh = state.but(turn=state.sides.index(item.side), active=Activation(item.id, 0, 0, False, (), ()))
-    result = rules.decide(fresh, item.side, Move(item.id, path[-1], path), None)
+    cost, refusal = judge_path(state, item, path)  # as at the start of its activation (SK-C2)
     answer: dict = {"figure": item.id, "from": square_name(item.at), "path": [square_name(sq) for sq in path],
                     "movement_points": item.speed}
-    if isinstance(result, list):
-        answer.update({"legal": True, "cost": result[0].cost, "rule": "SK-C2"})
+    if refusal is None:
+        answer.update({"legal": True, "cost": cost, "rule": "SK-C2"})
     else:
-        answer.update({"legal": False, "rule": result.rule, "reason": result.reason})
+        answer.update({"legal": False, "rule": refusal.rule, "reason": refusal.reason})
     return reply(answer, origin)
 
 
 def run_reachable(args: argparse.Namespace) -> int:
     state, origin = position(args, "skirmish", rules)
     item = _figure(state, args.figure)
-    options = rules.destinations(state, item, 2 * item.speed)
+    options = reachable(state, item)
     squares = [
         {"square": square_name(square), "cost": cost, "path": [square_name(step) for step in path],
          "attack_after": cost <= item.speed}
