@@ -26,6 +26,7 @@ from client.dom import add, byid, clear, el, listen, set_text
 from client.eventlog import clause_words, event_row
 from client.i18n import has, message, seat_name, t
 from client.pages.errors import ERRORS, error_text
+from client.undo import in_play
 from events.canonical import record_json, state_hash
 from events.dice import command_rng
 from events.game import SecretRevealed, rule_of
@@ -337,7 +338,9 @@ class DisputePanel:
         seat = turn[0] if turn else None
         over = branch.game.is_over(state)
         interactive = seat is not None and not over
-        page.view.draw(state, branch.envelopes, seat, interactive, self.pick)
+        # The branch's moves after the real log's envelopes still in play at its seq: its board's last
+        # move is never one an undo took back by then, nor an undo event (CORE-4, client/undo.py).
+        page.view.draw(state, in_play(branch.envelopes, page.undos, branch.seq - 1), seat, interactive, self.pick)
         page.ui.drawn(branch.game.name, interactive)
         hash_box = byid("hash")
         set_text(hash_box, t("dispute.whatif_board", seq=branch.seq, n=len(branch.moves)))

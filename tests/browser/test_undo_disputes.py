@@ -1,0 +1,44 @@
+"""A dispute link and a what-if on a game with an undo (issue 18's integration review; CORE-4,
+CORE-7): the branch's board draws the history still in play at its seq, never a move taken back."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import open_page
+from tests.server.test_import import body_of, post
+from tests.server.test_undo_integration import finished_with_undo
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def test_core_4_a_what_if_after_an_undo_draws_no_move_it_took_back(server, new_context):
+    lines = finished_with_undo()
+    status, answer = post(server, body_of(lines))
+    assert status == 201, answer
+    game_id = lines[0]["game"]
+    applied = next(line for line in lines if line["type"] == "UndoApplied")
+    undone = [line for line in lines[:applied["seq"]] if line["type"] == "MechMoved"]
+    assert len(undone) == 1 and undone[0]["seq"] < applied["seq"]  # red's Move to 7, the only one before
+    after = lines[applied["seq"]]  # the first event of the next command: red's again, in play
+    assert after["seat"] == "red" and after["command_id"]
+    page = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={after['seq']}")
+    assert page.get_attribute("#dispute", "data-seq") == str(after["seq"])
+    # Check: the state before it is the game's start again; the replay's board shows no last move.
+    page.goto(f"{server.base_url}/replay/{game_id}?seq={applied['seq']}")
+    page.wait_for_function("() => window.chronicle_ready === true")
+    assert page.get_attribute("polyline.route", "visibility") == "hidden"
+    page.goto(f"{server.base_url}/replay/{game_id}?seq={after['seq']}")
+    page.wait_for_function("() => window.chronicle_ready === true")
+    # Check: the rule question at that seq branches from the state before it, whose board draws no
+    # route either (the Move to 7 was taken back before it).
+    page.click("#whatif-ask")
+    page.wait_for_selector("body[data-branch='1']")
+    assert page.get_attribute("#hash", "data-branch") == "0"
+    assert page.get_attribute("polyline.route", "visibility") == "hidden", page.get_attribute(
+        "polyline.route", "data-path")
+    # Check: a move of the branch is drawn as the last move.
+    page.locator("g.loc.dest").first.click()
+    page.wait_for_selector("#hash[data-branch='1']")
+    assert page.get_attribute("polyline.route", "visibility") == "visible"
+    assert page.problems == []
