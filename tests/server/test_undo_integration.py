@@ -20,7 +20,7 @@ from server.tokens import new_game_id
 from tests.server.client import Client, command_json, events_in, run
 from tests.server.test_chat import next_chat, say
 from tests.server.test_import import body_of, post
-from tests.server.test_undo import MOVE_FACE_DOWN, MOVE_FACE_UP, UndoClient, answer, ask
+from tests.server.test_undo import BLUE_FACE_UP, MOVE_FACE_DOWN, MOVE_FACE_UP, UndoClient, answer, ask
 from tests.server_fixture import create_game, post_json
 
 
@@ -168,5 +168,42 @@ def test_core_6_a_bot_seat_is_not_held_by_an_open_request_it_is_not_asked(shared
         assert [(e["type"], e["data"]) for e in log if e["command_id"] == "c-2"] == first
         await red.events_until(again["last"] + 1)
         assert red.envelopes[again["last"]]["command_id"].startswith("bot-")
+
+    run(main())
+
+
+def test_core_6_a_bots_yes_leaves_the_request_open_for_the_person_it_still_waits_for(shared_server):
+    """Three seats, green a bot: red's undo across its draw waits for blue and green (CORE-5); green's
+    yes comes at once, and nothing the bot does withdraws the request before blue answers (CORE-6)."""
+    async def main():
+        status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/three-mechs",
+                                                                         "bots": {"green": "random"}})
+        assert status == 201, game
+        red = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        blue = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
+        moved = await red.command("c-1", *MOVE_FACE_DOWN)
+        assert moved["type"] == "ack", moved
+        await blue.events_until(moved["last"])
+        asked = await ask(red, "u-1", 2)  # blue to move: it is asked, and the bot green
+        assert asked["type"] == "ack", asked
+        await blue.events_until(asked["first"] + 1)
+        request, yes = blue.envelopes[asked["first"] - 1:asked["first"] + 1]
+        assert request["data"]["needs"] == ["blue", "green"]
+        assert (yes["type"], yes["seat"], yes["command_id"]) == ("UndoAnswered", "green", f"bot-{yes['seq']}")
+        assert blue.table.undos.open is not None and blue.table.undos.open.agreed == ["green"]
+        answered = await answer(blue, "u-2", request["seq"], True)
+        assert answered["type"] == "ack" and answered["last"] == answered["first"] + 1, answered
+        assert blue.envelopes[-1]["type"] == "UndoApplied" and blue.envelopes[-1]["data"]["agreed"] == ["blue", "green"]
+        # Red's move again draws the same (CORE-7); blue moves; then the bot plays its turn.
+        again = await red.command("c-2", *MOVE_FACE_DOWN)
+        log = log_of(shared_server, game["game"])
+        assert [(e["type"], e["data"]) for e in log if e["command_id"] == "c-2"] == \
+            [(e["type"], e["data"]) for e in log if e["command_id"] == "c-1"]
+        await blue.events_until(again["last"])
+        assert (await blue.command("c-3", *BLUE_FACE_UP))["type"] == "ack"
+        await blue.events_until(blue.head + 1)
+        while not (blue.envelopes[-1]["command_id"] or "").startswith("bot-"):
+            await blue.events_until(blue.head + 1)
+        assert blue.envelopes[-1]["seat"] == "green"
 
     run(main())
