@@ -145,3 +145,30 @@ def test_core_5_core_7_offline_undo_across_a_draw_asks_the_other_seat_then_impor
     assert watcher.eval_on_selector_all("#log li.event.undone", "rows => rows.map(r => Number(r.dataset.seq))") == struck
     assert "blue" in watcher.text_content("#log li.event.undone .undone-by")  # who agreed
     assert page.problems == [] and watcher.problems == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_offline_undo_panel_fits_a_phone_passes_axe_and_speaks_the_readers_language(server, new_context, lang):
+    """The panel with a request open (the pass-the-device line, yes and no as blue), at 1440 and 390 px:
+    no sideways scroll, touch targets of 40 px, no serious axe finding, and in Russian no text that
+    bypassed the catalogue."""
+    from tests.browser.test_i18n import CHECK
+    from tests.browser.test_pages import check_sizes
+
+    context = new_context(locale="ru-RU") if lang == "ru" else new_context()
+    context.add_init_script(CHECK)
+    page = open_page(context, f"{server.base_url}/offline")
+    page.select_option("#offline-scenario", "mecha/sample")
+    page.click("#offline-start")
+    page.wait_for_selector("#offline-export")
+    destinations = page.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")
+    page.click(f"g.loc[data-number='{destinations[-1]}']")
+    page.wait_for_selector("button.undo-ask[data-seat='red']")
+    assert check_sizes(page, "offline-undo" if lang == "en" else f"{lang}/offline-undo",
+                       None if lang == "en" else lang) == []
+    page.click("button.undo-ask[data-seat='red']")
+    page.wait_for_selector("button.undo-answer[data-seat='blue']")
+    found = check_sizes(page, "offline-undo-asked" if lang == "en" else f"{lang}/offline-undo-asked",
+                        None if lang == "en" else lang)
+    assert found == []
+    assert page.problems == []
