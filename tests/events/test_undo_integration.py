@@ -153,3 +153,24 @@ def test_core_4_the_pages_word_the_undo_clauses_as_the_catalogue_does_in_all_thr
             for part in ("title", "text"):
                 key = f"offundo.clause_{part}.{clause_id}"
                 assert other.get(key) and other[key] != english[key], (lang, key)
+
+
+def test_gh_c2_core_5_an_undo_across_both_picks_and_their_reveal_asks_blue_and_every_copy_follows():
+    """Red's pick, blue's pick, their reveal (GH-C2) and the monsters' turns: red's undo back to its
+    pick needs blue's yes (a reveal crossed, CORE-5); each seat's and a spectator's copy of the log,
+    the other's pick sealed, folds the undo to the same state and the same seqs taken back."""
+    game = events.games.load("gloomhaven")
+    table = Table.create(game, "g-undoseal2", scenarios.load("gloomhaven/barrow")[1], local_secret(SEED))
+    picked = table.seq + 1
+    table.submit("red", game.legal(table.state, "red")[0], "r-1")
+    table.submit("blue", game.legal(table.state, "blue")[0], "b-1")
+    assert any(e.type == "CardsRevealed" for e in table.envelopes)
+    table.submit("red", AskUndo(picked), "u-1")
+    assert table.envelopes[-1].type == "UndoAsked" and table.envelopes[-1].event.needs == ("blue",)
+    table.submit("blue", AnswerUndo(table.seq, True), "u-2")
+    assert table.envelopes[-1].type == "UndoApplied" and game.turn(table.state) == ("red", "blue")
+    for viewer in (None, "blue", "red"):
+        copy = Table(game, table.game_id)
+        for envelope in table.envelopes:
+            copy.absorb(Envelope.from_dict(game, game.visible(envelope, viewer).to_dict()))
+        assert copy.state == table.state and sorted(copy.undos.undone) == sorted(table.undos.undone), viewer
