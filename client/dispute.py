@@ -232,6 +232,12 @@ class DisputePanel:
                  (("type", "button"), ("id", "whatif-ask")))
         listen(ask, "click", lambda e: self.ask(first))
         add(box, ask)
+        core = game.commands.core
+        if core is not None and head.command.TYPE in core:
+            # An undo or a rules-version answer is the engine's own (CORE-4 to CORE-11): it draws no
+            # dice, and the game's rules cannot decide it, so no branch replays it with other dice.
+            add(box, el("p", t("offundo.whatif_core", command=head.command.TYPE), "muted", (("id", "whatif-core"),)))
+            return self.other_part(box, game, before, head)
         values, source = self.logged_dice(game, before, head)
         dice = el("div", None, "whatif-dice")
         add(dice, el("label", t("dispute.whatif_dice_label"), None, (("for", "whatif-dice"),)))
@@ -242,6 +248,10 @@ class DisputePanel:
         listen(play, "click", lambda e: self.play_dice(field.value))
         add(dice, field, play, el("p", t(source, n=len(values)), "muted", (("id", "whatif-dice-source"),)))
         add(box, dice)
+        return self.other_part(box, game, before, head)
+
+    def other_part(self, box: object, game: object, before: object, head: object) -> object:
+        """Another legal command of the seat at that point, played as a branch."""
         other = el("div", None, "whatif-other")
         choices = [c for c in game.legal(before, head.seat) if c != head.command]
         if choices:

@@ -42,3 +42,26 @@ def test_core_4_a_what_if_after_an_undo_draws_no_move_it_took_back(server, new_c
     page.wait_for_selector("#hash[data-branch='1']")
     assert page.get_attribute("polyline.route", "visibility") == "visible"
     assert page.problems == []
+
+
+def test_core_4_the_dispute_of_an_undo_request_offers_no_dice_branch_but_another_command(server, new_context):
+    """The what-if of an AskUndo: the game's rules cannot decide it (before: a dice field whose
+    branch was refused as "AskUndo is not a command of this game", MV-C3); now it says why, and the
+    rule question on that position still branches (red asked on blue's turn: no other command of red's)."""
+    lines = finished_with_undo(seed=10)
+    status, answer = post(server, body_of(lines))
+    assert status == 201, answer
+    game_id = lines[0]["game"]
+    asked = next(line for line in lines if line["type"] == "UndoAsked")
+    page = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={asked['seq']}")
+    assert page.get_attribute("#dispute", "data-seq") == str(asked["seq"])
+    assert page.text_content("#dispute-command .command").startswith("AskUndo")
+    assert page.locator("#whatif-dice").count() == 0
+    assert "AskUndo is the engine's own command" in page.text_content("#whatif-core")
+    assert page.locator("#whatif-command-play").count() == 0  # red asked on blue's turn
+    page.click("#whatif-ask")
+    page.wait_for_selector("body[data-branch='1']")
+    assert page.get_attribute("#hash", "data-branch") == "0"
+    page.locator("g.loc.dest").first.click()  # blue's move on the branch's board
+    page.wait_for_selector("#hash[data-branch='1']")
+    assert page.problems == []
