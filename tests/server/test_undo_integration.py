@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 import urllib.request
 
+import websockets
+
 import events.games
+from client import i18n
+from client.follow import Follower
 from events.bots import RandomBot
 from events.dice import local_secret
 from events.games.mecha.model import Move
@@ -21,6 +25,7 @@ from tests.server.client import Client, command_json, events_in, run
 from tests.server.test_chat import next_chat, say
 from tests.server.test_import import body_of, post
 from tests.server.test_undo import BLUE_FACE_UP, MOVE_FACE_DOWN, MOVE_FACE_UP, UndoClient, answer, ask
+from tests.server.test_wire import CATALOGUE
 from tests.server_fixture import create_game, post_json
 
 
@@ -207,3 +212,56 @@ def test_core_6_a_bots_yes_leaves_the_request_open_for_the_person_it_still_waits
         assert blue.envelopes[-1]["seat"] == "green"
 
     run(main())
+
+
+async def frames_since(server, game_id: str, since: int) -> list:
+    """The events frames a page saying hello with ``since`` gets, up to the head."""
+    socket = await websockets.connect(f"{server.ws_url}/ws/{game_id}")
+    await socket.send(json.dumps({"type": "hello", "since": since, "token": None}))
+    welcome = json.loads(await socket.recv())
+    received = []
+    while since + sum(events_in(f) for f in received) < welcome["head"]:
+        frame = json.loads(await socket.recv())
+        if frame["type"] == "events":
+            received.append(frame)
+    await socket.close()
+    return received
+
+
+def test_core_4_wire_the_pages_follower_reconnects_across_an_undo_and_checks_every_hash(shared_server):
+    """The browser's own code (client/follow.py) on a real server's frames: the first catch-up stops
+    before an agreed undo, the reconnect from its seq brings the undo and the command made again
+    (one frame per command), a frame resent folds nothing, and every hash is checked."""
+    async def main():
+        game = create_game(shared_server.base_url)
+        red = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        blue = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
+        moved = await red.command("c-1", *MOVE_FACE_DOWN)
+        await blue.events_until(moved["last"])
+        first = await frames_since(shared_server, game["game"], 0)  # the page's first visit
+        asked = await ask(red, "u-1", 2)
+        agreed = await answer(blue, "u-2", asked["first"], True)
+        await red.events_until(agreed["last"])
+        again = await red.command("c-2", *MOVE_FACE_DOWN)
+        held = sum(events_in(f) for f in first)
+        later = await frames_since(shared_server, game["game"], held)  # the reconnect
+        return red, first, later, [asked, agreed, again]
+
+    red, first, later, answers = run(main())
+    i18n.install({"lang": "en", "messages": json.loads(CATALOGUE.read_text(encoding="utf-8"))})
+    try:
+        follower = Follower(red.game)
+        for frame in first:
+            follower.add_frame(frame, red.game_id)
+        assert [f["seq"] + events_in(f) - 1 for f in later] == [a["last"] for a in answers]
+        for frame in later:
+            follower.add_frame(frame, red.game_id)
+        assert follower.add_frame(later[0], red.game_id) == []  # resent after a reconnect: nothing folded
+        follower.check_latest()
+        while follower.check_some(5):
+            pass
+        assert follower.mismatch is None and follower.status() == f"hash ✓ seq {follower.seq}"
+        assert follower.seq == red.head and follower.state == red.state
+        assert sorted(follower.table.undos.undone) == sorted(red.table.undos.undone)
+    finally:
+        i18n.install({})
