@@ -26,6 +26,7 @@ from client.dom import add, byid, clear, el, listen, set_text
 from client.eventlog import clause_words, event_row
 from client.i18n import has, message, seat_name, t
 from client.pages.errors import ERRORS, error_text
+from client.undo import in_play
 from events.canonical import record_json, state_hash
 from events.dice import command_rng
 from events.game import SecretRevealed, rule_of
@@ -231,6 +232,12 @@ class DisputePanel:
                  (("type", "button"), ("id", "whatif-ask")))
         listen(ask, "click", lambda e: self.ask(first))
         add(box, ask)
+        core = game.commands.core
+        if core is not None and head.command.TYPE in core:
+            # An undo or a rules-version answer is the engine's own (CORE-4 to CORE-11): it draws no
+            # dice, and the game's rules cannot decide it, so no branch replays it with other dice.
+            add(box, el("p", t("offundo.whatif_core", command=head.command.TYPE), "muted", (("id", "whatif-core"),)))
+            return self.other_part(box, game, before, head)
         values, source = self.logged_dice(game, before, head)
         dice = el("div", None, "whatif-dice")
         add(dice, el("label", t("dispute.whatif_dice_label"), None, (("for", "whatif-dice"),)))
@@ -241,6 +248,10 @@ class DisputePanel:
         listen(play, "click", lambda e: self.play_dice(field.value))
         add(dice, field, play, el("p", t(source, n=len(values)), "muted", (("id", "whatif-dice-source"),)))
         add(box, dice)
+        return self.other_part(box, game, before, head)
+
+    def other_part(self, box: object, game: object, before: object, head: object) -> object:
+        """Another legal command of the seat at that point, played as a branch."""
         other = el("div", None, "whatif-other")
         choices = [c for c in game.legal(before, head.seat) if c != head.command]
         if choices:
@@ -338,7 +349,9 @@ class DisputePanel:
         seat = turn[0] if turn else None
         over = branch.game.is_over(state)
         interactive = seat is not None and not over
-        page.view.draw(state, branch.envelopes, seat, interactive, self.pick)
+        # The branch's moves after the real log's envelopes still in play at its seq: its board's last
+        # move is never one an undo took back by then, nor an undo event (CORE-4, client/undo.py).
+        page.view.draw(state, in_play(branch.envelopes, page.undos, branch.seq - 1), seat, interactive, self.pick)
         page.ui.drawn(branch.game.name, interactive)
         hash_box = byid("hash")
         set_text(hash_box, t("dispute.whatif_board", seq=branch.seq, n=len(branch.moves)))

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 _set = object.__setattr__
 
+STOPS = ("RulesVersionChanged",)  # events no undo crosses, whoever's command logged them (CORE-4)
 MOST_UNDONE = 16  # commands one undo may take back: each is re-decided (sealed) to see if it drew
 KEEP_STATES = 512  # states kept after the newest envelopes in play; older ones are refolded if ever needed
 
@@ -274,7 +275,9 @@ class Undos:
         commands = 0
         previous = None
         for envelope in self.effective[index:]:
-            if envelope.command_id is None:
+            # A rules-version move stops an undo even when a seat's yes made it (its command id is that
+            # answer's): taking back the yes would take back the move the seats agreed to (CORE-3, CORE-11).
+            if envelope.command_id is None or envelope.type in STOPS:
                 return refuse("CORE-4", "reject.undo.stops_before", "seq {seq} ({event}) cannot be taken back: an "
                               "undo stops before it", seq=envelope.seq, event=envelope.type)
             if envelope.command_id != previous:
@@ -443,7 +446,7 @@ class Undos:
         """The seq of the first event of ``seat``'s last command in play (what an Undo button takes back)."""
         for place in range(len(self.effective) - 1, -1, -1):
             envelope = self.effective[place]
-            if envelope.command_id is None:
+            if envelope.command_id is None or envelope.type in STOPS:
                 return None  # a rules move or the game's end: nothing before it can be taken back
             if envelope.seat == seat and (place == 0 or self.effective[place - 1].command_id != envelope.command_id):
                 return envelope.seq

@@ -13,6 +13,10 @@ stopped. The page is the shell a server would be (docs/offline.md):
   the game is followed by SecretRevealed (CORE-2);
 - the seat to move plays on the board and its buttons; all seats share the device, so the page
   says whose turn it is and each seat passes the device on;
+- any seat may take back its own last command(s) with the same core commands as on the play page
+  (``AskUndo``, ``AnswerUndo``: CORE-4 to CORE-7, ``events/undo.py``): the ``#undo`` panel has an
+  Undo button for each seat with a command in play, and while a request is open it names the seat
+  whose yes it waits for (pass the device) and answers as that seat; undone rows are struck through;
 - after every command the log and the secret are saved in ``localStorage`` (a reload resumes the
   game, every hash checked again), and the export link is a Blob of the log as JSON Lines, which
   ``POST /api/games/import`` audits and stores once the game is over.
@@ -30,6 +34,7 @@ from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
 from client.eventlog import event_row, reason_span, rejection_row
 from client.i18n import seat_name, t
+from client.undo import strike
 from events.log import LogError, Table, decode_envelope, encode_envelope
 from events.record import DecodeError
 from events.rules import Rejection, message_data
@@ -174,9 +179,12 @@ class OfflinePage:
         status.setAttribute("class", "hash ok")
         status.setAttribute("data-seq", str(table.seq))
         status.setAttribute("data-hash", table.envelopes[-1].hash)
-        self.view.draw(state, table.envelopes, seat, not over, self.pick)
+        # the envelopes still in play (events/undo.py): a board's last move is never one taken back
+        self.view.draw(state, table.undos.effective, seat, not over, self.pick)
         self.pickable = self.ui.drawn(self.game.name, not over)
         self.draw_actions(state, seat, over)
+        self.draw_undo(over)
+        strike(byid("log"), table.undos)  # what an undo took back, struck through (CORE-4)
         self.draw_tools(over)
         window.document.body.setAttribute("data-over", "1" if over else "0")
 
@@ -229,9 +237,61 @@ class OfflinePage:
             return
         self.submit(*picked)
 
-    def submit(self, kind: str, data: dict, label: str) -> None:
-        """Decide the command here, as the server's Room would, then log, save and draw."""
-        seat = self.seat()
+    # --- undo: every seat is on this device (CORE-4 to CORE-7) -----------------------------------
+
+    def draw_undo(self, over: bool) -> None:
+        """The ``#undo`` panel below the actions: an Undo button for each seat with a command of its
+        own in play; while a request is open, whom it waits for and yes/no as the first of them, who
+        is handed the device. The book of undos (``table.undos``) decides; this only draws."""
+        box = byid("undo")
+        if box is None:
+            actions = byid("actions")
+            box = el("section", None, "undo", (("id", "undo"), ("aria-label", t("undo.title"))))
+            actions.parentNode.insertBefore(box, actions.nextSibling)
+        clear(box)
+        table = self.table
+        if over or table.revealed:
+            return
+        undos = table.undos
+        request = undos.open
+        if request is not None:
+            waiting = [needed for needed in request.needs if needed not in request.agreed]
+            names = ", ".join([seat_name(needed) for needed in waiting])
+            add(box, el("span", t("undo.pending", seat=seat_name(request.seat), seq=request.back_to, needs=names),
+                        "undo-pending", (("data-request", str(request.seq)),)))
+            answering = waiting[0]
+            add(box, el("span", t("offundo.pass_to", seat=seat_name(answering)), "undo-pass",
+                        (("data-seat", answering),)))
+            for yes in (True, False):
+                button = el("button", t("offundo.yes_as" if yes else "offundo.no_as", seat=seat_name(answering)),
+                            "action undo-answer", (("data-answer", "yes" if yes else "no"),
+                                                   ("data-request", str(request.seq)), ("data-seat", answering)))
+                listen(button, "click", self.command_handler(answering, "AnswerUndo",
+                                                             {"request": request.seq, "yes": yes},
+                                                             t("undo.yes" if yes else "undo.no")))
+                add(box, button)
+            return
+        for seat in self.game.seats(table.state):
+            back_to = undos.last_own(seat)
+            if back_to is None:
+                continue
+            button = el("button", t("offundo.undo_as", seat=seat_name(seat)), "action undo-ask",
+                        (("data-back-to", str(back_to)), ("data-seat", seat),
+                         ("title", t("undo.button_title", seq=back_to))))
+            listen(button, "click", self.command_handler(seat, "AskUndo", {"back_to": back_to}, t("undo.button")))
+            add(box, button)
+
+    def command_handler(self, seat: str, kind: str, data: dict, label: str) -> object:
+        def handler(event: object) -> None:
+            self.submit(kind, data, label, seat)
+
+        return handler
+
+    def submit(self, kind: str, data: dict, label: str, seat: object = None) -> None:
+        """Decide the command here, as the server's Room would, then log, save and draw. ``seat``:
+        the seat it is made as (an undo's asker or answerer); by default the seat to move."""
+        if seat is None:
+            seat = self.seat()
         if seat is None:
             return
         try:
