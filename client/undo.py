@@ -53,15 +53,29 @@ def strike(log: object, undos: object, upto: int | None = None) -> None:
         add(row, el("span", label(request), "undone-by"))
 
 
-def draw(page: object) -> None:
-    """The ``#undo`` panel below the actions: the seat's Undo button, and the open request with
-    yes/no for a seat whose yes it needs (a spectator and the asker see whom it waits for)."""
+def panel() -> object:
+    """The ``#undo`` panel below the actions, made on first use, emptied (the play and offline pages)."""
     box = byid("undo")
     if box is None:
         actions = byid("actions")
         box = el("section", None, "undo", (("id", "undo"), ("aria-label", t("undo.title"))))
         actions.parentNode.insertBefore(box, actions.nextSibling)
     clear(box)
+    return box
+
+
+def pending(box: object, request: object) -> list:
+    """Write the open ``request`` and whom it waits for into ``box``; the seats still to answer."""
+    waiting = [needed for needed in request.needs if needed not in request.agreed]
+    add(box, el("span", t("undo.pending", seat=seat_name(request.seat), seq=request.back_to,
+                          needs=_seats(waiting)), "undo-pending", (("data-request", str(request.seq)),)))
+    return waiting
+
+
+def draw(page: object) -> None:
+    """The ``#undo`` panel below the actions: the seat's Undo button, and the open request with
+    yes/no for a seat whose yes it needs (a spectator and the asker see whom it waits for)."""
+    box = panel()
     table = page.follower.table
     if table is None or table.state is None or table.revealed or page.game.is_over(table.state):
         return
@@ -69,9 +83,7 @@ def draw(page: object) -> None:
     request = undos.open
     seat = page.seat
     if request is not None:
-        waiting = [needed for needed in request.needs if needed not in request.agreed]
-        add(box, el("span", t("undo.pending", seat=seat_name(request.seat), seq=request.back_to,
-                              needs=_seats(waiting)), "undo-pending", (("data-request", str(request.seq)),)))
+        waiting = pending(box, request)
         if seat is not None and seat in waiting:
             for yes in (True, False):
                 button = el("button", t("undo.yes" if yes else "undo.no"), "action undo-answer",

@@ -34,6 +34,8 @@ from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
 from client.eventlog import event_row, reason_span, rejection_row
 from client.i18n import seat_name, t
+from client.undo import panel as undo_panel
+from client.undo import pending as undo_pending
 from client.undo import strike
 from events.log import LogError, Table, decode_envelope, encode_envelope
 from events.record import DecodeError
@@ -243,22 +245,14 @@ class OfflinePage:
         """The ``#undo`` panel below the actions: an Undo button for each seat with a command of its
         own in play; while a request is open, whom it waits for and yes/no as the first of them, who
         is handed the device. The book of undos (``table.undos``) decides; this only draws."""
-        box = byid("undo")
-        if box is None:
-            actions = byid("actions")
-            box = el("section", None, "undo", (("id", "undo"), ("aria-label", t("undo.title"))))
-            actions.parentNode.insertBefore(box, actions.nextSibling)
-        clear(box)
+        box = undo_panel()
         table = self.table
         if over or table.revealed:
             return
         undos = table.undos
         request = undos.open
         if request is not None:
-            waiting = [needed for needed in request.needs if needed not in request.agreed]
-            names = ", ".join([seat_name(needed) for needed in waiting])
-            add(box, el("span", t("undo.pending", seat=seat_name(request.seat), seq=request.back_to, needs=names),
-                        "undo-pending", (("data-request", str(request.seq)),)))
+            waiting = undo_pending(box, request)
             answering = waiting[0]
             add(box, el("span", t("offundo.pass_to", seat=seat_name(answering)), "undo-pass",
                         (("data-seat", answering),)))
