@@ -53,3 +53,17 @@ def unregistered_records(model, *registries) -> set:
     for registry in registries:
         registered |= set(registry.by_type.values())
     return declared - registered
+
+
+def said(game: str, lang: str, found: Rejection) -> str:
+    """What the page shows for the rejection ``found`` of ``game`` in ``lang`` (client/i18n ``message``),
+    with English installed again afterwards."""
+    from client import i18n
+    from events.rules import message_data
+    from server.i18n import payload
+
+    try:
+        i18n.install(payload(lang))
+        return i18n.message(game, found.key, {name: message_data(value) for name, value in found.params})
+    finally:
+        i18n.install(payload("en"))

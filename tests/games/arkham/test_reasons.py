@@ -4,20 +4,14 @@ movement points and Clue tokens in good English: "1 movement point is left", "1 
 from __future__ import annotations
 
 from events.games.arkham.model import Move, Stop, TakeClues
-from events.rules import Rejection, message_data
+from events.rules import Rejection
+from tests.games import tables
 from tests.games.arkham.helpers import act, inv, table
 from tests.games.arkham.test_rules import scenario, zombie_and_ghoul
 
 
 def said(lang, found):
-    from client import i18n
-    from server.i18n import payload
-
-    try:
-        i18n.install(payload(lang))
-        return i18n.message("arkham", found.key, {name: message_data(value) for name, value in found.params})
-    finally:
-        i18n.install(payload("en"))
+    return tables.said("arkham", lang, found)
 
 
 def test_ah_7_monsters_are_named_in_the_readers_language_never_by_id():

@@ -4,7 +4,7 @@ Order of the Barking Fish", not "… (novice-1)"; a spell by its name; "1 moveme
 from __future__ import annotations
 
 from events.games.echo.model import CheckOrder, EndMove, Fight, Strike, Trade
-from events.rules import message_data
+from tests.games import tables
 from tests.games.echo.helpers import act, scenario, table
 from tests.games.echo.test_rules import duel
 
@@ -12,14 +12,7 @@ NOVICE = "Novice of the Order of the Barking Fish"
 
 
 def said(lang, found):
-    from client import i18n
-    from server.i18n import payload
-
-    try:
-        i18n.install(payload(lang))
-        return i18n.message("echo", found.key, {name: message_data(value) for name, value in found.params})
-    finally:
-        i18n.install(payload("en"))
+    return tables.said("echo", lang, found)
 
 
 def test_ec_15_an_enemy_is_named_and_one_movement_point_is_singular():

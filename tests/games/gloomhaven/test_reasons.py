@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from events.games.gloomhaven import rules
 from events.games.gloomhaven.model import PlayCard, SelectCards
-from events.rules import Rejection, message_data
+from events.rules import Rejection
+from tests.games import tables
 from tests.games.gloomhaven.helpers import act, card, hero_class, mcard, monster_type, open_map, scenario, table
 
 NAMED = hero_class("Named", 10, [
@@ -34,15 +35,7 @@ def refused(tab, command, dice=()):
 
 
 def said(lang, found):
-    """What the page shows for the rejection frame in ``lang`` (client/i18n ``message``)."""
-    from client import i18n
-    from server.i18n import payload
-
-    try:
-        i18n.install(payload(lang))
-        return i18n.message("gloomhaven", found.key, {name: message_data(value) for name, value in found.params})
-    finally:
-        i18n.install(payload("en"))
+    return tables.said("gloomhaven", lang, found)
 
 
 def test_gh_c5_an_elite_monster_out_of_melee_reach_is_named_not_its_id():

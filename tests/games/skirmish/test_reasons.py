@@ -4,19 +4,12 @@
 from __future__ import annotations
 
 from events.games.skirmish.model import Activate
-from events.rules import message_data
+from tests.games import tables
 from tests.games.skirmish.helpers import act, fig, open_rows, scenario, table
 
 
 def said(lang, found):
-    from client import i18n
-    from server.i18n import payload
-
-    try:
-        i18n.install(payload(lang))
-        return i18n.message("skirmish", found.key, {name: message_data(value) for name, value in found.params})
-    finally:
-        i18n.install(payload("en"))
+    return tables.said("skirmish", lang, found)
 
 
 def test_sk_c5_an_enemys_figure_is_refused_by_its_name_in_each_language():
