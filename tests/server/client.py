@@ -71,6 +71,11 @@ class Client:
         await client.events_until(welcome["head"])
         return client
 
+    @classmethod
+    async def join_seats(cls, ws_url: str, created: dict) -> dict:
+        """Every seat of a game as ``create_game`` answered it, joined with its own token: seat -> Client."""
+        return {seat: await cls.join(ws_url, created["game"], link["token"]) for seat, link in created["seats"].items()}
+
     seq_base = 0
 
     @property

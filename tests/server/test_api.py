@@ -82,8 +82,7 @@ def test_log_and_state_equal_what_clients_got(shared_server):
 
     async def main():
         game = create_game(base)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         rng = random.Random(31)
         for number in range(1, 9):
             seat = seats["red"].game.turn(seats["red"].state)[0]

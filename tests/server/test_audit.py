@@ -78,8 +78,7 @@ def test_core_1_a_running_game_is_audited_without_its_secret_and_the_answer_leak
     expected = Table.create(game, game_id, scenarios.load("mecha/sample")[1], local_secret(SEED))
 
     async def main():
-        seats = {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
-                 for seat, link in created["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, created)
         for seat in ("red", "blue"):
             moves = [c for c in game.legal(expected.state, seat) if getattr(c, "to", None) is not None]
             command = max(moves, key=lambda c: c.to)

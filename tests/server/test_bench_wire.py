@@ -18,8 +18,7 @@ from tests.server_fixture import create_game
 def test_bench_load_clients_count_wire_bytes_with_and_without_deflate(shared_server):
     async def main():
         created = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, created["game"], link["token"])
-                 for seat, link in created["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, created)
         rng = random.Random(5)
         for number in range(20):  # a game long enough that its catch-up is worth compressing
             anyone = next(iter(seats.values()))

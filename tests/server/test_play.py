@@ -28,8 +28,7 @@ async def play_turn(clients: dict, rng: random.Random, command_id: str) -> dict:
 def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
     async def main():
         game = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         spectator = await Client.join(shared_server.ws_url, game["game"])
         rng = random.Random(21)
         # Check a whole game, to its end, played with random legal moves.
@@ -62,8 +61,7 @@ def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
 def test_reconnect_with_an_old_seq_gets_exactly_the_missing_events(shared_server):
     async def main():
         game = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         rng = random.Random(22)
         for number in range(1, 4):
             answer = await play_turn(seats, rng, f"c-{number}")
@@ -93,8 +91,7 @@ def test_server_killed_mid_game_resumes_from_the_store(chronicle_server):
 
     async def before():
         game = create_game(server.base_url)
-        seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(server.ws_url, game)
         rng = random.Random(23)
         answers = []
         for number in range(1, 6):
@@ -111,8 +108,7 @@ def test_server_killed_mid_game_resumes_from_the_store(chronicle_server):
     assert state_after["hash"] == envelopes[-1]["hash"]
 
     async def after():
-        seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(server.ws_url, game)
         # Check the whole log came back, envelope for envelope.
         assert seats["red"].envelopes == envelopes
         # Check a command sent before the kill and resent now is not applied twice (same ack).
@@ -252,8 +248,7 @@ def test_server_killed_during_play_loses_nothing_anyone_saw(chronicle_server):
 
     async def main():
         seen: dict = {}
-        seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(server.ws_url, game)
         players = [asyncio.create_task(play(client, seat, seen)) for seat, client in seats.items()]
         while min(len(client.envelopes) for client in seats.values()) < 12:  # well into the game, still playing
             await asyncio.sleep(0.005)
@@ -273,8 +268,7 @@ def test_server_killed_during_play_loses_nothing_anyone_saw(chronicle_server):
     assert status == 200 and state["hash"] == log[-1]["hash"]
 
     async def after():
-        seats = {seat: await Client.join(server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(server.ws_url, game)
         await play_turn(seats, random.Random(1), "after-1")
 
     run(after())

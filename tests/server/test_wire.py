@@ -53,8 +53,7 @@ def log_of(server, game_id: str) -> list[dict]:
 def test_core_wire_each_command_is_one_frame_with_its_events_and_one_hash(shared_server):
     async def main():
         game = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         spectator = await Client.join(shared_server.ws_url, game["game"])
         before = {name: len(client.frames) for name, client in (*seats.items(), ("watch", spectator))}
         answers = await play(seats, 12, random.Random(16))
@@ -116,8 +115,7 @@ def test_gh_c2_wire_a_pick_is_one_frame_sealed_for_the_others_and_the_spectator(
 def test_core_wire_a_reconnect_catches_up_one_frame_per_command_from_its_seq(shared_server):
     async def main():
         game = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         answers = await play(seats, 10, random.Random(7))
         log = log_of(shared_server, game["game"])
         # A page that held seq 5 (maybe mid-command) says hello with it and gets 6 … head.
@@ -141,8 +139,7 @@ def test_core_wire_a_tampered_frame_hash_is_caught_by_the_page_follower(shared_s
 
     async def main():
         game = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         await play(seats, 6, random.Random(3))
         socket = await websockets.connect(f"{shared_server.ws_url}/ws/{game['game']}")
         await socket.send(json.dumps({"type": "hello", "since": 0, "token": None}))
@@ -191,8 +188,7 @@ def test_core_wire_a_client_cannot_make_the_server_send_a_big_frame(shared_serve
 
     async def main():
         game = create_game(shared_server.base_url)
-        seats = {seat: await Client.join(shared_server.ws_url, game["game"], link["token"])
-                 for seat, link in game["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, game)
         red = seats["red"]
         sizes = []
         # Commands at the frame bound: a 64-character id, a Move to a long name (refused under MV-1),
