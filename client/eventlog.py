@@ -20,6 +20,8 @@ def clause_words(game: object, rule: object) -> tuple | None:
     found = i18n.clause(game.name, rule)
     if found is None and rule in CORE_WORDED:  # the core's clauses the catalogue words (a move of rules version)
         found = (t("consent.clause_title." + rule), t("consent.clause_text." + rule))
+    if found is None and i18n.has("core.clause_title." + str(rule)):  # the core's other clauses (dice, undo)
+        found = (t("core.clause_title." + rule), t("core.clause_text." + rule))
     clause = game.catalogue.get(rule) if found is None else None
     if clause is not None:
         found = (clause.title, clause.text)

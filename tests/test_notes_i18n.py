@@ -45,3 +45,18 @@ def test_core_3_every_note_is_said_in_french_and_russian_not_copied(lang):
 def test_core_3_no_notes_key_names_a_note_no_version_has():
     keys = {key for key in CATALOGUES["en"] if key.startswith("notes.")}
     assert sorted(keys - set(notes())) == []
+
+
+def test_core_4_the_cores_clauses_the_pages_word_are_the_core_catalogues_english():
+    """CORE-1, CORE-2 and the undo's CORE-4 to CORE-7 (``core.clause_title.<id>``, ``core.clause_text.<id>``,
+    ``client/eventlog.py``): the English is ``events/rules.py``'s own; CORE-3/10/11 are ``consent.*``."""
+    from events.rules import CORE
+
+    worded = sorted(key.rsplit(".", 1)[1] for key in CATALOGUES["en"] if key.startswith("core.clause_title."))
+    consent = {key.rsplit(".", 1)[1] for key in CATALOGUES["en"] if key.startswith("consent.clause_title.")}
+    assert sorted(set(CORE.by_id) - consent) == worded  # every core clause has its words
+    for clause_id in worded:
+        assert CATALOGUES["en"][f"core.clause_title.{clause_id}"] == CORE[clause_id].title
+        assert CATALOGUES["en"][f"core.clause_text.{clause_id}"] == CORE[clause_id].text
+        for lang in ("fr", "ru"):
+            assert CATALOGUES[lang][f"core.clause_text.{clause_id}"] != CORE[clause_id].text
