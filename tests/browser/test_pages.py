@@ -14,7 +14,7 @@ same page resized, at 390 × 844. On each page and size:
 On each page (at phone size) Tab, pressed from the top, focuses every enabled control on the way:
 buttons, links, fields, the board's legal destinations, the log.
 
-The lobby and the play page of each game are also opened in French and in Russian (a browser
+The lobby, the play page of each game and mecha's watch and replay pages are also opened in French and in Russian (a browser
 context whose ``locale`` sends that Accept-Language, pages run with ``chronicle_i18n_check``), at
 both sizes: the same checks, plus no untranslated text as ``tests/browser/test_i18n.py`` finds it,
 and a screenshot to ``<screenshots>/fr/`` and ``<screenshots>/ru/`` (``lobby-1440.png``,
@@ -176,18 +176,24 @@ def test_the_lobby_controls_are_reached_by_tab(server, new_context, games):
     assert unreached(page) == []
 
 
-@pytest.mark.parametrize("page_name", ["lobby", *GAMES])
+@pytest.mark.parametrize("page_name", ["lobby", *GAMES, "mecha-watch", "mecha-replay"])
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_the_lobby_and_each_play_page_in_french_and_russian_fit_a_phone_and_are_translated(
         server, new_context, games, lang, page_name):
     """Issue 17: the lobby and a seat's page of each game (the same games and moves as above) as a
-    French or Russian browser sees them, at 1440 × 900 and 390 × 844."""
+    French or Russian browser sees them, at 1440 × 900 and 390 × 844; and the watch and replay page
+    kinds, once each (mecha's)."""
     context = new_context(locale=LOCALES[lang])
     context.add_init_script(CHECK)
     if page_name == "lobby":
         page = open_page(context, f"{server.base_url}/")
         page.locator("tr.game").first.wait_for()
         name = f"{lang}/lobby"
+    elif page_name.endswith(("-watch", "-replay")):
+        game, kind = page_name.split("-")
+        created, seat = games[game]
+        page = open_page(context, f"{server.base_url}{url_of(kind, created, seat)}")
+        name = f"{lang}/{page_name}"
     else:
         created, seat = games[page_name]
         page = open_page(context, f"{server.base_url}{url_of('play', created, seat)}")
