@@ -170,6 +170,10 @@ def test_every_rule_system_starts_on_the_page_with_the_server_stopped(chronicle_
     wait_ready(page)
     assert page.get_attribute("#notice", "class") == "notice error"
     assert "seq 1" in page.text_content("#notice")
+    # the reader's words (issue 17): where and what kind of fault; the LogError's English only as a tooltip
+    assert "at seq 1: the state hash does not match the replayed state" in page.text_content("#notice")
+    assert page.get_attribute("#notice .fault-detail", "lang") == "en"
+    assert "logged hash" in page.get_attribute("#notice .fault-detail", "title")
     assert page.locator("#offline-export").count() == 0 and page.locator("#offline-start[disabled]").count() == 0
 
 
