@@ -63,10 +63,13 @@ soak: install-test chromium postgresql axe
 	CHRONICLE_SOAK=1 $(BIN)/python -m pytest tests/reliability tests/browser/test_security.py
 
 # Every page kind of every game at 1440 x 900 and 390 x 844 into docs/screenshots/, and the lobby and
-# each play page in French and Russian into docs/screenshots/fr/ and ru/ (make test writes the same
-# shots into .pytest_cache/screenshots/ instead).
+# each play page in French and Russian into docs/screenshots/fr/ and ru/, and the later panels (chat and
+# undo, consent, dispute, pass-and-play) in all three (make test writes the same shots into
+# .pytest_cache/screenshots/ instead).
 screenshots: install-test chromium axe
-	CHRONICLE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_pages.py
+	CHRONICLE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_pages.py \
+		tests/browser/test_offline.py::test_the_offline_page_fits_a_phone_passes_axe_and_speaks_the_readers_language \
+		tests/browser/test_disputes.py::test_the_dispute_panel_and_a_branch_fit_a_phone_pass_axe_and_are_translated
 
 bench: install-test chromium
 	$(BIN)/python -m bench.fold

@@ -24,6 +24,7 @@ from browser import ajax, window
 
 from client.dom import add, byid, clear, el, listen, set_text
 from client.eventlog import clause_words, event_row
+from client.faults import fault_words
 from client.i18n import has, message, seat_name, t
 from client.pages.errors import ERRORS, error_text
 from client.undo import in_play
@@ -452,7 +453,7 @@ class Branch:
         try:
             answer = step(self.game, self.state, seat, command, rng)
         except Exception as error:  # a running game's secret picks are not in the public log
-            return t("dispute.whatif_failed", error=error)
+            return t("dispute.whatif_failed", error=fault_words(error))
         if isinstance(answer, Rejection):
             return t("dispute.whatif_refused", rule=answer.rule, reason=refusal_words(self.game.name, answer))
         if isinstance(answer, Phrase):

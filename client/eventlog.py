@@ -11,7 +11,6 @@ from client.dom import add, el
 from client.i18n import t
 
 CORE_WORDED = ("CORE-3", "CORE-10", "CORE-11")  # ``consent.clause_title.<id>`` and ``consent.clause_text.<id>``
-UNDO_WORDED = ("CORE-4", "CORE-5", "CORE-6", "CORE-7")  # ``offundo.clause_title.<id>``, ``offundo.clause_text.<id>``
 
 
 def clause_words(game: object, rule: object) -> tuple | None:
@@ -21,8 +20,8 @@ def clause_words(game: object, rule: object) -> tuple | None:
     found = i18n.clause(game.name, rule)
     if found is None and rule in CORE_WORDED:  # the core's clauses the catalogue words (a move of rules version)
         found = (t("consent.clause_title." + rule), t("consent.clause_text." + rule))
-    if found is None and rule in UNDO_WORDED:  # the undo clauses (issue 18): an undo row's badge and tooltip
-        found = (t("offundo.clause_title." + rule), t("offundo.clause_text." + rule))
+    if found is None and i18n.has("core.clause_title." + str(rule)):  # the core's other clauses (dice, undo)
+        found = (t("core.clause_title." + rule), t("core.clause_text." + rule))
     clause = game.catalogue.get(rule) if found is None else None
     if clause is not None:
         found = (clause.title, clause.text)

@@ -12,6 +12,7 @@ import json
 
 from browser import timer, websocket, window
 
+from client.faults import fault_words
 from client.i18n import t
 
 CONNECTING = "connecting"
@@ -74,7 +75,7 @@ class Connection:
         try:
             frame = json.loads(event.data)
         except Exception as error:  # a frame we cannot read is shown, and the socket stays up
-            frame = {"type": "error", "code": "bad-frame", "message": t("error.unreadable_frame", error=error)}
+            frame = {"type": "error", "code": "bad-frame", "message": t("error.unreadable_frame", error=fault_words(error))}
         if frame.get("type") == "welcome":
             self.greeted = True
             self.failures = 0

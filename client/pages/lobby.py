@@ -16,6 +16,7 @@ import json
 from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
+from client.faults import add_detail, fault_words
 from client.i18n import lang, seat_name, t
 from client.pages.errors import ERRORS, error_text
 
@@ -211,7 +212,8 @@ class Lobby:
         try:
             scenario = json.loads(text)
         except Exception as error:  # the decoder's message says where
-            self.faults(name, [("$", t("lobby.not_json", error=error))])
+            self.faults(name, [("$", t("lobby.not_json", error=fault_words(error)))])
+            add_detail(byid("scenario-errors").lastChild, error)
             return
         if not isinstance(scenario, dict):
             self.faults(name, [("$", t("lobby.not_object", found=type(scenario).__name__))])

@@ -33,6 +33,7 @@ from client.boards import renderer
 from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
 from client.eventlog import event_row, reason_span, rejection_row
+from client.faults import add_detail, fault_words
 from client.i18n import seat_name, t
 from client.undo import panel as undo_panel
 from client.undo import pending as undo_pending
@@ -113,7 +114,8 @@ class OfflinePage:
         try:
             table = Table.create(game, new_game_id(), item["scenario"], new_secret(), at=now())
         except ScenarioError as error:
-            self.notice(t("offline.bad_scenario", error=str(error)), "error")
+            self.notice(t("offline.bad_scenario", error=fault_words(error)), "error")
+            add_detail(byid("notice"), error)
             return
         clear(byid("log"))
         self.begin(table)
@@ -130,7 +132,8 @@ class OfflinePage:
             envelopes = [decode_envelope(game, line, f"$[{index}]") for index, line in enumerate(lines)]
             table = Table.restore(game, envelopes[0].game, envelopes, True, kept["secret"])
         except (ValueError, KeyError, TypeError, IndexError, DecodeError, LogError) as error:
-            self.notice(t("offline.bad_save", error=str(error)), "error")
+            self.notice(t("offline.bad_save", error=fault_words(error)), "error")
+            add_detail(byid("notice"), error)
             return
         self.begin(table)
         self.notice(t("offline.resumed", seq=table.seq), "ok")
@@ -291,7 +294,8 @@ class OfflinePage:
         try:
             command = self.game.commands.build(dict(data, type=kind), "$.command")
         except DecodeError as error:
-            self.notice(t("offline.bad_command", error=str(error)), "error")
+            self.notice(t("offline.bad_command", error=fault_words(error)), "error")
+            add_detail(byid("notice"), error)
             return
         before = self.table.seq
         # The id names the seq its first event gets: unique in the log (a refused command logs nothing,

@@ -17,6 +17,7 @@ from client.boardui import BoardUI
 from client.chat import ChatPanel
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
 from client.eventlog import event_row, notice_row, reason_span, rejection_row
+from client.faults import add_detail, fault_words
 from client.follow import Follower, Gap
 from client.i18n import seat_name, t
 from client.loader import load_game
@@ -183,7 +184,8 @@ class PlayPage:
             self.connection.restart()
             return
         except (DecodeError, LogError) as error:
-            self.notice(t("play.bad_envelope", error=error), "error")
+            self.notice(t("play.bad_envelope", error=fault_words(error)), "error")
+            add_detail(byid("notice"), error)
             return
         if not envelopes:
             return

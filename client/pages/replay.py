@@ -18,6 +18,7 @@ from client.boardui import BoardUI, icon
 from client.dispute import DisputePanel
 from client.dom import add, byid, clear, el, listen, mark_ready, path_game_id, query_params, set_text
 from client.eventlog import event_row
+from client.faults import add_detail, fault_words
 from client.i18n import t
 from client.loader import load_game
 from client.pages.errors import ERRORS, error_text
@@ -71,7 +72,8 @@ class ReplayPage:
             raws = [json.loads(line) for line in lines]
             name = raws[0]["data"]["game"]
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(t("replay.unreadable", error=error))
+            self.fail(t("replay.unreadable", error=fault_words(error)))
+            add_detail(byid("notice"), error)
             return
         load_game(name, lambda: self.fold(name, raws), self.fail)
 
@@ -86,7 +88,8 @@ class ReplayPage:
             self.envelopes = table.envelopes
             self.undos = table.undos  # what each undo took back (CORE-4): struck through in go()
         except Exception as error:  # any fault in the log is shown, with where it is
-            self.fail(t("replay.unplayable", error=error))
+            self.fail(t("replay.unplayable", error=fault_words(error)))
+            add_detail(byid("notice"), error)
             return
         self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
         self.ui = BoardUI(byid("board"))

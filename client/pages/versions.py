@@ -3,7 +3,9 @@ the newer versions changed (issue 19, CORE-3): the box ``#rules-version`` above 
 
 Each change is a note of ``Game.revised`` (``events/games/<game>/__init__.py``): the clause it
 touches, with the clause's id and title in the reader's language (``clause_badge``), and the note's
-own text, which is English data and is marked ``lang="en"``. Version names (``echo-1``) are ids,
+text in the reader's language: the message ``notes.<version>.<clause>`` (its English is the note's
+own text, ``tests/test_notes_i18n.py``); a note the catalogue lacks is shown as written, marked
+``lang="en"``. Version names (``echo-1``) are ids,
 marked ``translate="no"``. The play and watch pages redraw the box when a RulesVersionChanged moves
 the game; the replay page when the seq shown is under another version than the one drawn.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from client.dom import add, byid, clear, el, listen
 from client.eventlog import clause_badge
-from client.i18n import seat_name, t
+from client.i18n import has, seat_name, t
 
 BOX = "rules-version"
 
@@ -46,9 +48,17 @@ def show_rules_version(game: object) -> None:
         item = el("li", None, "rules-change", (("data-rule", rule), ("data-version", version)))
         if several:  # which later version made this change
             add(item, el("b", version, "version", (("translate", "no"),)), el("span", " "))
-        add(item, clause_badge(newest, rule), el("span", " "), el("span", text, "note", (("lang", "en"),)))
+        add(item, clause_badge(newest, rule), el("span", " "), note(version, rule, text))
         add(items, item)
     add(box, items)
+
+
+def note(version: str, rule: str, text: str) -> object:
+    """What ``version`` changed in ``rule``, in the reader's language where the catalogue has it."""
+    key = "notes." + version + "." + rule
+    if has(key):
+        return el("span", t(key), "note")
+    return el("span", text, "note", (("lang", "en"),))
 
 
 CONSENT = "rules-consent"

@@ -112,6 +112,10 @@ def test_a_scenario_file_is_refused_with_its_fault_at_its_path(server, new_conte
         assert text in found[0][1], (text, found)
         assert page.text_content("#notice") == "broken.json was not accepted:"
         assert kept(page) == []
+        if content == b"{not json":  # the decoder's English only in a tooltip marked English (issue 17)
+            detail = page.locator("#scenario-errors li .fault-detail")
+            assert detail.get_attribute("lang") == "en" and detail.get_attribute("title")
+            assert found[0][1] == "$: not valid JSON: at line 1, column 2 […]", found
     # Check: a good file makes a game, kept with the file's title.
     upload(page, "mine.json", json.dumps(dict(scenario, title="My own table")).encode())
     assert page.text_content("#file-name") == "mine.json"

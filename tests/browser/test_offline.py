@@ -170,24 +170,27 @@ def test_every_rule_system_starts_on_the_page_with_the_server_stopped(chronicle_
     wait_ready(page)
     assert page.get_attribute("#notice", "class") == "notice error"
     assert "seq 1" in page.text_content("#notice")
+    # the reader's words (issue 17): where and what kind of fault; the LogError's English only as a tooltip
+    assert "at seq 1: the state hash does not match the replayed state" in page.text_content("#notice")
+    assert page.get_attribute("#notice .fault-detail", "lang") == "en"
+    assert "logged hash" in page.get_attribute("#notice .fault-detail", "title")
     assert page.locator("#offline-export").count() == 0 and page.locator("#offline-start[disabled]").count() == 0
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
 def test_the_offline_page_fits_a_phone_passes_axe_and_speaks_the_readers_language(server, new_context, lang):
     """The page with a game started, at 1440 and 390 px: no sideways scroll, touch targets of 40 px,
-    no serious axe finding, and (in French) no text that bypassed the catalogue."""
-    from tests.browser.test_i18n import CHECK
+    no serious axe finding, and no text that bypassed the catalogue (en, fr, ru)."""
+    from tests.browser.test_i18n import CHECK, LOCALES
     from tests.browser.test_pages import check_sizes
 
-    context = new_context(locale="fr-FR") if lang == "fr" else new_context()
+    context = new_context(locale=LOCALES[lang])
     context.add_init_script(CHECK)  # marks every text the catalogue gave, so the scan sees the rest
     page = open_page(context, f"{server.base_url}/offline")
     page.select_option("#offline-scenario", "mecha/sample")
     page.click("#offline-start")
     page.wait_for_selector("#offline-abandon")
-    assert check_sizes(page, "offline-mecha" if lang == "en" else f"{lang}/offline-mecha",
-                       None if lang == "en" else lang) == []
+    assert check_sizes(page, "offline-mecha" if lang == "en" else f"{lang}/offline-mecha", lang) == []
     assert page.problems == []
 
 

@@ -14,11 +14,16 @@ same page resized, at 390 × 844. On each page and size:
 On each page (at phone size) Tab, pressed from the top, focuses every enabled control on the way:
 buttons, links, fields, the board's legal destinations, the log.
 
-The lobby and the play page of each game are also opened in French and in Russian (a browser
+The lobby, the play page of each game and mecha's watch and replay pages are also opened in French and in Russian (a browser
 context whose ``locale`` sends that Accept-Language, pages run with ``chronicle_i18n_check``), at
 both sizes: the same checks, plus no untranslated text as ``tests/browser/test_i18n.py`` finds it,
 and a screenshot to ``<screenshots>/fr/`` and ``<screenshots>/ru/`` (``lobby-1440.png``,
 ``arkham-play-390.png``, ...).
+
+The panels that came later are shot too, in English, French and Russian, with the same checks: the
+chat with the undo request waiting for an answer (``mecha-undo-chat``) and the rules-version consent
+box (``mecha-consent``) here, the pass-and-play page in ``test_offline.py`` (``offline-mecha``) and
+the dispute panel with a what-if branch in ``test_disputes.py`` (``mecha-dispute``).
 """
 
 from __future__ import annotations
@@ -171,18 +176,24 @@ def test_the_lobby_controls_are_reached_by_tab(server, new_context, games):
     assert unreached(page) == []
 
 
-@pytest.mark.parametrize("page_name", ["lobby", *GAMES])
+@pytest.mark.parametrize("page_name", ["lobby", *GAMES, "mecha-watch", "mecha-replay"])
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_the_lobby_and_each_play_page_in_french_and_russian_fit_a_phone_and_are_translated(
         server, new_context, games, lang, page_name):
     """Issue 17: the lobby and a seat's page of each game (the same games and moves as above) as a
-    French or Russian browser sees them, at 1440 × 900 and 390 × 844."""
+    French or Russian browser sees them, at 1440 × 900 and 390 × 844; and the watch and replay page
+    kinds, once each (mecha's)."""
     context = new_context(locale=LOCALES[lang])
     context.add_init_script(CHECK)
     if page_name == "lobby":
         page = open_page(context, f"{server.base_url}/")
         page.locator("tr.game").first.wait_for()
         name = f"{lang}/lobby"
+    elif page_name.endswith(("-watch", "-replay")):
+        game, kind = page_name.split("-")
+        created, seat = games[game]
+        page = open_page(context, f"{server.base_url}{url_of(kind, created, seat)}")
+        name = f"{lang}/{page_name}"
     else:
         created, seat = games[page_name]
         page = open_page(context, f"{server.base_url}{url_of('play', created, seat)}")
@@ -191,4 +202,40 @@ def test_the_lobby_and_each_play_page_in_french_and_russian_fit_a_phone_and_are_
         name = f"{lang}/{page_name}-play"
     wrong = check_sizes(page, name, lang)
     wrong += [f"{name}: {problem}" for problem in page.problems]
+    assert wrong == [], "\n".join(str(item) for item in wrong)
+
+
+def _prefix(lang: str) -> str:
+    """Where a language's shots go: English at the top of the screenshots, the others in ``fr/``, ``ru/``."""
+    return "" if lang == "en" else f"{lang}/"
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHER_LANGUAGES])
+def test_core_5_core_11_the_chat_the_undo_request_and_the_consent_box_fit_a_phone_and_are_translated(
+        server, new_context, lang):
+    """Issue 17's checks on the panels that came after the first shots, one mecha-1 game per language:
+    blue's page with red's chat line and red's undo request waiting for blue's answer (CORE-5), then,
+    the undo agreed, with red's proposal to move to mecha-2 open (CORE-10, CORE-11). Each at 1440 × 900
+    and 390 × 844: no sideways scroll, 40 px targets, no serious axe finding, nothing untranslated."""
+    created = seeded_game(server, "mecha/sample", 11, rules_version="mecha-1")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    context = new_context(locale=LOCALES[lang])
+    context.add_init_script(CHECK)
+    blue = open_page(context, f"{server.base_url}{created['seats']['blue']['link']}")
+    red.fill("#chat-text", "gg")
+    red.click("#chat-send")
+    blue.wait_for_selector("#chat-lines li", timeout=10_000)
+    red.click("g.loc[data-number='2']")
+    blue.wait_for_function("() => document.getElementById('hash').dataset.seq === '3'")
+    blue.click("g.loc[data-number='3']")
+    red.wait_for_function("() => document.getElementById('hash').dataset.seq === '5'")
+    red.click("button.undo-ask")
+    blue.wait_for_selector("button.undo-answer")
+    wrong = check_sizes(blue, f"{_prefix(lang)}mecha-undo-chat", lang)
+    blue.click("button.undo-answer[data-answer='yes']")
+    red.wait_for_selector("#rules-consent button[data-consent='propose']")
+    red.click("#rules-consent button[data-consent='propose']")
+    blue.wait_for_selector("#rules-consent button[data-consent='yes']")
+    wrong += check_sizes(blue, f"{_prefix(lang)}mecha-consent", lang)
+    wrong += [f"blue: {problem}" for problem in blue.problems] + [f"red: {problem}" for problem in red.problems]
     assert wrong == [], "\n".join(str(item) for item in wrong)
