@@ -1,6 +1,7 @@
 """How fast the core folds, hashes and decides a long mecha game, in this process.
 
 ``python -m bench.fold [--commands N] [--seed S] [--scenario NAME] [--repeat R]``
+``python -m bench.fold --corpus DIR [--repeat R]``
 
 It plays one long random game in memory (a built-in scenario with its rounds raised; each
 command a seat that may act and one of its ``legal()`` commands, by ``events.bots.random_step``),
@@ -12,6 +13,10 @@ then times, best of ``--repeat`` runs:
 * **decide**: ``decide`` for every logged command on the state it was decided on (the server's
   per-command work, without storage or network);
 * **legal**: ``legal()`` on those same states (the UI's hints and the bots).
+
+With ``--corpus DIR`` it reads every log under DIR instead (``tests/corpus/<game>/<version>``:
+any game) and times the **fold** alone, ``evolve`` over each log's decoded events from nothing,
+and the decode of its lines before it (issue 13 compares games' folds on their recorded corpus).
 
 Figures vary with the machine and its load: it prints them with the platform, Python and CPU
 count and asserts nothing about time.
@@ -73,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="game seed and command picker seed (default 7)")
     parser.add_argument("--scenario", default="mecha/sample", help="built-in name or path (default mecha/sample)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measure; the best counts (default 3)")
+    parser.add_argument("--corpus", help="fold every .jsonl log under this directory instead (any game)")
     args = parser.parse_args(argv)
+    if args.corpus:
+        return corpus(args.corpus, args.repeat)
 
     game = load_game("mecha")
     start = time.perf_counter()
@@ -115,6 +123,51 @@ def main(argv: list[str] | None = None) -> int:
     for label, count, unit, seconds in rows:
         rate = count / seconds if seconds else float("inf")
         print(f"  {label:<20} {rate:>12,.0f} {unit}/s  ({count:,} in {seconds * 1000:,.1f} ms)")
+    return 0
+
+
+def corpus(directory: str, repeat: int) -> int:
+    """Time the fold alone of every recorded log under ``directory``, best of ``repeat``."""
+    from pathlib import Path
+
+    from server import logfile
+
+    paths = sorted(Path(directory).rglob("*.jsonl"))
+    if not paths:
+        print(f"no .jsonl log under {directory}", file=sys.stderr)
+        return 2
+    logs = [logfile.read(path) for path in paths]
+
+    def decode() -> None:
+        for path in paths:
+            logfile.read(path)
+
+    def fold() -> None:
+        for game, envelopes in logs:
+            state = None
+            for envelope in envelopes:
+                state = game.evolve(state, envelope.event)
+
+    # The first event (GameStarted) reads and checks the scenario: most of a short log's fold, and
+    # no copy of a record. The rest is timed apart, from each log's state after its first event.
+    started = [(game, game.evolve(None, envelopes[0].event), envelopes[1:]) for game, envelopes in logs]
+
+    def fold_rest() -> None:
+        for game, state, envelopes in started:
+            for envelope in envelopes:
+                state = game.evolve(state, envelope.event)
+
+    count = sum(len(envelopes) for _game, envelopes in logs)
+    rest = count - len(logs)
+    games = sorted({f"{game.name} {game.rules_version}" for game, _envelopes in logs})
+    print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs")
+    print(f"python:  {platform.python_implementation()} {sys.version.split()[0]}")
+    print(f"corpus:  {directory}: {len(logs)} logs of {', '.join(games)}, {count:,} events")
+    print(f"timing:  best of {repeat}")
+    for label, events, run in (("read + decode", count, decode), ("fold (evolve only)", count, fold),
+                               ("fold after the start", rest, fold_rest)):
+        seconds = best(repeat, run)
+        print(f"  {label:<20} {events / seconds:>12,.0f} events/s  ({events:,} in {seconds * 1000:,.1f} ms)")
     return 0
 
 

@@ -116,15 +116,27 @@ class Record:
         """
         cls = type(self)
         read = cls._read
-        args = list(read(self)) if read is not None else [_get(self, name) for name in cls.__slots__]
         positions = cls._positions  # type: ignore[attr-defined]
-        # ``changes`` is this call's own dict: emptied with popitem, as Brython ends a ``for`` loop
-        # with a StopIteration it raises and catches (~7 µs), and a missed ``dict.get`` with a KeyError.
-        while changes:
-            name, value = changes.popitem()
-            if name not in positions:
-                raise TypeError(f"{cls.__name__} has no field {name!r}")
-            args[positions[name]] = value
+        if read is not None:
+            # CPython: a ``for`` over the changes, a foreign field found by its KeyError (a ``try``
+            # costs nothing there), instead of a membership test and a ``popitem`` per change
+            # (issue 13, docs/performance.md).
+            args = [*read(self)]
+            try:
+                for name in changes:
+                    args[positions[name]] = changes[name]
+            except KeyError:
+                raise TypeError(f"{cls.__name__} has no field {name!r}") from None
+        else:
+            args = [_get(self, name) for name in cls.__slots__]
+            # Brython: ``changes`` is this call's own dict, emptied with popitem, as Brython ends a
+            # ``for`` loop with a StopIteration it raises and catches (~7 µs), and a missed
+            # ``dict.get`` with a KeyError.
+            while changes:
+                name, value = changes.popitem()
+                if name not in positions:
+                    raise TypeError(f"{cls.__name__} has no field {name!r}")
+                args[positions[name]] = value
         copy = cls(*args)
         # The record whose texts the copy may reuse: self, if hashed or made by its constructor
         # (then it may be hashed later), else the one self would have reused: never a longer chain.
