@@ -47,6 +47,7 @@ from server import logfile, scenarios
 HERE = Path(__file__).parent
 MANIFEST = HERE / "manifest.json"
 UNEXERCISED = HERE / "unexercised.json"
+REFUSALS = "refusals.jsonl"  # beside the games of a version: commands refused citing a clause no event cites
 SEEDS = (1, 2, 3, 4, 5)
 POLICIES = ("random", "greedy")
 LIMIT = 5000  # commands per game at most; every built-in scenario ends well before
@@ -232,12 +233,35 @@ def add(path: Path, manifest: dict) -> None:
     manifest[target.relative_to(HERE).as_posix()] = entry(target, game, envelopes)
 
 
+def refusals() -> list:
+    """Every line of every ``<game>/<version>/refusals.jsonl``, with where it is (``file:line``)."""
+    return [(f"{path.relative_to(HERE).as_posix()}:{number}", json.loads(text))
+            for path in sorted(HERE.glob(f"*/*/{REFUSALS}"))
+            for number, text in enumerate(path.read_text().splitlines(), 1)]
+
+
+def refused(line: dict):
+    """Replay one refusal: the corpus game ``line["game"]`` folded to seq ``line["at"]`` (hashes checked),
+    then ``line["command"]`` decided for ``line["seat"]`` under the game's recorded version. Its answer
+    (a Rejection, if the line still holds) and the game's name."""
+    game, envelopes = logfile.read(HERE / line["game"])
+    table = logfile.restore(game, envelopes[: line["at"]], line["game"])
+    command = table.game.commands.build(line["command"])
+    return table.game.name, table.game.decide(table.state, line["seat"], command, table.rng())
+
+
 def unexercised(manifest: dict) -> dict:
-    """Per game, the clauses of its catalogue that no logged event of the corpus cites."""
+    """Per game, the clauses of its catalogue that no logged event of the corpus cites and no line of
+    its refusals corpus is refused by (each refusal replayed: one that no longer refuses with its clause
+    counts for nothing)."""
     cited: dict = {name: set() for name in events.games.NAMES}
     for name, item in manifest.items():
         _game, envelopes = logfile.read(HERE / name)
         cited[item["game"]].update(envelope.rule for envelope in envelopes if envelope.rule)
+    for _where, line in refusals():
+        game_name, answer = refused(line)
+        if getattr(answer, "rule", None) == line["rule"]:
+            cited[game_name].add(line["rule"])
     return {name: sorted(set(events.games.load(name).catalogue.ids()) - cited[name]) for name in events.games.NAMES}
 
 
@@ -266,7 +290,7 @@ def main(argv: list | None = None) -> int:
                     if not any(name.startswith(folder) for folder in newest) or _from_browser(name)}
         for folder in newest:
             for old in (HERE / folder).glob("*.jsonl"):
-                if not _from_browser(old.name):
+                if not _from_browser(old.name) and old.name != REFUSALS:
                     old.unlink()
         manifest.update(make())
     MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
