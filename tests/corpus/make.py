@@ -22,6 +22,16 @@ its end saves its log through ``save_browser_game``: anonymised (``anonymised``)
 as ``<game>/<version>/browser-<label>.jsonl`` and entered in the manifest. Without the variable
 nothing is written.
 
+Clauses that only ever refuse (a range, a face-down Location, a figure that is not there) are never
+cited by a logged event: ``<game>/<version>/refusals.jsonl`` beside the games holds one line per such
+clause, ``{"game": <corpus file>, "at": <seq>, "seat": ..., "command": {...}, "rule": <clause>}``, which
+``test_corpus`` replays (the game folded to ``at``, the command decided under its recorded version,
+refused citing ``rule`` with a catalogued message key); ``unexercised`` counts such a clause only while
+its line still refuses so. ``python -m tests.corpus.make --refusals [GAME ...] [--positions N]`` finds them:
+at each of the first N commands of the newest version's corpus games, it decides the commands near the
+legal ones (``_variants``: a field out of range, swapped with another legal command's, a list shortened or
+lengthened) and adds the first refused citing each still-unexercised clause to that game's file.
+
 To add a game by hand (a browser game's log from ``/api/games/{id}/log``, a log from a dispute),
 run ``python -m tests.corpus.make --add FILE``: it is replayed, audited (a finished game's secret
 is in its log) and copied under its game and rules version, and entered in the manifest.
@@ -41,12 +51,14 @@ import events.games
 from events.bots import bot, playout
 from events.log import Envelope, Table, audit
 from events.rng import Rng
+from events.rules import Rejection
 from events.upgrade import AnswerRulesVersion, ProposeRulesVersion
 from server import logfile, scenarios
 
 HERE = Path(__file__).parent
 MANIFEST = HERE / "manifest.json"
 UNEXERCISED = HERE / "unexercised.json"
+REFUSALS = "refusals.jsonl"  # beside the games of a version: commands refused citing a clause no event cites
 SEEDS = (1, 2, 3, 4, 5)
 POLICIES = ("random", "greedy")
 LIMIT = 5000  # commands per game at most; every built-in scenario ends well before
@@ -232,12 +244,101 @@ def add(path: Path, manifest: dict) -> None:
     manifest[target.relative_to(HERE).as_posix()] = entry(target, game, envelopes)
 
 
+def refusals() -> list:
+    """Every line of every ``<game>/<version>/refusals.jsonl``, with where it is (``file:line``)."""
+    return [(f"{path.relative_to(HERE).as_posix()}:{number}", json.loads(text))
+            for path in sorted(HERE.glob(f"*/*/{REFUSALS}"))
+            for number, text in enumerate(path.read_text().splitlines(), 1)]
+
+
+def refused(line: dict):
+    """Replay one refusal: the corpus game ``line["game"]`` folded to seq ``line["at"]`` (hashes checked),
+    then ``line["command"]`` decided for ``line["seat"]`` under the game's recorded version. Its answer
+    (a Rejection, if the line still holds) and the game's name."""
+    game, envelopes = logfile.read(HERE / line["game"])
+    table = logfile.restore(game, envelopes[: line["at"]], line["game"])
+    command = table.game.commands.build(line["command"])
+    return table.game.name, table.game.decide(table.state, line["seat"], command, table.rng())
+
+
+def _variants(data: dict, pool: dict):
+    """Commands near a legal one: each field changed to a value out of range (ints -1..25, strings no
+    game names), to the same field of another legal command, or a list with one item dropped or added."""
+    for field, value in data.items():
+        if field == "type":
+            continue
+        others: list = [not value] if isinstance(value, bool) else []
+        if isinstance(value, int) and not isinstance(value, bool):
+            others += list(range(-1, 26))
+        if isinstance(value, str):
+            others += ["zz", "q99"]
+        others += [other for other in pool.get(field, []) if other != value]
+        if isinstance(value, list):
+            others += [value[:index] + value[index + 1:] for index in range(len(value))]
+            others += [value + other[-1:] for other in pool.get(field, []) if isinstance(other, list)]
+        for other in others:
+            if other != value:
+                yield {**data, field: other}
+
+
+def find_refusals(names: tuple, positions: int) -> dict:
+    """For the newest version of each game in ``names``: at each of the first ``positions`` commands of
+    its corpus games, every seat's commands near the legal ones (``_variants``), decided; the first one
+    refused citing each clause still unexercised becomes a line of its ``refusals.jsonl``."""
+    wanted = json.loads(UNEXERCISED.read_text())
+    lines: dict = {}
+    manifest = json.loads(MANIFEST.read_text())
+    for name in sorted(manifest):
+        game, envelopes = logfile.read(HERE / name)
+        if game.name not in names or game.rules_version != events.games.load(game.name).rules_version:
+            continue
+        missing = set(wanted[game.name]) - {line["rule"] for line in lines.get(game.name, [])}
+        starts = [e.seq for e in envelopes if e.command_id and (e.seq == 1 or envelopes[e.seq - 2].command_id != e.command_id)]
+        for seq in starts[:positions]:
+            if not missing:
+                break
+            table = logfile.restore(game, envelopes[: seq - 1], name)
+            for seat in game.seats(table.state):
+                legal = [command.to_data() for command in game.legal(table.state, seat)]
+                pool: dict = {}
+                for data in legal:
+                    for field, value in data.items():
+                        pool.setdefault(field, []).append(value)
+                for data in legal:
+                    for changed in _variants(data, pool):
+                        try:
+                            answer = game.decide(table.state, seat, game.commands.build(changed), table.rng())
+                        except Exception:  # not a command (DecodeError), or accepted and it draws (SecretNeeded)
+                            continue
+                        rule = getattr(answer, "rule", None)
+                        if isinstance(answer, Rejection) and rule in missing:
+                            missing.discard(rule)
+                            lines.setdefault(game.name, []).append(
+                                {"game": name, "at": seq - 1, "seat": seat, "command": changed, "rule": rule})
+    return lines
+
+
+def write_refusals(found: dict) -> None:
+    """Add the lines ``find_refusals`` found to each game's newest ``refusals.jsonl`` (lines kept, sorted)."""
+    for name, new in found.items():
+        path = HERE / name / events.games.load(name).rules_version / REFUSALS
+        old = [json.loads(text) for text in path.read_text().splitlines()] if path.exists() else []
+        rows = sorted({json.dumps(line, sort_keys=True, ensure_ascii=False) for line in old + new})
+        path.write_text("".join(row + "\n" for row in rows))
+
+
 def unexercised(manifest: dict) -> dict:
-    """Per game, the clauses of its catalogue that no logged event of the corpus cites."""
+    """Per game, the clauses of its catalogue that no logged event of the corpus cites and no line of
+    its refusals corpus is refused by (each refusal replayed: one that no longer refuses with its clause
+    counts for nothing)."""
     cited: dict = {name: set() for name in events.games.NAMES}
     for name, item in manifest.items():
         _game, envelopes = logfile.read(HERE / name)
         cited[item["game"]].update(envelope.rule for envelope in envelopes if envelope.rule)
+    for _where, line in refusals():
+        game_name, answer = refused(line)
+        if getattr(answer, "rule", None) == line["rule"]:
+            cited[game_name].add(line["rule"])
     return {name: sorted(set(events.games.load(name).catalogue.ids()) - cited[name]) for name in events.games.NAMES}
 
 
@@ -245,10 +346,15 @@ def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", metavar="FILE", type=Path, help="enter one log in the manifest instead")
     parser.add_argument("--crafted", action="store_true", help="write the crafted games (CRAFTED) instead")
+    parser.add_argument("--refusals", nargs="*", metavar="GAME", help="find refusals for unexercised clauses instead")
+    parser.add_argument("--positions", type=int, default=40, help="with --refusals: commands per game tried")
     args = parser.parse_args(argv)
     if args.add is not None:
         manifest = json.loads(MANIFEST.read_text())
         add(args.add, manifest)
+    elif args.refusals is not None:
+        manifest = json.loads(MANIFEST.read_text())
+        write_refusals(find_refusals(tuple(args.refusals or events.games.NAMES), args.positions))
     elif args.crafted:
         manifest = json.loads(MANIFEST.read_text())
         for name, craft in CRAFTED.items():
@@ -266,7 +372,7 @@ def main(argv: list | None = None) -> int:
                     if not any(name.startswith(folder) for folder in newest) or _from_browser(name)}
         for folder in newest:
             for old in (HERE / folder).glob("*.jsonl"):
-                if not _from_browser(old.name):
+                if not _from_browser(old.name) and old.name != REFUSALS:
                     old.unlink()
         manifest.update(make())
     MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")

@@ -15,8 +15,9 @@ import pytest
 
 import events.games
 from events.log import audit
+from events.rules import Rejection
 from server import logfile
-from tests.corpus.make import MANIFEST, end_of
+from tests.corpus.make import MANIFEST, REFUSALS, end_of, refusals, refused, unexercised
 
 HERE = Path(__file__).parent
 ENTRIES = json.loads(MANIFEST.read_text())
@@ -50,7 +51,7 @@ def test_a_recorded_game_replays_and_audits_under_its_own_rules_version(name):
 
 
 def test_every_file_of_the_corpus_is_in_the_manifest_and_each_version_has_twenty():
-    files = {path.relative_to(HERE).as_posix() for path in HERE.glob("*/*/*.jsonl")}
+    files = {path.relative_to(HERE).as_posix() for path in HERE.glob("*/*/*.jsonl") if path.name != REFUSALS}
     assert files == set(ENTRIES)
     for name in events.games.NAMES:  # the newest version of every game, and every older one kept
         for version in {item["rules_version"] for item in ENTRIES.values() if item["game"] == name} | {
@@ -67,18 +68,27 @@ def test_the_corpus_ends_in_every_way_each_game_can_end():
 
 
 def test_the_clauses_the_corpus_never_exercises_are_listed():
-    """A clause counts as exercised when a logged event cites it. Rejections are not logged, so
-    clauses that only refuse are never exercised by a log: the list names them all, and a change
+    """A clause counts as exercised when a logged event cites it, or a line of the refusals corpus is
+    refused citing it (replayed: ``make.refused``). The list names every other clause, and a change
     that makes the corpus exercise fewer clauses fails here until the list is updated."""
-    cited: dict = {name: set() for name in events.games.NAMES}
-    for name, item in ENTRIES.items():
-        _game, envelopes = logfile.read(HERE / name)
-        cited[item["game"]].update(envelope.rule for envelope in envelopes if envelope.rule)
-    unexercised = {
-        name: sorted(set(events.games.load(name).catalogue.ids()) - cited[name]) for name in events.games.NAMES
-    }
     listed = json.loads(UNEXERCISED.read_text())
-    assert unexercised == listed, "update tests/corpus/unexercised.json (python -m tests.corpus.make writes it)"
+    assert unexercised(ENTRIES) == listed, "update tests/corpus/unexercised.json (python -m tests.corpus.make writes it)"
+
+
+CATALOGUE = json.loads((HERE.parent.parent / "client" / "i18n" / "en.json").read_text())
+REFUSED = refusals()
+
+
+@pytest.mark.parametrize("where,line", REFUSED, ids=[where for where, _line in REFUSED])
+def test_a_refusal_of_the_corpus_is_refused_citing_its_clause_with_a_catalogued_reason(where, line):
+    """Each line of a refusals corpus (``<game>/<version>/refusals.jsonl``): its game, in the manifest,
+    folded to ``at`` and the command decided under the recorded version, is refused citing ``rule``,
+    a clause of that game's catalogue, with a message key the catalogue holds in all three languages."""
+    assert line["game"] in ENTRIES and where.startswith(line["game"].rsplit("/", 1)[0] + "/")
+    game_name, answer = refused(line)
+    assert isinstance(answer, Rejection), f"{where}: accepted"
+    assert answer.rule == line["rule"] and answer.rule in events.games.load(game_name).catalogue.ids()
+    assert answer.key in CATALOGUE and answer.reason
 
 
 def test_core_3_the_corpus_holds_a_game_moved_to_a_newer_version_and_replay_follows_it():
