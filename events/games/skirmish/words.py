@@ -79,9 +79,28 @@ def describe(event: Any, state: Any = None) -> Msg | None:
         return Msg("sk.round_ended", round=event.round, side=Seat(event.next_side))
     if kind == "GameEnded":
         if event.winner:
-            return Msg("sk.game_won", side=Seat(event.winner), reason=event.reason)
-        return Msg("sk.game_drawn", reason=event.reason)
+            return Msg("sk.game_won", side=Seat(event.winner), reason=_ended_why(event.reason))
+        return Msg("sk.game_drawn", reason=_ended_why(event.reason))
     return None
+
+
+#: The two reasons SK-C5 writes into GameEnded (rules.py): "<side> has no figure left" and
+#: "all <rounds> rounds are played and both sides still stand".
+_NO_FIGURE = " has no figure left"
+_ROUNDS = ("all ", " rounds are played and both sides still stand")
+
+
+def _ended_why(reason: str) -> object:
+    """A GameEnded reason in the reader's words where it reads as the rules write it, else as written
+    (plain string work: ``re`` costs page load in Brython)."""
+    side = reason[:len(reason) - len(_NO_FIGURE)]
+    if reason.endswith(_NO_FIGURE) and side and " " not in side:
+        return Msg("sk.why_no_figure", side=Seat(side))
+    head, tail = _ROUNDS
+    rounds = reason[len(head):len(reason) - len(tail)]
+    if reason.startswith(head) and reason.endswith(tail) and rounds.isdigit() and rounds[0] != "0":
+        return Msg("sk.why_rounds_played", n=int(rounds))
+    return reason
 
 
 def _tie(mine: int, my_total: int, theirs: int, their_total: int) -> bool:

@@ -57,3 +57,30 @@ def test_sk_10_a_door_is_door_1_never_door1_in_each_language():
     same = act(tab, "blue", ContestDoor("z", "door1", False))
     assert (same.rule, same.reason) == ("SK-10", "door 1 is already closed")
     assert (said("fr", same), said("ru", same)) == ("la porte 1 est déjà fermée", "дверь 1 уже закрыта")
+
+
+def test_sk_c5_the_reason_a_game_ended_is_said_in_the_readers_words():
+    """SK-C5: GameEnded keeps the English reason the rules write ("blue has no figure left", "all 8 rounds
+    are played and both sides still stand"; logged games hash it); French and Russian say it in their
+    words, with no English word of it, and a reason of another shape is shown as written."""
+    from events.games.skirmish.model import GameEnded
+    from server.i18n import say
+
+    tab = table(scenario(open_rows(4, 1), [fig("ana", "red", "A1", name="Ana"), fig("aldo", "blue", "D1")]))
+    english = ("has", "no", "figure", "left", "all", "rounds", "played", "both", "sides", "still", "stand", "blue",
+               "the only")
+    cases = ((GameEnded("red", "blue has no figure left"), "le camp bleu n’a plus aucune figurine",
+              "синий: не осталось ни одной фигуры"),
+             (GameEnded(None, "all 8 rounds are played and both sides still stand"), "les 8 manches sont jouées",
+              "сыграны все 8 раундов"),
+             (GameEnded(None, "all 1 rounds are played and both sides still stand"), "la seule manche est jouée",
+              "сыгран весь 1 раунд"),
+             (GameEnded(None, "all 3 rounds are played and both sides still stand"), "les 3 manches", "все 3 раунда"))
+    for event, french, russian in cases:
+        line = tab.game.describe(event, tab.state)
+        fr, ru = say("fr", line), say("ru", line)
+        assert french in fr and russian in ru, (fr, ru)
+        assert not [word for word in english if f" {word} " in f" {fr} " or f" {word} " in f" {ru} "], (fr, ru)
+    assert "all 1 round" not in say("en", tab.game.describe(cases[2][0], tab.state))
+    odd = GameEnded(None, "all 08 rounds are played and both sides still stand")
+    assert "(all 08 rounds are played and both sides still stand)" in say("fr", tab.game.describe(odd, tab.state))
