@@ -65,6 +65,46 @@ def _why(reason: str) -> Word:
     return Word("echo.why_", reason)
 
 
+#: The two reasons EC-7/EC-8 and EC-16 build with the enemies' names (rules.py ``_check_order``, each
+#: enemy as ``enemy_name``: "<English name> (<id>)", joined by ", "): (message, parameter, head, tail).
+_FAILED = (("echo.why_failed_all", "enemies", "failed against ",
+            ": counts as failing against all, every enemy strikes first"),
+           ("echo.why_failed_one", "enemy", "failed: ", " strikes first"))
+
+
+def _enemies_named(state: Any, text: str) -> list | None:
+    """The enemies ``text`` lists as the rules wrote them ("Novice … (novice-1), …"), by name; None if it
+    does not read so (plain string work: ``re`` costs page load in Brython)."""
+    if state is None or not text:
+        return None
+    labels = []
+    for foe in state.enemies:
+        for card in state.cards.enemies:
+            if card.id == foe.card:
+                labels.append((f"{card.name_en} ({foe.id})", foe.id))
+    found = []
+    rest = text
+    while rest:
+        for label, eid in labels:
+            if rest == label or rest.startswith(label + ", "):
+                found.append(name(state, eid))
+                rest = rest[len(label) + 2:]
+                break
+        else:
+            return None
+    return found
+
+
+def _order_why(state: Any, reason: str) -> object:
+    """A strike-order reason: the failed ones in the reader's words with the enemies by name, else ``_why``."""
+    for key, param, head, tail in _FAILED:
+        if reason.startswith(head) and reason.endswith(tail) and len(reason) > len(head) + len(tail):
+            found = _enemies_named(state, reason[len(head):len(reason) - len(tail)])
+            if found:
+                return Msg(key, **{param: Join(", ", found)})
+    return _why(reason)
+
+
 def describe(event: Any, state: Any = None) -> Msg | None:
     """The log line of an event (GameStarted too: each seat with its investigator)."""
     kind = event.TYPE
@@ -91,7 +131,7 @@ def describe(event: Any, state: Any = None) -> Msg | None:
                    value=event.value, penalty=event.penalty, faces=_faces(event.dice), outcome=_success(event.success))
     if kind == "StrikeOrderSet":
         first = Msg("echo.strikes_first") if event.first else Msg("echo.enemies_first")
-        return Msg("echo.order_set", seat=seat, first=first, reason=_why(event.reason))
+        return Msg("echo.order_set", seat=seat, first=first, reason=_order_why(s, event.reason))
     if kind == "ItemStruck":
         return Msg("echo.item_struck", seat=seat, enemy=name(s, event.enemy), item=name(s, event.item))
     if kind == "SpellCast":

@@ -218,6 +218,51 @@ def describe(event: Any, state: Any = None) -> Msg | None:
     return None
 
 
+#: The four notes GH-2/GH-C3 write into InitiativeSet (rules.py ``_order``), after "<a> and <b> ":
+#: (message, head, middle, tail); the middle holds the other cards' "x < y", or "<a>" again.
+_NOTES = (("gh.note_character_first", "both have initiative ", None, ": the character acts first (GH-2)"),
+          ("gh.note_other_cards", "tie at ", ": their other cards (", ") decide (GH-2)"),
+          ("gh.note_players_hero", "tie at ", " and on their other cards: the players put ", " first (GH-2)"),
+          ("gh.note_players_group", "tie at ", ": the players put ", " first (GH-C3)"))
+
+
+def _note(state: Any, note: str) -> Msg:
+    """An initiative note in the reader's words, the two tied by name, where it reads as the rules
+    write it (plain string work: ``re`` costs page load in Brython); else the note as written."""
+    if state is not None:
+        tied = [hero.seat for hero in state.heroes] + [group.name for group in state.groups]
+        for a in tied:
+            for b in tied:
+                start = f"{a} and {b} "
+                if a != b and note.startswith(start):
+                    found = _note_rest(state, a, b, note[len(start):])
+                    if found is not None:
+                        return found
+    return Msg("gh.note", note=note)
+
+
+def _note_rest(state: Any, a: str, b: str, rest: str) -> Msg | None:
+    for key, head, middle, tail in _NOTES:
+        if not (rest.startswith(head) and rest.endswith(tail)):
+            continue
+        inner = rest[len(head):len(rest) - len(tail)]
+        number, _, after = inner.partition(middle) if middle else (inner, "", "")
+        if not number.isdigit() or (middle and middle not in inner):
+            continue
+        said = {"a": named(state, a), "b": named(state, b), "initiative": int(number)}
+        if key == "gh.note_other_cards":
+            mine, _, theirs = after.partition(" < ")
+            if not (mine.isdigit() and theirs.isdigit()):
+                continue
+            said["mine"], said["theirs"] = int(mine), int(theirs)
+        elif middle:
+            if after != a:
+                continue
+            said["first"] = named(state, a)
+        return Msg(key, **said)
+    return None
+
+
 def trace(event: Any, state: Any = None) -> list:
     """The rules' reasoning: a monster's focus and options (GH-C4, GH-C7…GH-C11) with every
     destination weighed, the initiative order (GH-3), an attack's modifier draw (GH-C5), a move."""
@@ -228,7 +273,7 @@ def trace(event: Any, state: Any = None) -> list:
     if kind == "InitiativeSet":
         order = Join(" → ", [Msg("gh.trace_initiative", figure=fig(s, f), initiative=initiative)
                              for f, initiative in event.order])
-        return ([order] if event.order else []) + [Msg("gh.note", note=note) for note in event.notes]
+        return ([order] if event.order else []) + [_note(s, note) for note in event.notes]
     if kind == "AttackResolved":
         if event.effect:
             how = Msg("gh.trace_drew_effect", effect=Word("gh.effect_", event.effect), drawn=Join(", ", list(event.drawn)),

@@ -79,9 +79,57 @@ def describe(event: Any, state: Any = None) -> Msg | None:
         return Msg("sk.round_ended", round=event.round, side=Seat(event.next_side))
     if kind == "GameEnded":
         if event.winner:
-            return Msg("sk.game_won", side=Seat(event.winner), reason=event.reason)
-        return Msg("sk.game_drawn", reason=event.reason)
+            return Msg("sk.game_won", side=Seat(event.winner), reason=_ended_why(event.reason))
+        return Msg("sk.game_drawn", reason=_ended_why(event.reason))
     return None
+
+
+def _screen(state: Any, text: str) -> object:
+    """A screen the rules write into AttackRolled (rules.py ``sight``: ``edge_label``, ``_screen_label``)
+    in the reader's words, "the wall C2|D2", "the closed door door1 (C2|D2)", "C (c) at C1", "low
+    objects at C1", "C (c) and low objects at C1"; else as written (plain string work, no ``re``)."""
+    if text.startswith("the wall ") and _edge_name(text[9:]):
+        return Msg("sk.screen_wall", edges=text[9:])
+    if text.startswith("the closed door ") and text.endswith(")"):
+        door_id, _, edges = text[16:len(text) - 1].partition(" (")
+        if door_id and state is not None and any(item.id == door_id for item in state.doors) and _edge_name(edges):
+            return Msg("sk.screen_door", door=door(door_id), edges=edges)
+    head, _, at = text.rpartition(" at ")
+    if not (head and at and at.isalnum() and at == at.upper()):
+        return text
+    if head == "low objects":
+        return Msg("sk.screen_low", at=at)
+    low = head.endswith(" and low objects")
+    label = head[:len(head) - 16] if low else head
+    for item in state.figures if state is not None else ():
+        if label == f"{item.name} ({item.id})":
+            return Msg("sk.screen_figure_low" if low else "sk.screen_figure", figure=fig(state, item.id), at=at)
+    return text
+
+
+def _edge_name(text: str) -> bool:
+    """``C2|D2``: two square names (square_edge_name)."""
+    first, bar, second = text.partition("|")
+    return bool(bar) and all(part.isalnum() and part == part.upper() for part in (first, second))
+
+
+#: The two reasons SK-C5 writes into GameEnded (rules.py): "<side> has no figure left" and
+#: "all <rounds> rounds are played and both sides still stand".
+_NO_FIGURE = " has no figure left"
+_ROUNDS = ("all ", " rounds are played and both sides still stand")
+
+
+def _ended_why(reason: str) -> object:
+    """A GameEnded reason in the reader's words where it reads as the rules write it, else as written
+    (plain string work: ``re`` costs page load in Brython)."""
+    side = reason[:len(reason) - len(_NO_FIGURE)]
+    if reason.endswith(_NO_FIGURE) and side and " " not in side:
+        return Msg("sk.why_no_figure", side=Seat(side))
+    head, tail = _ROUNDS
+    rounds = reason[len(head):len(reason) - len(tail)]
+    if reason.startswith(head) and reason.endswith(tail) and rounds.isdigit() and rounds[0] != "0":
+        return Msg("sk.why_rounds_played", n=int(rounds))
+    return reason
 
 
 def _tie(mine: int, my_total: int, theirs: int, their_total: int) -> bool:
@@ -116,7 +164,7 @@ def trace(event: Any, state: Any = None) -> list:
                      damage=Msg("sk.damage", damage=event.damage) if event.hit else "")]
         if event.cover:
             lines.append(Msg("sk.trace_cover", x=event.corner[0], y=event.corner[1],
-                             screens=Join("; ", [str(screen) for screen in event.screens])))
+                             screens=Join("; ", [_screen(s, str(screen)) for screen in event.screens])))
         return lines
     if kind == "DoorContested":
         want = Msg("sk.want_open") if event.want_open else Msg("sk.want_closed")

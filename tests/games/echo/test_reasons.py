@@ -58,3 +58,58 @@ def test_ec_c4_an_artifact_or_an_undead_destroyed_at_the_threshold_reads_an_not_
         line = tab.game.describe(event, tab.state)
         assert f"{english} cannot be detained: destroyed at the detaining threshold" in say("en", line)
         assert french in say("fr", line) and " a " + kind not in say("en", line)
+
+
+ORDER_WORDS = ("failed", "against", "counts", "failing", "every", "enemy", "strikes", "first", NOVICE, "Rebel Magister",
+               "novice-1", "magister-1")
+
+
+def order_said(tab, command_seat, dice):
+    """The log line of the StrikeOrderSet a CheckOrder gives, described from the state before it, in en/fr/ru."""
+    from server.i18n import say
+
+    before = tab.state
+    (order,) = [e for e in act(tab, command_seat, CheckOrder("attention"), dice) if e.TYPE == "StrikeOrderSet"]
+    line = tab.game.describe(order, before)
+    return order, {lang: say(lang, line) for lang in ("en", "fr", "ru")}
+
+
+def test_ec_7_a_failed_strike_order_names_the_enemy_in_the_readers_words():
+    """EC-7: "failed: Novice … (novice-1) strikes first" (kept in the event: logged games hash it) is said
+    in French and Russian with the enemy's name in that language and no English word of the reason."""
+    tab = duel()
+    act(tab, "red", Fight())
+    tab_order, text = order_said(tab, "red", (1, 1))
+    assert tab_order.reason == f"failed: {NOVICE} (novice-1) strikes first"
+    assert f"failed: {NOVICE} strikes first" in text["en"] and "novice-1" not in text["en"]
+    for lang in ("fr", "ru"):
+        assert not [word for word in ORDER_WORDS if word in text[lang]], text[lang]
+    assert "frappe le premier" in text["fr"] and "первым бьёт" in text["ru"]
+
+
+def test_ec_16_failing_against_one_enemy_of_a_group_is_said_in_the_readers_words():
+    """EC-16: "failed against Rebel Magister (magister-1): counts as failing against all, …" in French and
+    Russian names the enemy in that language, with no English word of the reason."""
+    from tests.games.echo.test_rules import brawl
+
+    tab = brawl()
+    act(tab, "red", Fight())
+    act(tab, "red", CheckOrder("attention"), (5, 1, 6))
+    order, text = order_said(tab, "blue", (6, 1, 1, 2, 3))
+    assert order.reason.startswith("failed against ") and "(magister-1)" in order.reason
+    assert "counts as failing against all, every enemy strikes first" in text["en"] and "magister-1" not in text["en"]
+    for lang in ("fr", "ru"):
+        assert not [word for word in ORDER_WORDS if word in text[lang]], text[lang]
+    assert "chaque ennemi frappe le premier" in text["fr"] and "все враги бьют первыми" in text["ru"]
+
+
+def test_ec_7_a_strike_order_reason_that_does_not_read_as_the_rules_write_it_is_shown_as_written():
+    """EC-7: an unknown enemy in the reason (or no state) falls back to the reason as the event holds it."""
+    from events.games.echo.model import StrikeOrderSet
+    from server.i18n import say
+
+    tab = duel()
+    event = StrikeOrderSet("red", False, "failed: Somebody (x-1) strikes first", "EC-7", True)
+    assert "failed: Somebody (x-1) strikes first" in say("fr", tab.game.describe(event, tab.state))
+    known = StrikeOrderSet("red", False, f"failed: {NOVICE} (novice-1) strikes first", "EC-7", True)
+    assert f"failed: {NOVICE} (novice-1) strikes first" in say("fr", tab.game.describe(known, None))
