@@ -62,6 +62,17 @@ def hex_name(hex: tuple) -> str:
 class GloomhavenView(View):
     """Draws one ``gloomhaven`` state into a board node (SVG) and an info node (HTML)."""
 
+    def option_line(self, option: object) -> str:
+        """One equally good option of a monster's turn: where it ends, by which hexes, whom it attacks;
+        a monster that stays or attacks nobody is said so, not "via no move; attacks no attack"."""
+        where, hits = hex_name(option.destination), self.figs(option.attacks)
+        path = " → ".join(hex_name(h) for h in option.path)
+        if path:
+            if hits:
+                return t("gh.option_line", hex=where, path=path, hits=hits)
+            return t("gh.option_moves_only", hex=where, path=path)
+        return t("gh.option_stays", hex=where, hits=hits) if hits else t("gh.option_stays_only", hex=where)
+
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
         self.map = None
@@ -703,10 +714,8 @@ class GloomhavenView(View):
         if planned.options:
             listing = el("ol", None, "options", (("start", "0"),))
             for option in planned.options:
-                hits = self.figs(option.attacks) or t("gh.no_attack")
-                path = " → ".join(hex_name(h) for h in option.path) or t("gh.no_move")
-                add(listing, el("li", t("gh.option_line", hex=hex_name(option.destination), path=path, hits=hits)
-                                + (t("gh.disadvantage") if option.disadvantage else ""), "option"))
+                add(listing, el("li", self.option_line(option) + (t("gh.disadvantage") if option.disadvantage else ""),
+                                "option"))
             add(box, listing)
             if len(planned.options) > 1:
                 add(box, el("p", t("gh.equally_good"), "hint"))

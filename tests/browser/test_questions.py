@@ -143,6 +143,14 @@ def test_gh_c8_a_monster_turn_on_the_board_is_monster_plan(server, new_context):
     trace = page.locator("#ask-answer .focus-trace")
     assert trace.locator("tr.candidate").count() == len(plan.candidates)
     assert trace.get_attribute("data-figure") == planned.event.figure
+    # Check: each equally good option is worded for what it does (a monster that stays, or attacks
+    # nobody, is said so; never "via no move; attacks no attack").
+    lines = trace.locator("ol.options li.option").all_text_contents()
+    assert plan.options and len(lines) == len(plan.options)
+    for option, line in zip(plan.options, lines):
+        where = f"[{option.destination[0]}, {option.destination[1]}]"
+        assert line.startswith(f"{where} via " if option.path else f"stays on {where}; "), line
+        assert line.endswith("; no attack") == (not option.attacks), line
     assert page.problems == []
 
 
