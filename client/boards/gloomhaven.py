@@ -25,6 +25,7 @@ from client.boards.svgkit import View, headed_table, polygon_points
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import local_name, say, seat_initials, seat_name, t, word
 from events.games.gloomhaven import rules, words
+from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_center
 
@@ -181,6 +182,8 @@ class GloomhavenView(View):
             if action is not None:
                 if action.kind == "move":  # one click: the rules walk the cheapest path (issue 15)
                     data = {"card": card_id, "half": half, "to": list(hex)}
+                    if getattr(self.in_force, "rules_version", None) == RULES_VERSION_1:
+                        data = self._path_1(state, seat, card_id, half, hex)
                     return "PlayCard", data, t("gh.pick_move", card=self.card(card_id), half=self.half_name(half),
                                                 hex=hex_name(hex))
                 if action.kind == "summon":
@@ -192,6 +195,17 @@ class GloomhavenView(View):
                             t("gh.pick_target", card=self.card(card_id), half=self.half_name(half),
                               action=word("gh.action_", action.kind), target=self.fig(target.id, state)))
         return "PlayCard", {"card": "", "half": "top"}, t("gh.pick_hex", hex=hex_name(hex))
+
+    def _path_1(self, state: object, seat: object, card_id: str, half: str, hex: tuple) -> dict:
+        """A one-click move under gloomhaven-1, whose PlayCard has no ``to`` (it refuses one, GH-3): the path
+        its own rules offer to that hex (``legal``: one path per reachable hex), or the bare hex as a
+        one-step path, which its rules then refuse with their own clause and reason."""
+        for command in self.in_force.legal(state, seat):
+            path = getattr(command, "path", ())
+            if command.TYPE == "PlayCard" and command.card == card_id and command.half == half and path \
+                    and tuple(path[-1]) == hex:
+                return {"card": card_id, "half": half, "path": [list(step) for step in path]}
+        return {"card": card_id, "half": half, "path": [list(hex)]}
 
     def _orderable(self, state: object, item: str) -> str:
         """An item of a tie's order: a seat, or a monster type by name."""

@@ -25,6 +25,9 @@ class View:
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         self.game = game
+        # The rules version in force, which the page sets from its Table (GameStarted's, or a
+        # RulesVersionChanged's): a click sends what that version takes (gloomhaven-1: a path, not ``to``).
+        self.in_force = game
         self.board_node = board_node
         self.info_node = info_node
         self.interactive = False

@@ -181,3 +181,32 @@ def test_gh_c7_the_browser_plans_monster_turns_exactly_as_cpython(server, new_co
     page.wait_for_function("() => typeof window.chronicle_probe === 'string'", timeout=120_000)
     assert page.evaluate("() => window.chronicle_probe") == scope["RESULT"]
     assert page.problems == []
+
+
+def test_gh_3_a_one_click_move_in_a_gloomhaven_1_game_sends_the_path_its_rules_take(server, new_context):
+    """GH-3 (issue 19): gloomhaven-1's PlayCard names its path (a destination alone, ``to``, came with
+    gloomhaven-2 and is refused there), so one click on a destination in a gloomhaven-1 game sends the path
+    that version's own rules offer to it; the move is accepted and walked, and the log holds that path."""
+    import urllib.request
+
+    created = seeded_game(server, "gloomhaven/barrow", 1, rules_version="gloomhaven-1")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    assert red.get_attribute("#rules-version", "data-version") == "gloomhaven-1"
+    pick_in_panel(red, ("br-08", "br-07"))  # red (15) acts first, as in the gloomhaven-2 test above
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    half = ".my-cards button.half[data-card='br-07'][data-half='bottom']"  # move 3
+    red.wait_for_selector(half)
+    red.click(half)
+    # Check: one click on [2, 2], two hexes away: red walks gloomhaven-1's path there, refused nowhere.
+    red.click("g.cell[data-hex='2,2']")
+    red.wait_for_selector("#log li[data-type='FigureMoved']")
+    assert "[0, 2] → [1, 2] → [2, 2]" in red.text_content("#log li[data-type='FigureMoved']")
+    red.wait_for_function("() => document.querySelector(\"g.figure[data-figure='red']\").dataset.at === '2,2'")
+    assert "GH-3" not in red.text_content("#notice")
+    # Check: the logged command is gloomhaven-1's own shape: a path, no destination.
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{created['game']}/log", timeout=10) as response:
+        raws = [json.loads(line) for line in response.read().decode().splitlines()]
+    moved = next(raw for raw in raws if raw["type"] == "FigureMoved")
+    assert moved["command"]["data"]["path"] == [[1, 2], [2, 2]] and moved["command"]["data"].get("to") is None
+    assert red.problems == [] and blue.problems == []
