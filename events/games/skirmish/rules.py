@@ -773,8 +773,8 @@ def _door_label(door_id: str) -> str:
 
 def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -> Rejection | None:
     clause = "SK-11" if entry.holder is not None and _side(state, entry.holder) == item.side else "SK-10"
-    if not in_contact(state, item, entry):
-        return refuse(clause, "reject.skirmish.no_contact", "{name} at {square} is not in contact with door {door} "
+    if not in_contact(state, item, entry):  # what "in contact" means is SK-C6's: the door's edge, ends included
+        return refuse("SK-C6", "reject.skirmish.no_contact", "{name} at {square} is not in contact with door {door} "
                       "(in contact: {squares})", name=item.name, square=square_name(item.at),
                       door=_door_label(entry.id),
                       squares=tuple(square_name(sq) for sq in door_contact(state, entry)))

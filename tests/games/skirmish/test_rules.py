@@ -351,8 +351,8 @@ def test_sk_c4_two_criticals_are_a_tie():
     assert event.throws == ((20, 23, 20, 24), (10, 13, 2, 6)) and event.winner == "z"
 
 
-def test_sk_10_contests_need_contact_a_holder_and_a_change():
-    """SK-10, SK-7, SK-8: out of contact, at a free door, by the holder itself, or for the state the
+def test_sk_c6_sk_10_contests_need_contact_a_holder_and_a_change():
+    """SK-C6, SK-7, SK-8, SK-10: out of contact (SK-C6), at a free door, by the holder itself, or for the state the
     door already has, a contest is refused with the fact."""
     tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2"), fig("z", "blue", "D2")]))
     activate(tab, "a")
@@ -362,7 +362,7 @@ def test_sk_10_contests_need_contact_a_holder_and_a_change():
     act(tab, "red", model.DecideDoor("a", "door1", False))
     activate(tab, "z")
     far = act(tab, "blue", model.ContestDoor("z", "door1", True))
-    assert far.rule == "SK-10" and "D2 is not in contact with door 1" in far.reason
+    assert far.rule == "SK-C6" and "D2 is not in contact with door 1" in far.reason  # contact is SK-C6's
     act(tab, "blue", model.Move("z", (2, 1)))
     same = act(tab, "blue", model.ContestDoor("z", "door1", False))
     assert said(same) == ("SK-10", "door 1 is already closed")
@@ -693,7 +693,7 @@ def test_sk_c3_an_attack_out_of_turn_without_line_of_sight_cites_the_sight_rule(
 
 def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
     """SK-7, SK-10 before SK-C5: z at C1 touches door1 but nobody holds it (SK-7); y at D2 is not
-    in contact (SK-10); once a holds it closed, z's contest out of turn is only a matter of turn."""
+    in contact (SK-C6); once a holds it closed, z's contest out of turn is only a matter of turn."""
     figures = [fig("a", "red", "A1"), fig("c", "red", "A3"), fig("z", "blue", "C1"), fig("y", "blue", "D2")]
     tab = table(scenario(ORDER_ROOM, figures))
     refused = act(tab, "blue", model.ContestDoor("z", "door1", True))
@@ -704,7 +704,7 @@ def test_sk_10_a_contest_out_of_turn_cites_the_door_rules_before_the_turn():
     act(tab, "red", model.DecideDoor("a", "door1", False))
     pass_turn(tab, "y")  # blue's turn passes; red's c is on turn
     refused = act(tab, "blue", model.ContestDoor("y", "door1", True))
-    assert refused.rule == "SK-10" and "Y at D2 is not in contact with door 1" in refused.reason
+    assert refused.rule == "SK-C6" and "Y at D2 is not in contact with door 1" in refused.reason
     assert said(act(tab, "blue", model.ContestDoor("z", "door1", True))) == ("SK-C5", "it is red's turn, not blue's")
     assert said(act(tab, "blue", model.Activate("y"))) == ("SK-C5", "Y has already activated in round 1")
 
