@@ -700,6 +700,8 @@ def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Reject
         events: list = [ItemStruck(seat, command.enemy, cid, item.sanity, item.health)]
         return events + _hurt_enemy(state, seat, command.enemy, item.sanity, item.health, "EC-9")
     spell = boards.spell(state.cards, cid)
+    if item is None and spell is None:  # no card of the game's data at all: EC-C2's cards are all there is
+        return refuse("EC-C2", "reject.echo.unknown_card", "'{id}' is no item or spell of this game's cards", id=cid)
     if spell is None or cid not in inv.spells:
         return refuse("EC-9", "reject.echo.no_card", "{name} holds no item and knows no spell '{id}'", name=_card(inv),
                       id=cid)

@@ -322,6 +322,17 @@ def test_ec_9_a_card_the_investigator_does_not_hold_is_refused():
     assert act(tab, "red", model.Strike("nobody", "dagger")).rule == "EC-9"
 
 
+def test_ec_c2_a_card_the_game_s_cards_do_not_hold_is_refused_as_no_card_at_all():
+    """EC-C2: the cards are the game's data; a strike with an id none of them has is refused under EC-C2
+    (EC-9 is for a card of the game that this investigator does not hold, as the cudgel above)."""
+    tab = duel()
+    act(tab, "red", model.Fight())
+    act(tab, "red", model.CheckOrder("attention"), (6, 6))
+    refused = act(tab, "red", model.Strike("novice-1", "excalibur"))
+    assert refused.rule == "EC-C2" and refused.reason == "'excalibur' is no item or spell of this game's cards"
+    assert refused.key == "reject.echo.unknown_card"
+
+
 def test_ec_9_an_item_without_damage_is_not_a_weapon_and_pass_is_always_possible():
     """EC-9: Kachar Balsam deals nothing; an investigator may let the strike go by."""
     balsam = investigator_card("b-t", items=["kachar-balsam"])
