@@ -327,14 +327,78 @@ def write_refusals(found: dict) -> None:
         path.write_text("".join(row + "\n" for row in rows))
 
 
+def _mv_9(envelopes: list) -> bool:
+    """MV-9: in a game of red and blue, blue moves into (empty) Location 12 through the Location red
+    occupies (a MechMoved's ``passed_through`` lists only occupied Locations, MV-4: here red's)."""
+    return set(envelopes[0].event.seats) == {"red", "blue"} and any(
+        e.type == "MechMoved" and e.event.seat == "blue" and e.event.to == 12 and e.event.passed_through
+        for e in envelopes)
+
+
+def _ah_4(envelopes: list) -> bool:
+    """AH-4: a move from the Graveyard to the Administration Building spends 4 movement points (4 lines)."""
+    return any(e.type == "InvestigatorMoved" and e.event.start == "graveyard" and e.event.to == "administration"
+               and len(e.event.path) == 4 for e in envelopes)
+
+
+#: Worked examples (a position and its outcome, cited by no event: the events cite the clauses that decide
+#: them, MV-1 and MV-4, AH-3): exercised by a corpus game that plays the example.
+WORKED = {"mecha": {"MV-9": _mv_9}, "arkham": {"AH-4": _ah_4}}
+
+
+def _recorded(kind: str, *fields: str):
+    """A clause that says what the log records: exercised by a logged ``kind`` event carrying ``fields``."""
+    return lambda envelopes: any(e.type == kind and all(getattr(e.event, field, None) not in (None, ())
+                                                        for field in fields) for e in envelopes)
+
+
+#: Clauses that say what an event records, not what happens: the event cites the clause that produced it
+#: (MechMoved the move, MV-1; CorruptionDrawn the draw, MV-6c), and its fields are the record these ask for.
+RECORDED = {
+    "mecha": {
+        "MV-C4": _recorded("MechMoved", "path"),  # "a move records the shortest legal path": MechMoved.path
+        "MV-C2": _recorded("CorruptionDrawn", "value", "colour"),  # "each drawn token is written into the event"
+    },
+}
+
+#: Clauses no corpus game can exercise, each with the reason; ``unexercised`` leaves them out, and
+#: test_corpus fails if one of them is exercised after all (then it leaves this list).
+EXEMPT = {
+    "skirmish": {
+        "SK-12": "flavour: the door rules' story (a survivor holding a door, a Troll holding a passage); it "
+                 "states no rule, so nothing can cite it",
+    },
+    "echo": {
+        "EC-1": "the phase's scope: cited only by the guard that refuses a command of another game, and a "
+                "refusals line's command is built by echo's own registry, so no line (and no logged event) can "
+                "carry a foreign command; tests/games/echo/test_rules.py checks that guard",
+    },
+    "gloomhaven": {
+        "GH-V1": "Jaws of the Lion variant: only `chronicle ask gloomhaven monster-turn --rules jotl` answers "
+                 "under it; no scenario or rules version plays it, so no game reaches it (README, Rules versions)",
+        "GH-V2": "Jaws of the Lion variant, as GH-V1: the CLI's monster-turn question only, never a game",
+    },
+}
+
+
 def unexercised(manifest: dict) -> dict:
-    """Per game, the clauses of its catalogue that no logged event of the corpus cites and no line of
-    its refusals corpus is refused by (each refusal replayed: one that no longer refuses with its clause
-    counts for nothing)."""
+    """Per game, the clauses of its catalogue that no logged event of the corpus cites, no line of its
+    refusals corpus is refused by (each refusal replayed: one that no longer refuses with its clause
+    counts for nothing), no corpus game plays (``WORKED``) or records (``RECORDED``), and ``EXEMPT``
+    does not exempt with its reason."""
+    return {name: sorted(set(missing) - set(EXEMPT.get(name, {}))) for name, missing in exercised_not(manifest).items()}
+
+
+def exercised_not(manifest: dict) -> dict:
+    """Per game, every clause of its catalogue the corpus does not exercise, the exempt ones included."""
     cited: dict = {name: set() for name in events.games.NAMES}
     for name, item in manifest.items():
         _game, envelopes = logfile.read(HERE / name)
         cited[item["game"]].update(envelope.rule for envelope in envelopes if envelope.rule)
+        for kind in (WORKED, RECORDED):
+            for clause, plays in kind.get(item["game"], {}).items():
+                if clause not in cited[item["game"]] and plays(envelopes):
+                    cited[item["game"]].add(clause)
     for _where, line in refusals():
         game_name, answer = refused(line)
         if getattr(answer, "rule", None) == line["rule"]:
