@@ -87,7 +87,17 @@ def _frail_echo(scenario: dict) -> dict:
     return harsh
 
 
+def _cut_off_location(scenario: dict) -> dict:
+    """Mecha: the sample board with a Location no link reaches, Location 21 far from every other hex, so
+    that a Move there is refused as no route on this board (MV-C1: adjacency is the board's data)."""
+    cut_off = copy.deepcopy(scenario)
+    cut_off["board"]["locations"].append({"number": 21, "name": "Cut-off Outpost", "hex": [8, 8], "level": 0,
+                                          "face_up": True})
+    return cut_off
+
+
 VARIANTS = {  # label -> (built-in scenario, what to change)
+    "mecha/cut-off": ("mecha/sample", _cut_off_location),
     "arkham/frail-street": ("arkham/monster-street", _frail_investigators),
     "arkham/frail-crossing": ("arkham/crossing", _frail_investigators),
     "echo/frail-brawl": ("echo/bunba-brawl", _frail_echo),
