@@ -96,7 +96,19 @@ def _cut_off_location(scenario: dict) -> dict:
     return cut_off
 
 
+def _tied_initiative(scenario: dict) -> dict:
+    """Gloomhaven: every character card at initiative 50, so the characters tie on both cards every round
+    (GH-2: their seats choose the order) and share one rank when a monster's focus ties on initiative
+    (GH-C11: their seats choose the focus)."""
+    tied = copy.deepcopy(scenario)
+    for character in tied["cards"]["classes"]:
+        for card in character["cards"]:
+            card["initiative"] = 50
+    return tied
+
+
 VARIANTS = {  # label -> (built-in scenario, what to change)
+    "gloomhaven/tied-initiative": ("gloomhaven/barrow", _tied_initiative),
     "mecha/cut-off": ("mecha/sample", _cut_off_location),
     "arkham/frail-street": ("arkham/monster-street", _frail_investigators),
     "arkham/frail-crossing": ("arkham/crossing", _frail_investigators),

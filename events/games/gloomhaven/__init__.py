@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import released
-from events.games.gloomhaven import rules, words
+from events.games.gloomhaven import rules, v3, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
 from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
@@ -17,7 +17,7 @@ GAME_1 = released("gloomhaven", RULES_VERSION_1, LazyRules(), words, CATALOGUE, 
                   decide=decide_1, guards=None, visibility=visibility, redact=redact)
 GAME_1.state_records = model_1.STATE_RECORDS  # its pending Option, as its states hold it (snapshots)
 #: gloomhaven-2 (issues 14, 15): what changed, as the pages show it to the players of a gloomhaven-1 game.
-GAME = GAME_1.revised(
+GAME_2 = GAME_1.revised(
     rules.RULES_VERSION,
     notes=(
         ("GH-6", "a monster's plan logs every destination it weighed and the step that kept or dropped it"),
@@ -31,4 +31,13 @@ GAME = GAME_1.revised(
     start=rules.start, decide=rules.decide, evolve=rules.evolve,
     legal=rules.legal, is_over=rules.is_over, turn=rules.turn, seats=rules.seats,
     guards=rules.GUARDS,
+)
+#: gloomhaven-3 (issue 19): gloomhaven-2's decisions, each monster's plan citing the clause that decided it.
+GAME = GAME_2.revised(
+    v3.RULES_VERSION,
+    notes=(
+        ("GH-C11", "a monster's plan cites GH-C11 when its focus is tied between characters tied on initiative"),
+        ("GH-C10", "a monster's plan cites GH-C10 when its attack is an area"),
+    ),
+    decide=v3.decide_3,
 )

@@ -1,0 +1,48 @@
+"""gloomhaven-3 (issue 19): a monster's plan cites the clause that decided it, GH-C11 for a focus tied
+between characters tied on initiative, GH-C10 for an area attacker, GH-6 otherwise; everything else,
+every state and hash included, is gloomhaven-2's, whose logs replay and audit unchanged under it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import events.games
+from events.log import audit, audit_log
+from server import logfile
+
+CORPUS = Path(__file__).parent.parent.parent / "corpus" / "gloomhaven"
+TIED = CORPUS / "gloomhaven-3" / "tied-initiative-random-1.jsonl"  # every character card at initiative 50
+
+
+def plans(envelopes: list) -> list:
+    return [e for e in envelopes if e.type == "MonsterTurnPlanned"]
+
+
+def test_gh_c11_gh_c10_a_gloomhaven_3_plan_cites_the_clause_that_decided_it():
+    """GH-C11, GH-C10, GH-6: in a corpus game of tied characters each plan cites GH-C11 exactly when its
+    trace says the focus was tied on initiative for the players to choose, GH-C10 when the monster's attack
+    was an area (its weighed destinations count targets by the pattern), GH-6 otherwise."""
+    game, envelopes = logfile.read(TIED)
+    assert game.rules_version == "gloomhaven-3" and audit(game, envelopes) is None
+    cited = {e.rule for e in plans(envelopes)}
+    assert cited == {"GH-6", "GH-C10", "GH-C11"}
+    for plan in plans(envelopes):
+        tied = plan.event.decided_by == "tied on initiative: the players choose (GH-C11)"
+        assert (plan.rule == "GH-C11") == tied
+        if "(area, GH-C10)" in " ".join(weighed.step for weighed in plan.event.destinations):
+            assert plan.rule in ("GH-C10", "GH-C11")  # the pattern counted targets: an area attacker
+    areas = [plan for plan in plans(envelopes) if plan.rule == "GH-C10"]
+    assert any("(area, GH-C10)" in weighed.step for plan in areas for weighed in plan.event.destinations)
+
+
+def test_gh_c11_audit_under_gloomhaven_2_parts_at_the_first_plan_it_cites_otherwise():
+    """CORE-3: the same game audited under gloomhaven-2 parts at its first GH-C11 or GH-C10 plan, naming both
+    clauses; a gloomhaven-2 corpus game still audits under gloomhaven-2, and its states hash the same under
+    gloomhaven-3's fold (the citation is not folded)."""
+    game, envelopes = logfile.read(TIED)
+    first = next(e for e in plans(envelopes) if e.rule != "GH-6")
+    parted = audit_log(events.games.load("gloomhaven", "gloomhaven-2"), envelopes, follow=False).divergence
+    assert parted.seq == first.seq and (parted.logged_rule, parted.produced_rule) == (first.rule, "GH-6")
+    old, logged = logfile.read(CORPUS / "gloomhaven-2" / "barrow-random-1.jsonl")
+    assert old.rules_version == "gloomhaven-2" and audit(old, logged) is None
+    assert events.games.load("gloomhaven").evolve is old.evolve
