@@ -32,6 +32,11 @@ at each of the first N commands of the newest version's corpus games, it decides
 legal ones (``_variants``: a field out of range, swapped with another legal command's, a list shortened or
 lengthened) and adds the first refused citing each still-unexercised clause to that game's file.
 
+A clause no event cites and no command is refused by is exercised too by a corpus game that plays its
+worked example (``WORKED``: MV-9, AH-4) or logs the record it asks for (``RECORDED``: MV-C4, MV-C2).
+``EXEMPT`` names the clauses no corpus game can exercise, each with its reason; ``unexercised.json``
+lists every other clause the corpus does not exercise (none, today).
+
 To add a game by hand (a browser game's log from ``/api/games/{id}/log``, a log from a dispute),
 run ``python -m tests.corpus.make --add FILE``: it is replayed, audited (a finished game's secret
 is in its log) and copied under its game and rules version, and entered in the manifest.
