@@ -57,10 +57,8 @@ async def silent(client: Client, seconds: float = 0.3) -> bool:
 
 async def table(server: ServerProcess) -> tuple[dict, Client, Client, Client]:
     game = create_game(server.base_url)
-    red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
-    blue = await Client.join(server.ws_url, game["game"], game["seats"]["blue"]["token"])
-    spectator = await Client.join(server.ws_url, game["game"])
-    return game, red, blue, spectator
+    seats, spectator = await Client.join_all(server.ws_url, game)
+    return game, seats["red"], seats["blue"], spectator
 
 
 def test_chat_a_seats_message_reaches_the_seats_and_a_spectators_the_spectators(chat_server):

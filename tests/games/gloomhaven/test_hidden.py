@@ -60,8 +60,7 @@ def test_gh_c2_no_pick_reaches_a_spectator_before_the_reveal(server, seed):
     async def main():
         game = create_game(server.base_url, "gloomhaven/barrow")
         game_id = game["game"]
-        seats = await Client.join_seats(server.ws_url, game)
-        spectator = await Client.join(server.ws_url, game_id)
+        seats, spectator = await Client.join_all(server.ws_url, game)
         clients = list(seats.values()) + [spectator]
         checked_http = False
         for number in range(400):
