@@ -65,10 +65,7 @@ def _set(value, path, new):
     if not path:
         return new
     value = copy.deepcopy(value)
-    target = value
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = new
+    _get(value, path[:-1])[path[-1]] = new
     return value
 
 
@@ -76,10 +73,7 @@ def _delete(value, path):
     if not path:
         return value
     value = copy.deepcopy(value)
-    target = value
-    for step in path[:-1]:
-        target = target[step]
-    del target[path[-1]]
+    del _get(value, path[:-1])[path[-1]]
     return value
 
 
