@@ -18,15 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.server.client import Client, command_json, run
-from tests.server_fixture import ServerProcess, create_game
+from tests.server_fixture import create_game, server_fixture
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("gloomhaven-hidden") / "chronicle.db").start() as started:
-        yield started
+server = server_fixture("gloomhaven-hidden")
 
 
 def get(url: str):
