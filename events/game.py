@@ -439,6 +439,12 @@ class Game:
                                  None if envelope.command is None else self.redact(envelope.command))
 
 
+def over_flag(state: Any) -> bool:
+    """Over once its GameEnded set the state's ``over`` flag: the ``is_over`` of every game whose state
+    keeps one (mecha, arkham, echo and skirmish name it ``is_over`` in their rules module, for ``released``)."""
+    return state is not None and state.over
+
+
 def released(name: str, rules_version: str, rules: Any, words: Any, catalogue: Catalogue, events: Registry,
              commands: Registry, view: Callable, **parts: Any) -> Game:
     """The first released version of a game, built from its rules module by name: ``start``, ``decide``,

@@ -25,6 +25,8 @@ SHAPE = {"depth": 16, "text": 2000, "items": 1000, "keys": 100, "values": 20000}
 TEXT_LIMIT = 200
 #: Any coordinate read with ``pair``: at most this far from 0 either way.
 COORD_LIMIT = 10_000
+#: A seat's name read with ``seat_name``, in every game: at most this many characters.
+SEAT_NAME_LIMIT = 24
 
 
 class ScenarioError(ValueError):
@@ -155,3 +157,21 @@ def pair(value: Any, path: str, limit: int = COORD_LIMIT) -> tuple:
         if not -limit <= number <= limit:
             raise BoundError(f"{path}[{i}]", f"expected an integer from {-limit} to {limit}, got {number}")
     return out
+
+
+def seat_name(value: Any, path: str) -> str:
+    """A seat's name: 1 to ``SEAT_NAME_LIMIT`` letters, digits, ``-`` or ``_`` (it travels in links and frames)."""
+    name = text(value, path)
+    if len(name) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in name):
+        raise ScenarioError(path, f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {name!r}")
+    return name
+
+
+def listed_once(key: Any, taken: Any, path: str, name: str, among: str = "") -> None:
+    """Refuse ``key`` when ``taken`` holds it already: ``{name} is listed twice [in {among}]`` at ``path``.
+
+    ``taken`` is what the loader has read so far (a set, a dict, or a list of keys); the loader adds
+    ``key`` to it itself, as it keeps the item in its own order or with its own value.
+    """
+    if key in taken:
+        raise ScenarioError(path, f"{name} is listed twice in {among}" if among else f"{name} is listed twice")

@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Callable
 
 from server.frames import FrameError
+from server.limits import TokenBucket
 
 MAX_CHARS = 500  # characters (code points) after normalising; a chat line, not a letter
 SEATS = "seats"
@@ -70,26 +71,17 @@ def normalise(text: str) -> str:
     return text
 
 
-class ChatRate:
+class ChatRate(TokenBucket):
     """A token bucket: ``per_minute`` messages a minute, at most ``burst`` at once."""
 
-    __slots__ = ("per_minute", "burst", "tokens", "last", "clock")
+    __slots__ = ()
 
     def __init__(self, per_minute: int, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.per_minute = per_minute
-        self.burst = burst
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
+        TokenBucket.__init__(self, per_minute, 60, burst, clock)
 
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.per_minute / 60)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    @property
+    def per_minute(self) -> int:
+        return self.amount
 
     def wait(self) -> int:
         """Whole seconds until the next message may go (at least 1)."""

@@ -157,29 +157,40 @@ class Limits:
         return cls(**values)
 
 
-class CommandRate:
-    """One connection's token bucket: ``allow()`` is False once it sent more than the limits let it."""
+class TokenBucket:
+    """``amount`` tokens every ``seconds``, at most ``burst`` kept: ``allow()`` spends one, or is False
+    when none is left (the commands of a connection, the chat of a seat and of a game)."""
 
-    __slots__ = ("rate", "burst", "tokens", "last", "clock")
+    __slots__ = ("amount", "seconds", "burst", "tokens", "last", "clock")
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = limits.commands_per_second
-        self.burst = limits.command_burst
-        self.tokens = float(self.burst)
+    def __init__(self, amount: int, seconds: int, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.amount = amount
+        self.seconds = seconds
+        self.burst = burst
+        self.tokens = float(burst)
         self.clock = clock
         self.last = clock()
 
     def allow(self) -> bool:
         now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.amount / self.seconds)
         self.last = now
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
 
+
+class CommandRate(TokenBucket):
+    """One connection's token bucket: ``allow()`` is False once it sent more than the limits let it."""
+
+    __slots__ = ()
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        TokenBucket.__init__(self, limits.commands_per_second, 1, limits.command_burst, clock)
+
     def refusal(self) -> str:
-        return (f"more than {self.rate} commands per second (bursts of {self.burst}) on one connection: "
+        return (f"more than {self.amount} commands per second (bursts of {self.burst}) on one connection: "
                 f"this command was not applied; resend it with the same id")
 
 

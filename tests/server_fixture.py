@@ -317,3 +317,15 @@ def chronicle_server_factory(tmp_path):
 @pytest.fixture
 def chronicle_server(chronicle_server_factory) -> ServerProcess:
     return chronicle_server_factory()
+
+
+def server_fixture(name: str, env: dict | None = None, scope: str = "module"):
+    """A fixture (named by the variable it is assigned to) that starts one server of its own for
+    ``scope``: its own SQLite file in a ``name`` folder, ``env`` the bounds its tests reach."""
+
+    @pytest.fixture(scope=scope)
+    def started(tmp_path_factory):
+        with ServerProcess(tmp_path_factory.mktemp(name) / "chronicle.db", env=env).start() as server:
+            yield server
+
+    return started

@@ -20,6 +20,7 @@ import pytest
 from client import i18n
 from events.game import CORE_REASONS, Guards
 from events.rules import MAX_QUOTED, Named, Phrase, Rejection, phrase, refuse
+from tests.games.tables import said
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = {lang: json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text("utf-8"))
@@ -247,27 +248,18 @@ def test_the_faults_of_dice_typed_for_a_what_if_are_messages_whose_english_text_
 
 def test_a_what_if_dice_fault_is_said_in_the_readers_language():
     from events.rng import LoadedDiceExhausted, LoadedRng
-    from events.rules import message_data
-    from server.i18n import payload
 
     with pytest.raises(LoadedDiceExhausted) as raised:
         LoadedRng(()).roll(8)
     fault = raised.value.fault
     assert str(raised.value) == fault.text == "no loaded value left for a d8 (given 0)"
-    try:
-        i18n.install(payload("ru"))
-        said = i18n.message("mecha", fault.key, {name: message_data(value) for name, value in fault.params})
-    finally:
-        i18n.install(payload("en"))
-    assert said == "не осталось значения для броска «к8» (задано 0 значений)"
+    assert said("mecha", "ru", fault) == "не осталось значения для броска «к8» (задано 0 значений)"
 
 
 def test_core_6_an_undo_refusal_names_seats_and_outcomes_in_the_readers_language():
     """CORE-6 (and CORE-11): the frame's params render with seat names and the closed request's
     outcome translated, the Russian putting a seat in the nominative after «место»."""
-    from events.rules import message_data
     from events.undo import OUTCOMES
-    from server.i18n import payload
 
     waits = refuse("CORE-6", "reject.undo.not_needed", CATALOGUES["en"]["reject.undo.not_needed"], seq=6,
                    seats=("blue", "green"), seat="red")
@@ -278,19 +270,12 @@ def test_core_6_an_undo_refusal_names_seats_and_outcomes_in_the_readers_language
     for rejection in (waits, closed, own):
         check_rejection(rejection)
     assert waits.reason == "the undo asked at seq 6 waits for blue, green, not red"
-
-    def said(lang, rejection):
-        i18n.install(payload(lang))
-        return i18n.message("mecha", rejection.key, {name: message_data(value) for name, value in rejection.params})
-
-    try:
-        assert said("ru", waits) == "отмена, запрошенная в № 6, ждёт ответа: синий, зелёный; место «красный» не отвечает"
-        assert said("fr", waits) == "l’annulation demandée au n° 6 attend la réponse de bleu, vert, pas de rouge"
-        assert said("fr", closed) == ("l’annulation demandée au n° 6 est retirée (n° 9) : elle n’accepte plus de "
-                                      "réponse")
-        assert said("ru", own).startswith("предложение в № 4 сделало место «красный»")
-    finally:
-        i18n.install(payload("en"))
+    assert said("mecha", "ru", waits) == ("отмена, запрошенная в № 6, ждёт ответа: синий, зелёный; место «красный» "
+                                          "не отвечает")
+    assert said("mecha", "fr", waits) == "l’annulation demandée au n° 6 attend la réponse de bleu, vert, pas de rouge"
+    assert said("mecha", "fr", closed) == ("l’annulation demandée au n° 6 est retirée (n° 9) : elle n’accepte plus "
+                                           "de réponse")
+    assert said("mecha", "ru", own).startswith("предложение в № 4 сделало место «красный»")
 
 
 def test_the_cores_guard_reasons_are_the_catalogues():
@@ -363,8 +348,6 @@ def test_gh_c2_the_outcome_of_a_scenario_over_is_said_in_the_readers_language():
     """GH-C2: the guards' "the scenario is over (won)" names the outcome as a message (Guards.words)."""
     import events.games
     from events.log import Table
-    from events.rules import message_data
-    from server.i18n import payload
     from server.scenarios import builtin_scenarios, load
 
     game = events.games.load("gloomhaven")
@@ -374,9 +357,4 @@ def test_gh_c2_the_outcome_of_a_scenario_over_is_said_in_the_readers_language():
     refused = game.decide(state.but(phase="over", outcome="out of rounds"), seat, game.legal(state, seat)[0], None)
     assert refused.reason == "the scenario is over (out of rounds)"
     check_rejection(refused)
-    try:
-        i18n.install(payload("fr"))
-        said = i18n.message("gloomhaven", refused.key, {name: message_data(value) for name, value in refused.params})
-    finally:
-        i18n.install(payload("en"))
-    assert said == "le scénario est terminé (plus de tours)"
+    assert said("gloomhaven", "fr", refused) == "le scénario est terminé (plus de tours)"

@@ -32,6 +32,20 @@ def logged(server, game_id: str, name: str) -> tuple:
     return game, table.envelopes, states
 
 
+def played(server, scenario: str, seed: int, commands: int) -> tuple:
+    """A seeded game of ``scenario`` with ``commands`` scripted commands played: (created, envelopes, states)."""
+    created = seeded_game(server, scenario, seed)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(commands)
+    _game, envelopes, states = logged(server, created["game"], scenario.split("/")[0])
+    return created, envelopes, states
+
+
+def replay_at(server, new_context, created: dict, seq: int):
+    """The replay page of the created game, opened at ``seq``."""
+    return open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={seq}")
+
+
 def ask(page, kind: str) -> None:
     page.select_option("#ask-question", kind)
     page.click("#ask-start")
@@ -50,13 +64,10 @@ def test_sk_c2_sk_c3_skirmish_reachable_los_and_path_on_the_board(server, new_co
     from events.games.skirmish.questions import judge_path, reachable
     from events.games.skirmish.rules import path_leg, sight
 
-    created = seeded_game(server, "skirmish/purge", 3)
-    with ScriptedGame(server.ws_url, created) as script:
-        script.play(3)
-    _game, envelopes, states = logged(server, created["game"], "skirmish")
+    created, envelopes, states = played(server, "skirmish/purge", 3, 3)
     seq = 2
     state = states[seq - 1]
-    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={seq}")
+    page = replay_at(server, new_context, created, seq)
     standing = [item for item in state.figures if item.at is not None]
     item = standing[0]
     enemy = next(other for other in standing if other.side != item.side)
@@ -133,7 +144,7 @@ def test_gh_c8_a_monster_turn_on_the_board_is_monster_plan(server, new_context):
     state = states[seq - 1]
     plan, problem = monster_plan(state, planned.event.figure)
     assert problem == ""
-    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={seq}")
+    page = replay_at(server, new_context, created, seq)
     ask(page, "monster-turn")
     page.click(f"#board g.figure[data-figure='{planned.event.figure}']")
     page.wait_for_selector("#board .ask-focus")
@@ -160,10 +171,7 @@ def test_ah_3_arkham_path_on_the_board_is_cheapest_route(server, new_context):
     from events.games.arkham.board import ARKHAM_KINDS
     from events.games.arkham.questions import cheapest_route
 
-    created = seeded_game(server, "arkham/crossing", 1)
-    with ScriptedGame(server.ws_url, created) as script:
-        script.play(2)
-    _game, envelopes, states = logged(server, created["game"], "arkham")
+    created, envelopes, states = played(server, "arkham/crossing", 1, 2)
     seq = 2
     state = states[seq - 1]
     inv = state.investigators[0]
@@ -171,7 +179,7 @@ def test_ah_3_arkham_path_on_the_board_is_cheapest_route(server, new_context):
     free = [area for area in state.board.areas if area.kind in ARKHAM_KINDS and area.id not in busy]
     goal = max(free, key=lambda area: (len(cheapest_route(state, inv.where, area.id) or ()), area.id))
     route = cheapest_route(state, inv.where, goal.id)
-    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={seq}")
+    page = replay_at(server, new_context, created, seq)
     ask(page, "path")
     page.click(f"#board g.investigator[data-seat='{inv.seat}']")
     page.locator(f"#board g.area[data-area='{goal.id}']").click(force=True)  # a clue token may sit on it
@@ -186,16 +194,13 @@ def test_mv_1_a_mechas_destinations_on_the_board_are_the_rules(server, new_conte
     """MV-1 to MV-6: a Mecha clicked after asking: exactly ``destinations`` highlighted, with their steps."""
     from events.games.mecha.rules import destinations, seat_index
 
-    created = seeded_game(server, "mecha/sample", 7)
-    with ScriptedGame(server.ws_url, created) as script:
-        script.play(2)
-    _game, envelopes, states = logged(server, created["game"], "mecha")
+    created, envelopes, states = played(server, "mecha/sample", 7, 2)
     seq = len(envelopes)
     state = states[seq - 1]
     seat = next(item.seat for index, item in enumerate(state.seats) if state.positions[index] is not None)
     expected = destinations(state, seat_index(state, seat))
     assert expected
-    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq={seq}")
+    page = replay_at(server, new_context, created, seq)
     ask(page, "destinations")
     where = state.positions[seat_index(state, seat)]
     page.locator(f"#board g.loc[data-number='{where}']").click()  # the Location it stands on
@@ -218,7 +223,7 @@ def test_ec_4_the_dice_of_an_evasion_in_words_are_dice_count_and_chance(server, 
     inv, enemy = state.investigators[0], state.enemies[0]
     count = dice_count(inv.stealth, boards.enemy_card(state.cards, enemy.card).evasion)
     numerator, denominator = chance(count)
-    page = open_page(new_context(), f"{server.base_url}/replay/{created['game']}?seq=1")
+    page = replay_at(server, new_context, created, 1)
     ask(page, "dice")
     page.select_option("#ask-investigator", inv.id)
     page.select_option("#ask-check", f"stealth|{enemy.id}")

@@ -40,8 +40,7 @@ def test_core_3_the_page_follows_a_game_moved_from_skirmish_1_to_skirmish_2(serv
     skirmish = events.games.load("skirmish")
 
     async def play(commands: int, prefix: str) -> None:
-        seats = {seat: await Client.join(server.ws_url, game_id, link["token"]) for seat, link in
-                 created["seats"].items()}
+        seats = await Client.join_seats(server.ws_url, created)
         anyone = next(iter(seats.values()))
         for number in range(commands):
             seat = skirmish.turn(anyone.state)[0]

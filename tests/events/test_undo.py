@@ -175,12 +175,18 @@ def test_core_4_no_undo_once_the_game_is_over():
                                 "reject.undo.over")
 
 
-def played_with_undos() -> Table:
+def asked_across_b(first_command: object = Add(1)) -> tuple:
+    """a plays ``first_command``, b adds 2, a asks to take its command back, b agrees: (table, first, asked)."""
     table = table3()
-    first = played(table, "a", Roll(2), "a-1")
+    first = played(table, "a", first_command, "a-1")
     played(table, "b", Add(2), "b-1")
     asked = played(table, "a", AskUndo(first), "u-1")
     played(table, "b", AnswerUndo(asked, True), "u-2")
+    return table, first, asked
+
+
+def played_with_undos() -> Table:
+    table, _first, asked = asked_across_b(Roll(2))
     played(table, "c", AnswerUndo(asked, True), "u-3")
     played(table, "a", Roll(2), "a-2")
     mine = played(table, "b", Add(3), "b-2")
@@ -246,15 +252,6 @@ def relogged(envelopes: list, seq: int, **changes) -> list:
     fields = {name: getattr(old, name) for name in Envelope.__slots__}
     fields.update(changes)
     return envelopes[:seq - 1] + [Envelope(**fields)] + envelopes[seq:]
-
-
-def asked_across_b() -> tuple:
-    table = table3()
-    first = played(table, "a", Add(1), "a-1")
-    played(table, "b", Add(2), "b-1")
-    asked = played(table, "a", AskUndo(first), "u-1")
-    played(table, "b", AnswerUndo(asked, True), "u-2")
-    return table, first, asked
 
 
 @pytest.mark.parametrize("forgery, rule, fact", [

@@ -6,6 +6,7 @@ import pytest
 
 from events.validate import (
     COORD_LIMIT,
+    SEAT_NAME_LIMIT,
     SHAPE,
     TEXT_LIMIT,
     BoundError,
@@ -15,8 +16,10 @@ from events.validate import (
     check_shape,
     found,
     integer,
+    listed_once,
     obj,
     pair,
+    seat_name,
     text,
 )
 
@@ -98,3 +101,26 @@ def test_check_shape_refuses_depth_long_strings_lists_and_keys_with_a_path():
         check_shape({"a": {1: "x"}})  # JSON never has them; a Python caller might
     with pytest.raises(BoundError, match="values in all"):
         check_shape([[0] * 900 for _ in range(30)])
+
+
+def test_listed_once_names_the_item_and_where_it_stands_again():
+    listed_once("b", {"a"}, "$.x[1]", "seat 'b'")
+    listed_once((1, 2), [(1, 3)], "$.x[1]", "hex [1, 2]", among="the pattern")
+    with pytest.raises(ScenarioError) as error:
+        listed_once("a", {"a": 1}, "$.x[1].id", "area 'a'")
+    assert (error.value.path, error.value.message) == ("$.x[1].id", "area 'a' is listed twice")
+    with pytest.raises(ScenarioError, match=r"^\$\.p\[2\]: hex \[0, 0\] is listed twice in the pattern$"):
+        listed_once((0, 0), [(1, 0), (0, 0)], "$.p[2]", "hex [0, 0]", among="the pattern")
+
+
+@pytest.mark.parametrize("name", ["red", "seat-2", "a_b", "Ж", "r" * SEAT_NAME_LIMIT])
+def test_seat_name_takes_letters_digits_dash_and_underscore(name):
+    assert seat_name(name, "$.seat") == name
+
+
+@pytest.mark.parametrize("name", ["r d", "r/d", "r" * (SEAT_NAME_LIMIT + 1)])
+def test_seat_name_refuses_other_characters_and_long_names(name):
+    with pytest.raises(ScenarioError) as error:
+        seat_name(name, "$.seats[0].seat")
+    assert error.value.path == "$.seats[0].seat"
+    assert error.value.message == f"a seat name is 1–24 letters, digits, - or _, got {name!r}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from events.validate import ScenarioError
+from events.validate import BoundError, ScenarioError
 from server import scenarios
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -63,6 +63,16 @@ def hostile(load, name: str, keys: tuple, value: object) -> ScenarioError | None
     except ScenarioError as error:
         return error
     return None
+
+
+def assert_refused_at(load, name: str, keys: tuple, value: object, where: str, bound: bool) -> None:
+    """``load`` refuses built-in scenario ``name`` with one hostile value at ``where`` (or inside it):
+    a BoundError (``scenario-out-of-bounds``) when ``bound``, else a plain ScenarioError (``bad-scenario``)."""
+    error = hostile(load, name, keys, value)
+    assert error is not None, (keys, value)
+    assert error.path.startswith(where), (error.path, where)
+    assert isinstance(error, BoundError) is bound, error
+    assert error.code == ("scenario-out-of-bounds" if bound else "bad-scenario")
 
 
 def json_path(keys: tuple) -> str:

@@ -14,19 +14,16 @@ from pathlib import Path
 import pytest
 
 from tests.reliability import report
-from tests.server_fixture import ServerProcess, chronicle_server_factory  # noqa: F401
+from tests.server_fixture import chronicle_server_factory, server_fixture  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 _outcomes: dict[str, str] = {}
 _started = time.monotonic()
 
 
-@pytest.fixture(scope="package")
-def quiet_server(tmp_path_factory):
-    """One server for tests that need fresh games, not a fresh process; limits high enough for floods."""
-    env = {"CHRONICLE_COMMANDS_PER_SECOND": "100000", "CHRONICLE_COMMAND_BURST": "100000"}
-    with ServerProcess(tmp_path_factory.mktemp("reliability") / "chronicle.db", env=env).start() as started:
-        yield started
+#: One server for tests that need fresh games, not a fresh process; limits high enough for floods.
+quiet_server = server_fixture(
+    "reliability", {"CHRONICLE_COMMANDS_PER_SECOND": "100000", "CHRONICLE_COMMAND_BURST": "100000"}, scope="package")
 
 
 

@@ -21,7 +21,7 @@ from events.validate import TEXT_LIMIT as MAX_TITLE_CHARS
 from server import scenarios
 from server.api import MAX_BODY_BYTES, MAX_PAGE_SIZE
 from tests.reliability import report
-from tests.server_fixture import ServerProcess, create_game
+from tests.server_fixture import create_game, server_fixture
 
 pytestmark = pytest.mark.server
 
@@ -31,10 +31,7 @@ FLOOD = {"CHRONICLE_GAMES_PER_MINUTE": str(PER_MINUTE), "CHRONICLE_OPEN_GAMES": 
 HUGE = report.count(64, 300) * 1024 * 1024  # what the chunked body would hold if nobody stopped it
 
 
-@pytest.fixture(scope="module")
-def flood_server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("floods") / "chronicle.db", env=FLOOD).start() as started:
-        yield started
+flood_server = server_fixture("floods", FLOOD)
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None,

@@ -65,10 +65,7 @@ def _set(value, path, new):
     if not path:
         return new
     value = copy.deepcopy(value)
-    target = value
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = new
+    _get(value, path[:-1])[path[-1]] = new
     return value
 
 
@@ -76,10 +73,7 @@ def _delete(value, path):
     if not path:
         return value
     value = copy.deepcopy(value)
-    target = value
-    for step in path[:-1]:
-        target = target[step]
-    del target[path[-1]]
+    del _get(value, path[:-1])[path[-1]]
     return value
 
 
@@ -273,29 +267,29 @@ def test_broken_scenario_board_and_log_files_get_a_clear_error(tmp_path, quiet_s
     log_text = _played_log(tmp_path)
     posted = []
 
-    def load_scenario_file(text: str):
-        path = tmp_path / "broken" / "scenario.json"
+    def broken(name: str, text: str):
+        path = tmp_path / "broken" / name
         path.parent.mkdir(exist_ok=True)
         path.write_text(text)
-        game_name, data = scenarios.load(str(path))
+        return path
+
+    def start(scenario_path) -> None:
+        game_name, data = scenarios.load(str(scenario_path))
         Table.create(events.games.load(game_name), "g-f", data, 1)
+
+    def load_scenario_file(text: str):
+        path = broken("scenario.json", text)
+        start(path)
         return path
 
     def load_board_file(text: str):
-        path = tmp_path / "broken" / "board.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text)
+        path = broken("board.json", text)
         _, sample = scenarios.load("mecha/sample")
-        scenario = dict(sample, board="board.json", bag=sample["bag"])
-        (tmp_path / "broken" / "scenario.json").write_text(json.dumps(scenario))
-        game_name, data = scenarios.load(str(tmp_path / "broken" / "scenario.json"))
-        Table.create(events.games.load(game_name), "g-f", data, 1)
+        start(broken("scenario.json", json.dumps(dict(sample, board="board.json", bag=sample["bag"]))))
         return path
 
     def load_log_file(text: str):
-        path = tmp_path / "broken" / "log.jsonl"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text)
+        path = broken("log.jsonl", text)
         game, envelopes = logfile.read(path)
         logfile.restore(game, envelopes, str(path))
         return path

@@ -19,7 +19,7 @@ from server.limits import Limits
 from tests.reliability import report
 from tests.reliability.players import http_json
 from tests.server.client import read_catch_up, run
-from tests.server_fixture import ServerProcess, create_game
+from tests.server_fixture import create_game, server_fixture
 
 pytestmark = pytest.mark.server
 
@@ -27,10 +27,7 @@ SMALL = {"CHRONICLE_MAX_FRAME_BYTES": "1024", "CHRONICLE_COMMANDS_PER_SECOND": "
          "CHRONICLE_CONNECTIONS_PER_GAME": "3", "CHRONICLE_GAMES_PER_SERVER": "2"}
 
 
-@pytest.fixture(scope="module")
-def small_server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("limits") / "chronicle.db", env=SMALL).start() as started:
-        yield started
+small_server = server_fixture("limits", SMALL)
 
 
 async def greeted(server, game_id: str, token=None):

@@ -21,7 +21,7 @@ import websockets
 from server.connection import CLOSE_EVICTED, CLOSE_HELLO_TIMEOUT, CLOSE_TRY_AGAIN_LATER
 from tests.reliability import report
 from tests.server.client import run as run_async
-from tests.server_fixture import ServerProcess, create_game
+from tests.server_fixture import create_game, server_fixture
 
 pytestmark = pytest.mark.server
 
@@ -32,10 +32,7 @@ SMALL = {"CHRONICLE_HELLO_TIMEOUT": str(HELLO_TIMEOUT), "CHRONICLE_CONNECTIONS_P
          "CHRONICLE_GAMES_PER_SERVER": "2", "CHRONICLE_ALLOWED_ORIGINS": f"{ALLOWED}, https://other.example"}
 
 
-@pytest.fixture(scope="module")
-def small_server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("seats") / "chronicle.db", env=SMALL).start() as started:
-        yield started
+small_server = server_fixture("seats", SMALL)
 
 
 OPENED: list = []  # every socket a test opened: closed at its end even when it fails (no leak into the next test)

@@ -76,6 +76,11 @@ class Client:
         """Every seat of a game as ``create_game`` answered it, joined with its own token: seat -> Client."""
         return {seat: await cls.join(ws_url, created["game"], link["token"]) for seat, link in created["seats"].items()}
 
+    @classmethod
+    async def join_all(cls, ws_url: str, created: dict) -> tuple:
+        """Every seat of a created game joined (``join_seats``), then a spectator: (seat -> Client, spectator)."""
+        return await cls.join_seats(ws_url, created), await cls.join(ws_url, created["game"])
+
     seq_base = 0
 
     @property

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
+from tests.server_fixture import chronicle_server, chronicle_server_factory, server_fixture  # noqa: F401
 
-from tests.server_fixture import ServerProcess, chronicle_server, chronicle_server_factory  # noqa: F401
-
-
-@pytest.fixture(scope="session")
-def shared_server(tmp_path_factory) -> ServerProcess:
-    """One server for the tests that only need fresh games, not a fresh process."""
-    with ServerProcess(tmp_path_factory.mktemp("shared") / "chronicle.db").start() as started:
-        yield started
+#: One server for the tests that only need fresh games, not a fresh process.
+shared_server = server_fixture("shared", scope="session")

@@ -13,7 +13,7 @@ import websockets
 from server.store.sqlite import SqliteStore
 from tests.postgres_fixture import CliServer, postgres_database, postgres_server  # noqa: F401
 from tests.server.client import Client, run
-from tests.server_fixture import ServerProcess, _run_apart, create_game, get_json
+from tests.server_fixture import ServerProcess, _run_apart, create_game, get_json, server_fixture
 
 pytestmark = pytest.mark.server
 
@@ -22,10 +22,7 @@ CHAT = {"CHRONICLE_CHAT_BURST": "3", "CHRONICLE_CHAT_PER_MINUTE": "6", "CHRONICL
         "CHRONICLE_CHAT_HISTORY": "4", "CHRONICLE_CHAT_PER_GAME": "12"}
 
 
-@pytest.fixture(scope="module")
-def chat_server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("chat") / "chronicle.db", env=CHAT).start() as started:
-        yield started
+chat_server = server_fixture("chat", CHAT)
 
 
 async def say(client: Client, text: object) -> None:
@@ -57,10 +54,8 @@ async def silent(client: Client, seconds: float = 0.3) -> bool:
 
 async def table(server: ServerProcess) -> tuple[dict, Client, Client, Client]:
     game = create_game(server.base_url)
-    red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
-    blue = await Client.join(server.ws_url, game["game"], game["seats"]["blue"]["token"])
-    spectator = await Client.join(server.ws_url, game["game"])
-    return game, red, blue, spectator
+    seats, spectator = await Client.join_all(server.ws_url, game)
+    return game, seats["red"], seats["blue"], spectator
 
 
 def test_chat_a_seats_message_reaches_the_seats_and_a_spectators_the_spectators(chat_server):

@@ -17,9 +17,8 @@ from tests.server_fixture import create_game
 def test_gh_c2_a_card_pick_reaches_only_its_seat(shared_server):
     async def main():
         game = create_game(shared_server.base_url, "gloomhaven/barrow")
-        red = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
-        blue = await Client.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
-        spectator = await Client.join(shared_server.ws_url, game["game"])
+        seats, spectator = await Client.join_all(shared_server.ws_url, game)
+        red, blue = seats["red"], seats["blue"]
         # Check everyone gets the same GameStarted, with the commitment and no secret (CORE-1).
         for client in (red, blue, spectator):
             assert client.envelopes[0] == spectator.envelopes[0]

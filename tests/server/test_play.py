@@ -28,8 +28,7 @@ async def play_turn(clients: dict, rng: random.Random, command_id: str) -> dict:
 def test_two_seats_and_a_spectator_see_the_same_events_in_order(shared_server):
     async def main():
         game = create_game(shared_server.base_url)
-        seats = await Client.join_seats(shared_server.ws_url, game)
-        spectator = await Client.join(shared_server.ws_url, game["game"])
+        seats, spectator = await Client.join_all(shared_server.ws_url, game)
         rng = random.Random(21)
         # Check a whole game, to its end, played with random legal moves.
         number = 0

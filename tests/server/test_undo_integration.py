@@ -37,9 +37,8 @@ def log_of(server, game_id: str) -> list:
 def test_gh_c2_core_4_a_taken_back_pick_stays_sealed_on_the_wire_and_the_spectator_follows_the_undo(shared_server):
     async def main():
         game = create_game(shared_server.base_url, "gloomhaven/barrow")
-        red = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
-        blue = await UndoClient.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
-        spectator = await UndoClient.join(shared_server.ws_url, game["game"])
+        seats, spectator = await UndoClient.join_all(shared_server.ws_url, game)
+        red, blue = seats["red"], seats["blue"]
         type_, data = command_json(red.legal("red")[0])
         picked = await red.command("r-1", type_, data)
         assert picked["type"] == "ack", picked

@@ -30,8 +30,7 @@ def test_ec_15_an_echo_1_game_is_played_on_over_a_websocket_under_echo_1(shared_
     heads = _commands(expected)
 
     async def main():
-        seats = {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
-                 for seat, link in created["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, created)
         for envelope in heads:
             type_, data = command_json(envelope.command)
             answer = await seats[envelope.seat].command(envelope.command_id, type_, data)
@@ -74,12 +73,8 @@ def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new
     skirmish_1 = events.games.load("skirmish", "skirmish-1")
     expected = Table.create(skirmish_1, game_id, scenarios.load("skirmish/purge")[1], local_secret(1))
 
-    async def join():
-        return {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
-                for seat, link in created["seats"].items()}
-
     async def main_body():
-        seats = await join()
+        seats = await Client.join_seats(shared_server.ws_url, created)
         # The operator moves the game while both seats are connected (same SQLite file, WAL mode).
         assert await asyncio.to_thread(main, ["upgrade", "--db", str(shared_server.db_path), game_id]) == 0
         assert f"moved from skirmish-1 to skirmish-2 at seq {expected.seq + 1}" in capsys.readouterr().out
@@ -114,8 +109,7 @@ def test_core_3_get_rules_says_whether_a_game_replays_unchanged_under_the_newest
     playout(expected, {seat: bot(echo_1, "greedy") for seat in echo_1.seats(expected.state)}, Rng(1000 + SEED), 12, prefix="c")
 
     async def main():
-        seats = {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
-                 for seat, link in created["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, created)
         for envelope in _commands(expected):
             type_, data = command_json(envelope.command)
             assert (await seats[envelope.seat].command(envelope.command_id, type_, data))["type"] == "ack"

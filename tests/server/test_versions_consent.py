@@ -40,8 +40,7 @@ def test_core_11_a_diverging_game_stays_without_consent_and_moves_with_it(shared
     first, second = list(created["seats"])
 
     async def body():
-        seats = {seat: await Client.join(shared_server.ws_url, game_id, link["token"])
-                 for seat, link in created["seats"].items()}
+        seats = await Client.join_seats(shared_server.ws_url, created)
         watcher = await Client.join(shared_server.ws_url, game_id)
         for envelope in _commands(expected):
             type_, data = command_json(envelope.command)

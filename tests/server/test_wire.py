@@ -53,8 +53,7 @@ def log_of(server, game_id: str) -> list[dict]:
 def test_core_wire_each_command_is_one_frame_with_its_events_and_one_hash(shared_server):
     async def main():
         game = create_game(shared_server.base_url)
-        seats = await Client.join_seats(shared_server.ws_url, game)
-        spectator = await Client.join(shared_server.ws_url, game["game"])
+        seats, spectator = await Client.join_all(shared_server.ws_url, game)
         before = {name: len(client.frames) for name, client in (*seats.items(), ("watch", spectator))}
         answers = await play(seats, 12, random.Random(16))
         await spectator.events_until(answers[-1]["last"])
@@ -87,9 +86,8 @@ def encode_envelope_dict(raw: dict) -> str:
 def test_gh_c2_wire_a_pick_is_one_frame_sealed_for_the_others_and_the_spectator(shared_server):
     async def main():
         game = create_game(shared_server.base_url, "gloomhaven/barrow")
-        red = await Client.join(shared_server.ws_url, game["game"], game["seats"]["red"]["token"])
-        blue = await Client.join(shared_server.ws_url, game["game"], game["seats"]["blue"]["token"])
-        spectator = await Client.join(shared_server.ws_url, game["game"])
+        seats, spectator = await Client.join_all(shared_server.ws_url, game)
+        red, blue = seats["red"], seats["blue"]
         type_, data = command_json(red.legal("red")[0])
         answer = await red.command("r-1", type_, data)
         assert answer["type"] == "ack", answer

@@ -8,9 +8,8 @@ too: the cheapest walk between two areas, one movement point per yellow line (AH
 from __future__ import annotations
 
 from events.games.arkham.model import LOST, Area, Board, Investigator, Monster, OtherWorld
-from events.validate import ScenarioError, array, boolean, check_shape, integer, obj, pair, text
+from events.validate import ScenarioError, array, boolean, check_shape, integer, listed_once, obj, pair, seat_name, text
 
-SEAT_NAME_LIMIT = 24
 MAX_INVESTIGATORS = 8
 
 #: Every number of an arkham board or scenario that sizes work, and its upper bound
@@ -82,8 +81,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
     areas: dict = {}
 
     def add(area: Area, where: str) -> None:
-        if area.id in areas:
-            raise ScenarioError(f"{where}.id", f"area {area.id!r} is listed twice")
+        listed_once(area.id, areas, f"{where}.id", f"area {area.id!r}")
         areas[area.id] = area
 
     street_locations: dict = {}
@@ -129,8 +127,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
                      world_id, order, pair(spots[order - 1], f"{where}.areas_at[{order - 1}]")),
                 f"{where}.areas[{order - 1}]")
             pieces.append(area_id)
-        if any(other.id == world_id for other in worlds):
-            raise ScenarioError(f"{where}.id", f"Other World {world_id!r} is listed twice")
+        listed_once(world_id, [other.id for other in worlds], f"{where}.id", f"Other World {world_id!r}")
         worlds.append(OtherWorld(world_id, name, tuple(pieces)))
     for i, item in enumerate(array(data["special_areas"], f"{path}.special_areas", 0, BOUNDS["special_areas"])):
         where = f"{path}.special_areas[{i}]"
@@ -168,8 +165,7 @@ def load_board(raw: object, path: str = "$", use_unverified: bool = True) -> Boa
                 raise ScenarioError(where, f"Location {location.id!r} joins only its own Street "
                                     f"{location.street!r}, not {other.id!r} (AH-3)")
         key = (min(a.id, b.id), max(a.id, b.id))
-        if key in seen:
-            raise ScenarioError(where, f"the line {key[0]}–{key[1]} is listed twice")
+        listed_once(key, seen, where, f"the line {key[0]}–{key[1]}")
         seen.add(key)
         if not boolean(line.get("verified", True), f"{where}.verified"):
             unverified.append(key)
@@ -212,8 +208,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     monsters = []
     for i, item in enumerate(array(data.get("monsters", []), f"{path}.monsters", 0, BOUNDS["monsters"])):
         monster = _monster(item, f"{path}.monsters[{i}]", areas)
-        if any(other.id == monster.id for other in monsters):
-            raise ScenarioError(f"{path}.monsters[{i}].id", f"monster {monster.id!r} is listed twice")
+        listed_once(monster.id, [other.id for other in monsters], f"{path}.monsters[{i}].id", f"monster {monster.id!r}")
         monsters.append(monster)
     gates: dict = {}
     for i, item in enumerate(array(data.get("gates", []), f"{path}.gates", 0, BOUNDS["gates"])):
@@ -238,8 +233,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
         area = text(clue["area"], f"{where}.area")
         if area not in areas or areas[area].kind not in ARKHAM_KINDS:
             raise ScenarioError(f"{where}.area", f"Clue tokens lie in a Location or Street area, got {area!r}")
-        if area in clues:
-            raise ScenarioError(f"{where}.area", f"{area!r} is listed twice")
+        listed_once(area, clues, f"{where}.area", f"{area!r}")
         clues[area] = integer(clue["count"], f"{where}.count", 1, BOUNDS["clues"])
     rounds = integer(data["rounds"], f"{path}.rounds", 1, BOUNDS["rounds"])
     return Setup(
@@ -252,11 +246,8 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
 def _investigator(raw: object, path: str, areas: dict, earlier: list) -> Investigator:
     data = obj(raw, path, ("seat", "name", "speed", "sneak", "fight", "will", "stamina", "sanity", "at"),
                ("clues", "items", "delayed", "blessed", "cursed", "explored"))
-    seat = text(data["seat"], f"{path}.seat")
-    if len(seat) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in seat):
-        raise ScenarioError(f"{path}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {seat!r}")
-    if any(other.seat == seat for other in earlier):
-        raise ScenarioError(f"{path}.seat", f"seat {seat!r} is listed twice")
+    seat = seat_name(data["seat"], f"{path}.seat")
+    listed_once(seat, [other.seat for other in earlier], f"{path}.seat", f"seat {seat!r}")
     where = text(data["at"], f"{path}.at")
     if where not in areas:
         raise ScenarioError(f"{path}.at", f"unknown area {where!r}")

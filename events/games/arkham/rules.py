@@ -11,7 +11,7 @@ being knocked out) the engine does at once and writes into the log.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed, over_flag
 from events.games.arkham import board as boards
 from events.games.arkham.model import (
     LOST,
@@ -248,8 +248,8 @@ def seats(state: Any) -> tuple:
     return () if state is None else tuple(inv.seat for inv in state.investigators)
 
 
-def is_over(state: Any) -> bool:
-    return state is not None and state.over
+#: Over once GameEnded set the state's ``over`` flag (events.game.over_flag).
+is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:

@@ -7,9 +7,19 @@ with its map and cards already inlined (the shell reads files; the core does not
 from __future__ import annotations
 
 from events.games.echo.model import Cards, Enemy, EnemyCard, Investigator, Item, Link, Location, Map, Spell
-from events.validate import ScenarioError, array, boolean, check_shape, found, integer, obj, text
+from events.validate import (
+    ScenarioError,
+    array,
+    boolean,
+    check_shape,
+    found,
+    integer,
+    listed_once,
+    obj,
+    seat_name,
+    text,
+)
 
-SEAT_NAME_LIMIT = 24
 ENEMY_KINDS = ("person", "undead", "artifact")  # EC-C4
 SPELL_KINDS = ("obvious", "true")  # EC-10
 SKILL_LIMIT = 20
@@ -78,8 +88,7 @@ def load_map(raw: object, path: str = "$") -> Map:
         where = f"{path}.locations[{i}]"
         loc = obj(item, where, ("id", "name_ru", "name_en", "x", "y"), ("notes",))
         lid = _ident(loc["id"], f"{where}.id")
-        if lid in ids:
-            raise ScenarioError(f"{where}.id", f"location {lid!r} is listed twice")
+        listed_once(lid, ids, f"{where}.id", f"location {lid!r}")
         ids[lid] = where
         raw_locations.append((lid, text(loc["name_ru"], f"{where}.name_ru"), text(loc["name_en"], f"{where}.name_en"),
                               integer(loc["x"], f"{where}.x", 0, BOUNDS["position"]),
@@ -88,8 +97,7 @@ def load_map(raw: object, path: str = "$") -> Map:
     ministry = []
     for i, item in enumerate(array(data["ministry"], f"{path}.ministry", 1, BOUNDS["ministry"])):
         place = _place(item, f"{path}.ministry[{i}]", ids)
-        if place in ministry:
-            raise ScenarioError(f"{path}.ministry[{i}]", f"location {place!r} is listed twice")
+        listed_once(place, ministry, f"{path}.ministry[{i}]", f"location {place!r}")
         if place == asylum:
             raise ScenarioError(f"{path}.ministry[{i}]", f"{place!r} is the Asylum, not a Ministry location (EC-18)")
         ministry.append(place)
@@ -130,9 +138,9 @@ def _names(data: dict, where: str) -> tuple:
     return (text(data["name_ru"], f"{where}.name_ru"), text(data["name_en"], f"{where}.name_en"))
 
 
-def _unique(seen: set, cid: str, path: str, what: str) -> None:
-    if cid in seen:
-        raise ScenarioError(path, f"{what} {cid!r} is listed twice")
+def _new_card(seen: set, cid: str, path: str) -> None:
+    """A card id that no card of the file holds yet (items, spells, enemies and investigators share one space)."""
+    listed_once(cid, seen, path, f"card {cid!r}")
     seen.add(cid)
 
 
@@ -145,7 +153,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
         where = f"{path}.items[{i}]"
         card = obj(item, where, ("id", "name_ru", "name_en", "damage"), ("notes",))
         cid = _ident(card["id"], f"{where}.id")
-        _unique(seen, cid, f"{where}.id", "card")
+        _new_card(seen, cid, f"{where}.id")
         items.append(Item(cid, *_names(card, where), *_damage(card["damage"], f"{where}.damage")))
     spells = []
     for i, item in enumerate(array(data["spells"], f"{path}.spells", 0, BOUNDS["spell_cards"])):
@@ -153,7 +161,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
         card = obj(item, where, ("id", "name_ru", "name_en", "kind", "difficulty", "price", "damage", "combat"),
                    ("notes",))
         cid = _ident(card["id"], f"{where}.id")
-        _unique(seen, cid, f"{where}.id", "card")
+        _new_card(seen, cid, f"{where}.id")
         spells.append(Spell(
             cid, *_names(card, where), text(card["kind"], f"{where}.kind", SPELL_KINDS),
             integer(card["difficulty"], f"{where}.difficulty", 0, SKILL_LIMIT),
@@ -166,7 +174,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
         card = obj(item, where, ("id", "name_ru", "name_en", "kind", "sanity", "health", "evasion", "attention",
                                  "attack"), ("fixed", "clues", "notes"))
         cid = _ident(card["id"], f"{where}.id")
-        _unique(seen, cid, f"{where}.id", "card")
+        _new_card(seen, cid, f"{where}.id")
         attack = obj(card["attack"], f"{where}.attack", ("blue", "red"))
         fixed = _damage(card.get("fixed", {}), f"{where}.fixed")
         enemies.append(EnemyCard(
@@ -187,7 +195,7 @@ def load_cards(raw: object, path: str = "$") -> tuple:
         card = obj(item, where, ("id", "name_ru", "name_en", "speed", "stealth", "attention", "knowledge",
                                  "intuition", "sanity", "health"), ("items", "spells", "clues", "allies", "notes"))
         cid = _ident(card["id"], f"{where}.id")
-        _unique(seen, cid, f"{where}.id", "card")
+        _new_card(seen, cid, f"{where}.id")
         skills = tuple(integer(card[name], f"{where}.{name}", 0, SKILL_LIMIT)
                        for name in ("speed", "stealth", "attention", "knowledge", "intuition"))
         tracks = tuple(integer(card[name], f"{where}.{name}", 1, TRACK_LIMIT) for name in ("sanity", "health"))
@@ -230,11 +238,8 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, BOUNDS["seats"])):
         where = f"{path}.seats[{i}]"
         seat = obj(item, where, ("seat", "investigator", "at"))
-        name = text(seat["seat"], f"{where}.seat")
-        if len(name) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in name):
-            raise ScenarioError(f"{where}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {name!r}")
-        if name in seats:
-            raise ScenarioError(f"{where}.seat", f"seat {name!r} is listed twice")
+        name = seat_name(seat["seat"], f"{where}.seat")
+        listed_once(name, seats, f"{where}.seat", f"seat {name!r}")
         who = text(seat["investigator"], f"{where}.investigator")
         if who not in templates:
             raise ScenarioError(f"{where}.investigator", f"unknown investigator {found(who)} "
@@ -254,8 +259,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
         where = f"{path}.enemies[{i}]"
         enemy = obj(item, where, ("id", "card", "at"))
         eid = _ident(enemy["id"], f"{where}.id")
-        if any(other.id == eid for other in enemies):
-            raise ScenarioError(f"{where}.id", f"enemy {eid!r} is listed twice")
+        listed_once(eid, [other.id for other in enemies], f"{where}.id", f"enemy {eid!r}")
         card = text(enemy["card"], f"{where}.card")
         if card not in enemy_cards:
             raise ScenarioError(f"{where}.card", f"unknown enemy card {found(card)}")

@@ -15,7 +15,7 @@ written as events, so ``evolve`` only applies facts.
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed, over_flag
 from events.games.echo import board as boards
 from events.games.echo.dice import dice_count, hits, passed, roll
 from events.games.echo.model import (
@@ -265,8 +265,8 @@ def seats(state: Any) -> tuple:
     return () if state is None else state.seats
 
 
-def is_over(state: Any) -> bool:
-    return state is not None and state.over
+#: Over once GameEnded set the state's ``over`` flag (events.game.over_flag).
+is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:

@@ -20,10 +20,21 @@ from events.games.gloomhaven.model import (
     Summon,
 )
 from events.geometry.hexgrid import hex_distance, hex_from_column_offset
-from events.validate import BoundError, ScenarioError, array, boolean, check_shape, integer, obj, pair, text
+from events.validate import (
+    BoundError,
+    ScenarioError,
+    array,
+    boolean,
+    check_shape,
+    integer,
+    listed_once,
+    obj,
+    pair,
+    seat_name,
+    text,
+)
 
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
-SEAT_NAME_LIMIT = 24
 #: How far from [0, 0] an area pattern's hexes may lie (GH-C10): wider than any printed card.
 PATTERN_REACH = 7
 RANKS = ("normal", "elite")
@@ -143,8 +154,7 @@ def _pattern(raw: object, path: str, ranged: bool = False) -> tuple:
         if hex_distance(cell, (0, 0)) > PATTERN_REACH:
             raise ScenarioError(f"{path}[{i}]", f"a pattern hex lies at most {PATTERN_REACH} hexes from [0, 0], got "
                                 f"{list(cell)}")
-        if cell in cells:
-            raise ScenarioError(f"{path}[{i}]", f"hex {list(cell)} is listed twice in the pattern")
+        listed_once(cell, cells, f"{path}[{i}]", f"hex {list(cell)}", among="the pattern")
         cells.append(cell)
     if not ranged and not any(hex_distance(cell, (0, 0)) == 1 for cell in cells):
         raise ScenarioError(path, "a melee area pattern must touch the attacker: one hex at distance 1")
@@ -203,8 +213,7 @@ def load_classes(raw: object, path: str = "$") -> tuple:
         where = f"{path}.classes[{i}]"
         cls = obj(item, where, ("name", "hp", "cards"), ("summons",))
         name = text(cls["name"], f"{where}.name")
-        if any(other.name == name for other in classes):
-            raise ScenarioError(f"{where}.name", f"class {name!r} is listed twice")
+        listed_once(name, [other.name for other in classes], f"{where}.name", f"class {name!r}")
         summons = []
         for j, entry in enumerate(array(cls.get("summons", []), f"{where}.summons", 0, BOUNDS["summons"])):
             at = f"{where}.summons[{j}]"
@@ -269,15 +278,13 @@ def load_monsters(raw: object, path: str = "$") -> tuple:
         where = f"{path}.types[{i}]"
         entry = obj(item, where, ("name", "normal", "elite", "deck"), ("flying",))
         name = text(entry["name"], f"{where}.name")
-        if any(other.name == name for other in types):
-            raise ScenarioError(f"{where}.name", f"monster type {name!r} is listed twice")
+        listed_once(name, [other.name for other in types], f"{where}.name", f"monster type {name!r}")
         deck = []
         for j, card in enumerate(array(entry["deck"], f"{where}.deck", 1, BOUNDS["deck"])):
             at = f"{where}.deck[{j}]"
             data_card = obj(card, at, ("id", "initiative", "actions"), ("shuffle",))
             card_id = text(data_card["id"], f"{at}.id")
-            if any(other.id == card_id for other in deck):
-                raise ScenarioError(f"{at}.id", f"card id {card_id!r} is listed twice in this deck")
+            listed_once(card_id, [other.id for other in deck], f"{at}.id", f"card id {card_id!r}", among="this deck")
             actions = tuple(_monster_action(action, f"{at}.actions[{k}]")
                             for k, action in enumerate(array(data_card["actions"], f"{at}.actions", 1, BOUNDS["actions"])))
             deck.append(MonsterCard(card_id, integer(data_card["initiative"], f"{at}.initiative", 1, 99), actions,
@@ -318,11 +325,8 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     for i, item in enumerate(array(data["characters"], f"{path}.characters", 1, 4)):
         where = f"{path}.characters[{i}]"
         entry = obj(item, where, ("seat", "class", "hex"))
-        seat = text(entry["seat"], f"{where}.seat")
-        if len(seat) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in seat):
-            raise ScenarioError(f"{where}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {seat!r}")
-        if any(seat == other[0] for other in characters):
-            raise ScenarioError(f"{where}.seat", f"seat {seat!r} is listed twice")
+        seat = seat_name(entry["seat"], f"{where}.seat")
+        listed_once(seat, [other[0] for other in characters], f"{where}.seat", f"seat {seat!r}")
         cls = text(entry["class"], f"{where}.class")
         if cls not in class_names:
             raise ScenarioError(f"{where}.class", f"no class {cls!r} in the cards (known: {', '.join(sorted(class_names))})")
@@ -341,8 +345,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
             raise ScenarioError(f"{where}.type", f"no monster type {name!r} (known: {', '.join(sorted(type_names))})")
         rank = text(entry["rank"], f"{where}.rank", RANKS)
         number = integer(entry["number"], f"{where}.number", 1, 10)
-        if any(other[0] == name and other[2] == number for other in monsters):
-            raise ScenarioError(f"{where}.number", f"{name} {number} is listed twice")
+        listed_once((name, number), [(other[0], other[2]) for other in monsters], f"{where}.number", f"{name} {number}")
         hex = pair(entry["hex"], f"{where}.hex")
         place(hex, f"{where}.hex", f"{name} {number}")
         monsters.append((name, rank, number, hex))
@@ -395,8 +398,7 @@ def load_position(raw: object, path: str = "$") -> tuple:
                     ("initiative", "secondary", "long_rest", "summoner", "rank", "number", "move", "attack", "flying",
                      "jump", "muddled"))
         figure_id = text(entry["id"], f"{where}.id")
-        if figure_id in taken.values():
-            raise ScenarioError(f"{where}.id", f"figure id {figure_id!r} is listed twice")
+        listed_once(figure_id, taken.values(), f"{where}.id", f"figure id {figure_id!r}")
         side = text(entry["side"], f"{where}.side", ("monster", "character", "summon"))
         hex = pair(entry["hex"], f"{where}.hex")
         if hex not in on_map:

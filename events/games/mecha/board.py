@@ -9,10 +9,21 @@ from __future__ import annotations
 from events.games.mecha.model import Board, Location, Seat
 from events.geometry.graph import graph_from_links
 from events.geometry.hexgrid import hex_neighbors
-from events.validate import BoundError, ScenarioError, array, boolean, check_shape, integer, obj, pair, text
+from events.validate import (
+    BoundError,
+    ScenarioError,
+    array,
+    boolean,
+    check_shape,
+    integer,
+    listed_once,
+    obj,
+    pair,
+    seat_name,
+    text,
+)
 
 COLOURS = ("orange", "turquoise")
-SEAT_NAME_LIMIT = 24
 
 #: Every number of a mecha scenario that sizes work, and its upper bound (docs/mecha-format.md,
 #: "Bounds"); beyond one, the scenario is refused with ``BoundError`` and the value's path.
@@ -57,8 +68,7 @@ def load_board(raw: object, path: str = "$") -> Board:
         where = f"{path}.locations[{i}]"
         loc = obj(item, where, ("number", "hex", "level", "face_up"), ("name", "map_token"))
         number = integer(loc["number"], f"{where}.number", 1, BOUNDS["location_number"])
-        if number in numbers:
-            raise ScenarioError(f"{where}.number", f"Location {number} is listed twice")
+        listed_once(number, numbers, f"{where}.number", f"Location {number}")
         numbers.add(number)
         hex = pair(loc["hex"], f"{where}.hex")
         if hex in hexes:
@@ -98,8 +108,7 @@ def load_board(raw: object, path: str = "$") -> Board:
         number = integer(number, f"{path}.camp.adjacent[{i}]")
         if number not in numbers:
             raise ScenarioError(f"{path}.camp.adjacent[{i}]", _unknown(number, numbers))
-        if number in camp_adjacent:
-            raise ScenarioError(f"{path}.camp.adjacent[{i}]", f"Location {number} is listed twice")
+        listed_once(number, camp_adjacent, f"{path}.camp.adjacent[{i}]", f"Location {number}")
         camp_adjacent.append(number)
     if "links" in data:
         links = _explicit_links(data["links"], numbers, f"{path}.links")
@@ -193,11 +202,8 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     for i, item in enumerate(array(data["seats"], f"{path}.seats", 1, BOUNDS["seats"])):
         where = f"{path}.seats[{i}]"
         seat = obj(item, where, ("seat", "mech"), ("range",))
-        name = text(seat["seat"], f"{where}.seat")
-        if len(name) > SEAT_NAME_LIMIT or not all(ch.isalnum() or ch in "-_" for ch in name):
-            raise ScenarioError(f"{where}.seat", f"a seat name is 1–{SEAT_NAME_LIMIT} letters, digits, - or _, got {name!r}")
-        if any(other.seat == name for other in seats):
-            raise ScenarioError(f"{where}.seat", f"seat {name!r} is listed twice")
+        name = seat_name(seat["seat"], f"{where}.seat")
+        listed_once(name, [other.seat for other in seats], f"{where}.seat", f"seat {name!r}")
         given = array(seat.get("range", [1, 3]), f"{where}.range", 2, 2)
         low, high = (integer(given[j], f"{where}.range[{j}]") for j in (0, 1))
         if not 1 <= low <= high:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed, over_flag
 from events.games.mecha import board as boards
 from events.games.mecha.model import (
     BagRanOut,
@@ -124,8 +124,8 @@ def seats(state: Any) -> tuple:
     return () if state is None else tuple(seat.seat for seat in state.seats)
 
 
-def is_over(state: Any) -> bool:
-    return state is not None and state.over
+#: Over once GameEnded set the state's ``over`` flag (events.game.over_flag).
+is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:

@@ -17,7 +17,18 @@ from __future__ import annotations
 
 from events.games.skirmish.model import Figure, Grid
 from events.geometry.squares import square_edge, square_name, square_parse
-from events.validate import BoundError, ScenarioError, array, boolean, check_shape, found, integer, obj, text
+from events.validate import (
+    BoundError,
+    ScenarioError,
+    array,
+    boolean,
+    check_shape,
+    found,
+    integer,
+    listed_once,
+    obj,
+    text,
+)
 
 #: What a square's character means.
 SQUARE_CHARS = {".": "floor", " ": "floor", "=": "low", "~": "difficult", "O": "pit"}
@@ -192,8 +203,7 @@ def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setu
     sides = []
     for i, item in enumerate(array(data["sides"], f"{path}.sides", 2, 2)):
         side = _name(item, f"{path}.sides[{i}]")
-        if side in sides:
-            raise ScenarioError(f"{path}.sides[{i}]", f"side {side!r} is listed twice")
+        listed_once(side, sides, f"{path}.sides[{i}]", f"side {side!r}")
         sides.append(side)
     first = sides.index(text(data.get("first", sides[0]), f"{path}.first", tuple(sides)))
     rounds = integer(data.get("rounds", 10), f"{path}.rounds", 1, BOUNDS["rounds"])
@@ -204,8 +214,7 @@ def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setu
         fig = obj(item, where, ("id", "side", "name", "attack", "defense", "speed", "hp", "at"),
                   ("damage", "melee", "notes"))
         figure_id = _name(fig["id"], f"{where}.id")
-        if any(other.id == figure_id for other in figures):
-            raise ScenarioError(f"{where}.id", f"figure {figure_id!r} is listed twice")
+        listed_once(figure_id, [other.id for other in figures], f"{where}.id", f"figure {figure_id!r}")
         side = text(fig["side"], f"{where}.side", tuple(sides))
         at = _square(fig["at"], f"{where}.at", grid)
         if at in grid.pits:

@@ -9,7 +9,7 @@ before play passes on. Dice are d20s from the ``rng`` handed to ``decide``, writ
 from __future__ import annotations
 
 from events.canonical import canonical_json
-from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
+from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed, over_flag
 from events.games.skirmish import board as boards
 from events.games.skirmish.model import (
     Activate,
@@ -336,8 +336,8 @@ def seats(state: Any) -> tuple:
     return () if state is None else state.sides
 
 
-def is_over(state: Any) -> bool:
-    return state is not None and state.over
+#: Over once GameEnded set the state's ``over`` flag (events.game.over_flag).
+is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:

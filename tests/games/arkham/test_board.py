@@ -131,3 +131,27 @@ def test_ah_11_an_explored_marker_outside_a_location_is_refused_with_its_path(wh
     """AH-11: the marker lies under the investigator in a Location only; the fault is named at its path."""
     with pytest.raises(ScenarioError, match=rf"^\$\.investigators\[0\]\.explored: .*{message}"):
         boards.load_scenario(scenario([inv("red", where, explored=value)]))
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda s: s["board"]["locations"].append(copy.deepcopy(s["board"]["locations"][0])),
+     "$.board.locations[26].id: area 'curiositie_shoppe' is listed twice"),
+    (lambda s: s["board"]["other_worlds"].append(dict(s["board"]["other_worlds"][0], areas=["x_1", "x_2"])),
+     "$.board.other_worlds[8].id: Other World 'abyss' is listed twice"),
+    (lambda s: s["board"]["lines"].append(s["board"]["lines"][0]),
+     "$.board.lines[38]: the line curiositie_shoppe–northside is listed twice"),
+    (lambda s: s.update(monsters=[mon("a", "rivertown"), mon("a", "downtown")]),
+     "$.monsters[1].id: monster 'a' is listed twice"),
+    (lambda s: s.update(clues=[{"area": "library", "count": 1}, {"area": "library", "count": 2}]),
+     "$.clues[1].area: 'library' is listed twice"),
+    (lambda s: s["investigators"][0].update(seat="r d"),
+     "$.investigators[0].seat: a seat name is 1–24 letters, digits, - or _, got 'r d'"),
+])
+def test_ah_c6_an_item_listed_twice_or_a_bad_seat_name_is_refused_at_its_path(change, expected):
+    """AH-C6: every id of the board and scenario once (events.validate.listed_once), seat names by seat_name."""
+    data = scenario([inv("red", "graveyard")])
+    data["board"] = copy.deepcopy(data["board"])
+    change(data)
+    with pytest.raises(ScenarioError) as error:
+        boards.load_scenario(data)
+    assert str(error.value) == expected

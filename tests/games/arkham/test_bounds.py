@@ -8,7 +8,7 @@ import pytest
 
 from events.games.arkham.board import BOUNDS, load_scenario
 from events.validate import BoundError
-from tests.games.bounds_check import builtin, builtin_faults, documented, hostile, json_path
+from tests.games.bounds_check import assert_refused_at, builtin, builtin_faults, documented, json_path
 
 BIG = 10**12
 LONG = "x" * 5000
@@ -48,11 +48,7 @@ CASES = [
 @pytest.mark.parametrize(("keys", "value", "where", "bound"), CASES, ids=[json_path(c[0]) for c in CASES])
 def test_ah_c6_hostile_values_are_refused_with_their_path(keys, value, where, bound):
     """AH-C6: huge, negative, wrongly typed, long or deep values are refused with the value's path."""
-    error = hostile(load_scenario, SCENARIO, keys, value)
-    assert error is not None, (keys, value)
-    assert error.path.startswith(where), (error.path, where)
-    assert isinstance(error, BoundError) is bound, error
-    assert error.code == ("scenario-out-of-bounds" if bound else "bad-scenario")
+    assert_refused_at(load_scenario, SCENARIO, keys, value, where, bound)
 
 
 def test_ah_3_a_board_of_more_areas_than_the_bounds_is_refused():

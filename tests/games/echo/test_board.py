@@ -134,9 +134,19 @@ def test_ec_c2_broken_cards_name_the_place_of_the_fault(change, expected):
     (lambda s: s["map"].__setitem__("asylum", 3), "$.map.asylum: expected a non-empty string, got 3"),
     (lambda s: s["cards"]["enemies"][0].__setitem__("evasion", "1"),
      "$.cards.enemies[0].evasion: expected an integer, got '1'"),
+    (lambda s: s["map"]["ministry"].append(s["map"]["ministry"][0]),
+     "$.map.ministry[3]: location 'house-by-the-bridge' is listed twice"),
+    (lambda s: s["enemies"].append(dict(s["enemies"][0])), "$.enemies[1].id: enemy 'novice-1' is listed twice"),
+    (lambda s: s["cards"]["enemies"].append(copy.deepcopy(s["cards"]["enemies"][0])),
+     "$.cards.enemies[4].id: card 'novice-barking-fish' is listed twice"),
+    (lambda s: s["cards"]["investigators"].append(copy.deepcopy(s["cards"]["investigators"][0])),
+     "$.cards.investigators[5].id: card 'melifaro' is listed twice"),
+    (lambda s: s["seats"][0].__setitem__("seat", "r d"),
+     "$.seats[0].seat: a seat name is 1–24 letters, digits, - or _, got 'r d'"),
 ])
 def test_ec_c1_a_broken_scenario_names_the_place_of_the_fault(change, expected):
-    """EC-C1 / EC-C2: scenario faults, down into the inlined map and cards, carry their full path."""
+    """EC-C1 / EC-C2: scenario faults, down into the inlined map and cards, carry their full path (each id
+    listed once: events.validate.listed_once; seat names: seat_name)."""
     data = copy.deepcopy(scenario([("red", "melifaro", "old-city"), ("blue", "max", "old-city")],
                                   [("novice-1", "novice-barking-fish", "old-city")]))
     change(data)

@@ -6,7 +6,7 @@ import pytest
 
 from events.games.echo.board import BOUNDS, load_scenario
 from events.validate import BoundError
-from tests.games.bounds_check import builtin_faults, documented, hostile, json_path
+from tests.games.bounds_check import assert_refused_at, builtin_faults, documented, hostile, json_path
 
 BIG = 10**12
 LONG = "x" * 5000
@@ -45,11 +45,7 @@ CASES = [
 @pytest.mark.parametrize(("keys", "value", "where", "bound"), CASES, ids=[json_path(c[0]) for c in CASES])
 def test_ec_c2_hostile_values_are_refused_with_their_path(keys, value, where, bound):
     """EC-C1 / EC-C2: huge, negative, wrongly typed, long or deep values are refused with the value's path."""
-    error = hostile(load_scenario, SCENARIO, keys, value)
-    assert error is not None, (keys, value)
-    assert error.path.startswith(where), (error.path, where)
-    assert isinstance(error, BoundError) is bound, error
-    assert error.code == ("scenario-out-of-bounds" if bound else "bad-scenario")
+    assert_refused_at(load_scenario, SCENARIO, keys, value, where, bound)
 
 
 def test_ec_c1_a_map_of_more_locations_than_the_bound_is_refused():

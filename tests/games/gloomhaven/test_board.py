@@ -118,3 +118,32 @@ def test_gh_c11_secondary_is_a_characters_and_bounded():
     data["figures"][0]["secondary"] = 20
     refuses(load_position, data, "$.figures[0].secondary: only a character has a non-leading card (secondary)")
     assert load_position(_position(secondary=45))[2][1].secondary == 45
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda s: s["cards"]["classes"].append(copy.deepcopy(s["cards"]["classes"][0])),
+     "$.cards.classes[2].name: class 'Brute' is listed twice"),
+    (lambda s: s["monsters"]["types"].append(copy.deepcopy(s["monsters"]["types"][0])),
+     "$.monsters.types[3].name: monster type 'Bandit Guard' is listed twice"),
+    (lambda s: s["monsters"]["types"][0]["deck"].append(copy.deepcopy(s["monsters"]["types"][0]["deck"][0])),
+     "$.monsters.types[0].deck[7].id: card id 'bg-1' is listed twice in this deck"),
+    (lambda s: s["characters"][1].update(seat="red"), "$.characters[1].seat: seat 'red' is listed twice"),
+    (lambda s: s["characters"][1].update(seat="r" * 25),
+     f"$.characters[1].seat: a seat name is 1–24 letters, digits, - or _, got {'r' * 25!r}"),
+    (lambda s: s["figures"].append({"type": "Bandit Guard", "rank": "elite", "number": 1, "hex": [0, 3]}),
+     "$.figures[1].number: Bandit Guard 1 is listed twice"),
+])
+def test_gh_c1_an_item_listed_twice_or_a_bad_seat_name_is_refused_by_path(change, expected):
+    """GH-C1: every name and id of the cards, monsters and scenario once (events.validate.listed_once)."""
+    data = copy.deepcopy(scenario(open_map(), [("red", "Brute", (0, 0)), ("blue", "Tinkerer", (0, 1))],
+                                  [("Bandit Guard", "normal", 1, (0, 2))]))
+    change(data)
+    refuses(load_scenario, data, expected)
+
+
+def test_gh_c4_a_position_figure_id_listed_twice_is_refused_by_path():
+    """GH-C4: a monster-turn position names each figure once."""
+    refuses(load_position, {"map": {"name": "m", "hexes": [[0, 0], [1, 0]]},
+                            "figures": [{"id": "M", "side": "monster", "hex": [0, 0]},
+                                        {"id": "M", "side": "character", "hex": [1, 0]}]},
+            "$.figures[1].id: figure id 'M' is listed twice")

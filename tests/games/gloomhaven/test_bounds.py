@@ -14,7 +14,7 @@ import pytest
 import events.games.gloomhaven
 from events.games.gloomhaven.board import BOUNDS, load_position, load_scenario
 from events.validate import BoundError
-from tests.games.bounds_check import builtin, builtin_faults, documented, hostile, json_path
+from tests.games.bounds_check import assert_refused_at, builtin, builtin_faults, documented, json_path
 
 BIG = 10**12
 LONG = "x" * 5000
@@ -63,11 +63,7 @@ CASES = [
 @pytest.mark.parametrize(("keys", "value", "where", "bound"), CASES, ids=[json_path(c[0]) for c in CASES])
 def test_gh_c1_hostile_values_are_refused_with_their_path(keys, value, where, bound):
     """GH-C1 / GH-C3: huge, negative, wrongly typed, long or deep values are refused with the value's path."""
-    error = hostile(load_scenario, SCENARIO, keys, value)
-    assert error is not None, (keys, value)
-    assert error.path.startswith(where), (error.path, where)
-    assert isinstance(error, BoundError) is bound, error
-    assert error.code == ("scenario-out-of-bounds" if bound else "bad-scenario")
+    assert_refused_at(load_scenario, SCENARIO, keys, value, where, bound)
 
 
 def test_gh_c1_a_map_of_more_hexes_than_the_bound_is_refused_at_the_region_that_overflows():

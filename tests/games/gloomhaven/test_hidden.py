@@ -18,15 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.server.client import Client, command_json, run
-from tests.server_fixture import ServerProcess, create_game
+from tests.server_fixture import create_game, server_fixture
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("gloomhaven-hidden") / "chronicle.db").start() as started:
-        yield started
+server = server_fixture("gloomhaven-hidden")
 
 
 def get(url: str):
@@ -60,8 +57,7 @@ def test_gh_c2_no_pick_reaches_a_spectator_before_the_reveal(server, seed):
     async def main():
         game = create_game(server.base_url, "gloomhaven/barrow")
         game_id = game["game"]
-        seats = {seat: await Client.join(server.ws_url, game_id, link["token"]) for seat, link in game["seats"].items()}
-        spectator = await Client.join(server.ws_url, game_id)
+        seats, spectator = await Client.join_all(server.ws_url, game)
         clients = list(seats.values()) + [spectator]
         checked_http = False
         for number in range(400):

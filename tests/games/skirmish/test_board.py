@@ -52,7 +52,8 @@ def test_sk_c1_every_built_in_scenario_loads():
         (lambda d: d["figures"][0].__setitem__("speeed", 3), "$.figures[0].speeed", "unknown key"),
         (lambda d: d.__setitem__("diagonal_cost", 3), "$.diagonal_cost", "expected an integer <= 2, got 3"),
         (lambda d: d.__setitem__("sides", ["red"]), "$.sides", "expected at least 2 items"),
-        (lambda d: d["figures"].__setitem__(1, fig("a", "blue", "C2")), "$.figures[1].id", "listed twice"),
+        (lambda d: d["figures"].__setitem__(1, fig("a", "blue", "C2")), "$.figures[1].id", "figure 'a' is listed twice"),
+        (lambda d: d.__setitem__("sides", ["red", "red"]), "$.sides[1]", "side 'red' is listed twice"),
     ],
 )
 def test_sk_c1_a_broken_scenario_is_refused_with_the_path_to_the_fault(change, path, message):

@@ -281,12 +281,17 @@ def contest_table(extra: list = (), **stats) -> object:
     return tab
 
 
+def contest_open(tab: object, dice: tuple) -> list:
+    """z is activated, steps into contact at C2 and contests door1 open on ``dice`` (SK-10): the events."""
+    activate(tab, "z")
+    act(tab, "blue", model.Move("z", (2, 1)))
+    return act(tab, "blue", model.ContestDoor("z", "door1", True), dice=dice)
+
+
 def test_sk_10_an_enemy_contest_is_an_opposed_d20_plus_attack_and_the_winner_holds_the_door():
     """SK-10: z (Attack 3) steps to C2 and wants door1 open: 15 + 3 = 18 beats a's 10 + 4 = 14."""
     tab = contest_table()
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    events = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(15, 10))
+    events = contest_open(tab, (15, 10))
     assert events == [model.DoorContested("door1", "z", "a", True, 3, 0, 4, 0, ((15, 18, 10, 14),), "z", True, "SK-10")]
     assert (door_of(tab).open, door_of(tab).holder) == (True, "z")
 
@@ -294,9 +299,7 @@ def test_sk_10_an_enemy_contest_is_an_opposed_d20_plus_attack_and_the_winner_hol
 def test_sk_10_the_holder_wins_a_lower_enemy_roll_and_keeps_the_door():
     """SK-10: 5 + 3 = 8 against 12 + 4 = 16: a keeps door1 closed; z cannot try again this activation."""
     tab = contest_table()
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    events = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(5, 12))
+    events = contest_open(tab, (5, 12))
     assert events[0].winner == "a" and events[0].open is False
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
     again = act(tab, "blue", model.ContestDoor("z", "door1", True))
@@ -307,9 +310,7 @@ def test_sk_10_each_side_adds_2_per_other_figure_of_its_side_in_contact():
     """SK-10, SK-C6: blue y at C3 adds +2 to z; red r at B1 adds +2 to a; nobody counts itself."""
     tab = contest_table([fig("r", "red", "B1"), fig("y", "blue", "C3")])
     # Round 1 so far: a (red) held the door. Blue's z acts next.
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(10, 10))[0]
+    event = contest_open(tab, (10, 10))[0]
     assert (event.figure_bonus, event.holder_bonus) == (2, 2)
     assert event.throws[0] == (10, 15, 10, 16)
 
@@ -317,9 +318,7 @@ def test_sk_10_each_side_adds_2_per_other_figure_of_its_side_in_contact():
 def test_sk_10_a_critical_beats_a_higher_total():
     """SK-10, SK-C4: z rolls a natural 20 (23) against a's 19 + 10 = 29: the critical wins."""
     tab = contest_table(a_attack=10)
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(20, 19))[0]
+    event = contest_open(tab, (20, 19))[0]
     assert event.throws == ((20, 23, 19, 29),) and event.winner == "z"
 
 
@@ -327,27 +326,21 @@ def test_sk_10_the_holders_critical_beats_the_contesters_higher_total():
     """SK-10, SK-C4: a's natural 20 (24) is beaten by nothing but a critical: z's 19 + 3 + 4
     (two allies in contact) = 26 loses."""
     tab = contest_table([fig("y1", "blue", "C1"), fig("y2", "blue", "C3")])
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(19, 20))[0]
+    event = contest_open(tab, (19, 20))[0]
     assert event.throws == ((19, 26, 20, 24),) and event.winner == "a"
 
 
 def test_sk_10_equal_totals_are_a_tie_and_both_roll_again():
     """SK-10, SK-C4: 10 + 3 = 13 against 9 + 4 = 13 is a tie; then 5 + 3 = 8 loses to 12 + 4."""
     tab = contest_table()
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(10, 9, 5, 12))[0]
+    event = contest_open(tab, (10, 9, 5, 12))[0]
     assert event.throws == ((10, 13, 9, 13), (5, 8, 12, 16)) and event.winner == "a"
 
 
 def test_sk_c4_two_criticals_are_a_tie():
     """SK-C4: both roll a natural 20: a tie, both roll again (then 10 + 3 beats 2 + 4)."""
     tab = contest_table()
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    event = act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(20, 20, 10, 2))[0]
+    event = contest_open(tab, (20, 20, 10, 2))[0]
     assert event.throws == ((20, 23, 20, 24), (10, 13, 2, 6)) and event.winner == "z"
 
 
@@ -390,9 +383,7 @@ def test_sk_c4_a_contest_declared_when_the_holder_has_left_needs_no_roll():
     """SK-C4, SK-8: z wins door1 open, walks away and ends its activation (the door keeps the
     state it won until z's next activation); a, in contact, wants it closed: no roll, a takes it."""
     tab = contest_table()
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(15, 10))
+    contest_open(tab, (15, 10))
     act(tab, "blue", model.Move("z", (3, 2)))
     events = act(tab, "blue", model.EndActivation("z"))
     assert types(events) == ["ActivationEnded", "RoundEnded"]
@@ -566,9 +557,7 @@ def test_sk_c6_keeping_a_door_closed_holds_it():
     """SK-C6: deciding to keep door1 closed makes a its holder, so an enemy must roll against a."""
     tab = contest_table()
     assert (door_of(tab).open, door_of(tab).holder) == (False, "a")
-    activate(tab, "z")
-    act(tab, "blue", model.Move("z", (2, 1)))
-    assert isinstance(act(tab, "blue", model.ContestDoor("z", "door1", True), dice=(3, 3))[0], model.DoorContested)
+    assert isinstance(contest_open(tab, (3, 3))[0], model.DoorContested)
 
 
 # --- purity ---------------------------------------------------------------------------------------------
