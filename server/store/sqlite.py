@@ -6,12 +6,14 @@ on this kind of machine it costs ~0.17 ms per commit against ~0.04 ms: cheap nex
 WebSocket round trip, so we take it. ``CHRONICLE_SQLITE_SYNC=NORMAL`` trades it away.
 
 Threading: one connection, used from one dedicated thread (a single-worker executor), so the
-event loop never blocks on disk and no two statements interleave. Appends are group-committed:
-those that arrive while a commit is running share the next transaction (one savepoint each, so
-each stays all-or-nothing on its own), and one fsync serves many games. ``BEGIN IMMEDIATE`` takes
-the write lock before the head is read, so even several processes on one file append safely;
-the primary key (game, seq) is the last line of defence, and its IntegrityError is a
-SeqConflict like any other.
+event loop never blocks on disk and no two statements interleave. Appends are group-committed
+(issue 16): those of any games that arrive while a commit is running share the next transaction
+(at most ``MAX_GROUP``; one savepoint each, so a ``SeqConflict`` rolls back only its own append),
+and one fsync serves them all; a transaction that fails (its COMMIT included) fails every append
+in it with ``StoreError`` and keeps none. ``CHRONICLE_GROUP_COMMIT=0`` (or ``group_commit=False``)
+gives each append its own transaction and fsync. ``BEGIN IMMEDIATE`` takes the write lock before
+the head is read, so even several processes on one file append safely; the primary key
+(game, seq) is the last line of defence, and its IntegrityError is a SeqConflict like any other.
 """
 
 from __future__ import annotations
@@ -34,7 +36,17 @@ from server.store.base import (
     UnknownGame,
     check_batch,
 )
-from server.store.common import META_COLUMNS, bot_rows, event_rows, meta_of, meta_row, schema
+from server.store.common import (
+    MAX_GROUP,
+    META_COLUMNS,
+    CommitCounts,
+    bot_rows,
+    event_rows,
+    group_commit_from_env,
+    meta_of,
+    meta_row,
+    schema,
+)
 
 T = TypeVar("T")
 
@@ -44,12 +56,15 @@ BUSY_TIMEOUT_MS = 5000
 
 
 class SqliteStore(Store):
-    def __init__(self, path: str | os.PathLike, synchronous: str | None = None) -> None:
+    def __init__(self, path: str | os.PathLike, synchronous: str | None = None,
+                 group_commit: bool | None = None) -> None:
         self.path = os.fspath(path)
         sync = (synchronous or os.environ.get("CHRONICLE_SQLITE_SYNC") or "FULL").upper()
         if sync not in SYNC_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNC_MODES)}, got {sync!r}")
         self.synchronous = sync
+        self.group_commit = group_commit_from_env() if group_commit is None else group_commit
+        self.commits = CommitCounts()
         self._db: sqlite3.Connection | None = None
         self._thread: ThreadPoolExecutor | None = None
         self._pending: list = []  # appends waiting for the next group commit
@@ -133,30 +148,37 @@ class SqliteStore(Store):
         check_batch(expected_seq, events)
         if self._thread is None or self._db is None:
             raise StoreError(f"{self!r} is not open")
+        one = (game_id, expected_seq, list(events), over)
+        if not self.group_commit:
+            self.commits.add(1)
+            outcome = (await self._run(lambda db: _commit_appends(db, [one])))[0]
+            if outcome is not None:
+                raise outcome
+            return
         done = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, expected_seq, list(events), over, done))
+        self._pending.append((*one, done))
         if self._flushing is None:
             self._flushing = asyncio.ensure_future(self._flush())
         await done
 
     async def _flush(self) -> None:
-        """Group commit: every append waiting while the last commit ran goes in the next transaction.
+        """Group commit: the appends waiting while the last commit ran go in the next transaction.
 
         One fsync then serves many games; each append keeps its own atomicity through a savepoint,
-        so a conflict in one rolls back only that one.
+        so a conflict in one rolls back only that one. Runs on the event loop only to hand the
+        batch to the store's thread and to wake each caller with its own outcome.
         """
         loop = asyncio.get_running_loop()
         try:
             while self._pending:
-                batch, self._pending = self._pending, []
+                batch, self._pending = self._pending[:MAX_GROUP], self._pending[MAX_GROUP:]
+                self.commits.add(len(batch))
                 try:
                     outcomes = await loop.run_in_executor(self._thread, _commit_appends, self._db, batch)
-                except sqlite3.Error as error:
-                    outcomes = [StoreError(f"{self.path}: {error}")] * len(batch)
-                except Exception as error:  # the executor is gone: the store was closed meanwhile
-                    outcomes = [StoreError(f"{self.path}: {error}")] * len(batch)
+                except Exception as error:  # sqlite3.Error, or the executor is gone (closed meanwhile)
+                    outcomes = [_failed(self.path, error) for _ in batch]  # one exception per caller
                 for (*_, done), outcome in zip(batch, outcomes):
-                    if done.done():
+                    if done.done():  # its caller was cancelled: the outcome has nobody to go to
                         continue
                     if outcome is None:
                         done.set_result(None)
@@ -293,10 +315,12 @@ def _keep_secret(db: sqlite3.Connection, game_id: str, secret: str | None) -> No
 
 
 def _commit_appends(db: sqlite3.Connection, batch: list) -> list:
-    """In the store's thread: one transaction, one savepoint per append; the outcome of each."""
+    """In the store's thread: one transaction, one savepoint per append; the outcome of each
+    (None: stored). A failure outside one append's own checks (the disk, the COMMIT) raises, and
+    the whole transaction is rolled back: nothing of the batch is kept."""
     outcomes: list = []
     with _transaction(db):
-        for game_id, expected_seq, events, over, _done in batch:
+        for game_id, expected_seq, events, over, *_done in batch:
             db.execute("SAVEPOINT one_append")
             try:
                 _append_one(db, game_id, expected_seq, events, over)
@@ -309,6 +333,12 @@ def _commit_appends(db: sqlite3.Connection, batch: list) -> list:
                 outcomes.append(None)
             db.execute("RELEASE one_append")
     return outcomes
+
+
+def _failed(path: str, error: Exception) -> StoreError:
+    failure = StoreError(f"{path}: {error}")
+    failure.__cause__ = error
+    return failure
 
 
 def _append_one(db: sqlite3.Connection, game_id: str, expected_seq: int, events: list, over: bool) -> None:
@@ -338,4 +368,15 @@ class _transaction:
         self.db.execute(self.begin)
 
     def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
-        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+        if kind is not None:
+            self.db.execute("ROLLBACK")
+            return
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            # A COMMIT that failed (a deferred constraint, SQLITE_BUSY, the disk) may leave the
+            # transaction open: roll it back, so that nothing of it is kept and the connection
+            # can begin the next one.
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
