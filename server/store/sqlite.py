@@ -369,7 +369,8 @@ class _transaction:
 
     def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
         if kind is not None:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL, an I/O error)
+                self.db.execute("ROLLBACK")
             return
         try:
             self.db.execute("COMMIT")
