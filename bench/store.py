@@ -1,7 +1,7 @@
 """How many durable appends a store takes per second, with and without group commit (issue 16).
 
 ``python -m bench.store [--games 1,10,100] [--db sqlite|postgres] [--sqlite-sync FULL|NORMAL]
-[--group-commit|--no-group-commit] [--seconds 3] [--events 2]``
+[--group-commit|--no-group-commit] [--seconds 3] [--events 2] [--catch-up N]``
 
 No server, no WebSocket, no rules: G games, each a single writer as a Room is (its next append
 waits for its last), append ``--events`` mecha-sized envelopes (~300 bytes) per command to one
@@ -12,6 +12,9 @@ is durable), the write transactions the database committed (counted by the datab
 COMMITs after ``BEGIN IMMEDIATE`` on the store's connection, PostgreSQL's distinct ``xmin`` of
 the event rows) and so appends per transaction, and this process's CPU per append (user +
 system: the event loop, the store's thread, psycopg; PostgreSQL's own processes not included).
+``--catch-up N`` adds, during each window, a reader that reads a game of N events from the start
+every 50 ms (a browser catching up on a long game), and prints the reads it made: what a long
+read costs the appends of every other game.
 
 SQLite is a fresh file in a temporary directory (``synchronous=FULL`` by default); PostgreSQL is
 started by the bench from Debian's binaries with its durable defaults (``tests/postgres_fixture.py``).
@@ -96,7 +99,7 @@ class Committed:
 
 
 async def shape(kind: str, where: str, games: int, seconds: float, per_command: int, group_commit: bool | None,
-                sync: str) -> dict:
+                sync: str, catch_up: int = 0) -> dict:
     store, knob = _make(kind, where, group_commit, sync)
     await store.open()
     try:
@@ -104,6 +107,9 @@ async def shape(kind: str, where: str, games: int, seconds: float, per_command: 
         ids = [f"{prefix}{n}" for n in range(games)]
         for game_id in ids:
             await store.create_game(_meta(game_id), [Stored(1, None, ENVELOPE)])
+        if catch_up:
+            await store.create_game(_meta(prefix + "long"), [Stored(seq, None if seq == 1 else f"c-{seq}", ENVELOPE)
+                                                           for seq in range(1, catch_up + 1)])
         committed = Committed(kind, where, store)
         await committed.start()
         latencies: list[float] = []
@@ -119,8 +125,17 @@ async def shape(kind: str, where: str, games: int, seconds: float, per_command: 
                 latencies.append(time.perf_counter() - began)
                 head += per_command
 
+        reads = [0]
+
+        async def reader() -> None:
+            while time.monotonic() < stop:
+                if len(await store.read(prefix + "long")) != catch_up:
+                    raise RuntimeError(f"the long game read back short of {catch_up} events")
+                reads[0] += 1
+                await asyncio.sleep(0.05)
+
         cpu, wall = _cpu(), time.perf_counter()
-        await asyncio.gather(*(writer(game_id) for game_id in ids))
+        await asyncio.gather(*(writer(game_id) for game_id in ids), *([reader()] if catch_up else []))
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall
         transactions = await committed.count(prefix)
     finally:
@@ -131,12 +146,12 @@ async def shape(kind: str, where: str, games: int, seconds: float, per_command: 
             "p50_ms": latencies[appends // 2] * 1000, "p99_ms": latencies[min(appends - 1, int(appends * 0.99))] * 1000,
             "transactions": transactions, "per_transaction": appends / max(1, transactions),
             "cpu_us_per_append": cpu / appends * 1e6, "group_commit": getattr(store, "group_commit", None),
-            "knob": knob}
+            "knob": knob, "reads": reads[0]}
 
 
 async def measure(args: argparse.Namespace, where: str) -> list[dict]:
-    return [await shape(args.db, where, games, args.seconds, args.events, args.group_commit, args.sqlite_sync)
-            for games in args.games]
+    return [await shape(args.db, where, games, args.seconds, args.events, args.group_commit, args.sqlite_sync,
+                        args.catch_up) for games in args.games]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -149,13 +164,16 @@ def parser() -> argparse.ArgumentParser:
                      help="default: the store's own (CHRONICLE_GROUP_COMMIT, else on)")
     out.add_argument("--seconds", type=float, default=3.0, help="per shape")
     out.add_argument("--events", type=int, default=2, help="events per append (a mecha command logs ~2.3)")
+    out.add_argument("--catch-up", type=int, default=0, metavar="N",
+                     help="also read a game of N events from the start every 50 ms (0: no reader)")
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if min(args.games) < 1 or args.seconds <= 0 or args.events < 1:
-        print("bench.store: --games, --seconds and --events must be positive", file=sys.stderr)
+    if min(args.games) < 1 or args.seconds <= 0 or args.events < 1 or args.catch_up < 0:
+        print("bench.store: --games, --seconds and --events must be positive, --catch-up not negative",
+              file=sys.stderr)
         return 2
     with contextlib.ExitStack() as stack:
         if args.db == "postgres":
@@ -177,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print(f"  {r['games']:>4} games: {r['appends_per_s']:8,.0f} appends/s  p50/p99 {r['p50_ms']:6.2f} / "
               f"{r['p99_ms']:6.2f} ms  {r['transactions']:6,} transactions ({r['per_transaction']:5.1f} appends each)  "
-              f"CPU {r['cpu_us_per_append']:5.0f} µs/append")
+              f"CPU {r['cpu_us_per_append']:5.0f} µs/append"
+              + (f"  ({r['reads']} reads of {args.catch_up:,} events)" if args.catch_up else ""))
     return 0
 
 

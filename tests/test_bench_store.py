@@ -27,6 +27,12 @@ def test_bench_store_with_group_commit_on_says_so(capsys):
     assert "SQLite (synchronous=NORMAL), group commit on" in out and "4 games:" in out
 
 
+def test_bench_store_catch_up_reads_the_long_game_while_the_others_append(capsys):
+    assert store.main(["--games", "2", "--seconds", "0.3", "--catch-up", "50"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"2 games: .* \((\d+) reads of 50 events\)", out), out
+
+
 def test_bench_store_refuses_a_shape_of_no_games(capsys):
     assert store.main(["--games", "0"]) == 2
     assert "must be positive" in capsys.readouterr().err

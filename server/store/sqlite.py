@@ -5,8 +5,11 @@ is in the OS's hands once a transaction commits), but only FULL also survives a 
 on this kind of machine it costs ~0.17 ms per commit against ~0.04 ms: cheap next to a
 WebSocket round trip, so we take it. ``CHRONICLE_SQLITE_SYNC=NORMAL`` trades it away.
 
-Threading: one connection, used from one dedicated thread (a single-worker executor), so the
-event loop never blocks on disk and no two statements interleave. Appends are group-committed
+Threading: two connections, each used from its own dedicated thread (a single-worker executor),
+so the event loop never blocks on disk: the writer's runs every write (one at a time, so no two
+statements interleave), the reader's every read (``PRAGMA query_only``). In WAL mode a reader
+never waits for the writer nor the writer for a reader, so a catch-up reading a long log does not
+hold up every game's commit behind it, and a read begun after a write returned sees it. Appends are group-committed
 (issue 16): those of any games that arrive while a commit is running share the next transaction
 (at most ``MAX_GROUP``; one savepoint each, so a ``SeqConflict`` rolls back only its own append),
 and one fsync serves them all; a transaction that fails (its COMMIT included) fails every append
@@ -67,6 +70,8 @@ class SqliteStore(Store):
         self.commits = CommitCounts()
         self._db: sqlite3.Connection | None = None
         self._thread: ThreadPoolExecutor | None = None
+        self._reader_db: sqlite3.Connection | None = None  # reads only, in their own thread
+        self._reader: ThreadPoolExecutor | None = None
         self._pending: list = []  # appends waiting for the next group commit
         self._flushing: asyncio.Future | None = None
 
@@ -76,11 +81,19 @@ class SqliteStore(Store):
     # --- plumbing -------------------------------------------------------------------------------
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        if self._thread is None or self._db is None:
+        """``work(connection)`` in the writer's thread, on the writer's connection."""
+        return await self._on(self._thread, self._db, work)
+
+    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` in the reader's thread, on the read-only connection."""
+        return await self._on(self._reader, self._reader_db, work)
+
+    async def _on(self, thread: ThreadPoolExecutor | None, db: sqlite3.Connection | None,
+                  work: Callable[[sqlite3.Connection], T]) -> T:
+        if thread is None or db is None:
             raise StoreError(f"{self!r} is not open")
-        db = self._db
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, work, db)
+            return await asyncio.get_running_loop().run_in_executor(thread, work, db)
         except (StoreError, ValueError):
             raise
         except sqlite3.Error as error:
@@ -90,12 +103,17 @@ class SqliteStore(Store):
         if self._thread is not None:
             return
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store-read")
         loop = asyncio.get_running_loop()
         try:
             self._db = await loop.run_in_executor(self._thread, self._connect)
+            self._reader_db = await loop.run_in_executor(self._reader, self._connect_reader)
         except sqlite3.Error as error:
-            self._thread.shutdown(wait=False)
-            self._thread = None
+            for thread, db in ((self._thread, self._db), (self._reader, self._reader_db)):
+                if db is not None:
+                    thread.submit(db.close).result()
+                thread.shutdown(wait=False)
+            self._thread = self._reader = self._db = self._reader_db = None
             raise StoreError(f"{self.path}: cannot open: {error}") from error
 
     def _connect(self) -> sqlite3.Connection:
@@ -110,16 +128,26 @@ class SqliteStore(Store):
         db.executescript(SCHEMA)
         return db
 
+    def _connect_reader(self) -> sqlite3.Connection:
+        """After ``_connect``: the file exists, in WAL mode (kept in the file), with its schema."""
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        db.execute("PRAGMA query_only=ON")
+        return db
+
     async def close(self) -> None:
         if self._thread is None:
             return
         if self._flushing is not None:
             await self._flushing
-        thread, db = self._thread, self._db
-        self._thread, self._db = None, None
-        if db is not None:
-            await asyncio.get_running_loop().run_in_executor(thread, db.close)
-        thread.shutdown(wait=True)
+        loop = asyncio.get_running_loop()
+        pairs = ((self._thread, self._db), (self._reader, self._reader_db))
+        self._thread = self._reader = self._db = self._reader_db = None
+        for thread, db in pairs:
+            if thread is None:
+                continue
+            if db is not None:
+                await loop.run_in_executor(thread, db.close)
+            thread.shutdown(wait=True)
 
     # --- the contract ---------------------------------------------------------------------------
 
@@ -200,7 +228,7 @@ class SqliteStore(Store):
                 ).fetchall()
             return [Stored(seq, command_id, envelope) for seq, command_id, envelope in rows]
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def get_game(self, game_id: str) -> GameMeta:
         def work(db: sqlite3.Connection) -> GameMeta:
@@ -209,7 +237,7 @@ class SqliteStore(Store):
                 raise UnknownGame(game_id)
             return meta_of(row)
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def list_games(self, limit: int | None = None, after: str | None = None) -> list[GameMeta]:
         def work(db: sqlite3.Connection) -> list[GameMeta]:
@@ -224,7 +252,7 @@ class SqliteStore(Store):
                                   (*params, -1 if limit is None else limit)).fetchall()
             return [meta_of(row) for row in rows]
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def put_snapshot(self, game_id: str, seq: int, state: str) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -241,10 +269,10 @@ class SqliteStore(Store):
                              (game_id, upto_seq)).fetchone()
             return None if row is None else (row[0], row[1])
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def count_open_games(self) -> int:
-        return await self._run(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
+        return await self._read(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
 
 
     async def secret(self, game_id: str) -> str | None:
@@ -255,7 +283,7 @@ class SqliteStore(Store):
                 row = db.execute("SELECT secret FROM secrets WHERE game = ?", (game_id,)).fetchone()
             return None if row is None else row[0]
 
-        return await self._run(work)
+        return await self._read(work)
 
 
     async def bots(self, game_id: str) -> dict:
@@ -266,7 +294,7 @@ class SqliteStore(Store):
                 rows = db.execute("SELECT seat, policy FROM bots WHERE game = ? ORDER BY seat", (game_id,)).fetchall()
             return dict(rows)
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
                        cap: int) -> ChatLine | None:
@@ -293,7 +321,7 @@ class SqliteStore(Store):
                                   " ORDER BY n DESC LIMIT ?", (game_id, channel, limit)).fetchall()
             return [ChatLine(game_id, *row) for row in reversed(rows)]
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
         def work(db: sqlite3.Connection) -> ChatLine | None:
@@ -301,7 +329,7 @@ class SqliteStore(Store):
                              (game_id, n)).fetchone()
             return None if row is None else ChatLine(game_id, *row)
 
-        return await self._run(work)
+        return await self._read(work)
 
 
 def _keep_bots(db: sqlite3.Connection, game_id: str, bots: dict | None) -> None:
