@@ -71,7 +71,8 @@ def allowed_origins_from_env(environ=os.environ) -> tuple[str, ...]:
 
 
 def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIMIT,
-               limits: Limits | None = None, allowed_origins: tuple[str, ...] | None = None) -> Starlette:
+               limits: Limits | None = None, allowed_origins: tuple[str, ...] | None = None,
+               group_commit: bool | None = None) -> Starlette:
     """The app over one store.
 
     ``store_url_or_path``: a SQLite file path, ``sqlite:///path``, or ``postgresql://…`` (several processes).
@@ -80,7 +81,7 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
     ``allowed_origins``: other origins whose pages may open sockets (default: ``CHRONICLE_ALLOWED_ORIGINS``).
     """
     assert send_queue_limit >= 1, f"send_queue_limit must be at least 1, got {send_queue_limit}"
-    store = store_for(store_url_or_path)
+    store = store_for(store_url_or_path, group_commit=group_commit)  # None: CHRONICLE_GROUP_COMMIT, else on
     metrics = Metrics()
     limits = limits or Limits()
     origins = allowed_origins_from_env() if allowed_origins is None else tuple(allowed_origins)

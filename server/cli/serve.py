@@ -31,6 +31,15 @@ def deflate_from_env(environ: dict | None = None) -> bool:
     raise ValueError(f"CHRONICLE_WS_DEFLATE: expected 1 or 0, got {value!r}")
 
 
+def group_commit_of(args: argparse.Namespace, environ: dict | None = None) -> bool:
+    """``--group-commit``/``--no-group-commit``, else ``CHRONICLE_GROUP_COMMIT`` (1 or 0), else on;
+    raises ValueError for a value that is neither."""
+    from server.store.common import group_commit_from_env
+
+    chosen = getattr(args, "group_commit", None)
+    return group_commit_from_env(environ) if chosen is None else chosen
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST})")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
@@ -48,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws-deflate", action=argparse.BooleanOptionalAction, default=None,
                         help="negotiate WebSocket permessage-deflate when a client offers it (default: "
                              "$CHRONICLE_WS_DEFLATE, else on; docs/performance.md has what it costs and saves)")
+    parser.add_argument("--group-commit", action=argparse.BooleanOptionalAction, default=None,
+                        help="write the appends of many games in one transaction, one fsync for all (default: "
+                             "$CHRONICLE_GROUP_COMMIT, else on; docs/scaling.md, \"Group commit\")")
     parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn's log level (default info)")
 
@@ -63,13 +75,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits.from_env(**{name: getattr(args, name, None) for name, *_ in SETTINGS})
         deflate = deflate_from_env() if getattr(args, "ws_deflate", None) is None else args.ws_deflate
+        group_commit = group_commit_of(args)
     except ValueError as error:
         raise CommandError(str(error), BAD_INPUT) from None
     try:
         origins = None
         if getattr(args, "allowed_origins", None) is not None:
             origins = allowed_origins_from_env({"CHRONICLE_ALLOWED_ORIGINS": args.allowed_origins})
-        app = create_app(db, limits=limits, allowed_origins=origins)
+        app = create_app(db, limits=limits, allowed_origins=origins, group_commit=group_commit)
     except StoreError as error:
         raise CommandError(f"--db {db}: {error}", BAD_INPUT) from None
     # We bind the socket ourselves so that a busy port is a one-line error, not a log and an exit.

@@ -2,7 +2,9 @@
 
 ``store_for("chronicle.db")`` or ``store_for("sqlite:///path/to.db")`` gives SQLite;
 ``store_for("postgresql://user@host:port/db")`` (or ``postgres://``) gives PostgreSQL, for several
-processes. The store comes back unopened: its owner opens and closes it.
+processes. The store comes back unopened: its owner opens and closes it. ``group_commit``
+(default: ``CHRONICLE_GROUP_COMMIT``, else on) shares one transaction among the appends of many
+games (issue 16; docs/scaling.md, "Group commit").
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from server.store.base import ChatLine, GameExists, GameMeta, SeqConflict, Store
 __all__ = ["ChatLine", "GameExists", "GameMeta", "SeqConflict", "Store", "StoreError", "Stored", "UnknownGame", "store_for"]
 
 
-def store_for(url_or_path: str) -> Store:
+def store_for(url_or_path: str, *, group_commit: bool | None = None) -> Store:
     """A store (not yet opened) for a URL or a SQLite file path."""
     if url_or_path.startswith(("postgresql://", "postgres://")):
         from server.store.postgres import PostgresStore
 
-        return PostgresStore(url_or_path)
+        return PostgresStore(url_or_path, group_commit=group_commit)
     if "://" in url_or_path and not url_or_path.startswith("sqlite://"):
         scheme = url_or_path.split("://", 1)[0]
         raise StoreError(f"unknown store URL scheme {scheme!r}: expected a file path, sqlite:///path or postgresql://…")
@@ -26,4 +28,4 @@ def store_for(url_or_path: str) -> Store:
     path = url_or_path.removeprefix("sqlite://") if url_or_path.startswith("sqlite://") else url_or_path
     if not path:
         raise StoreError("sqlite:// needs a path, e.g. sqlite:///var/lib/chronicle.db")
-    return SqliteStore(path)
+    return SqliteStore(path, group_commit=group_commit)

@@ -1,17 +1,57 @@
 """What the SQLite and PostgreSQL stores share: the schema, the metadata row, the rows they insert.
 
-The two back ends differ in how they talk to their database (one thread and group commit on
-SQLite, a pool and one-statement appends on PostgreSQL), not in what they keep: the tables, the
-columns of a game's row and how a row becomes a ``GameMeta`` are written here once.
+The two back ends differ in how they talk to their database (one thread on SQLite, a pool of
+connections on PostgreSQL), not in what they keep: the tables, the columns of a game's row and how
+a row becomes a ``GameMeta`` are written here once; and both group-commit appends the same way
+(``group_commit_from_env``, ``MAX_GROUP``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from server.store.base import GameMeta, Stored
+
+# Group commit (issue 16): appends of different games that arrive while a commit is in flight are
+# written together in the next transaction, one fsync for all, each caller told its own outcome.
+# At most this many appends share one transaction, so that one commit (and, on SQLite, what waits
+# behind it in the store's thread) stays short; the rest go in the next.
+MAX_GROUP = 256
+GROUP_COMMIT_VARIABLE = "CHRONICLE_GROUP_COMMIT"
+
+
+def group_commit_from_env(environ: Mapping[str, str] | None = None) -> bool:
+    """``CHRONICLE_GROUP_COMMIT``: 1 (the default) group-commits appends, 0 gives each its own
+    transaction and fsync (docs/scaling.md, "Group commit")."""
+    value = (os.environ if environ is None else environ).get(GROUP_COMMIT_VARIABLE, "1").strip().lower()
+    if value in ("1", "on", "true", "yes", ""):
+        return True
+    if value in ("0", "off", "false", "no"):
+        return False
+    raise ValueError(f"{GROUP_COMMIT_VARIABLE}: expected 1 or 0, got {value!r}")
+
+
+class CommitCounts:
+    """What a store's appends cost in transactions, for tests and benches (``store.commits``):
+    ``transactions`` committed (or tried) for appends, ``appends`` they carried, ``largest`` group."""
+
+    __slots__ = ("transactions", "appends", "largest")
+
+    def __init__(self) -> None:
+        self.transactions = 0
+        self.appends = 0
+        self.largest = 0
+
+    def add(self, appends: int) -> None:
+        self.transactions += 1
+        self.appends += appends
+        self.largest = max(self.largest, appends)
+
+    def __repr__(self) -> str:
+        return f"CommitCounts(transactions={self.transactions}, appends={self.appends}, largest={self.largest})"
 
 
 def schema(boolean: str, false: str, events_key: str) -> str:

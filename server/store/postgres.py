@@ -10,6 +10,17 @@ message: ``add_chat``). If the row did not move, nothing
 was written and the caller gets ``SeqConflict``; a duplicate (game, seq), the last line of
 defence, is the same ``SeqConflict``.
 
+Group commit (issue 16; ``CHRONICLE_GROUP_COMMIT=0`` or ``group_commit=False`` switches it off):
+the appends of different games that arrive while one is being committed go together in the next
+statement (``_APPEND_GROUP``: the same conditional UPDATE, INSERT and NOTIFY over arrays, at most
+``MAX_GROUP`` games and one append per game in it), so one round trip and one WAL flush serve
+them all. Each game's head is checked on its own row: a stale one moves nothing and only its
+append gets ``SeqConflict``; the others are written. The rows are locked in id order, so two
+processes' groups never deadlock. If the statement fails, nothing of it is kept and every append
+in it gets ``StoreError`` (a duplicate (game, seq) instead replays the group one append at a
+time, so that only the guilty one fails). One group is in flight at a time per store; the
+appends to one game go in the order they were asked for.
+
 Connections: a small pool (``CHRONICLE_PG_POOL``, default 4) of autocommit connections, so
 appends of different games run side by side; a connection that broke is replaced on next use.
 LISTEN runs on its own connection (``server/notify.py``, built by ``feed``).
@@ -37,7 +48,16 @@ from server.store.base import (
     UnknownGame,
     check_batch,
 )
-from server.store.common import META_COLUMNS, bot_rows, meta_of, meta_row, schema
+from server.store.common import (
+    MAX_GROUP,
+    META_COLUMNS,
+    CommitCounts,
+    bot_rows,
+    group_commit_from_env,
+    meta_of,
+    meta_row,
+    schema,
+)
 
 CHANNEL = "chronicle_events"
 POOL_SIZE = 4
@@ -68,6 +88,39 @@ SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM inserted), (SELECT co
        (SELECT head FROM games WHERE id = %(game)s)
 """
 
+# Group commit: _APPEND for many games in one statement, one row back per game of the group:
+# (game, moved 0/1, events inserted, head before). ``locked`` takes the games' row locks in id
+# order before any is updated (two groups of two processes never wait on each other in a cycle);
+# the UPDATE's own ``head = expected`` is then checked against the newest committed row.
+_APPEND_GROUP = f"""
+WITH batch AS (
+    SELECT * FROM unnest(%(games)s::text[], %(expected)s::integer[], %(last)s::integer[], %(over)s::boolean[])
+        AS b(game, expected, last, over)
+), locked AS (
+    SELECT games.id FROM games JOIN batch ON batch.game = games.id ORDER BY games.id FOR UPDATE OF games
+), moved AS (
+    UPDATE games SET head = batch.last, over = games.over OR batch.over
+    FROM locked JOIN batch ON batch.game = locked.id
+    WHERE games.id = locked.id AND games.head = batch.expected
+    RETURNING games.id, batch.last
+), inserted AS (
+    INSERT INTO events (game, seq, command_id, envelope)
+    SELECT moved.id, e.seq, e.command_id, e.envelope
+    FROM unnest(%(event_games)s::text[], %(seqs)s::integer[], %(ids)s::text[], %(envelopes)s::text[])
+        AS e(game, seq, command_id, envelope)
+    JOIN moved ON moved.id = e.game
+    RETURNING game
+), told AS (
+    SELECT pg_notify('{CHANNEL}', moved.id || ' ' || moved.last::text) FROM moved
+)
+SELECT batch.game,
+       (SELECT count(*) FROM moved WHERE moved.id = batch.game),
+       (SELECT count(*) FROM inserted WHERE inserted.game = batch.game),
+       (SELECT head FROM games WHERE games.id = batch.game),
+       (SELECT count(*) FROM told)
+FROM batch
+"""
+
 # One statement: the next n of the game, if it exists and has fewer than cap messages, and a
 # notification "chat <game> <n>" to the other processes when it commits (server/rooms.py). Two
 # processes adding at once may pick the same n: the primary key refuses the second, which retries.
@@ -87,8 +140,21 @@ SELECT added.n, (SELECT count(*) FROM told) FROM added
 CHAT_RETRIES = 8
 
 
+class _Append:
+    """One append waiting for the next group: what to write, and its caller's future."""
+
+    __slots__ = ("game_id", "expected", "events", "over", "done")
+
+    def __init__(self, game_id: str, expected: int, events: list[Stored], over: bool, done: asyncio.Future) -> None:
+        self.game_id = game_id
+        self.expected = expected
+        self.events = events
+        self.over = over
+        self.done = done
+
+
 class PostgresStore(Store):
-    def __init__(self, url: str, pool_size: int | None = None) -> None:
+    def __init__(self, url: str, pool_size: int | None = None, group_commit: bool | None = None) -> None:
         self.url = url
         self.pool_size = pool_size or int(os.environ.get("CHRONICLE_PG_POOL") or POOL_SIZE)
         if self.pool_size < 1:
@@ -96,6 +162,10 @@ class PostgresStore(Store):
         self._idle: asyncio.Queue[psycopg.AsyncConnection | None] | None = None
         self._all: set[psycopg.AsyncConnection] = set()
         self._writing: dict[str, list] = {}  # game -> [lock, users]: this store's appends to one game in order
+        self.group_commit = group_commit_from_env() if group_commit is None else group_commit
+        self.commits = CommitCounts()
+        self._pending: list[_Append] = []  # appends waiting for the next group commit
+        self._flushing: asyncio.Future | None = None
 
     def __repr__(self) -> str:
         return f"PostgresStore({safe_url(self.url)!r})"
@@ -161,6 +231,8 @@ class PostgresStore(Store):
     async def close(self) -> None:
         if self._idle is None:
             return
+        if self._flushing is not None:
+            await asyncio.shield(self._flushing)
         self._idle = None
         for connection in list(self._all):
             with contextlib.suppress(Exception):
@@ -200,6 +272,19 @@ class PostgresStore(Store):
 
     async def append(self, game_id: str, expected_seq: int, events: Sequence[Stored], *, over: bool = False) -> None:
         check_batch(expected_seq, events)
+        if self._idle is None:
+            raise StoreError(f"{self!r} is not open")
+        if not self.group_commit:
+            self.commits.add(1)
+            return await self._append_alone(game_id, expected_seq, events, over)
+        done = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(game_id, expected_seq, list(events), over, done))
+        if self._flushing is None:
+            self._flushing = asyncio.ensure_future(self._flush())
+        await done
+
+    async def _append_alone(self, game_id: str, expected_seq: int, events: Sequence[Stored], over: bool) -> None:
+        """One append, one statement, one transaction (group commit off, or a group replayed)."""
         params = _rows(game_id, events)
         params.update(last=events[-1].seq, over=over, expected=expected_seq, payload=f"{game_id} {events[-1].seq}")
         # Appends to one game from this store go in the order they were asked for (as on SQLite),
@@ -217,13 +302,70 @@ class PostgresStore(Store):
             entry[1] -= 1
             if not entry[1]:
                 del self._writing[game_id]
-        if moved:
-            if inserted != len(events):  # cannot happen inside one statement; say so loudly if it does
-                raise StoreError(f"game {game_id}: appended {inserted} of {len(events)} events")
-            return
-        if head is None:
-            raise UnknownGame(game_id)
-        raise SeqConflict(game_id, expected_seq, head)
+        _outcome(game_id, expected_seq, len(events), moved, inserted, head, raise_it=True)
+
+    async def _flush(self) -> None:
+        """Group commit: the appends waiting while the last group was committed go in the next one
+        (the first append of each game; a game's later ones wait for a later group, in order)."""
+        try:
+            while self._pending:
+                group: list[_Append] = []
+                later: list[_Append] = []
+                games: set[str] = set()
+                for one in self._pending:
+                    if one.game_id in games or len(group) >= MAX_GROUP:
+                        later.append(one)
+                    else:
+                        games.add(one.game_id)
+                        group.append(one)
+                self._pending = later
+                self.commits.add(len(group))
+                try:
+                    outcomes = await self._commit_group(group)
+                except Exception as error:  # StoreError, or anything else: nobody is left hanging
+                    outcomes = [_failure(self.url, error) for _ in group]  # one exception per caller
+                for one, outcome in zip(group, outcomes):
+                    if one.done.done():  # its caller was cancelled: the outcome has nobody to go to
+                        continue
+                    if outcome is None:
+                        one.done.set_result(None)
+                    else:
+                        one.done.set_exception(outcome)
+        finally:
+            self._flushing = None
+
+    async def _commit_group(self, group: list[_Append]) -> list[StoreError | None]:
+        """One statement for the whole group; the outcome of each append (None: stored)."""
+        params: dict[str, list] = {"games": [], "expected": [], "last": [], "over": [],
+                                   "event_games": [], "seqs": [], "ids": [], "envelopes": []}
+        for one in group:
+            params["games"].append(one.game_id)
+            params["expected"].append(one.expected)
+            params["last"].append(one.events[-1].seq)
+            params["over"].append(one.over)
+            for event in one.events:
+                params["event_games"].append(one.game_id)
+                params["seqs"].append(event.seq)
+                params["ids"].append(event.command_id)
+                params["envelopes"].append(event.envelope)
+        try:
+            async with self._connection() as db:
+                cursor = await db.execute(_APPEND_GROUP, params)
+                rows = {row[0]: row[1:4] for row in await cursor.fetchall()}
+        except StoreError as error:
+            if not isinstance(error.__cause__, errors.UniqueViolation):
+                raise
+            # Rows beyond a head (the last line of defence): nothing of the group was written;
+            # replay it one append at a time, so that only the append they clash with fails.
+            return list(await asyncio.gather(*(self._alone_outcome(one) for one in group)))
+        return [_outcome(one.game_id, one.expected, len(one.events), *rows[one.game_id]) for one in group]
+
+    async def _alone_outcome(self, one: _Append) -> StoreError | None:
+        try:
+            await self._append_alone(one.game_id, one.expected, one.events, one.over)
+        except StoreError as error:
+            return error
+        return None
 
     async def read(self, game_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[Stored]:
         async with self._connection() as db:
@@ -352,6 +494,28 @@ async def _keep_bots(db: psycopg.AsyncConnection, game_id: str, bots: dict | Non
 async def _keep_secret(db: psycopg.AsyncConnection, game_id: str, secret: str | None) -> None:
     if secret is not None:
         await db.execute("INSERT INTO secrets (game, secret) VALUES (%s, %s)", (game_id, secret))
+
+
+def _outcome(game_id: str, expected_seq: int, count: int, moved: int, inserted: int, head: int | None, *,
+             raise_it: bool = False) -> StoreError | None:
+    """What one append's row of the statement says: None (stored) or the error for its caller."""
+    outcome: StoreError | None = None
+    if moved:
+        if inserted != count:  # cannot happen inside one statement; say so loudly if it does
+            outcome = StoreError(f"game {game_id}: appended {inserted} of {count} events")
+    elif head is None:
+        outcome = UnknownGame(game_id)
+    else:
+        outcome = SeqConflict(game_id, expected_seq, head)
+    if raise_it and outcome is not None:
+        raise outcome
+    return outcome
+
+
+def _failure(url: str, error: Exception) -> StoreError:
+    failure = StoreError(str(error) if isinstance(error, StoreError) else f"{safe_url(url)}: {error}")
+    failure.__cause__ = error.__cause__ if isinstance(error, StoreError) and error.__cause__ else error
+    return failure
 
 
 def _rows(game_id: str, events: Sequence[Stored]) -> dict:

@@ -5,13 +5,18 @@ is in the OS's hands once a transaction commits), but only FULL also survives a 
 on this kind of machine it costs ~0.17 ms per commit against ~0.04 ms: cheap next to a
 WebSocket round trip, so we take it. ``CHRONICLE_SQLITE_SYNC=NORMAL`` trades it away.
 
-Threading: one connection, used from one dedicated thread (a single-worker executor), so the
-event loop never blocks on disk and no two statements interleave. Appends are group-committed:
-those that arrive while a commit is running share the next transaction (one savepoint each, so
-each stays all-or-nothing on its own), and one fsync serves many games. ``BEGIN IMMEDIATE`` takes
-the write lock before the head is read, so even several processes on one file append safely;
-the primary key (game, seq) is the last line of defence, and its IntegrityError is a
-SeqConflict like any other.
+Threading: two connections, each used from its own dedicated thread (a single-worker executor),
+so the event loop never blocks on disk: the writer's runs every write (one at a time, so no two
+statements interleave), the reader's every read (``PRAGMA query_only``). In WAL mode a reader
+never waits for the writer nor the writer for a reader, so a catch-up reading a long log does not
+hold up every game's commit behind it, and a read begun after a write returned sees it. Appends are group-committed
+(issue 16): those of any games that arrive while a commit is running share the next transaction
+(at most ``MAX_GROUP``; one savepoint each, so a ``SeqConflict`` rolls back only its own append),
+and one fsync serves them all; a transaction that fails (its COMMIT included) fails every append
+in it with ``StoreError`` and keeps none. ``CHRONICLE_GROUP_COMMIT=0`` (or ``group_commit=False``)
+gives each append its own transaction and fsync. ``BEGIN IMMEDIATE`` takes the write lock before
+the head is read, so even several processes on one file append safely; the primary key
+(game, seq) is the last line of defence, and its IntegrityError is a SeqConflict like any other.
 """
 
 from __future__ import annotations
@@ -34,7 +39,17 @@ from server.store.base import (
     UnknownGame,
     check_batch,
 )
-from server.store.common import META_COLUMNS, bot_rows, event_rows, meta_of, meta_row, schema
+from server.store.common import (
+    MAX_GROUP,
+    META_COLUMNS,
+    CommitCounts,
+    bot_rows,
+    event_rows,
+    group_commit_from_env,
+    meta_of,
+    meta_row,
+    schema,
+)
 
 T = TypeVar("T")
 
@@ -44,14 +59,19 @@ BUSY_TIMEOUT_MS = 5000
 
 
 class SqliteStore(Store):
-    def __init__(self, path: str | os.PathLike, synchronous: str | None = None) -> None:
+    def __init__(self, path: str | os.PathLike, synchronous: str | None = None,
+                 group_commit: bool | None = None) -> None:
         self.path = os.fspath(path)
         sync = (synchronous or os.environ.get("CHRONICLE_SQLITE_SYNC") or "FULL").upper()
         if sync not in SYNC_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNC_MODES)}, got {sync!r}")
         self.synchronous = sync
+        self.group_commit = group_commit_from_env() if group_commit is None else group_commit
+        self.commits = CommitCounts()
         self._db: sqlite3.Connection | None = None
         self._thread: ThreadPoolExecutor | None = None
+        self._reader_db: sqlite3.Connection | None = None  # reads only, in their own thread
+        self._reader: ThreadPoolExecutor | None = None
         self._pending: list = []  # appends waiting for the next group commit
         self._flushing: asyncio.Future | None = None
 
@@ -61,11 +81,19 @@ class SqliteStore(Store):
     # --- plumbing -------------------------------------------------------------------------------
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        if self._thread is None or self._db is None:
+        """``work(connection)`` in the writer's thread, on the writer's connection."""
+        return await self._on(self._thread, self._db, work)
+
+    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` in the reader's thread, on the read-only connection."""
+        return await self._on(self._reader, self._reader_db, work)
+
+    async def _on(self, thread: ThreadPoolExecutor | None, db: sqlite3.Connection | None,
+                  work: Callable[[sqlite3.Connection], T]) -> T:
+        if thread is None or db is None:
             raise StoreError(f"{self!r} is not open")
-        db = self._db
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, work, db)
+            return await asyncio.get_running_loop().run_in_executor(thread, work, db)
         except (StoreError, ValueError):
             raise
         except sqlite3.Error as error:
@@ -75,12 +103,17 @@ class SqliteStore(Store):
         if self._thread is not None:
             return
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store-read")
         loop = asyncio.get_running_loop()
         try:
             self._db = await loop.run_in_executor(self._thread, self._connect)
+            self._reader_db = await loop.run_in_executor(self._reader, self._connect_reader)
         except sqlite3.Error as error:
-            self._thread.shutdown(wait=False)
-            self._thread = None
+            for thread, db in ((self._thread, self._db), (self._reader, self._reader_db)):
+                if db is not None:
+                    thread.submit(db.close).result()
+                thread.shutdown(wait=False)
+            self._thread = self._reader = self._db = self._reader_db = None
             raise StoreError(f"{self.path}: cannot open: {error}") from error
 
     def _connect(self) -> sqlite3.Connection:
@@ -95,16 +128,26 @@ class SqliteStore(Store):
         db.executescript(SCHEMA)
         return db
 
+    def _connect_reader(self) -> sqlite3.Connection:
+        """After ``_connect``: the file exists, in WAL mode (kept in the file), with its schema."""
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        db.execute("PRAGMA query_only=ON")
+        return db
+
     async def close(self) -> None:
         if self._thread is None:
             return
         if self._flushing is not None:
             await self._flushing
-        thread, db = self._thread, self._db
-        self._thread, self._db = None, None
-        if db is not None:
-            await asyncio.get_running_loop().run_in_executor(thread, db.close)
-        thread.shutdown(wait=True)
+        loop = asyncio.get_running_loop()
+        pairs = ((self._thread, self._db), (self._reader, self._reader_db))
+        self._thread = self._reader = self._db = self._reader_db = None
+        for thread, db in pairs:
+            if thread is None:
+                continue
+            if db is not None:
+                await loop.run_in_executor(thread, db.close)
+            thread.shutdown(wait=True)
 
     # --- the contract ---------------------------------------------------------------------------
 
@@ -133,30 +176,37 @@ class SqliteStore(Store):
         check_batch(expected_seq, events)
         if self._thread is None or self._db is None:
             raise StoreError(f"{self!r} is not open")
+        one = (game_id, expected_seq, list(events), over)
+        if not self.group_commit:
+            self.commits.add(1)
+            outcome = (await self._run(lambda db: _commit_appends(db, [one])))[0]
+            if outcome is not None:
+                raise outcome
+            return
         done = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, expected_seq, list(events), over, done))
+        self._pending.append((*one, done))
         if self._flushing is None:
             self._flushing = asyncio.ensure_future(self._flush())
         await done
 
     async def _flush(self) -> None:
-        """Group commit: every append waiting while the last commit ran goes in the next transaction.
+        """Group commit: the appends waiting while the last commit ran go in the next transaction.
 
         One fsync then serves many games; each append keeps its own atomicity through a savepoint,
-        so a conflict in one rolls back only that one.
+        so a conflict in one rolls back only that one. Runs on the event loop only to hand the
+        batch to the store's thread and to wake each caller with its own outcome.
         """
         loop = asyncio.get_running_loop()
         try:
             while self._pending:
-                batch, self._pending = self._pending, []
+                batch, self._pending = self._pending[:MAX_GROUP], self._pending[MAX_GROUP:]
+                self.commits.add(len(batch))
                 try:
                     outcomes = await loop.run_in_executor(self._thread, _commit_appends, self._db, batch)
-                except sqlite3.Error as error:
-                    outcomes = [StoreError(f"{self.path}: {error}")] * len(batch)
-                except Exception as error:  # the executor is gone: the store was closed meanwhile
-                    outcomes = [StoreError(f"{self.path}: {error}")] * len(batch)
+                except Exception as error:  # sqlite3.Error, or the executor is gone (closed meanwhile)
+                    outcomes = [_failed(self.path, error) for _ in batch]  # one exception per caller
                 for (*_, done), outcome in zip(batch, outcomes):
-                    if done.done():
+                    if done.done():  # its caller was cancelled: the outcome has nobody to go to
                         continue
                     if outcome is None:
                         done.set_result(None)
@@ -178,7 +228,7 @@ class SqliteStore(Store):
                 ).fetchall()
             return [Stored(seq, command_id, envelope) for seq, command_id, envelope in rows]
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def get_game(self, game_id: str) -> GameMeta:
         def work(db: sqlite3.Connection) -> GameMeta:
@@ -187,7 +237,7 @@ class SqliteStore(Store):
                 raise UnknownGame(game_id)
             return meta_of(row)
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def list_games(self, limit: int | None = None, after: str | None = None) -> list[GameMeta]:
         def work(db: sqlite3.Connection) -> list[GameMeta]:
@@ -202,7 +252,7 @@ class SqliteStore(Store):
                                   (*params, -1 if limit is None else limit)).fetchall()
             return [meta_of(row) for row in rows]
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def put_snapshot(self, game_id: str, seq: int, state: str) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -219,10 +269,10 @@ class SqliteStore(Store):
                              (game_id, upto_seq)).fetchone()
             return None if row is None else (row[0], row[1])
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def count_open_games(self) -> int:
-        return await self._run(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
+        return await self._read(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
 
 
     async def secret(self, game_id: str) -> str | None:
@@ -233,7 +283,7 @@ class SqliteStore(Store):
                 row = db.execute("SELECT secret FROM secrets WHERE game = ?", (game_id,)).fetchone()
             return None if row is None else row[0]
 
-        return await self._run(work)
+        return await self._read(work)
 
 
     async def bots(self, game_id: str) -> dict:
@@ -244,7 +294,7 @@ class SqliteStore(Store):
                 rows = db.execute("SELECT seat, policy FROM bots WHERE game = ? ORDER BY seat", (game_id,)).fetchall()
             return dict(rows)
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
                        cap: int) -> ChatLine | None:
@@ -271,7 +321,7 @@ class SqliteStore(Store):
                                   " ORDER BY n DESC LIMIT ?", (game_id, channel, limit)).fetchall()
             return [ChatLine(game_id, *row) for row in reversed(rows)]
 
-        return await self._run(work)
+        return await self._read(work)
 
     async def chat_line(self, game_id: str, n: int) -> ChatLine | None:
         def work(db: sqlite3.Connection) -> ChatLine | None:
@@ -279,7 +329,7 @@ class SqliteStore(Store):
                              (game_id, n)).fetchone()
             return None if row is None else ChatLine(game_id, *row)
 
-        return await self._run(work)
+        return await self._read(work)
 
 
 def _keep_bots(db: sqlite3.Connection, game_id: str, bots: dict | None) -> None:
@@ -293,10 +343,12 @@ def _keep_secret(db: sqlite3.Connection, game_id: str, secret: str | None) -> No
 
 
 def _commit_appends(db: sqlite3.Connection, batch: list) -> list:
-    """In the store's thread: one transaction, one savepoint per append; the outcome of each."""
+    """In the store's thread: one transaction, one savepoint per append; the outcome of each
+    (None: stored). A failure outside one append's own checks (the disk, the COMMIT) raises, and
+    the whole transaction is rolled back: nothing of the batch is kept."""
     outcomes: list = []
     with _transaction(db):
-        for game_id, expected_seq, events, over, _done in batch:
+        for game_id, expected_seq, events, over, *_done in batch:
             db.execute("SAVEPOINT one_append")
             try:
                 _append_one(db, game_id, expected_seq, events, over)
@@ -309,6 +361,12 @@ def _commit_appends(db: sqlite3.Connection, batch: list) -> list:
                 outcomes.append(None)
             db.execute("RELEASE one_append")
     return outcomes
+
+
+def _failed(path: str, error: Exception) -> StoreError:
+    failure = StoreError(f"{path}: {error}")
+    failure.__cause__ = error
+    return failure
 
 
 def _append_one(db: sqlite3.Connection, game_id: str, expected_seq: int, events: list, over: bool) -> None:
@@ -338,4 +396,16 @@ class _transaction:
         self.db.execute(self.begin)
 
     def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
-        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+        if kind is not None:
+            if self.db.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL, an I/O error)
+                self.db.execute("ROLLBACK")
+            return
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            # A COMMIT that failed (a deferred constraint, SQLITE_BUSY, the disk) may leave the
+            # transaction open: roll it back, so that nothing of it is kept and the connection
+            # can begin the next one.
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
