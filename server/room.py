@@ -573,10 +573,14 @@ class Room:
             return
         by_seat: dict = {}  # the frames of each seat (None: the spectators), cut once for all its sockets
         batches, over = wire.frame_batches(envelopes), bool(self.game.is_over(self.table.state))
+        # Envelopes every seat may see in full (Game.visibility None, or the game over) go out alike
+        # to everybody: one list of frames for all the sockets, not one per seat (issue 16).
+        public = over or all([self.game.visibility(envelope.event) is None for envelope in envelopes])
         for client in list(self.clients):
-            if client.seat not in by_seat:
-                by_seat[client.seat] = self._frames_for(envelopes, client.seat, batches, over)
-            if not client.send_batch(by_seat[client.seat]):
+            seat = None if public else client.seat
+            if seat not in by_seat:
+                by_seat[seat] = self._frames_for(envelopes, seat, batches, over)
+            if not client.send_batch(by_seat[seat]):
                 self.clients.discard(client)
 
 def _who(seat: str | None) -> str:
