@@ -6,7 +6,9 @@ A change meant to make a command cheaper (``server/room.py``, ``connection.py``,
 (uvicorn in a subprocess, real SQLite) plays two scripted games over real sockets: mecha (nothing
 hidden; it ends, so ``SecretRevealed`` goes out) and gloomhaven (its picks sealed from the other
 seat and the spectator: redacted frames). The script also sends a refused command, a repeated
-command id, a malformed frame and two late hellos (the whole log; ``since`` mid-game). The games
+command id, a malformed frame and two late hellos (the whole log; ``since`` mid-game); its
+command frames were chosen once (``script_for``) and are kept in the golden, so the test sends
+the same frames whatever later changes how random commands are picked. The games
 are written into the store with a known secret (``tests.server_fixture.store_log``, as
 ``seeded_game`` does) and the server's clock is replaced by a counter (``LAUNCHER``), so the
 same code gives the same bytes on every run.
@@ -141,22 +143,17 @@ async def _until(readers: list, seq: int) -> None:
     await asyncio.wait_for(wait(), TIMEOUT)
 
 
-async def _play(ws_url: str, game_id: str, table: Any, tokens: dict, seed: int, count: int) -> dict:
-    """The scripted game: returns name -> the texts that socket received."""
+def script_for(table: Any, seed: int, count: int) -> list:
+    """The commands a game's script sends, chosen once (random legal ones, from ``seed``) on a local
+    Table with the game's secret, so the server decides them as that Table did; kept in the golden,
+    so the test replays the same frames whatever later changes how commands are picked. Each step:
+    [seat, the command frame, the seat that then tries the next mover's command (or None) and that frame]."""
     from events.bots import random_step
     from events.rng import Rng
 
     game = table.game
-    readers: dict = {}
-    tasks = []
-    for seat, token in tokens.items():
-        readers[seat], task = await _join(ws_url, game_id, token)
-        tasks.append(task)
-    readers["spectator"], task = await _join(ws_url, game_id, None)
-    tasks.append(task)
-    await _until(list(readers.values()), table.seq)
     picker = Rng(seed)
-    first_seat = next(iter(tokens))
+    steps = []
     for number in range(1, count + 1):
         if game.is_over(table.state):
             break
@@ -164,51 +161,69 @@ async def _play(ws_url: str, game_id: str, table: Any, tokens: dict, seed: int, 
         if step is None:
             break
         seat, command = step
-        data = command.to_data()
-        kind = data.pop("type")
-        frame = json.dumps({"type": "command", "id": f"c-{number}", "command": {"type": kind, "data": data}})
+        frame = _command_frame(f"c-{number}", command)
+        table.submit(seat, command, f"c-{number}")
+        refusal = [None, None]
+        movers = game.turn(table.state)
+        waiting = [other for other in game.seats(table.state) if other not in movers]
+        if number == 5 and movers and waiting:  # a seat not on turn tries the mover's first legal command
+            refusal = [waiting[0], _command_frame("r-1", game.legal(table.state, movers[0])[0])]
+        steps.append([seat, frame, *refusal])
+    return steps
+
+
+def _command_frame(command_id: str, command: Any) -> str:
+    data = command.to_data()
+    kind = data.pop("type")
+    return json.dumps({"type": "command", "id": command_id, "command": {"type": kind, "data": data}})
+
+
+async def _answer(reader: _Reader) -> dict:
+    return await asyncio.wait_for(reader.answers.get(), TIMEOUT)
+
+
+async def _play(ws_url: str, game_id: str, tokens: dict, head: int, steps: list) -> dict:
+    """One game's script against the server: returns socket name -> the texts that socket received."""
+    readers: dict = {}
+    tasks = []
+    for seat, token in tokens.items():
+        readers[seat], task = await _join(ws_url, game_id, token)
+        tasks.append(task)
+    readers["spectator"], task = await _join(ws_url, game_id, None)
+    tasks.append(task)
+    await _until(list(readers.values()), head)
+    first_seat = next(iter(tokens))
+    for number, (seat, frame, refuser, refused) in enumerate(steps, 1):
         sender = readers[seat]
         await sender.socket.send(frame)
-        answer = await asyncio.wait_for(sender.answers.get(), TIMEOUT)
+        answer = await _answer(sender)
         assert answer["type"] == "ack", answer
-        table.submit(seat, command, f"c-{number}")
-        assert table.seq == answer["last"], (table.seq, answer)
-        await _until(list(readers.values()), answer["last"])
+        head = answer["last"]
+        await _until(list(readers.values()), head)
         if number == 2:  # the same frame again: its earlier ack, applied once
             await sender.socket.send(frame)
-            assert (await asyncio.wait_for(sender.answers.get(), TIMEOUT))["type"] == "ack"
+            assert (await _answer(sender))["type"] == "ack"
         if number == 3:  # a spectator may not play; a frame that is not JSON; a command of no game
             await readers["spectator"].socket.send(frame.replace(f'"c-{number}"', '"s-1"'))
-            assert (await asyncio.wait_for(readers["spectator"].answers.get(), TIMEOUT))["code"] == "spectator"
+            assert (await _answer(readers["spectator"]))["code"] == "spectator"
             await readers[first_seat].socket.send("{not json")
-            assert (await asyncio.wait_for(readers[first_seat].answers.get(), TIMEOUT))["code"] == "bad-frame"
+            assert (await _answer(readers[first_seat]))["code"] == "bad-frame"
             await readers[first_seat].socket.send(json.dumps(
                 {"type": "command", "id": "x-1", "command": {"type": "Fly", "data": {}}}))
-            assert (await asyncio.wait_for(readers[first_seat].answers.get(), TIMEOUT))["code"] == "unknown-command"
+            assert (await _answer(readers[first_seat]))["code"] == "unknown-command"
         if number == 4:  # late hellos: the whole log, then from seq 3
             readers["late"], task = await _join(ws_url, game_id, None)
             tasks.append(task)
             readers["late-since"], task = await _join(ws_url, game_id, tokens[first_seat], since=3)
             tasks.append(task)
-            await _until([readers["late"], readers["late-since"]], table.seq)
-        if number == 5:  # a seat not on turn tries the mover's first legal command: refused by the rules
-            await _refused_by_rules(game, table, readers, tokens)
+            await _until([readers["late"], readers["late-since"]], head)
+        if refuser is not None:  # refused by the rules: not this seat's turn
+            await readers[refuser].socket.send(refused)
+            assert (await _answer(readers[refuser]))["type"] == "rejected"
     for reader in readers.values():
         await reader.socket.close()
     await asyncio.gather(*tasks)
     return {name: reader.texts for name, reader in readers.items()}
-
-
-async def _refused_by_rules(game: Any, table: Any, readers: dict, tokens: dict) -> None:
-    movers = game.turn(table.state)
-    waiting = [seat for seat in tokens if seat not in movers]
-    if not movers or not waiting:
-        return
-    data = game.legal(table.state, movers[0])[0].to_data()
-    kind = data.pop("type")
-    await readers[waiting[0]].socket.send(json.dumps({"type": "command", "id": "r-1",
-                                                      "command": {"type": kind, "data": data}}))
-    assert (await asyncio.wait_for(readers[waiting[0]].answers.get(), TIMEOUT))["type"] == "rejected"
 
 
 def _stored(db_path: Path) -> dict:
@@ -225,18 +240,23 @@ def _stored(db_path: Path) -> dict:
     return fixture._run_apart(read)
 
 
-def record(root: Path, scratch: Path) -> dict:
-    """Both games played against the server of ``root``: {"frames": {game: {socket: [texts]}}, "stored": {...}}."""
+def record(root: Path, scratch: Path, scripts: dict | None = None) -> dict:
+    """Both games played against the server of ``root`` (their ``scripts``, or new ones from
+    ``script_for``): {"frames": {game: {socket: [texts]}}, "stored": {game: [lines]}, "scripts": ...}."""
     db_path = scratch / "golden.db"
     tables = _store_games(db_path)
+    heads = {game_id: table.seq for game_id, (table, _tokens, _seed) in tables.items()}
+    if scripts is None:
+        scripts = {game_id: script_for(table, seed, count) for (game_id, *_rest, count), (table, _tokens, seed)
+                   in zip(GAMES, tables.values())}
     server = _Server(db_path, root.resolve())
     with server.start():
         async def main() -> dict:
-            return {game_id: await _play(server.ws_url, game_id, *tables[game_id][:2], tables[game_id][2], count)
-                    for game_id, _scenario, _changes, _seed, count in GAMES}
+            return {game_id: await _play(server.ws_url, game_id, tables[game_id][1], heads[game_id],
+                                         scripts[game_id]) for game_id, *_ in GAMES}
 
         frames = asyncio.run(main())
-    return {"frames": frames, "stored": _stored(db_path)}
+    return {"frames": frames, "stored": _stored(db_path), "scripts": scripts}
 
 
 def packed(got: dict) -> dict:
@@ -249,21 +269,22 @@ def packed(got: dict) -> dict:
     frames = {game_id: {name: [index(text) for text in got_texts] for name, got_texts in sockets.items()}
               for game_id, sockets in got["frames"].items()}
     stored = {game_id: [index(text) for text in lines] for game_id, lines in got["stored"].items()}
-    return {"texts": list(texts), "frames": frames, "stored": stored}
+    return {"texts": list(texts), "frames": frames, "stored": stored, "scripts": got["scripts"]}
 
 
 def unpacked(golden: dict) -> dict:
     texts = golden["texts"]
     return {"frames": {game_id: {name: [texts[i] for i in indexes] for name, indexes in sockets.items()}
                        for game_id, sockets in golden["frames"].items()},
-            "stored": {game_id: [texts[i] for i in indexes] for game_id, indexes in golden["stored"].items()}}
+            "stored": {game_id: [texts[i] for i in indexes] for game_id, indexes in golden["stored"].items()},
+            "scripts": golden["scripts"]}
 
 
 def test_core_16_hot_path_sends_and_stores_the_bytes_of_the_golden(tmp_path):
     """Issue 16 (CORE-1, CORE-2 in the games played): what a command stores and sends is byte for byte
     what the server sent and stored before the hot path was made cheaper."""
     golden = unpacked(json.loads(GOLDEN.read_text(encoding="utf-8")))
-    got = record(fixture.ROOT, tmp_path)
+    got = record(fixture.ROOT, tmp_path, golden["scripts"])
     assert got["stored"] == golden["stored"]
     for game_id, sockets in golden["frames"].items():
         assert sorted(got["frames"][game_id]) == sorted(sockets), game_id
