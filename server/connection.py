@@ -97,7 +97,8 @@ class Connection:
         self.state = to
 
     def send(self, *frames_: str) -> bool:
-        """Queue frames to go out in order; False (and the connection is dropped) if it overflowed."""
+        """Send frames in order (at once while the writer is idle, else queued); False (and the
+        connection is dropped) if the queue overflowed or the socket is closed."""
         return self.send_batch(list(frames_))
 
     def send_batch(self, batch: list[str]) -> bool:
