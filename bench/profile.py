@@ -10,7 +10,8 @@ down, and the profile is written. It then adds up the cumulative time of the fun
 of a command's hot path and divides by the commands the server decided (calls of
 ``Table.submit``, warm-up included, since the profile covers the server's whole life). Only plain
 functions are counted (a coroutine's cumulative time restarts at every await; uvicorn's ``send``
-is one, but it awaits nothing on its way to the transport), and only the event loop's thread
+is one, but it awaits nothing on its way to the transport; the writer's ``_pump`` counts only
+what it does when it wakes), and only the event loop's thread
 (uvloop's own C code is not seen, only what it calls back): the SQLite commit runs in the store's own thread and is timed by the bench's
 latency, not here. cProfile slows every Python call, so the microseconds are inflated alike;
 compare steps with each other and before with after (``--root`` of an older checkout), not with
@@ -41,8 +42,9 @@ STEPS = (
     ("encode: Envelope.to_dict (every caller)", (("events/log.py", "to_dict"),)),
     ("encode: envelopes for the store", (("server/frames.py", "encode_envelope"),)),
     ("encode: frames for the clients", (("server/room.py", "_frames_for"),)),
-    ("send: queued for each client", (("server/connection.py", "send_batch"),)),
+    ("send: each client's batch queued, or written at once", (("server/connection.py", "send_batch"),)),
     ("send: frames built (and deflated), written", (("websockets_sansio_impl.py", "send"),)),
+    ("send: the writer tasks, when woken (their sends included)", (("server/connection.py", "_pump"),)),
     ("metrics (Prometheus counters)", (("prometheus_client/metrics.py", "inc"),
                                        ("prometheus_client/metrics.py", "observe"))),
 )
@@ -90,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {commands:,} commands decided; the loop's thread {total / max(commands, 1) * 1e6:,.0f} µs/command "
           f"in all (profiled); {result['commands_per_s']:,.0f} commands/s in the window, "
           f"{result['bytes_per_command_per_client']:,.0f} bytes/command/client")
-    print(f"  {'step':<48}{'µs/command':>11}{'share':>8}{'calls/command':>15}")
+    print(f"  {'step':<56}{'µs/command':>11}{'share':>8}{'calls/command':>15}")
     for label, seconds, calls in rows:
-        print(f"  {label:<48}{seconds / max(commands, 1) * 1e6:>11,.0f}{seconds / total * 100:>7.0f}%"
+        print(f"  {label:<56}{seconds / max(commands, 1) * 1e6:>11,.0f}{seconds / total * 100:>7.0f}%"
               f"{calls / max(commands, 1):>15.1f}")
     if args.top:
         stats.sort_stats("tottime").print_stats(args.top)

@@ -33,13 +33,17 @@ from events.rng import MASK, Rng, _mix
 
 SECRET_DIGITS = 64  # 256 bits, in lowercase hex
 _HEX = "0123456789abcdef"
+# HMAC's inner and outer pads as translation tables: ``block.translate(_INNER)`` is each byte XOR 0x36,
+# in one call instead of a loop of 64 in Python (the server derives a generator per command: issue 16).
+_INNER = bytes([byte ^ 0x36 for byte in range(256)])
+_OUTER = bytes([byte ^ 0x5C for byte in range(256)])
 
 
 def check_secret(secret: object) -> str:
     """The secret itself if it is 64 lowercase hex digits; ValueError says what was wrong."""
     if not isinstance(secret, str):
         raise ValueError(f"a game secret is a string of {SECRET_DIGITS} hex digits, got {type(secret).__name__}")
-    if len(secret) != SECRET_DIGITS or any(char not in _HEX for char in secret):
+    if len(secret) != SECRET_DIGITS or secret.strip(_HEX):  # every character a hex digit: nothing left
         raise ValueError(f"a game secret is {SECRET_DIGITS} lowercase hex digits, got {len(secret)} characters")
     return secret
 
@@ -70,8 +74,8 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     if len(key) > 64:
         raise ValueError(f"a key of at most 64 bytes, got {len(key)}")
     block = key + bytes(64 - len(key))
-    inner = hashlib.sha256(bytes([byte ^ 0x36 for byte in block]) + message).hexdigest()
-    return bytes.fromhex(hashlib.sha256(bytes([byte ^ 0x5C for byte in block]) + bytes.fromhex(inner)).hexdigest())
+    inner = hashlib.sha256(block.translate(_INNER) + message).hexdigest()
+    return bytes.fromhex(hashlib.sha256(block.translate(_OUTER) + bytes.fromhex(inner)).hexdigest())
 
 
 def local_secret(seed: int) -> str:

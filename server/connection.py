@@ -1,7 +1,11 @@
 """One client's socket: its state machine, its bounded send queue and the writer task that drains it.
 
 Each connection has a bounded send queue drained by its own task; a client that cannot keep up
-is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients. The close codes
+is dropped (``CLOSE_TOO_SLOW``) instead of stalling its game's other clients. While that task is
+idle (nothing queued, nothing in flight) a batch is written at once, in the caller's step: a
+WebSocket send only waits when the transport is paused (the peer reads slowly), so the common
+case needs no task switch per socket and per command; a send that does wait is handed to the
+task, with what follows it queued behind (issue 16, docs/performance.md). The close codes
 live here, with the socket they close; ``server/room.py``, ``server/rooms.py`` and
 ``server/serve_socket.py`` use them.
 """
@@ -9,10 +13,12 @@ live here, with the socket they close; ``server/room.py``, ``server/rooms.py`` a
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import enum
 import itertools
 import logging
+from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -73,7 +79,12 @@ class Connection:
         self.order = next_order() if order is None else order
         self.seat_only = False
         self.placed = False  # counted among its seat's sockets (Rooms.greeted)
-        self._queue: asyncio.Queue[list[str] | int] = asyncio.Queue(queue_limit + 1)  # +1: room for the close
+        # What the writer has still to send, oldest first: batches of frames, then maybe a close code. A
+        # deque and one future to wake the writer, not an asyncio.Queue: a command puts one batch per
+        # socket, and the Queue's bookkeeping in Python was a tenth of a command's CPU (docs/performance.md).
+        self._backlog: collections.deque[list[str] | int | _Started] = collections.deque()
+        self._waiting: asyncio.Future | None = None  # the writer's, while the backlog is empty
+        self._idle = False  # the writer waits on an empty backlog, with no send in flight: write at once
         self._limit = queue_limit
         self._writer = asyncio.create_task(self._pump())
 
@@ -86,19 +97,48 @@ class Connection:
         self.state = to
 
     def send(self, *frames_: str) -> bool:
-        """Queue frames to go out in order; False (and the connection is dropped) if it overflowed."""
+        """Send frames in order (at once while the writer is idle, else queued); False (and the
+        connection is dropped) if the queue overflowed or the socket is closed."""
         return self.send_batch(list(frames_))
 
     def send_batch(self, batch: list[str]) -> bool:
         if self.state is ConnectionState.CLOSED:
             return False
-        if self._queue.qsize() >= self._limit:
+        if len(self._backlog) >= self._limit:
             log.warning("dropping a client too slow to read (%s): %d items queued", self, self._limit)
             self.close(CLOSE_TOO_SLOW)
             return False
-        if batch:
-            self._queue.put_nowait(batch)
+        if not batch:
+            return True
+        if self._idle and not self._backlog:
+            return self._write_now(batch)
+        self._backlog.append(batch)
+        self._wake()
         return True
+
+    def _write_now(self, batch: list[str]) -> bool:
+        """Send ``batch`` in the caller's step; a send that must wait goes to the writer, the rest behind it."""
+        for index, frame in enumerate(batch):
+            sending = self.websocket.send_text(frame)
+            try:
+                waits_on = sending.send(None)
+            except StopIteration:
+                continue  # written to the transport
+            except Exception:  # the peer went away: as the writer does, nothing left to tell it
+                self.transition(ConnectionState.CLOSED)
+                return False
+            self._idle = False
+            if index + 1 < len(batch):
+                self._backlog.appendleft(batch[index + 1:])
+            self._backlog.appendleft(_Started(sending, waits_on))
+            self._wake()
+            return True
+        return True
+
+    def _wake(self) -> None:
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     def close(self, code: int) -> None:
         """Stop accepting frames; the writer sends what is queued before it (unless too slow), then closes."""
@@ -107,18 +147,27 @@ class Connection:
         self.transition(ConnectionState.CLOSED)
         self.close_code = code
         if code == CLOSE_TOO_SLOW:  # its backlog is the problem: drop it, close at once
-            while not self._queue.empty():
-                self._queue.get_nowait()
-        self._queue.put_nowait(code)
+            self._backlog.clear()
+        self._backlog.append(code)
+        self._wake()
 
     async def _pump(self) -> None:
+        backlog = self._backlog
         try:
             while True:
-                item = await self._queue.get()
+                while not backlog:
+                    self._idle = True
+                    self._waiting = asyncio.get_running_loop().create_future()
+                    await self._waiting
+                self._idle = False
+                item = backlog.popleft()
                 if isinstance(item, int):
                     with contextlib.suppress(Exception):
                         await asyncio.wait_for(self.websocket.close(item), 5)
                     return
+                if isinstance(item, _Started):
+                    await item
+                    continue
                 for frame in item:
                     await self.websocket.send_text(frame)
         except Exception:  # the peer went away mid-send: nothing left to tell it
@@ -135,3 +184,33 @@ class Connection:
         self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._writer
+        for item in self._backlog:  # a send begun in a caller's step and never finished: end it quietly
+            if isinstance(item, _Started):
+                item.sending.close()
+
+
+class _Started:
+    """A send begun in a caller's step (``Connection._write_now``) that had to wait on ``waits_on``
+    (the transport paused): awaiting this finishes it in the writer task, as if it had begun there."""
+
+    __slots__ = ("sending", "waits_on")
+
+    def __init__(self, sending: Any, waits_on: Any) -> None:
+        self.sending = sending
+        self.waits_on = waits_on
+
+    def __await__(self) -> Any:
+        sending, waits_on = self.sending, self.waits_on
+        while True:
+            try:
+                resumed = yield waits_on  # the task waits on what the send waited on, then resumes it
+            except BaseException as error:  # a cancellation: hand it to the send, as the task would
+                try:
+                    waits_on = sending.throw(error)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    waits_on = sending.send(resumed)
+                except StopIteration as done:
+                    return done.value

@@ -118,10 +118,11 @@ def nesting_fault(raw: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> str | No
 
 def decode_client_frame(raw: str | bytes, max_bytes: int = MAX_FRAME_BYTES) -> Hello | Command | Chat:
     """One client frame, or FrameError (``frame-too-large``, ``bad-frame``, ``unknown-frame``)."""
-    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    data = raw.encode("utf-8") if isinstance(raw, str) else raw  # measured and scanned once
+    size = len(data)
     if size > max_bytes:
         raise FrameError("frame-too-large", f"a frame may hold at most {max_bytes} bytes, got {size}")
-    fault = nesting_fault(raw)
+    fault = nesting_fault(data)
     if fault is not None:
         raise FrameError("bad-frame", fault)
     try:

@@ -186,10 +186,14 @@ class Room:
             run, marks = [], []
         return out
 
-    def _frames_for(self, envelopes: list[Envelope], seat: str | None) -> list[str]:
-        over = bool(self.game.is_over(self.table.state))
+    def _frames_for(self, envelopes: list[Envelope], seat: str | None, batches: list | None = None,
+                    over: bool | None = None) -> list[str]:
+        """Every ``events`` frame of ``envelopes`` that ``seat`` gets; ``batches`` and ``over``, when a
+        broadcast has them already for its other seats, are ``wire.frame_batches`` and ``is_over``'s."""
+        if over is None:
+            over = bool(self.game.is_over(self.table.state))
         out = []
-        for batch in wire.frame_batches(envelopes):
+        for batch in wire.frame_batches(envelopes) if batches is None else batches:
             out.extend(self.frames_for(batch, seat, over))
         return out
 
@@ -568,10 +572,15 @@ class Room:
         if not self.clients or not envelopes:
             return
         by_seat: dict = {}  # the frames of each seat (None: the spectators), cut once for all its sockets
+        batches, over = wire.frame_batches(envelopes), bool(self.game.is_over(self.table.state))
+        # Envelopes every seat may see in full (Game.visibility None, or the game over) go out alike
+        # to everybody: one list of frames for all the sockets, not one per seat (issue 16).
+        public = over or all([self.game.visibility(envelope.event) is None for envelope in envelopes])
         for client in list(self.clients):
-            if client.seat not in by_seat:
-                by_seat[client.seat] = self._frames_for(envelopes, client.seat)
-            if not client.send_batch(by_seat[client.seat]):
+            seat = None if public else client.seat
+            if seat not in by_seat:
+                by_seat[seat] = self._frames_for(envelopes, seat, batches, over)
+            if not client.send_batch(by_seat[seat]):
                 self.clients.discard(client)
 
 def _who(seat: str | None) -> str:

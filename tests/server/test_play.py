@@ -194,6 +194,46 @@ def test_slow_client_is_dropped_without_stalling_the_others(tmp_path, chronicle_
     run(main())
 
 
+def test_reader_that_pauses_gets_every_frame_in_order_once_it_reads(tmp_path, chronicle_server_factory):
+    """A send that waits on a paused transport is finished by the socket's writer, and what came
+    after it goes out behind it (server/connection.py writes in the caller's step while idle)."""
+    import socket
+
+    import websockets
+
+    from events.wire import frame_dicts
+
+    game_id, tokens, head = _long_game(tmp_path / "long.db", 12_000)
+    server = chronicle_server_factory(tmp_path / "long.db")
+
+    async def main():
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        raw.connect(("127.0.0.1", server.port))
+        paused = await websockets.connect(f"{server.ws_url}/ws/{game_id}", sock=raw, max_queue=1, compression=None,
+                                          max_size=2**22)
+        await paused.send('{"type": "hello", "since": 0, "token": null}')
+        await asyncio.sleep(0.5)  # its catch-up has filled the socket buffers: the server's send waits
+        seats = {seat: await Client.join(server.ws_url, game_id, token, since=head) for seat, token in tokens.items()}
+        last = head
+        for number in range(10):  # live frames queued behind the waiting send
+            answer = await seats["red" if number % 2 == 0 else "blue"].command(f"p-{number}", "Pass")
+            assert answer["type"] == "ack", answer
+            last = answer["last"]
+        # Check the paused reader, once it reads, gets the welcome, then every seq from 1 to the last, in order.
+        first = json.loads(await asyncio.wait_for(paused.recv(), 10))
+        assert first["type"] == "welcome" and first["head"] == head
+        seqs: list = []
+        while not seqs or seqs[-1] < last:
+            frame = json.loads(await asyncio.wait_for(paused.recv(), 10))
+            assert frame["type"] == "events", frame
+            seqs += [envelope["seq"] for envelope in frame_dicts(game_id, frame)]
+        assert seqs == list(range(1, last + 1))
+        await paused.close()
+
+    run(main())
+
+
 def test_two_server_processes_on_one_sqlite_file(tmp_path, chronicle_server_factory):
     """Two servers over one file, as behind a load balancer: neither ever overwrites the other."""
     first = chronicle_server_factory(tmp_path / "one.db")

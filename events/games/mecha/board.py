@@ -247,8 +247,13 @@ def _starts(raw: object, seats: list, board: Board, path: str) -> tuple:
 
 
 def neighbours(board: Board) -> dict:
-    """Location number -> sorted adjacent Location numbers."""
-    return graph_from_links(tuple(location.number for location in board.locations), board.links)
+    """Location number -> sorted adjacent Location numbers: built once per board, kept in its ``_near``
+    (a board never changes; callers only read the table)."""
+    table = board._near
+    if table is None:
+        table = graph_from_links(tuple(location.number for location in board.locations), board.links)
+        object.__setattr__(board, "_near", table)
+    return table
 
 
 def location(board: Board, number: int) -> Location | None:

@@ -31,8 +31,18 @@ class Location(Record):
         _set(self, "map_token", map_token)
 
 
-class Board(Record):
-    """Locations, their links, the 3 Locations the Camp touches (MV-2) and the card spaces."""
+class _Worked(Record):
+    """A slot for what is worked out from a record's fields once: not a field (never hashed, compared
+    or sent), and set only from the fields, which never change."""
+
+    __slots__ = ("_near",)
+
+
+class Board(_Worked):
+    """Locations, their links, the 3 Locations the Camp touches (MV-2) and the card spaces.
+
+    ``_near`` keeps its neighbour table once ``events.games.mecha.board.neighbours`` has built it:
+    every ``decide`` and ``legal`` asks for it, and the states of a game share one board (issue 16)."""
 
     __slots__ = ("name", "locations", "links", "camp_hex", "camp_adjacent", "card_spaces")
     __match_args__ = __slots__
@@ -47,6 +57,7 @@ class Board(Record):
         _set(self, "camp_hex", camp_hex)
         _set(self, "camp_adjacent", camp_adjacent)
         _set(self, "card_spaces", card_spaces)
+        _set(self, "_near", None)
 
 
 class Seat(Record):
