@@ -249,10 +249,3 @@ def _starts(raw: object, seats: list, board: Board, path: str) -> tuple:
 def neighbours(board: Board) -> dict:
     """Location number -> sorted adjacent Location numbers."""
     return graph_from_links(tuple(location.number for location in board.locations), board.links)
-
-
-def location(board: Board, number: int) -> Location | None:
-    for item in board.locations:
-        if item.number == number:
-            return item
-    return None
