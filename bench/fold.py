@@ -132,7 +132,8 @@ def corpus(directory: str, repeat: int) -> int:
 
     from server import logfile
 
-    paths = sorted(Path(directory).rglob("*.jsonl"))
+    # A corpus directory also holds refusals.jsonl files (commands the rules refused, not logs).
+    paths = sorted(path for path in Path(directory).rglob("*.jsonl") if path.name != "refusals.jsonl")
     if not paths:
         print(f"no .jsonl log under {directory}", file=sys.stderr)
         return 2

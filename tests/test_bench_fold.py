@@ -15,10 +15,12 @@ CORPUS = Path(__file__).parent / "corpus"
 
 
 def test_bench_fold_corpus_folds_the_logs_of_two_games_and_counts_their_events(tmp_path, capsys):
-    logs = [sorted((CORPUS / "skirmish" / "skirmish-2").glob("*.jsonl"))[0],
-            sorted((CORPUS / "echo" / "echo-2").glob("*.jsonl"))[0]]
+    logs = [sorted((CORPUS / "skirmish" / "skirmish-2").glob("*-1.jsonl"))[0],
+            sorted((CORPUS / "echo" / "echo-2").glob("*-1.jsonl"))[0]]
     for index, path in enumerate(logs):
         shutil.copy(path, tmp_path / f"{index}.jsonl")
+    # A version's refusals.jsonl (refused commands, not a log) sits beside its games: it is skipped.
+    shutil.copy(CORPUS / "skirmish" / "skirmish-2" / "refusals.jsonl", tmp_path / "refusals.jsonl")
     events = sum(1 for path in logs for line in path.read_text().split("\n") if line.strip())
     assert fold.main(["--corpus", str(tmp_path), "--repeat", "1"]) == 0
     out = capsys.readouterr().out

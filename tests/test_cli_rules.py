@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.cli.main import main
 from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNREVEALED
+from tests.corpus.audits import assert_diverges, audit, run
 from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -14,37 +14,22 @@ ARKHAM_2_EVADE_KNOCKS_OUT = CORPUS / "arkham" / "arkham-2" / "frail-street-greed
 SKIRMISH_1 = CORPUS / "skirmish" / "skirmish-1" / "purge-greedy-1.jsonl"
 
 
-def _audit(capsys, *args):
-    status = main(["audit", *map(str, args)])
-    return status, capsys.readouterr()
-
-
 def test_ec_15_audit_of_an_echo_1_fight_that_ends_under_echo_2_names_ec_15(capsys):
-    status, out = _audit(capsys, ECHO_1_FIGHT_ENDS, "--rules", "echo-2")
-    assert status == DIVERGED
-    lines = out.out.splitlines()
-    assert lines[0] == "log played under echo-1, audited under echo-2"
-    assert lines[1] == "diverges at seq 32 (EC-15)"
     # Check both outcomes: echo-1 ended the fight, echo-2 ends the round first (its movement point).
-    assert lines[2].startswith("  logged under echo-1: ") and '"type":"CombatEnded"' in lines[2]
-    assert lines[3].startswith("  produced under echo-2: ") and '"type":"CombatRoundEnded"' in lines[3]
-    assert lines[4] == "  clause: logged EC-15, produced EC-15"
-    assert lines[5].startswith("  echo-2 changed EC-15: the combat round in which a fight ends")
+    assert_diverges(capsys, ECHO_1_FIGHT_ENDS, "echo-2", played="echo-1", at="seq 32 (EC-15)",
+                    logged='"type":"CombatEnded"', produced='"type":"CombatRoundEnded"',
+                    clause="logged EC-15, produced EC-15", changed="EC-15: the combat round in which a fight ends")
 
 
 def test_ah_c4_audit_of_an_arkham_2_failed_evade_to_stamina_0_under_arkham_3_names_ah_c4(capsys):
-    status, out = _audit(capsys, ARKHAM_2_EVADE_KNOCKS_OUT, "--rules", "arkham-3")
-    assert status == DIVERGED
-    lines = out.out.splitlines()
-    assert lines[1] == "diverges at seq 20 (AH-C4)"
     # Check both outcomes: arkham-2 began combat (AH-8), arkham-3 knocks the investigator out (AH-C4).
-    assert '"type":"CombatBegan"' in lines[2] and '"type":"KnockedOut"' in lines[3]
-    assert lines[4] == "  clause: logged AH-8, produced AH-C4"
-    assert lines[5].startswith("  arkham-3 changed AH-C4: a failed Evade that takes Stamina to 0")
+    assert_diverges(capsys, ARKHAM_2_EVADE_KNOCKS_OUT, "arkham-3", played="arkham-2", at="seq 20 (AH-C4)",
+                    logged='"type":"CombatBegan"', produced='"type":"KnockedOut"',
+                    clause="logged AH-8, produced AH-C4", changed="AH-C4: a failed Evade that takes Stamina to 0")
 
 
 def test_audit_under_a_version_the_log_replays_unchanged_under_says_so(capsys):
-    status, out = _audit(capsys, SKIRMISH_1, "--rules", "skirmish-2")
+    status, out = audit(capsys, SKIRMISH_1, "--rules", "skirmish-2")
     assert status == SUCCESS
     assert out.out.splitlines()[:3] == [
         "log played under skirmish-1, audited under skirmish-2", "replays unchanged under skirmish-2",
@@ -55,13 +40,13 @@ def test_audit_under_a_version_the_log_replays_unchanged_under_says_so(capsys):
 def test_audit_under_an_older_version_names_what_the_newer_one_changed(capsys):
     """EC-8: an echo-2 game audited under echo-1 parts where echo-2's failed evasion holds for the round."""
     log = next(iter(sorted((CORPUS / "echo" / "echo-2").glob("bunba-brawl-greedy-1.jsonl"))))
-    status, out = _audit(capsys, log, "--rules", "echo-1")
+    status, out = audit(capsys, log, "--rules", "echo-1")
     assert status == DIVERGED
     assert "  echo-2 changed EC-8: a failed evasion lets the enemies strike first for the whole round" in out.out
 
 
 def test_audit_under_an_unreleased_version_is_a_bad_argument_naming_the_released_ones(capsys):
-    status, out = _audit(capsys, SKIRMISH_1, "--rules", "skirmish-9")
+    status, out = audit(capsys, SKIRMISH_1, "--rules", "skirmish-9")
     assert status == BAD_ARGS
     assert "--rules: skirmish has no rules version 'skirmish-9' (released: skirmish-1, skirmish-2)" in out.err
 
@@ -108,17 +93,12 @@ def _store_games(db, *games):
     return list(tables)
 
 
-def _run(capsys, *args):
-    status = main([*map(str, args)])
-    return status, capsys.readouterr()
-
-
 def test_core_3_rules_check_lists_every_stored_game_and_whether_it_replays_unchanged(tmp_path, capsys):
     db = tmp_path / "chronicle.db"
     fight, doors, fresh = _store_games(db, ("echo", "echo-1", "echo/novice-duel", 1, 12),
                                        ("skirmish", "skirmish-1", "skirmish/purge", 1, 10),
                                        ("echo", "echo-2", "echo/novice-duel", 1, 12))
-    status, out = _run(capsys, "rules-check", "--db", db)
+    status, out = run(capsys, "rules-check", "--db", db)
     assert status == DIVERGED
     # Newest first; the echo-1 fight parts at seq 15 on EC-15, the others replay unchanged.
     assert out.out.splitlines() == [
@@ -137,7 +117,7 @@ def test_core_3_upgrade_moves_a_game_that_replays_unchanged_and_the_room_decides
 
     db = tmp_path / "chronicle.db"
     (doors,) = _store_games(db, ("skirmish", "skirmish-1", "skirmish/purge", 1, 10))
-    status, out = _run(capsys, "upgrade", "--db", db, doors)
+    status, out = run(capsys, "upgrade", "--db", db, doors)
     assert status == SUCCESS
     assert out.out.startswith(f"{doors} moved from skirmish-1 to skirmish-2 at seq ")
 
@@ -157,32 +137,32 @@ def test_core_3_upgrade_moves_a_game_that_replays_unchanged_and_the_room_decides
     assert (last.event.from_version, last.event.to_version, last.event.since_seq) == ("skirmish-1", "skirmish-2",
                                                                                       last.seq + 1)
     # Check rules-check now lists it under skirmish-2, and a second upgrade is refused.
-    assert _run(capsys, "rules-check", "--db", db)[1].out == f"{doors}  skirmish-2  skirmish-2  unchanged\n"
-    status, out = _run(capsys, "upgrade", "--db", db, doors)
+    assert run(capsys, "rules-check", "--db", db)[1].out == f"{doors}  skirmish-2  skirmish-2  unchanged\n"
+    status, out = run(capsys, "upgrade", "--db", db, doors)
     assert status == BAD_INPUT and f"game {doors} is played under skirmish-2 already" in out.err
 
 
 def test_core_3_upgrade_refuses_a_game_that_diverges_naming_the_first_divergence(tmp_path, capsys):
     db = tmp_path / "chronicle.db"
     (fight,) = _store_games(db, ("echo", "echo-1", "echo/novice-duel", 1, 12))
-    status, out = _run(capsys, "upgrade", "--db", db, fight)
+    status, out = run(capsys, "upgrade", "--db", db, fight)
     assert status == DIVERGED
     lines = out.out.splitlines()
     assert lines[0] == f"{fight} stays under echo-1: its log does not replay unchanged under echo-2"
     assert lines[1] == "diverges at seq 15 (EC-15)" and lines[4] == "  clause: logged EC-15, produced EC-15"
     assert lines[-1] == "only its seats may move it now: one proposes echo-2 and every other says yes (CORE-10, CORE-11)"
     # Check the game stays where it is: rules-check still finds it under echo-1.
-    assert f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)" in _run(capsys, "rules-check", "--db", db)[1].out
+    assert f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)" in run(capsys, "rules-check", "--db", db)[1].out
 
 
 def test_rules_check_and_upgrade_refuse_a_missing_store_an_unknown_game_and_version(tmp_path, capsys):
-    status, out = _run(capsys, "rules-check", "--db", tmp_path / "none.db")
+    status, out = run(capsys, "rules-check", "--db", tmp_path / "none.db")
     assert status == BAD_INPUT and "--db: no SQLite store at" in out.err and not (tmp_path / "none.db").exists()
     db = tmp_path / "chronicle.db"
     (doors,) = _store_games(db, ("skirmish", "skirmish-1", "skirmish/purge", 1, 2))
-    status, out = _run(capsys, "upgrade", "--db", db, "g-nosuchgame")
+    status, out = run(capsys, "upgrade", "--db", db, "g-nosuchgame")
     assert status == BAD_INPUT and "there is no game 'g-nosuchgame'" in out.err
-    status, out = _run(capsys, "upgrade", "--db", db, doors, "--to", "skirmish-9")
+    status, out = run(capsys, "upgrade", "--db", db, doors, "--to", "skirmish-9")
     assert status == BAD_ARGS and "--to: skirmish has no rules version 'skirmish-9'" in out.err
 
 
@@ -190,12 +170,12 @@ def test_core_3_rules_check_and_upgrade_on_postgresql(postgres_database, capsys)
     url = postgres_database()
     fight, doors = _store_games(url, ("echo", "echo-1", "echo/novice-duel", 1, 12),
                                 ("skirmish", "skirmish-1", "skirmish/purge", 1, 10))
-    status, out = _run(capsys, "rules-check", "--db", url)
+    status, out = run(capsys, "rules-check", "--db", url)
     assert status == DIVERGED and out.out.splitlines() == [
         f"{doors}  skirmish-1  skirmish-2  unchanged", f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)"]
-    assert _run(capsys, "upgrade", "--db", url, fight)[0] == DIVERGED
-    assert _run(capsys, "upgrade", "--db", url, doors)[0] == SUCCESS
-    assert _run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-2  skirmish-2  unchanged"
+    assert run(capsys, "upgrade", "--db", url, fight)[0] == DIVERGED
+    assert run(capsys, "upgrade", "--db", url, doors)[0] == SUCCESS
+    assert run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-2  skirmish-2  unchanged"
 
 
 def test_core_3_audit_follows_a_move_in_a_log_and_audit_rules_names_it(tmp_path, capsys):
@@ -212,10 +192,10 @@ def test_core_3_audit_follows_a_move_in_a_log_and_audit_rules_names_it(tmp_path,
     playout(table, {seat: bot(table.game, "greedy") for seat in skirmish_1.seats(table.state)}, Rng(2), 5)
     logfile.write(tmp_path / "moved.jsonl", table.envelopes)
     # Check a plain audit re-decides the commands after the move under skirmish-2 and finds nothing.
-    status, out = _audit(capsys, tmp_path / "moved.jsonl")
+    status, out = audit(capsys, tmp_path / "moved.jsonl")
     assert status in (SUCCESS, UNREVEALED) and "diverge" not in out.out and "logged" not in out.out
     # Check --rules says where the game moved.
-    status, out = _audit(capsys, tmp_path / "moved.jsonl", "--rules", "skirmish-2")
+    status, out = audit(capsys, tmp_path / "moved.jsonl", "--rules", "skirmish-2")
     assert out.out.splitlines()[:2] == [
         f"log played under skirmish-1, moved to skirmish-2 at seq {moved.seq}, audited under skirmish-2",
         "replays unchanged under skirmish-2"]

@@ -26,6 +26,7 @@ import difflib
 from events.games.echo import board as boards
 from events.games.echo import rules
 from events.games.echo.dice import chance, dice_count
+from events.lookup import by_id
 from server.cli.ask_common import add_question, position, reply
 from server.cli.status import BAD_ARGS, CommandError
 
@@ -64,12 +65,12 @@ def _investigator(state, given: str):
 def _enemy_card(state, given: str | None):
     if given is None:
         raise CommandError("--against: a --check needs the enemy it is made against", BAD_ARGS)
-    for enemy in state.enemies:
-        if enemy.id == given:
-            return enemy.id, boards.enemy_card(state.cards, enemy.card)
-    for card in state.cards.enemies:
-        if card.id == given:
-            return None, card
+    enemy = by_id(state.enemies, given)
+    if enemy is not None:
+        return enemy.id, boards.enemy_card(state.cards, enemy.card)
+    card = by_id(state.cards.enemies, given)
+    if card is not None:
+        return None, card
     known = [enemy.id for enemy in state.enemies] + [card.id for card in state.cards.enemies]
     raise _unknown("--against", "enemy", given, known)
 

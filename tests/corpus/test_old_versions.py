@@ -17,8 +17,8 @@ import pytest
 import events.games
 from events.log import Envelope, Table
 from server import logfile
-from server.cli.main import main
-from server.cli.status import DIVERGED, SUCCESS
+from server.cli.status import SUCCESS
+from tests.corpus.audits import assert_diverges, audit
 
 CORPUS = Path(__file__).resolve().parent
 # arkham-1: blue, at 0 Stamina after a failed Evade, fails the Horror check at seq 20 and is offered Clue tokens.
@@ -30,11 +30,6 @@ MECHA_1_NO_LOCATION_20 = CORPUS / "mecha" / "mecha-1" / "no-location-20-random-2
 
 # gloomhaven-1: the frozen solver's first monster turn (seq 15) logs no destinations weighed (GH-6).
 GLOOMHAVEN_1 = CORPUS / "gloomhaven" / "gloomhaven-1" / "drake-den-random-1.jsonl"
-
-
-def _audit(capsys, *args):
-    status = main(["audit", *map(str, args)])
-    return status, capsys.readouterr().out.splitlines()
 
 
 def test_ah_c4_arkham_1_is_released_again_before_arkham_2_and_arkham_3():
@@ -51,26 +46,21 @@ def test_ah_c1_an_arkham_1_log_made_by_the_old_code_keeps_its_old_shapes_and_aud
     assert moves and all("path" not in data for data in moves)
     game, _envelopes = logfile.read(ARKHAM_1_COLLAPSING_OFFER)
     assert game is events.games.load("arkham", "arkham-1")
-    status, out = _audit(capsys, ARKHAM_1_COLLAPSING_OFFER)
-    assert status == SUCCESS, out
+    status, out = audit(capsys, ARKHAM_1_COLLAPSING_OFFER)
+    assert status == SUCCESS, out.out
 
 
 def test_ah_c4_audit_of_an_arkham_1_offer_to_a_collapsing_investigator_under_arkham_2_names_it(capsys):
-    status, out = _audit(capsys, ARKHAM_1_COLLAPSING_OFFER, "--rules", "arkham-2")
-    assert status == DIVERGED
-    assert out[:2] == ["log played under arkham-1, audited under arkham-2", "diverges at seq 20 (AH-C3)"]
     # Check both outcomes: arkham-1 offered Clue tokens (AH-C1), arkham-2 takes the Sanity (AH-C3).
-    assert '"type":"ClueSpendOffered"' in out[2] and '"type":"StatLost"' in out[3]
-    assert out[4] == "  clause: logged AH-C1, produced AH-C3"
-    assert out[5].startswith("  arkham-2 changed AH-C1: an investigator already at 0")
+    assert_diverges(capsys, ARKHAM_1_COLLAPSING_OFFER, "arkham-2", played="arkham-1", at="seq 20 (AH-C3)",
+                    logged='"type":"ClueSpendOffered"', produced='"type":"StatLost"',
+                    clause="logged AH-C1, produced AH-C3", changed="AH-C1: an investigator already at 0")
 
 
 def test_ah_c4_audit_of_an_arkham_1_log_under_the_newest_version_names_the_first_divergent_event(capsys):
-    status, out = _audit(capsys, ARKHAM_1_COLLAPSING_OFFER, "--rules", "arkham-3")
-    assert status == DIVERGED
-    assert out[1] == "diverges at seq 6 (AH-C4)"
-    assert '"type":"CombatBegan"' in out[2] and '"type":"KnockedOut"' in out[3]
-    assert out[4] == "  clause: logged AH-8, produced AH-C4"
+    assert_diverges(capsys, ARKHAM_1_COLLAPSING_OFFER, "arkham-3", played="arkham-1", at="seq 6 (AH-C4)",
+                    logged='"type":"CombatBegan"', produced='"type":"KnockedOut"',
+                    clause="logged AH-8, produced AH-C4", changed="AH-C4: a failed Evade that takes Stamina to 0")
 
 
 def test_mv_c3_mecha_1_is_released_again_before_mecha_2():
@@ -80,15 +70,12 @@ def test_mv_c3_mecha_1_is_released_again_before_mecha_2():
 
 
 def test_mv_c3_audit_of_a_mecha_1_game_under_mecha_2_names_the_end_tallies(capsys):
-    status, out = _audit(capsys, MECHA_1_LAST_REVEAL)
-    assert status == SUCCESS, out
-    status, out = _audit(capsys, MECHA_1_LAST_REVEAL, "--rules", "mecha-2")
-    assert status == DIVERGED
-    assert out[:2] == ["log played under mecha-1, audited under mecha-2", "diverges at seq 68 (MV-C3)"]
+    status, out = audit(capsys, MECHA_1_LAST_REVEAL)
+    assert status == SUCCESS, out.out
     # Check both outcomes: mecha-1 missed the last command's reveal of Location 4, mecha-2 counts it.
-    assert '"revealed":[1,3]' in out[2] and '"revealed":[1,4]' in out[3]
-    assert out[4] == "  clause: logged MV-C3, produced MV-C3"
-    assert out[5].startswith("  mecha-2 changed MV-C3: the game's end tallies count the last command's")
+    assert_diverges(capsys, MECHA_1_LAST_REVEAL, "mecha-2", played="mecha-1", at="seq 68 (MV-C3)",
+                    logged='"revealed":[1,3]', produced='"revealed":[1,4]', clause="logged MV-C3, produced MV-C3",
+                    changed="MV-C3: the game's end tallies count the last command's")
 
 
 def test_mv_c2_a_mecha_1_board_without_location_20_draws_the_value_20_token(capsys):
@@ -127,15 +114,12 @@ def test_gh_6_a_gloomhaven_1_log_made_by_the_old_code_audits_under_it_and_not_un
     lines = [json.loads(line) for line in GLOOMHAVEN_1.read_text().splitlines()]
     plays = [line["command"]["data"] for line in lines if line["command"] and line["command"]["type"] == "PlayCard"]
     assert plays and all("to" not in data for data in plays)
-    status, out = _audit(capsys, GLOOMHAVEN_1)
-    assert status == SUCCESS, out
-    status, out = _audit(capsys, GLOOMHAVEN_1, "--rules", "gloomhaven-2")
-    assert status == DIVERGED
-    assert out[:2] == ["log played under gloomhaven-1, audited under gloomhaven-2", "diverges at seq 15 (GH-6)"]
+    status, out = audit(capsys, GLOOMHAVEN_1)
+    assert status == SUCCESS, out.out
     # Check both outcomes: gloomhaven-1 weighed no destinations in the log, gloomhaven-2 lists each one.
-    assert '"destinations":[]' in out[2] and '"destinations":[{' in out[3]
-    assert out[4] == "  clause: logged GH-6, produced GH-6"
-    assert out[5].startswith("  gloomhaven-2 changed GH-6: a monster's plan logs every destination")
+    assert_diverges(capsys, GLOOMHAVEN_1, "gloomhaven-2", played="gloomhaven-1", at="seq 15 (GH-6)",
+                    logged='"destinations":[]', produced='"destinations":[{', clause="logged GH-6, produced GH-6",
+                    changed="GH-6: a monster's plan logs every destination")
 
 
 def test_gh_c4_a_gloomhaven_1_pending_choice_hashes_as_gloomhaven_1_wrote_it():

@@ -8,6 +8,7 @@ too: the cheapest walk between two areas, one movement point per yellow line (AH
 from __future__ import annotations
 
 from events.games.arkham.model import LOST, Area, Board, Investigator, Monster, OtherWorld
+from events.lookup import by_id
 from events.validate import ScenarioError, array, boolean, check_shape, integer, listed_once, obj, pair, seat_name, text
 
 MAX_INVESTIGATORS = 8
@@ -302,10 +303,7 @@ def _monster(raw: object, path: str, areas: dict) -> Monster:
 
 
 def area(board: Board, area_id: object) -> Area | None:
-    for item in board.areas:
-        if item.id == area_id:
-            return item
-    return None
+    return by_id(board.areas, area_id)
 
 
 def neighbours(board: Board) -> dict:

@@ -58,6 +58,7 @@ from events.games.arkham.model import (
     TradeOffered,
     TurnEnded,
 )
+from events.lookup import by_id
 from events.rules import Named, Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
@@ -144,10 +145,7 @@ def phase(state: Any) -> str:
 
 
 def monster(state: State, monster_id: object) -> Any:
-    for item in state.monsters:
-        if item.id == monster_id:
-            return item
-    return None
+    return by_id(state.monsters, monster_id)
 
 
 def monsters_in(state: State, area: str) -> tuple:
@@ -204,11 +202,11 @@ def reach(state: State, index: int) -> dict:
         return {}
     if inv.where == LOST:
         return {item.id: (0, (), "AH-C5") for item in state.board.areas if item.kind in boards.ARKHAM_KINDS}
-    here = boards.area(state.board, inv.where)
+    here = by_id(state.board.areas, inv.where)
     if here.kind == "other_world":
         if inv.delayed:
             return {here.id: (0, (), "AH-C7")}
-        world = _world(state, here.world)
+        world = by_id(state.board.worlds, here.world)
         if here.order == 1:
             return {world.areas[1]: (0, (world.areas[1],), "AH-10")}
         gates = gates_to(state, world.id)
@@ -226,13 +224,6 @@ def reach(state: State, index: int) -> dict:
         if len(path) <= points:
             out[place] = (len(path), path, "AH-2")
     return out
-
-
-def _world(state: State, world_id: str) -> Any:
-    for world in state.board.worlds:
-        if world.id == world_id:
-            return world
-    raise KeyError(world_id)  # pragma: no cover - the board loader checked every world
 
 
 def turn(state: Any) -> tuple:
@@ -262,12 +253,12 @@ def legal(state: Any, seat: str) -> list:
     if now == "spend":
         return [SpendClue(), AcceptRoll()]
     if now == "combat":
-        fought = monster(state, state.combat)
+        fought = by_id(state.monsters, state.combat)
         return [Fight(fought.id)] + ([] if fought.ambush else [Flee()])
     if now == "clues":
         return [TakeClues(count) for count in range(clues_at(state, active(state).where) + 1)]
     if now == "return":
-        world = boards.area(state.board, active(state).where).world
+        world = by_id(state.board.areas, active(state).where).world
         return [Return(location) for location in gates_to(state, world)]
     if now == "place":
         return [Place(item.id) for item in state.board.areas if item.kind in boards.ARKHAM_KINDS]
@@ -357,17 +348,17 @@ def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
         if inv.where == LOST:
             return refuse("AH-C5", "reject.arkham.lost_walks", "{name} is Lost in Time and Space: it comes back by "
                           "being placed, not by walking", name=inv.name)
-        here = boards.area(state.board, inv.where)
+        here = by_id(state.board.areas, inv.where)
         if here.kind == "other_world":
             return refuse("AH-9", "reject.arkham.in_other_world", "{name} is in an Other World: it gets no movement "
                           "points and moves by its card", name=inv.name)
-        target = boards.area(state.board, command.to)
+        target = by_id(state.board.areas, command.to)
         if target is None:
             return _no_area(command.to)
         if target.kind in ("other_world", "special"):
             return _unreachable(target)
     if isinstance(command, (OfferTrade, AnswerTrade)) and state.combat:
-        return _no_trading(active(state).name, monster(state, state.combat).name)
+        return _no_trading(active(state).name, by_id(state.monsters, state.combat).name)
     return refuse("AH-1", "reject.arkham.turn", "it is {seat}'s movement, not {other_seat}'s", seat=active(state).seat,
                   other_seat=inv.seat)
 
@@ -406,7 +397,7 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
             "other": "the failed {check} check ({successes} of {n} successes) waits: spend a Clue token or accept the "
                      "roll"}, check=phrase(*CHECKS[pending.check]), successes=pending.successes, n=pending.difficulty)
     if now == "combat":
-        name = monster(state, state.combat).name
+        name = by_id(state.monsters, state.combat).name
         if kind in ("Move", "Stop"):
             return refuse("AH-8", "reject.arkham.combat_movement_over", "{name} is in combat with {monster}: the "
                           "movement is over; fight or flee", name=inv.name, monster=name)
@@ -419,7 +410,7 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
         return refuse("AH-5", "reject.arkham.take_clues_first", "the movement ended in {area}: take 0 to {count} of "
                       "its Clue tokens first", area=_area(state, inv.where), count=count)
     if now == "return":
-        world = _world(state, boards.area(state.board, inv.where).world)
+        world = by_id(state.board.worlds, by_id(state.board.areas, inv.where).world)
         return refuse("AH-11", "reject.arkham.choose_gate", "{name} returns from {world}: choose the gate to come "
                       "back through ({gates})", name=inv.name, world=named(world.id, world.name),
                       gates=tuple(_area(state, location) for location in gates_to(state, world.id)))
@@ -444,13 +435,13 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
 
 
 def _name(state: State, area_id: str) -> str:
-    item = boards.area(state.board, area_id)
+    item = by_id(state.board.areas, area_id)
     return item.name if item is not None else repr(area_id)
 
 
 def _area(state: State, area_id: str) -> Named | str:
     """An area in a reason: its id and name (``_name``), said in the reader's language."""
-    item = boards.area(state.board, area_id)
+    item = by_id(state.board.areas, area_id)
     return named(item.id, item.name) if item is not None else repr(area_id)
 
 
@@ -475,7 +466,7 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
     state = flow.state
     inv = active(state)
     to = command.to
-    target = boards.area(state.board, to)
+    target = by_id(state.board.areas, to)
     if target is None:
         return _no_area(to)
     if target.kind in ("other_world", "special"):
@@ -539,7 +530,7 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
     near = boards.neighbours(state.board)
     here = inv.where
     for number, step in enumerate(path, 1):
-        target = boards.area(state.board, step)
+        target = by_id(state.board.areas, step)
         if target is None:
             return _no_area(step, number)
         there = monsters_in(state, here) if number > 1 else ()
@@ -563,7 +554,7 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
 
 def _no_line(state: State, number: int, here: str, target: Any) -> Rejection:
     """Why no yellow line joins ``here`` to ``target``: the clause of the kinds of the two areas."""
-    start = boards.area(state.board, here)
+    start = by_id(state.board.areas, here)
     if target.kind in ("other_world", "special"):
         return _unreachable(target, number)
     area = named(target.id, target.name)
@@ -640,7 +631,7 @@ def _take_clues(flow: _Flow, command: TakeClues, rng: Any) -> Rejection | None:
 def _facing(state: State, monster_id: object) -> Any:
     """The monster of the mover's area it may still face, or a Rejection saying why not."""
     inv = active(state)
-    found = monster(state, monster_id)
+    found = by_id(state.monsters, monster_id)
     if found is None:
         return refuse("AH-7", "reject.arkham.no_monster", "there is no monster '{id}' on the board", id=monster_id)
     if found.area != inv.where:
@@ -674,11 +665,11 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
     state = flow.state
     if state.combat:
         if command.monster != state.combat:
-            fought = monster(state, state.combat)
+            fought = by_id(state.monsters, state.combat)
             return refuse("AH-C3", "reject.arkham.fighting_other", "{name} is in combat with {monster}, not "
                           "'{other}'", name=active(state).name, monster=named(fought.name, fought.name),
                           other=command.monster)
-        fought = monster(state, state.combat)
+        fought = by_id(state.monsters, state.combat)
         passed = _check(flow, "combat", fought, rng)
         if passed is not None:
             _after_check(flow, "combat", fought, passed, rng)
@@ -692,7 +683,7 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
 
 
 def _flee(flow: _Flow, command: Flee, rng: Any) -> Rejection | None:
-    fought = monster(flow.state, flow.state.combat)
+    fought = by_id(flow.state.monsters, flow.state.combat)
     if fought.ambush:
         return refuse("AH-C6", "reject.arkham.ambush", "{monster} has Ambush: once combat began, no fleeing",
                       monster=fought.name)
@@ -743,13 +734,13 @@ def _spend_clue(flow: _Flow, command: SpendClue, rng: Any) -> Rejection | None:
     settled = passed or inv.clues - 1 == 0
     flow.emit(ClueSpent(inv.seat, pending.check, roll, successes, pending.difficulty, passed, settled))
     if settled:
-        _after_check(flow, pending.check, monster(state, pending.monster), passed, rng)
+        _after_check(flow, pending.check, by_id(state.monsters, pending.monster), passed, rng)
     return None
 
 
 def _accept_roll(flow: _Flow, command: AcceptRoll, rng: Any) -> Rejection | None:
     pending = flow.state.pending
-    fought = monster(flow.state, pending.monster)
+    fought = by_id(flow.state.monsters, pending.monster)
     flow.emit(RollAccepted(active(flow.state).seat, pending.check, pending.successes, pending.difficulty))
     _after_check(flow, pending.check, fought, False, rng)
     return None
@@ -823,7 +814,7 @@ def collapse(state: State, index: int) -> list:
         return [Devoured(inv.seat, inv.where)]
     stat = "sanity" if inv.sanity <= 0 else "stamina"
     condition = "insane" if stat == "sanity" else "unconscious"
-    here = boards.area(state.board, inv.where)
+    here = by_id(state.board.areas, inv.where)
     if here is None or here.kind not in boards.ARKHAM_KINDS:  # AH-C4: in an Other World, Lost in Time and Space
         return [KnockedOut(inv.seat, condition, inv.where, LOST, 0, stat)]
     to = ASYLUM if stat == "sanity" else HOSPITAL
@@ -836,7 +827,7 @@ def collapse(state: State, index: int) -> list:
 def _return(flow: _Flow, command: Return, rng: Any) -> Rejection | None:
     state = flow.state
     inv = active(state)
-    world = _world(state, boards.area(state.board, inv.where).world)
+    world = by_id(state.board.worlds, by_id(state.board.areas, inv.where).world)
     gates = gates_to(state, world.id)
     if command.location not in gates:
         return refuse("AH-11", "reject.arkham.no_gate", "no open gate to {world} at {area} (open gates to it: "
@@ -851,7 +842,7 @@ def _return(flow: _Flow, command: Return, rng: Any) -> Rejection | None:
 
 def _place(flow: _Flow, command: Place, rng: Any) -> Rejection | None:
     state = flow.state
-    target = boards.area(state.board, command.area)
+    target = by_id(state.board.areas, command.area)
     if target is None or target.kind not in boards.ARKHAM_KINDS:
         shown = named(target.id, target.name) if target is not None else repr(command.area)
         return refuse("AH-C5", "reject.arkham.place_where", "a Lost investigator comes back to a Location or Street "
@@ -918,13 +909,13 @@ def _begin(flow: _Flow) -> bool:
     if inv.where == LOST:
         flow.emit(PlacementOffered(inv.seat))  # AH-C5: its player picks where it comes back
         return True
-    here = boards.area(state.board, inv.where)
+    here = by_id(state.board.areas, inv.where)
     if here.kind == "other_world":
         flow.emit(MovementBegan(inv.seat, inv.where, 0, "AH-9"))
         if inv.delayed:
             flow.emit(StoodUp(inv.seat))
             return False
-        world = _world(state, here.world)
+        world = by_id(state.board.worlds, here.world)
         if here.order == 1:
             flow.emit(MovedInOtherWorld(inv.seat, inv.where, world.areas[1]))
             return False

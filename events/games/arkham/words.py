@@ -8,6 +8,7 @@ monster by its name (a defeated one from the trophy its investigator took, AH-C6
 
 from __future__ import annotations
 
+from events.lookup import by_id
 from events.words import Join, Msg, Name, Seat, Word
 
 TYPE_CHECKING = False
@@ -19,19 +20,16 @@ GAME = "arkham"
 
 def area(state: Any, area_id: object) -> Name:
     """An area or Other World by its id, named in the reader's language (the board's name in English)."""
-    if state is not None:
-        for item in state.board.areas:
-            if item.id == area_id:
-                return Name(GAME, item.id, item.name)
-    return Name(GAME, area_id)
+    item = by_id(state.board.areas, area_id) if state is not None else None
+    return Name(GAME, area_id) if item is None else Name(GAME, item.id, item.name)
 
 
 def monster(state: Any, monster_id: object) -> object:
     """A monster by its id: the name of the monster on the board, or of the trophy taken from it."""
     if state is not None:
-        for item in state.monsters:
-            if item.id == monster_id:
-                return Name(GAME, item.name)
+        item = by_id(state.monsters, monster_id)
+        if item is not None:
+            return Name(GAME, item.name)
         for investigator in state.investigators:
             for trophy_id, name in investigator.trophies:
                 if trophy_id == monster_id:

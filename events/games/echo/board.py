@@ -7,6 +7,7 @@ with its map and cards already inlined (the shell reads files; the core does not
 from __future__ import annotations
 
 from events.games.echo.model import Cards, Enemy, EnemyCard, Investigator, Item, Link, Location, Map, Spell
+from events.lookup import by_id, by_id_or_raise
 from events.validate import (
     ScenarioError,
     array,
@@ -284,29 +285,9 @@ def neighbours(board: Map) -> dict:
     return {place: tuple(sorted(near)) for place, near in table.items()}
 
 
-def location(board: Map, lid: str) -> Location | None:
-    for item in board.locations:
-        if item.id == lid:
-            return item
-    return None
-
-
 def enemy_card(cards: Cards, cid: str) -> EnemyCard:
-    for card in cards.enemies:
-        if card.id == cid:
-            return card
-    raise KeyError(f"no enemy card {cid!r}")
+    return by_id_or_raise(cards.enemies, cid, "enemy card")
 
 
 def spell(cards: Cards, cid: str) -> Spell | None:
-    for card in cards.spells:
-        if card.id == cid:
-            return card
-    return None
-
-
-def item(cards: Cards, cid: str) -> Item | None:
-    for card in cards.items:
-        if card.id == cid:
-            return card
-    return None
+    return by_id(cards.spells, cid)

@@ -28,7 +28,6 @@ from events.games.echo.model import (
     CombatStepBegan,
     DetainedExchanged,
     EndMove,
-    Enemy,
     EnemyAttacked,
     EnemyDamaged,
     EnemyDetained,
@@ -59,6 +58,7 @@ from events.games.echo.model import (
     Trade,
     TurnEnded,
 )
+from events.lookup import by_id, by_id_or_raise
 from events.rules import Named, Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
@@ -130,15 +130,8 @@ def left_of(state: State, seat: str) -> str:
     return state.seats[(seat_index(state, seat) + 1) % len(state.seats)]
 
 
-def enemy(state: State, eid: str) -> Enemy | None:
-    for item in state.enemies:
-        if item.id == eid:
-            return item
-    return None
-
-
 def card_of(state: State, eid: str) -> Any:
-    return boards.enemy_card(state.cards, enemy(state, eid).card)
+    return by_id_or_raise(state.cards.enemies, by_id(state.enemies, eid).card, "enemy card")
 
 
 def enemy_name(state: State, eid: str) -> str:
@@ -147,7 +140,7 @@ def enemy_name(state: State, eid: str) -> str:
 
 
 def place_name(state: State, lid: str) -> str:
-    place = boards.location(state.map, lid)
+    place = by_id(state.map.locations, lid)
     return f"{place.name_en} / {place.name_ru}" if place is not None else repr(lid)
 
 
@@ -156,7 +149,7 @@ def place_name(state: State, lid: str) -> str:
 
 def _place(state: State, lid: str) -> Named | str:
     """``place_name`` as a thing of the data: English and Russian from the map, French from its names."""
-    place = boards.location(state.map, lid)
+    place = by_id(state.map.locations, lid)
     if place is None:
         return repr(lid)
     return named(place.name_en, f"{place.name_en} / {place.name_ru}", ru=place.name_ru)
@@ -174,7 +167,7 @@ def _enemy(state: State, eid: str) -> Phrase:
 
 def _enemies(state: State, ids: tuple) -> tuple:
     """Enemies by name; an id no enemy of the state has stays as it is."""
-    return tuple(_enemy(state, eid) if enemy(state, eid) is not None else eid for eid in ids)
+    return tuple(_enemy(state, eid) if by_id(state.enemies, eid) is not None else eid for eid in ids)
 
 
 def _awaited(state: State) -> Phrase:
@@ -217,7 +210,7 @@ def unescaped(state: State, seat: str) -> tuple:
 def combat_enemies(state: State) -> tuple:
     """Ids of the enemies still in the fight (active), in the fight's order."""
     combat = state.combat
-    return tuple(eid for eid in combat.enemies if enemy(state, eid).status == "active")
+    return tuple(eid for eid in combat.enemies if by_id(state.enemies, eid).status == "active")
 
 
 def targets(state: State, seat: str) -> tuple:
@@ -231,11 +224,11 @@ def weapons(state: State, seat: str) -> tuple:
     inv = investigator(state, seat)
     out = []
     for cid in inv.items:
-        card = boards.item(state.cards, cid)
+        card = by_id(state.cards.items, cid)
         if card.sanity or card.health:
             out.append(cid)
     for cid in inv.spells:
-        if boards.spell(state.cards, cid).combat:
+        if by_id(state.cards.spells, cid).combat:
             out.append(cid)
     return tuple(out)
 
@@ -456,7 +449,7 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
                     "other": "{enemies} are in {place}: even with {n} movement points left, {name} must defeat every "
                              "enemy here or escape them all"}, enemies=names, place=here, n=inv.mp, name=_card(inv))
     elif isinstance(command, Evade):
-        target = enemy(state, command.enemy)
+        target = by_id(state.enemies, command.enemy)
         if target is None or target.status != "active" or target.location != inv.location:
             refused = refuse("EC-4", "reject.echo.no_enemy_to_evade", "there is no enemy '{id}' to evade in {place}",
                              id=command.enemy, place=here)
@@ -484,7 +477,7 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
 
 def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
     here = _place(state, inv.location)
-    if boards.location(state.map, to) is None:
+    if by_id(state.map.locations, to) is None:
         return refuse("EC-C1", "reject.echo.no_location", "there is no location '{id}' on this map", id=to)
     if blocking:
         names = _enemies(state, tuple(item.id for item in blocking))
@@ -692,14 +685,14 @@ def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Reject
         return refuse("EC-9", "reject.echo.not_a_target", "'{id}' is not an enemy {name} is fighting (fighting: "
                       "{ids})", id=command.enemy, name=_card(inv), ids=_enemies(state, targets(state, seat)))
     cid = command.card
-    item = boards.item(state.cards, cid)
+    item = by_id(state.cards.items, cid)
     if item is not None and cid in inv.items:
         if not (item.sanity or item.health):
             return refuse("EC-9", "reject.echo.no_damage", "{card} deals no damage: it is nothing to strike with",
                           card=_card(item))
         events: list = [ItemStruck(seat, command.enemy, cid, item.sanity, item.health)]
         return events + _hurt_enemy(state, seat, command.enemy, item.sanity, item.health, "EC-9")
-    spell = boards.spell(state.cards, cid)
+    spell = by_id(state.cards.spells, cid)
     if item is None and spell is None:  # no card of the game's data at all: EC-C2's cards are all there is
         return refuse("EC-C2", "reject.echo.unknown_card", "'{id}' is no item or spell of this game's cards", id=cid)
     if spell is None or cid not in inv.spells:
@@ -724,7 +717,7 @@ def _strike(state: State, seat: str, command: Strike, rng: Any) -> list | Reject
 
 def _hurt_enemy(state: State, seat: str, eid: str, sanity_loss: int, health_loss: int, rule: str) -> list:
     """EC-12 damage, then EC-17 (and EC-C4): detained or dead."""
-    target = enemy(state, eid)
+    target = by_id(state.enemies, eid)
     sanity = target.sanity - sanity_loss
     health = target.health - health_loss
     events: list = [EnemyDamaged(eid, seat, sanity_loss, health_loss, sanity, health, rule)]
@@ -798,7 +791,7 @@ def _trade(state: State, seat: str, command: Trade) -> list | Rejection:
     if what in giver.items:
         return [ItemTraded(seat, command.to, what)]
     if what in giver.spells:
-        known = boards.spell(state.cards, what)
+        known = by_id(state.cards.spells, what)
         return refuse("EC-20", "reject.echo.spell_trade", "{spell} is a spell: spells cannot be traded, only items",
                       spell=_card(known) if known is not None else repr(what))
     if what in giver.allies:

@@ -9,6 +9,7 @@ the English one: never both.
 
 from __future__ import annotations
 
+from events.lookup import by_id
 from events.words import Join, Msg, Name, Seat, Word
 
 TYPE_CHECKING = False
@@ -25,27 +26,25 @@ def _named(ru: str, en: str) -> Name:
 def name(state: Any, key: object) -> object:
     """A place, card, enemy (by its card) or investigator (``seat:<seat>``) by name; else the id."""
     if state is not None:
-        for place in state.map.locations:
-            if place.id == key:
-                return _named(place.name_ru, place.name_en)
-        for foe in state.enemies:
-            if foe.id == key:
-                key = foe.card
-                break
+        place = by_id(state.map.locations, key)
+        if place is not None:
+            return _named(place.name_ru, place.name_en)
+        foe = by_id(state.enemies, key)
+        if foe is not None:
+            key = foe.card
         for group in (state.cards.enemies, state.cards.spells, state.cards.items):
-            for card in group:
-                if card.id == key:
-                    return _named(card.name_ru, card.name_en)
+            card = by_id(group, key)
+            if card is not None:
+                return _named(card.name_ru, card.name_en)
     return str(key)
 
 
 def who(state: Any, seat: str) -> object:
     """A seat with its investigator's name: ``red (Lisa)``."""
-    if state is not None:
-        for inv in state.investigators:
-            if inv.seat == seat:
-                return Msg("echo.who", seat=Seat(seat), name=_named(inv.name_ru, inv.name_en))
-    return Seat(seat)
+    inv = by_id(state.investigators, seat, "seat") if state is not None else None
+    if inv is None:
+        return Seat(seat)
+    return Msg("echo.who", seat=Seat(seat), name=_named(inv.name_ru, inv.name_en))
 
 
 def _faces(dice: tuple) -> str:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from events.games.gloomhaven.model import Candidate, Considered, Option
 from events.geometry.hexgrid import hex_distance, hex_length
 from events.geometry.hexmap import hexmap_path_to, hexmap_paths, hexmap_rotate
+from events.lookup import by_id
 
 FAR = 10_000  # proximity of an enemy walls cut off entirely: it sorts last
 
@@ -146,7 +147,7 @@ STOP_STEPS = ("GH-C9 fewest negative hexes on the route", "GH-C9 least path left
 def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str = "walk",
                  muddled: bool = False, jotl: bool = False) -> Plan:
     """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11)."""
-    actor = next(body for body in field.bodies if body.id == actor_id)
+    actor = by_id(field.bodies, actor_id)
     reach_attack = attack or MELEE  # GH-C4: no attack, focus as if melee
     enemies = tuple(sorted((body for body in field.bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
     walker = _Mover(field, actor, mode, jotl)
@@ -181,7 +182,7 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
     options: list = []
     destinations: list = []
     for focus_id in foci:
-        focus = next(enemy for enemy in enemies if enemy.id == focus_id)
+        focus = by_id(enemies, focus_id)
         found, weighed = turn.options(focus, attack_hexes[focus_id])
         options += found
         destinations += weighed

@@ -3,7 +3,8 @@ gloomhaven monster-turn --log`` and the replay page's "Ask the rules" (``client/
 
 from __future__ import annotations
 
-from events.games.gloomhaven.rules import figure_of, plan_for
+from events.games.gloomhaven.rules import plan_for
+from events.lookup import by_id
 
 
 def monsters(state: object) -> list:
@@ -18,7 +19,7 @@ def monster_plan(state: object, figure_id: object) -> tuple:
     "no-card" (GH-C3) when no ability card of its kind is drawn this round, so its turn cannot
     be planned yet.
     """
-    figure = figure_of(state, figure_id) if figure_id is not None else None
+    figure = by_id(state.figures, figure_id) if figure_id is not None else None
     if figure is None or figure.kind == "character":
         return None, "not-a-monster"
     drawn = [group.card for group in state.groups if group.name == figure.name]

@@ -63,6 +63,7 @@ from events.games.gloomhaven.model import (
 )
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_path_to, hexmap_paths
+from events.lookup import by_id
 from events.rules import Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
@@ -124,41 +125,20 @@ def initial_state(event: GameStarted) -> State:
 
 
 def hero_of(state: State, seat: str) -> Hero | None:
-    for hero in state.heroes:
-        if hero.seat == seat:
-            return hero
-    return None
+    return by_id(state.heroes, seat, "seat")
 
 
 def figure_of(state: State, figure_id: str) -> Figure | None:
-    for figure in state.figures:
-        if figure.id == figure_id:
-            return figure
-    return None
+    return by_id(state.figures, figure_id)
 
 
 def _card(state: State, card_id: str) -> Any:
+    """A character's ability card by its id, whichever class's it is."""
     for cls in state.classes:
-        for card in cls.cards:
-            if card.id == card_id:
-                return card
+        card = by_id(cls.cards, card_id)
+        if card is not None:
+            return card
     return None
-
-
-def _class(state: State, name: str) -> Any:
-    return next(cls for cls in state.classes if cls.name == name)
-
-
-def _type(state: State, name: str) -> Any:
-    return next(monster_type for monster_type in state.types if monster_type.name == name)
-
-
-def _group(state: State, name: str) -> Group:
-    return next(group for group in state.groups if group.name == name)
-
-
-def _deck(state: State, owner: str) -> Deck:
-    return next(deck for deck in state.decks if deck.owner == owner)
 
 
 def _living_heroes(state: State) -> tuple:
@@ -201,7 +181,7 @@ def turn(state: Any) -> tuple:
     if state.phase == "select":
         return tuple(hero.seat for hero in state.heroes if not hero.exhausted and hero.pick is None)
     if state.phase == "act" and state.acting is not None:
-        figure = figure_of(state, state.acting)
+        figure = by_id(state.figures, state.acting)
         if figure is not None and figure.kind == "character":
             return (figure.seat,)
     return ()
@@ -212,7 +192,7 @@ def turn(state: Any) -> tuple:
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     """A command becomes events, or a Rejection citing the clause that forbids it."""
-    hero = hero_of(state, seat)  # a seat of a game under way, a command of ours: GUARDS ran first
+    hero = by_id(state.heroes, seat, "seat")  # a seat of a game under way, a command of ours: GUARDS ran first
     flow = Flow(state, evolve)  # every event folded once, here; the Table keeps the states
     if isinstance(command, (SelectCards, DeclareLongRest)):
         refused = _decide_pick(flow, hero, command)
@@ -289,13 +269,13 @@ def _reveal(state: State, rng: Any) -> list:
     for group in state.groups:
         if group.name not in on_map:
             continue
-        monster_type = _type(state, group.name)
+        monster_type = by_id(state.types, group.name, "name")
         left = tuple(card.id for card in monster_type.deck if card.id not in group.drawn)
         if not left:
             left = tuple(card.id for card in monster_type.deck)
         initiative = {card.id: card.initiative for card in monster_type.deck}
         chosen = rng.pick(left, face=initiative.get)  # a loaded die names the initiative
-        card = next(card for card in monster_type.deck if card.id == chosen)
+        card = by_id(monster_type.deck, chosen)
         events.append(MonsterCardDrawn(group.name, chosen, card.initiative))
     return events
 
@@ -310,7 +290,7 @@ def _slots(state: State) -> list:
     for group in state.groups:
         if group.card is None or not any(f.name == group.name for f in _monsters(state)):
             continue
-        card = next(card for card in _type(state, group.name).deck if card.id == group.card)
+        card = by_id(by_id(state.types, group.name, "name").deck, group.card)
         slots.append(((card.initiative, 1, 0), "group", group.name))
     return slots
 
@@ -421,7 +401,7 @@ def _cards_named(state: State, card_ids: tuple) -> tuple:
 def _figure_named(state: State, figure_id: object) -> object:
     """A figure in a reason as the log names it (words.fig): a seat, "Bandit Guard 2 (elite)", a summon's name;
     what the client sent if no figure has that id."""
-    found = figure_of(state, figure_id) if isinstance(figure_id, str) else None
+    found = by_id(state.figures, figure_id) if isinstance(figure_id, str) else None
     if found is None:
         return repr(figure_id)
     if found.kind == "character":
@@ -478,13 +458,13 @@ def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejecti
                           other=phrase(*HALVES[other]))
     card = _card(state, command.card)
     action = card.top if command.half == "top" else card.bottom
-    me = figure_of(state, hero.seat)
+    me = by_id(state.figures, hero.seat)
     flow.emit(CardPlayed(hero.seat, card.id, command.half, action.kind, bool(command.skip)))
     if not command.skip:
         refused = _character_action(flow, me, action, command, rng)
         if refused is not None:
             return refused
-    hero_now = hero_of(flow.state, hero.seat)
+    hero_now = by_id(flow.state.heroes, hero.seat, "seat")
     if not hero_now.exhausted and len(hero_now.used) == 2:
         flow.emit(_discard(flow.state, hero_now), TurnEnded(hero.seat))
     return None
@@ -673,7 +653,7 @@ def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: 
     hexmap = hexmap_of(state)
     reach = max(1, action.range)
     for target_id in targets:
-        target = figure_of(state, target_id)
+        target = by_id(state.figures, target_id)
         if target is None or target.kind != "monster":
             return refuse("GH-C5", "reject.gloomhaven.not_a_monster", "{figure} is not a monster on the map",
                           figure=_figure_named(state, target_id))
@@ -700,7 +680,7 @@ def _character_attack(flow: Flow, me: Figure, action: Any, targets: tuple, rng: 
 def _character_heal(state: State, me: Figure, action: Any, targets: tuple) -> list | Rejection:
     if len(targets) != 1:
         return refuse("GH-C3", "reject.gloomhaven.heal_one", "a heal names one figure, got {count}", count=len(targets))
-    target = figure_of(state, targets[0])
+    target = by_id(state.figures, targets[0])
     if target is None or _team(target) != _team(me):
         return refuse("GH-C3", "reject.gloomhaven.not_an_ally", "{figure} is not an ally on the map",
                       figure=_figure_named(state, targets[0]))
@@ -724,7 +704,7 @@ def _character_summon(state: State, me: Figure, action: Any, path: tuple) -> lis
                       hex=str(list(hex)))
     if hex in state.map.obstacles or any(f.hex == hex for f in state.figures):
         return refuse("GH-4", "reject.gloomhaven.not_free", "hex {hex} is not free", hex=str(list(hex)))
-    summon = next(s for s in _class(state, me.name).summons if s.name == action.summon)
+    summon = by_id(by_id(state.classes, me.name, "name").summons, action.summon, "name")
     number = 1 + max([f.number for f in state.figures if f.kind == "summon" and f.seat == me.seat] + [0])
     figure = Figure(f"{me.seat}-s{number}", "summon", summon.name, "", number, me.seat, hex, summon.stats.hp,
                     summon.stats.hp, summon.stats, summon.flying, state.round)
@@ -742,7 +722,7 @@ def _decide_rest_lose(flow: Flow, hero: Hero, command: RestLose) -> Rejection | 
         return refuse("GH-C6", "reject.gloomhaven.not_discarded", "card {card} is not in {seat}'s discard pile "
                       "({cards})", card=_card_named(state, command.card), seat=hero.seat,
                       cards=_cards_named(state, hero.discard))
-    me = figure_of(state, hero.seat)
+    me = by_id(state.figures, hero.seat)
     returned = tuple(card for card in hero.discard if card != command.card)
     flow.emit(LongRested(hero.seat, command.card, returned, min(2, me.max_hp - me.hp)), TurnEnded(hero.seat))
     return None
@@ -776,15 +756,15 @@ def _attacks(flow: Flow, attacker: Figure, value: int, range: int, targets: tupl
     first, so every draw of one attack comes from one deck.
     """
     for target_id in targets:
-        target = figure_of(flow.state, target_id)
+        target = by_id(flow.state.figures, target_id)
         if target is None:
             continue
         disadvantage = range > 0 and hexmap_of(flow.state).are_adjacent(attacker.hex, target.hex)
         two = advantage != disadvantage
-        left = _remaining(_deck(flow.state, owner))
+        left = _remaining(by_id(flow.state.decks, owner, "owner"))
         if len(left) < (2 if two else 1):
             flow.emit(DeckReshuffled(owner))
-            left = _remaining(_deck(flow.state, owner))
+            left = _remaining(by_id(flow.state.decks, owner, "owner"))
         first = rng.pick(left, face=MODIFIER_FACES.get)
         drawn = (first,)
         if two:
@@ -810,8 +790,8 @@ def _attacks(flow: Flow, attacker: Figure, value: int, range: int, targets: tupl
 
 
 def _card_of(state: State, figure: Figure) -> Any:
-    group = _group(state, figure.name)
-    return next(card for card in _type(state, figure.name).deck if card.id == group.card)
+    group = by_id(state.groups, figure.name, "name")
+    return by_id(by_id(state.types, figure.name, "name").deck, group.card)
 
 
 def _abilities(state: State, figure: Figure) -> tuple:
@@ -916,11 +896,11 @@ def _execute(flow: Flow, figure: Figure, option: Any, rng: Any) -> None:
         mode = "fly" if figure.flying else ("jump" if jump else "walk")
         flow.emit(*_movement_events(flow.state, figure, option.path, mode, option.movement,
                                     "GH-5" if mode != "walk" else "GH-7"))
-    me = figure_of(flow.state, figure.id)
+    me = by_id(flow.state.figures, figure.id)
     if me is not None and attack is not None and option.attacks:
         owner = MONSTERS if figure.kind == "monster" else figure.seat  # GH-8: the summoner's deck
         _attacks(flow, me, value, attack.range, option.attacks, owner, rng)
-    me = figure_of(flow.state, figure.id)
+    me = by_id(flow.state.figures, figure.id)
     if me is not None:
         flow.emit(*_other_abilities(flow.state, me))
     flow.emit(TurnEnded(figure.id))
@@ -936,7 +916,7 @@ def _choosers(state: State, focus: tuple) -> tuple:
     if len(focus) > 1:
         seats = set()
         for figure_id in focus:
-            figure = figure_of(state, figure_id)
+            figure = by_id(state.figures, figure_id)
             if figure is None or figure.kind == "monster":
                 return living
             seats.add(figure.seat)
@@ -952,7 +932,7 @@ def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Re
     if pending is None or pending.kind != "monster":
         return refuse("GH-C4", "reject.gloomhaven.no_choice", "no monster is waiting for the players to choose")
     if seat not in pending.seats:
-        hero = hero_of(state, seat)
+        hero = by_id(state.heroes, seat, "seat")
         if hero is not None and not hero.exhausted:
             return refuse("GH-C11", "reject.gloomhaven.focus_tied", "the characters tied for {figure}'s focus "
                           "choose: {seats}, not {seat}", figure=_figure_named(state, pending.about[0]),
@@ -963,7 +943,7 @@ def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Re
     if not 0 <= index < len(pending.options):
         return refuse("GH-C4", "reject.gloomhaven.option", "choose an option from 0 to {last}, got {index}",
                       last=len(pending.options) - 1, index=index)
-    figure = figure_of(state, pending.about[0])
+    figure = by_id(state.figures, pending.about[0])
     option = pending.options[index]
     flow.emit(OptionChosen(seat, figure.id, index, option, "GH-C4"))
     _execute(flow, figure, option, rng)
@@ -999,7 +979,7 @@ def _end_round(state: State) -> list:
         if "x2" in deck.drawn or "null" in deck.drawn:
             reshuffled.append(deck.owner)
     for group in state.groups:
-        if group.card is not None and next(c for c in _type(state, group.name).deck if c.id == group.card).shuffle:
+        if group.card is not None and by_id(by_id(state.types, group.name, "name").deck, group.card).shuffle:
             reshuffled.append(group.name)
     events: list = [RoundEnded(state.round, tuple(reshuffled))]
     if state.round >= state.rounds:
@@ -1048,7 +1028,7 @@ def _next_step(flow: Flow, rng: Any) -> bool:
     if state.phase != "act":
         return False
     if state.acting is not None:
-        figure = figure_of(state, state.acting)
+        figure = by_id(state.figures, state.acting)
         if figure is None:  # it fell during its own turn
             flow.emit(TurnEnded(state.acting))
             return True
@@ -1061,7 +1041,7 @@ def _next_step(flow: Flow, rng: Any) -> bool:
             flow.emit(*_end_round(state))
         return True
     figure_id = state.order[state.current][0]
-    figure = figure_of(state, figure_id)
+    figure = by_id(state.figures, figure_id)
     if figure.kind == "character":
         flow.emit(TurnStarted(figure_id))
     else:
@@ -1102,7 +1082,7 @@ def evolve(state: Any, event: Any) -> State:
                            acting=None, settled=(), pending=None)
             return after
         case CharacterExhausted(seat, _cause, _rule):
-            hero = hero_of(s, seat)
+            hero = by_id(s.heroes, seat, "seat")
             cards = hero.hand + hero.discard + hero.lost + hero.active
             heroes = _replace_hero(s, seat, hand=(), discard=(), lost=cards, active=(), pick=None, exhausted=True)
             figures = tuple(f for f in s.figures if f.seat != seat)  # the figure and its summons leave
@@ -1113,7 +1093,7 @@ def evolve(state: Any, event: Any) -> State:
         case CardsRevealed(picks):
             heroes = s.heroes
             for seat, cards, leading, long_rest in picks:
-                hero = next(h for h in heroes if h.seat == seat)
+                hero = by_id(heroes, seat, "seat")
                 if long_rest:
                     changes = {"long_rest": True, "initiative": LONG_REST_INITIATIVE, "secondary": LONG_REST_INITIATIVE}
                 else:
@@ -1123,7 +1103,7 @@ def evolve(state: Any, event: Any) -> State:
                 heroes = tuple(h.but(pick=None, **changes) if h.seat == seat else h for h in heroes)
             return s.but(heroes=heroes)
         case MonsterCardDrawn(name, card, _initiative):
-            monster_type = _type(s, name)
+            monster_type = by_id(s.types, name, "name")
             groups = []
             for g in s.groups:
                 if g.name == name:
@@ -1144,7 +1124,7 @@ def evolve(state: Any, event: Any) -> State:
                 after = after.but(heroes=_replace_hero(after, figure, used=()))
             return after
         case CardPlayed(seat, card, half, _action, _skipped):
-            hero = hero_of(s, seat)
+            hero = by_id(s.heroes, seat, "seat")
             return s.but(heroes=_replace_hero(s, seat, used=hero.used + ((card, half),)))
         case FigureMoved(figure, _start, path, _mode, _cost, _rule):
             if not path:
@@ -1153,11 +1133,11 @@ def evolve(state: Any, event: Any) -> State:
         case DoorOpened(_figure, hex):
             return s.but(open_doors=tuple(sorted(s.open_doors + (hex,))))
         case TrapSprung(figure, hex, damage, _rule):
-            f = figure_of(s, figure)
+            f = by_id(s.figures, figure)
             return s.but(figures=_replace_figure(s, figure, hp=f.hp - damage),
                           traps=tuple(t for t in s.traps if t != hex))
         case HazardEntered(figure, _hex, damage, _rule):
-            f = figure_of(s, figure)
+            f = by_id(s.figures, figure)
             return s.but(figures=_replace_figure(s, figure, hp=f.hp - damage))
         case AttackResolved(_attacker, target, deck, _value, drawn, _used, _effect, _damage, hp):
             decks = tuple(d.but(drawn=d.drawn + drawn) if d.owner == deck else d for d in s.decks)
@@ -1177,24 +1157,24 @@ def evolve(state: Any, event: Any) -> State:
         case OptionChosen():
             return s.but(pending=None)
         case TurnEnded(figure):
-            hero = hero_of(s, figure)
+            hero = by_id(s.heroes, figure, "seat")
             after = s
             if hero is not None:
                 after = s.but(heroes=_replace_hero(s, figure, used=()))
             return after.but(acting=None, current=_next_alive(after, s.current + 1))
         case CardsDiscarded(seat, discarded, lost):
-            hero = hero_of(s, seat)
+            hero = by_id(s.heroes, seat, "seat")
             return s.but(heroes=_replace_hero(s, seat, active=(), discard=hero.discard + discarded,
                                                   lost=hero.lost + lost))
         case LongRested(seat, lost, returned, healed):
-            hero = hero_of(s, seat)
-            f = figure_of(s, seat)
+            hero = by_id(s.heroes, seat, "seat")
+            f = by_id(s.figures, seat)
             heroes = _replace_hero(s, seat, discard=(), lost=hero.lost + (lost,), hand=hero.hand + returned)
             return s.but(heroes=heroes, figures=_replace_figure(s, seat, hp=f.hp + healed))
         case ShortRestOffered(seats_):
             return s.but(phase="rest", pending=Pending("short-rest", seats_, (), ()))
         case ShortRested(seat, lost, returned):
-            hero = hero_of(s, seat)
+            hero = by_id(s.heroes, seat, "seat")
             heroes = _replace_hero(s, seat, discard=(), lost=hero.lost + (lost,), hand=hero.hand + returned)
             return s.but(heroes=heroes, pending=_without_seat(s.pending, seat))
         case ShortRestDeclined(seat):
@@ -1229,7 +1209,7 @@ def legal(state: Any, seat: str) -> list:
     """The commands ``decide`` accepts from ``seat`` now (one path per reachable hex, for bots and hints)."""
     if seat not in turn(state):
         return []
-    hero = hero_of(state, seat)
+    hero = by_id(state.heroes, seat, "seat")
     pending = state.pending
     if pending is not None:
         if pending.kind in ("initiative", "monster-order"):
@@ -1249,7 +1229,7 @@ def legal(state: Any, seat: str) -> list:
     if hero.long_rest:
         return [RestLose(card) for card in hero.discard]
     out = []
-    me = figure_of(state, seat)
+    me = by_id(state.figures, seat)
     for card_id in hero.active:
         if any(used == card_id for used, _half in hero.used):
             continue

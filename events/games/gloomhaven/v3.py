@@ -14,6 +14,7 @@ from __future__ import annotations
 from events.game import Flow
 from events.games.gloomhaven import rules
 from events.games.gloomhaven.model import MonsterTurnPlanned
+from events.lookup import by_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def plan_rule(state: Any, plan: MonsterTurnPlanned) -> str:
     whose attack is an area pattern (``state`` the one the plan was made on); GH-6 otherwise."""
     if plan.decided_by == TIED:
         return "GH-C11"
-    figure = rules.figure_of(state, plan.figure)
+    figure = by_id(state.figures, plan.figure)
     if figure is not None:
         _move, _jump, attack, _value, _heal = rules._abilities(state, figure)
         if attack is not None and attack.pattern:

@@ -13,7 +13,8 @@ into catalogue keys (``gh.step.<English step>``, ``gh.label.<name>``); anything 
 
 from __future__ import annotations
 
-from events.games.gloomhaven.rules import _card, figure_of, hero_of
+from events.games.gloomhaven.rules import _card
+from events.lookup import by_id
 from events.words import Join, Msg, Name, Seat, Word
 
 TYPE_CHECKING = False
@@ -58,9 +59,9 @@ def cards(state: Any, card_ids: tuple, separator: str = " + ") -> Join:
 
 def fig(state: Any, figure_id: object) -> object:
     """A figure by name: a seat, "Bandit Guard 2 (elite)", a summon's name."""
-    found = figure_of(state, figure_id) if state is not None else None
+    found = by_id(state.figures, figure_id) if state is not None else None
     if found is None:  # an exhausted character has left the map (GH-1), its seat has not
-        return Seat(figure_id) if state is not None and hero_of(state, figure_id) is not None else str(figure_id)
+        return Seat(figure_id) if state is not None and by_id(state.heroes, figure_id, "seat") is not None else str(figure_id)
     if found.kind == "character":
         return Seat(found.seat or figure_id)
     if found.kind == "monster":
@@ -75,9 +76,9 @@ def figs(state: Any, figure_ids: tuple) -> Join:
 
 def named(state: Any, item: str) -> object:
     """A seat, a figure or a monster type, by name."""
-    if state is not None and hero_of(state, item) is not None:
+    if state is not None and by_id(state.heroes, item, "seat") is not None:
         return Seat(item)
-    if state is not None and figure_of(state, item) is not None:
+    if state is not None and by_id(state.figures, item) is not None:
         return fig(state, item)
     return Name(GAME, item)
 

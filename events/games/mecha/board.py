@@ -255,9 +255,3 @@ def neighbours(board: Board) -> dict:
         object.__setattr__(board, "_near", table)
     return table
 
-
-def location(board: Board, number: int) -> Location | None:
-    for item in board.locations:
-        if item.number == number:
-            return item
-    return None

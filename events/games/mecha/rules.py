@@ -21,6 +21,7 @@ from events.games.mecha.model import (
     TurnPassed,
 )
 from events.geometry.graph import graph_within
+from events.lookup import by_id
 from events.rules import Phrase, Rejection, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
@@ -147,7 +148,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         # A destination no Mecha could ever enter, or where this one stands, is refused under its own
         # clause (MV-1, MV-2, MV-3, MV-4) before the turn: MV-C3 only for what the rules allow.
         if isinstance(command, Move) and command.to is not None and (
-                isinstance(command.to, str) or boards.location(state.board, command.to) is None
+                isinstance(command.to, str) or by_id(state.board.locations, command.to, "number") is None
                 or command.to == state.positions[index]):
             return _why_not(state, index, command.to)
         return refuse("MV-C3", "reject.mecha.turn", "it is {seat}'s turn, not {other_seat}'s",
@@ -202,7 +203,7 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
         if to.lower() == "camp":
             return refuse("MV-2", "reject.mecha.camp", "the Camp is not a Location: a Mecha that has left it never returns")
         return refuse("MV-1", "reject.mecha.not_a_number", "a Move goes to a Location number, got '{to}'", to=to)
-    if boards.location(state.board, to) is None:
+    if by_id(state.board.locations, to, "number") is None:
         return refuse("MV-1", "reject.mecha.no_location", "there is no Location {to} on this board", to=to)
     if to == here:
         return refuse("MV-3", "reject.mecha.already_there",
@@ -272,7 +273,7 @@ def _where(position: int | None) -> str:
 
 def _reveal(state: State, seat: str, number: int, rng: Any) -> list:
     """MV-6a…MV-8, in order: map token, face up, then Corruption until the level is reached."""
-    location = boards.location(state.board, number)
+    location = by_id(state.board.locations, number, "number")
     events: list = []
     if number in state.map_tokens:
         events.append(PlanTokenGained(seat, number))

@@ -51,6 +51,7 @@ from events.geometry.squares import (
     square_step_block,
     square_step_cost,
 )
+from events.lookup import by_id
 from events.rules import Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
 
@@ -101,17 +102,11 @@ def initial_state(event: GameStarted) -> State:
 
 
 def figure(state: State, figure_id: Any) -> Figure | None:
-    for item in state.figures:
-        if item.id == figure_id:
-            return item
-    return None
+    return by_id(state.figures, figure_id)
 
 
 def door(state: State, door_id: Any) -> Door | None:
-    for item in state.doors:
-        if item.id == door_id:
-            return item
-    return None
+    return by_id(state.doors, door_id)
 
 
 def door_edges(state: State, item: Door) -> tuple:
@@ -207,10 +202,7 @@ def standing(state: State, side: str | None = None) -> tuple:
 
 
 def occupant(state: State, square: tuple) -> Figure | None:
-    for item in state.figures:
-        if item.at == square:
-            return item
-    return None
+    return by_id(state.figures, square, "at")
 
 
 def side_of(state: State, seat: str) -> int:
@@ -312,7 +304,7 @@ def sight(state: State, attacker: tuple, target: tuple) -> tuple:
 
 
 def _screen_label(state: State, square: tuple) -> str:
-    item = occupant(state, square)
+    item = by_id(state.figures, square, "at")
     parts = []
     if item is not None:
         parts.append(f"{item.name} ({item.id})")
@@ -348,7 +340,7 @@ def legal(state: Any, seat: str) -> list:
     if active is None:
         done = set(state.activated)
         return [Activate(item.id) for item in standing(state, seat) if item.id not in done]
-    item = figure(state, active.figure)
+    item = by_id(state.figures, active.figure)
     if active.pending:
         return [DecideDoor(item.id, door_id, choice) for door_id in active.pending for choice in (True, False)]
     out: list = [Move(item.id, square) for square in sorted(destinations(state, item))]
@@ -383,7 +375,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
             return refuse("SK-C5", "reject.skirmish.none_acting",
                           "no figure is acting: activate one of {seat}'s figures first", seat=seat)
         command = Move(active.figure, command.to, command.path)
-    item = figure(state, command.figure)
+    item = by_id(state.figures, command.figure)
     if item is None:
         return refuse("SK-C1", "reject.skirmish.no_figure", "there is no figure {figure}",
                       figure=_shown(command.figure))
@@ -465,7 +457,7 @@ def _activated(state: State, item: Figure) -> Rejection:
 
 
 def _who(state: State, figure_id: str) -> Phrase | str:
-    item = figure(state, figure_id)
+    item = by_id(state.figures, figure_id)
     return _named(item) if item is not None else figure_id
 
 
@@ -540,7 +532,7 @@ def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejectio
         if square in grid.pits:
             return refuse("SK-5", "reject.skirmish.step_pit", "{step}: {square} is a pit: no figure may enter it",
                           step=step, square=square_name(square))
-        other = occupant(state, square)
+        other = by_id(state.figures, square, "at")
         if other is not None and other.id != item.id and other.side != item.side:
             return refuse("SK-C2", "reject.skirmish.step_enemy",
                           "{step}: {square} holds the enemy {who}: no figure enters an enemy's square", step=step,
@@ -565,7 +557,7 @@ def _walk(state: State, item: Figure, to: tuple, path: tuple) -> list | Rejectio
         return refuse("SK-C2", "reject.skirmish.path_ends_at_start",
                       "the path ends on {square}, where {who} started: a move ends elsewhere", square=square_name(to),
                       who=who)
-    other = occupant(state, to)
+    other = by_id(state.figures, to, "at")
     if other is not None:
         return _ally_there(square_name(to), other)
     return [_moved_along(state, item, to, path, cost, True)]
@@ -614,7 +606,7 @@ def _why_not(state: State, item: Figure, to: tuple) -> Rejection:
         return refuse("SK-C2", "reject.skirmish.already_on", "{who} is already on {square}", who=who, square=name)
     if to in grid.pits:
         return refuse("SK-5", "reject.skirmish.pit", "{square} is a pit: no figure may enter it", square=name)
-    other = occupant(state, to)
+    other = by_id(state.figures, to, "at")
     if other is not None and other.side != item.side:
         return refuse("SK-C2", "reject.skirmish.enemy_there",
                       "{square} holds the enemy {who}: no figure enters an enemy's square", square=name,
@@ -733,7 +725,7 @@ def _attack_refusal(state: State, item: Figure, target_id: Any) -> Rejection | N
         return refuse("SK-C2", "reject.skirmish.moved_too_far", "{who} moved {moved} movement points, more than its "
                       "{speed}: no attack after that", who=_named(item), moved=state.active.moved_before,
                       speed=item.speed)
-    target = figure(state, target_id)
+    target = by_id(state.figures, target_id)
     if target is None:
         return refuse("SK-C1", "reject.skirmish.no_figure", "there is no figure {figure}", figure=_shown(target_id))
     if target.at is None:
@@ -743,7 +735,7 @@ def _attack_refusal(state: State, item: Figure, target_id: Any) -> Rejection | N
 
 def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
     """The attack roll of an attack ``_attack_refusal`` allows (SK-C2, SK-C3, SK-C4)."""
-    target = figure(state, target_id)
+    target = by_id(state.figures, target_id)
     _los, _edge, cover, corner, screens = sight(state, item.at, target.at)
     defense = target.defense + (COVER_BONUS if cover else 0)
     roll = rng.roll(20)
@@ -798,13 +790,13 @@ def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -
 
 
 def _side(state: State, figure_id: str) -> str | None:
-    item = figure(state, figure_id)
+    item = by_id(state.figures, figure_id)
     return item.side if item is not None else None
 
 
 def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Rejection | None:
     """Why ``item`` may not contest the door now, or None (SK-6, SK-7, SK-8, SK-10, SK-11)."""
-    entry = door(state, command.door)
+    entry = by_id(state.doors, command.door)
     if entry is None:
         if not state.doors:
             return refuse("SK-6", "reject.skirmish.no_doors", "there is no door {door} (doors: none)",
@@ -816,8 +808,8 @@ def _contest_refusal(state: State, item: Figure, command: ContestDoor) -> Reject
 
 def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list:
     """The opposed roll (or SK-C4's taking) of a contest ``_contest_refusal`` allows."""
-    entry = door(state, command.door)
-    holder = figure(state, entry.holder)
+    entry = by_id(state.doors, command.door)
+    holder = by_id(state.figures, entry.holder)
     if not in_contact(state, holder, entry):  # SK-C4: no roll
         return [DoorTaken(entry.id, item.id, holder.id, command.open)]
     ally = holder.side == item.side
@@ -879,7 +871,7 @@ def _decide_door(state: State, item: Figure, command: DecideDoor) -> list | Reje
                           "{name} has no door to decide: door decisions come at the end of its actions", name=item.name)
         return refuse("SK-7", "reject.skirmish.not_pending", "'{door}' is not among the doors {name} must decide "
                       "({doors})", door=command.door, name=item.name, doors=pending)
-    entry = door(state, command.door)
+    entry = by_id(state.doors, command.door)
     rule = "SK-8" if entry.holder == item.id else "SK-7"
     event = DoorDecided(entry.id, item.id, command.open, entry.open, rule)
     if len(pending) > 1:
@@ -954,7 +946,7 @@ def evolve(state: Any, event: Any) -> State:
         case RoundEnded(number, next_side):
             return s.but(round=number + 1, turn=s.sides.index(next_side), activated=(), active=None)
         case AttackRolled():
-            hp = max(0, figure(s, event.target).hp - event.damage)
+            hp = max(0, by_id(s.figures, event.target).hp - event.damage)
             return s.but(figures=_with_figure(s, event.target, hp=hp), active=s.active.but(attacked=True))
         case GameStarted():
             return initial_state(event)

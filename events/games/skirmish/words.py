@@ -7,8 +7,9 @@ figure stays in it at 0 hp): ``client/i18n/names/skirmish.<lang>.json``, else th
 
 from __future__ import annotations
 
-from events.games.skirmish.rules import COVER_BONUS, figure
+from events.games.skirmish.rules import COVER_BONUS
 from events.geometry.squares import square_name
+from events.lookup import by_id
 from events.words import Join, Msg, Name, Seat
 
 TYPE_CHECKING = False
@@ -20,7 +21,7 @@ GAME = "skirmish"
 
 def fig(state: Any, figure_id: object) -> object:
     """A figure by its name in the reader's language, or its id where the state lacks it."""
-    item = figure(state, figure_id) if state is not None else None
+    item = by_id(state.figures, figure_id) if state is not None else None
     return str(figure_id) if item is None else Name(GAME, item.name)
 
 

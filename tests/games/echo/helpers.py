@@ -13,6 +13,7 @@ from pathlib import Path
 
 from events.games import load
 from events.log import Accepted, Table
+from events.lookup import by_id
 from events.rng import LoadedRng
 from tests.games.tables import read_scenario
 
@@ -94,6 +95,4 @@ def inv(tab: Table, seat: str):
 
 
 def foe(tab: Table, eid: str):
-    from events.games.echo.rules import enemy
-
-    return enemy(tab.state, eid)
+    return by_id(tab.state.enemies, eid)

@@ -13,6 +13,7 @@ from events.games.gloomhaven.model import (
     SelectCards,
     ShortRest,
 )
+from events.lookup import by_id
 from events.rng import Rng
 from events.rules import Rejection
 from tests import english
@@ -617,7 +618,7 @@ def test_gh_c5_a_deck_that_drew_2x_is_reshuffled_at_the_end_of_the_round():
     act(tab, "red", PlayCard("t-20", "bottom", skip=True))
     events = act(tab, "red", ShortRest(False))
     assert "red" in first(events, "RoundEnded").reshuffled
-    assert rules._deck(tab.state, "red").drawn == ()
+    assert by_id(tab.state.decks, "red", "owner").drawn == ()
 
 
 # --- GH-C6 resting ----------------------------------------------------------------------------------------

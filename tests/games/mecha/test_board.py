@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from events.games.mecha.board import load_bag, load_board, load_scenario, location, neighbours
+from events.games.mecha.board import load_bag, load_board, load_scenario, neighbours
+from events.lookup import by_id
 from events.validate import ScenarioError
 from tests.games.mecha.helpers import DATA_DIR, MECHA_DIR, builtin, chain, line, read_scenario, scenario
 
@@ -40,8 +41,8 @@ def test_mv_c1_sample_board_has_the_published_shape():
     assert all(item.map_token for item in board.locations if not item.face_up)
     assert len(board.card_spaces) == 5
     assert board.camp_adjacent == (2, 3, 4)
-    assert location(board, 20).name == "Impact Site"
-    assert location(board, 21) is None
+    assert by_id(board.locations, 20, "number").name == "Impact Site"
+    assert by_id(board.locations, 21, "number") is None
 
 
 def test_mv_c1_adjacency_is_derived_from_touching_hexes():
