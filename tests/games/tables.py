@@ -46,9 +46,12 @@ def json_blocks(doc: Path) -> list:
 
 
 def unregistered_records(model, *registries) -> set:
-    """The record classes ``model`` declares that none of its ``registries`` knows (they could never be decoded)."""
+    """The record classes ``model`` declares that none of its ``registries`` knows (they could never be decoded).
+
+    A record class names its own ``TYPE``; a base that only adds a slot (mecha's ``_Worked``) is none."""
     declared = {cls for _name, cls in inspect.getmembers(model, inspect.isclass)
-                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__}
+                if issubclass(cls, Record) and cls is not Record and cls.__module__ == model.__name__
+                and "TYPE" in vars(cls)}
     registered = set()
     for registry in registries:
         registered |= set(registry.by_type.values())
