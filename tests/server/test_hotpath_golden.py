@@ -18,6 +18,10 @@ same code gives the same bytes on every run.
     git archive 72ddf48 | (mkdir -p /tmp/base && tar -x -C /tmp/base)
     python -m tests.server.test_hotpath_golden --root /tmp/base --write tests/server/golden/hotpath.json
 
+It was re-recorded from main (``--root .``) when new gloomhaven games became gloomhaven-3 (issue
+19: a plan cites GH-C10 where an area attack decides): the version name and those citations are
+the only differences.
+
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.
 """
