@@ -132,14 +132,15 @@ def _record_parts(record: Any, link: Any) -> tuple:
         for name in names:
             if name:  # "" names the source
                 item = getattr(record, name)
-                if getattr(link, name) is not item:
+                before = getattr(link, name)
+                if before is not item:
                     place, key = where[name]
-                    listed[place] = key + record_json(item)
+                    listed[place] = key + _spelt_like(item, before)
                     if place < first:
                         first = place
     elif read is not None and _compress is not None:
         for name, place, key in _compress(cls._placed, map(_is_not, read(record), read(link))):
-            listed[place] = key + record_json(getattr(record, name))
+            listed[place] = key + _spelt_like(getattr(record, name), getattr(link, name))
             if place < first:
                 first = place
     else:
@@ -152,6 +153,31 @@ def _record_parts(record: Any, link: Any) -> tuple:
     parts = tuple(listed)
     _set(record, "_parts", parts)
     return parts, first, link
+
+
+def _spelt_like(item: Any, before: Any) -> str:
+    """``record_json(item)`` for a field that held ``before`` in the hashed source (CPython).
+
+    A record built by its constructor where a fold would have called ``but`` (skirmish's commonest
+    events, issue 13) says nothing of where it came from: one of ``before``'s type, with no memo of
+    its own, is spelt against ``before`` (its fields compared by identity, the unchanged ones'
+    texts reused), and so is each such item of a tuple against the item at its place in ``before``.
+    """
+    kind = type(item)
+    if kind is tuple:
+        if type(before) is not tuple or len(before) != len(item):
+            return record_json(item)
+        parts = []
+        index = 0
+        for new in item:
+            old = before[index]
+            index += 1
+            parts.append(record_json(new) if new is old or type(new) is not type(old) else _spelt_like(new, old))
+        return "[" + ",".join(parts) + "]"
+    if kind is type(before) and isinstance(item, Record) and getattr(item, "_parts", None) is None:
+        if type(getattr(before, "_parts", None)) is tuple:
+            _set(item, "_parts", before)  # as if ``before.but(...)`` had made it
+    return record_json(item)
 
 
 #: A sha256 state is kept for a stable beginning of a state's text only if it spares hashing at

@@ -117,7 +117,9 @@ class Record:
         """A copy with some fields changed: ``state.but(round=2)``. The one way to copy a record.
 
         Every record's ``__init__`` takes its fields in ``__slots__`` order (``Registry.build``
-        relies on it too), so the copy goes through ``__init__`` and keeps its checks.
+        relies on it too), so the copy goes through ``__init__`` and keeps its checks; given a
+        record's own fields it keeps their values (it may normalise, never change them), which is
+        what lets the incremental hash spell only the fields ``changes`` names (issue 16).
         """
         cls = type(self)
         read = cls._read
@@ -165,6 +167,27 @@ class Record:
         for name in self.__slots__:
             data[name] = to_data(getattr(self, name))
         return data
+
+
+def copied(copy: Record, source: Record, changes: dict) -> Record:
+    """``copy``, which its class's constructor built as ``source.but(**changes)`` would have, told so.
+
+    A few of the commonest events of a fold build their state positionally, where the generic
+    ``but`` would cost ~0.5 µs more per copy (issue 13: skirmish's fold no slower than before
+    ``Record.but``; docs/performance.md). This sets what ``but`` sets on its copies, so the
+    incremental hash (``events.canonical``) spells only the fields named in ``changes`` (a dict
+    of the new values, as ``but`` would have been given them; owned by the copy from now on).
+    """
+    link = getattr(source, "_parts", None)
+    if link is None or type(link) is tuple:
+        if not IN_BRYTHON:  # as ``but``: Brython keeps the source alone
+            changes[""] = source
+            _set(copy, "_parts", changes)
+        else:
+            _set(copy, "_parts", source)
+    else:
+        _set(copy, "_parts", link[""] if type(link) is dict else link)
+    return copy
 
 
 def to_data(value: Any) -> Any:
