@@ -146,8 +146,9 @@ def _record_parts(record: Any, link: Any) -> tuple:
     else:
         for name, place, key in cls._placed:
             item = getattr(record, name)
-            if getattr(link, name) is not item:
-                listed[place] = key + record_json(item)
+            before = getattr(link, name)
+            if before is not item:
+                listed[place] = key + _spelt_like(item, before)
                 if place < first:
                     first = place
     parts = tuple(listed)
@@ -156,7 +157,7 @@ def _record_parts(record: Any, link: Any) -> tuple:
 
 
 def _spelt_like(item: Any, before: Any) -> str:
-    """``record_json(item)`` for a field that held ``before`` in the hashed source (CPython).
+    """``record_json(item)`` for a field that held ``before`` in the hashed source.
 
     A record built by its constructor where a fold would have called ``but`` (skirmish's commonest
     events, issue 13) says nothing of where it came from: one of ``before``'s type, with no memo of
@@ -169,7 +170,9 @@ def _spelt_like(item: Any, before: Any) -> str:
             return record_json(item)
         parts = []
         index = 0
-        for new in item:
+        count = len(item)
+        while index < count:  # not a ``for``: Brython ends one with a StopIteration it raises (~7 µs)
+            new = item[index]
             old = before[index]
             index += 1
             parts.append(record_json(new) if new is old or type(new) is not type(old) else _spelt_like(new, old))

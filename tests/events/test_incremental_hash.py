@@ -169,3 +169,20 @@ def test_core_1_a_copy_hashes_on_from_the_sha256_state_of_the_text_its_source_sh
     state_hash(short)
     after = short.but(right=1)
     assert state_hash(after) == full_hash(after) and after._sha[0] == ()  # too short to keep a mark
+
+
+@pytest.mark.parametrize("name", ["mecha", "skirmish"])
+def test_core_1_without_cpythons_shortcuts_the_incremental_hash_is_the_full_one(name, monkeypatch):
+    """Brython's path (no sha256 copies, every field compared one by one), run here: the same values."""
+    import events.canonical as canonical
+
+    monkeypatch.setattr(canonical, "_marked", False)
+    monkeypatch.setattr(canonical, "_compress", None)
+    game = events.games.load(name)
+    scenario = [item for item in builtin_scenarios() if item.startswith(name + "/")][0]
+    table = Table.create(game, "g", load(scenario)[1], 3)
+    playout(table, {}, Rng(4), 60)
+    state = None
+    for envelope in table.envelopes:
+        state = game.evolve(state, envelope.event)
+        assert state_hash(state) == full_hash(state) == envelope.hash
