@@ -175,7 +175,15 @@ def _spelt_like(item: Any, before: Any) -> str:
             new = item[index]
             old = before[index]
             index += 1
-            parts.append(record_json(new) if new is old or type(new) is not type(old) else _spelt_like(new, old))
+            kind = type(new)
+            if kind is int:  # scalars as record_json spells them, without a call (Brython pays for each)
+                parts.append(str(new))
+            elif kind is str:
+                parts.append(_quote(new))
+            elif new is old or kind is not type(old):
+                parts.append(record_json(new))
+            else:
+                parts.append(_spelt_like(new, old))
         return "[" + ",".join(parts) + "]"
     if kind is type(before) and isinstance(item, Record) and getattr(item, "_parts", None) is None:
         if type(getattr(before, "_parts", None)) is tuple:
