@@ -32,7 +32,9 @@ class _Probe:
     __slots__ = ()
 
 
-if hasattr(_Probe(), "__dict__"):  # Brython
+IN_BRYTHON = hasattr(_Probe(), "__dict__")  # also for ``events.canonical``'s CPython-only paths
+
+if IN_BRYTHON:
     _reader = None
 else:
     from operator import attrgetter as _reader
@@ -51,10 +53,12 @@ class Record:
     on a copy made by ``but``, the record it was copied from (or that one's own source, if it is
     an unhashed copy), whose texts the copy reuses, once they exist, for every field that still
     holds the same object. So a state hash after an event rebuilds
-    only the fields the event changed, not the whole state (issue 16).
+    only the fields the event changed, not the whole state (issue 16). ``_sha`` is set on a record
+    hashed whole by ``state_hash`` in CPython: its digest, and the sha256 states of the text's
+    stable beginnings that its copies hash on from (``events.canonical._record_hash``).
     """
 
-    __slots__ = ("_json", "_parts")
+    __slots__ = ("_json", "_parts", "_sha")
     TYPE = ""
     _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
 
@@ -71,6 +75,7 @@ class Record:
         keys = sorted(("type",) + tuple(cls.__slots__))
         cls._keyed = tuple((None if name == "type" else name, f'"{name}":') for name in keys)
         cls._placed = tuple((name, keys.index(name), f'"{name}":') for name in cls.__slots__)
+        cls._where = {name: (keys.index(name), f'"{name}":') for name in cls.__slots__}
         kinds = cls.__dict__.get("KINDS")
         cls._kinds = None  # not inherited: a subclass has fields of its own
         if kinds is not None:
@@ -112,7 +117,9 @@ class Record:
         """A copy with some fields changed: ``state.but(round=2)``. The one way to copy a record.
 
         Every record's ``__init__`` takes its fields in ``__slots__`` order (``Registry.build``
-        relies on it too), so the copy goes through ``__init__`` and keeps its checks.
+        relies on it too), so the copy goes through ``__init__`` and keeps its checks; given a
+        record's own fields it keeps their values (it may normalise, never change them), which is
+        what lets the incremental hash spell only the fields ``changes`` names (issue 16).
         """
         cls = type(self)
         read = cls._read
@@ -141,8 +148,24 @@ class Record:
         # The record whose texts the copy may reuse: self, if hashed or made by its constructor
         # (then it may be hashed later), else the one self would have reused: never a longer chain.
         # Set on every copy, so the next ``but`` of a fold finds it without a missing-slot error.
-        source = getattr(self, "_parts", None)
-        _set(copy, "_parts", self if source is None or type(source) is tuple else source)
+        # In CPython a copy of self keeps, with it, the names it was given (the call's own dict,
+        # self under the key ""): its hash spells those fields alone (``events.canonical``).
+        # The commonest first: self an unhashed copy (CPython: its dict); the slot read as an
+        # attribute, not by ``getattr`` (~1% of a mecha fold).
+        try:
+            source = self._parts
+        except AttributeError:  # made by its constructor
+            source = None
+        if type(source) is dict:
+            _set(copy, "_parts", source[""])
+        elif source is None or type(source) is tuple:
+            if read is not None:
+                changes[""] = self
+                _set(copy, "_parts", changes)
+            else:
+                _set(copy, "_parts", self)
+        else:
+            _set(copy, "_parts", source)
         return copy
 
     def to_data(self) -> dict:
@@ -151,6 +174,32 @@ class Record:
         for name in self.__slots__:
             data[name] = to_data(getattr(self, name))
         return data
+
+
+def copied(copy: Record, source: Record, changes: dict) -> Record:
+    """``copy``, which its class's constructor built as ``source.but(**changes)`` would have, told so.
+
+    A few of the commonest events of a fold build their state positionally, where the generic
+    ``but`` would cost ~0.5 µs more per copy (issue 13: skirmish's fold no slower than before
+    ``Record.but``; docs/performance.md). This sets what ``but`` sets on its copies, so the
+    incremental hash (``events.canonical``) spells only the fields named in ``changes`` (a dict
+    of the new values, as ``but`` would have been given them; owned by the copy from now on).
+    """
+    try:
+        link = source._parts
+    except AttributeError:  # made by its constructor
+        link = None
+    if type(link) is dict:
+        _set(copy, "_parts", link[""])
+    elif link is None or type(link) is tuple:
+        if not IN_BRYTHON:  # as ``but``: Brython keeps the source alone
+            changes[""] = source
+            _set(copy, "_parts", changes)
+        else:
+            _set(copy, "_parts", source)
+    else:
+        _set(copy, "_parts", link)
+    return copy
 
 
 def to_data(value: Any) -> Any:

@@ -13,8 +13,9 @@ from events.games.gloomhaven.view import redact, view, visibility
 
 #: gloomhaven-1, as released (a1151df, frozen in ``v1``): its logs are played, audited and replayed
 #: under it, indefinitely. Its rules check their own opening conditions (no ``GUARDS``).
-GAME_1 = released("gloomhaven", RULES_VERSION_1, LazyRules(), words, CATALOGUE, EVENTS, COMMANDS, view,
-                  decide=decide_1, guards=None, visibility=visibility, redact=redact)
+_LAZY_1 = LazyRules()
+GAME_1 = _LAZY_1.bind(released("gloomhaven", RULES_VERSION_1, _LAZY_1, words, CATALOGUE, EVENTS, COMMANDS, view,
+                               decide=decide_1, guards=None, visibility=visibility, redact=redact))
 GAME_1.state_records = model_1.STATE_RECORDS  # its pending Option, as its states hold it (snapshots)
 #: gloomhaven-2 (issues 14, 15): what changed, as the pages show it to the players of a gloomhaven-1 game.
 GAME_2 = GAME_1.revised(
