@@ -168,13 +168,14 @@ class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
     rules: str
     seat: str | None
     head: int
+    started: str | None = None  # GameStarted's ``at``: the base of the events frames' times (events/wire.py)
 
 
 class Events(msgspec.Struct, tag="events", tag_field="type"):
     """One command's envelopes (``events/wire.py``); decoded here by tests and the bench only."""
 
     seq: int
-    hash: str
+    hash: Any  # 43 base64url characters, or [a string] (events/wire.py)
     runs: list
 
     def count(self) -> int:
@@ -227,17 +228,18 @@ def encode_envelope(envelope: Envelope | dict) -> str:
     return _sorted_encoder.encode(envelope if isinstance(envelope, dict) else envelope.to_dict()).decode("utf-8")
 
 
-def events_frame(envelopes: list) -> str:
-    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``), as JSON text;
-    an item may be the envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
+def events_frame(game: Any, envelopes: list, started: str | None = None) -> str:
+    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``: the wire schema of
+    ``game``, times since ``started``, GameStarted's ``at``), as JSON text; an item may be the
+    envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
     dicts = [item if isinstance(item, dict) else item.to_dict() for item in envelopes]
-    return _encoder.encode(wire.frame_from_dicts(dicts)).decode("utf-8")
+    return _encoder.encode(wire.frame_from_dicts(game, dicts, started)).decode("utf-8")
 
 
-def frame_envelopes(game: Any, game_id: str, frame: Events) -> list:
+def frame_envelopes(game: Any, game_id: str, frame: Events, started: str | None = None) -> list:
     """A decoded ``events`` frame -> its Envelopes (``events.wire.frame_envelopes``)."""
     return wire.frame_envelopes(game, game_id, {"type": "events", "seq": frame.seq, "hash": frame.hash,
-                                                "runs": frame.runs})
+                                                "runs": frame.runs}, started)
 
 
 class EnvelopeWire(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
