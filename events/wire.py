@@ -36,7 +36,7 @@ path, never another exception. Standard library only; runs in Brython.
 from __future__ import annotations
 
 from events.log import Envelope
-from events.record import DecodeError
+from events.record import DecodeError, from_data
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,7 +51,6 @@ MOST_OFFSET = 10**15  # µs, ~31 years: a time offset beyond it is no game's
 MOST_DEPTH = 32  # nesting of one field's value (server/frames.py's MAX_JSON_DEPTH for a whole frame)
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _B64_AT = {char: index for index, char in enumerate(_B64)}
-_DIGITS = "0123456789"
 
 
 # --- the wire schema --------------------------------------------------------------------------------
@@ -63,7 +62,7 @@ class Schema:
     its fields in wire order). Every version's records read through it, as every reader decodes
     logs with the newest registry (``docs/protocol.md``, "Rules versions")."""
 
-    __slots__ = ("events", "event_at", "commands", "command_at")
+    __slots__ = ("events", "event_at", "commands", "command_at", "rule_at", "rules")
 
     def __init__(self, game: Game) -> None:
         newest = game.newest()
@@ -71,6 +70,9 @@ class Schema:
         self.event_at = {cls.TYPE: index for index, cls in enumerate(self.events)}
         self.commands = _classes(newest.commands)
         self.command_at = {cls.TYPE: index for index, cls in enumerate(self.commands)}
+        # Per event type: the place of its ``rule`` field among its values (-1: none), for the rule it names.
+        self.rule_at = tuple([cls.__slots__.index("rule") if "rule" in cls.__slots__ else -1 for cls in self.events])
+        self.rules = tuple([getattr(cls, "RULE", None) for cls in self.events])  # each type's own clause
 
 
 def _classes(registry: Any) -> tuple:
@@ -89,11 +91,6 @@ def schema(game: Game) -> Schema:
     if found is None or found[0] is not newest:
         found = _SCHEMAS[newest.name] = (newest, Schema(newest))
     return found[1]
-
-
-def _inferred_rule(cls: type, data: dict) -> Any:
-    """The clause a record of ``cls`` with ``data`` names itself (``events.game.rule_of``)."""
-    return (data.get("rule") if "rule" in cls.__slots__ else None) or getattr(cls, "RULE", None)
 
 
 # --- times and hashes ----------------------------------------------------------------------------
@@ -122,55 +119,90 @@ def _civil_from_days(days: int) -> tuple:
 
 
 _MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-_SHAPE = "dddd-dd-ddTdd:dd:dd.ddddddZ"
+_HEX = "0123456789abcdef"
+_DECIMAL = "0123456789"
+# Times share their minute from frame to frame: the µs of "YYYY-MM-DDTHH:MM" and back, remembered
+# (a few hundred entries at most before they are dropped), so a time costs two small integers.
+_MINUTES: dict = {}  # "2026-11-29T15:02" -> µs since 1970 (None: not a valid minute)
+_MINUTE_TEXTS: dict = {}  # µs since 1970 of a minute -> "2026-11-29T15:02:"
+_REMEMBERED = 512
+
+
+def _minute_micros(prefix: str) -> int | None:
+    found = _MINUTES.get(prefix, False)
+    if found is not False:
+        return found
+    if len(_MINUTES) >= _REMEMBERED:
+        _MINUTES.clear()
+    digits = prefix[0:4] + prefix[5:7] + prefix[8:10] + prefix[11:13] + prefix[14:16]
+    micros = None
+    if prefix[4] == "-" and prefix[7] == "-" and prefix[10] == "T" and prefix[13] == ":" and _digits(digits):
+        year, month, day = int(prefix[0:4]), int(prefix[5:7]), int(prefix[8:10])
+        hour, minute = int(prefix[11:13]), int(prefix[14:16])
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        if (year >= 1 and 1 <= month <= 12 and 1 <= day <= _MONTH_DAYS[month - 1] and hour <= 23 and minute <= 59
+                and (month != 2 or day != 29 or leap)):
+            micros = ((_days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60000000
+    _MINUTES[prefix] = micros
+    return micros
+
+
+def _digits(text: str) -> bool:
+    for char in text:
+        if char not in _DECIMAL:
+            return False
+    return True
 
 
 def at_micros(text: Any) -> int | None:
     """``2026-11-29T15:02:11.402113Z`` (the server's spelling of ``at``) -> µs since 1970; None for any other."""
-    if type(text) is not str or len(text) != 27:
+    if type(text) is not str or len(text) != 27 or text[16] != ":" or text[19] != "." or text[26] != "Z":
         return None
-    for index in range(27):
-        char, shape = text[index], _SHAPE[index]
-        if shape == "d":
-            if char not in _DIGITS:
-                return None
-        elif char != shape:
-            return None
-    year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
-    hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
-    if year < 1 or not 1 <= month <= 12 or day < 1 or hour > 23 or minute > 59 or second > 59:
+    minute = _minute_micros(text[:16])
+    rest = text[17:19] + text[20:26]
+    if minute is None or not _digits(rest) or rest[0] > "5":
         return None
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if day > _MONTH_DAYS[month - 1] or (month == 2 and day == 29 and not leap):
-        return None
-    seconds = ((_days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60 + second
-    return seconds * 1000000 + int(text[20:26])
+    return minute + int(text[17:19]) * 1000000 + int(text[20:26])
 
 
 def at_text(micros: int) -> str | None:
     """µs since 1970 -> the server's spelling of ``at``; None outside years 1–9999."""
-    seconds, fraction = divmod(micros, 1000000)
-    days, second = divmod(seconds, 86400)
-    year, month, day = _civil_from_days(days)
-    if not 1 <= year <= 9999:
-        return None
-    return (f"{year:04d}-{month:02d}-{day:02d}T{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
-            f".{fraction:06d}Z")
+    within = micros % 60000000
+    minute = micros - within
+    prefix = _MINUTE_TEXTS.get(minute)
+    if prefix is None:
+        year, month, day = _civil_from_days(minute // 86400000000)
+        if not 1 <= year <= 9999:
+            return None
+        of_day = minute // 60000000 % 1440
+        prefix = f"{year:04d}-{month:02d}-{day:02d}T{of_day // 60:02d}:{of_day % 60:02d}:"
+        if len(_MINUTE_TEXTS) >= _REMEMBERED:
+            _MINUTE_TEXTS.clear()
+        _MINUTE_TEXTS[minute] = prefix
+    second = within // 1000000
+    fraction = str(within % 1000000)
+    return f"{prefix}{second:02d}.{'000000'[len(fraction):]}{fraction}Z"
+
+
+_TRIPLES: dict = {}  # 3 lowercase hex digits -> 2 base64url characters, built by the first hash spelt
 
 
 def hash_to_wire(hash_: Any) -> Any:
-    """A 64-lowercase-hex SHA-256 -> its 32 bytes in base64url, unpadded (43 characters); another string -> [it]."""
+    """A 64-lowercase-hex SHA-256 -> its 32 bytes in base64url, unpadded (43 characters); another string -> [it].
+
+    Three hex digits (12 bits) are two base64url characters; the 64th digit's 4 bits and two zero
+    bits, as RFC 4648 pads, the 43rd."""
     if type(hash_) is str and len(hash_) == 64:
-        try:
-            number = int(hash_, 16)
-        except ValueError:
-            number = -1
-        if number >= 0 and f"{number:064x}" == hash_:  # refuses "0x…", "_", upper case, signs
-            number <<= 2  # 256 bits as 43 sextets: two zero bits at the end, as RFC 4648 pads
-            chars = []
-            for shift in range(252, -1, -6):
-                chars.append(_B64[(number >> shift) & 63])
-            return "".join(chars)
+        triples = _TRIPLES
+        if not triples:
+            for number in range(4096):
+                triples[_HEX[number >> 8] + _HEX[(number >> 4) & 15] + _HEX[number & 15]] = (
+                    _B64[number >> 6] + _B64[number & 63])
+        parts = [triples.get(hash_[index:index + 3]) for index in range(0, 63, 3)]
+        last = _HEX.find(hash_[63])
+        if last >= 0 and None not in parts:
+            parts.append(_B64[last << 2])
+            return "".join(parts)
     return [hash_]
 
 
@@ -178,15 +210,18 @@ def hash_from_wire(value: Any, where: str) -> str:
     """``hash_to_wire``'s inverse; DecodeError with ``where`` for anything it cannot have made."""
     if type(value) is str:
         if len(value) == 43:
-            number = 0
-            for char in value:
-                index = _B64_AT.get(char)
-                if index is None:
+            at = _B64_AT
+            digits = []
+            for index in range(0, 42, 2):
+                high, low = at.get(value[index]), at.get(value[index + 1])
+                if high is None or low is None:
                     break
-                number = (number << 6) | index
+                digits.append(_HEX[high >> 2] + _HEX[((high & 3) << 2) | (low >> 4)] + _HEX[low & 15])
             else:
-                if number & 3 == 0:
-                    return f"{number >> 2:064x}"
+                last = at.get(value[42])
+                if last is not None and last & 3 == 0:
+                    digits.append(_HEX[last >> 2])
+                    return "".join(digits)
         raise DecodeError(f"{where}: expected a hash as 43 base64url characters, got {_shown(value)}")
     if type(value) is list and len(value) == 1 and type(value[0]) is str:
         return value[0]
@@ -213,9 +248,10 @@ def frame_data(game: Game, envelopes: list, started: str | None = None) -> dict:
     return frame_from_dicts(game, [envelope.to_dict() for envelope in envelopes], started)
 
 
-def frame_from_dicts(game: Game, envelopes: list, started: str | None = None) -> dict:
+def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, spell_hash: Any = None) -> dict:
     """``frame_data`` from the envelopes' ``Envelope.to_dict()`` (the shell has them from encoding
-    them for its store: not built twice). The dicts are read, not changed."""
+    them for its store: not built twice). The dicts are read, not changed. ``spell_hash`` may replace
+    ``hash_to_wire`` by a faster function giving the same (the server's, with CPython's base64)."""
     if not envelopes:
         raise ValueError("an events frame holds at least one envelope")
     wire = schema(game)
@@ -232,7 +268,8 @@ def frame_from_dicts(game: Game, envelopes: list, started: str | None = None) ->
             when = at if envelope["seq"] == 1 else _at_entry(at, base)
             runs.append([envelope["seat"], envelope["command_id"], _command_entry(wire, body), when, []])
         runs[-1][4].append(_event_entry(wire, envelope))
-    return {"type": FRAME_TYPE, "seq": envelopes[0]["seq"], "hash": hash_to_wire(envelopes[-1]["hash"]), "runs": runs}
+    hash_ = (spell_hash or hash_to_wire)(envelopes[-1]["hash"])
+    return {"type": FRAME_TYPE, "seq": envelopes[0]["seq"], "hash": hash_, "runs": runs}
 
 
 def _command_entry(wire: Schema, body: Any) -> Any:
@@ -250,11 +287,12 @@ def _command_entry(wire: Schema, body: Any) -> Any:
 def _event_entry(wire: Schema, envelope: dict) -> list:
     name, data = envelope["type"], envelope["data"]
     index = wire.event_at.get(name)
-    if index is not None and envelope["dice"] is None:
-        cls = wire.events[index]
-        if tuple(data) == cls.__slots__ and envelope["rule"] == _inferred_rule(cls, data):
-            entry = [index]
-            entry.extend(data.values())
+    if index is not None and envelope["dice"] is None and tuple(data) == wire.events[index].__slots__:
+        entry = [index]
+        entry.extend(data.values())
+        at = wire.rule_at[index]
+        # The clause the record names itself (``events.game.rule_of``): its rule field, else its class's RULE.
+        if envelope["rule"] == ((entry[at + 1] if at >= 0 else None) or wire.rules[index]):
             return entry
     entry = [name, data, envelope["rule"]]
     if envelope["dice"] is not None:
@@ -315,7 +353,9 @@ def frame_dicts(game: Game, game_id: str, frame: Any, started: str | None = None
     seq, hash_, runs = _read(game, frame, started, where)
     out: list = []
     for seat, command_id, command, _, at, events in runs:
-        for name, data, rule, dice, _ in events:
+        for cls, name, data, rule, dice, _ in events:
+            if cls is not None:
+                data = dict(zip(cls.__slots__, data))
             out.append({"game": game_id, "seq": seq + len(out), "type": name, "data": data, "seat": seat,
                         "command_id": command_id, "command": command, "dice": dice, "rule": rule, "hash": None,
                         "at": at})
@@ -325,27 +365,52 @@ def frame_dicts(game: Game, game_id: str, frame: Any, started: str | None = None
 
 def frame_envelopes(game: Game, game_id: str, frame: Any, started: str | None = None, where: str = "$") -> list:
     """An ``events`` frame -> its Envelopes, every field checked as ``Envelope.from_dict`` checks it
-    (each record built by the game's registry, a run's command once); the hash is the frame's on the
-    last envelope, None on the others."""
+    (each record built as the game's registry builds it, a run's command once); the hash is the
+    frame's on the last envelope, None on the others."""
     seq, hash_, runs = _read(game, frame, started, where)
+    registry = game.events
+    mine = registry.by_type
     out: list = []
     for seat, command_id, command, command_path, at, events in runs:
         if command is not None:
             command = game.commands.build(dict(command["data"], type=command["type"]), command_path)
-        for name, data, rule, dice, path in events:
-            if "type" in data:
-                raise DecodeError(f"{path}: the event's type belongs in its entry, not in its data")
-            event = game.events.build(dict(data, type=name), path)
+        for cls, name, data, rule, dice, path in events:
+            if cls is not None and (mine.get(name) or registry.core.by_type.get(name)) is cls:
+                event = _record(registry, cls, data, path)
+            else:  # by its names, or a record this reader's rules version spells otherwise
+                if cls is not None:
+                    data = dict(zip(cls.__slots__, data))
+                elif "type" in data:
+                    raise DecodeError(f"{path}[1]: the event's type belongs in {path}[0], not in its data")
+                event = registry.build(dict(data, type=name), path)
             out.append(Envelope(game_id, seq + len(out), event, seat, command_id, command,
                                 None if dice is None else tuple(dice), rule, None, at))
     out[-1].hash = hash_
     return out
 
 
+def _record(registry: Any, cls: type, values: list, path: str) -> Any:
+    """A positional event's record, built as ``Registry.build`` builds it (events declare no KINDS)
+    but from its values, without the dict of its fields."""
+    args = []
+    index = 0
+    for value in values:
+        kind = type(value)
+        if kind is str or kind is int or value is None or kind is bool:
+            args.append(value)
+        else:
+            args.append(from_data(value, registry, f"{path}.{cls.__slots__[index]}"))
+        index += 1
+    try:
+        return cls(*args)
+    except (TypeError, ValueError) as error:
+        raise DecodeError(f"{path}: event {cls.TYPE!r}: {error}") from None
+
+
 def _read(game: Game, frame: Any, started: Any, where: str) -> tuple:
     """A frame checked and spelt out: (seq, hash, runs), each run (seat, command_id, command as
-    ``{"type", "data"}`` or None, the command's path, at, events), each event (type, data, rule,
-    dice, its path)."""
+    ``{"type", "data"}`` or None, the command's path, at, events), each event (its class if it came
+    positional else None, type, its values or its data, rule, dice, its path)."""
     if type(frame) is not dict:
         raise DecodeError(f"{where}: expected an events frame object, got {type(frame).__name__}")
     if len(frame) != 4 or "type" not in frame or "seq" not in frame or "hash" not in frame or "runs" not in frame:
@@ -369,41 +434,47 @@ def _read(game: Game, frame: Any, started: Any, where: str) -> tuple:
     base = None if started is None else at_micros(started)
     out: list = []
     count = 0
-    for r, run in enumerate(runs):
+    r = 0
+    for run in runs:
         at_run = f"{where}.runs[{r}]"
         if type(run) is not list or len(run) != 5:
             raise DecodeError(f"{at_run}: expected [seat, command_id, command, at, events], got {_shown(run)}")
         seat, command_id, command, at, events = run
-        _string(seat, f"{at_run}[0]")
-        _string(command_id, f"{at_run}[1]")
-        command = _read_command(wire, command, f"{at_run}[2]")
-        at = _read_at(at, base, started, f"{at_run}[3]")
+        if seat is not None and type(seat) is not str:
+            _string(seat, f"{at_run}[0]")
+        if command_id is not None and type(command_id) is not str:
+            _string(command_id, f"{at_run}[1]")
+        if command is not None:
+            command = _read_command(wire, command, f"{at_run}[2]")
+        if at is not None and type(at) is not str:
+            at = _read_at(at, base, started, f"{at_run}[3]")
         if type(events) is not list or not events:
             raise DecodeError(f"{at_run}[4]: expected a non-empty list of events, got {_shown(events)}")
         read = []
-        for e, event in enumerate(events):
-            at_event = f"{at_run}[4][{e}]"
-            read.append(_read_event(wire, event, at_event) + (at_event,))
-        count += len(read)
+        e = 0
+        for event in events:
+            read.append(_read_event(wire, event, f"{at_run}[4][{e}]"))
+            e += 1
+        count += e
         out.append((seat, command_id, command, f"{at_run}[2]", at, read))
+        r += 1
     if seq + count - 1 > MOST_SEQ:
         raise DecodeError(f"{where}.seq: its {count} events would pass seq 2**53")
     return seq, hash_, out
 
 
-def _fields(cls: type, values: list, kind: str, where: str) -> dict:
-    """A positional record's data: its class's field names with ``values`` (checked for arity and depth)."""
+def _arity(cls: type, values: list, kind: str, where: str) -> list:
+    """A positional record's values, checked for their number and their depth."""
     slots = cls.__slots__
     if len(values) != len(slots):
         raise DecodeError(f"{where}: {kind} {cls.TYPE!r} has {len(slots)} field{'s' if len(slots) != 1 else ''} "
                           f"({', '.join(slots)}), got {len(values)} value{'s' if len(values) != 1 else ''}")
-    data = {}
-    for index, name in enumerate(slots):
-        value = values[index]
+    index = 1
+    for value in values:
         if type(value) is list or type(value) is dict:
-            _too_deep(value, f"{where}[{index + 1}]")
-        data[name] = value
-    return data
+            _too_deep(value, f"{where}[{index}]")
+        index += 1
+    return values
 
 
 def _read_command(wire: Schema, entry: Any, where: str) -> Any:
@@ -416,7 +487,7 @@ def _read_command(wire: Schema, entry: Any, where: str) -> Any:
         if not 0 <= head < len(wire.commands):
             raise DecodeError(f"{where}[0]: no command type {head} in the wire schema ({len(wire.commands)} types)")
         cls = wire.commands[head]
-        return {"type": cls.TYPE, "data": _fields(cls, entry[1:], "command", where)}
+        return {"type": cls.TYPE, "data": dict(zip(cls.__slots__, _arity(cls, entry[1:], "command", where)))}
     if type(head) is str and len(entry) == 2 and type(entry[1]) is dict:
         if "type" in entry[1]:
             raise DecodeError(f"{where}[1]: the command's type belongs in {where}[0], not in its data")
@@ -440,7 +511,7 @@ def _read_at(at: Any, base: int | None, started: Any, where: str) -> Any:
 
 
 def _read_event(wire: Schema, entry: Any, where: str) -> tuple:
-    """An event entry -> (type, data, rule, dice)."""
+    """An event entry -> (its class if positional else None, type, values or data, rule, dice, where)."""
     if type(entry) is not list or not entry:
         raise DecodeError(f"{where}: expected an event ([index, value, …] or [type, data, rule(, dice)]), "
                           f"got {_shown(entry)}")
@@ -449,11 +520,12 @@ def _read_event(wire: Schema, entry: Any, where: str) -> tuple:
         if not 0 <= head < len(wire.events):
             raise DecodeError(f"{where}[0]: no event type {head} in the wire schema ({len(wire.events)} types)")
         cls = wire.events[head]
-        data = _fields(cls, entry[1:], "event", where)
-        rule = _inferred_rule(cls, data)
+        values = _arity(cls, entry[1:], "event", where)
+        at = wire.rule_at[head]
+        rule = (values[at] if at >= 0 else None) or wire.rules[head]  # as the encoder infers it
         if rule is not None and type(rule) is not str:
             raise DecodeError(f"{where}: the rule its data names is not a string: {_shown(rule)}")
-        return cls.TYPE, data, rule, None
+        return cls, cls.TYPE, values, rule, None, where
     if type(head) is str and len(entry) in (3, 4) and type(entry[1]) is dict:
         _too_deep(entry[1], f"{where}[1]")
         _string(entry[2], f"{where}[2]")
@@ -465,6 +537,6 @@ def _read_event(wire: Schema, entry: Any, where: str) -> tuple:
             for index, value in enumerate(dice):
                 if type(value) is not int:
                     raise DecodeError(f"{where}[3][{index}]: expected an integer, got {_shown(value)}")
-        return head, entry[1], entry[2], dice
+        return None, head, entry[1], entry[2], dice, where
     raise DecodeError(f"{where}: expected an event ([index, value, …] or [type, data, rule(, dice)]), "
                       f"got {_shown(entry)}")

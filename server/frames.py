@@ -13,6 +13,7 @@ the hash once), encoded once for every client who may see the same envelopes.
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import Annotated, Any
 
@@ -233,7 +234,19 @@ def events_frame(game: Any, envelopes: list, started: str | None = None) -> str:
     ``game``, times since ``started``, GameStarted's ``at``), as JSON text; an item may be the
     envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
     dicts = [item if isinstance(item, dict) else item.to_dict() for item in envelopes]
-    return _encoder.encode(wire.frame_from_dicts(game, dicts, started)).decode("utf-8")
+    return _encoder.encode(wire.frame_from_dicts(game, dicts, started, hash_to_wire)).decode("utf-8")
+
+
+def hash_to_wire(hash_: Any) -> Any:
+    """``events.wire.hash_to_wire`` in C (base64 and bytes.hex): the same 43 characters, ~5 times faster."""
+    if type(hash_) is str and len(hash_) == 64:
+        try:
+            digest = bytes.fromhex(hash_)
+        except ValueError:
+            return [hash_]
+        if digest.hex() == hash_:  # 64 lowercase hex digits, nothing else (fromhex takes upper case, spaces)
+            return base64.urlsafe_b64encode(digest)[:43].decode("ascii")
+    return [hash_]
 
 
 def frame_envelopes(game: Any, game_id: str, frame: Events, started: str | None = None) -> list:
