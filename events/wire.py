@@ -136,7 +136,7 @@ def _minute_micros(prefix: str) -> int | None:
         _MINUTES.clear()
     digits = prefix[0:4] + prefix[5:7] + prefix[8:10] + prefix[11:13] + prefix[14:16]
     micros = None
-    if prefix[4] == "-" and prefix[7] == "-" and prefix[10] == "T" and prefix[13] == ":" and _digits(digits):
+    if prefix[4] == "-" and prefix[7] == "-" and prefix[10] == "T" and prefix[13] == ":" and not digits.strip(_DECIMAL):
         year, month, day = int(prefix[0:4]), int(prefix[5:7]), int(prefix[8:10])
         hour, minute = int(prefix[11:13]), int(prefix[14:16])
         leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
@@ -147,22 +147,21 @@ def _minute_micros(prefix: str) -> int | None:
     return micros
 
 
-def _digits(text: str) -> bool:
-    for char in text:
-        if char not in _DECIMAL:
-            return False
-    return True
+_SECONDS = {f"{second:02d}": second * 1000000 for second in range(60)}  # "00" … "59" -> µs
 
 
 def at_micros(text: Any) -> int | None:
     """``2026-11-29T15:02:11.402113Z`` (the server's spelling of ``at``) -> µs since 1970; None for any other."""
     if type(text) is not str or len(text) != 27 or text[16] != ":" or text[19] != "." or text[26] != "Z":
         return None
-    minute = _minute_micros(text[:16])
-    rest = text[17:19] + text[20:26]
-    if minute is None or not _digits(rest) or rest[0] > "5":
+    minute = _MINUTES.get(text[:16], False)
+    if minute is False:
+        minute = _minute_micros(text[:16])
+    second = _SECONDS.get(text[17:19])
+    fraction = text[20:26]
+    if minute is None or second is None or fraction.strip(_DECIMAL):  # ASCII digits only: int() takes others
         return None
-    return minute + int(text[17:19]) * 1000000 + int(text[20:26])
+    return minute + second + int(fraction)
 
 
 def at_text(micros: int) -> str | None:
@@ -256,6 +255,7 @@ def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, sp
         raise ValueError("an events frame holds at least one envelope")
     wire = schema(game)
     base = at_micros(started)
+    low, high = (0, 0) if base is None else (base - MOST_OFFSET, base + MOST_OFFSET)
     runs: list = []
     key = None
     for envelope in envelopes:
@@ -265,7 +265,11 @@ def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, sp
         if here != key:
             key = here
             # The log's first run (GameStarted's) spells its time: a reader from seq 1 finds the base there.
-            when = at if envelope["seq"] == 1 else _at_entry(at, base)
+            when = at
+            if base is not None and envelope["seq"] != 1:
+                micros = at_micros(at)
+                if micros is not None and low <= micros <= high:
+                    when = micros - base
             runs.append([envelope["seat"], envelope["command_id"], _command_entry(wire, body), when, []])
         runs[-1][4].append(_event_entry(wire, envelope))
     hash_ = (spell_hash or hash_to_wire)(envelopes[-1]["hash"])
@@ -298,14 +302,6 @@ def _event_entry(wire: Schema, envelope: dict) -> list:
     if envelope["dice"] is not None:
         entry.append(envelope["dice"])
     return entry
-
-
-def _at_entry(at: Any, base: int | None) -> Any:
-    if base is not None:
-        micros = at_micros(at)
-        if micros is not None and -MOST_OFFSET <= micros - base <= MOST_OFFSET:
-            return micros - base
-    return at
 
 
 def frame_batches(envelopes: list) -> list:
@@ -478,8 +474,6 @@ def _arity(cls: type, values: list, kind: str, where: str) -> list:
 
 
 def _read_command(wire: Schema, entry: Any, where: str) -> Any:
-    if entry is None:
-        return None
     if type(entry) is not list or not entry:
         raise DecodeError(f"{where}: expected a command ([index, value, …] or [type, data]) or null, got {_shown(entry)}")
     head = entry[0]
@@ -497,8 +491,7 @@ def _read_command(wire: Schema, entry: Any, where: str) -> Any:
 
 
 def _read_at(at: Any, base: int | None, started: Any, where: str) -> Any:
-    if at is None or type(at) is str:
-        return at
+    """A time that is neither null nor a string: an offset from ``base``, or a fault."""
     if type(at) is int:
         if base is None:
             raise DecodeError(f"{where}: a time since the game's start, but its start is not known "

@@ -75,6 +75,8 @@ def test_core_wire_the_good_frame_reads_back_as_envelopes():
     (lambda f: dict(f, hash=HASH), "$.hash", "expected a hash as 43 base64url characters"),
     (lambda f: dict(f, hash=B64[:-1] + "B"), "$.hash", "43 base64url"),  # the two pad bits set
     (lambda f: dict(f, hash=B64[:-1] + "="), "$.hash", "43 base64url"),
+    (lambda f: dict(f, hash="!" + B64[1:]), "$.hash", "43 base64url"),
+    (lambda f: dict(f, seq=2**53), "$.seq", "its 2 events would pass seq 2**53"),
     (lambda f: dict(f, hash=None), "$.hash", "got None"),
     (lambda f: dict(f, hash=[3]), "$.hash", "got a list of 1"),
     (lambda f: dict(f, runs=[]), "$.runs", "non-empty list of runs"),
@@ -87,6 +89,8 @@ def test_core_wire_the_good_frame_reads_back_as_envelopes():
     (lambda f: dict(f, runs=[["red", "b", {"to": 2}, *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
     (lambda f: dict(f, runs=[["red", "b", [99, 2], *f["runs"][0][3:]]]), "$.runs[0][2][0]", "no command type 99"),
     (lambda f: dict(f, runs=[["red", "b", [-1, 2], *f["runs"][0][3:]]]), "$.runs[0][2][0]", "no command type -1"),
+    (lambda f: dict(f, runs=[["red", "b", [True, 2], *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
+    (lambda f: dict(f, runs=[["red", "b", ["Move", 2], *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
     (lambda f: dict(f, runs=[["red", "b", [MOVE], *f["runs"][0][3:]]]), "$.runs[0][2]",
      "command 'Move' has 1 field (to), got 0 values"),
     (lambda f: dict(f, runs=[["red", "b", [MOVE, 2, 3], *f["runs"][0][3:]]]), "$.runs[0][2]", "got 2 values"),
@@ -138,6 +142,17 @@ def test_core_wire_a_field_of_the_wrong_kind_in_an_event_is_refused_at_its_event
     at = wire.schema(MECHA).event_at["RulesVersionChanged"]
     frame = dict(good(), runs=[[None, None, None, None, [[at, "mecha-1", "mecha-2", "two", None]]]])
     assert refused(frame).startswith("$.runs[0][4][0]: event 'RulesVersionChanged': since_seq must be an integer")
+
+
+def test_core_wire_a_rule_field_that_is_no_string_is_refused():
+    """An event with a field ``rule`` (Echo's EnemyAttacked, EC-13/EC-16) names its own clause: a number there is no clause."""
+    echo = events.games.load("echo")
+    at = wire.schema(echo).event_at["EnemyAttacked"]
+    frame = dict(good(), runs=[["red", None, None, None, [[at, "red", "red", "e", [1], [2], 0, 1, 3, 2, 16]]]])
+    with pytest.raises(DecodeError, match=r"^\$\.runs\[0\]\[4\]\[0\]: the rule its data names is not a string: 16"):
+        wire.frame_envelopes(echo, "g", frame, START)
+    frame["runs"][0][4][0][-1] = "EC-16"
+    assert wire.frame_envelopes(echo, "g", frame, START)[0].rule == "EC-16"
 
 
 def test_core_wire_a_time_needs_the_start_and_a_deeply_nested_value_is_refused_not_overflowed():
@@ -307,3 +322,43 @@ def test_core_wire_loaded_dice_and_a_rule_cited_otherwise_keep_their_names():
     assert frame["runs"][0][2] == [SCHEMA.command_at["Pass"]] and frame["runs"][0][3] == 0
     back = wire.frame_dicts(MECHA, "g", frame, START)
     assert back == [dict(envelope, hash=None), dict(envelope, seq=6, dice=None, rule="MV-9")]
+
+
+def test_core_wire_a_command_of_another_shape_keeps_its_names_and_frame_data_spells_records():
+    envelope = {"game": "g", "seq": 5, "type": "TurnPassed", "data": {"seat": "red"}, "seat": "red",
+                "command_id": "c", "command": {"type": "Move", "data": {}}, "dice": None, "rule": "MV-C3",
+                "hash": HASH, "at": None}
+    frame = wire.frame_from_dicts(MECHA, [envelope])
+    assert frame["runs"][0][2] == ["Move", {}] and frame["runs"][0][3] is None
+    assert wire.frame_dicts(MECHA, "g", frame) == [envelope]
+    with pytest.raises(ValueError, match="at least one envelope"):
+        wire.frame_from_dicts(MECHA, [])
+    table = Table.create(MECHA, "g-data", load("mecha/sample")[1], local_secret(1), at=START)
+    assert wire.frame_data(MECHA, table.envelopes, START) == wire.frame_from_dicts(
+        MECHA, [e.to_dict() for e in table.envelopes], START)
+
+
+def test_core_3_wire_a_rules_version_whose_record_is_another_class_reads_it_by_its_names():
+    """A frozen version keeps its own record class for a type (with the newest's fields): the frame is
+    spelt by the newest's schema, and a reader under the old version builds the old class from the names."""
+    from events.record import Record, Registry
+    from tests.events import toy
+
+    class Added(Record):  # toy-2's own record for "Added", of the same fields
+        __slots__ = ("k",)
+        TYPE = "Added"
+        RULE = "T-1"
+
+        def __init__(self, k: int) -> None:
+            object.__setattr__(self, "k", k)
+
+    old = toy.make()
+    new = old.revised("toy-2", events=Registry("event", (toy.GameStarted, Added, toy.Rolled)))
+    table = Table.create(old, "g-toy", {"seats": ["a"]}, 1, at=START)
+    table.submit("a", toy.Add(3), "c-1", at=_at(1))
+    frame = json.loads(frames.events_frame(old, table.envelopes[1:], START))
+    assert frame["runs"][0][4][0][0] == wire.schema(new).event_at["Added"]  # positional, by toy-2's schema
+    mine, = wire.frame_envelopes(old, "g-toy", frame, START)
+    assert type(mine.event) is toy.Added and mine.event.k == 3 and _same(mine, table.envelopes[1])
+    theirs, = wire.frame_envelopes(new, "g-toy", frame, START)
+    assert type(theirs.event) is Added and theirs.event.k == 3
