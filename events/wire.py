@@ -129,9 +129,7 @@ _REMEMBERED = 512
 
 
 def _minute_micros(prefix: str) -> int | None:
-    found = _MINUTES.get(prefix, False)
-    if found is not False:
-        return found
+    """``2026-11-29T15:02`` -> its µs since 1970 (None: no such minute), remembered in _MINUTES."""
     if len(_MINUTES) >= _REMEMBERED:
         _MINUTES.clear()
     digits = prefix[0:4] + prefix[5:7] + prefix[8:10] + prefix[11:13] + prefix[14:16]
@@ -164,23 +162,77 @@ def at_micros(text: Any) -> int | None:
     return minute + second + int(fraction)
 
 
-def at_text(micros: int) -> str | None:
-    """µs since 1970 -> the server's spelling of ``at``; None outside years 1–9999."""
-    within = micros % 60000000
-    minute = micros - within
+_TWO = tuple([f"{number:02d}" for number in range(60)])
+
+
+def _minute_text(minute: int) -> str | None:
+    """µs since 1970 of a minute -> ``2026-11-29T15:02:``; None outside years 1–9999."""
     prefix = _MINUTE_TEXTS.get(minute)
     if prefix is None:
         year, month, day = _civil_from_days(minute // 86400000000)
         if not 1 <= year <= 9999:
             return None
         of_day = minute // 60000000 % 1440
-        prefix = f"{year:04d}-{month:02d}-{day:02d}T{of_day // 60:02d}:{of_day % 60:02d}:"
+        prefix = f"{year:04d}-{_TWO[month]}-{_TWO[day]}T{_TWO[of_day // 60]}:{_TWO[of_day % 60]}:"
         if len(_MINUTE_TEXTS) >= _REMEMBERED:
             _MINUTE_TEXTS.clear()
         _MINUTE_TEXTS[minute] = prefix
-    second = within // 1000000
-    fraction = str(within % 1000000)
-    return f"{prefix}{second:02d}.{'000000'[len(fraction):]}{fraction}Z"
+    return prefix
+
+
+def _tail(rest: int) -> str:
+    """µs within a minute -> ``11.402113Z`` (no format specs: each costs microseconds in Brython)."""
+    second = rest // 1000000
+    return _TWO[second] + "." + str(1000000 + rest - second * 1000000)[1:] + "Z"
+
+
+def at_text(micros: int) -> str | None:
+    """µs since 1970 -> the server's spelling of ``at``; None outside years 1–9999."""
+    within = micros % 60000000
+    prefix = _minute_text(micros - within)
+    return None if prefix is None else prefix + _tail(within)
+
+
+class _Clock:
+    """One game's times on the wire, read: its start, and the text of each minute its frames fall in.
+
+    A frame's time is a small offset from the start; the start's own µs since 1970 (~1.8e15) are big
+    enough that Brython's arithmetic on them costs ~0.1 ms a time, so only the minutes (once each)
+    touch them."""
+
+    __slots__ = ("minute0", "within", "minutes")
+
+    def __init__(self, base: int) -> None:
+        self.within = base % 60000000
+        self.minute0 = base - self.within
+        self.minutes: dict = {}
+
+    def text(self, offset: int) -> str | None:
+        total = self.within + offset
+        minute = total // 60000000
+        prefix = self.minutes.get(minute)
+        if prefix is None:
+            prefix = _minute_text(self.minute0 + minute * 60000000)
+            if prefix is None:
+                return None
+            if len(self.minutes) >= _REMEMBERED:
+                self.minutes.clear()
+            self.minutes[minute] = prefix
+        return prefix + _tail(total - minute * 60000000)
+
+
+_CLOCKS: dict = {}  # a game's started -> its _Clock (None: not the server's spelling)
+
+
+def _clock(started: Any) -> _Clock | None:
+    clock = _CLOCKS.get(started, False) if type(started) is str else None
+    if clock is False:
+        base = at_micros(started)
+        clock = None if base is None else _Clock(base)
+        if len(_CLOCKS) >= 64:
+            _CLOCKS.clear()
+        _CLOCKS[started] = clock
+    return clock
 
 
 _TRIPLES: dict = {}  # 3 lowercase hex digits -> 2 base64url characters, built by the first hash spelt
@@ -205,22 +257,20 @@ def hash_to_wire(hash_: Any) -> Any:
     return [hash_]
 
 
+_SIXBITS = {ord(char): f"{index:06b}" for index, char in enumerate(_B64)}  # str.translate: a character -> its bits
+
+
 def hash_from_wire(value: Any, where: str) -> str:
-    """``hash_to_wire``'s inverse; DecodeError with ``where`` for anything it cannot have made."""
+    """``hash_to_wire``'s inverse; DecodeError with ``where`` for anything it cannot have made.
+
+    Through builtins (``str.translate``, ``int``, ``format``), not a loop over the characters: in
+    Brython that loop cost ~0.3–0.6 ms a hash, most of a catch-up's reading (docs/performance.md)."""
     if type(value) is str:
         if len(value) == 43:
-            at = _B64_AT
-            digits = []
-            for index in range(0, 42, 2):
-                high, low = at.get(value[index]), at.get(value[index + 1])
-                if high is None or low is None:
-                    break
-                digits.append(_HEX[high >> 2] + _HEX[((high & 3) << 2) | (low >> 4)] + _HEX[low & 15])
-            else:
-                last = at.get(value[42])
-                if last is not None and last & 3 == 0:
-                    digits.append(_HEX[last >> 2])
-                    return "".join(digits)
+            bits = value.translate(_SIXBITS)
+            # A character outside the alphabet stays one character: then there are fewer than 258 bits.
+            if len(bits) == 258 and bits[256:] == "00":
+                return hex(int(bits[:256], 2) | 1 << 256)[3:]  # 64 digits, leading zeros kept
         raise DecodeError(f"{where}: expected a hash as 43 base64url characters, got {_shown(value)}")
     if type(value) is list and len(value) == 1 and type(value[0]) is str:
         return value[0]
@@ -329,7 +379,14 @@ def _string(value: Any, where: str, nullable: bool = True) -> None:
 
 def _too_deep(value: Any, where: str) -> None:
     """DecodeError if a field's value nests lists and objects deeper than MOST_DEPTH (the builders
-    recurse: a value thousands deep would overflow the stack instead of being refused)."""
+    recurse: a value thousands deep would overflow the stack instead of being refused). A list of
+    scalars, the usual value, costs one look at each item."""
+    inner = value if type(value) is list else list(value.values())
+    for item in inner:
+        if type(item) is list or type(item) is dict:
+            break
+    else:
+        return
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -427,7 +484,7 @@ def _read(game: Game, frame: Any, started: Any, where: str) -> tuple:
     wire = schema(game)
     if started is None and seq == 1 and type(runs[0]) is list and len(runs[0]) == 5:
         started = runs[0][3]  # the log's first frame: GameStarted's own time is the base
-    base = None if started is None else at_micros(started)
+    clock = _clock(started)
     out: list = []
     count = 0
     r = 0
@@ -443,7 +500,7 @@ def _read(game: Game, frame: Any, started: Any, where: str) -> tuple:
         if command is not None:
             command = _read_command(wire, command, f"{at_run}[2]")
         if at is not None and type(at) is not str:
-            at = _read_at(at, base, started, f"{at_run}[3]")
+            at = _read_at(at, clock, started, f"{at_run}[3]")
         if type(events) is not list or not events:
             raise DecodeError(f"{at_run}[4]: expected a non-empty list of events, got {_shown(events)}")
         read = []
@@ -490,13 +547,13 @@ def _read_command(wire: Schema, entry: Any, where: str) -> Any:
     raise DecodeError(f"{where}: expected a command ([index, value, …] or [type, data]) or null, got {_shown(entry)}")
 
 
-def _read_at(at: Any, base: int | None, started: Any, where: str) -> Any:
-    """A time that is neither null nor a string: an offset from ``base``, or a fault."""
+def _read_at(at: Any, clock: _Clock | None, started: Any, where: str) -> Any:
+    """A time that is neither null nor a string: an offset from the game's start, or a fault."""
     if type(at) is int:
-        if base is None:
+        if clock is None:
             raise DecodeError(f"{where}: a time since the game's start, but its start is not known "
                               f"(started: {_shown(started)})")
-        text = at_text(base + at) if -MOST_OFFSET <= at <= MOST_OFFSET else None
+        text = clock.text(at) if -MOST_OFFSET <= at <= MOST_OFFSET else None
         if text is None:
             raise DecodeError(f"{where}: expected a time offset of at most 10**15 µs from the start, got {_shown(at)}")
         return text

@@ -191,6 +191,23 @@ def test_core_wire_times_round_trip_and_only_the_servers_spelling_becomes_an_int
     assert wire.at_text(wire.at_micros("9999-12-31T23:59:59.999999Z") + 1) is None
 
 
+def test_core_wire_a_games_clock_reads_every_offset_as_the_full_arithmetic_does():
+    """The reader counts a frame's time from the game's start minute by minute (``_Clock``): the same text
+    as ``at_text`` of the whole sum, across minutes, days, leap days, years, and both ends of the range."""
+    rng = random.Random(3)
+    starts = ["2026-12-31T23:59:59.999999Z", "2024-02-28T23:59:00.000000Z", "0001-01-01T00:00:00.000000Z",
+              "9999-12-31T23:59:59.999999Z"] + [wire.at_text(rng.randrange(0, 2 * 10**17)) for _ in range(80)]
+    for started in starts:  # more starts than the reader remembers (64): it forgets and rebuilds them
+        base, clock = wire.at_micros(started), wire._clock(started)
+        offsets = [0, 1, -1, 59_999_999, 60_000_000, 86_400_000_000, 10**15, -(10**15)]
+        offsets += [rng.randrange(-(10**12), 10**12) for _ in range(30)]
+        for offset in offsets:
+            assert clock.text(offset) == wire.at_text(base + offset), (started, offset)
+    clock = wire._clock(START)
+    assert [clock.text(minute * 60_000_000 + 7) for minute in range(600)][-1] == "2026-12-01T23:59:00.000007Z"
+    assert wire._clock("2026-11-29T15:02:11Z") is None and wire._clock(None) is None
+
+
 def test_core_wire_hashes_go_as_base64url_and_any_other_string_as_itself():
     for hash_ in (HASH, "0" * 64, "f" * 64, "0123456789abcdef" * 4):
         sent = wire.hash_to_wire(hash_)
