@@ -47,16 +47,18 @@ function watch(match, client) {
     };
     socket.on('sync', (_id, info) => take(info.state));
     socket.on('update', (_id, state) => take(state));
-    socket.io.on('open', () => {
-      socket.io.engine.on('packet', (packet) => {
+    // Each engine (a reconnection makes a new one) counted once: the engine may exist already when
+    // this runs and then also announce 'open', and listening twice counted every packet twice.
+    const counted = new WeakSet();
+    const count = (engine) => {
+      if (!engine || counted.has(engine)) return;
+      counted.add(engine);
+      engine.on('packet', (packet) => {
         if (counting.on && typeof packet.data === 'string') view.bytes += Buffer.byteLength(packet.data) + 1;
       });
-    });
-    if (socket.io.engine) {
-      socket.io.engine.on('packet', (packet) => {
-        if (counting.on && typeof packet.data === 'string') view.bytes += Buffer.byteLength(packet.data) + 1;
-      });
-    }
+    };
+    socket.io.on('open', () => count(socket.io.engine));
+    count(socket.io.engine);
   };
   view.attach = attach;
   return view;
