@@ -19,8 +19,9 @@ its latency runs from the send to that moment. Bytes are WebSocket payload recei
 (permessage-deflate off by default, as boardgame.io's socket.io ships; ``--deflate`` offers it, as
 browsers do), and bytes on the wire: what the TCP socket delivered (frame headers included, after
 compression). ``--root DIR`` runs the server from another checkout (e.g. ``git archive`` of an
-older commit), to compare before and after a change in the same minute; the clients read both the
-per-command ``commands`` frame and the older per-envelope ``event`` frame. Only the window after the warm-up
+older commit), to compare before and after a change in the same minute; the clients read the
+per-command ``events`` frame by the wire schema, the same frame from before it (72ddf48: field
+names, hex hashes) and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
 children, the load generator on its own). It prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
