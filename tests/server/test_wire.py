@@ -66,6 +66,10 @@ def test_core_wire_each_command_is_one_frame_with_its_events_and_one_hash(shared
             for frame in live:
                 assert wire.hash_from_wire(frame["hash"], "$.hash") == log[frame["seq"] + events_in(frame) - 2]["hash"]
                 assert len(frame["runs"]) == 1 and frame["runs"][0][1].startswith("w-")
+                # Check the wire schema's spelling: the command and events positional, the time µs since the start.
+                run = frame["runs"][0]
+                assert type(run[2][0]) is int and all(type(event[0]) is int for event in run[4]), run
+                assert wire.at_micros(log[frame["seq"] - 1]["at"]) - wire.at_micros(log[0]["at"]) == run[3]
             # Check the envelopes read back from the frames are the store's, field for field.
             assert client.envelopes == log
         # Check the same frame text went to every client who may see the same (encoded once).
