@@ -379,3 +379,20 @@ def test_core_3_wire_a_rules_version_whose_record_is_another_class_reads_it_by_i
     assert type(mine.event) is toy.Added and mine.event.k == 3 and _same(mine, table.envelopes[1])
     theirs, = wire.frame_envelopes(new, "g-toy", frame, START)
     assert type(theirs.event) is Added and theirs.event.k == 3
+
+
+def test_core_wire_the_schema_is_as_docs_protocol_spells_mechas():
+    """docs/protocol.md's example frame and its list of mecha's indices, checked against the schema."""
+    events_at, commands_at = SCHEMA.event_at, SCHEMA.command_at
+    assert (events_at["BagRanOut"], events_at["MechMoved"], events_at["SecretRevealed"], events_at["TurnEnded"]) == (
+        0, 6, 12, 13)
+    assert (commands_at["AnswerRulesVersion"], commands_at["Move"], commands_at["Pass"]) == (0, 3, 4)
+    assert [cls.TYPE for cls in SCHEMA.events] == sorted(cls.TYPE for cls in SCHEMA.events)
+    documented = {"type": "events", "seq": 13, "hash": B64,
+                  "runs": [["blue", "c-17", [3, 2], 8311402113, [[6, "blue", None, 2, [2], []], [13, "blue", "red", 2]]],
+                           [None, None, None, 8311402113, [[12, "ab" * 32]]]]}
+    read = wire.frame_dicts(MECHA, "g", documented, "2026-11-29T15:02:11.402113Z")
+    assert [(e["seq"], e["type"], e["rule"], e["command"]) for e in read] == [
+        (13, "MechMoved", "MV-1", {"type": "Move", "data": {"to": 2}}),
+        (14, "TurnEnded", "MV-C3", {"type": "Move", "data": {"to": 2}}), (15, "SecretRevealed", "CORE-2", None)]
+    assert read[0]["at"] == "2026-11-29T17:20:42.804226Z" and read[-1]["hash"] == HASH
