@@ -1,7 +1,7 @@
 """Chronicle and boardgame.io side by side, one run, one machine, the same game and load shape.
 
 ``python -m bench.compare [--shapes 1x0,10x2,100x10] [--seconds 10] [--warmup 3] [--repeat 3]
-[--db sqlite|postgres] [--sqlite-sync FULL|NORMAL] [--deflate]``
+[--db sqlite|postgres] [--sqlite-sync FULL|NORMAL] [--deflate off|on|both]``
 
 The peer is ``bench/peers/boardgameio/``: the Expeditions Move (the rules of
 ``events/games/mecha/rules.py``, on the same board and bag files) written for boardgame.io 0.50,
@@ -18,6 +18,14 @@ server's CPU over the window (user + system from ``/proc/<pid>/stat`` at the win
 end, with its reaped children and live descendants, as % of a core and µs per command) and the
 load generator's own CPU (% of a core, the same way: this process for Chronicle's Python clients,
 ``load.js`` reading its own and the peer server's ``/proc`` entries for boardgame.io's).
+
+Bytes are counted twice per engine (issue 16): the payload the clients read, and the bytes on
+the wire (what each client's TCP socket read: WebSocket headers included, after compression).
+``--deflate both`` (the default) runs each engine without compression and with
+permessage-deflate: Chronicle's clients offer it, as browsers always do, and ``chronicle serve``
+negotiates it by default; socket.io's clients always offer it but its server declines unless
+configured, so the peer's "deflate" runs switch it on (``perMessageDeflate``, every message
+compressed, as Chronicle's server compresses every frame). ``off`` and ``on`` run one of the two.
 
 Node's packages are installed here, by npm, into a cache directory (``$CHRONICLE_BENCH_CACHE``,
 else ``~/.cache/chronicle/boardgameio``), never into the repository; if node or npm is missing
@@ -105,10 +113,10 @@ def check_same_rules(where: Path, count: int = 300, seed: int = 5) -> int:
 
 
 @contextlib.contextmanager
-def peer_server(where: Path, port: int):
+def peer_server(where: Path, port: int, deflate: bool = False):
     log = open(where / f"server.{port}.log", "wb")
     process = subprocess.Popen(["node", "server.js", str(port), str(BOARDS / "tunguska-sample.json"),
-                                str(BOARDS / "corruption-bag.json"), str(ROUNDS)],
+                                str(BOARDS / "corruption-bag.json"), str(ROUNDS)] + (["deflate"] if deflate else []),
                                cwd=where, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     log.close()
     try:
@@ -134,11 +142,11 @@ def peer_server(where: Path, port: int):
             process.wait(5)
 
 
-def run_peer(where: Path, games: int, spectators: int, args: argparse.Namespace) -> dict:
+def run_peer(where: Path, games: int, spectators: int, args: argparse.Namespace, deflate: bool = False) -> dict:
     from tests.server_fixture import free_port
 
     port = free_port()
-    with peer_server(where, port) as server:
+    with peer_server(where, port, deflate) as server:
         options = {"url": f"http://127.0.0.1:{port}", "games": games, "players": 2, "spectators": spectators,
                    "warmup": args.warmup, "seconds": args.seconds, "rate": 0, "rounds": ROUNDS, "seed": args.seed,
                    "board": str(BOARDS / "tunguska-sample.json"), "bag": str(BOARDS / "corruption-bag.json"),
@@ -150,14 +158,15 @@ def run_peer(where: Path, games: int, spectators: int, args: argparse.Namespace)
         raise PeerUnavailable(f"the boardgame.io load driver failed:\n{done.stderr[-2000:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])
     result["loadavg"] = os.getloadavg()[0]
+    result["deflate"] = deflate
     return result
 
 
-def run_chronicle(games: int, spectators: int, args: argparse.Namespace) -> dict:
+def run_chronicle(games: int, spectators: int, args: argparse.Namespace, deflate: bool = False) -> dict:
     shape = load.parser().parse_args([
         "--games", str(games), "--players", "2", "--spectators", str(spectators), "--db", args.db,
         "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
-        "--sqlite-sync", args.sqlite_sync, "--deflate" if args.deflate else "--no-deflate",
+        "--sqlite-sync", args.sqlite_sync, "--deflate" if deflate else "--no-deflate",
     ])
     return load.measure(shape)
 
@@ -167,8 +176,8 @@ FIGURES = (  # key, label, format, a note (which way is better)
     ("p50_ms", "p50 ms", "{:.1f}", "lower is better"),
     ("p95_ms", "p95 ms", "{:.1f}", "lower is better"),
     ("p99_ms", "p99 ms", "{:.1f}", "lower is better"),
-    ("bytes_per_command_per_client", "bytes/command/client", "{:,.0f}", "lower is better"),
-    ("wire_bytes_per_command_per_client", "  of them on the wire", "{:,.0f}", "TCP bytes (Chronicle's; the peer's = payload)"),
+    ("bytes_per_command_per_client", "bytes/command/client", "{:,.0f}", "payload read; lower is better"),
+    ("wire_bytes_per_command_per_client", "  on the wire", "{:,.0f}", "TCP bytes read (headers in, compressed)"),
     ("server_cpu_pct", "server CPU % of a core", "{:.0f}", "near 100: the server is the bottleneck"),
     ("server_cpu_us_per_command", "server CPU µs/command", "{:,.0f}", "lower is better"),
     ("driver_cpu_pct", "load gen. CPU % of a core", "{:.0f}", "near 100: the load generator is the bottleneck"),
@@ -176,17 +185,25 @@ FIGURES = (  # key, label, format, a note (which way is better)
 
 
 def medians(results: list[dict]) -> dict:
-    return {key: statistics.median(result.get(key, result["bytes_per_command_per_client"]) for result in results)
-            for key, *_ in FIGURES}
+    return {key: statistics.median(result[key] for result in results) for key, *_ in FIGURES}
 
 
-def table(games: int, spectators: int, ours: dict, theirs: dict, repeat: int = 1) -> str:
-    lines = [f"{games} games x (2 players + {spectators} spectators)" + (f", medians of {repeat}" if repeat > 1 else ""),
+TARGET_BYTES = 100  # issue 16: at most 100 bytes per command per client, at every shape
+
+
+def table(games: int, spectators: int, ours: dict, theirs: dict, repeat: int = 1, deflate: bool = False) -> str:
+    how = ("permessage-deflate offered by the clients (as browsers do) and negotiated by both servers" if deflate
+           else "no compression (socket.io's server default; Chronicle's clients not offering it)")
+    lines = [f"{games} games x (2 players + {spectators} spectators), {how}"
+             + (f", medians of {repeat}" if repeat > 1 else ""),
              f"  {'figure':<26}{'chronicle':>10}{'boardgame.io':>14}{'ratio':>9}   (chronicle / boardgame.io)"]
     for key, label, fmt, note in FIGURES:
         a, b = ours[key], theirs[key]
         ratio = a / b if b else float("nan")
         lines.append(f"  {label:<26}{fmt.format(a):>10}{fmt.format(b):>14}{ratio:>8.2f}x   {note}")
+    wire = ours["wire_bytes_per_command_per_client"]
+    lines.append(f"  Chronicle's bytes on the wire: {wire:,.0f} per command per client, "
+                 + ("within" if wire <= TARGET_BYTES else "above") + f" issue 16's target of {TARGET_BYTES}")
     lines.append(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end")
     return "\n".join(lines)
 
@@ -201,9 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"), help="Chronicle's store")
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="SQLite's synchronous for Chronicle (boardgame.io's in-memory store never syncs)")
-    parser.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=False,
-                        help="Chronicle's clients offer permessage-deflate, as browsers do (default off: the peer's "
-                             "socket.io clients do not compress)")
+    parser.add_argument("--deflate", choices=("off", "on", "both"), default="both",
+                        help="run without compression, with permessage-deflate (Chronicle's clients offer it as "
+                             "browsers do; the peer's server switched to negotiate it), or both (default)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each engine per shape, alternating; medians")
     parser.add_argument("--json", action="store_true", help="also print every result as a JSON line")
     args = parser.parse_args(argv)
@@ -219,25 +236,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench.compare: boardgame.io cannot run here: {error}", file=sys.stderr)
         return 1
     store = "PostgreSQL" if args.db == "postgres" else f"SQLite synchronous={args.sqlite_sync}"
-    store += ", permessage-deflate offered" if args.deflate else ""
     print(f"bench.compare: Chronicle (1 process, {store}) and boardgame.io 0.50.2 (in-memory) on "
           f"{os.cpu_count()} cores, {args.seconds:g} s window after {args.warmup:g} s warm-up, "
           f"load average {os.getloadavg()[0]:.1f} at the start; the peer offers Chronicle's legal commands "
           f"on all {checked} states of a random game", flush=True)
+    modes = {"off": (False,), "on": (True,), "both": (False, True)}[args.deflate]
     for games, spectators in shapes:
-        runs: dict = {"chronicle": [], "boardgameio": []}
+        runs: dict = {(engine, deflate): [] for engine in ("chronicle", "boardgameio") for deflate in modes}
         for _ in range(args.repeat):  # alternating, so a burst of load elsewhere hits both engines alike
-            runs["chronicle"].append(run_chronicle(games, spectators, args))
-            try:
-                runs["boardgameio"].append(run_peer(where, games, spectators, args))
-            except (PeerUnavailable, subprocess.TimeoutExpired) as error:
-                print(f"bench.compare: boardgame.io failed: {error}", file=sys.stderr)
-                return 1
-            if args.json:
-                print(json.dumps({"shape": [games, spectators], "chronicle": runs["chronicle"][-1],
-                                  "boardgameio": runs["boardgameio"][-1]}), flush=True)
-        print(table(games, spectators, medians(runs["chronicle"]), medians(runs["boardgameio"]), args.repeat),
-              flush=True)
+            for deflate in modes:
+                runs["chronicle", deflate].append(run_chronicle(games, spectators, args, deflate))
+                try:
+                    runs["boardgameio", deflate].append(run_peer(where, games, spectators, args, deflate))
+                except (PeerUnavailable, subprocess.TimeoutExpired) as error:
+                    print(f"bench.compare: boardgame.io failed: {error}", file=sys.stderr)
+                    return 1
+                if args.json:
+                    print(json.dumps({"shape": [games, spectators], "deflate": deflate,
+                                      "chronicle": runs["chronicle", deflate][-1],
+                                      "boardgameio": runs["boardgameio", deflate][-1]}), flush=True)
+        for deflate in modes:
+            print(table(games, spectators, medians(runs["chronicle", deflate]), medians(runs["boardgameio", deflate]),
+                        args.repeat, deflate), flush=True)
     return 0
 
 

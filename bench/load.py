@@ -19,8 +19,9 @@ its latency runs from the send to that moment. Bytes are WebSocket payload recei
 (permessage-deflate off by default, as boardgame.io's socket.io ships; ``--deflate`` offers it, as
 browsers do), and bytes on the wire: what the TCP socket delivered (frame headers included, after
 compression). ``--root DIR`` runs the server from another checkout (e.g. ``git archive`` of an
-older commit), to compare before and after a change in the same minute; the clients read both the
-per-command ``commands`` frame and the older per-envelope ``event`` frame. Only the window after the warm-up
+older commit), to compare before and after a change in the same minute; the clients read the
+per-command ``events`` frame by the wire schema, the same frame from before it (72ddf48: field
+names, hex hashes) and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
 children, the load generator on its own). It prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
@@ -78,6 +79,7 @@ class Client:
         self.bytes = 0
         self.wire = 0  # bytes the TCP socket delivered (after permessage-deflate, with frame headers)
         self.answers: asyncio.Queue = asyncio.Queue()
+        self.started: str | None = None  # the welcome's: the base of the events frames' times
 
     def count_wire(self, counting: dict) -> None:
         """Count what the TCP transport hands the socket's protocol, while ``counting["on"]``."""
@@ -101,12 +103,24 @@ class Client:
                 frame = frames.server_frame_decoder.decode(message)
                 if isinstance(frame, frames.Events):
                     if self.seat is not None:  # a seat folds, to know its legal commands
-                        for envelope in frames.frame_envelopes(GAME, self.game.game_id, frame):
-                            self.state = GAME.evolve(self.state, envelope.event)
+                        if isinstance(frame.hash, str) and len(frame.hash) == 64:  # before the wire schema (--root)
+                            records = [self.named_event(event) for run in frame.runs for event in run[4]]
+                        else:
+                            records = [envelope.event for envelope in
+                                       frames.frame_envelopes(GAME, self.game.game_id, frame, self.started)]
+                        for record in records:
+                            self.state = GAME.evolve(self.state, record)
                     self.head = frame.seq + frame.count() - 1
                     self.game.progressed()
-                elif not isinstance(frame, frames.Welcome):
+                elif isinstance(frame, frames.Welcome):
+                    self.started = frame.started
+                else:
                     self.answers.put_nowait(frame)
+
+    @staticmethod
+    def named_event(event: list) -> object:
+        """An event of an ``events`` frame from before the wire schema (72ddf48): ``[type, rule, data(, dice)]``."""
+        return GAME.events.build(dict(event[2], type=event[0]))
 
     def old_frame(self, frame: dict) -> None:
         envelope = frame["envelope"]

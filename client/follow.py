@@ -56,7 +56,9 @@ class Follower:
         """Fold an ``events`` frame; the envelopes not held before (a resend after reconnecting is
         skipped). Raises Gap, DecodeError (nothing folded) or LogError (what came before the fault stays folded)."""
         held = self.seq
-        envelopes = [envelope for envelope in frame_envelopes(self.game, game_id, frame) if envelope.seq > held]
+        started = self.envelopes[0].at if held else None  # GameStarted's time: the base of the frame's times
+        envelopes = [envelope for envelope in frame_envelopes(self.game, game_id, frame, started)
+                     if envelope.seq > held]
         if envelopes and envelopes[0].seq != held + 1:
             raise Gap(held + 1, envelopes[0].seq)
         return [self._fold(envelope) for envelope in envelopes]

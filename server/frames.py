@@ -13,6 +13,7 @@ the hash once), encoded once for every client who may see the same envelopes.
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import Annotated, Any
 
@@ -169,13 +170,14 @@ class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
     rules: str
     seat: str | None
     head: int
+    started: str | None = None  # GameStarted's ``at``: the base of the events frames' times (events/wire.py)
 
 
 class Events(msgspec.Struct, tag="events", tag_field="type"):
     """One command's envelopes (``events/wire.py``); decoded here by tests and the bench only."""
 
     seq: int
-    hash: str
+    hash: Any  # 43 base64url characters, or [a string] (events/wire.py)
     runs: list
 
     def count(self) -> int:
@@ -228,17 +230,30 @@ def encode_envelope(envelope: Envelope | dict) -> str:
     return _sorted_encoder.encode(envelope if isinstance(envelope, dict) else envelope.to_dict()).decode("utf-8")
 
 
-def events_frame(envelopes: list) -> str:
-    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``), as JSON text;
-    an item may be the envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
+def events_frame(game: Any, envelopes: list, started: str | None = None) -> str:
+    """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``: the wire schema of
+    ``game``, times since ``started``, GameStarted's ``at``), as JSON text; an item may be the
+    envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
     dicts = [item if isinstance(item, dict) else item.to_dict() for item in envelopes]
-    return _encoder.encode(wire.frame_from_dicts(dicts)).decode("utf-8")
+    return _encoder.encode(wire.frame_from_dicts(game, dicts, started, hash_to_wire)).decode("utf-8")
 
 
-def frame_envelopes(game: Any, game_id: str, frame: Events) -> list:
+def hash_to_wire(hash_: Any) -> Any:
+    """``events.wire.hash_to_wire`` in C (base64 and bytes.hex): the same 43 characters, ~5 times faster."""
+    if type(hash_) is str and len(hash_) == 64:
+        try:
+            digest = bytes.fromhex(hash_)
+        except ValueError:
+            return [hash_]
+        if digest.hex() == hash_:  # 64 lowercase hex digits, nothing else (fromhex takes upper case, spaces)
+            return base64.urlsafe_b64encode(digest)[:43].decode("ascii")
+    return [hash_]
+
+
+def frame_envelopes(game: Any, game_id: str, frame: Events, started: str | None = None) -> list:
     """A decoded ``events`` frame -> its Envelopes (``events.wire.frame_envelopes``)."""
     return wire.frame_envelopes(game, game_id, {"type": "events", "seq": frame.seq, "hash": frame.hash,
-                                                "runs": frame.runs})
+                                                "runs": frame.runs}, started)
 
 
 class EnvelopeWire(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -181,10 +181,16 @@ class Room:
                 frame = self._sent.get(key)
                 if frame is None:
                     items = [item if redacted else self._dicts.get(item.seq, item) for item, redacted in zip(run, marks)]
-                    frame = self._sent[key] = frames.events_frame(items)
+                    frame = self._sent[key] = frames.events_frame(self.game, items, self.started)
                 out.append(frame)
             run, marks = [], []
         return out
+
+    @property
+    def started(self) -> str | None:
+        """GameStarted's ``at``: the base of the times in this game's events frames (events/wire.py)."""
+        envelopes = self.table.envelopes
+        return envelopes[0].at if envelopes else None
 
     def _frames_for(self, envelopes: list[Envelope], seat: str | None, batches: list | None = None,
                     over: bool | None = None) -> list[str]:
@@ -224,7 +230,7 @@ class Room:
                 return
             connection.seat, connection.token = seat, frame.token
             connection.transition(ConnectionState.GREETED)
-            welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head))
+            welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head, self.started))
             if connection.send_batch([welcome] + self._frames_for(self.table.envelopes[frame.since :], seat)):
                 self.clients.add(connection)
 

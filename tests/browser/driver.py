@@ -60,7 +60,8 @@ class ScriptedGame:
     def _fold(self, frame: dict) -> None:
         """Fold an ``events`` frame's envelopes (those not held yet)."""
         table = self.table
-        for raw in frame_dicts(self.game_id, frame):
+        started = table.envelopes[0].at if table.envelopes else None  # the base of the frame's times
+        for raw in frame_dicts(table.game, self.game_id, frame, started):
             if raw["seq"] == table.seq + 1:
                 envelope = Envelope.from_dict(table.game, dict(raw, hash=raw["hash"] or ""))
                 table.state = table.game.evolve(table.state, envelope.event)

@@ -7,6 +7,7 @@ import urllib.request
 
 import pytest
 
+from events.wire import hash_from_wire, hash_to_wire
 from tests.browser.conftest import open_page
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import create_game, seeded_game
@@ -94,8 +95,8 @@ def test_core_a_tampered_frame_hash_is_reported_at_its_frames_last_seq(server, n
         frames = []
         while sum(len(run[4]) for f in frames for run in f["runs"]) < head:
             frames.append(json.loads(socket.recv(timeout=10)))
-    logged = frames[2]["hash"]
-    frames[2]["hash"] = "0" * 64
+    logged = hash_from_wire(frames[2]["hash"], "$.hash")
+    frames[2]["hash"] = hash_to_wire("0" * 64)
     at = frames[2]["seq"] + sum(len(run[4]) for run in frames[2]["runs"]) - 1
     page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
     page.evaluate("([frames, game]) => { window.test_frames = frames; window.test_game = game; }",

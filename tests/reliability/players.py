@@ -114,7 +114,8 @@ class Player:
     async def _next(self) -> dict:
         frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
         if frame["type"] == "events":
-            for raw in frame_dicts(self.game_id, frame):
+            started = self.envelopes[0]["at"] if self.envelopes else None  # the base of the frame's times
+            for raw in frame_dicts(self.game, self.game_id, frame, started):
                 self._fold(raw)
         return frame
 

@@ -193,7 +193,7 @@ async def _send_batch(server, game_id: str, token: str, batch: list, greeted: bo
             await socket.send(json.dumps({"type": "hello", "since": head_before, "token": token}))
             welcome = json.loads(await socket.recv())
             assert welcome["type"] == "welcome", welcome
-            await read_catch_up(socket, game_id, head_before, welcome["head"])
+            await read_catch_up(socket, game_id, head_before, welcome)
         for start in range(0, len(batch), 40):
             chunk = batch[start:start + 40]
             for frame in chunk:
@@ -220,7 +220,7 @@ async def _send_batch(server, game_id: str, token: str, batch: list, greeted: bo
                     acked_events += events_seen
                     FrameTally.acks += 1
                 elif kind == "welcome":
-                    await read_catch_up(socket, game_id, 0, answer["head"])
+                    await read_catch_up(socket, game_id, 0, answer)
                     FrameTally.welcomes += 1
                 else:
                     raise AssertionError(f"unexpected answer {answer} to {frame!r}")

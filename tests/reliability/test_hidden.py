@@ -57,7 +57,7 @@ async def peek(ws_url: str, game_id: str, token: str | None, since: int) -> list
         await socket.send(json.dumps({"type": "hello", "since": since, "token": token}))
         welcome = json.loads(await socket.recv())
         assert welcome["type"] == "welcome", welcome
-        return await read_catch_up(socket, game_id, since, welcome["head"])
+        return await read_catch_up(socket, game_id, since, welcome)
     finally:
         await socket.close()
 

@@ -35,7 +35,7 @@ async def greeted(server, game_id: str, token=None):
     await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     welcome = json.loads(await socket.recv())
     assert welcome["type"] == "welcome", welcome
-    await read_catch_up(socket, game_id, 0, welcome["head"])
+    await read_catch_up(socket, game_id, 0, welcome)
     return socket
 
 

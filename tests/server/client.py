@@ -95,11 +95,13 @@ class Client:
         frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
         if frame["type"] == "events":
             self.frames.append(frame)
-            for raw in frame_dicts(self.game_id, frame):
+            started = self.welcome.get("started") if self.welcome else None  # the base of the frame's times
+            for raw in frame_dicts(self.game, self.game_id, frame, started):
                 self._fold(raw)
         else:
             if frame["type"] == "welcome":
                 self.game = events.games.load(frame["rules"])
+                self.welcome = frame
             self.replies.append(frame)
         return frame
 
@@ -142,13 +144,14 @@ def events_in(frame: dict) -> int:
     return sum(len(run[4]) for run in frame["runs"]) if frame.get("type") == "events" else 0
 
 
-async def read_catch_up(socket: Any, game_id: str, since: int, head: int) -> list[dict]:
-    """On a raw socket after its welcome: the events frames of seqs ``since+1 … head``, as envelope dicts."""
+async def read_catch_up(socket: Any, game_id: str, since: int, welcome: dict) -> list[dict]:
+    """On a raw socket after its ``welcome``: the events frames of seqs ``since+1 … head``, as envelope dicts."""
     out: list[dict] = []
-    while since + len(out) < head:
+    game = events.games.load(welcome["rules"])
+    while since + len(out) < welcome["head"]:
         frame = json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))
-        assert frame["type"] == "events", f"expected events up to {head}, got {frame}"
-        out += frame_dicts(game_id, frame)
+        assert frame["type"] == "events", f"expected events up to {welcome['head']}, got {frame}"
+        out += frame_dicts(game, game_id, frame, welcome["started"])
     return out
 
 

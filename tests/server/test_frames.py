@@ -29,7 +29,7 @@ def first_scenario(name: str) -> dict:
 def random_game(name: str, seed: int, picks: list[int]) -> Table:
     """A game played with the given choices among the legal commands; some mecha throws loaded."""
     game = events.games.load(name)
-    table = Table.create(game, "g-wiretest00", first_scenario(name), seed, at="2026-01-01T00:00:00Z")
+    table = Table.create(game, "g-wiretest00", first_scenario(name), seed, at="2026-01-01T00:00:00.000000Z")
     for number, pick in enumerate(picks):
         if game.is_over(table.state):
             break
@@ -42,8 +42,10 @@ def random_game(name: str, seed: int, picks: list[int]) -> Table:
         if name == "mecha" and pick % 3 == 0 and table.state.bag:  # loaded dice: the envelope carries "dice"
             rng = LoadedRng((table.state.bag[pick % len(table.state.bag)][0],),
                             fallback=table.rng())
-        table.submit(seat, options[pick // 7 % len(options)], f"c-{number}",
-                     at=None if pick % 2 else "2026-01-01T00:00:01Z", rng=rng)
+        # Times as the server spells them (sent as µs since the start), spelt otherwise (sent as text), none.
+        at = (f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}.{pick * 97 % 10**6:06d}Z", None,
+              "2026-01-01T00:00:01Z")[pick % 3]
+        table.submit(seat, options[pick // 7 % len(options)], f"c-{number}", at=at, rng=rng)
     return table
 
 
@@ -74,13 +76,15 @@ def test_wire_one_frame_per_command_reads_back_the_same_envelopes_in_msgspec_and
         # One command's envelopes (and what follows it commandless), as a seat and as a spectator see them.
         for seat in (None, *game.seats(table.state)[:1]):
             sent = [game.visible(envelope, seat) for envelope in batch]
-            frame = frames.events_frame(sent)
+            started = table.envelopes[0].at
+            frame = frames.events_frame(game, sent, started)
             # The server side (tests, the bench): msgspec's decoder, then the pure reader.
             decoded = frames.server_frame_decoder.decode(frame)
             assert isinstance(decoded, frames.Events) and decoded.count() == len(sent)
-            by_msgspec = frames.frame_envelopes(game, table.game_id, decoded)
-            # The browser side: json.loads, then the pure reader of events/.
-            by_browser = wire.frame_envelopes(game, table.game_id, json.loads(frame))
+            by_msgspec = frames.frame_envelopes(game, table.game_id, decoded, started)
+            # The browser side: json.loads, then the pure reader of events/ (the first frame needs no start).
+            by_browser = wire.frame_envelopes(game, table.game_id, json.loads(frame),
+                                              None if batch[0].seq == 1 else started)
             assert by_browser[-1].hash == sent[-1].hash  # the hash once, after the last event
             assert all(envelope.hash is None for envelope in by_browser[:-1])
             for mine, theirs, original in zip(by_msgspec, by_browser, sent):
@@ -115,8 +119,9 @@ def test_one_codec_byte_for_byte_on_whole_games_of_every_game(name):
 
 
 def test_server_frames_have_the_protocol_shapes():
-    assert json.loads(frames.encode(frames.Welcome("g-x", "mecha", None, 3))) == {
-        "type": "welcome", "game": "g-x", "rules": "mecha", "seat": None, "head": 3}
+    assert json.loads(frames.encode(frames.Welcome("g-x", "mecha", None, 3, "2026-01-01T00:00:00.000000Z"))) == {
+        "type": "welcome", "game": "g-x", "rules": "mecha", "seat": None, "head": 3,
+        "started": "2026-01-01T00:00:00.000000Z"}
     assert json.loads(frames.encode(frames.Ack("c-1", 2, 3))) == {"type": "ack", "id": "c-1", "first": 2, "last": 3}
     assert json.loads(frames.encode(frames.Rejected("c-1", "MV-3", "why"))) == {
         "type": "rejected", "id": "c-1", "rule": "MV-3", "reason": "why", "key": "", "params": {}}

@@ -10,6 +10,7 @@ import websockets
 import events.games
 from events.log import Table
 from events.rules import Rejection
+from events.wire import at_micros
 from server import frames
 from server.connection import CLOSE_NO_SUCH_GAME
 from server.room import Room, now
@@ -128,8 +129,11 @@ def test_guard_token_forged_token_at_hello(shared_server):
         # Check the right token is then accepted and plays.
         await client.send({"type": "hello", "since": 0, "token": game["seats"]["red"]["token"]})
         welcome = await client.recv()
-        assert welcome == {"type": "welcome", "game": game["game"], "rules": "mecha", "seat": "red", "head": 1}
+        assert welcome == {"type": "welcome", "game": game["game"], "rules": "mecha", "seat": "red", "head": 1,
+                           "started": welcome["started"]}
         await client.events_until(1)
+        # The start the events frames' times count from: GameStarted's time, as the server spells it.
+        assert welcome["started"] == client.envelopes[0]["at"] and at_micros(welcome["started"]) is not None
         assert (await client.command("c-1", *MOVE_RED))["type"] == "ack"
         await client.close()
 

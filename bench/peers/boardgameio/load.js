@@ -2,7 +2,9 @@
 // (P players + S spectators) as real boardgame.io clients (socket.io over WebSocket only); the
 // player on turn sends a random legal move once the previous one reached every client of its
 // match (no sooner than its share of the target rate); a move counts when every client of its
-// match received the server's update for it. Bytes are the socket.io payloads received.
+// match received the server's update for it. Bytes are the socket.io payloads received, and the
+// bytes on the wire: what each client's TCP socket read (WebSocket headers included, after
+// permessage-deflate when the server negotiated it; socket.io's client always offers it).
 // node load.js '{"url": "http://127.0.0.1:PORT", "games": 10, ...}'  -> one JSON line
 'use strict';
 
@@ -45,16 +47,18 @@ function watch(match, client) {
     };
     socket.on('sync', (_id, info) => take(info.state));
     socket.on('update', (_id, state) => take(state));
-    socket.io.on('open', () => {
-      socket.io.engine.on('packet', (packet) => {
+    // Each engine (a reconnection makes a new one) counted once: the engine may exist already when
+    // this runs and then also announce 'open', and listening twice counted every packet twice.
+    const counted = new WeakSet();
+    const count = (engine) => {
+      if (!engine || counted.has(engine)) return;
+      counted.add(engine);
+      engine.on('packet', (packet) => {
         if (counting.on && typeof packet.data === 'string') view.bytes += Buffer.byteLength(packet.data) + 1;
       });
-    });
-    if (socket.io.engine) {
-      socket.io.engine.on('packet', (packet) => {
-        if (counting.on && typeof packet.data === 'string') view.bytes += Buffer.byteLength(packet.data) + 1;
-      });
-    }
+    };
+    socket.io.on('open', () => count(socket.io.engine));
+    count(socket.io.engine);
   };
   view.attach = attach;
   return view;
@@ -98,6 +102,13 @@ function cpuSeconds(pid, tree) {
     } catch { /* it ended while we looked */ }
   }
   return ticks / opts.clkTck;
+}
+
+// What a client's TCP socket has read so far: its engine.io WebSocket transport's ``ws`` socket.
+function tcpRead(view) {
+  const engine = view.client.transport.socket.io.engine;
+  const ws = engine && engine.transport && engine.transport.ws;
+  return ws && ws._socket ? ws._socket.bytesRead : 0;
 }
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
@@ -161,33 +172,37 @@ async function main() {
     if (performance.now() > deadline) throw new Error('clients did not sync within 30 s');
     await sleep(10);
   }
+  const views = () => matches.flatMap(({ match }) => match.views);
   const stop = { done: false };
   const interval = opts.rate ? (1000 * opts.games) / opts.rate : 0;
   const drivers = matches.map(({ match, players }) => drive(match, players, interval, results, stop));
   await sleep(opts.warmup * 1000);
   counting.on = true;
+  const wireBefore = views().map(tcpRead);
   const serverBefore = cpuSeconds(opts.serverPid, true);
   const ownBefore = cpuSeconds(process.pid, false);
   const started = performance.now();
   await sleep(opts.seconds * 1000);
   counting.on = false;
   const window = (performance.now() - started) / 1000;
+  const wireAfter = views().map(tcpRead);
   const serverCpu = cpuSeconds(opts.serverPid, true) - serverBefore;
   const ownCpu = cpuSeconds(process.pid, false) - ownBefore;
   stop.done = true;
   await Promise.race([Promise.all(drivers), sleep(MOVE_TIMEOUT_MS + 1000)]);
   const latencies = results.latencies.sort((a, b) => a - b);
   const pick = (f) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))] : NaN);
-  const views = matches.flatMap(({ match }) => match.views);
   const done = latencies.length;
+  const wire = wireAfter.reduce((sum, n, i) => sum + n - wireBefore[i], 0);
   console.log(JSON.stringify({
     engine: 'boardgame.io', commands: done, window_s: window, commands_per_s: done / window, refused: results.refused,
     p50_ms: pick(0.5), p95_ms: pick(0.95), p99_ms: pick(0.99),
-    bytes_per_command_per_client: views.reduce((sum, v) => sum + v.bytes, 0) / Math.max(done, 1) / (opts.players + opts.spectators),
+    bytes_per_command_per_client: views().reduce((sum, v) => sum + v.bytes, 0) / Math.max(done, 1) / (opts.players + opts.spectators),
+    wire_bytes_per_command_per_client: wire / Math.max(done, 1) / (opts.players + opts.spectators),
     server_cpu_pct: (serverCpu / window) * 100, server_cpu_us_per_command: (serverCpu / Math.max(done, 1)) * 1e6,
     driver_cpu_pct: (ownCpu / window) * 100,
   }));
-  for (const view of views) view.client.stop();
+  for (const view of views()) view.client.stop();
   process.exit(0);
 }
 

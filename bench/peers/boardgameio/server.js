@@ -3,10 +3,13 @@
 'use strict';
 
 const fs = require('fs');
-const { Server, Origins } = require('boardgame.io/server');
+const { Server, Origins, SocketIO } = require('boardgame.io/server');
 const { makeGame } = require('./game');
 
-const [port, boardPath, bagPath, rounds] = process.argv.slice(2);
+// node server.js PORT BOARD.json BAG.json ROUNDS deflate: socket.io's permessage-deflate switched on (off by
+// default), for every message (threshold 0, as Chronicle's server compresses every frame)
+const [port, boardPath, bagPath, rounds, deflate] = process.argv.slice(2);
 const { game } = makeGame(JSON.parse(fs.readFileSync(boardPath)), JSON.parse(fs.readFileSync(bagPath)), Number(rounds));
-const server = Server({ games: [game], origins: [Origins.LOCALHOST] });
+const transport = deflate === 'deflate' ? new SocketIO({ socketOpts: { perMessageDeflate: { threshold: 0 } } }) : undefined;
+const server = Server({ games: [game], origins: [Origins.LOCALHOST], ...(transport ? { transport } : {}) });
 server.run({ port: Number(port) }, () => console.log(`boardgame.io serving on ${port}`));

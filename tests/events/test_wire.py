@@ -1,0 +1,398 @@
+"""The events frame's compact spelling (events/wire.py, issue 16): the wire schema, times and hashes,
+the reader's refusals with their ``$`` paths, and envelopes read back equal to the store's, field for
+field, in every game: redacted copies (GH-C2), undo events (CORE-4, CORE-6), SecretRevealed (CORE-2),
+RulesVersionChanged (CORE-3) with and without the seats' consent (CORE-10, CORE-11)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import events.games
+from events import wire
+from events.bots import bot, playout
+from events.dice import local_secret
+from events.game import RulesVersionChanged, SecretRevealed
+from events.log import Envelope, Table
+from events.record import DecodeError
+from events.rng import Rng
+from events.undo import AnswerUndo, AskUndo, is_undo_event
+from events.upgrade import AnswerRulesVersion, ProposeRulesVersion
+from server import frames
+from server.scenarios import builtin_scenarios, load
+
+MECHA = events.games.load("mecha")
+START = "2026-12-01T14:00:00.000000Z"
+HASH = "ab" * 32
+B64 = wire.hash_to_wire(HASH)
+SCHEMA = wire.schema(MECHA)
+MOVED = SCHEMA.event_at["MechMoved"]
+MOVE = SCHEMA.command_at["Move"]
+
+
+def good() -> dict:
+    """A frame as the server writes one: red's Move, MechMoved and TurnEnded positional, its time since the start."""
+    ended = SCHEMA.event_at["TurnEnded"]
+    return {"type": "events", "seq": 13, "hash": B64,
+            "runs": [["red", "b-4", [MOVE, 2], 8311, [[MOVED, "red", None, 2, [3, 2], [3]],
+                                                      [ended, "red", "blue", 3]]]]}
+
+
+def refused(frame: object, started: str | None = START) -> str:
+    with pytest.raises(DecodeError) as raised:
+        wire.frame_envelopes(MECHA, "g", frame, started)
+    try:  # the dicts' reader refuses the frame's own faults the same way, at the same place …
+        dicts = wire.frame_dicts(MECHA, "g", frame, started)
+    except DecodeError as again:
+        assert str(again) == str(raised.value)
+    else:  # … and leaves a record's to be refused when it is built
+        with pytest.raises(DecodeError):
+            for raw in dicts:
+                Envelope.from_dict(MECHA, dict(raw, hash=raw["hash"] or ""))
+    return str(raised.value)
+
+
+def test_core_wire_the_good_frame_reads_back_as_envelopes():
+    first, second = wire.frame_envelopes(MECHA, "g", good(), START)
+    assert (first.seq, first.type, first.rule, first.seat, first.command_id, first.hash) == (
+        13, "MechMoved", "MV-1", "red", "b-4", None)
+    assert first.command == MECHA.commands.build({"type": "Move", "to": 2})
+    assert first.event.path == (3, 2) and first.at == second.at == "2026-12-01T14:00:00.008311Z"
+    assert (second.seq, second.rule, second.hash) == (14, "MV-C3", HASH)
+
+
+@pytest.mark.parametrize("change, path, fact", [
+    # the frame itself
+    (lambda f: [f], "$", "expected an events frame object, got list"),
+    (lambda f: dict(f, extra=1), "$", "unknown field 'extra'"),
+    (lambda f: {k: v for k, v in f.items() if k != "hash"}, "$", "missing 'hash'"),
+    (lambda f: dict(f, type="event"), "$.type", "expected 'events'"),
+    (lambda f: dict(f, seq=0), "$.seq", "expected a positive integer"),
+    (lambda f: dict(f, seq=True), "$.seq", "got True"),
+    (lambda f: dict(f, seq=2**60), "$.seq", "at most 2**53"),
+    (lambda f: dict(f, hash=HASH), "$.hash", "expected a hash as 43 base64url characters"),
+    (lambda f: dict(f, hash=B64[:-1] + "B"), "$.hash", "43 base64url"),  # the two pad bits set
+    (lambda f: dict(f, hash=B64[:-1] + "="), "$.hash", "43 base64url"),
+    (lambda f: dict(f, hash="!" + B64[1:]), "$.hash", "43 base64url"),
+    (lambda f: dict(f, seq=2**53), "$.seq", "its 2 events would pass seq 2**53"),
+    (lambda f: dict(f, hash=None), "$.hash", "got None"),
+    (lambda f: dict(f, hash=[3]), "$.hash", "got a list of 1"),
+    (lambda f: dict(f, runs=[]), "$.runs", "non-empty list of runs"),
+    (lambda f: dict(f, runs={}), "$.runs", "got an object"),
+    # a run
+    (lambda f: dict(f, runs=[f["runs"][0][:4]]), "$.runs[0]", "expected [seat, command_id, command, at, events]"),
+    (lambda f: dict(f, runs=[[1, *f["runs"][0][1:]]]), "$.runs[0][0]", "expected a string or null, got 1"),
+    (lambda f: dict(f, runs=[["red", 7, *f["runs"][0][2:]]]), "$.runs[0][1]", "got 7"),
+    (lambda f: dict(f, runs=[["red", "b", [], *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
+    (lambda f: dict(f, runs=[["red", "b", {"to": 2}, *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
+    (lambda f: dict(f, runs=[["red", "b", [99, 2], *f["runs"][0][3:]]]), "$.runs[0][2][0]", "no command type 99"),
+    (lambda f: dict(f, runs=[["red", "b", [-1, 2], *f["runs"][0][3:]]]), "$.runs[0][2][0]", "no command type -1"),
+    (lambda f: dict(f, runs=[["red", "b", [True, 2], *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
+    (lambda f: dict(f, runs=[["red", "b", ["Move", 2], *f["runs"][0][3:]]]), "$.runs[0][2]", "expected a command"),
+    (lambda f: dict(f, runs=[["red", "b", [MOVE], *f["runs"][0][3:]]]), "$.runs[0][2]",
+     "command 'Move' has 1 field (to), got 0 values"),
+    (lambda f: dict(f, runs=[["red", "b", [MOVE, 2, 3], *f["runs"][0][3:]]]), "$.runs[0][2]", "got 2 values"),
+    (lambda f: dict(f, runs=[["red", "b", [MOVE, True], *f["runs"][0][3:]]]), "$.runs[0][2].to",
+     "expected an integer, a string or null, got true"),
+    (lambda f: dict(f, runs=[["red", "b", ["Move", {"to": [1]}], *f["runs"][0][3:]]]), "$.runs[0][2].to",
+     "expected an integer, a string or null"),
+    (lambda f: dict(f, runs=[["red", "b", ["Move", {"type": "Pass"}], *f["runs"][0][3:]]]), "$.runs[0][2][1]",
+     "type belongs in"),
+    (lambda f: dict(f, runs=[["red", "b", ["Fly", {}], *f["runs"][0][3:]]]), "$.runs[0][2].type",
+     "unknown command type 'Fly'"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:3], [1], f["runs"][0][4]]]), "$.runs[0][3]", "expected a time"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:3], 1.5, f["runs"][0][4]]]), "$.runs[0][3]", "expected a time"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:3], 10**16, f["runs"][0][4]]]), "$.runs[0][3]", "at most 10**15"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:3], 10**400, f["runs"][0][4]]]), "$.runs[0][3]", "at most 10**15"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:3], -(10**15) - 1, f["runs"][0][4]]]), "$.runs[0][3]", "at most 10**15"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], []]]), "$.runs[0][4]", "non-empty list of events"),
+    # an event
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [5]]]), "$.runs[0][4][0]", "expected an event"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [[999, "red"]]]]), "$.runs[0][4][0][0]", "no event type 999"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [[True, "red"]]]]), "$.runs[0][4][0]", "expected an event"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [[MOVED, "red", None, 2, [3, 2]]]]]), "$.runs[0][4][0]",
+     "event 'MechMoved' has 5 fields (seat, start, to, path, passed_through), got 4 values"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [[MOVED, "red", None, 2, [3, 2], [3], 0]]]]), "$.runs[0][4][0]",
+     "got 6 values"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["Teleported", {"seat": "red"}, "MV-1"]]]]),
+     "$.runs[0][4][0].type", "unknown event type 'Teleported'"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["MechMoved", {"seat": "red"}, "MV-1"]]]]), "$.runs[0][4][0]",
+     "missing field 'start'"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["TurnPassed", {"seat": "red", "type": "x"}, "MV-C3"]]]]),
+     "$.runs[0][4][0][1]", "type belongs in"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["TurnPassed", {"seat": "red"}, 3]]]]), "$.runs[0][4][0][2]",
+     "expected a string or null, got 3"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["TurnPassed", {"seat": "red"}, "MV-C3", "6"]]]]),
+     "$.runs[0][4][0][3]", "expected a list of integers"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["TurnPassed", {"seat": "red"}, "MV-C3", [6, "x"]]]]]),
+     "$.runs[0][4][0][3][1]", "expected an integer"),
+    (lambda f: dict(f, runs=[[*f["runs"][0][:4], [["TurnPassed", {"seat": "red"}, "MV-C3", [], 1]]]]),
+     "$.runs[0][4][0]", "expected an event"),
+])
+def test_core_wire_the_reader_refuses_a_hostile_frame_with_its_path(change, path, fact):
+    message = refused(change(good()))
+    assert message.startswith(path + ":") or message.startswith(path + "."), message
+    assert fact in message, message
+
+
+def test_core_wire_a_field_of_the_wrong_kind_in_an_event_is_refused_at_its_event():
+    """RulesVersionChanged checks its since_seq (CORE-3); positional or named, the fault names the event."""
+    at = wire.schema(MECHA).event_at["RulesVersionChanged"]
+    frame = dict(good(), runs=[[None, None, None, None, [[at, "mecha-1", "mecha-2", "two", None]]]])
+    assert refused(frame).startswith("$.runs[0][4][0]: event 'RulesVersionChanged': since_seq must be an integer")
+
+
+def test_core_wire_a_rule_field_that_is_no_string_is_refused():
+    """An event with a field ``rule`` (Echo's EnemyAttacked, EC-13/EC-16) names its own clause: a number there is no clause."""
+    echo = events.games.load("echo")
+    at = wire.schema(echo).event_at["EnemyAttacked"]
+    frame = dict(good(), runs=[["red", None, None, None, [[at, "red", "red", "e", [1], [2], 0, 1, 3, 2, 16]]]])
+    with pytest.raises(DecodeError, match=r"^\$\.runs\[0\]\[4\]\[0\]: the rule its data names is not a string: 16"):
+        wire.frame_envelopes(echo, "g", frame, START)
+    frame["runs"][0][4][0][-1] = "EC-16"
+    assert wire.frame_envelopes(echo, "g", frame, START)[0].rule == "EC-16"
+
+
+def test_core_wire_a_time_needs_the_start_and_a_deeply_nested_value_is_refused_not_overflowed():
+    # An offset with no start to count from (a reader that joined late without the welcome's).
+    message = refused(good(), started=None)
+    assert message.startswith("$.runs[0][3]: a time since the game's start, but its start is not known")
+    # Nested 40 deep through JSON, and 100,000 deep built in memory: refused at the value, no RecursionError.
+    deep: list = [3]
+    for _ in range(40):
+        deep = [deep]
+    frame = good()
+    frame["runs"][0][4][0][4] = deep
+    assert refused(json.loads(json.dumps(frame))).startswith("$.runs[0][4][0][4]: nested deeper than 32 levels")
+    for _ in range(100_000):
+        deep = [deep]
+    frame["runs"][0][4][0][4] = deep
+    assert refused(frame).startswith("$.runs[0][4][0][4]: nested deeper than 32 levels")
+    named = good()
+    named["runs"][0][4] = [["TurnPassed", {"seat": {"a": deep}}, "MV-C3"]]
+    assert refused(named).startswith("$.runs[0][4][0][1]: nested deeper than 32 levels")
+
+
+def test_core_wire_times_round_trip_and_only_the_servers_spelling_becomes_an_integer():
+    rng = random.Random(16)
+    for _ in range(2000):
+        micros = rng.randrange(wire.at_micros("0001-01-01T00:00:00.000000Z"), wire.at_micros(
+            "9999-12-31T23:59:59.999999Z") + 1)
+        text = wire.at_text(micros)
+        assert wire.at_micros(text) == micros and len(text) == 27
+    assert wire.at_micros("1970-01-01T00:00:00.000000Z") == 0
+    assert wire.at_micros("2024-02-29T12:00:00.000001Z") == 1709208000000001
+    for other in ("2026-11-29T15:02:11Z", "2026-11-29T15:02:11.402Z", "2025-02-29T00:00:00.000000Z",
+                  "2026-13-01T00:00:00.000000Z", "2026-11-29 15:02:11.402113Z", "2026-11-29T24:00:00.000000Z",
+                  "２026-11-29T15:02:11.402113Z", "0000-01-01T00:00:00.000000Z", None, 17):
+        assert wire.at_micros(other) is None, other
+    assert wire.at_text(wire.at_micros("9999-12-31T23:59:59.999999Z") + 1) is None
+
+
+def test_core_wire_a_games_clock_reads_every_offset_as_the_full_arithmetic_does():
+    """The reader counts a frame's time from the game's start minute by minute (``_Clock``): the same text
+    as ``at_text`` of the whole sum, across minutes, days, leap days, years, and both ends of the range."""
+    rng = random.Random(3)
+    starts = ["2026-12-31T23:59:59.999999Z", "2024-02-28T23:59:00.000000Z", "0001-01-01T00:00:00.000000Z",
+              "9999-12-31T23:59:59.999999Z"] + [wire.at_text(rng.randrange(0, 2 * 10**17)) for _ in range(80)]
+    for started in starts:  # more starts than the reader remembers (64): it forgets and rebuilds them
+        base, clock = wire.at_micros(started), wire._clock(started)
+        offsets = [0, 1, -1, 59_999_999, 60_000_000, 86_400_000_000, 10**15, -(10**15)]
+        offsets += [rng.randrange(-(10**12), 10**12) for _ in range(30)]
+        for offset in offsets:
+            assert clock.text(offset) == wire.at_text(base + offset), (started, offset)
+    clock = wire._clock(START)
+    assert [clock.text(minute * 60_000_000 + 7) for minute in range(600)][-1] == "2026-12-01T23:59:00.000007Z"
+    assert wire._clock("2026-11-29T15:02:11Z") is None and wire._clock(None) is None
+
+
+def test_core_wire_hashes_go_as_base64url_and_any_other_string_as_itself():
+    for hash_ in (HASH, "0" * 64, "f" * 64, "0123456789abcdef" * 4):
+        sent = wire.hash_to_wire(hash_)
+        assert len(sent) == 43 and wire.hash_from_wire(sent, "$.hash") == hash_
+    import base64
+    assert wire.hash_to_wire(HASH) == base64.urlsafe_b64encode(bytes.fromhex(HASH)).decode().rstrip("=")
+    for other in ("AB" * 32, "0x" + "a" * 62, "a_" * 32, "", "h", "-" + "a" * 63, " " + "a" * 63, "a" * 62 + "\u00e9",
+                  "a" * 63 + "G", None):
+        assert wire.hash_to_wire(other) == [other] == frames.hash_to_wire(other)
+        assert other is None or wire.hash_from_wire([other], "$") == other
+    # The server's C spelling is the same as the page's pure one.
+    rng = random.Random(2)
+    for _ in range(500):
+        hash_ = f"{rng.getrandbits(256):064x}"
+        assert frames.hash_to_wire(hash_) == wire.hash_to_wire(hash_)
+
+
+# --- envelopes read back equal to the store's, in every game -------------------------------------------
+
+
+def _same(mine: Envelope, theirs: Envelope) -> bool:
+    """Equal envelopes but the hash a frame does not carry (None)."""
+    return ((mine.hash is None or mine.hash == theirs.hash) and type(mine.event) is type(theirs.event)
+            and mine.event == theirs.event and mine.command == theirs.command and mine.dice == theirs.dice
+            and dict(mine.to_dict(), hash=theirs.hash) == theirs.to_dict())
+
+
+def _check_frames(game, table: Table, seats: tuple) -> dict:
+    """Every batch of ``table``'s log as each viewer sees it, while the game ran and once over; how often
+    each spelling was used."""
+    started = table.envelopes[0].at
+    used = {"positional": 0, "named": 0, "integer time": 0}
+    for batch in wire.frame_batches(table.envelopes):
+        for seat in (None, *seats):
+            for over in (False, True):
+                sent = [game.visible(envelope, seat, over) for envelope in batch]
+                text = frames.events_frame(game, sent, started)
+                frame = json.loads(text)
+                for run in frame["runs"]:
+                    used["integer time"] += type(run[3]) is int
+                    for event in run[4]:
+                        used["positional" if type(event[0]) is int else "named"] += 1
+                # The browser's reader (json.loads, then events/) and the server's (msgspec, then events/).
+                for read in (wire.frame_envelopes(game, table.game_id, frame, None if batch[0].seq == 1 else started),
+                             frames.frame_envelopes(game, table.game_id, frames.server_frame_decoder.decode(text),
+                                                    started)):
+                    assert len(read) == len(sent) and read[-1].hash == sent[-1].hash
+                    for mine, theirs in zip(read, sent):
+                        assert _same(mine, theirs), (mine.to_dict(), theirs.to_dict())
+                dicts = wire.frame_dicts(game, table.game_id, frame, started)
+                assert [dict(d, hash=e.hash) for d, e in zip(dicts, sent)] == [e.to_dict() for e in sent]
+    return used
+
+
+def _at(number: int) -> str:
+    return f"2026-12-01T{14 + number // 3600:02d}:{number // 60 % 60:02d}:{number % 60:02d}.{number * 7919 % 10**6:06d}Z"
+
+
+@pytest.mark.parametrize("name", events.games.NAMES)
+def test_core_2_wire_whole_games_to_their_secret_read_back_the_stores_envelopes(name):
+    """Every game played to its end (SecretRevealed, CORE-2), each frame as a spectator and as each seat
+    sees it while it runs (Gloomhaven's picks sealed, GH-C2) and once it is over."""
+    game = events.games.load(name)
+    scenario = load(next(s for s in builtin_scenarios() if s.startswith(f"{name}/")))[1]
+    table = Table.create(game, "g-wire", scenario, local_secret(3), at=START)
+    clock = iter(range(1, 10**6))
+
+    class Timed:  # playout's submit, with the server's times
+        def __getattr__(self, attribute):
+            return getattr(table, attribute)
+
+        def submit(self, seat, command, command_id, at=None, rng=None):
+            return table.submit(seat, command, command_id, at=_at(next(clock)), rng=rng)
+
+    playout(Timed(), {}, Rng(3), 2000, prefix="c")
+    assert isinstance(table.envelopes[-1].event, SecretRevealed)
+    used = _check_frames(game, table, game.seats(table.state))
+    assert used["positional"] > used["named"] and used["integer time"] > 0, used
+
+
+def test_core_4_wire_undo_events_and_a_rules_version_moved_by_consent_read_back_the_stores_envelopes():
+    """echo-1 moved to echo-2 by its seats (CORE-10, CORE-11: RulesVersionChanged with ``agreed``), an undo
+    asked, answered and applied on each side of the move (CORE-4, CORE-6), played to its end."""
+    echo_1 = events.games.load("echo", "echo-1")
+    table = Table.create(echo_1, "g-undowire", load("echo/novice-duel")[1], local_secret(5), at=START)
+    bots = lambda: {seat: bot(table.game, "greedy") for seat in table.game.seats(table.state)}  # noqa: E731
+    playout(table, bots(), Rng(1005), 3, prefix="c")
+    last = table.envelopes[-1]
+    other = next(seat for seat in echo_1.seats(table.state) if seat != last.seat)
+    table.submit(last.seat, AskUndo(table.undos.last_own(last.seat)), "u-1", at=_at(1))
+    if table.undos.open is not None:
+        table.submit(other, AnswerUndo(table.undos.open.seq, True), "u-2", at=_at(2))
+    table.submit("red", ProposeRulesVersion("echo-2"), "p-1", at=_at(3))
+    table.submit("blue", AnswerRulesVersion(table.seq, True), "p-2", at=_at(4))
+    assert table.game.rules_version == "echo-2"
+    playout(table, bots(), Rng(7), 400, prefix="e")
+    kinds = {type(envelope.event).__name__ for envelope in table.envelopes}
+    assert {"UndoAsked", "UndoApplied", "RulesVersionProposed", "RulesVersionAnswered", "RulesVersionChanged",
+            "SecretRevealed"} <= kinds, kinds
+    assert any(is_undo_event(envelope.event) for envelope in table.envelopes)
+    # Read with the newest version's registry (as the Room and the page read), and with echo-1's.
+    for game in (events.games.load("echo"), echo_1):
+        _check_frames(game, table, ("red",))
+
+
+def test_core_3_wire_a_move_without_consent_keeps_its_names_and_reads_back():
+    """A RulesVersionChanged without ``agreed`` (``chronicle upgrade``) leaves that field out of its data:
+    it goes with its names, and is read back exactly (so is GameStarted, which keeps one of two spellings)."""
+    mecha_1 = events.games.load("mecha", "mecha-1")
+    table = Table.create(mecha_1, "g-upgrade", load("mecha/sample")[1], local_secret(2), at=START)
+    playout(table, {}, Rng(2), 2, prefix="c")
+    moved = table.move_to("mecha-2", at=_at(9))
+    assert isinstance(moved.event, RulesVersionChanged) and "agreed" not in moved.to_dict()["data"]
+    frame = json.loads(frames.events_frame(MECHA, [moved], START))
+    assert frame["runs"][0][4][0][0] == "RulesVersionChanged" and frame["runs"][0][3] == wire.at_micros(
+        _at(9)) - wire.at_micros(START)
+    first = json.loads(frames.events_frame(MECHA, table.envelopes[:1], START))
+    assert first["runs"][0][4][0][0] == "GameStarted" and first["runs"][0][3] == START
+    _check_frames(MECHA, table, ("red",))
+
+
+def test_core_wire_loaded_dice_and_a_rule_cited_otherwise_keep_their_names():
+    envelope = {"game": "g", "seq": 5, "type": "TurnPassed", "data": {"seat": "red"}, "seat": "red",
+                "command_id": "c", "command": {"type": "Pass", "data": {}}, "dice": [6, 1], "rule": "MV-C3",
+                "hash": HASH, "at": START}
+    frame = wire.frame_from_dicts(MECHA, [envelope, dict(envelope, seq=6, dice=None, rule="MV-9")], START)
+    assert frame["runs"][0][4] == [["TurnPassed", {"seat": "red"}, "MV-C3", [6, 1]],
+                                   ["TurnPassed", {"seat": "red"}, "MV-9"]]
+    assert frame["runs"][0][2] == [SCHEMA.command_at["Pass"]] and frame["runs"][0][3] == 0
+    back = wire.frame_dicts(MECHA, "g", frame, START)
+    assert back == [dict(envelope, hash=None), dict(envelope, seq=6, dice=None, rule="MV-9")]
+
+
+def test_core_wire_a_command_of_another_shape_keeps_its_names_and_frame_data_spells_records():
+    envelope = {"game": "g", "seq": 5, "type": "TurnPassed", "data": {"seat": "red"}, "seat": "red",
+                "command_id": "c", "command": {"type": "Move", "data": {}}, "dice": None, "rule": "MV-C3",
+                "hash": HASH, "at": None}
+    frame = wire.frame_from_dicts(MECHA, [envelope])
+    assert frame["runs"][0][2] == ["Move", {}] and frame["runs"][0][3] is None
+    assert wire.frame_dicts(MECHA, "g", frame) == [envelope]
+    with pytest.raises(ValueError, match="at least one envelope"):
+        wire.frame_from_dicts(MECHA, [])
+    table = Table.create(MECHA, "g-data", load("mecha/sample")[1], local_secret(1), at=START)
+    assert wire.frame_data(MECHA, table.envelopes, START) == wire.frame_from_dicts(
+        MECHA, [e.to_dict() for e in table.envelopes], START)
+
+
+def test_core_3_wire_a_rules_version_whose_record_is_another_class_reads_it_by_its_names():
+    """A frozen version keeps its own record class for a type (with the newest's fields): the frame is
+    spelt by the newest's schema, and a reader under the old version builds the old class from the names."""
+    from events.record import Record, Registry
+    from tests.events import toy
+
+    class Added(Record):  # toy-2's own record for "Added", of the same fields
+        __slots__ = ("k",)
+        TYPE = "Added"
+        RULE = "T-1"
+
+        def __init__(self, k: int) -> None:
+            object.__setattr__(self, "k", k)
+
+    old = toy.make()
+    new = old.revised("toy-2", events=Registry("event", (toy.GameStarted, Added, toy.Rolled)))
+    table = Table.create(old, "g-toy", {"seats": ["a"]}, 1, at=START)
+    table.submit("a", toy.Add(3), "c-1", at=_at(1))
+    frame = json.loads(frames.events_frame(old, table.envelopes[1:], START))
+    assert frame["runs"][0][4][0][0] == wire.schema(new).event_at["Added"]  # positional, by toy-2's schema
+    mine, = wire.frame_envelopes(old, "g-toy", frame, START)
+    assert type(mine.event) is toy.Added and mine.event.k == 3 and _same(mine, table.envelopes[1])
+    theirs, = wire.frame_envelopes(new, "g-toy", frame, START)
+    assert type(theirs.event) is Added and theirs.event.k == 3
+
+
+def test_core_wire_the_schema_is_as_docs_protocol_spells_mechas():
+    """docs/protocol.md's example frame and its list of mecha's indices, checked against the schema."""
+    events_at, commands_at = SCHEMA.event_at, SCHEMA.command_at
+    assert (events_at["BagRanOut"], events_at["MechMoved"], events_at["SecretRevealed"], events_at["TurnEnded"]) == (
+        0, 6, 12, 13)
+    assert (commands_at["AnswerRulesVersion"], commands_at["Move"], commands_at["Pass"]) == (0, 3, 4)
+    assert [cls.TYPE for cls in SCHEMA.events] == sorted(cls.TYPE for cls in SCHEMA.events)
+    documented = {"type": "events", "seq": 13, "hash": B64,
+                  "runs": [["blue", "c-17", [3, 2], 8311402113, [[6, "blue", None, 2, [2], []], [13, "blue", "red", 2]]],
+                           [None, None, None, 8311402113, [[12, "ab" * 32]]]]}
+    read = wire.frame_dicts(MECHA, "g", documented, "2026-11-29T15:02:11.402113Z")
+    assert [(e["seq"], e["type"], e["rule"], e["command"]) for e in read] == [
+        (13, "MechMoved", "MV-1", {"type": "Move", "data": {"to": 2}}),
+        (14, "TurnEnded", "MV-C3", {"type": "Move", "data": {"to": 2}}), (15, "SecretRevealed", "CORE-2", None)]
+    assert read[0]["at"] == "2026-11-29T17:20:42.804226Z" and read[-1]["hash"] == HASH
