@@ -201,6 +201,7 @@ def test_reader_that_pauses_gets_every_frame_in_order_once_it_reads(tmp_path, ch
 
     import websockets
 
+    import events.games
     from events.wire import frame_dicts
 
     game_id, tokens, head = _long_game(tmp_path / "long.db", 12_000)
@@ -223,11 +224,12 @@ def test_reader_that_pauses_gets_every_frame_in_order_once_it_reads(tmp_path, ch
         # Check the paused reader, once it reads, gets the welcome, then every seq from 1 to the last, in order.
         first = json.loads(await asyncio.wait_for(paused.recv(), 10))
         assert first["type"] == "welcome" and first["head"] == head
+        game = events.games.load(first["rules"])
         seqs: list = []
         while not seqs or seqs[-1] < last:
             frame = json.loads(await asyncio.wait_for(paused.recv(), 10))
             assert frame["type"] == "events", frame
-            seqs += [envelope["seq"] for envelope in frame_dicts(game_id, frame)]
+            seqs += [envelope["seq"] for envelope in frame_dicts(game, game_id, frame, first["started"])]
         assert seqs == list(range(1, last + 1))
         await paused.close()
 
