@@ -145,6 +145,9 @@ def catch_up(browser, url: str, runs: int) -> list:
     for _ in range(runs):
         marks = load(context, url)
         spans.append(marks["hashed"] - marks["first-event"])
+        steps = [f"{name} {marks[name] - marks['first-event']:.0f}" for name in MARKS if name in marks
+                 and marks[name] >= marks["first-event"]]
+        print(f"  catch-up marks, ms after first-event: {', '.join(steps)}")
     context.close()
     return spans
 
@@ -166,7 +169,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="fresh browser contexts per page (default 3)")
     parser.add_argument("--events", type=int, default=1000, help="envelopes of the play and watch pages' game (default 1000)")
     parser.add_argument("--long", type=int, default=10_000, help="envelopes of the catch-up's game (default 10000)")
+    parser.add_argument("--parts", default="pages,catchup,fold",
+                        help="what to measure, comma-separated: pages, catchup, fold (default: all three)")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp, \
@@ -189,16 +195,16 @@ def main() -> None:
             (f"replay page, {finished} events", f"{server.base_url}/replay/{done['game']}"),
             ("lobby", f"{server.base_url}/"),
         )
-        for label, url in pages:
+        for label, url in pages if "pages" in parts else ():
             cold, warm = time_pages(browser, url, args.runs)
             print(label)
             print(summary("cold", cold))
             print(summary("warm", warm))
             print(summary("disk", time_with_profile(playwright, url, args.runs)))
-        spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs)
+        spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs) if "catchup" in parts else [0]
         print(f"catch-up of a {args.long}-event game (watch page, warm), first envelope to newest hash checked: "
               f"{statistics.median(spans):.0f} ms (range {min(spans):.0f}–{max(spans):.0f}, n={len(spans)})")
-        for game_id in (long["game"], done["game"]):
+        for game_id in (long["game"], done["game"]) if "fold" in parts else ():
             rates = fold_rate(browser, server, game_id)
             print(f"folding in the browser, a game of {rates['events']} events:")
             print(f"  decode (Envelope.from_dict)      {rates['decode_per_s']:>8} events/s")

@@ -75,6 +75,7 @@ CONFLICT_RETRIES = 5
 BOT_PREFIX = "bot-"  # the command ids of the server's bots; refused from clients (reserved-id)
 BOT_CHOICE_SECONDS = 5.0  # a bot's choice, in its thread; the slowest measured is ~0.15 s (gloomhaven/barrow)
 CHAT_REMEMBERED = 1024  # chat numbers a Room remembers having sent, so a notification of one is not sent twice
+HISTORY_FRAMES = 128  # events frames per history frame, after a snapshot join (~300 envelopes, ~40 KB)
 BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
 
 
@@ -221,8 +222,36 @@ class Room:
             connection.seat, connection.token = seat, frame.token
             connection.transition(ConnectionState.GREETED)
             welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head))
-            if connection.send_batch([welcome] + self._frames_for(self.table.envelopes[frame.since :], seat)):
+            joined = await self._snapshot_join(seat) if frame.snapshot and frame.since == 0 else None
+            if joined is None:
+                joined = self._frames_for(self.table.envelopes[frame.since :], seat)
+            if connection.send_batch([welcome] + joined):
                 self.clients.add(connection)
+
+    async def _snapshot_join(self, seat: str | None) -> list[str] | None:
+        """A join from the newest snapshot (issue 16, docs/protocol.md): the ``snapshot`` frame, the
+        ``events`` frames after it, then those before it in ``history`` frames, each as ``seat`` may
+        see it; None where the whole log must go instead (no snapshot, one that does not hash to its
+        logged hash, or a log ``snapshots.joinable`` refuses)."""
+        envelopes = self.table.envelopes
+        try:
+            found = await self.store.get_snapshot(self.meta.game_id, len(envelopes))
+        except StoreError as error:
+            log.warning("game %s: no snapshot for a join: %s", self.meta.game_id, error)
+            return None
+        if found is None:
+            return None
+        seq, text = found
+        if not 2 <= seq <= len(envelopes) or not snapshots.matches(text, envelopes[seq - 1].hash) \
+                or not snapshots.joinable(envelopes, seq):
+            return None
+        start = self.frames_for(envelopes[:1], seat, bool(self.game.is_over(self.table.state)))
+        if len(start) != 1:
+            return None
+        history = self._frames_for(envelopes[:seq], seat)
+        return ([frames.snapshot_frame(seq, envelopes[seq - 1].hash, start[0], text)]
+                + self._frames_for(envelopes[seq:], seat)
+                + [frames.history_frame(history[at : at + HISTORY_FRAMES]) for at in range(0, len(history), HISTORY_FRAMES)])
 
     # --- the guard ladder -------------------------------------------------------------------------
 
