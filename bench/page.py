@@ -42,7 +42,8 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import ServerProcess, create_game, seeded_game
 
-MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "folded", "hashed", "ready")
+MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "snapshot", "folded", "hashed",
+         "ready")
 
 FOLD_BENCH = r"""
 import json

@@ -9,6 +9,12 @@ game the server holds; a mismatch is shown, never hidden. The envelopes between 
 A page that joins a game folds the whole catch-up, checks the newest hash at once (the state on
 screen), and checks the older frames' hashes in the background, a few per timer tick; every frame
 that arrives live is checked as it comes. ``add`` takes a full envelope (a log line) instead.
+
+A page joining a long game may start from the server's snapshot instead (``from_snapshot``,
+issue 16): the state at the snapshot's seq, its hash recomputed and compared with the logged one
+before anything is folded on it (``events/snapshot.py``); the envelopes before it are
+``events.log.ELIDED`` (``base``: the snapshot's seq) until a second Follower has folded the whole
+log in the background and takes its place (``client/pages/play.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 from client.i18n import t
 from events.canonical import state_hash
 from events.log import Envelope, Table
+from events.snapshot import decode_snapshot
 from events.wire import frame_envelopes
 
 
@@ -40,6 +47,22 @@ class Follower:
         self.checked: list = []  # checked[i]: True once envelopes[i]'s hash was compared
         self.unchecked = 0  # lowest index that may still be unchecked
         self.mismatch = None  # (seq, logged hash, folded hash) of the first disagreement found
+        self.base = 0  # the snapshot's seq this Follower started from (0: from the log's start)
+
+    @classmethod
+    def from_snapshot(cls, game: object, game_id: str, frame: dict) -> Follower:
+        """A Follower at a ``snapshot`` frame's seq; raises DecodeError, or SnapshotError when the
+        state's hash, recomputed here, is not the one logged at that seq (nothing is taken on trust)."""
+        started, seq, state, logged = decode_snapshot(game, game_id, frame)
+        follower = cls(game)
+        follower.table = Table.from_snapshot(game, game_id, started, seq, state)
+        follower.state = state
+        follower.envelopes = follower.table.envelopes
+        follower.states = [None] * (seq - 1) + [state]
+        follower.checked = [False] * seq  # not folded here: checked by the Follower that folds the log
+        follower.unchecked = seq
+        follower.base = seq
+        return follower
 
     @property
     def seq(self) -> int:
@@ -60,6 +83,11 @@ class Follower:
         if envelopes and envelopes[0].seq != held + 1:
             raise Gap(held + 1, envelopes[0].seq)
         return [self._fold(envelope) for envelope in envelopes]
+
+    def add_envelopes(self, envelopes: list) -> None:
+        """Fold envelopes another Follower decoded already (the tail of a snapshot join)."""
+        for envelope in envelopes:
+            self._fold(envelope)
 
     def _fold(self, envelope: Envelope) -> Envelope:
         if envelope.seq != self.seq + 1:
