@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from client.i18n import t
 from events.canonical import state_hash
-from events.log import Envelope, Table
+from events.log import ELIDED, Envelope, Table
 from events.snapshot import decode_snapshot
 from events.wire import frame_envelopes
 
@@ -60,9 +60,20 @@ class Follower:
         follower.envelopes = follower.table.envelopes
         follower.states = [None] * (seq - 1) + [state]
         follower.checked = [False] * seq  # not folded here: checked by the Follower that folds the log
+        follower.checked[-1] = True  # the snapshot's state: its hash was recomputed by decode_snapshot
         follower.unchecked = seq
         follower.base = seq
+        follower.snapshot_hash = logged
         return follower
+
+    snapshot_hash = None  # the hash logged at ``base``, which the snapshot's state was checked against
+
+    def newest_hash(self) -> object:
+        """The hash logged after the newest envelope held (the snapshot's, before anything followed it)."""
+        if not self.envelopes:
+            return None
+        envelope = self.envelopes[-1]
+        return self.snapshot_hash if envelope is ELIDED else envelope.hash
 
     @property
     def seq(self) -> int:
@@ -132,12 +143,14 @@ class Follower:
         return self.unchecked < self.seq
 
     def sent_count(self) -> int:
-        """How many hashes the server sent (one per frame; every envelope's when ``add`` took log lines)."""
-        return sum(1 for envelope in self.envelopes if envelope.hash is not None)
+        """How many hashes the server sent (one per frame; every envelope's when ``add`` took log lines;
+        a snapshot's, checked when it was decoded)."""
+        return sum(1 for envelope in self.envelopes if envelope.hash is not None) + (self.snapshot_hash is not None)
 
     def checked_count(self) -> int:
         """How many hashes sent were compared."""
-        return sum(1 for done, envelope in zip(self.checked, self.envelopes) if done and envelope.hash is not None)
+        return sum(1 for done, envelope in zip(self.checked, self.envelopes) if done and envelope.hash is not None) \
+            + (self.snapshot_hash is not None)
 
     def status(self) -> str:
         """``hash ✓ seq N``, or the first mismatch, for the status bar (in the reader's language)."""

@@ -341,7 +341,7 @@ class PlayPage:
         status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
         status.setAttribute("data-seq", str(follower.seq))
         if follower.seq:
-            status.setAttribute("data-hash", follower.envelopes[-1].hash)
+            status.setAttribute("data-hash", follower.newest_hash())
         status.setAttribute("title", t("hash.checked", n=follower.sent_count(), checked=follower.checked_count()))
 
     def catch_up_rows(self) -> None:
