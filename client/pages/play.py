@@ -237,6 +237,8 @@ class PlayPage:
         self.follower = follower
         self.full = Follower(self.game)
         self.history, self.history_at = [], 0
+        # The rows before the snapshot need its history folded: said at the top of the log meanwhile.
+        add(byid("log"), notice_row(t("catchup.log_pending", seq=follower.base), "log-pending"))
         if follower.seq >= self.head:  # nothing after the snapshot: draw now
             self.caught_up()
 
@@ -284,6 +286,9 @@ class PlayPage:
         """The whole log is folded: its Follower takes over (log rows, seat clock, every hash checked)."""
         self.follower, self.full, self.history = self.full, None, []
         mark("history")
+        pending = byid("log").querySelector("li.log-pending")
+        if pending is not None:
+            pending.remove()
         self.schedule_render()
         if not self.checking:
             self.checking = True

@@ -46,6 +46,8 @@ def test_core_a_long_game_joined_from_its_snapshot_folds_to_the_servers_state(se
     assert page.get_attribute("#hash", "data-hash") == logged
     if who == "seat":
         assert page.text_content("#who").endswith(seat)
+    pending = page.locator("#log li.log-pending")
+    assert pending.count() == 0 or pending.text_content().startswith("Reading the earlier events (1–")
     # Check: commands played meanwhile fold on the snapshot's state (or on the whole log's, if first).
     with ScriptedGame(server.ws_url, created) as script:
         script.play(2)
@@ -54,6 +56,7 @@ def test_core_a_long_game_joined_from_its_snapshot_folds_to_the_servers_state(se
     assert (head, page.get_attribute("#hash", "data-hash")) == _server_hash(server, game_id)
     # Check the background: the whole log folded, every hash sent checked, every log row, the seat clock.
     page.wait_for_function("window.chronicle_marks.history !== undefined", timeout=60_000)
+    assert page.locator("#log li.log-pending").count() == 0
     page.wait_for_function(ALL_CHECKED, timeout=60_000)
     page.wait_for_function("document.getElementById('seat-times').dataset.counted === 'yes'", timeout=60_000)
     assert page.text_content("#hash") == f"hash ✓ seq {head}"
