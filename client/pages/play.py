@@ -1,7 +1,8 @@
 """``/play/{id}#token=…`` (a seat) and ``/watch/{id}`` (a spectator): the live game.
 
 The page says ``hello`` with the seq it holds, folds every envelope with ``events/``, checks each
-hash, and draws the board. A seat clicks a Location to send ``Move`` (any Location: the server's
+hash, and draws the board; a long game it starts from the server's snapshot, checked against the
+logged hash, and folds the whole log after the first draw (issue 16, docs/client.md). A seat clicks a Location to send ``Move`` (any Location: the server's
 rules decide, and a refusal comes back with its clause and reason) or presses an action button.
 A spectator's page is the same without a seat: nothing is clickable and there are no buttons.
 Beside the log, the chat of the page's channel (client/chat.py): seats talk to seats, spectators to spectators.
