@@ -98,3 +98,37 @@ def test_core_a_forged_snapshot_is_refused_and_the_whole_log_read(server, new_co
     assert "snapshot" not in page.evaluate("window.chronicle_marks")
     page.wait_for_function(ALL_CHECKED, timeout=60_000)
     assert [p for p in page.problems if "WebSocket" not in p] == []
+
+
+def test_core_a_snapshot_join_cut_before_its_history_starts_again_from_nothing(server, new_context):
+    created = seeded_game(server, "mecha/sample", 12, envelopes=SNAPSHOT_EVERY + 5)
+    game_id = created["game"]
+    context = new_context()
+    sockets: list = []
+
+    def route(socket) -> None:  # the first socket loses its history frames, then drops
+        upstream = socket.connect_to_server()
+        first = not sockets
+        sockets.append(socket)
+
+        def from_server(message) -> None:
+            frame = json.loads(message) if isinstance(message, str) else None
+            if first and frame is not None and frame.get("type") == "history":
+                socket.close()
+                return
+            socket.send(message)
+
+        upstream.on_message(from_server)
+
+    context.route_web_socket(re.compile(r".*/ws/.*"), route)
+    page = open_page(context, f"{server.base_url}/watch/{game_id}")
+    head, logged = _server_hash(server, game_id)
+    # Check: the second hello started from nothing again, and the page ends as if it had read the whole log once.
+    page.wait_for_function("window.chronicle_marks.history !== undefined", timeout=60_000)
+    page.wait_for_function(ALL_CHECKED, timeout=60_000)
+    assert len(sockets) >= 2
+    assert page.text_content("#hash") == f"hash ✓ seq {head}" and page.get_attribute("#hash", "data-hash") == logged
+    page.wait_for_function(f"document.querySelectorAll('#log li.event').length === {head}", timeout=60_000)
+    seqs = page.eval_on_selector_all("#log li.event", "items => items.map(li => Number(li.dataset.seq))")
+    assert seqs == list(range(1, head + 1))
+    assert [p for p in page.problems if "WebSocket" not in p] == []
