@@ -21,7 +21,7 @@ from client.eventlog import event_row, notice_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
 from client.follow import Follower, Gap
 from client.i18n import seat_name, t
-from client.loader import load_game
+from client.loader import load_game, loaded
 from client.net import Connection
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_consent, show_rules_version
@@ -80,6 +80,15 @@ class PlayPage:
         if self.seated and not self.token:
             self.notice(t("play.no_token"), "warning")
         self.connection.open()
+        # The HTML names the game (``body[data-game]``): import its modules while the socket opens
+        # and the server answers, not after the welcome (~50 ms of a warm page, issue 16).
+        name = str(window.document.body.getAttribute("data-game") or "")
+        if name in events.games.NAMES and loaded(name):
+            timer.set_timeout(lambda: self.preload(name), 0)
+
+    def preload(self, name: str) -> None:
+        if self.game is None:
+            renderer(events.games.load(name).name)
 
     # --- frames ------------------------------------------------------------------------------------
 
