@@ -22,7 +22,10 @@ checked the newest hash and drawn the board. The marks the page records on the w
 
 - **catch-up**: a watch page joins a game of ``--long`` envelopes (warm: its scripts cached): the
   time from the first envelope received to the newest hash checked (marks ``first-event`` to
-  ``hashed``), the figure issue 16 wants under 1 s for 10,000;
+  ``hashed``), the figure issue 16 wants under 1 s for 10,000. Since the snapshot join the first
+  thing received is the ``snapshot`` frame (``first-event`` is marked there); ``--parts whole``
+  also times the same page with ``snapshot`` dropped from its hello by a WebSocket route (the
+  whole log folded, as before the snapshot join);
 - **folding**: in a page, that long game's log is decoded and folded in a loop to give events/s
   (GameStarted, folded once per pass, is ~1/10,000 of it), and the finished game's too.
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import tempfile
 import time
@@ -42,7 +46,8 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import ServerProcess, create_game, seeded_game
 
-MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "folded", "hashed", "ready")
+MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "snapshot", "folded", "hashed",
+         "ready")
 
 FOLD_BENCH = r"""
 import json
@@ -137,14 +142,35 @@ def summary(label: str, samples: list) -> str:
     return f"  {label:5} ready {ready:6.0f} ms (range {spread}, n={len(samples)})   marks: {', '.join(parts)}"
 
 
-def catch_up(browser, url: str, runs: int) -> list:
-    """Milliseconds from the first envelope to the newest hash checked, once per warm load."""
+def without_snapshot(socket) -> None:
+    """A WebSocket route that drops ``snapshot`` from the page's hello: the whole log is sent and folded."""
+    upstream = socket.connect_to_server()
+
+    def from_page(message) -> None:
+        frame = json.loads(message) if isinstance(message, str) else None
+        if isinstance(frame, dict) and frame.get("type") == "hello":
+            frame.pop("snapshot", None)
+            message = json.dumps(frame)
+        upstream.send(message)
+
+    socket.on_message(from_page)
+    upstream.on_message(socket.send)
+
+
+def catch_up(browser, url: str, runs: int, whole: bool = False) -> list:
+    """Milliseconds from the first envelope to the newest hash checked, once per warm load; ``whole``:
+    without a snapshot (the page's hello stripped of it), as a page before issue 16's snapshot join."""
     context = browser.new_context()
+    if whole:
+        context.route_web_socket(re.compile(r".*/ws/.*"), without_snapshot)
     load(context, url)  # scripts into the cache
     spans = []
     for _ in range(runs):
         marks = load(context, url)
         spans.append(marks["hashed"] - marks["first-event"])
+        steps = [f"{name} {marks[name] - marks['first-event']:.0f}" for name in MARKS if name in marks
+                 and marks[name] >= marks["first-event"]]
+        print(f"  catch-up marks, ms after first-event: {', '.join(steps)}")
     context.close()
     return spans
 
@@ -166,7 +192,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="fresh browser contexts per page (default 3)")
     parser.add_argument("--events", type=int, default=1000, help="envelopes of the play and watch pages' game (default 1000)")
     parser.add_argument("--long", type=int, default=10_000, help="envelopes of the catch-up's game (default 10000)")
+    parser.add_argument("--parts", default="pages,catchup,fold",
+                        help="what to measure, comma-separated: pages, catchup, whole (the catch-up without a snapshot), "
+                        "fold (default: pages,catchup,fold)")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp, \
@@ -189,16 +219,20 @@ def main() -> None:
             (f"replay page, {finished} events", f"{server.base_url}/replay/{done['game']}"),
             ("lobby", f"{server.base_url}/"),
         )
-        for label, url in pages:
+        for label, url in pages if "pages" in parts else ():
             cold, warm = time_pages(browser, url, args.runs)
             print(label)
             print(summary("cold", cold))
             print(summary("warm", warm))
             print(summary("disk", time_with_profile(playwright, url, args.runs)))
-        spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs)
+        spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs) if "catchup" in parts else [0]
         print(f"catch-up of a {args.long}-event game (watch page, warm), first envelope to newest hash checked: "
               f"{statistics.median(spans):.0f} ms (range {min(spans):.0f}–{max(spans):.0f}, n={len(spans)})")
-        for game_id in (long["game"], done["game"]):
+        if "whole" in parts:
+            spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs, whole=True)
+            print(f"the same, the whole log (no snapshot asked): "
+                  f"{statistics.median(spans):.0f} ms (range {min(spans):.0f}–{max(spans):.0f}, n={len(spans)})")
+        for game_id in (long["game"], done["game"]) if "fold" in parts else ():
             rates = fold_rate(browser, server, game_id)
             print(f"folding in the browser, a game of {rates['events']} events:")
             print(f"  decode (Envelope.from_dict)      {rates['decode_per_s']:>8} events/s")

@@ -9,13 +9,20 @@ game the server holds; a mismatch is shown, never hidden. The envelopes between 
 A page that joins a game folds the whole catch-up, checks the newest hash at once (the state on
 screen), and checks the older frames' hashes in the background, a few per timer tick; every frame
 that arrives live is checked as it comes. ``add`` takes a full envelope (a log line) instead.
+
+A page joining a long game may start from the server's snapshot instead (``from_snapshot``,
+issue 16): the state at the snapshot's seq, its hash recomputed and compared with the logged one
+before anything is folded on it (``events/snapshot.py``); the envelopes before it are
+``events.log.ELIDED`` (``base``: the snapshot's seq) until a second Follower has folded the whole
+log in the background and takes its place (``client/pages/play.py``).
 """
 
 from __future__ import annotations
 
 from client.i18n import t
 from events.canonical import state_hash
-from events.log import Envelope, Table
+from events.log import ELIDED, Envelope, Table
+from events.snapshot import decode_snapshot
 from events.wire import frame_envelopes
 
 
@@ -40,6 +47,37 @@ class Follower:
         self.checked: list = []  # checked[i]: True once envelopes[i]'s hash was compared
         self.unchecked = 0  # lowest index that may still be unchecked
         self.mismatch = None  # (seq, logged hash, folded hash) of the first disagreement found
+        self.base = 0  # the snapshot's seq this Follower started from (0: from the log's start)
+        self.sent = 0  # hashes the server sent (counted as they come: a sum over 10,000 cost a draw ~100 ms)
+        self.done = 0  # of those, hashes compared
+
+    @classmethod
+    def from_snapshot(cls, game: object, game_id: str, frame: dict) -> Follower:
+        """A Follower at a ``snapshot`` frame's seq; raises DecodeError, or SnapshotError when the
+        state's hash, recomputed here, is not the one logged at that seq (nothing is taken on trust)."""
+        started, seq, state, logged = decode_snapshot(game, game_id, frame)
+        follower = cls(game)
+        follower.table = Table.from_snapshot(game, game_id, started, seq, state)
+        follower.state = state
+        follower.envelopes = follower.table.envelopes
+        follower.states = [None] * (seq - 1) + [state]
+        follower.checked = [False] * seq  # not folded here: checked by the Follower that folds the log
+        follower.checked[-1] = True  # the snapshot's state: its hash was recomputed by decode_snapshot
+        follower.unchecked = seq
+        follower.base = seq
+        follower.snapshot_hash = logged
+        follower.sent = 2  # GameStarted's (not folded here) and the snapshot's
+        follower.done = 1
+        return follower
+
+    snapshot_hash = None  # the hash logged at ``base``, which the snapshot's state was checked against
+
+    def newest_hash(self) -> object:
+        """The hash logged after the newest envelope held (the snapshot's, before anything followed it)."""
+        if not self.envelopes:
+            return None
+        envelope = self.envelopes[-1]
+        return self.snapshot_hash if envelope is ELIDED else envelope.hash
 
     @property
     def seq(self) -> int:
@@ -63,6 +101,11 @@ class Follower:
             raise Gap(held + 1, envelopes[0].seq)
         return [self._fold(envelope) for envelope in envelopes]
 
+    def add_envelopes(self, envelopes: list) -> None:
+        """Fold envelopes another Follower decoded already (the tail of a snapshot join)."""
+        for envelope in envelopes:
+            self._fold(envelope)
+
     def _fold(self, envelope: Envelope) -> Envelope:
         if envelope.seq != self.seq + 1:
             raise Gap(self.seq + 1, envelope.seq)
@@ -73,6 +116,8 @@ class Follower:
         self.envelopes = self.table.envelopes
         self.states.append(self.state)
         self.checked.append(envelope.hash is None)  # no hash sent: nothing to check
+        if envelope.hash is not None:
+            self.sent += 1
         return envelope
 
     def before(self, seq: int) -> object:
@@ -84,6 +129,8 @@ class Follower:
         index = seq - 1
         folded = state_hash(self.states[index])
         logged = self.envelopes[index].hash
+        if not self.checked[index] and logged is not None:
+            self.done += 1
         self.checked[index] = True
         if folded != logged:
             if self.mismatch is None or seq < self.mismatch[0]:
@@ -106,12 +153,13 @@ class Follower:
         return self.unchecked < self.seq
 
     def sent_count(self) -> int:
-        """How many hashes the server sent (one per frame; every envelope's when ``add`` took log lines)."""
-        return sum(1 for envelope in self.envelopes if envelope.hash is not None)
+        """How many hashes the server sent (one per frame; every envelope's when ``add`` took log lines;
+        after a snapshot join, GameStarted's and the snapshot's, checked when it was decoded)."""
+        return self.sent
 
     def checked_count(self) -> int:
         """How many hashes sent were compared."""
-        return sum(1 for done, envelope in zip(self.checked, self.envelopes) if done and envelope.hash is not None)
+        return self.done
 
     def status(self) -> str:
         """``hash ✓ seq N``, or the first mismatch, for the status bar (in the reader's language)."""

@@ -37,6 +37,7 @@ class Connection:
         self.greeted = False
         self.counter = 0
         self.stopped = False
+        self.snapshots = True  # a hello from seq 0 may start from a snapshot (issue 16); False after one was refused
 
     def url(self) -> str:
         scheme = "wss" if str(window.location.protocol) == "https:" else "ws"
@@ -58,7 +59,11 @@ class Connection:
             self._closed(socket)
             return
         self.state = OPEN
-        _send(socket, json.dumps({"type": "hello", "since": self.held(), "token": self.token}))
+        since = self.held()
+        hello = {"type": "hello", "since": since, "token": self.token}
+        if since == 0 and self.snapshots:
+            hello["snapshot"] = True  # a long game starts from the server's newest snapshot (docs/protocol.md)
+        _send(socket, json.dumps(hello))
         self.on_state(self.state)
         # A hello left unanswered (seen while a server restarts) would leave the page waiting
         # forever on a socket that looks open: give up on it and connect again.

@@ -197,6 +197,17 @@ def fold(game: Game, events: Any, state: Any = None) -> Any:
     return state
 
 
+class Elided(Record):
+    """What stands in a Table for an envelope it has not read yet (``Table.from_snapshot``)."""
+
+    __slots__ = ()
+    TYPE = "Elided"
+
+
+# One placeholder for every such envelope: no seq, no seat, no command (an undo stops at it).
+ELIDED = Envelope("", 0, Elided(), None, None, None, None, None, None)
+
+
 class Accepted:
     """What an accepted command produced: its envelopes, ready to store.
 
@@ -279,6 +290,26 @@ class Table:
         return table
 
     @classmethod
+    def from_snapshot(cls, game: Game, game_id: str, started: Envelope, seq: int, state: Any) -> Table:
+        """A Table at ``seq`` whose state a checked snapshot gave (``events.snapshot``): a page joining a
+        long game folds only what follows it (issue 16, docs/client.md).
+
+        GameStarted is read (its commitment, the rules version it names), not folded; the envelopes
+        between are ``ELIDED`` until the reader has folded the log itself. Only for a log with no undo,
+        no SecretRevealed and no rules-version event up to ``seq``: the server offers a snapshot only then.
+        """
+        if started.seq != 1 or not isinstance(started.event, GameStarted) or seq < 2:
+            raise LogError(f"a Table from a snapshot at seq {seq} needs GameStarted at seq 1")
+        table = cls(game, game_id)
+        table.game = started_under(game, [started])
+        table.commitment, table.legacy_seed = started.event.commitment, started.event.seed
+        table.envelopes = [started] + [ELIDED] * (seq - 1)
+        table.undos.effective = list(table.envelopes)
+        table.undos.after = [None] * (seq - 1) + [state]
+        table.state = state
+        return table
+
+    @classmethod
     def resume(cls, game: Game, game_id: str, envelopes: list, state: Any, secret: str | None = None) -> Table:
         """A Table at the end of ``envelopes`` whose state the caller already holds (a snapshot checked
         against its logged hash, then the tail folded): the log is indexed, not folded again.
@@ -348,7 +379,10 @@ class Table:
         if verify and state_hash(state) != envelope.hash:
             raise LogError(f"seq {envelope.seq}: the logged hash does not match the replayed state")
         proposal = None
-        if self.follow:  # the seats' consent to a newer version, checked as the rules would decide it (CORE-10, CORE-11)
+        # The seats' consent to a newer version, checked as the rules would decide it (CORE-10, CORE-11).
+        # Any other event closes an open proposal without a check (``upgrade.track``): the seats and
+        # whether the game is over, which a page paid for at every envelope, are read only for these.
+        if self.follow and event.TYPE.startswith("RulesVersion"):
             try:
                 proposal = upgrade.follow(self.game, self.state is not None and bool(self.game.is_over(self.state)),
                                           () if self.state is None else self.game.seats(self.state), self.proposal,

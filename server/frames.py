@@ -42,6 +42,7 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields=True, frozen=True):
     since: Annotated[int, msgspec.Meta(ge=0)]
     token: str | None = None
+    snapshot: bool = False  # a client with since 0 that can start from a snapshot (issue 16, docs/protocol.md)
 
 
 class Command(msgspec.Struct, tag="command", tag_field="type", forbid_unknown_fields=True, frozen=True):
@@ -248,6 +249,18 @@ def hash_to_wire(hash_: Any) -> Any:
         if digest.hex() == hash_:  # 64 lowercase hex digits, nothing else (fromhex takes upper case, spaces)
             return base64.urlsafe_b64encode(digest)[:43].decode("ascii")
     return [hash_]
+
+
+def snapshot_frame(seq: int, logged_hash: str, start: str, state: str) -> str:
+    """The ``snapshot`` frame (docs/protocol.md, ``events/snapshot.py``): the state after ``seq`` as the
+    store keeps it (its canonical JSON), the hash logged there, and the log's first ``events`` frame."""
+    return _encoder.encode({"type": "snapshot", "seq": seq, "hash": logged_hash, "start": msgspec.Raw(start),
+                            "state": msgspec.Raw(state)}).decode("utf-8")
+
+
+def history_frame(events_frames: list[str]) -> str:
+    """A ``history`` frame: consecutive ``events`` frames (their text) before a snapshot the client started from."""
+    return _encoder.encode({"type": "history", "frames": [msgspec.Raw(text) for text in events_frames]}).decode("utf-8")
 
 
 def frame_envelopes(game: Any, game_id: str, frame: Events, started: str | None = None) -> list:

@@ -75,6 +75,8 @@ CONFLICT_RETRIES = 5
 BOT_PREFIX = "bot-"  # the command ids of the server's bots; refused from clients (reserved-id)
 BOT_CHOICE_SECONDS = 5.0  # a bot's choice, in its thread; the slowest measured is ~0.15 s (gloomhaven/barrow)
 CHAT_REMEMBERED = 1024  # chat numbers a Room remembers having sent, so a notification of one is not sent twice
+HISTORY_FRAMES = 128  # events frames per history frame, after a snapshot join (~300 envelopes, ~40 KB)
+HISTORY_PER_SEND = 8  # history frames queued at once for one connection
 BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
 
 
@@ -95,6 +97,7 @@ class Room:
     """One game in memory (a Table), its writer lock, and the connections that watch it."""
 
     metrics = Metrics()  # replaced by Rooms with the app's own
+    join_from = snapshots.SNAPSHOT_EVERY  # a game this long is joined from a snapshot (a shorter one folds in a blink)
 
     def __init__(self, store: Store, meta: GameMeta, table: Table, stored: list[Stored]) -> None:
         self.store = store
@@ -119,6 +122,7 @@ class Room:
         self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
         self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first
         self._chat_tasks: set[asyncio.Task] = set()
+        self._history_tasks: set[asyncio.Task] = set()  # history frames going out after snapshot joins
 
     @property
     def game(self) -> Any:
@@ -231,8 +235,69 @@ class Room:
             connection.seat, connection.token = seat, frame.token
             connection.transition(ConnectionState.GREETED)
             welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head, self.started))
-            if connection.send_batch([welcome] + self._frames_for(self.table.envelopes[frame.since :], seat)):
+            joined = await self._snapshot_join(seat) if frame.snapshot and frame.since == 0 else None
+            history = 0
+            if joined is None:
+                joined = self._frames_for(self.table.envelopes[frame.since :], seat)
+            else:
+                joined, history = joined
+            if connection.send_batch([welcome] + joined):
                 self.clients.add(connection)
+                if history:  # the log before the snapshot follows, the event loop free between sends
+                    task = asyncio.create_task(self._send_history(connection, history, seat))
+                    self._history_tasks.add(task)
+                    task.add_done_callback(self._history_tasks.discard)
+
+    async def _snapshot_join(self, seat: str | None) -> tuple[list[str], int] | None:
+        """A long game's join from a snapshot (issue 16, docs/protocol.md): the ``snapshot`` frame and
+        the ``events`` frames after it, as ``seat`` may see them, and the snapshot's seq (the history
+        to send after); None where the whole log goes as always: a game shorter than SNAPSHOT_EVERY,
+        a log ``snapshots.joinable`` refuses, or no snapshot that hashes to its logged hash.
+
+        The snapshot is the state in memory when it holds nothing outside its hash (its text is the
+        one its hash was computed from), else the newest stored one (never one holding a secret)."""
+        envelopes = self.table.envelopes
+        if len(envelopes) < self.join_from:
+            return None
+        if not snapshots.holds_hidden(self.table.state):
+            seq, text = len(envelopes), snapshots.encode_state(self.table.state)
+        else:
+            try:
+                found = await self.store.get_snapshot(self.meta.game_id, len(envelopes))
+            except StoreError as error:
+                log.warning("game %s: no snapshot for a join: %s", self.meta.game_id, error)
+                return None
+            if found is None:
+                return None
+            seq, text = found
+        if not 2 <= seq <= len(envelopes) or not snapshots.matches(text, envelopes[seq - 1].hash) \
+                or not snapshots.joinable(envelopes, seq):
+            return None
+        start = self.frames_for(envelopes[:1], seat, bool(self.game.is_over(self.table.state)))
+        if len(start) != 1:
+            return None
+        return [frames.snapshot_frame(seq, envelopes[seq - 1].hash, start[0], text)] + \
+            self._frames_for(envelopes[seq:], seat), seq
+
+    async def _send_history(self, connection: Connection, seq: int, seat: str | None) -> None:
+        """The ``history`` frames of a snapshot join: the ``events`` frames of seqs 1 … ``seq``,
+        HISTORY_FRAMES in each, HISTORY_PER_SEND per queued item (a 10,000-event log is ~5 items
+        of a connection's SEND_QUEUE_LIMIT), yielding to other games between items."""
+        over = bool(self.game.is_over(self.table.state))
+        chunk: list[str] = []
+        ready: list[str] = []
+        batches = wire.frame_batches(self.table.envelopes[:seq])
+        for index, batch in enumerate(batches):
+            chunk.extend(self.frames_for(batch, seat, over))
+            last = index == len(batches) - 1
+            if len(chunk) >= HISTORY_FRAMES or (last and chunk):
+                ready.append(frames.history_frame(chunk))
+                chunk = []
+            if len(ready) >= HISTORY_PER_SEND or (last and ready):
+                if not connection.send_batch(ready):
+                    return
+                ready = []
+                await asyncio.sleep(0)
 
     # --- the guard ladder -------------------------------------------------------------------------
 

@@ -25,7 +25,6 @@ through ``Table.restore`` (a Room's load, ``state_at``); a game with undos takes
 from __future__ import annotations
 
 import hashlib
-import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -33,9 +32,10 @@ from typing import Any
 import msgspec
 
 from events.canonical import record_json, state_hash
-from events.game import GameStarted, RulesVersionChanged
+from events.game import GameStarted, RulesVersionChanged, SecretRevealed
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.record import DecodeError, Record, Registry
+from events.snapshot import state_registry
 from events.undo import is_undo_event
 from server import frames
 from server.store import Store, StoreError
@@ -46,19 +46,11 @@ _registries: dict[str, Registry] = {}
 
 
 def registry(game: Any) -> Registry:
-    """Every record a state of ``game`` may hold: its rules version's own state records first (a
-    frozen version may keep an older record, as gloomhaven-1 keeps its Option: ``Game.state_records``),
-    then its model's STATES, EVENTS and COMMANDS."""
+    """Every record a state of ``game`` may hold (``events.snapshot.state_registry``), built once per version."""
     key = f"{game.name} {game.rules_version}"
     found = _registries.get(key)
     if found is None:
-        model = importlib.import_module(f"events.games.{game.name}.model")
-        found = Registry("state", tuple(game.state_records))
-        for part in (model.STATES, model.EVENTS, model.COMMANDS):
-            for tag, cls in part.by_type.items():
-                if tag not in found:
-                    found.add(cls)
-        _registries[key] = found
+        found = _registries[key] = state_registry(game)
     return found
 
 
@@ -205,3 +197,21 @@ async def newest(store: Store, game: Any, game_id: str, envelopes: list[Envelope
         log.warning("game %s: the snapshot at seq %d does not match its log; folding from the start", game_id, seq)
         return 0, None
     return seq, state
+
+
+def joinable(envelopes: list[Envelope], seq: int) -> bool:
+    """Whether a reader may start from the snapshot at ``seq`` (``events.log.Table.from_snapshot``): no
+    undo anywhere in the log (an UndoApplied goes back to states only the whole log gives, CORE-4), and
+    no SecretRevealed or rules-version event up to ``seq`` (a Table from a snapshot starts with none)."""
+    for index, envelope in enumerate(envelopes):
+        event = envelope.event
+        if is_undo_event(event):
+            return False
+        if index < seq and (type(event) is SecretRevealed or event.TYPE.startswith("RulesVersion")):
+            return False
+    return True
+
+
+def matches(text: str, logged_hash: str) -> bool:
+    """Whether a snapshot's text is the canonical JSON of the state with ``logged_hash`` (its sha256)."""
+    return hashlib.sha256(text.encode("ascii", "replace")).hexdigest() == logged_hash

@@ -1,7 +1,8 @@
 """``/play/{id}#token=…`` (a seat) and ``/watch/{id}`` (a spectator): the live game.
 
 The page says ``hello`` with the seq it holds, folds every envelope with ``events/``, checks each
-hash, and draws the board. A seat clicks a Location to send ``Move`` (any Location: the server's
+hash, and draws the board; a long game it starts from the server's snapshot, checked against the
+logged hash, and folds the whole log after the first draw (issue 16, docs/client.md). A seat clicks a Location to send ``Move`` (any Location: the server's
 rules decide, and a refusal comes back with its clause and reason) or presses an action button.
 A spectator's page is the same without a seat: nothing is clickable and there are no buttons.
 Beside the log, the chat of the page's channel (client/chat.py): seats talk to seats, spectators to spectators.
@@ -20,7 +21,7 @@ from client.eventlog import event_row, notice_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
 from client.follow import Follower, Gap
 from client.i18n import seat_name, t
-from client.loader import load_game
+from client.loader import load_game, loaded
 from client.net import Connection
 from client.pages.errors import ERRORS, error_text
 from client.pages.versions import show_consent, show_rules_version
@@ -29,8 +30,11 @@ from client.undo import draw as draw_undo
 from client.undo import strike
 from events.log import LogError
 from events.record import DecodeError
+from events.snapshot import SnapshotError
 
 FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
+HISTORY_TICK_MS = 25  # the log before a snapshot is folded in slices this long, between the page's own work
+CLOCK_AT_ONCE = 300  # envelopes the seat clock counts in one go; a longer catch-up counts in the background
 # What a highlighted place is called in each game, for the default prompt (a renderer may word its
 # own): the catalogue's ``play.your_turn_click.<game>``; any other game says "place".
 PLACE_GAMES = ("mecha", "skirmish", "echo", "arkham", "gloomhaven")
@@ -46,7 +50,13 @@ class PlayPage:
         self.game = None
         self.view = None
         self.follower = None
+        self.full = None  # after a snapshot join: the Follower folding the whole log in the background (issue 16)
+        self.history: list = []  # the history frames' events frames it has still to fold
+        self.history_at = 0
+        self.folding = False
         self.clock = SeatClock()  # each seat's time spent, from the envelopes' at (issue 18)
+        self.clocked = 0  # envelopes the clock has counted
+        self.times_pending = False  # the times box says the clock is still counting
         self.head = 0
         self.ready = False
         self.render_pending = False
@@ -62,13 +72,23 @@ class PlayPage:
         self.chat = ChatPanel(self.connection.send_chat)  # table talk beside the log (issue 18)
 
     def held(self) -> int:
-        return self.follower.seq if self.follower is not None else 0
+        """The seq to say hello with: 0 while a snapshot join's history is not folded (it is asked again)."""
+        return self.follower.seq if self.follower is not None and not self.follower.base else 0
 
     def start(self) -> None:
         set_text(byid("game-id"), self.game_id)
         if self.seated and not self.token:
             self.notice(t("play.no_token"), "warning")
         self.connection.open()
+        # The HTML names the game (``body[data-game]``): import its modules while the socket opens
+        # and the server answers, not after the welcome (~50 ms of a warm page, issue 16).
+        name = str(window.document.body.getAttribute("data-game") or "")
+        if name in events.games.NAMES and loaded(name):
+            timer.set_timeout(lambda: self.preload(name), 0)
+
+    def preload(self, name: str) -> None:
+        if self.game is None:
+            renderer(events.games.load(name).name)
 
     # --- frames ------------------------------------------------------------------------------------
 
@@ -91,6 +111,10 @@ class PlayPage:
             self.welcome(frame)
         elif kind == "events":
             self.events(frame)
+        elif kind == "snapshot":
+            self.snapshot(frame)
+        elif kind == "history":
+            self.history_frame(frame)
         elif kind == "ack":
             self.tried.pop(frame.get("id"), None)
             self.notice(t("play.accepted", first=frame.get("first"), last=frame.get("last")), "ok")
@@ -154,6 +178,8 @@ class PlayPage:
             window.document.body.setAttribute("data-game", self.game.name)
             self.follower = Follower(self.game)
             mark("game-loaded")
+        elif self.follower.base:  # a reconnection before the history was folded: everything comes again
+            self.restart_follower()
         self.seat = frame.get("seat")
         self.chat.open(self.seat)
         self.head = max(self.head, frame.get("head") or 0)
@@ -189,16 +215,103 @@ class PlayPage:
             return
         if not envelopes:
             return
-        for envelope in envelopes:
-            self.clock.add(envelope, self.game.turn(self.follower.state))
-            if self.ready:
-                add(byid("log"), event_row(self.game, envelope, self.follower.before(envelope.seq)))
         if self.ready:
+            for envelope in envelopes:
+                add(byid("log"), event_row(self.game, envelope, self.follower.before(envelope.seq)))
             self.schedule_render()
         elif self.follower.seq >= self.head:
-            mark("folded")
-            self.catch_up_rows()
-            self.render()  # the catch-up is complete: draw once
+            self.caught_up()
+
+    def caught_up(self) -> None:
+        mark("folded")
+        self.catch_up_rows()
+        self.render()  # the catch-up is complete: draw once
+
+    # --- a long game joined from a snapshot (issue 16, docs/client.md) ------------------------------
+
+    def snapshot(self, frame: dict) -> None:
+        """The server's snapshot, checked (its hash recomputed) before the tail is folded on it; a
+        snapshot that does not check is refused, said, and the whole log asked for instead."""
+        if self.follower is None or self.follower.seq:
+            return  # only ever sent after a hello from seq 0
+        mark("first-event")
+        try:
+            follower = Follower.from_snapshot(self.game, self.game_id, frame)
+        except (DecodeError, LogError, SnapshotError) as error:
+            self.notice(t("catchup.bad_snapshot", error=fault_words(error)), "error")
+            add_detail(byid("notice"), error)
+            self.connection.snapshots = False
+            self.connection.restart()  # hello again from seq 0, without a snapshot: the whole log
+            return
+        mark("snapshot")
+        self.follower = follower
+        self.full = Follower(self.game)
+        self.history, self.history_at = [], 0
+        # The rows before the snapshot need its history folded: said at the top of the log meanwhile.
+        add(byid("log"), notice_row(t("catchup.log_pending", seq=follower.base), "log-pending"))
+        if follower.seq >= self.head:  # nothing after the snapshot: draw now
+            self.caught_up()
+
+    def history_frame(self, frame: dict) -> None:
+        """A ``history`` frame: events frames from before the snapshot, folded in the background."""
+        frames = frame.get("frames")
+        if self.full is None or not isinstance(frames, list):
+            return
+        self.history.extend(frames)
+        self.schedule_history()
+
+    def schedule_history(self) -> None:
+        if not self.folding:
+            self.folding = True
+            timer.set_timeout(self.fold_history, 0)
+
+    def fold_history(self) -> None:
+        """A slice of the whole log's fold: the history, then the envelopes the page folded on the
+        snapshot; once it has them all, its Follower replaces the snapshot's (``adopt_full``)."""
+        self.folding = False
+        full, partial = self.full, self.follower
+        if full is None:
+            return
+        started = window.performance.now()
+        try:
+            while window.performance.now() - started < HISTORY_TICK_MS:
+                if self.history_at < len(self.history):
+                    full.add_frame(self.history[self.history_at], self.game_id)
+                    self.history_at += 1
+                elif full.seq < partial.base:
+                    return  # the next history frame wakes it
+                elif full.seq < partial.seq:
+                    full.add_envelopes(partial.envelopes[full.seq : full.seq + 50])
+                else:
+                    self.adopt_full()
+                    return
+        except (Gap, DecodeError, LogError) as error:
+            self.full = None  # the page keeps the snapshot's state, every hash after it checked
+            self.notice(t("play.bad_envelope", error=fault_words(error)), "error")
+            add_detail(byid("notice"), error)
+            return
+        self.schedule_history()
+
+    def adopt_full(self) -> None:
+        """The whole log is folded: its Follower takes over (log rows, seat clock, every hash checked)."""
+        self.follower, self.full, self.history = self.full, None, []
+        mark("history")
+        pending = byid("log").querySelector("li.log-pending")
+        if pending is not None:
+            pending.remove()
+        self.schedule_render()
+        if not self.checking:
+            self.checking = True
+            timer.set_timeout(self.check_older, 20)
+
+    def restart_follower(self) -> None:
+        """Start again from nothing (the log panel too): what the new hello brings replaces it all."""
+        self.follower = Follower(self.game)
+        self.full, self.history, self.history_at = None, [], 0
+        self.clock, self.clocked = SeatClock(), 0
+        self.ready = False
+        self.rows_from = 0
+        clear(byid("log"))
 
     # --- drawing -------------------------------------------------------------------------------------
 
@@ -219,7 +332,7 @@ class PlayPage:
             self.view.in_force = follower.table.game  # what a click sends is that version's command
             show_rules_version(follower.table.game)
             show_consent(follower.table, self.seat, self.send)  # a move by the seats' consent (CORE-10, CORE-11)
-        self.show_times()
+        self.show_times(self.advance_clock(CLOCK_AT_ONCE))
         state = follower.state
         if state is not None:
             turn = self.game.turn(state)
@@ -244,13 +357,13 @@ class PlayPage:
         status.setAttribute("class", "hash bad" if follower.mismatch is not None else "hash ok")
         status.setAttribute("data-seq", str(follower.seq))
         if follower.seq:
-            status.setAttribute("data-hash", follower.envelopes[-1].hash)
+            status.setAttribute("data-hash", follower.newest_hash())
         status.setAttribute("title", t("hash.checked", n=follower.sent_count(), checked=follower.checked_count()))
 
     def catch_up_rows(self) -> None:
         """The log rows of the newest envelopes of a catch-up; older rows follow in the background."""
         envelopes = self.follower.envelopes
-        self.rows_from = max(0, len(envelopes) - FIRST_ROWS)
+        self.rows_from = max(self.follower.base, len(envelopes) - FIRST_ROWS)
         log = byid("log")
         for envelope in envelopes[self.rows_from :]:
             add(log, event_row(self.game, envelope, self.follower.before(envelope.seq)))
@@ -258,18 +371,21 @@ class PlayPage:
     def check_older(self) -> None:
         """After a draw, a little per tick so the page stays responsive: first the log rows the
         catch-up left out (oldest at the top), then the hashes of every envelope not yet checked."""
-        if self.rows_from > 0:
+        if self.rows_from > self.follower.base:  # after a snapshot, rows before it wait for the whole log
             log = byid("log")
-            start = max(0, self.rows_from - 30)
+            start = max(self.follower.base, self.rows_from - 30)
             first = log.firstChild
             for envelope in self.follower.envelopes[start : self.rows_from]:
                 log.insertBefore(event_row(self.game, envelope, self.follower.before(envelope.seq)), first)
             self.rows_from = start
             timer.set_timeout(self.check_older, 0)
             return
+        counted = self.advance_clock(CLOCK_AT_ONCE)  # the seat clock of a long catch-up, a slice per tick
+        if counted and self.times_pending:
+            self.show_times(True)
         more = self.follower.check_some(3)
         self.show_hash()
-        if more:
+        if more or (not counted and not self.follower.base):  # a snapshot's: adopt_full starts it again
             timer.set_timeout(self.check_older, 0)
         else:
             self.checking = False
@@ -348,8 +464,22 @@ class PlayPage:
             self.ready = True
             mark_ready()
 
-    def show_times(self) -> None:
-        """``#seat-times``: each seat's time spent (client/seatclock.py), above the game panel."""
+    def advance_clock(self, count: int) -> bool:
+        """Count up to ``count`` more envelopes on the seat clock; True once it has them all. Not per
+        envelope while catching up (a 10,000-event catch-up spent ~0.7 s there), and from the whole log
+        only: a snapshot's Follower waits for the history."""
+        follower = self.follower
+        if follower is None or follower.base:
+            return False
+        end = min(follower.seq, self.clocked + count)
+        for index in range(self.clocked, end):
+            self.clock.add(follower.envelopes[index], self.game.turn(follower.states[index]))
+        self.clocked = end
+        return end == follower.seq
+
+    def show_times(self, counted: bool) -> None:
+        """``#seat-times``: each seat's time spent (client/seatclock.py), above the game panel; while
+        the clock has not counted every envelope yet, a note says so instead."""
         box = byid("seat-times")
         if box is None:
             info = byid("info")
@@ -357,6 +487,11 @@ class PlayPage:
             info.parentNode.insertBefore(box, info)
         clear(box)
         add(box, el("h3", t("time.title")))
+        box.setAttribute("data-counted", "yes" if counted else "no")
+        self.times_pending = not counted
+        if not counted:
+            add(box, el("p", t("catchup.times_pending"), "seat-times-pending"))
+            return
         items = el("ul")
         for seat, spent in self.clock.times():
             add(items, el("li", t("time.seat", seat=seat_name(seat), time=clock_text(spent)), "seat-time",
