@@ -19,7 +19,7 @@ SCENARIOS = {"mecha": "mecha/sample", "arkham": "arkham/crossing", "echo": "echo
 
 def _frame(table: Table) -> dict:
     state = table.state
-    return {"type": "snapshot", "seq": 2, "hash": state_hash(state), "start": frame_data(table.envelopes[:1]),
+    return {"type": "snapshot", "seq": 2, "hash": state_hash(state), "start": frame_data(table.game, table.envelopes[:1]),
             "state": json.loads(record_json(state))}
 
 
@@ -49,7 +49,7 @@ def test_core_snapshot_refusals_name_the_fault():
                          (dict(frame, hash="ab"), r"\$\.hash: expected 64 hex digits, got 'ab'")):
         with pytest.raises(ValueError, match=message):
             decode_snapshot(game, "g-snapshot0", bad)
-    two = frame_data(table.envelopes[:1] * 2)
+    two = frame_data(table.game, table.envelopes[:1] * 2)
     with pytest.raises(ValueError, match=r"\$\.start: expected the log's first frame, GameStarted alone at seq 1"):
         decode_snapshot(game, "g-snapshot0", dict(frame, start=two))
     with pytest.raises(LogError, match="needs GameStarted at seq 1"):
