@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import released
-from events.games.gloomhaven import rules, v3, words
+from events.games.gloomhaven import rules, v3, v4, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
 from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
@@ -34,11 +34,21 @@ GAME_2 = GAME_1.revised(
     guards=rules.GUARDS,
 )
 #: gloomhaven-3 (issue 19): gloomhaven-2's decisions, each monster's plan citing the clause that decided it.
-GAME = GAME_2.revised(
+GAME_3 = GAME_2.revised(
     v3.RULES_VERSION,
     notes=(
         ("GH-C11", "a monster's plan cites GH-C11 when its focus is tied between characters tied on initiative"),
         ("GH-C10", "a monster's plan cites GH-C10 when its attack is an area"),
     ),
     decide=v3.decide_3,
+)
+#: gloomhaven-4 (issue 19): a scenario may choose Jaws of the Lion's rules ("variant": "jotl"); without one,
+#: gloomhaven-3's games exactly (the same events and hashes).
+GAME = GAME_3.revised(
+    v4.RULES_VERSION,
+    notes=(
+        ("GH-V1", "a scenario may choose Jaws of the Lion's rules (\"variant\": \"jotl\"): focus ties skip proximity"),
+        ("GH-V2", "under Jaws of the Lion's rules a jump's landing on difficult terrain costs 1, not 2"),
+    ),
+    start=v4.start_4, decide=v4.decide_4, evolve=v4.evolve_4,
 )

@@ -38,6 +38,9 @@ TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
 #: How far from [0, 0] an area pattern's hexes may lie (GH-C10): wider than any printed card.
 PATTERN_REACH = 7
 RANKS = ("normal", "elite")
+#: The rules variants a scenario may choose with its ``variant`` key (gloomhaven-4 on): Jaws of the
+#: Lion's focus and jump (GH-V1, GH-V2). Without the key a scenario plays the original rules.
+VARIANTS = ("jotl",)
 
 #: Every count of a gloomhaven map, cards file, monster file, scenario or monster-turn position
 #: that sizes work, and its upper bound (docs/gloomhaven-format.md, "Bounds"); beyond one, the file
@@ -61,10 +64,10 @@ BOUNDS = {
 class Setup:
     """A validated scenario: what ``start`` turns into the first state."""
 
-    __slots__ = ("title", "level", "rounds", "map", "classes", "types", "characters", "monsters")
+    __slots__ = ("title", "level", "rounds", "map", "classes", "types", "characters", "monsters", "variant")
 
     def __init__(self, title: str, level: int, rounds: int, map: Map, classes: tuple, types: tuple,
-                 characters: tuple, monsters: tuple) -> None:
+                 characters: tuple, monsters: tuple, variant: str = "") -> None:
         self.title = title
         self.level = level
         self.rounds = rounds
@@ -73,6 +76,7 @@ class Setup:
         self.types = types
         self.characters = characters  # (seat, class name, hex)
         self.monsters = monsters  # (type name, rank, number, hex)
+        self.variant = variant  # "" for the original rules, else one of VARIANTS (GH-V1, GH-V2)
 
 
 # --- maps ---------------------------------------------------------------------------------------------
@@ -297,11 +301,15 @@ def load_monsters(raw: object, path: str = "$") -> tuple:
 # --- scenarios ----------------------------------------------------------------------------------------
 
 
-def load_scenario(raw: object, path: str = "$") -> Setup:
-    """A whole scenario: map, cards, monster types, 1–4 characters and the monsters on the map."""
+def load_scenario(raw: object, path: str = "$", variants: bool = False) -> Setup:
+    """A whole scenario: map, cards, monster types, 1–4 characters and the monsters on the map.
+
+    ``variants``: whether the rules version reading it knows the ``variant`` key (gloomhaven-4 on);
+    gloomhaven-2 and gloomhaven-3 refuse it as an unknown key, as they were released.
+    """
     check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "map", "cards", "monsters", "characters", "figures"),
-               ("level", "rounds", "notes"))
+               ("level", "rounds", "notes") + (("variant",) if variants else ()))
     if data["game"] != "gloomhaven":
         raise ScenarioError(f"{path}.game", f"expected 'gloomhaven', got {data['game']!r}")
     game_map = load_map(data["map"], f"{path}.map")
@@ -352,7 +360,7 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     return Setup(
         text(data["title"], f"{path}.title"), integer(data.get("level", 1), f"{path}.level", 0, 7),
         integer(data.get("rounds", 12), f"{path}.rounds", 1, 99), game_map, classes, types, tuple(characters),
-        tuple(monsters),
+        tuple(monsters), text(data["variant"], f"{path}.variant", VARIANTS) if "variant" in data else "",
     )
 
 

@@ -310,6 +310,8 @@ class State(Record):
                  "outcome")
     __match_args__ = __slots__
     TYPE = "GloomhavenState"
+    #: The original rules: a game under a variant folds to a ``VariantState`` instead (GH-V1, GH-V2).
+    variant = ""
 
     def __init__(self, title: str, level: int, map: Map, classes: tuple, types: tuple, figures: tuple,
                  heroes: tuple, groups: tuple, decks: tuple, traps: tuple, open_doors: tuple, round: int,
@@ -335,6 +337,44 @@ class State(Record):
         _set(self, "settled", settled)
         _set(self, "pending", pending)
         _set(self, "outcome", outcome)
+
+
+class VariantState(Record):
+    """A ``State`` of a game whose scenario chose a rules variant (gloomhaven-4: ``"variant": "jotl"``,
+    GH-V1, GH-V2): the same fields and the variant. A game without one keeps the plain ``State``, so
+    its states, and every hash, are those of gloomhaven-3. ``but`` keeps the class, so every state
+    the rules fold from this one holds the variant too.
+    """
+
+    __slots__ = State.__slots__ + ("variant",)
+    __match_args__ = __slots__
+    TYPE = "GloomhavenVariantState"
+
+    def __init__(self, title: str, level: int, map: Map, classes: tuple, types: tuple, figures: tuple,
+                 heroes: tuple, groups: tuple, decks: tuple, traps: tuple, open_doors: tuple, round: int,
+                 rounds: int, phase: str, order: tuple, current: int, acting: str | None, settled: tuple,
+                 pending: Pending | None, outcome: str | None, variant: str) -> None:
+        _set(self, "title", title)
+        _set(self, "level", level)
+        _set(self, "map", map)
+        _set(self, "classes", classes)
+        _set(self, "types", types)
+        _set(self, "figures", figures)
+        _set(self, "heroes", heroes)
+        _set(self, "groups", groups)
+        _set(self, "decks", decks)
+        _set(self, "traps", traps)
+        _set(self, "open_doors", open_doors)
+        _set(self, "round", round)
+        _set(self, "rounds", rounds)
+        _set(self, "phase", phase)
+        _set(self, "order", order)
+        _set(self, "current", current)
+        _set(self, "acting", acting)
+        _set(self, "settled", settled)
+        _set(self, "pending", pending)
+        _set(self, "outcome", outcome)
+        _set(self, "variant", variant)
 
 
 # --- the monster-turn trace -------------------------------------------------------------------------
@@ -973,6 +1013,6 @@ EVENTS = _EventRegistry(
 COMMANDS = Registry("command", (SelectCards, DeclareLongRest, ChooseOrder, PlayCard, RestLose, ChooseOption, ShortRest))
 STATES = Registry(
     "state",
-    (State, Map, Action, Card, Stats, Summon, CharacterClass, MonsterAction, MonsterCard, MonsterType, Figure, Pick, Sealed,
+    (State, VariantState, Map, Action, Card, Stats, Summon, CharacterClass, MonsterAction, MonsterCard, MonsterType, Figure, Pick, Sealed,
      Hero, Group, Deck, Pending, Candidate, Option, Considered),
 )

@@ -60,6 +60,7 @@ from events.games.gloomhaven.model import (
     TrapSprung,
     TurnEnded,
     TurnStarted,
+    VariantState,
 )
 from events.geometry.hexgrid import hex_distance
 from events.geometry.hexmap import HexMap, hexmap_path_to, hexmap_paths
@@ -94,10 +95,12 @@ def start(scenario: dict, commitment: str) -> list:
     return [GameStarted("gloomhaven", RULES_VERSION, commitment, seats, canonical_json(scenario)), RoundStarted(1)]
 
 
-def initial_state(event: GameStarted) -> State:
+def initial_state(event: GameStarted, variants: bool = False) -> State:
+    """The first state; ``variants``: the version folding it knows a scenario's ``variant`` (gloomhaven-4),
+    which makes the state a ``VariantState`` (GH-V1, GH-V2). Without it the key is refused, as released."""
     import json
 
-    setup = boards.load_scenario(json.loads(event.scenario))
+    setup = boards.load_scenario(json.loads(event.scenario), variants=variants)
     classes = {cls.name: cls for cls in setup.classes}
     types = {monster_type.name: monster_type for monster_type in setup.types}
     figures = []
@@ -112,13 +115,14 @@ def initial_state(event: GameStarted) -> State:
         figures.append(Figure(boards.monster_id(name, number), "monster", name, rank, number, "", hex, stats.hp,
                               stats.hp, stats, types[name].flying, 0))
     used = tuple(sorted({name for name, _rank, _number, _hex in setup.monsters}))
-    return State(
+    state = State(
         setup.title, setup.level, setup.map, tuple(classes[name] for _s, name, _h in setup.characters),
         tuple(types[name] for name in used), tuple(figures), tuple(heroes),
         tuple(Group(name, None, ()) for name in used),
         (Deck(MONSTERS, ()),) + tuple(Deck(seat, ()) for seat, _c, _h in setup.characters),
         setup.map.traps, (), 0, setup.rounds, "select", (), 0, None, (), None, None,
     )
+    return VariantState(*state.fields(), setup.variant) if setup.variant else state
 
 
 # --- small helpers -------------------------------------------------------------------------------------
@@ -548,7 +552,7 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
                               figure=_figure_named(state, other.id))
             cost = 2 if difficult else 1
         else:
-            cost = 2 if last and difficult else 1
+            cost = 2 if last and difficult and state.variant != "jotl" else 1  # GH-5; GH-V2: 1
         if spent + cost > action.value:
             if cost == 2:
                 return refuse("GH-C1", "reject.gloomhaven.step_difficult", {
@@ -571,7 +575,8 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     if end in state.map.obstacles:
         return refuse(rule, "reject.gloomhaven.step_end_obstacle", "{step}: a {move} cannot end on the obstacle at "
                       "{hex}", step=at, move=phrase(*MOVES[jump]), hex=str(list(end)))
-    return _movement_events(state, me, tuple(path), "jump" if jump else "walk", spent, rule)
+    mode = "jump" if jump else "walk"
+    return _movement_events(state, me, tuple(path), mode, spent, landing_rule(state, tuple(path), mode, rule))
 
 
 def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list | Rejection:
@@ -858,10 +863,22 @@ def field_of(state: State) -> Field:
                  frozenset(state.traps), frozenset(state.map.hazardous), frozenset(state.map.difficult), bodies)
 
 
-def plan_for(state: State, figure: Figure) -> Any:
+def plan_for(state: State, figure: Figure, jotl: bool | None = None) -> Any:
+    """The monster's plan under the game's rules: Jaws of the Lion's (GH-V1, GH-V2) in a game whose scenario
+    chose them (``jotl`` None), or under the rules ``jotl`` names (to show where the variant decided)."""
     move, jump, attack, _value, _heal = _abilities(state, figure)
     mode = "fly" if figure.flying else ("jump" if jump else "walk")
-    return monster_turn(field_of(state), figure.id, move or 0, attack, mode)
+    if jotl is None:
+        jotl = state.variant == "jotl"
+    return monster_turn(field_of(state), figure.id, move or 0, attack, mode, jotl=jotl)
+
+
+def landing_rule(state: State, path: tuple, mode: str, rule: str) -> str:
+    """GH-V2 for a jump that lands on difficult terrain under Jaws of the Lion's rules (it pays 1 there,
+    not 2); ``rule`` otherwise."""
+    if mode == "jump" and path and path[-1] in state.map.difficult and state.variant == "jotl":
+        return "GH-V2"
+    return rule
 
 
 def _monster_turn(flow: Flow, figure: Figure, rng: Any) -> None:
@@ -895,7 +912,8 @@ def _execute(flow: Flow, figure: Figure, option: Any, rng: Any) -> None:
     if option.path:
         mode = "fly" if figure.flying else ("jump" if jump else "walk")
         flow.emit(*_movement_events(flow.state, figure, option.path, mode, option.movement,
-                                    "GH-5" if mode != "walk" else "GH-7"))
+                                    landing_rule(flow.state, option.path, mode,
+                                                 "GH-5" if mode != "walk" else "GH-7")))
     me = by_id(flow.state.figures, figure.id)
     if me is not None and attack is not None and option.attacks:
         owner = MONSTERS if figure.kind == "monster" else figure.seat  # GH-8: the summoner's deck
@@ -1298,7 +1316,7 @@ def character_moves(state: State, me: Figure, action: Any) -> dict:
     for hex, (_negative, spent) in cost.items():
         if hex == me.hex or hex in others or hex in state.map.obstacles:
             continue
-        if action.jump and hex in state.map.difficult:
+        if action.jump and hex in state.map.difficult and state.variant != "jotl":  # GH-5; GH-V2: no extra
             spent += 1
         if spent <= action.value:
             out[hex] = hexmap_path_to(parent, hex)

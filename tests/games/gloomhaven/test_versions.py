@@ -45,4 +45,4 @@ def test_gh_c11_audit_under_gloomhaven_2_parts_at_the_first_plan_it_cites_otherw
     assert parted.seq == first.seq and (parted.logged_rule, parted.produced_rule) == (first.rule, "GH-6")
     old, logged = logfile.read(CORPUS / "gloomhaven-2" / "barrow-random-1.jsonl")
     assert old.rules_version == "gloomhaven-2" and audit(old, logged) is None
-    assert events.games.load("gloomhaven").evolve is old.evolve
+    assert events.games.load("gloomhaven", "gloomhaven-3").evolve is old.evolve
