@@ -8,7 +8,8 @@ in every way each game can end. Each game is one JSON Lines log under
 state and how it ended.
 
 Only the folders of each game's newest rules version are written again (their ``browser-*`` games
-excepted); the folders of older versions are kept as they are: they prove that games played under a released version still
+excepted; ``--only GAME ...`` plays and rewrites those games' alone, e.g. after a new rules version of one
+game); the folders of older versions are kept as they are: they prove that games played under a released version still
 replay and audit under it.
 
 ``python -m tests.corpus.make --crafted`` writes the games a bot playout of the newest rules cannot
@@ -151,11 +152,14 @@ def entry(path: Path, game, envelopes: list) -> dict:
     }
 
 
-def make() -> dict:
+def make(games: tuple = ()) -> dict:
+    """Every built-in scenario and ``VARIANTS`` played by each policy and seed (of ``games`` only, if named)."""
     manifest: dict = {}
     sources = [(name, name, None) for name in scenarios.builtin_scenarios()]
     sources += [(label, base, change) for label, (base, change) in VARIANTS.items()]
     for label, base, change in sources:
+        if games and label.split("/")[0] not in games:
+            continue
         game_name, scenario = scenarios.load(base)
         if change is not None:
             scenario = change(scenario)
@@ -400,11 +404,6 @@ EXEMPT = {
                 "refusals line's command is built by echo's own registry, so no line (and no logged event) can "
                 "carry a foreign command; tests/games/echo/test_rules.py checks that guard",
     },
-    "gloomhaven": {
-        "GH-V1": "Jaws of the Lion variant: only `chronicle ask gloomhaven monster-turn --rules jotl` answers "
-                 "under it; no scenario or rules version plays it, so no game reaches it (README, Rules versions)",
-        "GH-V2": "Jaws of the Lion variant, as GH-V1: the CLI's monster-turn question only, never a game",
-    },
 }
 
 
@@ -439,6 +438,8 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--crafted", action="store_true", help="write the crafted games (CRAFTED) instead")
     parser.add_argument("--refusals", nargs="*", metavar="GAME", help="find refusals for unexercised clauses instead")
     parser.add_argument("--positions", type=int, default=40, help="with --refusals: commands per game tried")
+    parser.add_argument("--only", nargs="+", metavar="GAME", default=(), choices=events.games.NAMES,
+                        help="play and rewrite the newest version's games of these games only")
     args = parser.parse_args(argv)
     if args.add is not None:
         manifest = json.loads(MANIFEST.read_text())
@@ -457,7 +458,7 @@ def main(argv: list | None = None) -> int:
             logfile.write(HERE / name, table.envelopes)
             manifest[name] = entry(HERE / name, table.game, table.envelopes)
     else:
-        newest = {f"{name}/{events.games.load(name).rules_version}/" for name in events.games.NAMES}
+        newest = {f"{name}/{events.games.load(name).rules_version}/" for name in args.only or events.games.NAMES}
         # The bots' games of the newest versions are played again; the browser tests' are kept.
         manifest = {name: item for name, item in json.loads(MANIFEST.read_text()).items()
                     if not any(name.startswith(folder) for folder in newest) or _from_browser(name)}
@@ -465,7 +466,7 @@ def main(argv: list | None = None) -> int:
             for old in (HERE / folder).glob("*.jsonl"):
                 if not _from_browser(old.name) and old.name != REFUSALS:
                     old.unlink()
-        manifest.update(make())
+        manifest.update(make(tuple(args.only)))
     MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
     UNEXERCISED.write_text(json.dumps(unexercised(manifest), indent=1) + "\n")
     games: dict = {}
