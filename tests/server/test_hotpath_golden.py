@@ -22,7 +22,9 @@ It was re-recorded from main (``--root .``) when new gloomhaven games became glo
 19: a plan cites GH-C10 where an area attack decides): the version name and those citations are
 the only differences. And again when the wire schema (issue 16, ``events/wire.py``: records by
 position, times since the start, the hash in base64url, ``welcome.started``) changed every
-``events`` and ``welcome`` frame on purpose; every stored line stayed the same.
+``events`` and ``welcome`` frame on purpose; every stored line stayed the same. And when new gloomhaven
+games became gloomhaven-4 (issue 19: a scenario may choose Jaws of the Lion's rules): the version name
+in the gloomhaven GameStarted (one frame, one stored line) is the only difference.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.
