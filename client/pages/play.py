@@ -330,7 +330,7 @@ class PlayPage:
         self.show_hash()
         if follower.table is not None:  # the version GameStarted names, or a RulesVersionChanged's (CORE-3)
             self.view.in_force = follower.table.game  # what a click sends is that version's command
-            show_rules_version(follower.table.game)
+            show_rules_version(follower.table.game, follower.table.state)  # and its variant (GH-V1, GH-V2)
             show_consent(follower.table, self.seat, self.send)  # a move by the seats' consent (CORE-10, CORE-11)
         self.show_times(self.advance_clock(CLOCK_AT_ONCE))
         state = follower.state

@@ -195,7 +195,7 @@ class ReplayPage:
         shown = self.envelopes[:seq]
         turn = self.game.turn(state)
         self.view.draw(state, in_play(shown, self.undos, seq), turn[0] if turn else None, False, None)
-        show_rules_version(self.versions[seq - 1])
+        show_rules_version(self.versions[seq - 1], state)
         self.ui.drawn(self.game.name, False)
         folded = state_hash(state)
         status = byid("hash")

@@ -8,6 +8,10 @@ own text, ``tests/test_notes_i18n.py``); a note the catalogue lacks is shown as 
 ``lang="en"``. Version names (``echo-1``) are ids,
 marked ``translate="no"``. The play and watch pages redraw the box when a RulesVersionChanged moves
 the game; the replay page when the seq shown is under another version than the one drawn.
+
+A game whose scenario chose a rules variant (gloomhaven-4's ``"variant": "jotl"``, GH-V1, GH-V2)
+says so under the version, from its state's ``variant``: ``variant.<name>`` in the reader's
+language, with the clauses it changes.
 """
 
 from __future__ import annotations
@@ -19,24 +23,28 @@ from client.i18n import has, seat_name, t
 BOX = "rules-version"
 
 
-def show_rules_version(game: object) -> None:
-    """Draw (or redraw) the box for ``game``, a released version of a rule system; nothing is
-    redrawn when the box shows that version already."""
+def show_rules_version(game: object, state: object = None) -> None:
+    """Draw (or redraw) the box for ``game``, a released version of a rule system, and the rules
+    variant ``state`` is played under, if any; nothing is redrawn when the box shows them already."""
+    variant = getattr(state, "variant", "") or ""
     box = byid(BOX)
     if box is None:
         info = byid("info")
         box = el("section", None, "rules-version", (("id", BOX), ("aria-label", t("rules.title"))))
         info.parentNode.insertBefore(box, info)
-    elif box.getAttribute("data-version") == game.rules_version:
+    elif box.getAttribute("data-version") == game.rules_version and box.getAttribute("data-variant") == variant:
         return
     newest = game.newest()
     clear(box)
     box.setAttribute("data-version", game.rules_version)
+    box.setAttribute("data-variant", variant)
     box.setAttribute("data-newest", newest.rules_version)
     line = el("p", None, "rules-line")
     add(line, el("span", t("rules.played_under"), "rules-label"), el("span", " "),
         el("b", game.rules_version, "version", (("translate", "no"),)))
     add(box, line)
+    if variant:
+        add(box, variant_line(game, variant))
     changes = newest.changes_since(game.rules_version)
     if not changes:
         return
@@ -51,6 +59,22 @@ def show_rules_version(game: object) -> None:
         add(item, clause_badge(newest, rule), el("span", " "), note(version, rule, text))
         add(items, item)
     add(box, items)
+
+
+def variant_line(game: object, variant: str) -> object:
+    """The rules variant in force (GH-V1, GH-V2 for ``jotl``), with a badge for each clause it changes."""
+    line = el("p", None, "rules-variant", (("data-variant", variant),))
+    key = "variant." + variant
+    said = t(key) if has(key) else variant
+    add(line, el("span", t("variant.in_force", rules=said), "rules-label"))
+    for rule in VARIANT_CLAUSES.get(variant, ()):
+        if rule in game.catalogue:
+            add(line, el("span", " "), clause_badge(game, rule))
+    return line
+
+
+#: The clauses each rules variant changes (``events/games/gloomhaven/v4.py``).
+VARIANT_CLAUSES = {"jotl": ("GH-V1", "GH-V2")}
 
 
 def note(version: str, rule: str, text: str) -> object:

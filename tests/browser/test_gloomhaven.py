@@ -210,3 +210,30 @@ def test_gh_3_a_one_click_move_in_a_gloomhaven_1_game_sends_the_path_its_rules_t
     moved = next(raw for raw in raws if raw["type"] == "FigureMoved")
     assert moved["command"]["data"]["path"] == [[1, 2], [2, 2]] and moved["command"]["data"].get("to") is None
     assert red.problems == [] and blue.problems == []
+
+
+def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(server, new_context):
+    """GH-V1, GH-V2 (issue 19): a game of ``gloomhaven/barrow-jotl`` (gloomhaven-4, ``"variant": "jotl"``)
+    says on the play page and the watch page that Jaws of the Lion's rules are in force, with both clauses;
+    after the picks the pages fold the monsters' turns under them and every hash matches the server's."""
+    created = seeded_game(server, "gloomhaven/barrow-jotl", 3)
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    for page in (watcher, red):
+        box = "#rules-version"
+        assert page.get_attribute(box, "data-version") == "gloomhaven-4"
+        assert page.get_attribute(box, "data-variant") == "jotl"
+        line = page.text_content(f"{box} .rules-variant")
+        assert "Rules variant: Jaws of the Lion" in line and "GH-V1" in line and "GH-V2" in line
+        assert page.locator(f"{box} .rules-variant .clause[data-rule='GH-V2']").count() == 1
+    pick_in_panel(red, RED_PICK)
+    pick_in_panel(blue, BLUE_PICK)
+    watcher.wait_for_selector("#log li[data-type='MonsterTurnPlanned']")
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{created['game']}/log", timeout=10) as response:
+        logged = len(response.read().decode().splitlines())
+    wait_seq(watcher, logged)  # every event the server logged, folded under the variant, its hash checked
+    assert watcher.get_attribute("#rules-version", "data-variant") == "jotl"
+    assert watcher.problems == [] and red.problems == [] and blue.problems == []
