@@ -4,6 +4,7 @@ real game (issue 15), each checked against the state the log folds to, or the ev
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +166,16 @@ def test_gh_6_monster_turn_takes_a_position_file_or_a_log_not_both_nor_neither(t
                           (["--seq", "2"], "--seq: give the log it counts in with --log LOG")):
         status, _, err = ask(capsys, "gloomhaven", "monster-turn", *argv)
         assert status == BAD_ARGS and message in err, err
+
+
+def test_gh_v1_monster_turn_at_a_seq_of_a_variant_game_follows_its_rules(capsys):
+    """GH-V1 (issue 19): asked just before a corpus barrow-jotl plan that cites GH-V1 (the original rules would
+    focus elsewhere), the answer is under the game's own variant: rules "jotl", the logged focus and options."""
+    log = str(Path(__file__).parent / "corpus" / "gloomhaven" / "gloomhaven-4" / "barrow-jotl-random-5.jsonl")
+    _state, envelopes = folded(log, 1)
+    planned = next(envelope for envelope in envelopes if envelope.rule == "GH-V1")
+    status, answer, _ = ask(capsys, "gloomhaven", "monster-turn", "--log", log, "--seq", str(planned.seq - 1))
+    assert status == SUCCESS and answer["rules"] == "jotl" and answer["monster"] == planned.event.figure
+    logged = planned.event.to_data()
+    assert answer["focus"] == logged["focus"] and answer["trace"]["decided_by"] == logged["decided_by"]
+    assert [o["destination"] for o in answer["options"]] == [o["destination"] for o in logged["options"]]

@@ -21,7 +21,8 @@ skip proximity (GH-V1) and a jump's landing hex does not cost 2 for difficult te
 With ``--log LOG --seq N`` the position is the state after event N of a real game: its map,
 open doors, traps and figures, the initiative order of that round, and the monster's ability
 card drawn for it (default monster: the one whose turn is under way). A logged game is played
-under Gloomhaven's own rules, so ``--rules jotl`` does not apply there.
+under the rules its scenario chose (gloomhaven-4's ``"variant": "jotl"``, else the original
+rules), and so is the answer (its ``rules``), so ``--rules jotl`` does not apply there.
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ def logged_answer(path: str, seq: int | None, monster: str | None) -> dict:
         name = next(item.name for item in state.figures if item.id == acting)
         raise CommandError(f"--monster {acting}: at seq {seq} no ability card of {name} is drawn this "
                            "round (GH-C3): its turn cannot be planned yet", BAD_ARGS)
-    return {"monster": acting, "rules": "gloomhaven", **plan.to_data(), "log": path, "seq": seq}
+    rules = state.variant or "gloomhaven"  # the scenario's variant (gloomhaven-4, GH-V1, GH-V2) is the game's
+    return {"monster": acting, "rules": rules, **plan.to_data(), "log": path, "seq": seq}
 
 
 def run_monster_turn(args: argparse.Namespace) -> int:
@@ -162,7 +164,8 @@ def run_monster_turn(args: argparse.Namespace) -> int:
             raise CommandError(f"give {args.position} or --log {args.log}, not both: a question is asked on one "
                                "position", BAD_ARGS)
         if args.rules != "gloomhaven":
-            raise CommandError("--rules jotl: a logged game is played under Gloomhaven's rules", BAD_ARGS)
+            raise CommandError("--rules jotl: a logged game is played under the rules its scenario chose (its "
+                               "\"variant\"), and so is the answer", BAD_ARGS)
         print(json.dumps(logged_answer(args.log, args.seq, args.monster), ensure_ascii=False))
         return SUCCESS
     if args.position is None:
