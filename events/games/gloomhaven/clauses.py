@@ -90,9 +90,11 @@ CATALOGUE = Catalogue(
                "players' choice wherever initiative breaks a focus or target tie: the answer offers each, never the "
                "one listed first, and in a game the tied characters' seats choose; every other tie GH-C4, GH-C8 "
                "and GH-C9 leave is offered to the players too."),
-        Clause("GH-V1", "Variant: Jaws of the Lion focus", "With --rules jotl, focus ties go straight to "
-               "initiative order: no proximity step."),
-        Clause("GH-V2", "Variant: Jaws of the Lion jump", "With --rules jotl, the landing hex of a jump does not "
-               "cost 2 for difficult terrain."),
+        Clause("GH-V1", "Variant: Jaws of the Lion focus", "Under Jaws of the Lion's rules (a scenario's "
+               "\"variant\": \"jotl\", or --rules jotl), focus ties go straight to initiative order: no proximity "
+               "step."),
+        Clause("GH-V2", "Variant: Jaws of the Lion jump", "Under Jaws of the Lion's rules (a scenario's "
+               "\"variant\": \"jotl\", or --rules jotl), the landing hex of a jump does not cost 2 for difficult "
+               "terrain."),
     )
 )

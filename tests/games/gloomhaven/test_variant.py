@@ -196,3 +196,19 @@ def test_gh_v1_barrow_jotl_names_its_variant_and_plays_under_it():
     assert data["variant"] == "jotl"
     tab = table(data)
     assert type(tab.state) is VariantState and tab.state.variant == "jotl"
+
+
+def test_gh_v1_audits_a_variant_game_parts_at_seq_1_under_gloomhaven_3_and_an_original_one_replays():
+    """GH-V1, CORE-3: a corpus barrow-jotl game audited under gloomhaven-3 parts at its GameStarted (the key is
+    refused there), while a gloomhaven-3 corpus game replays unchanged under gloomhaven-4 (so it may move)."""
+    from pathlib import Path
+
+    from events.log import audit, audit_log
+    from server import logfile
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus" / "gloomhaven"
+    game, envelopes = logfile.read(corpus / "gloomhaven-4" / "barrow-jotl-random-5.jsonl")
+    assert game is GAME_4 and audit(game, envelopes) is None
+    assert audit_log(GAME_3, envelopes, follow=False).divergence.seq == 1
+    old, logged = logfile.read(corpus / "gloomhaven-3" / "barrow-random-1.jsonl")
+    assert old is GAME_3 and audit_log(GAME_4, logged, follow=False).divergence is None
