@@ -169,9 +169,9 @@ def test_gh_6_monster_turn_takes_a_position_file_or_a_log_not_both_nor_neither(t
 
 
 def test_gh_v1_monster_turn_at_a_seq_of_a_variant_game_follows_its_rules(capsys):
-    """GH-V1 (issue 19): asked just before a corpus barrow-jotl plan that cites GH-V1 (the original rules would
+    """GH-V1 (issue 19): asked just before a corpus jotl-barrow plan that cites GH-V1 (the original rules would
     focus elsewhere), the answer is under the game's own variant: rules "jotl", the logged focus and options."""
-    log = str(Path(__file__).parent / "corpus" / "gloomhaven" / "gloomhaven-4" / "barrow-jotl-random-5.jsonl")
+    log = str(Path(__file__).parent / "corpus" / "gloomhaven" / "gloomhaven-4" / "jotl-barrow-random-5.jsonl")
     _state, envelopes = folded(log, 1)
     planned = next(envelope for envelope in envelopes if envelope.rule == "GH-V1")
     status, answer, _ = ask(capsys, "gloomhaven", "monster-turn", "--log", log, "--seq", str(planned.seq - 1))

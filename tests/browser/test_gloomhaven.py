@@ -213,10 +213,10 @@ def test_gh_3_a_one_click_move_in_a_gloomhaven_1_game_sends_the_path_its_rules_t
 
 
 def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(server, new_context):
-    """GH-V1, GH-V2 (issue 19): a game of ``gloomhaven/barrow-jotl`` (gloomhaven-4, ``"variant": "jotl"``)
+    """GH-V1, GH-V2 (issue 19): a game of ``gloomhaven/jotl-barrow`` (gloomhaven-4, ``"variant": "jotl"``)
     says on the play page and the watch page that Jaws of the Lion's rules are in force, with both clauses;
     after the picks the pages fold the monsters' turns under them and every hash matches the server's."""
-    created = seeded_game(server, "gloomhaven/barrow-jotl", 3)
+    created = seeded_game(server, "gloomhaven/jotl-barrow", 3)
     watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")

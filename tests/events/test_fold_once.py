@@ -20,17 +20,32 @@ from server.scenarios import builtin_scenarios, load
 
 
 class Counted:
-    """``evolve`` of one game, counting the calls made while ``on``."""
+    """``evolve`` of one game, counting the calls made while ``on``. ``around`` counts a rules version's own
+    evolve with the same count (gloomhaven-4's reads a scenario's variant, then calls the rules module's):
+    a call made inside a counted one is the same fold, not counted again."""
 
     def __init__(self, evolve) -> None:
         self.evolve = evolve
         self.calls = 0
         self.on = False
+        self.inside = False
 
     def __call__(self, state, event):
+        return self._count(self.evolve, state, event)
+
+    def around(self, evolve):
+        return lambda state, event: self._count(evolve, state, event)
+
+    def _count(self, evolve, state, event):
+        if self.inside:
+            return evolve(state, event)
         if self.on:
             self.calls += 1
-        return self.evolve(state, event)
+        self.inside = True
+        try:
+            return evolve(state, event)
+        finally:
+            self.inside = False
 
 
 class CountingTable(Table):
@@ -51,8 +66,9 @@ def test_core_1_every_logged_event_is_folded_once(name, monkeypatch):
     game = events.games.load(name)
     rules = importlib.import_module(f"events.games.{name}.rules")
     counter = Counted(rules.evolve)
+    own = game.evolve
     monkeypatch.setattr(rules, "evolve", counter)
-    monkeypatch.setattr(game, "evolve", counter)
+    monkeypatch.setattr(game, "evolve", counter if own is counter.evolve else counter.around(own))
     scenarios = [item for item in builtin_scenarios() if item.startswith(name + "/")][:3]
     for number, scenario in enumerate(scenarios):
         counter.calls, counter.on = 0, True

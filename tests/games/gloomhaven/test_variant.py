@@ -65,13 +65,13 @@ def test_gh_v1_gloomhaven_3_refuses_the_variant_key_as_released():
 
 def test_gh_v1_a_variant_scenario_is_refused_and_accepted_over_http(chronicle_server_factory):  # noqa: F811
     """GH-V1, GH-V2: POST /api/games answers a wrong variant with 400 and its ``$`` path, never a 500, and
-    starts the built-in ``gloomhaven/barrow-jotl`` under gloomhaven-4, its GameStarted recording the variant."""
+    starts the built-in ``gloomhaven/jotl-barrow`` under gloomhaven-4, its GameStarted recording the variant."""
     server = chronicle_server_factory()
     status, body = post_json(f"{server.base_url}/api/games", {"scenario": with_variant("lion")})
     assert status == 400 and body["code"] == "bad-scenario" and "$.variant" in body["message"], body
     status, body = post_json(f"{server.base_url}/api/games", {"scenario": with_variant("j" * 300)})
     assert status == 400 and body["code"] == "scenario-out-of-bounds" and "$.variant" in body["message"], body
-    status, body = post_json(f"{server.base_url}/api/games", {"scenario": "gloomhaven/barrow-jotl"})
+    status, body = post_json(f"{server.base_url}/api/games", {"scenario": "gloomhaven/jotl-barrow"})
     assert status in (200, 201), body
     with urllib.request.urlopen(f"{server.base_url}/api/games/{body['game']}/log", timeout=10) as response:
         started = json.loads(response.read().decode().splitlines()[0])  # JSON Lines: GameStarted first
@@ -191,15 +191,15 @@ def test_gh_v1_without_a_variant_gloomhaven_4_plays_as_gloomhaven_3():
 
 
 def test_gh_v1_barrow_jotl_names_its_variant_and_plays_under_it():
-    """GH-V1, GH-V2: the built-in ``gloomhaven/barrow-jotl`` chooses Jaws of the Lion's rules; its state says so."""
-    data = builtin("barrow-jotl")
+    """GH-V1, GH-V2: the built-in ``gloomhaven/jotl-barrow`` chooses Jaws of the Lion's rules; its state says so."""
+    data = builtin("jotl-barrow")
     assert data["variant"] == "jotl"
     tab = table(data)
     assert type(tab.state) is VariantState and tab.state.variant == "jotl"
 
 
 def test_gh_v1_audits_a_variant_game_parts_at_seq_1_under_gloomhaven_3_and_an_original_one_replays():
-    """GH-V1, CORE-3: a corpus barrow-jotl game audited under gloomhaven-3 parts at its GameStarted (the key is
+    """GH-V1, CORE-3: a corpus jotl-barrow game audited under gloomhaven-3 parts at its GameStarted (the key is
     refused there), while a gloomhaven-3 corpus game replays unchanged under gloomhaven-4 (so it may move)."""
     from pathlib import Path
 
@@ -207,7 +207,7 @@ def test_gh_v1_audits_a_variant_game_parts_at_seq_1_under_gloomhaven_3_and_an_or
     from server import logfile
 
     corpus = Path(__file__).resolve().parents[2] / "corpus" / "gloomhaven"
-    game, envelopes = logfile.read(corpus / "gloomhaven-4" / "barrow-jotl-random-5.jsonl")
+    game, envelopes = logfile.read(corpus / "gloomhaven-4" / "jotl-barrow-random-5.jsonl")
     assert game is GAME_4 and audit(game, envelopes) is None
     assert audit_log(GAME_3, envelopes, follow=False).divergence.seq == 1
     old, logged = logfile.read(corpus / "gloomhaven-3" / "barrow-random-1.jsonl")
