@@ -351,13 +351,14 @@ class GloomhavenView(View):
 
     def _path_costs(self, state: object, action: object) -> list:
         """Movement points spent after each step of the path built so far (GH-4: difficult terrain costs 2;
-        GH-5: a jump pays 1 a hex and 2 only to land on difficult terrain)."""
+        GH-5: a jump pays 1 a hex and 2 only to land on difficult terrain; GH-V2, Jaws of the Lion's rules: 1)."""
         difficult = set(state.map.difficult)
+        landing = getattr(state, "variant", "") != "jotl"  # a gloomhaven-1 state has no variant
         spent, out = 0, []
         path = self.building or []
         for i, hex in enumerate(path):
             last = i == len(path) - 1
-            spent += 2 if hex in difficult and (last or not action.jump) else 1
+            spent += 2 if hex in difficult and ((last and landing) or not action.jump) else 1
             out.append(spent)
         return out
 
