@@ -215,8 +215,9 @@ def test_gh_3_a_one_click_move_in_a_gloomhaven_1_game_sends_the_path_its_rules_t
 def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(server, new_context):
     """GH-V1, GH-V2 (issue 19): a game of ``gloomhaven/jotl-barrow`` (gloomhaven-4, ``"variant": "jotl"``)
     says on the play page and the watch page that Jaws of the Lion's rules are in force, with both clauses;
-    after the picks the pages fold the monsters' turns under them and every hash matches the server's."""
-    created = seeded_game(server, "gloomhaven/jotl-barrow", 3)
+    red's jump built onto the difficult hex [1, 2] costs 1 (GH-V2, not GH-5's 2) and its move cites GH-V2;
+    the pages fold every turn under the variant and every hash matches the server's."""
+    created = seeded_game(server, "gloomhaven/jotl-barrow", 1)
     watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
@@ -227,13 +228,23 @@ def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(serve
         line = page.text_content(f"{box} .rules-variant")
         assert "Rules variant: Jaws of the Lion" in line and "GH-V1" in line and "GH-V2" in line
         assert page.locator(f"{box} .rules-variant .clause[data-rule='GH-V2']").count() == 1
-    pick_in_panel(red, RED_PICK)
-    pick_in_panel(blue, BLUE_PICK)
-    watcher.wait_for_selector("#log li[data-type='MonsterTurnPlanned']")
+    pick_in_panel(red, ("br-04", "br-08"))  # leading Provoking Roar (10): red acts first
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    half = ".my-cards button.half[data-card='br-04'][data-half='bottom']"  # jump 2
+    red.wait_for_selector(half)
+    red.click(half)
+    red.click("button.build-path")
+    red.click("g.cell[data-hex='1,2']")
+    red.wait_for_selector(".path-cost[data-cost='1'][data-steps='1']")
+    red.click("button.confirm-path")
+    red.wait_for_selector("#log li[data-type='FigureMoved']")
+    assert "GH-V2" in red.text_content("#log li[data-type='FigureMoved']")
     import urllib.request
 
     with urllib.request.urlopen(f"{server.base_url}/api/games/{created['game']}/log", timeout=10) as response:
-        logged = len(response.read().decode().splitlines())
-    wait_seq(watcher, logged)  # every event the server logged, folded under the variant, its hash checked
+        raws = [json.loads(line) for line in response.read().decode().splitlines()]
+    moved = next(raw for raw in raws if raw["type"] == "FigureMoved")
+    assert moved["rule"] == "GH-V2" and moved["data"]["path"] == [[1, 2]] and moved["data"]["cost"] == 1
+    wait_seq(watcher, len(raws))  # every event the server logged, folded under the variant, its hash checked
     assert watcher.get_attribute("#rules-version", "data-variant") == "jotl"
     assert watcher.problems == [] and red.problems == [] and blue.problems == []
