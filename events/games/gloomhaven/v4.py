@@ -56,15 +56,10 @@ def decide_4(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
         return outcome
     if not any(isinstance(event, MonsterTurnPlanned) for event in outcome):
         return outcome
-    states = outcome.states_from(state) if isinstance(outcome, Flow) else None
-    if states is None:  # a plain list: fold it here, as the Table would
-        states, folded = [], state
-        for event in outcome:
-            folded = evolve_4(folded, event)
-            states.append(folded)
+    # decide_3 answers a decision with plans by a whole Flow begun at ``state``: one state per event.
     flow = Flow(state, evolve_4)
     before = state
-    for event, after in zip(outcome, states):
+    for event, after in zip(outcome, outcome.states):
         if isinstance(event, MonsterTurnPlanned):
             event = event.but(rule=plan_rule(before, event))
         # The citation is not folded: the state after each event is the one gloomhaven-3 reached.
@@ -75,12 +70,10 @@ def decide_4(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
 
 
 def plan_rule(state: Any, plan: MonsterTurnPlanned) -> str:
-    """The plan's clause in a variant game (``state`` the one it was made on): GH-V1 when the original rules
-    would focus elsewhere, or (a monster that does not jump) offer other options; GH-V2 when a jumping
+    """The plan's clause in a Jaws of the Lion game (``state`` the one it was made on): GH-V1 when the original
+    rules would focus elsewhere, or (a monster that does not jump) offer other options; GH-V2 when a jumping
     monster's options differ; gloomhaven-3's citation when the original rules plan the same."""
     figure = by_id(state.figures, plan.figure)
-    if figure is None or state.variant != "jotl":
-        return plan.rule
     original = rules.plan_for(state, figure, jotl=False)
     if tuple(original.focus) != tuple(plan.focus):
         return "GH-V1"
