@@ -21,7 +21,7 @@ contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
 
 from __future__ import annotations
 
-from client.boards.svgkit import View, headed_table, show_route
+from client.boards.svgkit import View, headed_table, last_event, show_route
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import MARK, local_name, seat_name, t
 from events.games.skirmish.model import Move
@@ -550,13 +550,12 @@ class SkirmishView(View):
                                t("sk.mark_cover") if seen else t("sk.mark_no_los")))
 
     def _draw_route(self, envelopes: list) -> None:
-        for envelope in reversed(envelopes):
-            event = envelope.event
-            if event.TYPE == "FigureMoved":
-                points = [_centre(sq) for sq in (event.start,) + event.path]
-                show_route(self.route, points, [square_name(sq) for sq in event.path])
-                return
-        self.route.setAttribute("visibility", "hidden")
+        moved = last_event(envelopes, "FigureMoved")
+        if moved is None:
+            self.route.setAttribute("visibility", "hidden")
+        else:
+            show_route(self.route, [_centre(sq) for sq in (moved.start,) + moved.path],
+                       [square_name(sq) for sq in moved.path])
 
     # --- the side panel -------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""What several board renderers draw the same way: the view they all start from, seat colours,
-swatches, wrapped labels, polygon points, the last move's route, a click that picks and the
+"""What several board renderers draw the same way: the view they all start from, a place's nodes, seat colours,
+swatches, wrapped labels, polygon points, the last move and its route, a click that picks and the
 side panel's tables with their column heads.
 
 Kept small and free of imports beyond ``client.dom`` and ``client.i18n`` (which every page loads):
@@ -39,6 +39,20 @@ class View:
         self.on_pick = on_pick
 
 
+class Place:
+    """One place of a board as its view drew it: its group and ``<title>`` nodes, its words (``label``)
+    and the class the group has now (``cls``, so a redraw touches only what changed). A view whose
+    places hold more nodes or shown values adds them in a subclass (arkham's areas, mecha's Locations)."""
+
+    __slots__ = ("group", "title", "label", "cls")
+
+    def __init__(self, group: object, title: object, label: str) -> None:
+        self.group = group
+        self.title = title
+        self.label = label
+        self.cls = ""
+
+
 def seat_colour(state: object, seat: str, seat_index: object, palette: tuple) -> str:
     """A seat named for a colour gets it; another the ``palette`` entry of its place (``seat_index``,
     the game's own), grey when it has none."""
@@ -75,6 +89,18 @@ def show_route(route: object, points: list, names: list) -> None:
     route.setAttribute("points", " ".join([f"{x},{y}" for x, y in points]))
     route.setAttribute("data-path", " ".join(names))
     route.setAttribute("visibility", "visible")
+
+
+def last_event(envelopes: list, kind: str, since: object = None) -> object:
+    """The newest event of type ``kind`` in ``envelopes`` (the last move, whose route a view draws),
+    or None; with ``since``, None too once an event of that type is newer (arkham: this turn's only)."""
+    for envelope in reversed(envelopes):
+        event = envelope.event
+        if event.TYPE == kind:
+            return event
+        if event.TYPE == since:
+            return None
+    return None
 
 
 def pick_on_click(view: object, node: object, value: object) -> None:
