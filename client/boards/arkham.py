@@ -66,7 +66,6 @@ class ArkhamView(View):
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.board = None
         self.areas: dict = {}
         self.centres: dict = {}
         self.names: dict = {}  # area id -> its name in the reader's language
@@ -257,11 +256,8 @@ class ArkhamView(View):
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.board is not state.board:
-            self._build(state)
-        self.set_clicks(interactive, on_pick)
         planning = self._planning(state, seat)
         hints = self._path_hints(state) if planning else self.hints(state, seat)
         numbered = self._numbered() if planning else {}
@@ -295,7 +291,6 @@ class ArkhamView(View):
 
     def _build(self, state: object) -> None:
         board = state.board
-        self.board = board
         self.centres = {area.id: area.at for area in board.areas}
         self.learn(state)
         xs = [x for x, _ in self.centres.values()]

@@ -67,7 +67,6 @@ class MechaView(View):
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.board = None  # the Board the SVG was built for
         self.places: dict = {}
         self.mechs: dict = {}
         self.route = None
@@ -99,11 +98,8 @@ class MechaView(View):
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.board is not state.board:
-            self._build(state)
-        self.set_clicks(interactive, on_pick)
         hints = self.hints(state, seat)
         face_up = state.face_up
         map_tokens = state.map_tokens
@@ -141,7 +137,6 @@ class MechaView(View):
     def _build(self, state: object) -> None:
         """The parts that never change during a game: hexes, links, labels, card spaces, the Camp."""
         board = state.board
-        self.board = board
         self.centres = {location.number: hex_center(location.hex) for location in board.locations}
         self.camp = camp = hex_center(board.camp_hex)
         points = list(self.centres.values()) + [hex_center(hex) for _, hex in board.card_spaces] + [camp]

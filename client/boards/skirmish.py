@@ -59,9 +59,10 @@ def _centre(square: tuple) -> tuple:
 class SkirmishView(View):
     """Draws one ``skirmish`` state into a board node (SVG inside) and an info node (HTML)."""
 
+    BUILT_FROM = "grid"
+
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.grid = None
         self.squares: dict = {}
         self.doors: dict = {}
         self.figures: dict = {}
@@ -187,13 +188,10 @@ class SkirmishView(View):
     # --- drawing --------------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.grid is not state.grid:
-            self._build(state)
         self.state = state
         self.envelopes = envelopes
-        self.set_clicks(interactive, on_pick)
         self.hint_map = self.hints(state, seat)
         if not self._may_plan(state) or self.plan is not None and (
                 self.plan["figure"] != state.active.figure
@@ -351,7 +349,6 @@ class SkirmishView(View):
 
     def _build(self, state: object) -> None:
         grid = state.grid
-        self.grid = grid
         width, height = 2 * MARGIN + grid.width * S, 2 * MARGIN + grid.height * S
         root = svg("svg", "board skirmish-board", (("viewBox", f"0 0 {width} {height}"), ("role", "img"),
                                                    ("data-board", grid.name)))

@@ -23,6 +23,8 @@ class View:
     and, from the last ``draw``, whether a click acts (``interactive``) and what it calls (``on_pick``,
     see ``pick_on_click``). A game's view sets its own fields after ``View.__init__``."""
 
+    BUILT_FROM = "board"  # the state's field that never changes during a game, whose SVG ``_build`` makes
+
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         self.game = game
         # The rules version in force, which the page sets from its Table (GameStarted's, or a
@@ -32,6 +34,20 @@ class View:
         self.info_node = info_node
         self.interactive = False
         self.on_pick = None
+        self.built = None  # the state's ``BUILT_FROM`` the SVG was last built from
+
+    def begin_draw(self, state: object, interactive: bool, on_pick: object) -> bool:
+        """The opening of a ``draw``: nothing to draw (False) without a state; the SVG built anew (the
+        view's ``_build``) when the state's ``BUILT_FROM`` is not the one it was built from (a new game);
+        this draw's clicks set."""
+        if state is None:
+            return False
+        part = getattr(state, self.BUILT_FROM)
+        if part is not self.built:
+            self.built = part
+            self._build(state)
+        self.set_clicks(interactive, on_pick)
+        return True
 
     def set_clicks(self, interactive: bool, on_pick: object) -> None:
         """What this draw's clicks do: nothing (``interactive`` false) or call ``on_pick``."""
