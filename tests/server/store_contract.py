@@ -8,6 +8,7 @@ the same checks, down to "a batch with one conflicting seq writes nothing".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -21,6 +22,17 @@ def meta(game_id: str = "g-0000000001", created: str = "2026-01-01T00:00:00Z") -
 
 def events(first: int, last: int, command_id: str | None = "c-1") -> list[Stored]:
     return [Stored(seq, command_id, f'{{"seq":{seq},"cmd":"{command_id}"}}') for seq in range(first, last + 1)]
+
+
+@contextlib.asynccontextmanager
+async def one_game(store: Store):
+    """``store`` opened and holding one game (``meta()``, its first event); closed at the end."""
+    await store.open()
+    try:
+        await store.create_game(meta(), events(1, 1, None))
+        yield store
+    finally:
+        await store.close()
 
 
 class StoreContract:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from server.store import SeqConflict, StoreError, store_for
 from server.store.sqlite import SqliteStore
 from tests.server.client import run
-from tests.server.store_contract import StoreContract, events, meta
+from tests.server.store_contract import StoreContract, events, meta, one_game
 
 
 class TestSqliteStore(StoreContract):
@@ -18,20 +17,8 @@ class TestSqliteStore(StoreContract):
         return SqliteStore(tmp_path / "store.db")
 
 
-@contextlib.asynccontextmanager
-async def _one_game(path):
-    """An open store on ``path`` holding one game (its first event), closed at the end."""
-    store = SqliteStore(path)
-    await store.open()
-    try:
-        await store.create_game(meta(), events(1, 1, None))
-        yield store
-    finally:
-        await store.close()
-
-
 async def _create(path):
-    async with _one_game(path):
+    async with one_game(SqliteStore(path)):
         pass
 
 
@@ -102,7 +89,7 @@ def test_sqlite_reads_run_beside_the_writer_so_a_long_read_holds_up_no_commit(tm
             db.execute("COMMIT")
             return seqs
 
-        async with _one_game(tmp_path / "store.db") as store:
+        async with one_game(SqliteStore(tmp_path / "store.db")) as store:
             try:
                 reading = asyncio.ensure_future(store._read(long_read))
                 while not inside.is_set():
@@ -120,7 +107,7 @@ def test_sqlite_reads_run_beside_the_writer_so_a_long_read_holds_up_no_commit(tm
 
 def test_sqlite_the_reader_connection_cannot_write(tmp_path):
     async def main():
-        async with _one_game(tmp_path / "store.db") as store:
+        async with one_game(SqliteStore(tmp_path / "store.db")) as store:
             with pytest.raises(StoreError, match="readonly"):
                 await store._read(lambda db: db.execute("DELETE FROM events"))
             assert [e.seq for e in await store.read("g-0000000001")] == [1]
