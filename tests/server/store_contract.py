@@ -25,11 +25,13 @@ def events(first: int, last: int, command_id: str | None = "c-1") -> list[Stored
 
 
 @contextlib.asynccontextmanager
-async def one_game(store: Store):
-    """``store`` opened and holding one game (``meta()``, its first event); closed at the end."""
+async def opened_with(store: Store, *game_ids: str):
+    """``store`` opened, holding a game for each of ``game_ids`` (``meta(game_id)`` and its first
+    event; the one game of ``meta()`` when none is named); closed at the end."""
     await store.open()
     try:
-        await store.create_game(meta(), events(1, 1, None))
+        for game_id in game_ids or (meta().game_id,):
+            await store.create_game(meta(game_id), events(1, 1, None))
         yield store
     finally:
         await store.close()

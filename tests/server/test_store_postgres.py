@@ -16,7 +16,7 @@ from server.store import SeqConflict, StoreError, UnknownGame, store_for
 from server.store.postgres import CHANNEL, PostgresStore
 from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
 from tests.server.client import run
-from tests.server.store_contract import StoreContract, events, meta, one_game
+from tests.server.store_contract import StoreContract, events, meta, opened_with
 
 
 class TestPostgresStore(StoreContract):
@@ -62,7 +62,7 @@ def test_postgres_append_notifies_game_and_seq(postgres_database):  # noqa: F811
     url = postgres_database()
 
     async def main():
-        async with one_game(PostgresStore(url)) as store:
+        async with opened_with(PostgresStore(url)) as store:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as listener:
                 await listener.execute(f"LISTEN {CHANNEL}")
                 await store.append("g-0000000001", 1, events(2, 3, "c-1"))
@@ -80,7 +80,7 @@ def test_postgres_feed_reconnects_and_reports_the_gap(postgres_database):  # noq
     url = postgres_database()
 
     async def main():
-        async with one_game(PostgresStore(url)) as store:
+        async with opened_with(PostgresStore(url)) as store:
             heard, gaps = [], []
             feed = store.feed(lambda game, seq: heard.append((game, seq)), lambda: gaps.append(1))
             await feed.start()
@@ -131,5 +131,5 @@ async def _until(check, timeout: float = 10.0) -> None:
 
 
 async def _create(url: str) -> None:
-    async with one_game(PostgresStore(url)):
+    async with opened_with(PostgresStore(url)):
         pass

@@ -9,7 +9,7 @@ import pytest
 from server.store import SeqConflict, StoreError, store_for
 from server.store.sqlite import SqliteStore
 from tests.server.client import run
-from tests.server.store_contract import StoreContract, events, meta, one_game
+from tests.server.store_contract import StoreContract, events, meta, opened_with
 
 
 class TestSqliteStore(StoreContract):
@@ -18,7 +18,7 @@ class TestSqliteStore(StoreContract):
 
 
 async def _create(path):
-    async with one_game(SqliteStore(path)):
+    async with opened_with(SqliteStore(path)):
         pass
 
 
@@ -89,7 +89,7 @@ def test_sqlite_reads_run_beside_the_writer_so_a_long_read_holds_up_no_commit(tm
             db.execute("COMMIT")
             return seqs
 
-        async with one_game(SqliteStore(tmp_path / "store.db")) as store:
+        async with opened_with(SqliteStore(tmp_path / "store.db")) as store:
             try:
                 reading = asyncio.ensure_future(store._read(long_read))
                 while not inside.is_set():
@@ -107,7 +107,7 @@ def test_sqlite_reads_run_beside_the_writer_so_a_long_read_holds_up_no_commit(tm
 
 def test_sqlite_the_reader_connection_cannot_write(tmp_path):
     async def main():
-        async with one_game(SqliteStore(tmp_path / "store.db")) as store:
+        async with opened_with(SqliteStore(tmp_path / "store.db")) as store:
             with pytest.raises(StoreError, match="readonly"):
                 await store._read(lambda db: db.execute("DELETE FROM events"))
             assert [e.seq for e in await store.read("g-0000000001")] == [1]
