@@ -52,7 +52,11 @@ from server.scenarios import load
 
 GAME = events.games.load("mecha")
 SEAT_NAMES = ("red", "blue", "green", "white", "black")
-BIG = str(10**6)  # the per-connection limits of server/limits.py are for people, not for a bench
+BIG = str(10**6)
+# The limits of server/limits.py are for people, not for a bench: every server a bench starts lifts them.
+UNLIMITED = {"CHRONICLE_COMMANDS_PER_SECOND": BIG, "CHRONICLE_COMMAND_BURST": BIG,
+             "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
+             "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG}
 
 
 class Game:
@@ -296,10 +300,7 @@ def chronicle_servers(processes: int, db: str, scratch: Path, sqlite_sync: str =
             store = postgres.create_database("bench")
         else:
             store = str(scratch / "bench.db")
-        env = {"CHRONICLE_COMMANDS_PER_SECOND": BIG, "CHRONICLE_COMMAND_BURST": BIG,
-               "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
-               "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG,
-               "CHRONICLE_SQLITE_SYNC": sqlite_sync}
+        env = dict(UNLIMITED, CHRONICLE_SQLITE_SYNC=sqlite_sync)
         servers = []
         for _ in range(processes):
             server = CliServer(scratch, store, env=env)

@@ -4,68 +4,32 @@
 
 A real ``uvicorn`` subprocess (the one from ``tests/server_fixture.py``) on a free port over a
 fresh SQLite file; real ``websockets`` clients in this process. Each game has two seats and
-``--spectators`` watchers. The seat whose turn it is sends a random legal command as soon as
-the previous one reached every client of its game (the seats fold the events with ``events/``
-to know what is legal), so each game has one command in flight, like people taking turns fast.
+``--spectators`` watchers. The crowd, its figures and their printing are ``bench.load``'s
+(``run_load``, ``describe``), unpaced: the seat whose turn it is sends a random legal command as
+soon as the previous one reached every client of its game, so each game has one command in flight,
+like people taking turns fast. What this bench adds is the server: uvicorn as the tests start it,
+not ``chronicle serve``, and permessage-deflate offered by default.
 
 A command counts when every client of its game has received its last event; its latency runs
-from the send to that moment (as PEERS.md measures boardgame.io). Bytes are the frames' payload
-received per client (before any permessage-deflate). Only the measuring window counts, after a
-warm-up. It prints figures and asserts nothing; it ends within ``warmup + seconds + 30`` s.
+from the send to that moment (as PEERS.md measures boardgame.io). Only the measuring window counts,
+after a warm-up. It prints figures and asserts nothing; it ends within ``warmup + seconds + 30`` s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import random
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench.load import BIG, Game, cpu_seconds, drive, join, percentile, until_started, wind_down
-from server.scenarios import load
-from tests.server_fixture import ServerProcess, create_game
+from bench.load import UNLIMITED, describe, run_load
+from tests.server_fixture import ServerProcess
 
 
 async def bench(args: argparse.Namespace, server: ServerProcess) -> dict:
-    _, scenario = load("mecha/sample")
-    scenario = dict(scenario, rounds=10_000)  # long enough that no game ends inside the window
-    rng = random.Random(args.seed)
-    counting = {"on": False}
-    results: dict = {"latencies": [], "refused": 0}
-    tables, drivers, readers = [], [], []
-    stop = asyncio.Event()
-    for _index in range(args.games):
-        created = create_game(server.base_url, scenario)
-        table = Game(created["game"])
-        seats = {seat: await join(server.ws_url, table, link["token"], seat, args.deflate)
-                 for seat, link in created["seats"].items()}
-        for _ in range(args.spectators):
-            await join(server.ws_url, table, None, None, args.deflate)
-        readers += [asyncio.create_task(client.read(counting)) for client in table.clients]
-        tables.append((table, seats))
-    await until_started(tables)
-    for table, seats in tables:
-        drivers.append(asyncio.create_task(drive(table, seats, 0, random.Random(rng.random()), results, counting, stop)))
-    await asyncio.sleep(args.warmup)
-    counting["on"] = True
-    cpu_before, own_before, started = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
-    await asyncio.sleep(args.seconds)
-    counting["on"] = False
-    window, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu_before
-    own = time.process_time() - own_before
-    clients = await wind_down(stop, drivers + readers, tables)
-    done = len(results["latencies"])
-    return {
-        "commands": done, "window": window, "server_cpu": cpu, "own_cpu": own, "refused": results["refused"],
-        "latencies": sorted(results["latencies"]),
-        # each command reaches the clients of its own game only
-        "bytes_per_command_per_client": sum(c.bytes for c in clients) / max(done, 1) / (2 + args.spectators),
-    }
+    """bench.load's crowd (``run_load``) on this one server: two seats a game, unpaced."""
+    return await run_load(argparse.Namespace(**vars(args), players=2, rate=0.0, db="sqlite"), [server])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,26 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as scratch:
-        env = {"CHRONICLE_SQLITE_SYNC": args.sqlite_sync, "CHRONICLE_COMMANDS_PER_SECOND": BIG,
-               "CHRONICLE_COMMAND_BURST": BIG, "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
-               "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG}
+        env = dict(UNLIMITED, CHRONICLE_SQLITE_SYNC=args.sqlite_sync)
         with ServerProcess(Path(scratch) / "bench.db", env=env).start() as server:
             result = asyncio.run(asyncio.wait_for(bench(args, server), args.warmup + args.seconds + 30))
-    latencies = result["latencies"]
-    clients = 2 + args.spectators
-    print(f"chronicle server bench: {args.games} games x {clients} clients (2 seats + {args.spectators} spectators), "
-          f"deflate {'on' if args.deflate else 'off'}, SQLite synchronous={args.sqlite_sync}, "
-          f"{result['window']:.1f} s window after {args.warmup:.0f} s warm-up")
-    refused = f", {result['refused']} refused" if result["refused"] else ""
-    print(f"  commands/s            {result['commands'] / result['window']:,.0f}  ({result['commands']} commands{refused})")
-    if latencies:
-        print(f"  latency p50/p95/p99   {percentile(latencies, .5):.1f} / {percentile(latencies, .95):.1f} / "
-              f"{percentile(latencies, .99):.1f} ms  (mean {statistics.fmean(latencies) * 1000:.1f}, "
-              f"max {latencies[-1] * 1000:.1f})")
-    print(f"  bytes/command/client  {result['bytes_per_command_per_client']:,.0f}  (frame payload)")
-    print(f"  CPU                   server {result['server_cpu'] / result['window'] * 100:.0f} %, "
-          f"load generator {result['own_cpu'] / result['window'] * 100:.0f} % of one core "
-          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"chronicle server bench: {args.games} games x {2 + args.spectators} clients (2 seats + {args.spectators} "
+          f"spectators), deflate {'on' if args.deflate else 'off'}, SQLite synchronous={args.sqlite_sync}, "
+          f"{result['window_s']:.1f} s window after {args.warmup:.0f} s warm-up")
+    print(describe(result))
     return 0
 
 

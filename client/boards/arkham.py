@@ -15,7 +15,7 @@ Colours are SVG presentation attributes (no style attributes: the page's CSP for
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import View, headed_table, pick_on_click, show_route, swatch, wrap
+from client.boards.svgkit import Place, View, headed_table, last_event, pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
 from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
@@ -50,16 +50,15 @@ def check_dice(state: object, check: str, found: object) -> str:
     return t("arkham.dice_needed", dice=t("arkham.dice_count", n=dice), needed=t("arkham.successes_needed", n=needed))
 
 
-class _Area:
-    __slots__ = ("group", "shape", "title", "cost", "label", "cls")
+class _Area(Place):
+    """An area as drawn: a place with its shape (whose outline marks a destination) and its cost's text."""
+
+    __slots__ = ("shape", "cost")
 
     def __init__(self, group: object, shape: object, title: object, cost: object, label: str) -> None:
-        self.group = group
+        Place.__init__(self, group, title, label)
         self.shape = shape
-        self.title = title
         self.cost = cost
-        self.label = label
-        self.cls = ""
 
 
 class ArkhamView(View):
@@ -67,7 +66,6 @@ class ArkhamView(View):
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.board = None
         self.areas: dict = {}
         self.centres: dict = {}
         self.names: dict = {}  # area id -> its name in the reader's language
@@ -258,11 +256,8 @@ class ArkhamView(View):
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.board is not state.board:
-            self._build(state)
-        self.set_clicks(interactive, on_pick)
         planning = self._planning(state, seat)
         hints = self._path_hints(state) if planning else self.hints(state, seat)
         numbered = self._numbered() if planning else {}
@@ -296,7 +291,6 @@ class ArkhamView(View):
 
     def _build(self, state: object) -> None:
         board = state.board
-        self.board = board
         self.centres = {area.id: area.at for area in board.areas}
         self.learn(state)
         xs = [x for x, _ in self.centres.values()]
@@ -460,15 +454,11 @@ class ArkhamView(View):
 
     def _draw_route(self, envelopes: list) -> None:
         self.route.setAttribute("data-building", "0")
-        for envelope in reversed(envelopes):
-            event = envelope.event
-            if event.TYPE == "InvestigatorMoved":
-                points = [self.centres[event.start]] + [self.centres[place] for place in event.path]
-                show_route(self.route, points, event.path)
-                return
-            if event.TYPE == "TurnEnded":
-                break
-        self.route.setAttribute("visibility", "hidden")
+        moved = last_event(envelopes, "InvestigatorMoved", since="TurnEnded")
+        if moved is None:
+            self.route.setAttribute("visibility", "hidden")
+        else:
+            show_route(self.route, [self.centres[moved.start]] + [self.centres[place] for place in moved.path], moved.path)
 
     def _info(self, state: object, envelopes: list) -> list:
         nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]

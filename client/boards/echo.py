@@ -55,9 +55,10 @@ def both(ru: str, en: str) -> str:
 class EchoView(View):
     """Draws one ``echo`` state into a board node (SVG inside) and an info node (HTML)."""
 
+    BUILT_FROM = "map"
+
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.map = None
         self.places: dict = {}
         self.figures: dict = {}
         self.foes: dict = {}
@@ -165,12 +166,8 @@ class EchoView(View):
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.map is not state.map:
-            self.learn(state)
-            self._build(state)
-        self.set_clicks(interactive, on_pick)
         hints = self.hints(state, seat)
         for lid, (group, _title, shown) in self.places.items():
             cls = "echo-loc " + self.kinds[lid] + (" dest" if lid in hints else "") + (
@@ -184,8 +181,8 @@ class EchoView(View):
         add(self.info_node, *self._info(state, envelopes))
 
     def _build(self, state: object) -> None:
+        self.learn(state)
         board = state.map
-        self.map = board
         self.kinds = {place.id: place.kind for place in board.locations}
         self.centres = {place.id: (place.x, place.y) for place in board.locations}
         xs = [x for x, _ in self.centres.values()]

@@ -61,7 +61,10 @@ def hex_name(hex: tuple) -> str:
 
 
 class GloomhavenView(View):
-    """Draws one ``gloomhaven`` state into a board node (SVG) and an info node (HTML)."""
+    """Draws one ``gloomhaven`` state into a board node (SVG) and an info node (HTML). Its ``draw``
+    opens in its own way (not ``begin_draw``): it keeps the draw's arguments for the redraws a card
+    click makes, and a new map's first state names every card and figure (``known``); ``built`` is
+    the map its SVG was built from."""
 
     def option_line(self, option: object) -> str:
         """One equally good option of a monster's turn: where it ends, by which hexes, whom it attacks;
@@ -76,7 +79,6 @@ class GloomhavenView(View):
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.map = None
         self.cells: dict = {}  # hex -> (polygon, title, label)
         self.terrain: dict = {}  # hex -> its terrain key (open hexes are absent)
         self.figures: dict = {}  # figure id -> (group, title, circle, text)
@@ -217,7 +219,7 @@ class GloomhavenView(View):
         if state is None:
             return
         self.last = (state, envelopes, seat, interactive, on_pick)
-        if self.map is not state.map:
+        if self.built is not state.map:
             self._build(state)
             if envelopes and envelopes[0].type == "GameStarted":  # every card and the starting figures, for names
                 self.known = self.game.evolve(None, envelopes[0].event)
@@ -276,7 +278,7 @@ class GloomhavenView(View):
 
     def _build(self, state: object) -> None:
         game_map = state.map
-        self.map = game_map
+        self.built = game_map
         xs = [centre(hex)[0] for hex in game_map.hexes]
         ys = [centre(hex)[1] for hex in game_map.hexes]
         pad = SIZE * 1.3

@@ -47,18 +47,16 @@ def _where(position: object) -> str:
     return t("mecha.camp") if position is None else t("mecha.location", number=position)
 
 
-class _Place:
-    """The nodes of one Location, and what they show now (to skip unchanged updates)."""
+class _Place(svgkit.Place):
+    """A Location as drawn: a place with its token nodes, and the stack, title text and map token it
+    shows now (to skip unchanged updates)."""
 
-    __slots__ = ("group", "title", "tokens", "map_token", "cls", "stack", "label", "text", "mapped")
+    __slots__ = ("tokens", "map_token", "stack", "text", "mapped")
 
     def __init__(self, group: object, title: object, tokens: object, map_token: object, label: str) -> None:
-        self.group = group
-        self.title = title
+        svgkit.Place.__init__(self, group, title, label)
         self.tokens = tokens
         self.map_token = map_token
-        self.label = label
-        self.cls = ""
         self.stack = ()
         self.text = ""
         self.mapped = False
@@ -69,7 +67,6 @@ class MechaView(View):
 
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.board = None  # the Board the SVG was built for
         self.places: dict = {}
         self.mechs: dict = {}
         self.route = None
@@ -101,11 +98,8 @@ class MechaView(View):
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.board is not state.board:
-            self._build(state)
-        self.set_clicks(interactive, on_pick)
         hints = self.hints(state, seat)
         face_up = state.face_up
         map_tokens = state.map_tokens
@@ -143,7 +137,6 @@ class MechaView(View):
     def _build(self, state: object) -> None:
         """The parts that never change during a game: hexes, links, labels, card spaces, the Camp."""
         board = state.board
-        self.board = board
         self.centres = {location.number: hex_center(location.hex) for location in board.locations}
         self.camp = camp = hex_center(board.camp_hex)
         points = list(self.centres.values()) + [hex_center(hex) for _, hex in board.card_spaces] + [camp]
@@ -255,14 +248,13 @@ class MechaView(View):
 
     def _draw_route(self, envelopes: list) -> None:
         """The last move's path (MV-C4), from where it started, drawn as a line with an arrow."""
-        for envelope in reversed(envelopes):
-            event = envelope.event
-            if event.TYPE == "MechMoved":
-                points = [self.camp if event.start is None else self.centres[event.start]]
-                points += [self.centres[place] for place in event.path if place in self.centres]
-                show_route(self.route, points, [str(place) for place in event.path])
-                return
-        self.route.setAttribute("visibility", "hidden")
+        moved = svgkit.last_event(envelopes, "MechMoved")
+        if moved is None:
+            self.route.setAttribute("visibility", "hidden")
+            return
+        points = [self.camp if moved.start is None else self.centres[moved.start]]
+        points += [self.centres[place] for place in moved.path if place in self.centres]
+        show_route(self.route, points, [str(place) for place in moved.path])
 
     def _info(self, state: object) -> list:
         nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]  # the scenario's own title

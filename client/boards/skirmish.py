@@ -21,7 +21,7 @@ contests with both rolls and both bonuses (SK-10, SK-11, SK-C4).
 
 from __future__ import annotations
 
-from client.boards.svgkit import View, headed_table, show_route
+from client.boards.svgkit import View, headed_table, last_event, show_route
 from client.dom import add, clear, el, listen, set_text, svg
 from client.i18n import MARK, local_name, seat_name, t
 from events.games.skirmish.model import Move
@@ -59,9 +59,10 @@ def _centre(square: tuple) -> tuple:
 class SkirmishView(View):
     """Draws one ``skirmish`` state into a board node (SVG inside) and an info node (HTML)."""
 
+    BUILT_FROM = "grid"
+
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         View.__init__(self, game, board_node, info_node)
-        self.grid = None
         self.squares: dict = {}
         self.doors: dict = {}
         self.figures: dict = {}
@@ -187,13 +188,10 @@ class SkirmishView(View):
     # --- drawing --------------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
-        if state is None:
+        if not self.begin_draw(state, interactive, on_pick):
             return
-        if self.grid is not state.grid:
-            self._build(state)
         self.state = state
         self.envelopes = envelopes
-        self.set_clicks(interactive, on_pick)
         self.hint_map = self.hints(state, seat)
         if not self._may_plan(state) or self.plan is not None and (
                 self.plan["figure"] != state.active.figure
@@ -351,7 +349,6 @@ class SkirmishView(View):
 
     def _build(self, state: object) -> None:
         grid = state.grid
-        self.grid = grid
         width, height = 2 * MARGIN + grid.width * S, 2 * MARGIN + grid.height * S
         root = svg("svg", "board skirmish-board", (("viewBox", f"0 0 {width} {height}"), ("role", "img"),
                                                    ("data-board", grid.name)))
@@ -550,13 +547,12 @@ class SkirmishView(View):
                                t("sk.mark_cover") if seen else t("sk.mark_no_los")))
 
     def _draw_route(self, envelopes: list) -> None:
-        for envelope in reversed(envelopes):
-            event = envelope.event
-            if event.TYPE == "FigureMoved":
-                points = [_centre(sq) for sq in (event.start,) + event.path]
-                show_route(self.route, points, [square_name(sq) for sq in event.path])
-                return
-        self.route.setAttribute("visibility", "hidden")
+        moved = last_event(envelopes, "FigureMoved")
+        if moved is None:
+            self.route.setAttribute("visibility", "hidden")
+        else:
+            show_route(self.route, [_centre(sq) for sq in (moved.start,) + moved.path],
+                       [square_name(sq) for sq in moved.path])
 
     # --- the side panel -------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""What several board renderers draw the same way: the view they all start from, seat colours,
-swatches, wrapped labels, polygon points, the last move's route, a click that picks and the
+"""What several board renderers draw the same way: the view they all start from, a place's nodes, seat colours,
+swatches, wrapped labels, polygon points, the last move and its route, a click that picks and the
 side panel's tables with their column heads.
 
 Kept small and free of imports beyond ``client.dom`` and ``client.i18n`` (which every page loads):
@@ -23,6 +23,8 @@ class View:
     and, from the last ``draw``, whether a click acts (``interactive``) and what it calls (``on_pick``,
     see ``pick_on_click``). A game's view sets its own fields after ``View.__init__``."""
 
+    BUILT_FROM = "board"  # the state's field that never changes during a game, whose SVG ``_build`` makes
+
     def __init__(self, game: object, board_node: object, info_node: object) -> None:
         self.game = game
         # The rules version in force, which the page sets from its Table (GameStarted's, or a
@@ -32,11 +34,39 @@ class View:
         self.info_node = info_node
         self.interactive = False
         self.on_pick = None
+        self.built = None  # the state's ``BUILT_FROM`` the SVG was last built from
+
+    def begin_draw(self, state: object, interactive: bool, on_pick: object) -> bool:
+        """The opening of a ``draw``: nothing to draw (False) without a state; the SVG built anew (the
+        view's ``_build``) when the state's ``BUILT_FROM`` is not the one it was built from (a new game);
+        this draw's clicks set."""
+        if state is None:
+            return False
+        part = getattr(state, self.BUILT_FROM)
+        if part is not self.built:
+            self.built = part
+            self._build(state)
+        self.set_clicks(interactive, on_pick)
+        return True
 
     def set_clicks(self, interactive: bool, on_pick: object) -> None:
         """What this draw's clicks do: nothing (``interactive`` false) or call ``on_pick``."""
         self.interactive = interactive
         self.on_pick = on_pick
+
+
+class Place:
+    """One place of a board as its view drew it: its group and ``<title>`` nodes, its words (``label``)
+    and the class the group has now (``cls``, so a redraw touches only what changed). A view whose
+    places hold more nodes or shown values adds them in a subclass (arkham's areas, mecha's Locations)."""
+
+    __slots__ = ("group", "title", "label", "cls")
+
+    def __init__(self, group: object, title: object, label: str) -> None:
+        self.group = group
+        self.title = title
+        self.label = label
+        self.cls = ""
 
 
 def seat_colour(state: object, seat: str, seat_index: object, palette: tuple) -> str:
@@ -75,6 +105,18 @@ def show_route(route: object, points: list, names: list) -> None:
     route.setAttribute("points", " ".join([f"{x},{y}" for x, y in points]))
     route.setAttribute("data-path", " ".join(names))
     route.setAttribute("visibility", "visible")
+
+
+def last_event(envelopes: list, kind: str, since: object = None) -> object:
+    """The newest event of type ``kind`` in ``envelopes`` (the last move, whose route a view draws),
+    or None; with ``since``, None too once an event of that type is newer (arkham: this turn's only)."""
+    for envelope in reversed(envelopes):
+        event = envelope.event
+        if event.TYPE == kind:
+            return event
+        if event.TYPE == since:
+            return None
+    return None
 
 
 def pick_on_click(view: object, node: object, value: object) -> None:

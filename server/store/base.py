@@ -44,7 +44,19 @@ class GameExists(StoreError):
     """``create_game`` with an id the store already holds (ids are random: a retry picks another)."""
 
 
-class Stored:
+class Row:
+    """A store's rows compare by value, slot by slot (what a test wrote is what it reads back); with
+    an ``__eq__`` and no ``__hash__`` they are not hashable, as each row class was before."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+
+class Stored(Row):
     """One stored event: its seq, the command id that produced it (None for the start), its JSON."""
 
     __slots__ = ("seq", "command_id", "envelope")
@@ -54,16 +66,11 @@ class Stored:
         self.command_id = command_id
         self.envelope = envelope
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Stored):
-            return NotImplemented
-        return (self.seq, self.command_id, self.envelope) == (other.seq, other.command_id, other.envelope)
-
     def __repr__(self) -> str:
         return f"Stored(seq={self.seq}, command_id={self.command_id!r}, envelope={self.envelope[:40]!r}…)"
 
 
-class GameMeta:
+class GameMeta(Row):
     """What the lobby lists about a game, plus the sha256 hashes of its seat tokens (never the tokens)."""
 
     __slots__ = ("game_id", "rules", "title", "seats", "token_hashes", "created", "head", "over")
@@ -81,16 +88,11 @@ class GameMeta:
         self.head = head
         self.over = over
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameMeta):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
     def __repr__(self) -> str:
         return f"GameMeta({self.game_id!r}, {self.rules!r}, head={self.head}, over={self.over})"
 
 
-class ChatLine:
+class ChatLine(Row):
     """One chat message (server/chat.py): its game, its number ``n`` (dense from 1 per game, over
     both channels), channel (``seats`` or ``spectators``), author (a seat, or ``spectator``), text
     and the server's time. Never an event: it is not in the log, nor in any hash."""
@@ -104,11 +106,6 @@ class ChatLine:
         self.author = author
         self.text = text
         self.at = at
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ChatLine):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
 
     def __repr__(self) -> str:
         return f"ChatLine({self.game_id!r}, n={self.n}, {self.channel}, {self.author!r}, {self.text[:40]!r})"

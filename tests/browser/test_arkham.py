@@ -220,4 +220,8 @@ def test_ah_3_a_path_built_by_waypoints_shows_each_steps_cost_and_its_illegal_st
     red.click("g.area[data-area='rivertown']")
     red.wait_for_function("() => document.querySelector(\"g.investigator[data-seat='red']\").dataset.at"
                           " === 'rivertown'")
+    # The move's route is drawn (the newest InvestigatorMoved of this turn), no longer a plan.
+    assert red.get_attribute("polyline.route", "data-path") == "rivertown"
+    assert red.get_attribute("polyline.route", "visibility") == "visible"
+    assert red.get_attribute("polyline.route", "data-building") == "0"
     assert red.problems == [], red.problems

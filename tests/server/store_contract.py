@@ -8,6 +8,7 @@ the same checks, down to "a batch with one conflicting seq writes nothing".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -21,6 +22,19 @@ def meta(game_id: str = "g-0000000001", created: str = "2026-01-01T00:00:00Z") -
 
 def events(first: int, last: int, command_id: str | None = "c-1") -> list[Stored]:
     return [Stored(seq, command_id, f'{{"seq":{seq},"cmd":"{command_id}"}}') for seq in range(first, last + 1)]
+
+
+@contextlib.asynccontextmanager
+async def opened_with(store: Store, *game_ids: str):
+    """``store`` opened, holding a game for each of ``game_ids`` (``meta(game_id)`` and its first
+    event; the one game of ``meta()`` when none is named); closed at the end."""
+    await store.open()
+    try:
+        for game_id in game_ids or (meta().game_id,):
+            await store.create_game(meta(game_id), events(1, 1, None))
+        yield store
+    finally:
+        await store.close()
 
 
 class StoreContract:

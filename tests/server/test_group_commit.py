@@ -29,7 +29,7 @@ from server.store.postgres import PostgresStore
 from server.store.sqlite import SqliteStore
 from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
 from tests.server.client import run
-from tests.server.store_contract import events, meta
+from tests.server.store_contract import events, meta, opened_with
 
 GAMES = 12
 ROUNDS = 5
@@ -43,11 +43,6 @@ def backend(request, tmp_path):
         return (lambda group_commit=True: SqliteStore(path, group_commit=group_commit)), "sqlite", path
     url = request.getfixturevalue("postgres_database")()
     return (lambda group_commit=True: PostgresStore(url, group_commit=group_commit)), "postgres", url
-
-
-async def _opened(store):
-    await store.open()
-    return store
 
 
 class Transactions:
@@ -93,11 +88,8 @@ def test_issue16_many_games_land_in_fewer_transactions_each_command_once_in_orde
     make, kind, where = backend
 
     async def main(group_commit: bool) -> tuple[int, int, int]:
-        store = await _opened(make(group_commit))
-        try:
-            games = _ids(GAMES)
-            for game_id in games:
-                await store.create_game(meta(game_id), events(1, 1, None))
+        games = _ids(GAMES)
+        async with opened_with(make(group_commit), *games) as store:
             seen = Transactions(kind, where, store)
             await seen.start()
             before = store.commits.transactions
@@ -112,8 +104,6 @@ def test_issue16_many_games_land_in_fewer_transactions_each_command_once_in_orde
                                                         for e in events(2 + 2 * n, 3 + 2 * n, f"c-{game_id}-{n}")]
                 assert (await store.get_game(game_id)).head == 1 + 2 * ROUNDS
             return store.commits.transactions - before, database, store.commits.largest
-        finally:
-            await store.close()
 
     appends = GAMES * ROUNDS
     counted, database, largest = run(main(True))
@@ -141,10 +131,7 @@ def test_issue16_a_stale_head_fails_alone_in_its_group(backend):
     make, _kind, _where = backend
 
     async def main():
-        store = await _opened(make())
-        try:
-            for game_id in _ids(3):
-                await store.create_game(meta(game_id), events(1, 1, None))
+        async with opened_with(make(), *_ids(3)) as store:
             before = store.commits.transactions
             # Asked for in one go: all three wait for the same transaction.
             outcomes = await asyncio.gather(
@@ -160,8 +147,6 @@ def test_issue16_a_stale_head_fails_alone_in_its_group(backend):
             assert await store.read("g-0000000002") == events(1, 1, None)
             assert await store.read("g-0000000003") == events(1, 1, None) + events(2, 2, "c-three")
             assert [(await store.get_game(g)).head for g in _ids(3)] == [3, 1, 2]
-        finally:
-            await store.close()
 
     run(main())
 
@@ -170,10 +155,7 @@ def test_issue16_rows_already_taken_fail_only_their_append(backend):
     make, kind, where = backend
 
     async def main():
-        store = await _opened(make())
-        try:
-            for game_id in _ids(3):
-                await store.create_game(meta(game_id), events(1, 1, None))
+        async with opened_with(make(), *_ids(3)) as store:
             # Another writer left a row at seq 3 of game 2 without moving its head (the last line
             # of defence, UNIQUE (game, seq), is all that stops a second one).
             _raw(kind, where, "INSERT INTO events (game, seq, command_id, envelope) VALUES ('g-0000000002', 3, 'c-x', '{}')")
@@ -189,8 +171,6 @@ def test_issue16_rows_already_taken_fail_only_their_append(backend):
             assert (await store.get_game("g-0000000002")).head == 1
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2]
             assert [e.seq for e in await store.read("g-0000000003")] == [1, 2]
-        finally:
-            await store.close()
 
     run(main())
 
@@ -230,10 +210,7 @@ def test_issue16_a_failing_transaction_fails_every_member_and_stores_none(backen
     make, kind, where = backend
 
     async def main(group_commit: bool) -> list:
-        store = await _opened(make(group_commit))
-        try:
-            for game_id in _ids(3):
-                await store.create_game(meta(game_id), events(1, 1, None))
+        async with opened_with(make(group_commit), *_ids(3)) as store:
             _raw(kind, where, *_SABOTAGE[kind])
             outcomes = await asyncio.gather(
                 store.append("g-0000000001", 1, events(2, 3, "c-one"), over=True),
@@ -244,8 +221,6 @@ def test_issue16_a_failing_transaction_fails_every_member_and_stores_none(backen
             # The store goes on: the connection is not left inside the failed transaction.
             await store.append("g-0000000002", 1, events(2, 2, "c-after"))
             return [outcomes] + [await store.read(g) for g in _ids(3)] + [await store.get_game("g-0000000001")]
-        finally:
-            await store.close()
 
     outcomes, first, second, third, meta_1 = run(main(True))
     # Check every member failed with StoreError (not a conflict: nobody else wrote), none was kept.
@@ -265,10 +240,7 @@ def test_issue16_two_appends_of_one_game_asked_at_once_keep_their_order(backend)
     make, _kind, _where = backend
 
     async def main():
-        store = await _opened(make())
-        try:
-            await store.create_game(meta(), events(1, 1, None))
-            await store.create_game(meta("g-other"), events(1, 1, None))
+        async with opened_with(make(), meta().game_id, "g-other") as store:
             outcomes = await asyncio.gather(
                 store.append("g-0000000001", 1, events(2, 2, "c-first")),
                 store.append("g-other", 1, events(2, 2, "c-other")),
@@ -278,8 +250,6 @@ def test_issue16_two_appends_of_one_game_asked_at_once_keep_their_order(backend)
             assert outcomes == [None, None, None]
             assert await store.read("g-0000000001") == (events(1, 1, None) + events(2, 2, "c-first")
                                                         + events(3, 4, "c-second"))
-        finally:
-            await store.close()
 
     run(main())
 

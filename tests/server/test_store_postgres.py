@@ -16,7 +16,7 @@ from server.store import SeqConflict, StoreError, UnknownGame, store_for
 from server.store.postgres import CHANNEL, PostgresStore
 from tests.postgres_fixture import postgres_database, postgres_server  # noqa: F401
 from tests.server.client import run
-from tests.server.store_contract import StoreContract, events, meta
+from tests.server.store_contract import StoreContract, events, meta, opened_with
 
 
 class TestPostgresStore(StoreContract):
@@ -62,18 +62,15 @@ def test_postgres_append_notifies_game_and_seq(postgres_database):  # noqa: F811
     url = postgres_database()
 
     async def main():
-        store = PostgresStore(url)
-        await store.open()
-        await store.create_game(meta(), events(1, 1, None))
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as listener:
-            await listener.execute(f"LISTEN {CHANNEL}")
-            await store.append("g-0000000001", 1, events(2, 3, "c-1"))
-            with pytest.raises(SeqConflict):
-                await store.append("g-0000000001", 1, events(2, 2, "c-2"))
-            await store.append("g-0000000001", 3, events(4, 4, "c-3"))
-            heard = [note.payload async for note in listener.notifies(timeout=2.0, stop_after=2)]
+        async with opened_with(PostgresStore(url)) as store:
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as listener:
+                await listener.execute(f"LISTEN {CHANNEL}")
+                await store.append("g-0000000001", 1, events(2, 3, "c-1"))
+                with pytest.raises(SeqConflict):
+                    await store.append("g-0000000001", 1, events(2, 2, "c-2"))
+                await store.append("g-0000000001", 3, events(4, 4, "c-3"))
+                heard = [note.payload async for note in listener.notifies(timeout=2.0, stop_after=2)]
         assert heard == ["g-0000000001 3", "g-0000000001 4"]
-        await store.close()
 
     run(main())
 
@@ -83,21 +80,18 @@ def test_postgres_feed_reconnects_and_reports_the_gap(postgres_database):  # noq
     url = postgres_database()
 
     async def main():
-        store = PostgresStore(url)
-        await store.open()
-        await store.create_game(meta(), events(1, 1, None))
-        heard, gaps = [], []
-        feed = store.feed(lambda game, seq: heard.append((game, seq)), lambda: gaps.append(1))
-        await feed.start()
-        await store.append("g-0000000001", 1, events(2, 2, "c-1"))
-        await _until(lambda: heard == [("g-0000000001", 2)])
-        await feed.drop()
-        await _until(lambda: feed.connects == 2 and feed.connected.is_set())
-        assert len(gaps) == 2  # once at the first LISTEN, once after the reconnect
-        await store.append("g-0000000001", 2, events(3, 3, "c-2"))
-        await _until(lambda: heard[-1] == ("g-0000000001", 3))
-        await feed.stop()
-        await store.close()
+        async with opened_with(PostgresStore(url)) as store:
+            heard, gaps = [], []
+            feed = store.feed(lambda game, seq: heard.append((game, seq)), lambda: gaps.append(1))
+            await feed.start()
+            await store.append("g-0000000001", 1, events(2, 2, "c-1"))
+            await _until(lambda: heard == [("g-0000000001", 2)])
+            await feed.drop()
+            await _until(lambda: feed.connects == 2 and feed.connected.is_set())
+            assert len(gaps) == 2  # once at the first LISTEN, once after the reconnect
+            await store.append("g-0000000001", 2, events(3, 3, "c-2"))
+            await _until(lambda: heard[-1] == ("g-0000000001", 3))
+            await feed.stop()
 
     run(main())
 
@@ -137,7 +131,5 @@ async def _until(check, timeout: float = 10.0) -> None:
 
 
 async def _create(url: str) -> None:
-    store = PostgresStore(url)
-    await store.open()
-    await store.create_game(meta(), events(1, 1, None))
-    await store.close()
+    async with opened_with(PostgresStore(url)):
+        pass

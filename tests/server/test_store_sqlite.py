@@ -9,7 +9,7 @@ import pytest
 from server.store import SeqConflict, StoreError, store_for
 from server.store.sqlite import SqliteStore
 from tests.server.client import run
-from tests.server.store_contract import StoreContract, events, meta
+from tests.server.store_contract import StoreContract, events, meta, opened_with
 
 
 class TestSqliteStore(StoreContract):
@@ -17,14 +17,13 @@ class TestSqliteStore(StoreContract):
         return SqliteStore(tmp_path / "store.db")
 
 
-def test_sqlite_is_wal_with_full_sync(tmp_path):
-    async def main():
-        store = SqliteStore(tmp_path / "store.db")
-        await store.open()
-        await store.create_game(meta(), events(1, 1, None))
-        await store.close()
+async def _create(path):
+    async with opened_with(SqliteStore(path)):
+        pass
 
-    run(main())
+
+def test_sqlite_is_wal_with_full_sync(tmp_path):
+    run(_create(tmp_path / "store.db"))
     db = sqlite3.connect(tmp_path / "store.db")
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert SqliteStore(tmp_path / "x.db").synchronous == "FULL"
@@ -72,13 +71,6 @@ def test_sqlite_closed_store_refuses(tmp_path):
     run(main())
 
 
-async def _create(path):
-    store = SqliteStore(path)
-    await store.open()
-    await store.create_game(meta(), events(1, 1, None))
-    await store.close()
-
-
 def test_sqlite_reads_run_beside_the_writer_so_a_long_read_holds_up_no_commit(tmp_path):
     # Check (issue 16) that reads have a connection and a thread of their own: while a read is
     # still running (here: held open inside its own read transaction), appends commit, and a read
@@ -87,45 +79,37 @@ def test_sqlite_reads_run_beside_the_writer_so_a_long_read_holds_up_no_commit(tm
     import threading
 
     async def main():
-        store = SqliteStore(tmp_path / "store.db")
-        await store.open()
-        try:
-            await store.create_game(meta(), events(1, 1, None))
-            release, inside = threading.Event(), threading.Event()
+        release, inside = threading.Event(), threading.Event()
 
-            def long_read(db):
-                db.execute("BEGIN")
-                seqs = [row[0] for row in db.execute("SELECT seq FROM events ORDER BY seq")]
-                inside.set()
-                release.wait(10)
-                db.execute("COMMIT")
-                return seqs
+        def long_read(db):
+            db.execute("BEGIN")
+            seqs = [row[0] for row in db.execute("SELECT seq FROM events ORDER BY seq")]
+            inside.set()
+            release.wait(10)
+            db.execute("COMMIT")
+            return seqs
 
-            reading = asyncio.ensure_future(store._read(long_read))
-            while not inside.is_set():
-                await asyncio.sleep(0.01)
-            await asyncio.wait_for(store.append("g-0000000001", 1, events(2, 3, "c-2")), 5)
-            assert not reading.done()
-            release.set()
-            assert await reading == [1]  # its snapshot was taken before the append
-            assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
-        finally:
-            release.set()
-            await store.close()
+        async with opened_with(SqliteStore(tmp_path / "store.db")) as store:
+            try:
+                reading = asyncio.ensure_future(store._read(long_read))
+                while not inside.is_set():
+                    await asyncio.sleep(0.01)
+                await asyncio.wait_for(store.append("g-0000000001", 1, events(2, 3, "c-2")), 5)
+                assert not reading.done()
+                release.set()
+                assert await reading == [1]  # its snapshot was taken before the append
+                assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
+            finally:
+                release.set()  # before the store closes: the read's thread must not be left waiting
 
     run(main())
 
 
 def test_sqlite_the_reader_connection_cannot_write(tmp_path):
     async def main():
-        store = SqliteStore(tmp_path / "store.db")
-        await store.open()
-        try:
-            await store.create_game(meta(), events(1, 1, None))
+        async with opened_with(SqliteStore(tmp_path / "store.db")) as store:
             with pytest.raises(StoreError, match="readonly"):
                 await store._read(lambda db: db.execute("DELETE FROM events"))
             assert [e.seq for e in await store.read("g-0000000001")] == [1]
-        finally:
-            await store.close()
 
     run(main())
