@@ -47,7 +47,7 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import ServerProcess, create_game, seeded_game
 
-MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "snapshot", "folded", "hashed",
+MARKS = ("hello", "scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "snapshot", "folded", "hashed",
          "ready")
 
 FOLD_BENCH = r"""
