@@ -40,6 +40,7 @@ class Connection:
         self.counter = 0
         self.stopped = False
         self.snapshots = True  # a hello from seq 0 may start from a snapshot (issue 16); False after one was refused
+        self.backlog: list = []  # frames socket.js kept, read one per task (later ones queue behind them)
 
     def url(self) -> str:
         scheme = "wss" if str(window.location.protocol) == "https:" else "ws"
@@ -77,10 +78,22 @@ class Connection:
         self.state = OPEN
         self.on_state(self.state)
         timer.set_timeout(lambda: self._check_welcome(socket), WELCOME_TIMEOUT_MS)
-        for text in frames:  # in the order they came, before any later one (this is one task)
-            if socket is self.socket:
-                self._received(socket, text)
+        # The kept frames in the order they came, one per task as the socket's own events would be
+        # (the browser may paint the first draw before the history frames are read); a frame that
+        # arrives meanwhile queues behind them.
+        self.backlog = list(frames)
+        self._drain(socket)
         return True
+
+    def _drain(self, socket: object, everything: bool = False) -> None:
+        while self.backlog and socket is self.socket:
+            self._received(socket, self.backlog.pop(0))
+            if not everything:
+                break
+        if socket is not self.socket:
+            self.backlog = []
+        elif self.backlog:
+            timer.set_timeout(lambda: self._drain(socket), 0)
 
     def _opened(self, socket: object) -> None:
         if socket is not self.socket:
@@ -107,6 +120,9 @@ class Connection:
     def _message(self, socket: object, event: object) -> None:
         if socket is not self.socket:
             return
+        if self.backlog:
+            self.backlog.append(event.data)
+            return
         self._received(socket, event.data)
 
     def _received(self, socket: object, text: object) -> None:
@@ -120,6 +136,9 @@ class Connection:
         self.on_frame(frame)
 
     def _closed(self, socket: object) -> None:
+        if socket is not self.socket:
+            return
+        self._drain(socket, everything=True)  # what came before the close is read first, as it would have been
         if socket is not self.socket:
             return
         self.socket = None
