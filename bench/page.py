@@ -1,6 +1,7 @@
 """Time to interactive of the pages, cold and warm, and events folded per second in the browser.
 
-    python -m bench.page [--runs 3] [--events 1000] [--long 10000]
+    python -m bench.page [--runs 3] [--events 1000] [--long 10000] [--parts pages,catchup,fold]
+                         [--pages play,watch,replay,lobby]
 
 Starts a real server (tests/server_fixture.py) on a scratch database, stores a game of
 ``--events`` envelopes played by random legal commands (``seeded_game``: issue 16 times the play
@@ -46,7 +47,7 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import ServerProcess, create_game, seeded_game
 
-MARKS = ("scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "snapshot", "folded", "hashed",
+MARKS = ("hello", "scripts", "python", "i18n", "imported", "welcome", "game-loaded", "first-event", "snapshot", "folded", "hashed",
          "ready")
 
 FOLD_BENCH = r"""
@@ -192,6 +193,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="fresh browser contexts per page (default 3)")
     parser.add_argument("--events", type=int, default=1000, help="envelopes of the play and watch pages' game (default 1000)")
     parser.add_argument("--long", type=int, default=10_000, help="envelopes of the catch-up's game (default 10000)")
+    parser.add_argument("--pages", default="play,watch,replay,lobby",
+                        help="which pages the 'pages' part times, comma-separated (default: play,watch,replay,lobby)")
     parser.add_argument("--parts", default="pages,catchup,fold",
                         help="what to measure, comma-separated: pages, catchup, whole (the catch-up without a snapshot), "
                         "fold (default: pages,catchup,fold)")
@@ -204,7 +207,8 @@ def main() -> None:
         mid = seeded_game(server, "mecha/sample", 7, envelopes=args.events)
         seat = next(iter(mid["seats"]))
         head = args.events
-        long = seeded_game(server, "mecha/sample", 11, envelopes=args.long)
+        # the long game only for the parts that use it (seeding 10,000 envelopes takes a while)
+        long = seeded_game(server, "mecha/sample", 11, envelopes=args.long) if parts & {"catchup", "whole", "fold"} else None
         done = create_game(server.base_url)
         with ScriptedGame(server.ws_url, done) as script:
             script.play_to_end()
@@ -214,20 +218,24 @@ def main() -> None:
         print(f"Chronicle pages, {args.runs} fresh contexts each (cold = first load, warm = 2 reloads; "
               f"disk = 3 reloads in each of {args.runs} browsers with a profile on disk); ms since navigation, medians")
         pages = (
-            (f"play page, {seat}'s seat, ≥{head} events", f"{server.base_url}{mid['seats'][seat]['link']}"),
-            (f"watch page, ≥{head} events", f"{server.base_url}/watch/{mid['game']}"),
-            (f"replay page, {finished} events", f"{server.base_url}/replay/{done['game']}"),
-            ("lobby", f"{server.base_url}/"),
+            ("play", f"play page, {seat}'s seat, ≥{head} events", f"{server.base_url}{mid['seats'][seat]['link']}"),
+            ("watch", f"watch page, ≥{head} events", f"{server.base_url}/watch/{mid['game']}"),
+            ("replay", f"replay page, {finished} events", f"{server.base_url}/replay/{done['game']}"),
+            ("lobby", "lobby", f"{server.base_url}/"),
         )
-        for label, url in pages if "pages" in parts else ():
+        wanted = set(args.pages.split(","))
+        for kind, label, url in pages if "pages" in parts else ():
+            if kind not in wanted:
+                continue
             cold, warm = time_pages(browser, url, args.runs)
             print(label)
             print(summary("cold", cold))
             print(summary("warm", warm))
             print(summary("disk", time_with_profile(playwright, url, args.runs)))
-        spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs) if "catchup" in parts else [0]
-        print(f"catch-up of a {args.long}-event game (watch page, warm), first envelope to newest hash checked: "
-              f"{statistics.median(spans):.0f} ms (range {min(spans):.0f}–{max(spans):.0f}, n={len(spans)})")
+        if "catchup" in parts:
+            spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs)
+            print(f"catch-up of a {args.long}-event game (watch page, warm), first envelope to newest hash checked: "
+                  f"{statistics.median(spans):.0f} ms (range {min(spans):.0f}–{max(spans):.0f}, n={len(spans)})")
         if "whole" in parts:
             spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs, whole=True)
             print(f"the same, the whole log (no snapshot asked): "

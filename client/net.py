@@ -3,7 +3,9 @@
 The connection is a small state machine: ``connecting`` -> ``open`` (hello sent) -> ``closed``
 -> (after a back-off) ``connecting`` again. Every (re)connection says ``hello`` with the seq the
 page holds, so the server sends only what is missing; a hello unanswered for a few seconds counts
-as a dropped connection.
+as a dropped connection. The first connection of a play or watch page is usually already open:
+``static/socket.js`` opened it and said the same hello before Brython started, and ``open()`` takes
+it over with the frames it kept (issue 16, docs/client.md).
 """
 
 from __future__ import annotations
@@ -38,12 +40,16 @@ class Connection:
         self.counter = 0
         self.stopped = False
         self.snapshots = True  # a hello from seq 0 may start from a snapshot (issue 16); False after one was refused
+        self.backlog: list = []  # frames socket.js kept, read one per task (later ones queue behind them)
 
     def url(self) -> str:
         scheme = "wss" if str(window.location.protocol) == "https:" else "ws"
         return f"{scheme}://{window.location.host}/ws/{window.encodeURIComponent(self.game_id)}"
 
     def open(self) -> None:
+        early = _take_early()
+        if early is not None and self._adopt(early):
+            return
         self.state = CONNECTING
         self.on_state(self.state)
         socket = websocket.WebSocket(self.url())
@@ -51,6 +57,43 @@ class Connection:
         socket.bind("open", lambda event: self._opened(socket))
         socket.bind("message", lambda event: self._message(socket, event))
         socket.bind("close", lambda event: self._closed(socket))
+
+    def _adopt(self, early: object) -> bool:
+        """Take over the socket ``static/socket.js`` opened before Python started (issue 16), if it is
+        the one this connection would open and says the hello it would say; False: it was closed."""
+        socket = early.socket
+        if (int(socket.readyState) > 1 or str(early.url) != self.url() or (early.token or None) != self.token
+                or self.held() != 0 or not self.snapshots):
+            _close(socket)  # closing a closed socket does nothing
+            return False
+        frames = _reflect.apply(early.release, early, [])  # socket.js keeps nothing from now on
+        self.socket = socket
+        socket.addEventListener("message", lambda event: self._message(socket, event))
+        socket.addEventListener("close", lambda event: self._closed(socket))
+        if not early.sent:  # still connecting: this connection says hello when it opens
+            self.state = CONNECTING
+            self.on_state(self.state)
+            socket.addEventListener("open", lambda event: self._opened(socket))
+            return True
+        self.state = OPEN
+        self.on_state(self.state)
+        timer.set_timeout(lambda: self._check_welcome(socket), WELCOME_TIMEOUT_MS)
+        # The kept frames in the order they came, one per task as the socket's own events would be
+        # (the browser may paint the first draw before the history frames are read); a frame that
+        # arrives meanwhile queues behind them.
+        self.backlog = list(frames)
+        self._drain(socket)
+        return True
+
+    def _drain(self, socket: object, everything: bool = False) -> None:
+        while self.backlog and socket is self.socket:
+            self._received(socket, self.backlog.pop(0))
+            if not everything:
+                break
+        if socket is not self.socket:
+            self.backlog = []
+        elif self.backlog:
+            timer.set_timeout(lambda: self._drain(socket), 0)
 
     def _opened(self, socket: object) -> None:
         if socket is not self.socket:
@@ -77,8 +120,14 @@ class Connection:
     def _message(self, socket: object, event: object) -> None:
         if socket is not self.socket:
             return
+        if self.backlog:
+            self.backlog.append(event.data)
+            return
+        self._received(socket, event.data)
+
+    def _received(self, socket: object, text: object) -> None:
         try:
-            frame = json.loads(event.data)
+            frame = json.loads(text)
         except Exception as error:  # a frame we cannot read is shown, and the socket stays up
             frame = {"type": "error", "code": "bad-frame", "message": t("error.unreadable_frame", error=fault_words(error))}
         if frame.get("type") == "welcome":
@@ -87,6 +136,9 @@ class Connection:
         self.on_frame(frame)
 
     def _closed(self, socket: object) -> None:
+        if socket is not self.socket:
+            return
+        self._drain(socket, everything=True)  # what came before the close is read first, as it would have been
         if socket is not self.socket:
             return
         self.socket = None
@@ -125,6 +177,15 @@ class Connection:
             return False
         _send(self.socket, json.dumps({"type": "chat", "text": text}))
         return True
+
+
+def _take_early() -> object:
+    """The socket ``static/socket.js`` opened (play and watch pages), once; None on any other page."""
+    if not _reflect.has(window, "chronicle_socket") or not window.chronicle_socket:
+        return None
+    early = window.chronicle_socket
+    window.chronicle_socket = 0  # taken: a reconnection opens a socket of its own
+    return early
 
 
 def random_part() -> str:

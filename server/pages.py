@@ -241,6 +241,9 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
         scripts.append(f"/static/js/{built.games[rules]}")
     scripts.append(static["boot.js"].url)
     tags = "\n".join(f'<script src="{url}"></script>' for url in scripts)
+    # A live game's socket opens (and says hello) from the head, before Brython starts: the server's
+    # welcome and snapshot come while the scripts run, and client/net.py takes the socket over (issue 16).
+    early = f'<script src="{static["socket.js"].url}"></script>\n' if kind in ("play", "watch") else ""
     nav = '<a href="/" translate="no">Chronicle</a>'
     title = html.escape(_text(lang, TITLES[kind], messages))
     # The rule system's name (a key of bundle.games, never request data): the game's stylesheet rules
@@ -254,7 +257,7 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
 <title>Chronicle · {title}</title>
 <link rel="stylesheet" href="{static['style.css'].url}">
 <link rel="icon" href="data:,">
-</head>
+{early}</head>
 <body data-page="{kind}"{game_attr}>
 <header><nav>{nav}</nav>{switcher(lang, messages)}<h1>{translate("{{" + TITLES[kind] + "}}", lang, messages)} <span id="game-id" class="game-id" translate="no"></span></h1></header>
 {translate(BODIES[kind], lang, messages)}

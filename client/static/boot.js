@@ -2,7 +2,8 @@
 // (script-src 'self' 'unsafe-eval': Brython compiles Python to JavaScript and evals it).
 // The Python entry point is a script element made here; brython() runs it once the page loaded.
 (function () {
-  window.chronicle_marks = {scripts: performance.now()};
+  window.chronicle_marks = window.chronicle_marks || {};  // socket.js may have marked its hello
+  window.chronicle_marks.scripts = performance.now();
   var main = document.createElement("script");
   main.type = "text/python";
   main.id = "chronicle-main";

@@ -59,8 +59,8 @@ def test_a_reload_of_a_play_page_fetches_no_hashed_asset_and_asks_for_the_html_a
     names = page.eval_on_selector_all("script[src], link[rel=stylesheet]",
                                       "nodes => nodes.map(n => n.getAttribute('src') || n.getAttribute('href'))")
     # The first load asks the server for every asset the page names: catalogue, Brython, its stdlib,
-    # the client, mecha's script, boot.js and the stylesheet (the detection works both ways).
-    assert fetched == {name.lstrip("/") for name in names} and len(fetched) == 7, (fetched, names)
+    # the client, mecha's script, boot.js, socket.js (issue 16) and the stylesheet (the detection works both ways).
+    assert fetched == {name.lstrip("/") for name in names} and len(fetched) == 8, (fetched, names)
     assert network.assets(from_cache=True) == set()
 
     for reload in (page.reload, lambda: page.goto(f"{server.base_url}/watch/{created['game']}")):

@@ -45,8 +45,10 @@ def test_every_asset_of_every_page_is_content_hashed_and_immutable(shared_server
         status, headers, html = fetch(shared_server, path, headers={"Accept-Language": "fr"})
         assert status == 200 and headers["cache-control"] == "no-cache", path  # a new release is picked up
         urls = asset_urls(html)
-        # catalogue, brython, stdlib, chronicle, (the game's script,) boot.js, style.css
-        assert len(urls) == (6 if path == "/" else 7), (path, urls)
+        # catalogue, brython, stdlib, chronicle, (the game's script,) boot.js, style.css, and on the
+        # play and watch pages socket.js (the game's socket opened from the head, issue 16)
+        live = path.startswith(("/play/", "/watch/"))
+        assert len(urls) == (6 if path == "/" else 8 if live else 7), (path, urls)
         for url in urls:
             found = HASHED.match(url)
             assert found, url
@@ -61,6 +63,20 @@ def test_every_asset_of_every_page_is_content_hashed_and_immutable(shared_server
             assert headers["content-type"].startswith("text/css" if url.endswith(".css") else "text/javascript")
     assert any("/i18n/i18n-fr." in url for url in seen) and any("/static/boot." in url for url in seen)
     assert any("/js/brython." in url for url in seen) and any("/js/game-mecha." in url for url in seen)
+    assert any("/static/socket." in url for url in seen)
+
+
+def test_only_the_live_pages_open_their_socket_from_the_head_before_any_other_script(shared_server, page_paths):
+    for path in page_paths:
+        status, _headers, html = fetch(shared_server, path)
+        assert status == 200, path
+        head = html.decode().split("</head>", 1)[0]
+        scripts = re.findall(r'<script src="([^"]+)"', html.decode())
+        live = path.startswith(("/play/", "/watch/"))
+        # in the head, so the socket opens before the body's scripts are even fetched; a src, never inline (CSP)
+        assert ('<script src="/static/socket.' in head) == live, path
+        assert any("/static/socket." in url for url in scripts) == live, path
+        assert "<script>" not in html.decode(), path
 
 
 def test_an_asset_is_sent_plain_to_a_client_that_refuses_gzip(shared_server, page_paths):
