@@ -216,6 +216,28 @@ class Record:
         return data
 
 
+class Worked(Record):
+    """Base of a record that keeps what is worked out from its fields once (a board's neighbour table).
+
+    ``_near`` is not a field: never hashed, compared, copied by ``but`` or sent; ``worked_out`` sets
+    it once, from the fields alone, which never change. Every ``decide`` and ``legal`` of a game asks
+    for its board's table, and the states of a game share one board (issue 16).
+    """
+
+    __slots__ = ("_near",)
+
+
+def worked_out(record: Worked, build: Any) -> Any:
+    """``build(record)``, worked out on the first call for this record and kept in its ``_near``;
+    callers only read what it returns."""
+    try:
+        return record._near
+    except AttributeError:  # not worked out yet: once per record (a board), so Brython's raise is no cost
+        table = build(record)
+        _set(record, "_near", table)
+        return table
+
+
 def to_data(value: Any) -> Any:
     """Turn a record, tuple or scalar into JSON-able builtins."""
     if isinstance(value, Record):

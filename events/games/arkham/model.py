@@ -8,7 +8,7 @@ sorted by id or area, so a state has one spelling in CPython and Brython.
 from __future__ import annotations
 
 from events.game import GameStarted
-from events.record import Record, Registry
+from events.record import Record, Registry, Worked
 
 LOST = "lost_in_time_and_space"
 
@@ -53,7 +53,7 @@ class OtherWorld(Record):
         self.areas = areas
 
 
-class Board(Record):
+class Board(Worked):
     """Every area, the yellow lines in play (sorted pairs), the lines a source could not confirm."""
 
     __slots__ = ("name", "areas", "lines", "unverified", "worlds")

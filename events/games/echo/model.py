@@ -10,8 +10,7 @@ per-seat facts. Skill and track values are plain integers; Sanity and Health may
 from __future__ import annotations
 
 from events.game import GameStarted
-from events.record import Record, Registry
-
+from events.record import Record, Registry, Worked
 
 # --- the map and the cards (static for a whole game) -----------------------------------------------
 
@@ -45,7 +44,7 @@ class Link(Record):
         self.kind = kind
 
 
-class Map(Record):
+class Map(Worked):
     """Locations and links; the Asylum, the Ministry of Perfect Order locations and the Dark Side (EC-C1).
 
     ``ministry[0]`` is where an injured investigator's figure goes (EC-18).

@@ -11,7 +11,6 @@ from __future__ import annotations
 from events.game import GameStarted
 from events.record import Record, Registry
 
-
 # --- printed data (static for a whole game) ---------------------------------------------------------
 
 

@@ -7,8 +7,7 @@ wherever a Mecha's position is asked for. Tuples indexed like ``state.seats`` ho
 from __future__ import annotations
 
 from events.game import GameStarted
-from events.record import Record, Registry
-
+from events.record import Record, Registry, Worked
 
 # --- the board and the setup (static for a whole game) -------------------------------------------
 
@@ -29,18 +28,11 @@ class Location(Record):
         self.map_token = map_token
 
 
-class _Worked(Record):
-    """A slot for what is worked out from a record's fields once: not a field (never hashed, compared
-    or sent), and set only from the fields, which never change."""
-
-    __slots__ = ("_near",)
-
-
-class Board(_Worked):
+class Board(Worked):
     """Locations, their links, the 3 Locations the Camp touches (MV-2) and the card spaces.
 
-    ``_near`` keeps its neighbour table once ``events.games.mecha.board.neighbours`` has built it:
-    every ``decide`` and ``legal`` asks for it, and the states of a game share one board (issue 16)."""
+    ``_near`` keeps its neighbour table once ``events.games.mecha.board.neighbours`` has built it
+    (``events.record.Worked``)."""
 
     __slots__ = ("name", "locations", "links", "camp_hex", "camp_adjacent", "card_spaces")
     __match_args__ = __slots__
@@ -55,7 +47,6 @@ class Board(_Worked):
         self.camp_hex = camp_hex
         self.camp_adjacent = camp_adjacent
         self.card_spaces = card_spaces
-        self._near = None
 
 
 class Seat(Record):

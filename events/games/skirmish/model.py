@@ -10,7 +10,6 @@ from __future__ import annotations
 from events.game import GameStarted
 from events.record import Record, Registry
 
-
 # --- the grid and the setup (static for a whole game) ------------------------------------------------
 
 
