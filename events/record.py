@@ -179,12 +179,6 @@ class Record:
                 if name not in positions:
                     raise TypeError(f"{cls.__name__} has no field {name!r}")
                 args[positions[name]] = value
-        if read is not None:  # CPython: ``__new__``'s steps, without its call
-            copy = _new(cls._twin)
-            cls._fill(copy, *args)
-            copy.__class__ = cls
-        else:
-            copy = cls(*args)
         # The record whose texts the copy may reuse: self, if hashed or made by its constructor
         # (then it may be hashed later), else the one self would have reused: never a longer chain.
         # Set on every copy, so the next ``but`` of a fold finds it without a missing-slot error.
@@ -197,15 +191,23 @@ class Record:
         except AttributeError:  # made by its constructor
             source = None
         if type(source) is dict:
-            _set(copy, "_parts", source[""])
+            link = source[""]
         elif source is None or type(source) is tuple:
             if read is not None:
                 changes[""] = self
-                _set(copy, "_parts", changes)
+                link = changes
             else:
-                _set(copy, "_parts", self)
+                link = self
         else:
-            _set(copy, "_parts", source)
+            link = source
+        if read is not None:  # CPython: ``__new__``'s steps without its call, the link set while unsealed
+            copy = _new(cls._twin)
+            cls._fill(copy, *args)
+            copy._parts = link
+            copy.__class__ = cls
+        else:
+            copy = cls(*args)
+            _set(copy, "_parts", link)
         return copy
 
     def to_data(self) -> dict:
