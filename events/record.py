@@ -3,8 +3,18 @@
 BRYTHON.md measured why this is a plain class: frozen ``dataclasses`` with ``slots=True`` cost
 ~200 ms per class at page load, while a class with ``__slots__``, ``__match_args__`` and an
 explicit ``__init__`` costs ~0.1 ms. A record's class body is its field list; its ``__init__``
-stores each field once through ``object.__setattr__`` and then the record refuses assignment,
-so no reducer can mutate a state it was given.
+assigns each field once (``self.round = round``) and then, in CPython, the record refuses
+assignment, so no reducer can mutate a state it was given.
+
+How it refuses, cheaply: a class whose ``__setattr__`` raises can only be filled through
+``object.__setattr__``, ~80 ns a field in CPython, most of a copy's cost (issue 13). So each
+record class has an *unsealed twin* (``cls._twin``: a subclass adding no slot, with the plain
+``__setattr__``), on which ``__init__``'s assignments are CPython's quickest; ``Record.__new__``
+builds the twin, runs the class's ``__init__`` on it and then makes it an instance of the class
+itself (``__class__``, which the twin's identical layout allows). What comes out is an ordinary
+instance of the record's class: ``type(record)`` is the class, and assignment raises. Brython
+skips all of it: it has no such cost to avoid, and its tests fold through the same reducers
+that CPython's tests check (a mutation there would be a bug CPython's run shows first).
 
 Fields hold only ``int``, ``str``, ``bool``, ``None``, tuples of them and nested records (no
 floats: they serialise differently in Brython; no sets: their order differs between runtimes).
@@ -26,6 +36,7 @@ _set = object.__setattr__
 # docs/performance.md). Which runtime this is shows in a difference BRYTHON.md measured (no
 # ``sys`` in ``events/``): a Brython instance of a class with empty ``__slots__`` has a ``__dict__``.
 _get = object.__getattribute__
+_new = object.__new__
 
 
 class _Probe:
@@ -63,6 +74,9 @@ class Record:
     _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "_is_twin" in cls.__dict__:  # a record class's unsealed twin, made below: not a record of its own
+            super().__init_subclass__(**kwargs)
+            return
         # A subclass without its own __slots__ would read the base's and lose its field list.
         if "__slots__" not in cls.__dict__:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
@@ -82,13 +96,34 @@ class Record:
             if sorted(kinds) != sorted(cls.__slots__):
                 raise TypeError(f"record {cls.__name__}: KINDS must name every field once ({', '.join(cls.__slots__)})")
             cls._kinds = {name: parse_kind(kind) for name, kind in kinds.items()}  # for ``Registry.build``
+        if not IN_BRYTHON:
+            # CPython: the class's own ``__init__`` fills its unsealed twin (``__new__``, ``but``).
+            init = cls.__dict__.get("__init__")
+            if init is not None:
+                cls._fill = init
+                cls.__init__ = object.__init__  # ``__new__`` has filled the record already
+            cls._twin = type(cls.__name__, (cls,), {
+                "__slots__": (), "_is_twin": True, "__module__": cls.__module__,
+                "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+            })
         super().__init_subclass__(**kwargs)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+    if not IN_BRYTHON:
+        def _fill(self) -> None:
+            """A record class without an ``__init__`` of its own (nor its bases) has no fields to fill."""
 
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+            # The twin takes the assignments, then becomes the class (the module docstring says why).
+            self = _new(cls._twin)
+            cls._fill(self, *args, **kwargs)
+            self.__class__ = cls
+            return self
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+        def __delattr__(self, name: str) -> None:
+            raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
 
     def fields(self) -> tuple:
         """The field values in declaration order."""
@@ -144,7 +179,6 @@ class Record:
                 if name not in positions:
                     raise TypeError(f"{cls.__name__} has no field {name!r}")
                 args[positions[name]] = value
-        copy = cls(*args)
         # The record whose texts the copy may reuse: self, if hashed or made by its constructor
         # (then it may be hashed later), else the one self would have reused: never a longer chain.
         # Set on every copy, so the next ``but`` of a fold finds it without a missing-slot error.
@@ -157,15 +191,23 @@ class Record:
         except AttributeError:  # made by its constructor
             source = None
         if type(source) is dict:
-            _set(copy, "_parts", source[""])
+            link = source[""]
         elif source is None or type(source) is tuple:
             if read is not None:
                 changes[""] = self
-                _set(copy, "_parts", changes)
+                link = changes
             else:
-                _set(copy, "_parts", self)
+                link = self
         else:
-            _set(copy, "_parts", source)
+            link = source
+        if read is not None:  # CPython: ``__new__``'s steps without its call, the link set while unsealed
+            copy = _new(cls._twin)
+            cls._fill(copy, *args)
+            copy._parts = link
+            copy.__class__ = cls
+        else:
+            copy = cls(*args)
+            _set(copy, "_parts", link)
         return copy
 
     def to_data(self) -> dict:
@@ -176,30 +218,26 @@ class Record:
         return data
 
 
-def copied(copy: Record, source: Record, changes: dict) -> Record:
-    """``copy``, which its class's constructor built as ``source.but(**changes)`` would have, told so.
+class Worked(Record):
+    """Base of a record that keeps what is worked out from its fields once (a board's neighbour table).
 
-    A few of the commonest events of a fold build their state positionally, where the generic
-    ``but`` would cost ~0.5 µs more per copy (issue 13: skirmish's fold no slower than before
-    ``Record.but``; docs/performance.md). This sets what ``but`` sets on its copies, so the
-    incremental hash (``events.canonical``) spells only the fields named in ``changes`` (a dict
-    of the new values, as ``but`` would have been given them; owned by the copy from now on).
+    ``_near`` is not a field: never hashed, compared, copied by ``but`` or sent; ``worked_out`` sets
+    it once, from the fields alone, which never change. Every ``decide`` and ``legal`` of a game asks
+    for its board's table, and the states of a game share one board (issue 16).
     """
+
+    __slots__ = ("_near",)
+
+
+def worked_out(record: Worked, build: Any) -> Any:
+    """``build(record)``, worked out on the first call for this record and kept in its ``_near``;
+    callers only read what it returns."""
     try:
-        link = source._parts
-    except AttributeError:  # made by its constructor
-        link = None
-    if type(link) is dict:
-        _set(copy, "_parts", link[""])
-    elif link is None or type(link) is tuple:
-        if not IN_BRYTHON:  # as ``but``: Brython keeps the source alone
-            changes[""] = source
-            _set(copy, "_parts", changes)
-        else:
-            _set(copy, "_parts", source)
-    else:
-        _set(copy, "_parts", link)
-    return copy
+        return record._near
+    except AttributeError:  # not worked out yet: once per record (a board), so Brython's raise is no cost
+        table = build(record)
+        _set(record, "_near", table)
+        return table
 
 
 def to_data(value: Any) -> Any:

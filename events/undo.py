@@ -40,8 +40,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_set = object.__setattr__
-
 STOPS = ("RulesVersionChanged",)  # events no undo crosses, whoever's command logged them (CORE-4)
 MOST_UNDONE = 16  # commands one undo may take back: each is re-decided (sealed) to see if it drew
 KEEP_STATES = 512  # states kept after the newest envelopes in play; older ones are refolded if ever needed
@@ -66,7 +64,7 @@ class AskUndo(Record):
     KINDS = {"back_to": "int"}
 
     def __init__(self, back_to: int) -> None:
-        _set(self, "back_to", back_to)
+        self.back_to = back_to
 
 
 class AnswerUndo(Record):
@@ -78,8 +76,8 @@ class AnswerUndo(Record):
     KINDS = {"request": "int", "yes": "bool"}
 
     def __init__(self, request: int, yes: bool) -> None:
-        _set(self, "request", request)
-        _set(self, "yes", yes)
+        self.request = request
+        self.yes = yes
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -94,9 +92,9 @@ class UndoAsked(Record):
     RULE = "CORE-4"
 
     def __init__(self, seat: str, back_to: int, needs: tuple) -> None:
-        _set(self, "seat", seat)
-        _set(self, "back_to", back_to)
-        _set(self, "needs", needs)
+        self.seat = seat
+        self.back_to = back_to
+        self.needs = needs
 
 
 class UndoAnswered(Record):
@@ -108,9 +106,9 @@ class UndoAnswered(Record):
     RULE = "CORE-6"
 
     def __init__(self, seat: str, request: int, yes: bool) -> None:
-        _set(self, "seat", seat)
-        _set(self, "request", request)
-        _set(self, "yes", yes)
+        self.seat = seat
+        self.request = request
+        self.yes = yes
 
 
 class UndoApplied(Record):
@@ -123,9 +121,9 @@ class UndoApplied(Record):
     RULE = "CORE-4"
 
     def __init__(self, request: int, back_to: int, agreed: tuple) -> None:
-        _set(self, "request", request)
-        _set(self, "back_to", back_to)
-        _set(self, "agreed", agreed)
+        self.request = request
+        self.back_to = back_to
+        self.agreed = agreed
 
 
 UNDO_EVENTS = (UndoAsked, UndoAnswered, UndoApplied)

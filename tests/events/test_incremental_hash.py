@@ -18,7 +18,7 @@ import events.games
 from events.bots import playout
 from events.canonical import canonical_json, record_json, state_hash
 from events.log import Table
-from events.record import Record, copied, to_data
+from events.record import Record, to_data
 from events.rng import Rng
 from server.scenarios import builtin_scenarios, load
 
@@ -128,16 +128,6 @@ def test_core_1_a_field_given_its_own_value_again_keeps_its_text_and_hash():
     state_hash(first)
     second = first.but(left=first.left)
     assert state_hash(second) == state_hash(first) == full_hash(first)
-
-
-def test_core_1_a_copy_built_by_its_constructor_and_told_by_copied_spells_only_the_named_fields():
-    board = Pair("b" * 50, (1, 2, 3))
-    first = Pair(board, 1)
-    state_hash(first)
-    second = copied(Pair(board, 2), first, {"right": 2})
-    assert source_of(second) is first
-    assert state_hash(second) == full_hash(second)
-    assert second._parts[0] is first._parts[0]  # '"left":{...}' reused, not spelt again
 
 
 def test_core_1_a_record_built_by_its_constructor_in_place_of_a_hashed_one_is_spelt_against_it():

@@ -58,6 +58,68 @@ def test_setting_or_deleting_an_attribute_raises():
     assert point.x == 1
 
 
+class Plain(Record):
+    """Filled the way every record of the games is: plain assignments in ``__init__``."""
+
+    __slots__ = ("a", "b", "c")
+    __match_args__ = __slots__
+    TYPE = "Plain"
+
+    def __init__(self, a: int, b: str = "b", c: tuple = ()) -> None:
+        self.a = a
+        self.b = b
+        self.c = c
+
+
+class Wider(Plain):
+    """A record class that adds nothing: its base's ``__init__`` fills it."""
+
+    __slots__ = ()
+    TYPE = "Wider"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Plain(1, "x", (2,)),
+    lambda: Plain(a=1, c=(2,), b="x"),
+    lambda: Plain(0).but(a=1, b="x", c=(2,)),
+    lambda: Registry("plain", (Plain,)).build({"type": "Plain", "a": 1, "b": "x", "c": [2]}),
+], ids=["positional", "keywords", "but", "built"])
+def test_a_record_filled_by_plain_assignments_is_its_own_class_and_refuses_assignment(make):
+    record = make()
+    assert type(record) is Plain and record == Plain(1, "x", (2,))
+    assert record.fields() == (1, "x", (2,))
+    with pytest.raises(AttributeError, match="Plain is immutable: cannot set 'a'"):
+        record.a = 5
+    with pytest.raises(AttributeError, match="Plain is immutable: cannot delete 'b'"):
+        del record.b
+    with pytest.raises(AttributeError, match="immutable"):
+        record.__class__ = Plain._twin  # nor turned back into the class that takes assignments
+    assert record.a == 1 and type(record) is Plain
+
+
+def test_a_record_class_without_its_own_init_is_filled_by_its_base_and_sealed_as_itself():
+    record = Wider(3)
+    assert type(record) is Wider and (record.a, record.b, record.c) == (3, "b", ())
+    assert record != Plain(3)
+    with pytest.raises(AttributeError, match="Wider is immutable"):
+        record.c = (1,)
+
+
+def test_a_record_given_the_wrong_arguments_raises_type_error_naming_its_init():
+    with pytest.raises(TypeError, match=r"__init__\(\) missing 1 required positional argument: 'a'"):
+        Plain()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'd'"):
+        Plain(1, d=2)
+    with pytest.raises(TypeError, match="Plain has no field 'd'"):
+        Plain(1).but(d=2)
+
+
+def test_the_unsealed_twin_is_no_record_type_of_its_own():
+    assert Plain._twin.__name__ == "Plain" and Plain._twin.__slots__ == ()
+    assert "Plain" in Registry("plain", (Plain,)) and Registry("plain", (Plain,)).by_type["Plain"] is Plain
+    assert Plain._twin is not Wider._twin and issubclass(Plain._twin, Plain)
+
+
 def test_equality_and_hash_follow_the_fields():
     assert Point(1, 2) == Point(1, 2)
     assert Point(1, 2) != Point(2, 1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from events.games.arkham.model import LOST, Area, Board, Investigator, Monster, OtherWorld
 from events.lookup import by_id
+from events.record import worked_out
 from events.validate import ScenarioError, array, boolean, check_shape, integer, listed_once, obj, pair, seat_name, text
 
 MAX_INVESTIGATORS = 8
@@ -307,7 +308,12 @@ def area(board: Board, area_id: object) -> Area | None:
 
 
 def neighbours(board: Board) -> dict:
-    """Street or Location id -> sorted ids joined to it by a yellow line (AH-3)."""
+    """Street or Location id -> sorted ids joined to it by a yellow line (AH-3): built once per board
+    (``worked_out``)."""
+    return worked_out(board, _neighbour_table)
+
+
+def _neighbour_table(board: Board) -> dict:
     table: dict = {item.id: [] for item in board.areas if item.kind in ARKHAM_KINDS}
     for a, b in board.lines:
         table[a].append(b)

@@ -8,9 +8,7 @@ sorted by id or area, so a state has one spelling in CPython and Brython.
 from __future__ import annotations
 
 from events.game import GameStarted
-from events.record import Record, Registry
-
-_set = object.__setattr__
+from events.record import Record, Registry, Worked
 
 LOST = "lost_in_time_and_space"
 
@@ -32,14 +30,14 @@ class Area(Record):
     def __init__(
         self, id: str, name: str, kind: str, street: str, unstable: bool, world: str, order: int, at: tuple
     ) -> None:
-        _set(self, "id", id)
-        _set(self, "name", name)
-        _set(self, "kind", kind)
-        _set(self, "street", street)
-        _set(self, "unstable", unstable)
-        _set(self, "world", world)
-        _set(self, "order", order)
-        _set(self, "at", at)
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.street = street
+        self.unstable = unstable
+        self.world = world
+        self.order = order
+        self.at = at
 
 
 class OtherWorld(Record):
@@ -50,12 +48,12 @@ class OtherWorld(Record):
     TYPE = "OtherWorld"
 
     def __init__(self, id: str, name: str, areas: tuple) -> None:
-        _set(self, "id", id)
-        _set(self, "name", name)
-        _set(self, "areas", areas)
+        self.id = id
+        self.name = name
+        self.areas = areas
 
 
-class Board(Record):
+class Board(Worked):
     """Every area, the yellow lines in play (sorted pairs), the lines a source could not confirm."""
 
     __slots__ = ("name", "areas", "lines", "unverified", "worlds")
@@ -63,11 +61,11 @@ class Board(Record):
     TYPE = "ArkhamBoard"
 
     def __init__(self, name: str, areas: tuple, lines: tuple, unverified: tuple, worlds: tuple) -> None:
-        _set(self, "name", name)
-        _set(self, "areas", areas)
-        _set(self, "lines", lines)
-        _set(self, "unverified", unverified)
-        _set(self, "worlds", worlds)
+        self.name = name
+        self.areas = areas
+        self.lines = lines
+        self.unverified = unverified
+        self.worlds = worlds
 
 
 class Investigator(Record):
@@ -90,23 +88,23 @@ class Investigator(Record):
         clues: int, items: tuple, trophies: tuple, where: str, delayed: bool, explored: str, blessed: bool,
         cursed: bool, devoured: bool,
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "name", name)
-        _set(self, "speed", speed)
-        _set(self, "sneak", sneak)
-        _set(self, "fight", fight)
-        _set(self, "will", will)
-        _set(self, "stamina", stamina)
-        _set(self, "sanity", sanity)
-        _set(self, "clues", clues)
-        _set(self, "items", items)
-        _set(self, "trophies", trophies)
-        _set(self, "where", where)
-        _set(self, "delayed", delayed)
-        _set(self, "explored", explored)
-        _set(self, "blessed", blessed)
-        _set(self, "cursed", cursed)
-        _set(self, "devoured", devoured)
+        self.seat = seat
+        self.name = name
+        self.speed = speed
+        self.sneak = sneak
+        self.fight = fight
+        self.will = will
+        self.stamina = stamina
+        self.sanity = sanity
+        self.clues = clues
+        self.items = items
+        self.trophies = trophies
+        self.where = where
+        self.delayed = delayed
+        self.explored = explored
+        self.blessed = blessed
+        self.cursed = cursed
+        self.devoured = devoured
 
 
 
@@ -129,19 +127,19 @@ class Monster(Record):
         combat_rating: int, combat_damage: int, toughness: int, elusive: bool, ambush: bool, nightmarish: int,
         overwhelming: int,
     ) -> None:
-        _set(self, "id", id)
-        _set(self, "name", name)
-        _set(self, "area", area)
-        _set(self, "awareness", awareness)
-        _set(self, "horror_rating", horror_rating)
-        _set(self, "horror_damage", horror_damage)
-        _set(self, "combat_rating", combat_rating)
-        _set(self, "combat_damage", combat_damage)
-        _set(self, "toughness", toughness)
-        _set(self, "elusive", elusive)
-        _set(self, "ambush", ambush)
-        _set(self, "nightmarish", nightmarish)
-        _set(self, "overwhelming", overwhelming)
+        self.id = id
+        self.name = name
+        self.area = area
+        self.awareness = awareness
+        self.horror_rating = horror_rating
+        self.horror_damage = horror_damage
+        self.combat_rating = combat_rating
+        self.combat_damage = combat_damage
+        self.toughness = toughness
+        self.elusive = elusive
+        self.ambush = ambush
+        self.nightmarish = nightmarish
+        self.overwhelming = overwhelming
 
 
 class Pending(Record):
@@ -154,12 +152,12 @@ class Pending(Record):
     def __init__(
         self, check: str, monster: str, rolls: tuple, successes: int, difficulty: int, threshold: int
     ) -> None:
-        _set(self, "check", check)
-        _set(self, "monster", monster)
-        _set(self, "rolls", rolls)
-        _set(self, "successes", successes)
-        _set(self, "difficulty", difficulty)
-        _set(self, "threshold", threshold)
+        self.check = check
+        self.monster = monster
+        self.rolls = rolls
+        self.successes = successes
+        self.difficulty = difficulty
+        self.threshold = threshold
 
 
 class Offer(Record):
@@ -170,10 +168,10 @@ class Offer(Record):
     TYPE = "TradeOffer"
 
     def __init__(self, seat: str, partner: str, give: tuple, take: tuple) -> None:
-        _set(self, "seat", seat)
-        _set(self, "partner", partner)
-        _set(self, "give", give)
-        _set(self, "take", take)
+        self.seat = seat
+        self.partner = partner
+        self.give = give
+        self.take = take
 
 
 class State(Record):
@@ -200,24 +198,24 @@ class State(Record):
         spend_clues: bool, round: int, rounds: int, active: int, step: str, points: int, halt: str, dealt: tuple,
         combat: str, pending: Pending | None, offer: Offer | None, over: bool,
     ) -> None:
-        _set(self, "title", title)
-        _set(self, "board", board)
-        _set(self, "investigators", investigators)
-        _set(self, "monsters", monsters)
-        _set(self, "gates", gates)
-        _set(self, "clues", clues)
-        _set(self, "spend_clues", spend_clues)
-        _set(self, "round", round)
-        _set(self, "rounds", rounds)
-        _set(self, "active", active)
-        _set(self, "step", step)
-        _set(self, "points", points)
-        _set(self, "halt", halt)
-        _set(self, "dealt", dealt)
-        _set(self, "combat", combat)
-        _set(self, "pending", pending)
-        _set(self, "offer", offer)
-        _set(self, "over", over)
+        self.title = title
+        self.board = board
+        self.investigators = investigators
+        self.monsters = monsters
+        self.gates = gates
+        self.clues = clues
+        self.spend_clues = spend_clues
+        self.round = round
+        self.rounds = rounds
+        self.active = active
+        self.step = step
+        self.points = points
+        self.halt = halt
+        self.dealt = dealt
+        self.combat = combat
+        self.pending = pending
+        self.offer = offer
+        self.over = over
 
 
 
@@ -239,8 +237,8 @@ class Move(Record):
     DEFAULTS = {"path": ()}
 
     def __init__(self, to: str, path: tuple = ()) -> None:
-        _set(self, "to", to)
-        _set(self, "path", path)
+        self.to = to
+        self.path = path
 
 
 class Stop(Record):
@@ -261,7 +259,7 @@ class TakeClues(Record):
     KINDS = {"count": "int"}
 
     def __init__(self, count: int) -> None:
-        _set(self, "count", count)
+        self.count = count
 
 
 class Evade(Record):
@@ -273,7 +271,7 @@ class Evade(Record):
     KINDS = {"monster": "str"}
 
     def __init__(self, monster: str) -> None:
-        _set(self, "monster", monster)
+        self.monster = monster
 
 
 class Fight(Record):
@@ -285,7 +283,7 @@ class Fight(Record):
     KINDS = {"monster": "str"}
 
     def __init__(self, monster: str) -> None:
-        _set(self, "monster", monster)
+        self.monster = monster
 
 
 class Flee(Record):
@@ -324,7 +322,7 @@ class Return(Record):
     KINDS = {"location": "str"}
 
     def __init__(self, location: str) -> None:
-        _set(self, "location", location)
+        self.location = location
 
 
 class Place(Record):
@@ -336,7 +334,7 @@ class Place(Record):
     KINDS = {"area": "str"}
 
     def __init__(self, area: str) -> None:
-        _set(self, "area", area)
+        self.area = area
 
 
 class OfferTrade(Record):
@@ -348,9 +346,9 @@ class OfferTrade(Record):
     KINDS = {"partner": "str", "give": "tuple[str, ...]", "take": "tuple[str, ...]"}
 
     def __init__(self, partner: str, give: tuple, take: tuple) -> None:
-        _set(self, "partner", partner)
-        _set(self, "give", give)
-        _set(self, "take", take)
+        self.partner = partner
+        self.give = give
+        self.take = take
 
 
 class AnswerTrade(Record):
@@ -362,7 +360,7 @@ class AnswerTrade(Record):
     KINDS = {"accept": "bool"}
 
     def __init__(self, accept: bool) -> None:
-        _set(self, "accept", accept)
+        self.accept = accept
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -376,10 +374,10 @@ class MovementBegan(Record):
     TYPE = "MovementBegan"
 
     def __init__(self, seat: str, area: str, points: int, rule: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "area", area)
-        _set(self, "points", points)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.area = area
+        self.points = points
+        self.rule = rule
 
 
 class StoodUp(Record):
@@ -391,7 +389,7 @@ class StoodUp(Record):
     RULE = "AH-C7"
 
     def __init__(self, seat: str) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class InvestigatorMoved(Record):
@@ -406,12 +404,12 @@ class InvestigatorMoved(Record):
     RULE = "AH-3"
 
     def __init__(self, seat: str, start: str, to: str, aim: str, path: tuple, points_left: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
-        _set(self, "to", to)
-        _set(self, "aim", aim)
-        _set(self, "path", path)
-        _set(self, "points_left", points_left)
+        self.seat = seat
+        self.start = start
+        self.to = to
+        self.aim = aim
+        self.path = path
+        self.points_left = points_left
 
 
 class MovedInOtherWorld(Record):
@@ -423,9 +421,9 @@ class MovedInOtherWorld(Record):
     RULE = "AH-10"
 
     def __init__(self, seat: str, start: str, to: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
-        _set(self, "to", to)
+        self.seat = seat
+        self.start = start
+        self.to = to
 
 
 class GateChoiceOffered(Record):
@@ -437,9 +435,9 @@ class GateChoiceOffered(Record):
     RULE = "AH-11"
 
     def __init__(self, seat: str, world: str, gates: tuple) -> None:
-        _set(self, "seat", seat)
-        _set(self, "world", world)
-        _set(self, "gates", gates)
+        self.seat = seat
+        self.world = world
+        self.gates = gates
 
 
 class ReturnedThroughGate(Record):
@@ -451,10 +449,10 @@ class ReturnedThroughGate(Record):
     RULE = "AH-11"
 
     def __init__(self, seat: str, world: str, start: str, location: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "world", world)
-        _set(self, "start", start)
-        _set(self, "location", location)
+        self.seat = seat
+        self.world = world
+        self.start = start
+        self.location = location
 
 
 class MonstersIgnored(Record):
@@ -466,9 +464,9 @@ class MonstersIgnored(Record):
     RULE = "AH-C9"
 
     def __init__(self, seat: str, location: str, monsters: tuple) -> None:
-        _set(self, "seat", seat)
-        _set(self, "location", location)
-        _set(self, "monsters", monsters)
+        self.seat = seat
+        self.location = location
+        self.monsters = monsters
 
 
 class LostInTimeAndSpace(Record):
@@ -479,9 +477,9 @@ class LostInTimeAndSpace(Record):
     TYPE = "LostInTimeAndSpace"
 
     def __init__(self, seat: str, start: str, rule: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.start = start
+        self.rule = rule
 
 
 class PlacementOffered(Record):
@@ -493,7 +491,7 @@ class PlacementOffered(Record):
     RULE = "AH-C5"
 
     def __init__(self, seat: str) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class PlacedInArkham(Record):
@@ -505,8 +503,8 @@ class PlacedInArkham(Record):
     RULE = "AH-C5"
 
     def __init__(self, seat: str, area: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "area", area)
+        self.seat = seat
+        self.area = area
 
 
 class MonsterEvaded(Record):
@@ -517,9 +515,9 @@ class MonsterEvaded(Record):
     TYPE = "MonsterEvaded"
 
     def __init__(self, seat: str, monster: str, rule: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "monster", monster)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.monster = monster
+        self.rule = rule
 
 
 class CheckRolled(Record):
@@ -539,17 +537,17 @@ class CheckRolled(Record):
         self, seat: str, check: str, monster: str, skill: int, modifier: int, dice: int, rolls: tuple,
         threshold: int, successes: int, difficulty: int, passed: bool,
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "check", check)
-        _set(self, "monster", monster)
-        _set(self, "skill", skill)
-        _set(self, "modifier", modifier)
-        _set(self, "dice", dice)
-        _set(self, "rolls", rolls)
-        _set(self, "threshold", threshold)
-        _set(self, "successes", successes)
-        _set(self, "difficulty", difficulty)
-        _set(self, "passed", passed)
+        self.seat = seat
+        self.check = check
+        self.monster = monster
+        self.skill = skill
+        self.modifier = modifier
+        self.dice = dice
+        self.rolls = rolls
+        self.threshold = threshold
+        self.successes = successes
+        self.difficulty = difficulty
+        self.passed = passed
 
 
 class ClueSpendOffered(Record):
@@ -563,13 +561,13 @@ class ClueSpendOffered(Record):
     def __init__(
         self, seat: str, check: str, monster: str, rolls: tuple, successes: int, difficulty: int, threshold: int
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "check", check)
-        _set(self, "monster", monster)
-        _set(self, "rolls", rolls)
-        _set(self, "successes", successes)
-        _set(self, "difficulty", difficulty)
-        _set(self, "threshold", threshold)
+        self.seat = seat
+        self.check = check
+        self.monster = monster
+        self.rolls = rolls
+        self.successes = successes
+        self.difficulty = difficulty
+        self.threshold = threshold
 
 
 class ClueSpent(Record):
@@ -583,13 +581,13 @@ class ClueSpent(Record):
     def __init__(
         self, seat: str, check: str, roll: int, successes: int, difficulty: int, passed: bool, settled: bool
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "check", check)
-        _set(self, "roll", roll)
-        _set(self, "successes", successes)
-        _set(self, "difficulty", difficulty)
-        _set(self, "passed", passed)
-        _set(self, "settled", settled)
+        self.seat = seat
+        self.check = check
+        self.roll = roll
+        self.successes = successes
+        self.difficulty = difficulty
+        self.passed = passed
+        self.settled = settled
 
 
 class RollAccepted(Record):
@@ -601,10 +599,10 @@ class RollAccepted(Record):
     RULE = "AH-C1"
 
     def __init__(self, seat: str, check: str, successes: int, difficulty: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "check", check)
-        _set(self, "successes", successes)
-        _set(self, "difficulty", difficulty)
+        self.seat = seat
+        self.check = check
+        self.successes = successes
+        self.difficulty = difficulty
 
 
 class StatLost(Record):
@@ -615,12 +613,12 @@ class StatLost(Record):
     TYPE = "StatLost"
 
     def __init__(self, seat: str, stat: str, amount: int, left: int, monster: str, rule: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "stat", stat)
-        _set(self, "amount", amount)
-        _set(self, "left", left)
-        _set(self, "monster", monster)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.stat = stat
+        self.amount = amount
+        self.left = left
+        self.monster = monster
+        self.rule = rule
 
 
 class CombatBegan(Record):
@@ -632,10 +630,10 @@ class CombatBegan(Record):
     RULE = "AH-8"
 
     def __init__(self, seat: str, monster: str, cause: str, points_lost: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "monster", monster)
-        _set(self, "cause", cause)
-        _set(self, "points_lost", points_lost)
+        self.seat = seat
+        self.monster = monster
+        self.cause = cause
+        self.points_lost = points_lost
 
 
 class MonsterDefeated(Record):
@@ -647,9 +645,9 @@ class MonsterDefeated(Record):
     RULE = "AH-C3"
 
     def __init__(self, seat: str, monster: str, name: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "monster", monster)
-        _set(self, "name", name)
+        self.seat = seat
+        self.monster = monster
+        self.name = name
 
 
 class CombatEnded(Record):
@@ -661,9 +659,9 @@ class CombatEnded(Record):
     RULE = "AH-C3"
 
     def __init__(self, seat: str, monster: str, outcome: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "monster", monster)
-        _set(self, "outcome", outcome)
+        self.seat = seat
+        self.monster = monster
+        self.outcome = outcome
 
 
 class KnockedOut(Record):
@@ -675,12 +673,12 @@ class KnockedOut(Record):
     RULE = "AH-C4"
 
     def __init__(self, seat: str, condition: str, start: str, to: str, clues_lost: int, stat: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "condition", condition)
-        _set(self, "start", start)
-        _set(self, "to", to)
-        _set(self, "clues_lost", clues_lost)
-        _set(self, "stat", stat)
+        self.seat = seat
+        self.condition = condition
+        self.start = start
+        self.to = to
+        self.clues_lost = clues_lost
+        self.stat = stat
 
 
 class Devoured(Record):
@@ -692,8 +690,8 @@ class Devoured(Record):
     RULE = "AH-C4"
 
     def __init__(self, seat: str, start: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
+        self.seat = seat
+        self.start = start
 
 
 class MovementEnded(Record):
@@ -705,10 +703,10 @@ class MovementEnded(Record):
     RULE = "AH-6"
 
     def __init__(self, seat: str, area: str, points_lost: int, clues: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "area", area)
-        _set(self, "points_lost", points_lost)
-        _set(self, "clues", clues)
+        self.seat = seat
+        self.area = area
+        self.points_lost = points_lost
+        self.clues = clues
 
 
 class CluesTaken(Record):
@@ -720,10 +718,10 @@ class CluesTaken(Record):
     RULE = "AH-5"
 
     def __init__(self, seat: str, area: str, count: int, left: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "area", area)
-        _set(self, "count", count)
-        _set(self, "left", left)
+        self.seat = seat
+        self.area = area
+        self.count = count
+        self.left = left
 
 
 class TradeOffered(Record):
@@ -735,10 +733,10 @@ class TradeOffered(Record):
     RULE = "AH-C10"
 
     def __init__(self, seat: str, partner: str, give: tuple, take: tuple) -> None:
-        _set(self, "seat", seat)
-        _set(self, "partner", partner)
-        _set(self, "give", give)
-        _set(self, "take", take)
+        self.seat = seat
+        self.partner = partner
+        self.give = give
+        self.take = take
 
 
 class TradeAnswered(Record):
@@ -750,11 +748,11 @@ class TradeAnswered(Record):
     RULE = "AH-C10"
 
     def __init__(self, seat: str, partner: str, give: tuple, take: tuple, accepted: bool) -> None:
-        _set(self, "seat", seat)
-        _set(self, "partner", partner)
-        _set(self, "give", give)
-        _set(self, "take", take)
-        _set(self, "accepted", accepted)
+        self.seat = seat
+        self.partner = partner
+        self.give = give
+        self.take = take
+        self.accepted = accepted
 
 
 class TurnEnded(Record):
@@ -766,9 +764,9 @@ class TurnEnded(Record):
     RULE = "AH-1"
 
     def __init__(self, seat: str, next_seat: str, round: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "next_seat", next_seat)
-        _set(self, "round", round)
+        self.seat = seat
+        self.next_seat = next_seat
+        self.round = round
 
 
 class GameEnded(Record):
@@ -780,8 +778,8 @@ class GameEnded(Record):
     RULE = "AH-1"
 
     def __init__(self, rounds: int, reason: str) -> None:
-        _set(self, "rounds", rounds)
-        _set(self, "reason", reason)
+        self.rounds = rounds
+        self.reason = reason
 
 
 EVENTS = Registry(

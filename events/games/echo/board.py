@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from events.games.echo.model import Cards, Enemy, EnemyCard, Investigator, Item, Link, Location, Map, Spell
 from events.lookup import by_id, by_id_or_raise
+from events.record import worked_out
 from events.validate import (
     ScenarioError,
     array,
@@ -277,7 +278,11 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
 
 
 def neighbours(board: Map) -> dict:
-    """Location id -> ((neighbour id, link kind), ...) sorted by id."""
+    """Location id -> ((neighbour id, link kind), ...) sorted by id: built once per map (``worked_out``)."""
+    return worked_out(board, _neighbour_table)
+
+
+def _neighbour_table(board: Map) -> dict:
     table: dict = {location.id: [] for location in board.locations}
     for link in board.links:
         table[link.a].append((link.b, link.kind))

@@ -10,10 +10,7 @@ per-seat facts. Skill and track values are plain integers; Sanity and Health may
 from __future__ import annotations
 
 from events.game import GameStarted
-from events.record import Record, Registry
-
-_set = object.__setattr__
-
+from events.record import Record, Registry, Worked
 
 # --- the map and the cards (static for a whole game) -----------------------------------------------
 
@@ -26,12 +23,12 @@ class Location(Record):
     TYPE = "Location"
 
     def __init__(self, id: str, name_ru: str, name_en: str, kind: str, x: int, y: int) -> None:
-        _set(self, "id", id)
-        _set(self, "name_ru", name_ru)
-        _set(self, "name_en", name_en)
-        _set(self, "kind", kind)
-        _set(self, "x", x)
-        _set(self, "y", y)
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.kind = kind
+        self.x = x
+        self.y = y
 
 
 class Link(Record):
@@ -42,12 +39,12 @@ class Link(Record):
     TYPE = "Link"
 
     def __init__(self, a: str, b: str, kind: str) -> None:
-        _set(self, "a", a)
-        _set(self, "b", b)
-        _set(self, "kind", kind)
+        self.a = a
+        self.b = b
+        self.kind = kind
 
 
-class Map(Record):
+class Map(Worked):
     """Locations and links; the Asylum, the Ministry of Perfect Order locations and the Dark Side (EC-C1).
 
     ``ministry[0]`` is where an injured investigator's figure goes (EC-18).
@@ -60,13 +57,13 @@ class Map(Record):
     def __init__(
         self, name_ru: str, name_en: str, locations: tuple, links: tuple, asylum: str, ministry: tuple, dark_side: str
     ) -> None:
-        _set(self, "name_ru", name_ru)
-        _set(self, "name_en", name_en)
-        _set(self, "locations", locations)
-        _set(self, "links", links)
-        _set(self, "asylum", asylum)
-        _set(self, "ministry", ministry)
-        _set(self, "dark_side", dark_side)
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.locations = locations
+        self.links = links
+        self.asylum = asylum
+        self.ministry = ministry
+        self.dark_side = dark_side
 
 
 class EnemyCard(Record):
@@ -86,19 +83,19 @@ class EnemyCard(Record):
         self, id: str, name_ru: str, name_en: str, kind: str, sanity: int, health: int, evasion: int,
         attention: int, blue: int, red: int, fixed_sanity: int, fixed_health: int, clues: int,
     ) -> None:
-        _set(self, "id", id)
-        _set(self, "name_ru", name_ru)
-        _set(self, "name_en", name_en)
-        _set(self, "kind", kind)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "evasion", evasion)
-        _set(self, "attention", attention)
-        _set(self, "blue", blue)
-        _set(self, "red", red)
-        _set(self, "fixed_sanity", fixed_sanity)
-        _set(self, "fixed_health", fixed_health)
-        _set(self, "clues", clues)
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.kind = kind
+        self.sanity = sanity
+        self.health = health
+        self.evasion = evasion
+        self.attention = attention
+        self.blue = blue
+        self.red = red
+        self.fixed_sanity = fixed_sanity
+        self.fixed_health = fixed_health
+        self.clues = clues
 
 
 class Spell(Record):
@@ -113,15 +110,15 @@ class Spell(Record):
         self, id: str, name_ru: str, name_en: str, kind: str, difficulty: int, price: int, sanity: int,
         health: int, combat: bool,
     ) -> None:
-        _set(self, "id", id)
-        _set(self, "name_ru", name_ru)
-        _set(self, "name_en", name_en)
-        _set(self, "kind", kind)
-        _set(self, "difficulty", difficulty)
-        _set(self, "price", price)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "combat", combat)
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.kind = kind
+        self.difficulty = difficulty
+        self.price = price
+        self.sanity = sanity
+        self.health = health
+        self.combat = combat
 
 
 class Item(Record):
@@ -132,11 +129,11 @@ class Item(Record):
     TYPE = "Item"
 
     def __init__(self, id: str, name_ru: str, name_en: str, sanity: int, health: int) -> None:
-        _set(self, "id", id)
-        _set(self, "name_ru", name_ru)
-        _set(self, "name_en", name_en)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.sanity = sanity
+        self.health = health
 
 
 class Cards(Record):
@@ -147,9 +144,9 @@ class Cards(Record):
     TYPE = "Cards"
 
     def __init__(self, enemies: tuple, spells: tuple, items: tuple) -> None:
-        _set(self, "enemies", enemies)
-        _set(self, "spells", spells)
-        _set(self, "items", items)
+        self.enemies = enemies
+        self.spells = spells
+        self.items = items
 
 
 # --- the changing parts of a game ------------------------------------------------------------------
@@ -174,26 +171,26 @@ class Investigator(Record):
         knowledge: int, intuition: int, sanity: int, health: int, location: str, mp: int, items: tuple,
         spells: tuple, clues: int, allies: tuple, detained: tuple, escaped: tuple, alive: bool,
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "id", id)
-        _set(self, "name_ru", name_ru)
-        _set(self, "name_en", name_en)
-        _set(self, "speed", speed)
-        _set(self, "stealth", stealth)
-        _set(self, "attention", attention)
-        _set(self, "knowledge", knowledge)
-        _set(self, "intuition", intuition)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "location", location)
-        _set(self, "mp", mp)
-        _set(self, "items", items)
-        _set(self, "spells", spells)
-        _set(self, "clues", clues)
-        _set(self, "allies", allies)
-        _set(self, "detained", detained)
-        _set(self, "escaped", escaped)
-        _set(self, "alive", alive)
+        self.seat = seat
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.speed = speed
+        self.stealth = stealth
+        self.attention = attention
+        self.knowledge = knowledge
+        self.intuition = intuition
+        self.sanity = sanity
+        self.health = health
+        self.location = location
+        self.mp = mp
+        self.items = items
+        self.spells = spells
+        self.clues = clues
+        self.allies = allies
+        self.detained = detained
+        self.escaped = escaped
+        self.alive = alive
 
 
 class Enemy(Record):
@@ -205,12 +202,12 @@ class Enemy(Record):
     TYPE = "Enemy"
 
     def __init__(self, id: str, card: str, location: str, sanity: int, health: int, status: str) -> None:
-        _set(self, "id", id)
-        _set(self, "card", card)
-        _set(self, "location", location)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "status", status)
+        self.id = id
+        self.card = card
+        self.location = location
+        self.sanity = sanity
+        self.health = health
+        self.status = status
 
 
 class Combat(Record):
@@ -236,14 +233,14 @@ class Combat(Record):
         self, location: str, seats: tuple, enemies: tuple, round: int, step: str, first: tuple, forced: tuple,
         queue: tuple,
     ) -> None:
-        _set(self, "location", location)
-        _set(self, "seats", seats)
-        _set(self, "enemies", enemies)
-        _set(self, "round", round)
-        _set(self, "step", step)
-        _set(self, "first", first)
-        _set(self, "forced", forced)
-        _set(self, "queue", queue)
+        self.location = location
+        self.seats = seats
+        self.enemies = enemies
+        self.round = round
+        self.step = step
+        self.first = first
+        self.forced = forced
+        self.queue = queue
 
 
 class State(Record):
@@ -259,18 +256,18 @@ class State(Record):
         self, title: str, map: Map, cards: Cards, seats: tuple, investigators: tuple, enemies: tuple, turn: int,
         round: int, rounds: int, finished: tuple, combat: Combat | None, over: bool,
     ) -> None:
-        _set(self, "title", title)
-        _set(self, "map", map)
-        _set(self, "cards", cards)
-        _set(self, "seats", seats)
-        _set(self, "investigators", investigators)
-        _set(self, "enemies", enemies)
-        _set(self, "turn", turn)
-        _set(self, "round", round)
-        _set(self, "rounds", rounds)
-        _set(self, "finished", finished)
-        _set(self, "combat", combat)
-        _set(self, "over", over)
+        self.title = title
+        self.map = map
+        self.cards = cards
+        self.seats = seats
+        self.investigators = investigators
+        self.enemies = enemies
+        self.turn = turn
+        self.round = round
+        self.rounds = rounds
+        self.finished = finished
+        self.combat = combat
+        self.over = over
 
 
 # --- commands --------------------------------------------------------------------------------------
@@ -285,7 +282,7 @@ class Move(Record):
     KINDS = {"to": "str"}
 
     def __init__(self, to: str) -> None:
-        _set(self, "to", to)
+        self.to = to
 
 
 class EndMove(Record):
@@ -306,7 +303,7 @@ class Evade(Record):
     KINDS = {"enemy": "str"}
 
     def __init__(self, enemy: str) -> None:
-        _set(self, "enemy", enemy)
+        self.enemy = enemy
 
 
 class Fight(Record):
@@ -327,7 +324,7 @@ class CheckOrder(Record):
     KINDS = {"skill": "str"}
 
     def __init__(self, skill: str) -> None:
-        _set(self, "skill", skill)
+        self.skill = skill
 
 
 class Strike(Record):
@@ -339,8 +336,8 @@ class Strike(Record):
     KINDS = {"enemy": "str", "card": "str"}
 
     def __init__(self, enemy: str, card: str) -> None:
-        _set(self, "enemy", enemy)
-        _set(self, "card", card)
+        self.enemy = enemy
+        self.card = card
 
 
 class Pass(Record):
@@ -370,8 +367,8 @@ class Trade(Record):
     KINDS = {"item": "str", "to": "str"}
 
     def __init__(self, item: str, to: str) -> None:
-        _set(self, "item", item)
-        _set(self, "to", to)
+        self.item = item
+        self.to = to
 
 
 class Exchange(Record):
@@ -383,7 +380,7 @@ class Exchange(Record):
     KINDS = {"enemy": "str"}
 
     def __init__(self, enemy: str) -> None:
-        _set(self, "enemy", enemy)
+        self.enemy = enemy
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -399,9 +396,9 @@ class RoundBegan(Record):
     RULE = "EC-2"
 
     def __init__(self, round: int, points: tuple, first: str) -> None:
-        _set(self, "round", round)
-        _set(self, "points", points)
-        _set(self, "first", first)
+        self.round = round
+        self.points = points
+        self.first = first
 
 
 class InvestigatorMoved(Record):
@@ -412,13 +409,13 @@ class InvestigatorMoved(Record):
     TYPE = "InvestigatorMoved"
 
     def __init__(self, seat: str, start: str, to: str, link: str, cost: int, mp: int, rule: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
-        _set(self, "to", to)
-        _set(self, "link", link)
-        _set(self, "cost", cost)
-        _set(self, "mp", mp)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.start = start
+        self.to = to
+        self.link = link
+        self.cost = cost
+        self.mp = mp
+        self.rule = rule
 
 
 class EvasionRolled(Record):
@@ -431,13 +428,13 @@ class EvasionRolled(Record):
     def __init__(
         self, seat: str, enemy: str, stealth: int, penalty: int, dice: tuple, success: bool, rule: str
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "stealth", stealth)
-        _set(self, "penalty", penalty)
-        _set(self, "dice", dice)
-        _set(self, "success", success)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.enemy = enemy
+        self.stealth = stealth
+        self.penalty = penalty
+        self.dice = dice
+        self.success = success
+        self.rule = rule
 
 
 class CombatBegan(Record):
@@ -449,11 +446,11 @@ class CombatBegan(Record):
     TYPE = "CombatBegan"
 
     def __init__(self, location: str, seats: tuple, enemies: tuple, forced: tuple, rule: str) -> None:
-        _set(self, "location", location)
-        _set(self, "seats", seats)
-        _set(self, "enemies", enemies)
-        _set(self, "forced", forced)
-        _set(self, "rule", rule)
+        self.location = location
+        self.seats = seats
+        self.enemies = enemies
+        self.forced = forced
+        self.rule = rule
 
 
 class CombatStepBegan(Record):
@@ -465,9 +462,9 @@ class CombatStepBegan(Record):
     RULE = "EC-6"
 
     def __init__(self, round: int, step: str, queue: tuple) -> None:
-        _set(self, "round", round)
-        _set(self, "step", step)
-        _set(self, "queue", queue)
+        self.round = round
+        self.step = step
+        self.queue = queue
 
 
 class StrikeOrderRolled(Record):
@@ -481,14 +478,14 @@ class StrikeOrderRolled(Record):
     def __init__(
         self, seat: str, enemy: str, skill: str, value: int, penalty: int, dice: tuple, success: bool, rule: str
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "skill", skill)
-        _set(self, "value", value)
-        _set(self, "penalty", penalty)
-        _set(self, "dice", dice)
-        _set(self, "success", success)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.enemy = enemy
+        self.skill = skill
+        self.value = value
+        self.penalty = penalty
+        self.dice = dice
+        self.success = success
+        self.rule = rule
 
 
 class StrikeOrderSet(Record):
@@ -505,11 +502,11 @@ class StrikeOrderSet(Record):
     DEFAULTS = {"holds": False}
 
     def __init__(self, seat: str, first: bool, reason: str, rule: str, holds: bool = False) -> None:
-        _set(self, "seat", seat)
-        _set(self, "first", first)
-        _set(self, "reason", reason)
-        _set(self, "rule", rule)
-        _set(self, "holds", holds)
+        self.seat = seat
+        self.first = first
+        self.reason = reason
+        self.rule = rule
+        self.holds = holds
 
 
 class ItemStruck(Record):
@@ -521,11 +518,11 @@ class ItemStruck(Record):
     RULE = "EC-9"
 
     def __init__(self, seat: str, enemy: str, item: str, sanity: int, health: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "item", item)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
+        self.seat = seat
+        self.enemy = enemy
+        self.item = item
+        self.sanity = sanity
+        self.health = health
 
 
 class SpellCast(Record):
@@ -539,14 +536,14 @@ class SpellCast(Record):
     def __init__(
         self, seat: str, enemy: str, spell: str, skill: str, value: int, difficulty: int, dice: tuple, success: bool
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "spell", spell)
-        _set(self, "skill", skill)
-        _set(self, "value", value)
-        _set(self, "difficulty", difficulty)
-        _set(self, "dice", dice)
-        _set(self, "success", success)
+        self.seat = seat
+        self.enemy = enemy
+        self.spell = spell
+        self.skill = skill
+        self.value = value
+        self.difficulty = difficulty
+        self.dice = dice
+        self.success = success
 
 
 class PowerPaid(Record):
@@ -558,10 +555,10 @@ class PowerPaid(Record):
     RULE = "EC-11"
 
     def __init__(self, seat: str, spell: str, price: int, sanity: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "spell", spell)
-        _set(self, "price", price)
-        _set(self, "sanity", sanity)
+        self.seat = seat
+        self.spell = spell
+        self.price = price
+        self.sanity = sanity
 
 
 class StrikePassed(Record):
@@ -573,7 +570,7 @@ class StrikePassed(Record):
     RULE = "EC-9"
 
     def __init__(self, seat: str) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class EnemyDamaged(Record):
@@ -586,13 +583,13 @@ class EnemyDamaged(Record):
     def __init__(
         self, enemy: str, by: str, sanity_loss: int, health_loss: int, sanity: int, health: int, rule: str
     ) -> None:
-        _set(self, "enemy", enemy)
-        _set(self, "by", by)
-        _set(self, "sanity_loss", sanity_loss)
-        _set(self, "health_loss", health_loss)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "rule", rule)
+        self.enemy = enemy
+        self.by = by
+        self.sanity_loss = sanity_loss
+        self.health_loss = health_loss
+        self.sanity = sanity
+        self.health = health
+        self.rule = rule
 
 
 class EnemyAttacked(Record):
@@ -612,16 +609,16 @@ class EnemyAttacked(Record):
         self, roller: str, seat: str, enemy: str, blue: tuple, red: tuple, sanity_loss: int, health_loss: int,
         sanity: int, health: int, rule: str = "EC-13",
     ) -> None:
-        _set(self, "roller", roller)
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "blue", blue)
-        _set(self, "red", red)
-        _set(self, "sanity_loss", sanity_loss)
-        _set(self, "health_loss", health_loss)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "rule", rule)
+        self.roller = roller
+        self.seat = seat
+        self.enemy = enemy
+        self.blue = blue
+        self.red = red
+        self.sanity_loss = sanity_loss
+        self.health_loss = health_loss
+        self.sanity = sanity
+        self.health = health
+        self.rule = rule
 
 
 class FixedDamageDealt(Record):
@@ -635,12 +632,12 @@ class FixedDamageDealt(Record):
     def __init__(
         self, seat: str, enemy: str, sanity_loss: int, health_loss: int, sanity: int, health: int
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "sanity_loss", sanity_loss)
-        _set(self, "health_loss", health_loss)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
+        self.seat = seat
+        self.enemy = enemy
+        self.sanity_loss = sanity_loss
+        self.health_loss = health_loss
+        self.sanity = sanity
+        self.health = health
 
 
 class EnemyDetained(Record):
@@ -652,10 +649,10 @@ class EnemyDetained(Record):
     RULE = "EC-17"
 
     def __init__(self, enemy: str, seat: str, sanity: int, health: int) -> None:
-        _set(self, "enemy", enemy)
-        _set(self, "seat", seat)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
+        self.enemy = enemy
+        self.seat = seat
+        self.sanity = sanity
+        self.health = health
 
 
 class EnemyKilled(Record):
@@ -666,12 +663,12 @@ class EnemyKilled(Record):
     TYPE = "EnemyKilled"
 
     def __init__(self, enemy: str, seat: str, sanity: int, health: int, reason: str, rule: str) -> None:
-        _set(self, "enemy", enemy)
-        _set(self, "seat", seat)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "reason", reason)
-        _set(self, "rule", rule)
+        self.enemy = enemy
+        self.seat = seat
+        self.sanity = sanity
+        self.health = health
+        self.reason = reason
+        self.rule = rule
 
 
 class InvestigatorDied(Record):
@@ -683,10 +680,10 @@ class InvestigatorDied(Record):
     RULE = "EC-18"
 
     def __init__(self, seat: str, sanity: int, health: int, reason: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "sanity", sanity)
-        _set(self, "health", health)
-        _set(self, "reason", reason)
+        self.seat = seat
+        self.sanity = sanity
+        self.health = health
+        self.reason = reason
 
 
 class InvestigatorSentAway(Record):
@@ -701,10 +698,10 @@ class InvestigatorSentAway(Record):
     RULE = "EC-18"
 
     def __init__(self, seat: str, start: str, to: str, track: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
-        _set(self, "to", to)
-        _set(self, "track", track)
+        self.seat = seat
+        self.start = start
+        self.to = to
+        self.track = track
 
 
 class FightContinued(Record):
@@ -716,7 +713,7 @@ class FightContinued(Record):
     RULE = "EC-5"
 
     def __init__(self, seat: str) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class CombatLeft(Record):
@@ -728,7 +725,7 @@ class CombatLeft(Record):
     RULE = "EC-15"
 
     def __init__(self, seat: str) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class CombatRoundEnded(Record):
@@ -740,8 +737,8 @@ class CombatRoundEnded(Record):
     RULE = "EC-15"
 
     def __init__(self, round: int, points: tuple) -> None:
-        _set(self, "round", round)
-        _set(self, "points", points)
+        self.round = round
+        self.points = points
 
 
 class CombatEnded(Record):
@@ -753,8 +750,8 @@ class CombatEnded(Record):
     RULE = "EC-15"
 
     def __init__(self, location: str, reason: str) -> None:
-        _set(self, "location", location)
-        _set(self, "reason", reason)
+        self.location = location
+        self.reason = reason
 
 
 class DetainedExchanged(Record):
@@ -766,9 +763,9 @@ class DetainedExchanged(Record):
     RULE = "EC-17"
 
     def __init__(self, seat: str, enemy: str, clues: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "enemy", enemy)
-        _set(self, "clues", clues)
+        self.seat = seat
+        self.enemy = enemy
+        self.clues = clues
 
 
 class ItemTraded(Record):
@@ -780,9 +777,9 @@ class ItemTraded(Record):
     RULE = "EC-20"
 
     def __init__(self, seat: str, to: str, item: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "to", to)
-        _set(self, "item", item)
+        self.seat = seat
+        self.to = to
+        self.item = item
 
 
 class TurnEnded(Record):
@@ -794,9 +791,9 @@ class TurnEnded(Record):
     RULE = "EC-C3"
 
     def __init__(self, seat: str, next_seat: str | None, round: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "next_seat", next_seat)
-        _set(self, "round", round)
+        self.seat = seat
+        self.next_seat = next_seat
+        self.round = round
 
 
 class GameEnded(Record):
@@ -808,8 +805,8 @@ class GameEnded(Record):
     RULE = "EC-C3"
 
     def __init__(self, round: int, reason: str) -> None:
-        _set(self, "round", round)
-        _set(self, "reason", reason)
+        self.round = round
+        self.reason = reason
 
 
 EVENTS = Registry(

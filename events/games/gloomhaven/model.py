@@ -11,9 +11,6 @@ from __future__ import annotations
 from events.game import GameStarted
 from events.record import Record, Registry
 
-_set = object.__setattr__
-
-
 # --- printed data (static for a whole game) ---------------------------------------------------------
 
 
@@ -26,14 +23,14 @@ class Map(Record):
 
     def __init__(self, name: str, hexes: tuple, thin_walls: tuple, obstacles: tuple, traps: tuple,
                  hazardous: tuple, difficult: tuple, doors: tuple) -> None:
-        _set(self, "name", name)
-        _set(self, "hexes", hexes)
-        _set(self, "thin_walls", thin_walls)
-        _set(self, "obstacles", obstacles)
-        _set(self, "traps", traps)
-        _set(self, "hazardous", hazardous)
-        _set(self, "difficult", difficult)
-        _set(self, "doors", doors)
+        self.name = name
+        self.hexes = hexes
+        self.thin_walls = thin_walls
+        self.obstacles = obstacles
+        self.traps = traps
+        self.hazardous = hazardous
+        self.difficult = difficult
+        self.doors = doors
 
 
 class Action(Record):
@@ -46,13 +43,13 @@ class Action(Record):
 
     def __init__(self, kind: str, value: int, range: int, targets: int, jump: bool, advantage: bool,
                  summon: str) -> None:
-        _set(self, "kind", kind)
-        _set(self, "value", value)
-        _set(self, "range", range)
-        _set(self, "targets", targets)
-        _set(self, "jump", jump)
-        _set(self, "advantage", advantage)
-        _set(self, "summon", summon)
+        self.kind = kind
+        self.value = value
+        self.range = range
+        self.targets = targets
+        self.jump = jump
+        self.advantage = advantage
+        self.summon = summon
 
 
 class Card(Record):
@@ -64,13 +61,13 @@ class Card(Record):
 
     def __init__(self, id: str, name: str, initiative: int, top: Action, bottom: Action, top_lost: bool,
                  bottom_lost: bool) -> None:
-        _set(self, "id", id)
-        _set(self, "name", name)
-        _set(self, "initiative", initiative)
-        _set(self, "top", top)
-        _set(self, "bottom", bottom)
-        _set(self, "top_lost", top_lost)
-        _set(self, "bottom_lost", bottom_lost)
+        self.id = id
+        self.name = name
+        self.initiative = initiative
+        self.top = top
+        self.bottom = bottom
+        self.top_lost = top_lost
+        self.bottom_lost = bottom_lost
 
 
 class Stats(Record):
@@ -81,10 +78,10 @@ class Stats(Record):
     TYPE = "Stats"
 
     def __init__(self, hp: int, move: int, attack: int, range: int) -> None:
-        _set(self, "hp", hp)
-        _set(self, "move", move)
-        _set(self, "attack", attack)
-        _set(self, "range", range)
+        self.hp = hp
+        self.move = move
+        self.attack = attack
+        self.range = range
 
 
 class Summon(Record):
@@ -95,9 +92,9 @@ class Summon(Record):
     TYPE = "Summon"
 
     def __init__(self, name: str, stats: Stats, flying: bool) -> None:
-        _set(self, "name", name)
-        _set(self, "stats", stats)
-        _set(self, "flying", flying)
+        self.name = name
+        self.stats = stats
+        self.flying = flying
 
 
 class CharacterClass(Record):
@@ -108,10 +105,10 @@ class CharacterClass(Record):
     TYPE = "CharacterClass"
 
     def __init__(self, name: str, hp: int, cards: tuple, summons: tuple) -> None:
-        _set(self, "name", name)
-        _set(self, "hp", hp)
-        _set(self, "cards", cards)
-        _set(self, "summons", summons)
+        self.name = name
+        self.hp = hp
+        self.cards = cards
+        self.summons = summons
 
 
 class MonsterAction(Record):
@@ -123,12 +120,12 @@ class MonsterAction(Record):
     TYPE = "MonsterAction"
 
     def __init__(self, kind: str, value: int, range: int | None, targets: int, pattern: tuple, jump: bool) -> None:
-        _set(self, "kind", kind)
-        _set(self, "value", value)
-        _set(self, "range", range)
-        _set(self, "targets", targets)
-        _set(self, "pattern", pattern)
-        _set(self, "jump", jump)
+        self.kind = kind
+        self.value = value
+        self.range = range
+        self.targets = targets
+        self.pattern = pattern
+        self.jump = jump
 
 
 class MonsterCard(Record):
@@ -139,10 +136,10 @@ class MonsterCard(Record):
     TYPE = "MonsterCard"
 
     def __init__(self, id: str, initiative: int, actions: tuple, shuffle: bool) -> None:
-        _set(self, "id", id)
-        _set(self, "initiative", initiative)
-        _set(self, "actions", actions)
-        _set(self, "shuffle", shuffle)
+        self.id = id
+        self.initiative = initiative
+        self.actions = actions
+        self.shuffle = shuffle
 
 
 class MonsterType(Record):
@@ -153,11 +150,11 @@ class MonsterType(Record):
     TYPE = "MonsterType"
 
     def __init__(self, name: str, normal: Stats, elite: Stats, flying: bool, deck: tuple) -> None:
-        _set(self, "name", name)
-        _set(self, "normal", normal)
-        _set(self, "elite", elite)
-        _set(self, "flying", flying)
-        _set(self, "deck", deck)
+        self.name = name
+        self.normal = normal
+        self.elite = elite
+        self.flying = flying
+        self.deck = deck
 
 
 # --- the state --------------------------------------------------------------------------------------
@@ -177,18 +174,18 @@ class Figure(Record):
 
     def __init__(self, id: str, kind: str, name: str, rank: str, number: int, seat: str, hex: tuple, hp: int,
                  max_hp: int, stats: Stats | None, flying: bool, summoned: int) -> None:
-        _set(self, "id", id)
-        _set(self, "kind", kind)
-        _set(self, "name", name)
-        _set(self, "rank", rank)
-        _set(self, "number", number)
-        _set(self, "seat", seat)
-        _set(self, "hex", hex)
-        _set(self, "hp", hp)
-        _set(self, "max_hp", max_hp)
-        _set(self, "stats", stats)
-        _set(self, "flying", flying)
-        _set(self, "summoned", summoned)
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.rank = rank
+        self.number = number
+        self.seat = seat
+        self.hex = hex
+        self.hp = hp
+        self.max_hp = max_hp
+        self.stats = stats
+        self.flying = flying
+        self.summoned = summoned
 
 
 class Pick(Record):
@@ -199,9 +196,9 @@ class Pick(Record):
     TYPE = "Pick"
 
     def __init__(self, cards: tuple, leading: str | None, long_rest: bool) -> None:
-        _set(self, "cards", cards)
-        _set(self, "leading", leading)
-        _set(self, "long_rest", long_rest)
+        self.cards = cards
+        self.leading = leading
+        self.long_rest = long_rest
 
 
 class _SealedBase(Record):
@@ -221,7 +218,7 @@ class Sealed(_SealedBase):
     TYPE = "Sealed"
 
     def __init__(self, content: Pick | None) -> None:
-        _set(self, "content", content)
+        self.content = content
 
 
 class Hero(Record):
@@ -239,18 +236,18 @@ class Hero(Record):
     def __init__(self, seat: str, cls: str, hand: tuple, discard: tuple, lost: tuple, active: tuple,
                  pick: Sealed | None, long_rest: bool, initiative: int | None, secondary: int | None, used: tuple,
                  exhausted: bool) -> None:
-        _set(self, "seat", seat)
-        _set(self, "cls", cls)
-        _set(self, "hand", hand)
-        _set(self, "discard", discard)
-        _set(self, "lost", lost)
-        _set(self, "active", active)
-        _set(self, "pick", pick)
-        _set(self, "long_rest", long_rest)
-        _set(self, "initiative", initiative)
-        _set(self, "secondary", secondary)
-        _set(self, "used", used)
-        _set(self, "exhausted", exhausted)
+        self.seat = seat
+        self.cls = cls
+        self.hand = hand
+        self.discard = discard
+        self.lost = lost
+        self.active = active
+        self.pick = pick
+        self.long_rest = long_rest
+        self.initiative = initiative
+        self.secondary = secondary
+        self.used = used
+        self.exhausted = exhausted
 
 
 class Group(Record):
@@ -261,9 +258,9 @@ class Group(Record):
     TYPE = "Group"
 
     def __init__(self, name: str, card: str | None, drawn: tuple) -> None:
-        _set(self, "name", name)
-        _set(self, "card", card)
-        _set(self, "drawn", drawn)
+        self.name = name
+        self.card = card
+        self.drawn = drawn
 
 
 class Deck(Record):
@@ -274,8 +271,8 @@ class Deck(Record):
     TYPE = "Deck"
 
     def __init__(self, owner: str, drawn: tuple) -> None:
-        _set(self, "owner", owner)
-        _set(self, "drawn", drawn)
+        self.owner = owner
+        self.drawn = drawn
 
 
 class Pending(Record):
@@ -290,10 +287,10 @@ class Pending(Record):
     TYPE = "Pending"
 
     def __init__(self, kind: str, seats: tuple, about: tuple, options: tuple) -> None:
-        _set(self, "kind", kind)
-        _set(self, "seats", seats)
-        _set(self, "about", about)
-        _set(self, "options", options)
+        self.kind = kind
+        self.seats = seats
+        self.about = about
+        self.options = options
 
 
 class State(Record):
@@ -317,26 +314,26 @@ class State(Record):
                  heroes: tuple, groups: tuple, decks: tuple, traps: tuple, open_doors: tuple, round: int,
                  rounds: int, phase: str, order: tuple, current: int, acting: str | None, settled: tuple,
                  pending: Pending | None, outcome: str | None) -> None:
-        _set(self, "title", title)
-        _set(self, "level", level)
-        _set(self, "map", map)
-        _set(self, "classes", classes)
-        _set(self, "types", types)
-        _set(self, "figures", figures)
-        _set(self, "heroes", heroes)
-        _set(self, "groups", groups)
-        _set(self, "decks", decks)
-        _set(self, "traps", traps)
-        _set(self, "open_doors", open_doors)
-        _set(self, "round", round)
-        _set(self, "rounds", rounds)
-        _set(self, "phase", phase)
-        _set(self, "order", order)
-        _set(self, "current", current)
-        _set(self, "acting", acting)
-        _set(self, "settled", settled)
-        _set(self, "pending", pending)
-        _set(self, "outcome", outcome)
+        self.title = title
+        self.level = level
+        self.map = map
+        self.classes = classes
+        self.types = types
+        self.figures = figures
+        self.heroes = heroes
+        self.groups = groups
+        self.decks = decks
+        self.traps = traps
+        self.open_doors = open_doors
+        self.round = round
+        self.rounds = rounds
+        self.phase = phase
+        self.order = order
+        self.current = current
+        self.acting = acting
+        self.settled = settled
+        self.pending = pending
+        self.outcome = outcome
 
 
 class VariantState(Record):
@@ -354,27 +351,27 @@ class VariantState(Record):
                  heroes: tuple, groups: tuple, decks: tuple, traps: tuple, open_doors: tuple, round: int,
                  rounds: int, phase: str, order: tuple, current: int, acting: str | None, settled: tuple,
                  pending: Pending | None, outcome: str | None, variant: str) -> None:
-        _set(self, "title", title)
-        _set(self, "level", level)
-        _set(self, "map", map)
-        _set(self, "classes", classes)
-        _set(self, "types", types)
-        _set(self, "figures", figures)
-        _set(self, "heroes", heroes)
-        _set(self, "groups", groups)
-        _set(self, "decks", decks)
-        _set(self, "traps", traps)
-        _set(self, "open_doors", open_doors)
-        _set(self, "round", round)
-        _set(self, "rounds", rounds)
-        _set(self, "phase", phase)
-        _set(self, "order", order)
-        _set(self, "current", current)
-        _set(self, "acting", acting)
-        _set(self, "settled", settled)
-        _set(self, "pending", pending)
-        _set(self, "outcome", outcome)
-        _set(self, "variant", variant)
+        self.title = title
+        self.level = level
+        self.map = map
+        self.classes = classes
+        self.types = types
+        self.figures = figures
+        self.heroes = heroes
+        self.groups = groups
+        self.decks = decks
+        self.traps = traps
+        self.open_doors = open_doors
+        self.round = round
+        self.rounds = rounds
+        self.phase = phase
+        self.order = order
+        self.current = current
+        self.acting = acting
+        self.settled = settled
+        self.pending = pending
+        self.outcome = outcome
+        self.variant = variant
 
 
 # --- the monster-turn trace -------------------------------------------------------------------------
@@ -391,14 +388,14 @@ class Candidate(Record):
 
     def __init__(self, figure: str, reachable: bool, negative: int | None, movement: int | None,
                  proximity: int | None, initiative: int, order: int, attack_hex: tuple | None) -> None:
-        _set(self, "figure", figure)
-        _set(self, "reachable", reachable)
-        _set(self, "negative", negative)
-        _set(self, "movement", movement)
-        _set(self, "proximity", proximity)
-        _set(self, "initiative", initiative)
-        _set(self, "order", order)
-        _set(self, "attack_hex", attack_hex)
+        self.figure = figure
+        self.reachable = reachable
+        self.negative = negative
+        self.movement = movement
+        self.proximity = proximity
+        self.initiative = initiative
+        self.order = order
+        self.attack_hex = attack_hex
 
 
 class Option(Record):
@@ -415,14 +412,14 @@ class Option(Record):
 
     def __init__(self, focus: str, destination: tuple, path: tuple, attacks: tuple, disadvantage: bool,
                  movement: int, negative: int, toward: tuple | None = None) -> None:
-        _set(self, "focus", focus)
-        _set(self, "destination", destination)
-        _set(self, "path", path)
-        _set(self, "attacks", attacks)
-        _set(self, "disadvantage", disadvantage)
-        _set(self, "movement", movement)
-        _set(self, "negative", negative)
-        _set(self, "toward", toward)
+        self.focus = focus
+        self.destination = destination
+        self.path = path
+        self.attacks = attacks
+        self.disadvantage = disadvantage
+        self.movement = movement
+        self.negative = negative
+        self.toward = toward
 
 
 class Considered(Record):
@@ -439,12 +436,12 @@ class Considered(Record):
     TYPE = "Considered"
 
     def __init__(self, focus: str, hex: tuple, toward: tuple | None, kept: bool, step: str, detail: str) -> None:
-        _set(self, "focus", focus)
-        _set(self, "hex", hex)
-        _set(self, "toward", toward)
-        _set(self, "kept", kept)
-        _set(self, "step", step)
-        _set(self, "detail", detail)
+        self.focus = focus
+        self.hex = hex
+        self.toward = toward
+        self.kept = kept
+        self.step = step
+        self.detail = detail
 
 
 # --- commands ---------------------------------------------------------------------------------------
@@ -459,8 +456,8 @@ class SelectCards(Record):
     KINDS = {"cards": "tuple[str, ...]", "leading": "str"}
 
     def __init__(self, cards: tuple, leading: str) -> None:
-        _set(self, "cards", cards)
-        _set(self, "leading", leading)
+        self.cards = cards
+        self.leading = leading
 
 
 class DeclareLongRest(Record):
@@ -481,7 +478,7 @@ class ChooseOrder(Record):
     KINDS = {"order": "tuple[str, ...]"}
 
     def __init__(self, order: tuple) -> None:
-        _set(self, "order", order)
+        self.order = order
 
 
 class PlayCard(Record):
@@ -503,12 +500,12 @@ class PlayCard(Record):
 
     def __init__(self, card: str, half: str, path: tuple = (), targets: tuple = (), skip: bool = False,
                  to: tuple | None = None) -> None:
-        _set(self, "card", card)
-        _set(self, "half", half)
-        _set(self, "path", path)
-        _set(self, "targets", targets)
-        _set(self, "skip", skip)
-        _set(self, "to", to)
+        self.card = card
+        self.half = half
+        self.path = path
+        self.targets = targets
+        self.skip = skip
+        self.to = to
 
 
 class RestLose(Record):
@@ -520,7 +517,7 @@ class RestLose(Record):
     KINDS = {"card": "str"}
 
     def __init__(self, card: str) -> None:
-        _set(self, "card", card)
+        self.card = card
 
 
 class ChooseOption(Record):
@@ -532,7 +529,7 @@ class ChooseOption(Record):
     KINDS = {"index": "int"}
 
     def __init__(self, index: int) -> None:
-        _set(self, "index", index)
+        self.index = index
 
 
 class ShortRest(Record):
@@ -544,7 +541,7 @@ class ShortRest(Record):
     KINDS = {"rest": "bool"}
 
     def __init__(self, rest: bool) -> None:
-        _set(self, "rest", rest)
+        self.rest = rest
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -560,7 +557,7 @@ class RoundStarted(Record):
     RULE = "GH-C2"
 
     def __init__(self, round) -> None:
-        _set(self, "round", round)
+        self.round = round
 
 
 class CharacterExhausted(Record):
@@ -571,9 +568,9 @@ class CharacterExhausted(Record):
     TYPE = "CharacterExhausted"
 
     def __init__(self, seat, cause, rule) -> None:
-        _set(self, "seat", seat)
-        _set(self, "cause", cause)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.cause = cause
+        self.rule = rule
 
 
 class CardsSelected(Record):
@@ -585,11 +582,11 @@ class CardsSelected(Record):
     RULE = "GH-C2"
 
     def __init__(self, seat, cards, leading, long_rest, sealed) -> None:
-        _set(self, "seat", seat)
-        _set(self, "cards", cards)
-        _set(self, "leading", leading)
-        _set(self, "long_rest", long_rest)
-        _set(self, "sealed", sealed)
+        self.seat = seat
+        self.cards = cards
+        self.leading = leading
+        self.long_rest = long_rest
+        self.sealed = sealed
 
 
 class CardsRevealed(Record):
@@ -601,7 +598,7 @@ class CardsRevealed(Record):
     RULE = "GH-C2"
 
     def __init__(self, picks) -> None:
-        _set(self, "picks", picks)
+        self.picks = picks
 
 
 class MonsterCardDrawn(Record):
@@ -613,9 +610,9 @@ class MonsterCardDrawn(Record):
     RULE = "GH-C3"
 
     def __init__(self, group, card, initiative) -> None:
-        _set(self, "group", group)
-        _set(self, "card", card)
-        _set(self, "initiative", initiative)
+        self.group = group
+        self.card = card
+        self.initiative = initiative
 
 
 class InitiativeSet(Record):
@@ -626,9 +623,9 @@ class InitiativeSet(Record):
     TYPE = "InitiativeSet"
 
     def __init__(self, order, notes, rule) -> None:
-        _set(self, "order", order)
-        _set(self, "notes", notes)
-        _set(self, "rule", rule)
+        self.order = order
+        self.notes = notes
+        self.rule = rule
 
 
 class TieOffered(Record):
@@ -639,10 +636,10 @@ class TieOffered(Record):
     TYPE = "TieOffered"
 
     def __init__(self, kind, group, seats, rule) -> None:
-        _set(self, "kind", kind)
-        _set(self, "group", group)
-        _set(self, "seats", seats)
-        _set(self, "rule", rule)
+        self.kind = kind
+        self.group = group
+        self.seats = seats
+        self.rule = rule
 
 
 class OrderChosen(Record):
@@ -653,10 +650,10 @@ class OrderChosen(Record):
     TYPE = "OrderChosen"
 
     def __init__(self, seat, group, order, rule) -> None:
-        _set(self, "seat", seat)
-        _set(self, "group", group)
-        _set(self, "order", order)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.group = group
+        self.order = order
+        self.rule = rule
 
 
 class TurnStarted(Record):
@@ -668,7 +665,7 @@ class TurnStarted(Record):
     RULE = "GH-C2"
 
     def __init__(self, figure) -> None:
-        _set(self, "figure", figure)
+        self.figure = figure
 
 
 class CardPlayed(Record):
@@ -680,11 +677,11 @@ class CardPlayed(Record):
     RULE = "GH-3"
 
     def __init__(self, seat, card, half, action, skipped) -> None:
-        _set(self, "seat", seat)
-        _set(self, "card", card)
-        _set(self, "half", half)
-        _set(self, "action", action)
-        _set(self, "skipped", skipped)
+        self.seat = seat
+        self.card = card
+        self.half = half
+        self.action = action
+        self.skipped = skipped
 
 
 class FigureMoved(Record):
@@ -695,12 +692,12 @@ class FigureMoved(Record):
     TYPE = "FigureMoved"
 
     def __init__(self, figure, start, path, mode, cost, rule) -> None:
-        _set(self, "figure", figure)
-        _set(self, "start", start)
-        _set(self, "path", path)
-        _set(self, "mode", mode)
-        _set(self, "cost", cost)
-        _set(self, "rule", rule)
+        self.figure = figure
+        self.start = start
+        self.path = path
+        self.mode = mode
+        self.cost = cost
+        self.rule = rule
 
 
 class DoorOpened(Record):
@@ -712,8 +709,8 @@ class DoorOpened(Record):
     RULE = "GH-C1"
 
     def __init__(self, figure, hex) -> None:
-        _set(self, "figure", figure)
-        _set(self, "hex", hex)
+        self.figure = figure
+        self.hex = hex
 
 
 class TrapSprung(Record):
@@ -724,10 +721,10 @@ class TrapSprung(Record):
     TYPE = "TrapSprung"
 
     def __init__(self, figure, hex, damage, rule) -> None:
-        _set(self, "figure", figure)
-        _set(self, "hex", hex)
-        _set(self, "damage", damage)
-        _set(self, "rule", rule)
+        self.figure = figure
+        self.hex = hex
+        self.damage = damage
+        self.rule = rule
 
 
 class HazardEntered(Record):
@@ -738,10 +735,10 @@ class HazardEntered(Record):
     TYPE = "HazardEntered"
 
     def __init__(self, figure, hex, damage, rule) -> None:
-        _set(self, "figure", figure)
-        _set(self, "hex", hex)
-        _set(self, "damage", damage)
-        _set(self, "rule", rule)
+        self.figure = figure
+        self.hex = hex
+        self.damage = damage
+        self.rule = rule
 
 
 class AttackResolved(Record):
@@ -753,15 +750,15 @@ class AttackResolved(Record):
     RULE = "GH-C5"
 
     def __init__(self, attacker, target, deck, value, drawn, used, effect, damage, hp) -> None:
-        _set(self, "attacker", attacker)
-        _set(self, "target", target)
-        _set(self, "deck", deck)
-        _set(self, "value", value)
-        _set(self, "drawn", drawn)
-        _set(self, "used", used)
-        _set(self, "effect", effect)
-        _set(self, "damage", damage)
-        _set(self, "hp", hp)
+        self.attacker = attacker
+        self.target = target
+        self.deck = deck
+        self.value = value
+        self.drawn = drawn
+        self.used = used
+        self.effect = effect
+        self.damage = damage
+        self.hp = hp
 
 
 class DeckReshuffled(Record):
@@ -773,7 +770,7 @@ class DeckReshuffled(Record):
     RULE = "GH-C5"
 
     def __init__(self, deck) -> None:
-        _set(self, "deck", deck)
+        self.deck = deck
 
 
 class FigureDied(Record):
@@ -785,7 +782,7 @@ class FigureDied(Record):
     RULE = "GH-C5"
 
     def __init__(self, figure) -> None:
-        _set(self, "figure", figure)
+        self.figure = figure
 
 
 class FigureHealed(Record):
@@ -797,9 +794,9 @@ class FigureHealed(Record):
     RULE = "GH-C3"
 
     def __init__(self, figure, amount, hp) -> None:
-        _set(self, "figure", figure)
-        _set(self, "amount", amount)
-        _set(self, "hp", hp)
+        self.figure = figure
+        self.amount = amount
+        self.hp = hp
 
 
 class FigureSummoned(Record):
@@ -811,8 +808,8 @@ class FigureSummoned(Record):
     RULE = "GH-8"
 
     def __init__(self, seat, figure) -> None:
-        _set(self, "seat", seat)
-        _set(self, "figure", figure)
+        self.seat = seat
+        self.figure = figure
 
 
 class MonsterTurnPlanned(Record):
@@ -826,13 +823,13 @@ class MonsterTurnPlanned(Record):
     DEFAULTS = {"destinations": ()}
 
     def __init__(self, figure, focus, candidates, decided_by, options, rule, destinations=()) -> None:
-        _set(self, "figure", figure)
-        _set(self, "focus", focus)
-        _set(self, "candidates", candidates)
-        _set(self, "decided_by", decided_by)
-        _set(self, "options", options)
-        _set(self, "rule", rule)
-        _set(self, "destinations", destinations)
+        self.figure = figure
+        self.focus = focus
+        self.candidates = candidates
+        self.decided_by = decided_by
+        self.options = options
+        self.rule = rule
+        self.destinations = destinations
 
 
 class OptionChosen(Record):
@@ -843,11 +840,11 @@ class OptionChosen(Record):
     TYPE = "OptionChosen"
 
     def __init__(self, seat, figure, index, option, rule) -> None:
-        _set(self, "seat", seat)
-        _set(self, "figure", figure)
-        _set(self, "index", index)
-        _set(self, "option", option)
-        _set(self, "rule", rule)
+        self.seat = seat
+        self.figure = figure
+        self.index = index
+        self.option = option
+        self.rule = rule
 
 
 class TurnEnded(Record):
@@ -859,7 +856,7 @@ class TurnEnded(Record):
     RULE = "GH-C2"
 
     def __init__(self, figure) -> None:
-        _set(self, "figure", figure)
+        self.figure = figure
 
 
 class CardsDiscarded(Record):
@@ -871,9 +868,9 @@ class CardsDiscarded(Record):
     RULE = "GH-3"
 
     def __init__(self, seat, discarded, lost) -> None:
-        _set(self, "seat", seat)
-        _set(self, "discarded", discarded)
-        _set(self, "lost", lost)
+        self.seat = seat
+        self.discarded = discarded
+        self.lost = lost
 
 
 class LongRested(Record):
@@ -885,10 +882,10 @@ class LongRested(Record):
     RULE = "GH-C6"
 
     def __init__(self, seat, lost, returned, healed) -> None:
-        _set(self, "seat", seat)
-        _set(self, "lost", lost)
-        _set(self, "returned", returned)
-        _set(self, "healed", healed)
+        self.seat = seat
+        self.lost = lost
+        self.returned = returned
+        self.healed = healed
 
 
 class ShortRestOffered(Record):
@@ -900,7 +897,7 @@ class ShortRestOffered(Record):
     RULE = "GH-C6"
 
     def __init__(self, seats) -> None:
-        _set(self, "seats", seats)
+        self.seats = seats
 
 
 class ShortRested(Record):
@@ -912,9 +909,9 @@ class ShortRested(Record):
     RULE = "GH-C6"
 
     def __init__(self, seat, lost, returned) -> None:
-        _set(self, "seat", seat)
-        _set(self, "lost", lost)
-        _set(self, "returned", returned)
+        self.seat = seat
+        self.lost = lost
+        self.returned = returned
 
 
 class ShortRestDeclined(Record):
@@ -926,7 +923,7 @@ class ShortRestDeclined(Record):
     RULE = "GH-C6"
 
     def __init__(self, seat) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class RoundEnded(Record):
@@ -938,8 +935,8 @@ class RoundEnded(Record):
     RULE = "GH-C2"
 
     def __init__(self, round, reshuffled) -> None:
-        _set(self, "round", round)
-        _set(self, "reshuffled", reshuffled)
+        self.round = round
+        self.reshuffled = reshuffled
 
 
 class GameEnded(Record):
@@ -951,8 +948,8 @@ class GameEnded(Record):
     RULE = "GH-C2"
 
     def __init__(self, outcome, round) -> None:
-        _set(self, "outcome", outcome)
-        _set(self, "round", round)
+        self.outcome = outcome
+        self.round = round
 
 
 class _EventRegistry(Registry):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from events.games.mecha.model import Board, Location, Seat
 from events.geometry.graph import graph_from_links
 from events.geometry.hexgrid import hex_neighbors
+from events.record import worked_out
 from events.validate import (
     BoundError,
     ScenarioError,
@@ -247,11 +248,10 @@ def _starts(raw: object, seats: list, board: Board, path: str) -> tuple:
 
 
 def neighbours(board: Board) -> dict:
-    """Location number -> sorted adjacent Location numbers: built once per board, kept in its ``_near``
-    (a board never changes; callers only read the table)."""
-    table = board._near
-    if table is None:
-        table = graph_from_links(tuple(location.number for location in board.locations), board.links)
-        object.__setattr__(board, "_near", table)
-    return table
+    """Location number -> sorted adjacent Location numbers: built once per board (``worked_out``)."""
+    return worked_out(board, _neighbour_table)
+
+
+def _neighbour_table(board: Board) -> dict:
+    return graph_from_links(tuple(location.number for location in board.locations), board.links)
 

@@ -7,10 +7,7 @@ wherever a Mecha's position is asked for. Tuples indexed like ``state.seats`` ho
 from __future__ import annotations
 
 from events.game import GameStarted
-from events.record import Record, Registry
-
-_set = object.__setattr__
-
+from events.record import Record, Registry, Worked
 
 # --- the board and the setup (static for a whole game) -------------------------------------------
 
@@ -23,26 +20,19 @@ class Location(Record):
     TYPE = "Location"
 
     def __init__(self, number: int, name: str, hex: tuple, level: int, face_up: bool, map_token: bool) -> None:
-        _set(self, "number", number)
-        _set(self, "name", name)
-        _set(self, "hex", hex)
-        _set(self, "level", level)
-        _set(self, "face_up", face_up)
-        _set(self, "map_token", map_token)
+        self.number = number
+        self.name = name
+        self.hex = hex
+        self.level = level
+        self.face_up = face_up
+        self.map_token = map_token
 
 
-class _Worked(Record):
-    """A slot for what is worked out from a record's fields once: not a field (never hashed, compared
-    or sent), and set only from the fields, which never change."""
-
-    __slots__ = ("_near",)
-
-
-class Board(_Worked):
+class Board(Worked):
     """Locations, their links, the 3 Locations the Camp touches (MV-2) and the card spaces.
 
-    ``_near`` keeps its neighbour table once ``events.games.mecha.board.neighbours`` has built it:
-    every ``decide`` and ``legal`` asks for it, and the states of a game share one board (issue 16)."""
+    ``_near`` keeps its neighbour table once ``events.games.mecha.board.neighbours`` has built it
+    (``events.record.Worked``)."""
 
     __slots__ = ("name", "locations", "links", "camp_hex", "camp_adjacent", "card_spaces")
     __match_args__ = __slots__
@@ -51,13 +41,12 @@ class Board(_Worked):
     def __init__(
         self, name: str, locations: tuple, links: tuple, camp_hex: tuple, camp_adjacent: tuple, card_spaces: tuple
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "locations", locations)
-        _set(self, "links", links)
-        _set(self, "camp_hex", camp_hex)
-        _set(self, "camp_adjacent", camp_adjacent)
-        _set(self, "card_spaces", card_spaces)
-        _set(self, "_near", None)
+        self.name = name
+        self.locations = locations
+        self.links = links
+        self.camp_hex = camp_hex
+        self.camp_adjacent = camp_adjacent
+        self.card_spaces = card_spaces
 
 
 class Seat(Record):
@@ -68,10 +57,10 @@ class Seat(Record):
     TYPE = "Seat"
 
     def __init__(self, seat: str, mech: str, range_min: int, range_max: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "mech", mech)
-        _set(self, "range_min", range_min)
-        _set(self, "range_max", range_max)
+        self.seat = seat
+        self.mech = mech
+        self.range_min = range_min
+        self.range_max = range_max
 
 
 class State(Record):
@@ -96,21 +85,21 @@ class State(Record):
         stacks: tuple, bag: tuple, token_20: tuple | None, plans: tuple, revealed: tuple, turn: int, round: int,
         rounds: int, over: bool,
     ) -> None:
-        _set(self, "title", title)
-        _set(self, "board", board)
-        _set(self, "seats", seats)
-        _set(self, "positions", positions)
-        _set(self, "face_up", face_up)
-        _set(self, "map_tokens", map_tokens)
-        _set(self, "stacks", stacks)
-        _set(self, "bag", bag)
-        _set(self, "token_20", token_20)
-        _set(self, "plans", plans)
-        _set(self, "revealed", revealed)
-        _set(self, "turn", turn)
-        _set(self, "round", round)
-        _set(self, "rounds", rounds)
-        _set(self, "over", over)
+        self.title = title
+        self.board = board
+        self.seats = seats
+        self.positions = positions
+        self.face_up = face_up
+        self.map_tokens = map_tokens
+        self.stacks = stacks
+        self.bag = bag
+        self.token_20 = token_20
+        self.plans = plans
+        self.revealed = revealed
+        self.turn = turn
+        self.round = round
+        self.rounds = rounds
+        self.over = over
 
 
 # --- commands --------------------------------------------------------------------------------------
@@ -125,7 +114,7 @@ class Move(Record):
     KINDS = {"to": "int | str | None"}
 
     def __init__(self, to: int | None) -> None:
-        _set(self, "to", to)
+        self.to = to
 
 
 class Pass(Record):
@@ -149,11 +138,11 @@ class MechMoved(Record):
     RULE = "MV-1"
 
     def __init__(self, seat: str, start: int | None, to: int, path: tuple, passed_through: tuple) -> None:
-        _set(self, "seat", seat)
-        _set(self, "start", start)
-        _set(self, "to", to)
-        _set(self, "path", path)
-        _set(self, "passed_through", passed_through)
+        self.seat = seat
+        self.start = start
+        self.to = to
+        self.path = path
+        self.passed_through = passed_through
 
 
 class MechStayed(Record):
@@ -165,8 +154,8 @@ class MechStayed(Record):
     RULE = "MV-5"
 
     def __init__(self, seat: str, at: int | None) -> None:
-        _set(self, "seat", seat)
-        _set(self, "at", at)
+        self.seat = seat
+        self.at = at
 
 
 class PlanTokenGained(Record):
@@ -178,8 +167,8 @@ class PlanTokenGained(Record):
     RULE = "MV-6a"
 
     def __init__(self, seat: str, location: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "location", location)
+        self.seat = seat
+        self.location = location
 
 
 class LocationRevealed(Record):
@@ -191,8 +180,8 @@ class LocationRevealed(Record):
     RULE = "MV-6b"
 
     def __init__(self, seat: str, location: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "location", location)
+        self.seat = seat
+        self.location = location
 
 
 class CorruptionDrawn(Record):
@@ -204,11 +193,11 @@ class CorruptionDrawn(Record):
     RULE = "MV-6c"
 
     def __init__(self, location: int, value: int, colour: str, total: int, level: int) -> None:
-        _set(self, "location", location)
-        _set(self, "value", value)
-        _set(self, "colour", colour)
-        _set(self, "total", total)
-        _set(self, "level", level)
+        self.location = location
+        self.value = value
+        self.colour = colour
+        self.total = total
+        self.level = level
 
 
 class CorruptionPlaced(Record):
@@ -220,9 +209,9 @@ class CorruptionPlaced(Record):
     RULE = "MV-7"
 
     def __init__(self, location: int, value: int, colour: str) -> None:
-        _set(self, "location", location)
-        _set(self, "value", value)
-        _set(self, "colour", colour)
+        self.location = location
+        self.value = value
+        self.colour = colour
 
 
 class BagRanOut(Record):
@@ -234,9 +223,9 @@ class BagRanOut(Record):
     RULE = "MV-8"
 
     def __init__(self, location: int, total: int, level: int) -> None:
-        _set(self, "location", location)
-        _set(self, "total", total)
-        _set(self, "level", level)
+        self.location = location
+        self.total = total
+        self.level = level
 
 
 class TurnPassed(Record):
@@ -248,7 +237,7 @@ class TurnPassed(Record):
     RULE = "MV-C3"
 
     def __init__(self, seat: str) -> None:
-        _set(self, "seat", seat)
+        self.seat = seat
 
 
 class TurnEnded(Record):
@@ -260,9 +249,9 @@ class TurnEnded(Record):
     RULE = "MV-C3"
 
     def __init__(self, seat: str, next_seat: str, round: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "next_seat", next_seat)
-        _set(self, "round", round)
+        self.seat = seat
+        self.next_seat = next_seat
+        self.round = round
 
 
 class GameEnded(Record):
@@ -274,9 +263,9 @@ class GameEnded(Record):
     RULE = "MV-C3"
 
     def __init__(self, rounds: int, plans: tuple, revealed: tuple) -> None:
-        _set(self, "rounds", rounds)
-        _set(self, "plans", plans)
-        _set(self, "revealed", revealed)
+        self.rounds = rounds
+        self.plans = plans
+        self.revealed = revealed
 
 
 EVENTS = Registry(

@@ -10,9 +10,6 @@ from __future__ import annotations
 from events.game import GameStarted
 from events.record import Record, Registry
 
-_set = object.__setattr__
-
-
 # --- the grid and the setup (static for a whole game) ------------------------------------------------
 
 
@@ -43,15 +40,15 @@ class Grid(_Memoised):
         self, name: str, width: int, height: int, walls: tuple, doors: tuple, low: tuple, difficult: tuple,
         pits: tuple, diagonal_cost: int,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "width", width)
-        _set(self, "height", height)
-        _set(self, "walls", walls)
-        _set(self, "doors", doors)
-        _set(self, "low", low)
-        _set(self, "difficult", difficult)
-        _set(self, "pits", pits)
-        _set(self, "diagonal_cost", diagonal_cost)
+        self.name = name
+        self.width = width
+        self.height = height
+        self.walls = walls
+        self.doors = doors
+        self.low = low
+        self.difficult = difficult
+        self.pits = pits
+        self.diagonal_cost = diagonal_cost
 
 
 class Figure(Record):
@@ -66,17 +63,17 @@ class Figure(Record):
         self, id: str, side: str, name: str, attack: int, defense: int, speed: int, hp: int, max_hp: int,
         damage: int, melee: bool, at: tuple | None,
     ) -> None:
-        _set(self, "id", id)
-        _set(self, "side", side)
-        _set(self, "name", name)
-        _set(self, "attack", attack)
-        _set(self, "defense", defense)
-        _set(self, "speed", speed)
-        _set(self, "hp", hp)
-        _set(self, "max_hp", max_hp)
-        _set(self, "damage", damage)
-        _set(self, "melee", melee)
-        _set(self, "at", at)
+        self.id = id
+        self.side = side
+        self.name = name
+        self.attack = attack
+        self.defense = defense
+        self.speed = speed
+        self.hp = hp
+        self.max_hp = max_hp
+        self.damage = damage
+        self.melee = melee
+        self.at = at
 
 
 class Door(Record):
@@ -90,10 +87,10 @@ class Door(Record):
     TYPE = "Door"
 
     def __init__(self, id: str, edge: tuple, open: bool, holder: str | None) -> None:
-        _set(self, "id", id)
-        _set(self, "edge", edge)
-        _set(self, "open", open)
-        _set(self, "holder", holder)
+        self.id = id
+        self.edge = edge
+        self.open = open
+        self.holder = holder
 
 
 class Activation(Record):
@@ -107,12 +104,12 @@ class Activation(Record):
     def __init__(
         self, figure: str, moved_before: int, moved_after: int, attacked: bool, contested: tuple, pending: tuple
     ) -> None:
-        _set(self, "figure", figure)
-        _set(self, "moved_before", moved_before)
-        _set(self, "moved_after", moved_after)
-        _set(self, "attacked", attacked)
-        _set(self, "contested", contested)
-        _set(self, "pending", pending)
+        self.figure = figure
+        self.moved_before = moved_before
+        self.moved_after = moved_after
+        self.attacked = attacked
+        self.contested = contested
+        self.pending = pending
 
 
 class State(Record):
@@ -135,18 +132,18 @@ class State(Record):
         self, title: str, grid: Grid, sides: tuple, figures: tuple, doors: tuple, round: int, rounds: int, turn: int,
         activated: tuple, active: Activation | None, over: bool, winner: str | None,
     ) -> None:
-        _set(self, "title", title)
-        _set(self, "grid", grid)
-        _set(self, "sides", sides)
-        _set(self, "figures", figures)
-        _set(self, "doors", doors)
-        _set(self, "round", round)
-        _set(self, "rounds", rounds)
-        _set(self, "turn", turn)
-        _set(self, "activated", activated)
-        _set(self, "active", active)
-        _set(self, "over", over)
-        _set(self, "winner", winner)
+        self.title = title
+        self.grid = grid
+        self.sides = sides
+        self.figures = figures
+        self.doors = doors
+        self.round = round
+        self.rounds = rounds
+        self.turn = turn
+        self.activated = activated
+        self.active = active
+        self.over = over
+        self.winner = winner
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -161,7 +158,7 @@ class Activate(Record):
     KINDS = {"figure": "str"}
 
     def __init__(self, figure: str) -> None:
-        _set(self, "figure", figure)
+        self.figure = figure
 
 
 class Move(Record):
@@ -177,9 +174,9 @@ class Move(Record):
     DEFAULTS = {"figure": None, "path": None}
 
     def __init__(self, figure: str, to: tuple, path: tuple | None = None) -> None:
-        _set(self, "figure", figure)
-        _set(self, "to", to)
-        _set(self, "path", path)
+        self.figure = figure
+        self.to = to
+        self.path = path
 
 
 class Attack(Record):
@@ -191,8 +188,8 @@ class Attack(Record):
     KINDS = {"figure": "str", "target": "str"}
 
     def __init__(self, figure: str, target: str) -> None:
-        _set(self, "figure", figure)
-        _set(self, "target", target)
+        self.figure = figure
+        self.target = target
 
 
 class ContestDoor(Record):
@@ -204,9 +201,9 @@ class ContestDoor(Record):
     KINDS = {"figure": "str", "door": "str", "open": "bool"}
 
     def __init__(self, figure: str, door: str, open: bool) -> None:
-        _set(self, "figure", figure)
-        _set(self, "door", door)
-        _set(self, "open", open)
+        self.figure = figure
+        self.door = door
+        self.open = open
 
 
 class EndActivation(Record):
@@ -218,7 +215,7 @@ class EndActivation(Record):
     KINDS = {"figure": "str"}
 
     def __init__(self, figure: str) -> None:
-        _set(self, "figure", figure)
+        self.figure = figure
 
 
 class DecideDoor(Record):
@@ -230,9 +227,9 @@ class DecideDoor(Record):
     KINDS = {"figure": "str", "door": "str", "open": "bool"}
 
     def __init__(self, figure: str, door: str, open: bool) -> None:
-        _set(self, "figure", figure)
-        _set(self, "door", door)
-        _set(self, "open", open)
+        self.figure = figure
+        self.door = door
+        self.open = open
 
 
 # --- events ------------------------------------------------------------------------------------------
@@ -247,9 +244,9 @@ class FigureActivated(Record):
     RULE = "SK-C5"
 
     def __init__(self, figure: str, side: str, round: int) -> None:
-        _set(self, "figure", figure)
-        _set(self, "side", side)
-        _set(self, "round", round)
+        self.figure = figure
+        self.side = side
+        self.round = round
 
 
 class FigureMoved(Record):
@@ -267,14 +264,14 @@ class FigureMoved(Record):
         self, figure: str, start: tuple, to: tuple, path: tuple, cost: int, doubled: tuple, passed: tuple,
         chosen: bool = False,
     ) -> None:
-        _set(self, "figure", figure)
-        _set(self, "start", start)
-        _set(self, "to", to)
-        _set(self, "path", path)
-        _set(self, "cost", cost)
-        _set(self, "doubled", doubled)
-        _set(self, "passed", passed)
-        _set(self, "chosen", chosen)
+        self.figure = figure
+        self.start = start
+        self.to = to
+        self.path = path
+        self.cost = cost
+        self.doubled = doubled
+        self.passed = passed
+        self.chosen = chosen
 
 
 class AttackRolled(Record):
@@ -294,18 +291,18 @@ class AttackRolled(Record):
         self, figure: str, target: str, roll: int, attack: int, total: int, defense: int, cover: bool,
         corner: tuple | None, screens: tuple, critical: bool, hit: bool, damage: int,
     ) -> None:
-        _set(self, "figure", figure)
-        _set(self, "target", target)
-        _set(self, "roll", roll)
-        _set(self, "attack", attack)
-        _set(self, "total", total)
-        _set(self, "defense", defense)
-        _set(self, "cover", cover)
-        _set(self, "corner", corner)
-        _set(self, "screens", screens)
-        _set(self, "critical", critical)
-        _set(self, "hit", hit)
-        _set(self, "damage", damage)
+        self.figure = figure
+        self.target = target
+        self.roll = roll
+        self.attack = attack
+        self.total = total
+        self.defense = defense
+        self.cover = cover
+        self.corner = corner
+        self.screens = screens
+        self.critical = critical
+        self.hit = hit
+        self.damage = damage
 
 
 class FigureDefeated(Record):
@@ -317,8 +314,8 @@ class FigureDefeated(Record):
     RULE = "SK-C2"
 
     def __init__(self, figure: str, at: tuple) -> None:
-        _set(self, "figure", figure)
-        _set(self, "at", at)
+        self.figure = figure
+        self.at = at
 
 
 class DoorContested(Record):
@@ -338,18 +335,18 @@ class DoorContested(Record):
         self, door: str, figure: str, holder: str, want_open: bool, figure_attack: int, figure_bonus: int,
         holder_attack: int, holder_bonus: int, throws: tuple, winner: str, open: bool, rule: str,
     ) -> None:
-        _set(self, "door", door)
-        _set(self, "figure", figure)
-        _set(self, "holder", holder)
-        _set(self, "want_open", want_open)
-        _set(self, "figure_attack", figure_attack)
-        _set(self, "figure_bonus", figure_bonus)
-        _set(self, "holder_attack", holder_attack)
-        _set(self, "holder_bonus", holder_bonus)
-        _set(self, "throws", throws)
-        _set(self, "winner", winner)
-        _set(self, "open", open)
-        _set(self, "rule", rule)
+        self.door = door
+        self.figure = figure
+        self.holder = holder
+        self.want_open = want_open
+        self.figure_attack = figure_attack
+        self.figure_bonus = figure_bonus
+        self.holder_attack = holder_attack
+        self.holder_bonus = holder_bonus
+        self.throws = throws
+        self.winner = winner
+        self.open = open
+        self.rule = rule
 
 
 class DoorTaken(Record):
@@ -362,10 +359,10 @@ class DoorTaken(Record):
     RULE = "SK-C4"
 
     def __init__(self, door: str, figure: str, holder: str, open: bool) -> None:
-        _set(self, "door", door)
-        _set(self, "figure", figure)
-        _set(self, "holder", holder)
-        _set(self, "open", open)
+        self.door = door
+        self.figure = figure
+        self.holder = holder
+        self.open = open
 
 
 class DoorDecisionsDue(Record):
@@ -378,8 +375,8 @@ class DoorDecisionsDue(Record):
     RULE = "SK-7"
 
     def __init__(self, figure: str, doors: tuple) -> None:
-        _set(self, "figure", figure)
-        _set(self, "doors", doors)
+        self.figure = figure
+        self.doors = doors
 
 
 class DoorDecided(Record):
@@ -390,11 +387,11 @@ class DoorDecided(Record):
     TYPE = "DoorDecided"
 
     def __init__(self, door: str, figure: str, open: bool, was_open: bool, rule: str) -> None:
-        _set(self, "door", door)
-        _set(self, "figure", figure)
-        _set(self, "open", open)
-        _set(self, "was_open", was_open)
-        _set(self, "rule", rule)
+        self.door = door
+        self.figure = figure
+        self.open = open
+        self.was_open = was_open
+        self.rule = rule
 
 
 class DoorReleased(Record):
@@ -407,9 +404,9 @@ class DoorReleased(Record):
     RULE = "SK-9"
 
     def __init__(self, door: str, figure: str, was_open: bool) -> None:
-        _set(self, "door", door)
-        _set(self, "figure", figure)
-        _set(self, "was_open", was_open)
+        self.door = door
+        self.figure = figure
+        self.was_open = was_open
 
 
 class ActivationEnded(Record):
@@ -421,8 +418,8 @@ class ActivationEnded(Record):
     RULE = "SK-C5"
 
     def __init__(self, figure: str, next_side: str) -> None:
-        _set(self, "figure", figure)
-        _set(self, "next_side", next_side)
+        self.figure = figure
+        self.next_side = next_side
 
 
 class RoundEnded(Record):
@@ -434,8 +431,8 @@ class RoundEnded(Record):
     RULE = "SK-C5"
 
     def __init__(self, round: int, next_side: str) -> None:
-        _set(self, "round", round)
-        _set(self, "next_side", next_side)
+        self.round = round
+        self.next_side = next_side
 
 
 class GameEnded(Record):
@@ -447,8 +444,8 @@ class GameEnded(Record):
     RULE = "SK-C5"
 
     def __init__(self, winner: str | None, reason: str) -> None:
-        _set(self, "winner", winner)
-        _set(self, "reason", reason)
+        self.winner = winner
+        self.reason = reason
 
 
 EVENTS = Registry(
