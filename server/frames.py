@@ -228,6 +228,8 @@ def decode_server_frame(text: str | bytes) -> Any:
     first = text[:1]
     if first == "[" or first == b"[":
         items = _list_decoder.decode(text)
+        if len(items) < 3:
+            raise msgspec.ValidationError(f"expected an events frame [seq, hash, run, …], got a list of {len(items)} - at `$`")
         if len(items) > 3 and items[-1] == wire.ACK_MARK and type(items[-1]) is int:
             return Events(items[0], items[1], items[2:-1], True)
         return Events(items[0], items[1], items[2:])

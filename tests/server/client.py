@@ -53,6 +53,7 @@ class Client:
         self.welcome: dict | None = None
         self.replies: list[dict] = []  # frames that are not events, in order
         self.frames: list[dict] = []  # every events frame received, as sent
+        self.texts: list[str] = []  # every frame received, as text
 
     @classmethod
     async def connect(cls, ws_url: str, game_id: str) -> Client:
@@ -94,7 +95,9 @@ class Client:
 
     async def recv(self) -> dict:
         """The next frame; events are folded on the way (when this client holds the whole log)."""
-        frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
+        text = await asyncio.wait_for(self.socket.recv(), TIMEOUT)
+        self.texts.append(text)
+        frame = json.loads(text)
         if is_events(frame):
             self.frames.append(frame)
             # the base of the frame's times, and what its seat indexes name

@@ -9,6 +9,7 @@ the server send a big frame.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -89,6 +90,36 @@ def test_core_wire_each_command_is_one_frame_with_its_events_and_one_hash(shared
             stored = sum(len(encode_envelope_dict(raw)) for raw in log[first - 1: first - 1 + events_in(frame)])
             sent = len(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
             assert sent < stored * 0.6 or events_in(frame) == 1, (sent, stored)
+
+    run(main())
+
+
+def test_core_wire_the_ack_rides_in_the_senders_frame_and_a_repeated_id_gets_the_ack_frame(shared_server):
+    """The sender's copy of its command's frame ends with the ack mark and no ack frame follows; the
+    same id sent again changes nothing and is answered with the ``ack`` frame, the same first and last."""
+
+    async def main():
+        game = create_game(shared_server.base_url)
+        seats = await Client.join_seats(shared_server.ws_url, game)
+        red = seats["red"]
+        type_, data = command_json(red.legal("red")[0])
+        frames_before = len(red.frames)
+        answer = await red.command("a-1", type_, data)
+        marked = red.frames[frames_before]
+        assert wire.frame_ack(marked) == answer and marked[-1] == wire.ACK_MARK
+        try:  # … and nothing after it: no ack frame besides
+            extra = await asyncio.wait_for(red.socket.recv(), 0.3)
+        except TimeoutError:
+            extra = None
+        assert extra is None, extra
+        blue = seats["blue"]
+        await blue.events_until(answer["last"])  # blue got the same frame, unmarked, and no ack
+        assert wire.frame_ack(blue.frames[-1]) is None and blue.frames[-1] == marked[:-1]
+        assert not [reply for reply in blue.replies if reply.get("type") == "ack"]
+        again = await red.command("a-1", type_, data)
+        assert again == answer and red.replies[-1] == answer and len(red.frames) == frames_before + 1
+        # Check the plain ack frame it was: on the socket, not read out of an events frame.
+        assert red.texts[-1] == json.dumps(answer, separators=(",", ":"))
 
     run(main())
 
