@@ -122,6 +122,12 @@ def test_server_killed_mid_game_resumes_from_the_store(chronicle_server):
     run(after())
 
 
+def stalling_game(path) -> tuple[str, dict, int]:
+    """A game whose catch-up (~2.4 MB: 19,000 commands, their ids as long as ids may be, for the frames
+    are small) is more than the kernel's socket buffers hold for a client that does not read."""
+    return _long_game(path, 19_000, lambda number: f"c-{number:062d}")
+
+
 def _long_game(path, commands: int, id_of=lambda number: f"c-{number}") -> tuple[str, dict, int]:
     """A real game of ``commands`` passes written to a SQLite file before the server starts (the
     command ids ``id_of(number)``)."""
@@ -163,9 +169,7 @@ def test_slow_client_is_dropped_without_stalling_the_others(tmp_path, chronicle_
 
     from server.connection import CLOSE_TOO_SLOW
 
-    # A catch-up of ~2.4 MB (19,000 commands, their ids as long as ids may be: the frames are small) is
-    # more than the kernel's socket buffers hold for a client that does not read.
-    game_id, tokens, head = _long_game(tmp_path / "long.db", 19_000, lambda number: f"c-{number:062d}")
+    game_id, tokens, head = stalling_game(tmp_path / "long.db")  # its catch-up fills the socket buffers
     server = chronicle_server_factory(tmp_path / "long.db", env={"CHRONICLE_SEND_QUEUE": "4"})
 
     async def main():
