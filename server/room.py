@@ -653,7 +653,7 @@ class Room:
     def _broadcast(self, envelopes: list[Envelope], sender: Connection | None = None,
                    command_id: str | None = None) -> bool:
         """Every client gets the events frames of ``envelopes`` (one per command), as its seat may see
-        them; True if ``sender``'s copy carried the ack of its command ``command_id`` (``_with_ack``)."""
+        them; True if ``sender``'s copy carried the ack of its command ``command_id`` (``_ack_fits``)."""
         if not self.clients or not envelopes:
             return False
         acked = False
@@ -676,11 +676,12 @@ class Room:
     def _ack_fits(self, sent: list, envelopes: list[Envelope], seat: str | None, public: bool, over: bool,
                   command_id: str | None) -> bool:
         """Whether the sender's frames can carry its ack (``wire.ACK_MARK``): one frame holding every
-        envelope of the command, from its first (whose run names ``command_id``) to the last, so the
-        reader's ``wire.frame_ack`` gives the plain ack's id, first and last."""
+        envelope of the command as it is (none cut out or redacted for the sender), from its first,
+        whose run names ``command_id``, to the last, so the reader's ``wire.frame_ack`` gives the plain
+        ack's id, first and last."""
         if len(sent) != 1 or command_id is None or envelopes[0].command_id != command_id:
             return False
-        return public or all([visible_to(self.game, envelope, seat, over) is not None for envelope in envelopes])
+        return public or all([visible_to(self.game, envelope, seat, over) is envelope for envelope in envelopes])
 
 
 def _who(seat: str | None) -> str:
