@@ -159,6 +159,8 @@ def test_core_wire_a_seat_index_needs_the_games_seats():
     assert refused(good(), seats=None) == "$[2][0]: a seat's index, but the game's seats are not known"
     assert refused(good(), seats=("red", "red")).startswith("$[2][0]: a seat's index, but")
     assert refused(good(), seats="red").startswith("$[2][0]: a seat's index, but")
+    # The log's first frame names its seats in its GameStarted; one that does not start with it names none.
+    assert refused([1, *good()[1:]], seats=None).startswith("$[2][0]: a seat's index, but")
     named = _run(good(), "red", *good()[2][1:4], [MOVED, "red", None, 2, [3, 2], [3]])
     assert wire.frame_envelopes(MECHA, "g", named, START)[0].seat == "red"  # names need no seats
 
