@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -84,6 +85,7 @@ class Client:
         self.wire = 0  # bytes the TCP socket delivered (after permessage-deflate, with frame headers)
         self.answers: asyncio.Queue = asyncio.Queue()
         self.started: str | None = None  # the welcome's: the base of the events frames' times
+        self.seats = None  # the welcome's: what the events frames' seat indexes name
 
     def count_wire(self, counting: dict) -> None:
         """Count what the TCP transport hands the socket's protocol, while ``counting["on"]``."""
@@ -104,22 +106,36 @@ class Client:
                 if '"type":"event"' in message[:16]:  # a server from before one frame per command (--root)
                     self.old_frame(msgspec.json.decode(message))
                     continue
-                frame = frames.server_frame_decoder.decode(message)
+                if message.startswith('{"type":"events"'):  # a server from before the events array (--root)
+                    frame = self.before_array(msgspec.json.decode(message))
+                else:
+                    frame = frames.decode_server_frame(message)
                 if isinstance(frame, frames.Events):
                     if self.seat is not None:  # a seat folds, to know its legal commands
                         if isinstance(frame.hash, str) and len(frame.hash) == 64:  # before the wire schema (--root)
-                            records = [self.named_event(event) for run in frame.runs for event in run[4]]
+                            records = [self.named_event(event) for run in frame.runs for event in run[4:]]
                         else:
-                            records = [envelope.event for envelope in
-                                       frames.frame_envelopes(GAME, self.game.game_id, frame, self.started)]
+                            records = [envelope.event for envelope in frames.frame_envelopes(
+                                GAME, self.game.game_id, frame, self.started, self.seats)]
                         for record in records:
                             self.state = GAME.evolve(self.state, record)
                     self.head = frame.seq + frame.count() - 1
                     self.game.progressed()
+                    if frame.ack:  # the sender's copy of its command's frame carries the ack
+                        self.answers.put_nowait(frame.ack_frame())
                 elif isinstance(frame, frames.Welcome):
-                    self.started = frame.started
+                    self.started, self.seats = frame.started, frame.seats
                 else:
                     self.answers.put_nowait(frame)
+
+    @staticmethod
+    def before_array(frame: dict) -> frames.Events:
+        """An ``events`` object frame of a server from before the events array (72c0794: seats by name,
+        events in a list at a run's [4], the whole hash in 43 base64url characters) as this one's."""
+        hash_ = frame["hash"]
+        if isinstance(hash_, str) and len(hash_) == 43:
+            hash_ = base64.urlsafe_b64encode(base64.urlsafe_b64decode(hash_ + "=")[:12]).decode("ascii")
+        return frames.Events(frame["seq"], hash_, [run[:4] + run[4] for run in frame["runs"]])
 
     @staticmethod
     def named_event(event: list) -> object:

@@ -61,17 +61,24 @@ def played(name: str, commands: int, browser_ids: bool, seed: int) -> Table:
     return table
 
 
-def encoder(game: object, started: str | None):
-    """``server.frames.events_frame`` as this checkout spells it (before the wire schema: envelopes only)."""
-    if "started" not in inspect.signature(frames.events_frame).parameters:
+def encoder(game: object, started: str | None, seats: tuple):
+    """``server.frames.events_frame`` as this checkout spells it (before the wire schema: envelopes
+    only; before the positional frame: no seats)."""
+    parameters = inspect.signature(frames.events_frame).parameters
+    if "started" not in parameters:
         return frames.events_frame
-    return lambda batch: frames.events_frame(game, batch, started)
+    if "seats" not in parameters:
+        return lambda batch: frames.events_frame(game, batch, started)
+    return lambda batch: frames.events_frame(game, batch, started, seats)
 
 
-def reader(game: object, game_id: str, started: str | None):
-    if "started" not in inspect.signature(wire.frame_envelopes).parameters:
+def reader(game: object, game_id: str, started: str | None, seats: tuple):
+    parameters = inspect.signature(wire.frame_envelopes).parameters
+    if "started" not in parameters:
         return lambda text: wire.frame_envelopes(game, game_id, json.loads(text))
-    return lambda text: wire.frame_envelopes(game, game_id, json.loads(text), started)
+    if "seats" not in parameters:
+        return lambda text: wire.frame_envelopes(game, game_id, json.loads(text), started)
+    return lambda text: wire.frame_envelopes(game, game_id, json.loads(text), started, seats=seats)
 
 
 def best(function, items: list, repeat: int) -> float:
@@ -92,16 +99,16 @@ def measure(name: str, commands: int, browser_ids: bool, repeat: int) -> dict:
         table = played(name, commands - count, browser_ids, seed)
         seed += 1
         game = table.game
-        started = table.envelopes[0].at
+        started, seats = table.envelopes[0].at, table.envelopes[0].event.seats
         batches = [[game.visible(e, None) for e in batch] for batch in wire.frame_batches(table.envelopes)]
         live = batches[1:]  # the frames of commands: the first is GameStarted's, once per game
-        spell = encoder(game, started)
+        spell = encoder(game, started, seats)
         texts = [spell(batch) for batch in live]
         deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -12, 5)
         for text in texts:
             payload += len(text.encode())
             deflated += len(deflate.compress(text.encode()) + deflate.flush(zlib.Z_SYNC_FLUSH)) - 4  # RFC 7692
-        read = reader(game, table.game_id, started)
+        read = reader(game, table.game_id, started, seats)
         spelt_frames += [(spell, batch) for batch in live]
         read_frames += [(read, text) for text in texts]
         count += len(live)

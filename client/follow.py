@@ -1,10 +1,13 @@
 """The page's own copy of a game: envelopes folded with ``events/``, every hash sent checked.
 
 The server sends one ``events`` frame per command (``events/wire.py``): its envelopes, with the
-state hash once, after the last. The page rebuilds the state with the very reducers the server
-used and compares ``state_hash(state)`` with that hash. A match proves the page shows exactly the
-game the server holds; a mismatch is shown, never hidden. The envelopes between carry no hash
-(None): there is nothing to compare there, and they are not hashed.
+first 96 bits of the state hash once, after the last. The page rebuilds the state with the very
+reducers the server used and compares ``state_hash(state)`` with that check
+(``events.wire.hash_matches``); once they agree, the envelope keeps the whole hash the page
+computed, which is the logged one (so the log panel, the disputes and an export show the store's
+hash). A match proves the page shows the game the server holds; a mismatch is shown, never
+hidden. The envelopes between carry no hash (None): there is nothing to compare there, and they
+are not hashed.
 
 A page that joins a game folds the whole catch-up, checks the newest hash at once (the state on
 screen), and checks the older frames' hashes in the background, a few per timer tick; every frame
@@ -23,7 +26,7 @@ from client.i18n import t
 from events.canonical import state_hash
 from events.log import ELIDED, Envelope, Table
 from events.snapshot import decode_snapshot
-from events.wire import frame_envelopes
+from events.wire import frame_envelopes, hash_matches
 
 
 class Gap(Exception):
@@ -94,8 +97,11 @@ class Follower:
         """Fold an ``events`` frame; the envelopes not held before (a resend after reconnecting is
         skipped). Raises Gap, DecodeError (nothing folded) or LogError (what came before the fault stays folded)."""
         held = self.seq
-        started = self.envelopes[0].at if held else None  # GameStarted's time: the base of the frame's times
-        envelopes = [envelope for envelope in frame_envelopes(self.game, game_id, frame, started)
+        started = seats = None
+        if held:  # GameStarted's time and seats: the base of the frame's times, what its seat indexes name
+            first = self.envelopes[0]
+            started, seats = first.at, getattr(first.event, "seats", None)
+        envelopes = [envelope for envelope in frame_envelopes(self.game, game_id, frame, started, seats=seats)
                      if envelope.seq > held]
         if envelopes and envelopes[0].seq != held + 1:
             raise Gap(held + 1, envelopes[0].seq)
@@ -125,17 +131,20 @@ class Follower:
         return self.states[seq - 2] if 2 <= seq <= len(self.states) + 1 else None
 
     def check(self, seq: int) -> bool:
-        """Compare the page's hash after ``seq`` with the logged one; True if they match."""
+        """Compare the page's hash after ``seq`` with the one sent (a frame's 96-bit check, or a log
+        line's whole hash); True if they match, and the envelope then holds the whole hash."""
         index = seq - 1
         folded = state_hash(self.states[index])
-        logged = self.envelopes[index].hash
+        envelope = self.envelopes[index]
+        logged = envelope.hash
         if not self.checked[index] and logged is not None:
             self.done += 1
         self.checked[index] = True
-        if folded != logged:
+        if not hash_matches(folded, logged):
             if self.mismatch is None or seq < self.mismatch[0]:
                 self.mismatch = (seq, logged, folded)
             return False
+        envelope.hash = folded  # the logged hash, whole: the frame sent its first 96 bits
         return True
 
     def check_latest(self) -> None:

@@ -130,6 +130,12 @@ class Connection:
             frame = json.loads(text)
         except Exception as error:  # a frame we cannot read is shown, and the socket stays up
             frame = {"type": "error", "code": "bad-frame", "message": t("error.unreadable_frame", error=fault_words(error))}
+        if type(frame) is list:  # an events frame, the one frame that is an array (docs/protocol.md)
+            self.on_frame(frame)
+            return
+        if type(frame) is not dict:
+            frame = {"type": "error", "code": "bad-frame",
+                     "message": t("error.unreadable_frame", error=t("wire.not_a_frame"))}
         if frame.get("type") == "welcome":
             self.greeted = True
             self.failures = 0

@@ -2,14 +2,14 @@
 
 The store and the log keep one envelope per event (``events.log``), each with its command, its
 hash and its time. On the wire a client gets one ``events`` frame per accepted command
-(``docs/protocol.md``): the command, its seat, its id and its time written once per *run* (the
-envelopes that share them), the state hash once (after the frame's last event), and each record
-by the **wire schema** both ends know from ``events/``: the event and command types of the game's
-newest rules version, sorted by name, each with its field list (``Schema``)::
+(``docs/protocol.md``), the one server frame that is a JSON array, ``[seq, hash, run, …]``: the
+command, its seat, its id and its time written once per *run* (the envelopes that share them),
+``[seat, command_id, command, at, event, …]``, the state hash's first 96 bits once (after the
+frame's last event), and each record by the **wire schema** both ends know from ``events/``: the
+event and command types of the game's newest rules version, sorted by name, each with its field
+list (``Schema``)::
 
-    {"type": "events", "seq": 13, "hash": "<43 base64url>",
-     "runs": [["blue", "c-17", [2, 2], 1402113,
-               [[4, "blue", null, 2, [2], []], [9, "blue", "red", 2]]]]}
+    [13, "<16 base64url>", [1, "c-17", [3, 2], 1402113, [6, 1, null, 2, [2], []], [13, 1, 0, 2]]]
 
 - a record whose data is exactly its class's fields, in order, and whose envelope cites the
   clause the record itself names (its ``rule`` field, else its class's ``RULE``), goes as
@@ -19,18 +19,25 @@ newest rules version, sorted by name, each with its field list (``Schema``)::
   ``[type, data, rule]`` or ``[type, data, rule, dice]`` for an event, ``[type, data]`` for a
   command. Nothing is inferred that the reader cannot check: the reader rebuilds exactly the
   envelope's data, and ``Envelope.from_dict`` checks every field.
+- a seat (a run's, and a positional record's seat field: ``seat``, ``…_seat``, ``winner``) is its
+  index in GameStarted's ``seats`` (which the ``welcome`` repeats, and the log's first frame
+  spells); a seat field holding an integer sends its record by its names, so an index always
+  reads back as the seat it was.
 - the time is an integer, the microseconds since the game's start (its ``GameStarted``'s
   ``at``, which the ``welcome`` names as ``started``, and the log's first frame spells), when
   both are spelt as the server spells them (``2026-11-29T15:02:11.402113Z``); any other time is
   the string itself, none is null.
-- the hash is the SHA-256's 32 bytes in base64url without padding (43 characters, RFC 4648 §5)
-  when the envelope's hash is 64 lowercase hex digits, else ``[the string]``.
+- the hash is the first 12 of the SHA-256's 32 bytes in base64url (16 characters, RFC 4648 §5)
+  when the envelope's hash is 64 lowercase hex digits, else ``[the string]``: a check that the
+  reader compares with the hash it computes (``hash_matches``), not the hash itself.
+- the sender's copy of its command's frame ends with ``ACK_MARK`` (1): it is also the command's
+  ``ack`` (``frame_ack``), and no ack frame follows it.
 
 ``frame_data`` is the one spelling (the server encodes its result with msgspec); ``frame_dicts``
 and ``frame_envelopes`` read a frame back into envelopes, every field checked, with the frame's
-hash on its last envelope and ``None`` on the others (a reader that wants them folds and hashes:
-``client/follow.py`` checks the frame's hash once). A fault raises ``DecodeError`` with its ``$``
-path, never another exception. Standard library only; runs in Brython.
+check (24 hex digits) on its last envelope and ``None`` on the others (a reader folds and hashes:
+``client/follow.py`` compares once, then keeps the whole hash it computed). A fault raises
+``DecodeError`` with its ``$`` path, never another exception. Standard library only; runs in Brython.
 """
 
 from __future__ import annotations
@@ -44,8 +51,8 @@ if TYPE_CHECKING:
 
     from events.game import Game
 
-FRAME_TYPE = "events"
-FRAME_FIELDS = ("type", "seq", "hash", "runs")
+ACK_MARK = 1  # an events frame's last item when it is also the sender's ack of its command
+ACK_TAIL = ",1]"  # the mark, as the server appends it to the frame's text
 MOST_SEQ = 2**53  # beyond it a browser's JSON numbers are no longer exact
 MOST_OFFSET = 10**15  # µs, ~31 years: a time offset beyond it is no game's
 MOST_DEPTH = 32  # nesting of one field's value (server/frames.py's MAX_JSON_DEPTH for a whole frame)
@@ -62,7 +69,7 @@ class Schema:
     its fields in wire order). Every version's records read through it, as every reader decodes
     logs with the newest registry (``docs/protocol.md``, "Rules versions")."""
 
-    __slots__ = ("events", "event_at", "commands", "command_at", "rule_at", "rules")
+    __slots__ = ("events", "event_at", "commands", "command_at", "rule_at", "rules", "event_seats", "command_seats")
 
     def __init__(self, game: Game) -> None:
         newest = game.newest()
@@ -73,6 +80,19 @@ class Schema:
         # Per event type: the place of its ``rule`` field among its values (-1: none), for the rule it names.
         self.rule_at = tuple([cls.__slots__.index("rule") if "rule" in cls.__slots__ else -1 for cls in self.events])
         self.rules = tuple([getattr(cls, "RULE", None) for cls in self.events])  # each type's own clause
+        # Per type: the places of its seat fields among its values, spelt as the seat's index (_seat_places).
+        self.event_seats = tuple([_seat_places(cls) for cls in self.events])
+        self.command_seats = tuple([_seat_places(cls) for cls in self.commands])
+
+
+def _seat_places(cls: type) -> tuple:
+    """The places of a record's seat fields (``seat``, ``…_seat``, ``winner``) among its fields.
+
+    By name: a field so named that holds a seat of the game goes as the seat's index in the game's
+    seat list (GameStarted's ``seats``); one holding an integer sends its record by its names, so an
+    index read back is always a seat (docs/protocol.md)."""
+    return tuple([place for place, name in enumerate(cls.__slots__)
+                  if name == "seat" or name == "winner" or name.endswith("_seat")])
 
 
 def _classes(registry: Any) -> tuple:
@@ -236,45 +256,57 @@ def _clock(started: Any) -> _Clock | None:
 
 
 _TRIPLES: dict = {}  # 3 lowercase hex digits -> 2 base64url characters, built by the first hash spelt
+PREFIX_DIGITS = 24  # hex digits of the hash an events frame carries: 96 bits (docs/protocol.md, "the hash")
+PREFIX_CHARS = 16  # the same 96 bits in base64url
 
 
 def hash_to_wire(hash_: Any) -> Any:
-    """A 64-lowercase-hex SHA-256 -> its 32 bytes in base64url, unpadded (43 characters); another string -> [it].
+    """A 64-lowercase-hex SHA-256 -> its first 96 bits (24 hex digits) in base64url, 16 characters;
+    another string (or None) -> [it], whole.
 
-    Three hex digits (12 bits) are two base64url characters; the 64th digit's 4 bits and two zero
-    bits, as RFC 4648 pads, the 43rd."""
-    if type(hash_) is str and len(hash_) == 64:
+    Three hex digits (12 bits) are two base64url characters, so 24 digits are 16 characters and no
+    padding. The frame's check, not the hash: the reader compares it with the prefix of the hash it
+    computes itself (``hash_matches``), and takes its own whole hash once they agree."""
+    if type(hash_) is str and len(hash_) == 64 and not hash_.strip(_HEX):
         triples = _TRIPLES
         if not triples:
             for number in range(4096):
                 triples[_HEX[number >> 8] + _HEX[(number >> 4) & 15] + _HEX[number & 15]] = (
                     _B64[number >> 6] + _B64[number & 63])
-        parts = [triples.get(hash_[index:index + 3]) for index in range(0, 63, 3)]
-        last = _HEX.find(hash_[63])
-        if last >= 0 and None not in parts:
-            parts.append(_B64[last << 2])
-            return "".join(parts)
+        return "".join([triples[hash_[index:index + 3]] for index in range(0, PREFIX_DIGITS, 3)])
     return [hash_]
 
 
 _SIXBITS = {ord(char): f"{index:06b}" for index, char in enumerate(_B64)}  # str.translate: a character -> its bits
 
 
-def hash_from_wire(value: Any, where: str) -> str:
-    """``hash_to_wire``'s inverse; DecodeError with ``where`` for anything it cannot have made.
+def hash_from_wire(value: Any, where: str) -> Any:
+    """``hash_to_wire``'s inverse: the 24 hex digits of a 16-character check, or the string of
+    ``[a string]``; DecodeError with ``where`` for anything it cannot have made.
 
-    Through builtins (``str.translate``, ``int``, ``format``), not a loop over the characters: in
-    Brython that loop cost ~0.3–0.6 ms a hash, most of a catch-up's reading (docs/performance.md)."""
+    Through builtins (``str.translate``, ``int``, ``hex``), not a loop over the characters: in
+    Brython that loop cost ~0.3–0.6 ms a hash (docs/performance.md)."""
     if type(value) is str:
-        if len(value) == 43:
+        if len(value) == PREFIX_CHARS:
             bits = value.translate(_SIXBITS)
-            # A character outside the alphabet stays one character: then there are fewer than 258 bits.
-            if len(bits) == 258 and bits[256:] == "00":
-                return hex(int(bits[:256], 2) | 1 << 256)[3:]  # 64 digits, leading zeros kept
-        raise DecodeError(f"{where}: expected a hash as 43 base64url characters, got {_shown(value)}")
-    if type(value) is list and len(value) == 1 and type(value[0]) is str:
+            # A character outside the alphabet stays one character: then there are fewer than 96 bits.
+            if len(bits) == 6 * PREFIX_CHARS:
+                return hex(int(bits, 2) | 1 << 96)[3:]  # 24 digits, leading zeros kept
+        raise DecodeError(f"{where}: expected a hash prefix as {PREFIX_CHARS} base64url characters, got {_shown(value)}")
+    if type(value) is list and len(value) == 1 and (type(value[0]) is str or value[0] is None):
         return value[0]
-    raise DecodeError(f"{where}: expected a hash (43 base64url characters, or [a string]), got {_shown(value)}")
+    raise DecodeError(f"{where}: expected a hash ({PREFIX_CHARS} base64url characters, or [a string]), "
+                      f"got {_shown(value)}")
+
+
+def hash_matches(full: Any, check: Any) -> bool:
+    """Whether the whole hash ``full`` (64 hex digits, as ``state_hash`` gives it) is the one a frame's
+    check names: its first 24 digits, or, from ``[a string]``, the whole string."""
+    if type(full) is not str or type(check) is not str:
+        return full is None and check is None
+    if len(check) == PREFIX_DIGITS:
+        return len(full) == 64 and full[:PREFIX_DIGITS] == check
+    return full == check
 
 
 def _shown(value: Any) -> str:
@@ -291,13 +323,15 @@ def _shown(value: Any) -> str:
 # --- spelling ---------------------------------------------------------------------------------------
 
 
-def frame_data(game: Game, envelopes: list, started: str | None = None) -> dict:
-    """The ``events`` frame (a dict, ready to encode) of consecutive envelopes, as one viewer may see
-    them; ``started`` is the game's GameStarted ``at`` (the base of the frame's times)."""
-    return frame_from_dicts(game, [envelope.to_dict() for envelope in envelopes], started)
+def frame_data(game: Game, envelopes: list, started: str | None = None, seats: Any = None) -> list:
+    """The ``events`` frame (a list, ready to encode) of consecutive envelopes, as one viewer may see
+    them; ``started`` is the game's GameStarted ``at`` (the base of the frame's times), ``seats`` its
+    ``seats`` (each seat goes as its index there)."""
+    return frame_from_dicts(game, [envelope.to_dict() for envelope in envelopes], started, None, seats)
 
 
-def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, spell_hash: Any = None) -> dict:
+def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, spell_hash: Any = None,
+                     seats: Any = None) -> list:
     """``frame_data`` from the envelopes' ``Envelope.to_dict()`` (the shell has them from encoding
     them for its store: not built twice). The dicts are read, not changed. ``spell_hash`` may replace
     ``hash_to_wire`` by a faster function giving the same (the server's, with CPython's base64)."""
@@ -306,12 +340,15 @@ def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, sp
     wire = schema(game)
     base = at_micros(started)
     low, high = (0, 0) if base is None else (base - MOST_OFFSET, base + MOST_OFFSET)
-    runs: list = []
+    seat_at = _seat_index(seats)
+    frame: list = [envelopes[0]["seq"], None]
+    run: list = []
     key = None
     for envelope in envelopes:
         body = envelope["command"]
         at = envelope["at"]
-        here = (envelope["seat"], envelope["command_id"], body, at)
+        seat = envelope["seat"]
+        here = (seat, envelope["command_id"], body, at)
         if here != key:
             key = here
             # The log's first run (GameStarted's) spells its time: a reader from seq 1 finds the base there.
@@ -320,34 +357,65 @@ def frame_from_dicts(game: Game, envelopes: list, started: str | None = None, sp
                 micros = at_micros(at)
                 if micros is not None and low <= micros <= high:
                     when = micros - base
-            runs.append([envelope["seat"], envelope["command_id"], _command_entry(wire, body), when, []])
-        runs[-1][4].append(_event_entry(wire, envelope))
-    hash_ = (spell_hash or hash_to_wire)(envelopes[-1]["hash"])
-    return {"type": FRAME_TYPE, "seq": envelopes[0]["seq"], "hash": hash_, "runs": runs}
+            run = [seat_at.get(seat, seat) if type(seat) is str else seat, envelope["command_id"],
+                   _command_entry(wire, body, seat_at), when]
+            frame.append(run)
+        run.append(_event_entry(wire, envelope, seat_at))
+    frame[1] = (spell_hash or hash_to_wire)(envelopes[-1]["hash"])
+    return frame
 
 
-def _command_entry(wire: Schema, body: Any) -> Any:
+def _seat_index(seats: Any) -> dict:
+    """A game's seat -> its index in GameStarted's ``seats`` ({} when they are not known or not strings)."""
+    if type(seats) is not tuple and type(seats) is not list:
+        return {}
+    found = {}
+    for index, seat in enumerate(seats):
+        if type(seat) is not str or seat in found:
+            return {}
+        found[seat] = index
+    return found
+
+
+def _positional(index: int, values: Any, places: tuple, seat_at: dict) -> list | None:
+    """``[index, value, …]`` with each seat field's seat as its index; None if a seat field holds an
+    integer (the reader would take it for an index: the record goes by its names)."""
+    entry = [index]
+    entry.extend(values)
+    for place in places:
+        value = entry[place + 1]
+        kind = type(value)
+        if kind is str:
+            found = seat_at.get(value)
+            if found is not None:
+                entry[place + 1] = found
+        elif kind is int:
+            return None
+    return entry
+
+
+def _command_entry(wire: Schema, body: Any, seat_at: dict) -> Any:
     if body is None:
         return None
     name, data = body["type"], body["data"]
     index = wire.command_at.get(name)
     if index is not None and tuple(data) == wire.commands[index].__slots__:
-        entry = [index]
-        entry.extend(data.values())
-        return entry
+        entry = _positional(index, data.values(), wire.command_seats[index], seat_at)
+        if entry is not None:
+            return entry
     return [name, data]
 
 
-def _event_entry(wire: Schema, envelope: dict) -> list:
+def _event_entry(wire: Schema, envelope: dict, seat_at: dict) -> list:
     name, data = envelope["type"], envelope["data"]
     index = wire.event_at.get(name)
     if index is not None and envelope["dice"] is None and tuple(data) == wire.events[index].__slots__:
-        entry = [index]
-        entry.extend(data.values())
         at = wire.rule_at[index]
         # The clause the record names itself (``events.game.rule_of``): its rule field, else its class's RULE.
-        if envelope["rule"] == ((entry[at + 1] if at >= 0 else None) or wire.rules[index]):
-            return entry
+        if envelope["rule"] == ((data["rule"] if at >= 0 else None) or wire.rules[index]):
+            entry = _positional(index, data.values(), wire.event_seats[index], seat_at)
+            if entry is not None:
+                return entry
     entry = [name, data, envelope["rule"]]
     if envelope["dice"] is not None:
         entry.append(envelope["dice"])
@@ -399,11 +467,13 @@ def _too_deep(value: Any, where: str) -> None:
                     stack.append((inner, depth + 1))
 
 
-def frame_dicts(game: Game, game_id: str, frame: Any, started: str | None = None, where: str = "$") -> list:
-    """An ``events`` frame -> its envelopes as ``Envelope.to_dict()`` dicts (hash: the frame's on the
-    last, None on the others); DecodeError with the ``$`` path of the first fault. ``started`` is
-    the game's GameStarted ``at`` (the welcome's ``started``), the base of the frame's times."""
-    seq, hash_, runs = _read(game, frame, started, where)
+def frame_dicts(game: Game, game_id: str, frame: Any, started: str | None = None, where: str = "$",
+                seats: Any = None) -> list:
+    """An ``events`` frame -> its envelopes as ``Envelope.to_dict()`` dicts (hash: the frame's check on
+    the last, ``hash_from_wire``'s, None on the others); DecodeError with the ``$`` path of the first
+    fault. ``started`` is the game's GameStarted ``at`` (the welcome's ``started``), the base of the
+    frame's times; ``seats`` its ``seats`` (the welcome's), what the seat indexes name."""
+    seq, hash_, runs = _read(game, frame, started, seats, where)
     out: list = []
     for seat, command_id, command, _, at, events in runs:
         for cls, name, data, rule, dice, _ in events:
@@ -416,11 +486,12 @@ def frame_dicts(game: Game, game_id: str, frame: Any, started: str | None = None
     return out
 
 
-def frame_envelopes(game: Game, game_id: str, frame: Any, started: str | None = None, where: str = "$") -> list:
+def frame_envelopes(game: Game, game_id: str, frame: Any, started: str | None = None, where: str = "$",
+                    seats: Any = None) -> list:
     """An ``events`` frame -> its Envelopes, every field checked as ``Envelope.from_dict`` checks it
-    (each record built as the game's registry builds it, a run's command once); the hash is the
-    frame's on the last envelope, None on the others."""
-    seq, hash_, runs = _read(game, frame, started, where)
+    (each record built as the game's registry builds it, a run's command once); the last envelope's
+    hash is the frame's check (``hash_matches`` compares a whole hash with it), None on the others."""
+    seq, hash_, runs = _read(game, frame, started, seats, where)
     registry = game.events
     mine = registry.by_type
     out: list = []
@@ -460,60 +531,107 @@ def _record(registry: Any, cls: type, values: list, path: str) -> Any:
         raise DecodeError(f"{path}: event {cls.TYPE!r}: {error}") from None
 
 
-def _read(game: Game, frame: Any, started: Any, where: str) -> tuple:
+def frame_ack(frame: list) -> dict | None:
+    """The ack an events frame carries (its last item ``ACK_MARK``: the sender's copy of its command's
+    frame), as the ``ack`` frame spells it: the first run's command id, the frame's first and last
+    seq; None for a frame without it. For a frame ``frame_envelopes`` read (the mark checked there)."""
+    if type(frame) is not list or len(frame) < 4 or frame[-1] != ACK_MARK or type(frame[-1]) is not int \
+            or type(frame[0]) is not int:
+        return None
+    count = 0
+    for run in frame[2:-1]:
+        if type(run) is not list or len(run) < 5:
+            return None
+        count += len(run) - 4
+    return {"type": "ack", "id": frame[2][1], "first": frame[0], "last": frame[0] + count - 1}
+
+
+def _first_seats(runs: list) -> Any:
+    """GameStarted's ``seats`` in the log's first frame (its first event, by its names), else None."""
+    run = runs[0]
+    if type(run) is list and len(run) >= 5 and type(run[4]) is list and len(run[4]) >= 2 \
+            and run[4][0] == "GameStarted" and type(run[4][1]) is dict:
+        return run[4][1].get("seats")
+    return None
+
+
+def _read(game: Game, frame: Any, started: Any, seats: Any, where: str) -> tuple:
     """A frame checked and spelt out: (seq, hash, runs), each run (seat, command_id, command as
     ``{"type", "data"}`` or None, the command's path, at, events), each event (its class if it came
     positional else None, type, its values or its data, rule, dice, its path)."""
-    if type(frame) is not dict:
-        raise DecodeError(f"{where}: expected an events frame object, got {type(frame).__name__}")
-    if len(frame) != 4 or "type" not in frame or "seq" not in frame or "hash" not in frame or "runs" not in frame:
-        unknown = sorted(name for name in frame if name not in FRAME_FIELDS)
-        if unknown:
-            raise DecodeError(f"{where}: events frame has unknown field {_shown(unknown[0])}")
-        missing = [name for name in FRAME_FIELDS if name not in frame]
-        raise DecodeError(f"{where}: events frame is missing {', '.join(repr(m) for m in missing)}")
-    if frame["type"] != FRAME_TYPE:
-        raise DecodeError(f"{where}.type: expected 'events', got {_shown(frame['type'])}")
-    seq = frame["seq"]
+    if type(frame) is not list:
+        raise DecodeError(f"{where}: expected an events frame [seq, hash, run, …], got {_kind(frame)}")
+    if len(frame) < 3:
+        raise DecodeError(f"{where}: expected an events frame [seq, hash, run, …], got a list of {len(frame)}")
+    if type(frame[-1]) is not list and len(frame) >= 4:
+        if frame[-1] != ACK_MARK or type(frame[-1]) is not int:
+            raise DecodeError(f"{where}[{len(frame) - 1}]: expected a run [seat, command_id, command, at, event, …] "
+                              f"or the ack mark {ACK_MARK}, got {_shown(frame[-1])}")
+        frame = frame[:-1]
+    seq = frame[0]
     if type(seq) is not int or not 1 <= seq <= MOST_SEQ:
-        raise DecodeError(f"{where}.seq: expected a positive integer of at most 2**53, got {_shown(seq)}")
-    hash_ = hash_from_wire(frame["hash"], f"{where}.hash")
-    runs = frame["runs"]
-    if type(runs) is not list or not runs:
-        raise DecodeError(f"{where}.runs: expected a non-empty list of runs, got {_shown(runs)}")
+        raise DecodeError(f"{where}[0]: expected a seq, a positive integer of at most 2**53, got {_shown(seq)}")
+    hash_ = hash_from_wire(frame[1], f"{where}[1]")
+    runs = frame[2:]
     wire = schema(game)
-    if started is None and seq == 1 and type(runs[0]) is list and len(runs[0]) == 5:
-        started = runs[0][3]  # the log's first frame: GameStarted's own time is the base
+    if seq == 1:
+        if started is None and type(runs[0]) is list and len(runs[0]) >= 5:
+            started = runs[0][3]  # the log's first frame: GameStarted's own time is the base
+        if seats is None:
+            seats = _first_seats(runs)
     clock = _clock(started)
+    seat_list = seats if _seat_index(seats) else None
     out: list = []
     count = 0
-    r = 0
+    r = 2
     for run in runs:
-        at_run = f"{where}.runs[{r}]"
-        if type(run) is not list or len(run) != 5:
-            raise DecodeError(f"{at_run}: expected [seat, command_id, command, at, events], got {_shown(run)}")
-        seat, command_id, command, at, events = run
+        at_run = f"{where}[{r}]"
+        if type(run) is not list or len(run) < 5:
+            raise DecodeError(f"{at_run}: expected a run [seat, command_id, command, at, event, …], got {_shown(run)}")
+        seat, command_id, command, at = run[0], run[1], run[2], run[3]
         if seat is not None and type(seat) is not str:
-            _string(seat, f"{at_run}[0]")
+            seat = _read_seat(seat, seat_list, f"{at_run}[0]")
         if command_id is not None and type(command_id) is not str:
             _string(command_id, f"{at_run}[1]")
         if command is not None:
-            command = _read_command(wire, command, f"{at_run}[2]")
+            command = _read_command(wire, command, seat_list, f"{at_run}[2]")
         if at is not None and type(at) is not str:
             at = _read_at(at, clock, started, f"{at_run}[3]")
-        if type(events) is not list or not events:
-            raise DecodeError(f"{at_run}[4]: expected a non-empty list of events, got {_shown(events)}")
         read = []
-        e = 0
-        for event in events:
-            read.append(_read_event(wire, event, f"{at_run}[4][{e}]"))
+        e = 4
+        for event in run[4:]:
+            read.append(_read_event(wire, event, seat_list, f"{at_run}[{e}]"))
             e += 1
-        count += e
+        count += e - 4
         out.append((seat, command_id, command, f"{at_run}[2]", at, read))
         r += 1
     if seq + count - 1 > MOST_SEQ:
-        raise DecodeError(f"{where}.seq: its {count} events would pass seq 2**53")
+        raise DecodeError(f"{where}[0]: its {count} events would pass seq 2**53")
     return seq, hash_, out
+
+
+def _kind(value: Any) -> str:
+    return "an object" if type(value) is dict else type(value).__name__
+
+
+def _read_seat(value: Any, seats: Any, where: str) -> str:
+    """A seat field that is not a string or null: the index of a seat in GameStarted's ``seats``."""
+    if type(value) is not int:
+        raise DecodeError(f"{where}: expected a seat (its index, a string or null), got {_shown(value)}")
+    if seats is None:
+        raise DecodeError(f"{where}: a seat's index, but the game's seats are not known")
+    if not 0 <= value < len(seats):
+        raise DecodeError(f"{where}: no seat {value}: the game has {len(seats)} seats ({', '.join(seats)})")
+    return seats[value]
+
+
+def _seats_read(values: list, places: tuple, seats: Any, where: str) -> list:
+    """A positional record's values with each seat field's index read as its seat (``values`` is the
+    reader's own copy of the entry's)."""
+    for place in places:
+        if type(values[place]) is int:  # only an index: a seat field's other values are as they were
+            values[place] = _read_seat(values[place], seats, f"{where}[{place + 1}]")
+    return values
 
 
 def _arity(cls: type, values: list, kind: str, where: str) -> list:
@@ -530,7 +648,7 @@ def _arity(cls: type, values: list, kind: str, where: str) -> list:
     return values
 
 
-def _read_command(wire: Schema, entry: Any, where: str) -> Any:
+def _read_command(wire: Schema, entry: Any, seats: Any, where: str) -> Any:
     if type(entry) is not list or not entry:
         raise DecodeError(f"{where}: expected a command ([index, value, …] or [type, data]) or null, got {_shown(entry)}")
     head = entry[0]
@@ -538,7 +656,8 @@ def _read_command(wire: Schema, entry: Any, where: str) -> Any:
         if not 0 <= head < len(wire.commands):
             raise DecodeError(f"{where}[0]: no command type {head} in the wire schema ({len(wire.commands)} types)")
         cls = wire.commands[head]
-        return {"type": cls.TYPE, "data": dict(zip(cls.__slots__, _arity(cls, entry[1:], "command", where)))}
+        values = _seats_read(_arity(cls, entry[1:], "command", where), wire.command_seats[head], seats, where)
+        return {"type": cls.TYPE, "data": dict(zip(cls.__slots__, values))}
     if type(head) is str and len(entry) == 2 and type(entry[1]) is dict:
         if "type" in entry[1]:
             raise DecodeError(f"{where}[1]: the command's type belongs in {where}[0], not in its data")
@@ -560,7 +679,7 @@ def _read_at(at: Any, clock: _Clock | None, started: Any, where: str) -> Any:
     raise DecodeError(f"{where}: expected a time (µs since the start, a string or null), got {_shown(at)}")
 
 
-def _read_event(wire: Schema, entry: Any, where: str) -> tuple:
+def _read_event(wire: Schema, entry: Any, seats: Any, where: str) -> tuple:
     """An event entry -> (its class if positional else None, type, values or data, rule, dice, where)."""
     if type(entry) is not list or not entry:
         raise DecodeError(f"{where}: expected an event ([index, value, …] or [type, data, rule(, dice)]), "
@@ -570,7 +689,7 @@ def _read_event(wire: Schema, entry: Any, where: str) -> tuple:
         if not 0 <= head < len(wire.events):
             raise DecodeError(f"{where}[0]: no event type {head} in the wire schema ({len(wire.events)} types)")
         cls = wire.events[head]
-        values = _arity(cls, entry[1:], "event", where)
+        values = _seats_read(_arity(cls, entry[1:], "event", where), wire.event_seats[head], seats, where)
         at = wire.rule_at[head]
         rule = (values[at] if at >= 0 else None) or wire.rules[head]  # as the encoder infers it
         if rule is not None and type(rule) is not str:

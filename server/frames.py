@@ -172,17 +172,28 @@ class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
     seat: str | None
     head: int
     started: str | None = None  # GameStarted's ``at``: the base of the events frames' times (events/wire.py)
+    seats: Any = None  # GameStarted's ``seats``: what the events frames' seat indexes name (events/wire.py)
 
 
-class Events(msgspec.Struct, tag="events", tag_field="type"):
-    """One command's envelopes (``events/wire.py``); decoded here by tests and the bench only."""
+class Events(msgspec.Struct):
+    """One command's envelopes, ``[seq, hash, run, …]`` on the wire (``events/wire.py``): the one
+    server frame that is a JSON array, not an object with a ``type``. Read by ``decode_server_frame``
+    (tests and the bench; the page reads it with ``events/wire.py``)."""
 
     seq: int
-    hash: Any  # 43 base64url characters, or [a string] (events/wire.py)
-    runs: list
+    hash: Any  # 16 base64url characters (the hash's first 96 bits), or [a string] (events/wire.py)
+    runs: list  # each [seat, command_id, command, at, event, …]
+    ack: bool = False  # the sender's copy: it acknowledges the frame's command (docs/protocol.md)
 
     def count(self) -> int:
-        return sum(len(run[4]) for run in self.runs)
+        return sum(len(run) - 4 for run in self.runs)
+
+    def as_list(self) -> list:
+        return [self.seq, self.hash, *self.runs, wire.ACK_MARK] if self.ack else [self.seq, self.hash, *self.runs]
+
+    def ack_frame(self) -> Ack | None:
+        """The ``Ack`` this frame carries (the sender's copy of its command's frame), else None."""
+        return Ack(self.runs[0][1], self.seq, self.seq + self.count() - 1) if self.ack else None
 
 
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):
@@ -205,10 +216,24 @@ class Error(msgspec.Struct, tag="error", tag_field="type"):
     id: str | None = None
 
 
-ServerFrame = Welcome | Events | Ack | Rejected | Error
+ServerFrame = Welcome | Ack | Rejected | Error
 _encoder = msgspec.json.Encoder()
 _sorted_encoder = msgspec.json.Encoder(order="sorted")  # envelopes: the reference spelling's key order
 server_frame_decoder = msgspec.json.Decoder(ServerFrame)  # for tests and the bench's clients
+_list_decoder = msgspec.json.Decoder(list)
+
+
+def decode_server_frame(text: str | bytes) -> Any:
+    """A server frame for tests and the bench: an ``Events`` (a JSON array), else the tagged union's."""
+    first = text[:1]
+    if first == "[" or first == b"[":
+        items = _list_decoder.decode(text)
+        if len(items) < 3:
+            raise msgspec.ValidationError(f"expected an events frame [seq, hash, run, …], got a list of {len(items)} - at `$`")
+        if len(items) > 3 and items[-1] == wire.ACK_MARK and type(items[-1]) is int:
+            return Events(items[0], items[1], items[2:-1], True)
+        return Events(items[0], items[1], items[2:])
+    return server_frame_decoder.decode(text)
 
 
 def encode(frame: msgspec.Struct) -> str:
@@ -231,23 +256,25 @@ def encode_envelope(envelope: Envelope | dict) -> str:
     return _sorted_encoder.encode(envelope if isinstance(envelope, dict) else envelope.to_dict()).decode("utf-8")
 
 
-def events_frame(game: Any, envelopes: list, started: str | None = None) -> str:
+def events_frame(game: Any, envelopes: list, started: str | None = None, seats: Any = None) -> str:
     """The ``events`` frame of consecutive envelopes (``events.wire.frame_data``: the wire schema of
-    ``game``, times since ``started``, GameStarted's ``at``), as JSON text; an item may be the
-    envelope's ``to_dict()`` already (``events.wire.frame_from_dicts``)."""
+    ``game``, times since ``started``, GameStarted's ``at``, seats as their index in ``seats``,
+    GameStarted's), as JSON text; an item may be the envelope's ``to_dict()`` already
+    (``events.wire.frame_from_dicts``)."""
     dicts = [item if isinstance(item, dict) else item.to_dict() for item in envelopes]
-    return _encoder.encode(wire.frame_from_dicts(game, dicts, started, hash_to_wire)).decode("utf-8")
+    return _encoder.encode(wire.frame_from_dicts(game, dicts, started, hash_to_wire, seats)).decode("utf-8")
 
 
 def hash_to_wire(hash_: Any) -> Any:
-    """``events.wire.hash_to_wire`` in C (base64 and bytes.hex): the same 43 characters, ~5 times faster."""
+    """``events.wire.hash_to_wire`` in C (base64 and bytes.hex): the same 16 characters (the first 96
+    bits), several times faster."""
     if type(hash_) is str and len(hash_) == 64:
         try:
             digest = bytes.fromhex(hash_)
         except ValueError:
             return [hash_]
         if digest.hex() == hash_:  # 64 lowercase hex digits, nothing else (fromhex takes upper case, spaces)
-            return base64.urlsafe_b64encode(digest)[:43].decode("ascii")
+            return base64.urlsafe_b64encode(digest[:12]).decode("ascii")
     return [hash_]
 
 
@@ -263,10 +290,9 @@ def history_frame(events_frames: list[str]) -> str:
     return _encoder.encode({"type": "history", "frames": [msgspec.Raw(text) for text in events_frames]}).decode("utf-8")
 
 
-def frame_envelopes(game: Any, game_id: str, frame: Events, started: str | None = None) -> list:
+def frame_envelopes(game: Any, game_id: str, frame: Events, started: str | None = None, seats: Any = None) -> list:
     """A decoded ``events`` frame -> its Envelopes (``events.wire.frame_envelopes``)."""
-    return wire.frame_envelopes(game, game_id, {"type": "events", "seq": frame.seq, "hash": frame.hash,
-                                                "runs": frame.runs}, started)
+    return wire.frame_envelopes(game, game_id, frame.as_list(), started, seats=seats)
 
 
 class EnvelopeWire(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

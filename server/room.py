@@ -185,7 +185,7 @@ class Room:
                 frame = self._sent.get(key)
                 if frame is None:
                     items = [item if redacted else self._dicts.get(item.seq, item) for item, redacted in zip(run, marks)]
-                    frame = self._sent[key] = frames.events_frame(self.game, items, self.started)
+                    frame = self._sent[key] = frames.events_frame(self.game, items, self.started, self.seats)
                 out.append(frame)
             run, marks = [], []
         return out
@@ -195,6 +195,12 @@ class Room:
         """GameStarted's ``at``: the base of the times in this game's events frames (events/wire.py)."""
         envelopes = self.table.envelopes
         return envelopes[0].at if envelopes else None
+
+    @property
+    def seats(self) -> Any:
+        """GameStarted's ``seats``: an events frame spells each seat as its index there (events/wire.py)."""
+        envelopes = self.table.envelopes
+        return getattr(envelopes[0].event, "seats", None) if envelopes else None
 
     def _frames_for(self, envelopes: list[Envelope], seat: str | None, batches: list | None = None,
                     over: bool | None = None) -> list[str]:
@@ -234,7 +240,8 @@ class Room:
                 return
             connection.seat, connection.token = seat, frame.token
             connection.transition(ConnectionState.GREETED)
-            welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head, self.started))
+            welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head, self.started,
+                                                     self.seats))
             joined = await self._snapshot_join(seat) if frame.snapshot and frame.since == 0 else None
             history = 0
             if joined is None:
@@ -333,8 +340,9 @@ class Room:
                 "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
             return
         async with self.lock:
-            reply = await self.submit(connection.seat, command, frame.id, received)
-        connection.send(reply)
+            reply = await self.submit(connection.seat, command, frame.id, received, connection)
+        if reply is not None:  # None: the ack went in the events frame (wire.ACK_MARK)
+            connection.send(reply)
         self.wake_bots()
 
     # --- chat (never folded: server/chat.py) ----------------------------------------------------------
@@ -434,11 +442,13 @@ class Room:
     def _refused(self, code: str) -> None:
         self.metrics.rejections.labels(code).inc()
 
-    async def submit(self, seat: str, command: Any, command_id: str, received: float | None = None) -> str:
+    async def submit(self, seat: str, command: Any, command_id: str, received: float | None = None,
+                     sender: Connection | None = None) -> str | None:
         """Rungs 4–5, the append and the broadcast, for a seat already checked; the sender's reply frame.
 
-        The caller holds ``self.lock``. ``received`` (perf_counter) times command-to-broadcast.
-        """
+        The caller holds ``self.lock``. ``received`` (perf_counter) times command-to-broadcast. With
+        ``sender``, its copy of the command's events frame may carry the ack (``wire.ACK_MARK``): then
+        the reply is None, there is nothing more to send it (docs/protocol.md)."""
         for _attempt in range(CONFLICT_RETRIES):
             # 4. repeated command id
             earlier = self.table.by_command.get(command_id)
@@ -486,11 +496,13 @@ class Room:
                 return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
             # Stored: only now does anyone hear of it.
             self._dicts = {envelope.seq: data for envelope, data in zip(logged, dicts)}
-            self._broadcast(logged)
+            acked = self._broadcast(logged, sender, command_id)
             if received is not None:
                 self.metrics.latency.observe(time.perf_counter() - received)
             if self.table.seq >= snapshots.due_after(self.snapshot_seq) and not self.table.undos.any():
                 await self._snapshot(before, logged)  # a game with undos takes no snapshots (snapshots.UndoInLog)
+            if acked:
+                return None
             return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, logged[-1].seq))
         self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
@@ -638,10 +650,13 @@ class Room:
         """One stored row folded into the Table, its hash checked (``Table.absorb``)."""
         return self.table.absorb(frames.decode_envelope(self.game, item.envelope))
 
-    def _broadcast(self, envelopes: list[Envelope]) -> None:
-        """Every client gets the events frames of ``envelopes`` (one per command), as its seat may see them."""
+    def _broadcast(self, envelopes: list[Envelope], sender: Connection | None = None,
+                   command_id: str | None = None) -> bool:
+        """Every client gets the events frames of ``envelopes`` (one per command), as its seat may see
+        them; True if ``sender``'s copy carried the ack of its command ``command_id`` (``_ack_fits``)."""
         if not self.clients or not envelopes:
-            return
+            return False
+        acked = False
         by_seat: dict = {}  # the frames of each seat (None: the spectators), cut once for all its sockets
         batches, over = wire.frame_batches(envelopes), bool(self.game.is_over(self.table.state))
         # Envelopes every seat may see in full (Game.visibility None, or the game over) go out alike
@@ -651,8 +666,23 @@ class Room:
             seat = None if public else client.seat
             if seat not in by_seat:
                 by_seat[seat] = self._frames_for(envelopes, seat, batches, over)
-            if not client.send_batch(by_seat[seat]):
+            sent = by_seat[seat]
+            if client is sender and not acked and self._ack_fits(sent, envelopes, client.seat, public, over, command_id):
+                sent, acked = [sent[0][:-1] + wire.ACK_TAIL], True
+            if not client.send_batch(sent):
                 self.clients.discard(client)
+        return acked
+
+    def _ack_fits(self, sent: list, envelopes: list[Envelope], seat: str | None, public: bool, over: bool,
+                  command_id: str | None) -> bool:
+        """Whether the sender's frames can carry its ack (``wire.ACK_MARK``): one frame holding every
+        envelope of the command as it is (none cut out or redacted for the sender), from its first,
+        whose run names ``command_id``, to the last, so the reader's ``wire.frame_ack`` gives the plain
+        ack's id, first and last."""
+        if len(sent) != 1 or command_id is None or envelopes[0].command_id != command_id:
+            return False
+        return public or all([visible_to(self.game, envelope, seat, over) is envelope for envelope in envelopes])
+
 
 def _who(seat: str | None) -> str:
     return "a spectator" if seat is None else f"seat {seat}"

@@ -31,6 +31,7 @@ from client.undo import strike
 from events.log import LogError
 from events.record import DecodeError
 from events.snapshot import SnapshotError
+from events.wire import frame_ack
 
 FIRST_ROWS = 40  # log rows drawn before a catch-up counts as done; the rest come just after
 HISTORY_TICK_MS = 25  # the log before a snapshot is folded in slices this long, between the page's own work
@@ -101,7 +102,7 @@ class PlayPage:
         if self.waiting is not None:  # the game's scripts are loading: keep the frames, in order
             self.waiting.append(frame)
             return
-        kind = frame.get("type")
+        kind = "events" if type(frame) is list else frame.get("type")  # events: the one array frame
         if kind == "welcome" and self.game is None and not self.scripts_loaded:
             mark("welcome")
             self.waiting = [frame]
@@ -111,6 +112,9 @@ class PlayPage:
             self.welcome(frame)
         elif kind == "events":
             self.events(frame)
+            ack = frame_ack(frame)  # the sender's copy of its command's frame is also its ack
+            if ack is not None:
+                self.on_frame(ack)
         elif kind == "snapshot":
             self.snapshot(frame)
         elif kind == "history":

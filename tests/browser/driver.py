@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 import events.games
 from events.log import Envelope, Table
-from events.wire import frame_dicts
+from events.wire import frame_ack, frame_dicts
 
 _ids = itertools.count(1)
 
@@ -60,8 +60,10 @@ class ScriptedGame:
     def _fold(self, frame: dict) -> None:
         """Fold an ``events`` frame's envelopes (those not held yet)."""
         table = self.table
-        started = table.envelopes[0].at if table.envelopes else None  # the base of the frame's times
-        for raw in frame_dicts(table.game, self.game_id, frame, started):
+        started = seats = None
+        if table.envelopes:  # the base of the frame's times, what its seat indexes name
+            started, seats = table.envelopes[0].at, table.envelopes[0].event.seats
+        for raw in frame_dicts(table.game, self.game_id, frame, started, seats=seats):
             if raw["seq"] == table.seq + 1:
                 envelope = Envelope.from_dict(table.game, dict(raw, hash=raw["hash"] or ""))
                 table.state = table.game.evolve(table.state, envelope.event)
@@ -71,7 +73,7 @@ class ScriptedGame:
         """Read the catch-up of this socket until the table holds ``head`` envelopes."""
         while self.table.seq < head:
             frame = self._receive(socket)
-            if frame["type"] == "events":
+            if type(frame) is list:  # an events frame
                 self._fold(frame)
 
     @property
@@ -91,13 +93,15 @@ class ScriptedGame:
         socket.send(json.dumps({"type": "command", "id": command_id, "command": {"type": command_type, "data": data}}))
         while True:
             frame = self._receive(socket)
-            if frame["type"] == "events":
+            if type(frame) is list:  # an events frame; the sender's copy of its command's carries the ack
                 self._fold(frame)
+                if frame_ack(frame) is not None and frame_ack(frame)["id"] == command_id:
+                    return frame_ack(frame)
             elif frame.get("id") == command_id:
                 if frame["type"] == "ack":
                     while self.table.seq < frame["last"]:
                         follow = self._receive(socket)
-                        if follow["type"] == "events":
+                        if type(follow) is list:
                             self._fold(follow)
                 return frame
             elif frame["type"] == "error":

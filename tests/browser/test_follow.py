@@ -92,12 +92,15 @@ def test_core_a_tampered_frame_hash_is_reported_at_its_frames_last_seq(server, n
     with connect(f"{server.ws_url}/ws/{created['game']}", open_timeout=10) as socket:
         socket.send(json.dumps({"type": "hello", "since": 0, "token": None}))
         head = json.loads(socket.recv(timeout=10))["head"]
-        frames = []
-        while sum(len(run[4]) for f in frames for run in f["runs"]) < head:
+        frames = []  # events frames: [seq, hash, run, …], a run [seat, command_id, command, at, event, …]
+        while sum(len(run) - 4 for f in frames for run in f[2:]) < head:
             frames.append(json.loads(socket.recv(timeout=10)))
-    logged = hash_from_wire(frames[2]["hash"], "$.hash")
-    frames[2]["hash"] = hash_to_wire("0" * 64)
-    at = frames[2]["seq"] + sum(len(run[4]) for run in frames[2]["runs"]) - 1
+    check = hash_from_wire(frames[2][1], "$[1]")  # the first 96 bits of the logged hash
+    frames[2][1] = hash_to_wire("0" * 64)
+    at = frames[2][0] + sum(len(run) - 4 for run in frames[2][2:]) - 1
+    with urllib.request.urlopen(f"{server.base_url}/api/games/{created['game']}/log", timeout=10) as response:
+        logged = [json.loads(line) for line in response.read().decode().splitlines()][at - 1]["hash"]
+    assert logged[:24] == check
     page = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
     page.evaluate("([frames, game]) => { window.test_frames = frames; window.test_game = game; }",
                   [json.dumps(frames), created["game"]])
@@ -106,9 +109,11 @@ def test_core_a_tampered_frame_hash_is_reported_at_its_frames_last_seq(server, n
     result = json.loads(page.evaluate("window.test_result"))
     assert page.evaluate("window.test_before") == f"hash ✓ seq {head}"
     assert result["checked"] == len(frames) and result["seq"] == head
-    assert result["mismatch"] == [at, "0" * 64, logged]
+    assert result["mismatch"] == [at, "0" * 24, logged]  # the frame's check, the page's whole hash
     assert result["status"] == f"hash ✗ MISMATCH at seq {at}: server {'0' * 12}…, page {logged[:12]}…"
     assert page.problems == []
+
+
 # Run inside the page: the long game's log, its newest logged hash altered, folded as a catch-up is.
 FOLD_LONG_TAMPERED = r"""
 import json

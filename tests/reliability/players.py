@@ -27,7 +27,7 @@ import websockets
 import events.games
 from events.canonical import state_hash
 from events.log import Envelope
-from events.wire import frame_dicts
+from events.wire import frame_ack, frame_dicts, hash_matches
 
 TIMEOUT = 10.0
 DROPPED = (websockets.WebSocketException, OSError, asyncio.IncompleteReadError, EOFError, asyncio.TimeoutError)
@@ -85,7 +85,7 @@ class Player:
             assert welcome["type"] == "welcome", welcome
             while self.head < welcome["head"]:
                 frame = await self._next()
-                assert frame["type"] == "events", frame
+                assert type(frame) is list, frame
         except DROPPED as error:
             self.abort()
             raise ConnectionError(f"connecting failed: {error!r}") from error
@@ -96,7 +96,7 @@ class Player:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
                 frame = await self._next()
-                assert frame["type"] == "events", frame
+                assert type(frame) is list or frame.get("type") == "ack", frame
 
     async def drop(self) -> None:
         if self.socket is not None:
@@ -113,10 +113,14 @@ class Player:
 
     async def _next(self) -> dict:
         frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
-        if frame["type"] == "events":
-            started = self.envelopes[0]["at"] if self.envelopes else None  # the base of the frame's times
-            for raw in frame_dicts(self.game, self.game_id, frame, started):
+        if type(frame) is list:  # an events frame
+            first = self.envelopes[0] if self.envelopes else None  # the base of its times, its seat indexes
+            started, seats = (first["at"], first["data"].get("seats")) if first else (None, None)
+            for raw in frame_dicts(self.game, self.game_id, frame, started, seats=seats):
                 self._fold(raw)
+            ack = frame_ack(frame)  # the sender's copy of its command's frame carries the ack
+            if ack is not None:
+                return ack
         return frame
 
     def _fold(self, raw: dict) -> None:
@@ -125,8 +129,8 @@ class Player:
         self.envelopes.append(raw)
         self.state = self.game.evolve(self.state, Envelope.from_dict(self.game, dict(raw, hash="")).event)
         folded = state_hash(self.state)
-        raw["hash"] = raw["hash"] or folded
-        assert folded == raw["hash"], f"{self.seat}: hash differs at seq {raw['seq']}"
+        assert raw["hash"] is None or hash_matches(folded, raw["hash"]), f"{self.seat}: hash differs at seq {raw['seq']}"
+        raw["hash"] = folded  # not sent (None), or sent as its first 96 bits
 
     async def send(self, command_id: str, type_: str, data: dict) -> dict:
         """Send a command (remembered as in flight until answered); its answer."""
@@ -138,7 +142,7 @@ class Player:
     async def answer(self) -> dict:
         while True:
             frame = await self._next()
-            if frame["type"] != "events":
+            if type(frame) is not list:  # not an events frame (an ack it carried comes as the ack)
                 if self.in_flight is not None and frame.get("id") == self.in_flight[0]:
                     self.answers[frame["id"]] = frame
                     self.in_flight = None
@@ -154,7 +158,7 @@ class Player:
     async def catch_up(self, head: int) -> None:
         while self.head < head:
             frame = await self._next()
-            assert frame["type"] == "events", frame
+            assert type(frame) is list or frame.get("type") == "ack", frame
 
     def legal(self) -> list:
         if self.seat is None or self.game.is_over(self.state) or self.seat not in self.game.turn(self.state):

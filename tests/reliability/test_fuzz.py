@@ -32,6 +32,7 @@ from events.bots import playout
 from events.log import LogError, Table
 from events.rng import Rng
 from events.validate import ScenarioError
+from events.wire import frame_ack
 from server import logfile, scenarios
 from tests.reliability import report
 from tests.reliability.players import http_json
@@ -203,9 +204,12 @@ async def _send_batch(server, game_id: str, token: str, batch: list, greeted: bo
                 events_seen = 0
                 while True:
                     answer = json.loads(await asyncio.wait_for(socket.recv(), 10))
-                    if answer["type"] != "events":
+                    if type(answer) is not list:  # not an events frame
                         break
                     events_seen += events_in(answer)
+                    if frame_ack(answer) is not None:  # the sender's copy of its command's frame carries the ack
+                        answer = frame_ack(answer)
+                        break
                 kind = answer["type"]
                 if kind == "error":
                     assert CODE.match(answer["code"]) and answer["message"], answer

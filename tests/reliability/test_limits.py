@@ -14,6 +14,7 @@ import json
 import pytest
 import websockets
 
+from events.wire import frame_ack
 from server.connection import CLOSE_TRY_AGAIN_LATER
 from server.limits import Limits
 from tests.reliability import report
@@ -42,8 +43,10 @@ async def greeted(server, game_id: str, token=None):
 async def answer(socket) -> dict:
     while True:
         frame = json.loads(await asyncio.wait_for(socket.recv(), 10))
-        if frame["type"] != "events":
+        if type(frame) is not list:  # not an events frame
             return frame
+        if frame_ack(frame) is not None:  # the sender's copy of its command's frame carries the ack
+            return frame_ack(frame)
 
 
 def test_limits_configuration_is_checked():

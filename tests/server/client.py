@@ -3,8 +3,10 @@
 It reads each ``events`` frame (one per command) into envelopes with ``events/wire.py`` and folds
 them with ``events/`` as the browser does, checking the frame's hash, so a test can ask for the
 legal moves of the seat it plays. A client that holds the whole log also hashes the states between
-(the frame sends only the last hash), so its envelopes equal the store's, hash for hash; one that
-joined with ``since`` keeps None where no hash was sent (``agree`` compares such lists).
+(the frame sends only the first 96 bits of the last hash: the client keeps the whole hash it
+computed once they agree), so its envelopes equal the store's, hash for hash; one that joined with
+``since`` keeps None where no hash was sent and the frame's check where one was (``agree``
+compares such lists).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import websockets
 import events.games
 from events.canonical import state_hash
 from events.log import Envelope
-from events.wire import frame_dicts
+from events.wire import frame_ack, frame_dicts, hash_matches
 
 TIMEOUT = 10.0
 
@@ -51,6 +53,7 @@ class Client:
         self.welcome: dict | None = None
         self.replies: list[dict] = []  # frames that are not events, in order
         self.frames: list[dict] = []  # every events frame received, as sent
+        self.texts: list[str] = []  # every frame received, as text
 
     @classmethod
     async def connect(cls, ws_url: str, game_id: str) -> Client:
@@ -92,12 +95,18 @@ class Client:
 
     async def recv(self) -> dict:
         """The next frame; events are folded on the way (when this client holds the whole log)."""
-        frame = json.loads(await asyncio.wait_for(self.socket.recv(), TIMEOUT))
-        if frame["type"] == "events":
+        text = await asyncio.wait_for(self.socket.recv(), TIMEOUT)
+        self.texts.append(text)
+        frame = json.loads(text)
+        if is_events(frame):
             self.frames.append(frame)
-            started = self.welcome.get("started") if self.welcome else None  # the base of the frame's times
-            for raw in frame_dicts(self.game, self.game_id, frame, started):
+            # the base of the frame's times, and what its seat indexes name
+            started, seats = (self.welcome.get("started"), self.welcome.get("seats")) if self.welcome else (None, None)
+            for raw in frame_dicts(self.game, self.game_id, frame, started, seats=seats):
                 self._fold(raw)
+            ack = frame_ack(frame)  # the sender's copy of its command's frame carries the ack
+            if ack is not None:
+                self.replies.append(ack)
         else:
             if frame["type"] == "welcome":
                 self.game = events.games.load(frame["rules"])
@@ -112,14 +121,14 @@ class Client:
             envelope = Envelope.from_dict(self.game, dict(raw, hash=raw["hash"] or ""))
             self.state = self.game.evolve(self.state, envelope.event)
             folded = state_hash(self.state)
-            if raw["hash"] is None:
-                raw["hash"] = folded  # not sent: the state between two of the command's events
-            assert folded == raw["hash"], f"hash differs at seq {raw['seq']}"
+            # None: not sent (the state between two of the command's events); else the frame's 96-bit check
+            assert raw["hash"] is None or hash_matches(folded, raw["hash"]), f"hash differs at seq {raw['seq']}"
+            raw["hash"] = folded
 
     async def events_until(self, seq: int) -> None:
         while self.head < seq:
             frame = await self.recv()
-            assert frame["type"] == "events", f"expected events up to {seq}, got {frame}"
+            assert is_events(frame), f"expected events up to {seq}, got {frame}"
 
     async def command(self, command_id: str, type_: str, data: dict | None = None) -> dict:
         """Send a command; return the answer for it (ack, rejected or error), folding events before it."""
@@ -129,8 +138,10 @@ class Client:
     async def answer(self) -> dict:
         while True:
             frame = await self.recv()
-            if frame["type"] != "events":
+            if not is_events(frame):
                 return frame
+            if frame_ack(frame) is not None:
+                return frame_ack(frame)
 
     def legal(self, seat: str) -> list:
         return self.game.legal(self.state, seat)
@@ -139,9 +150,14 @@ class Client:
         await self.socket.close()
 
 
-def events_in(frame: dict) -> int:
+def is_events(frame: Any) -> bool:
+    """An ``events`` frame: the one server frame that is a JSON array (docs/protocol.md)."""
+    return type(frame) is list
+
+
+def events_in(frame: Any) -> int:
     """How many envelopes an ``events`` frame carries (0 for any other frame)."""
-    return sum(len(run[4]) for run in frame["runs"]) if frame.get("type") == "events" else 0
+    return sum(len(run) - 4 for run in frame[2:] if type(run) is list) if is_events(frame) else 0  # not the ack mark
 
 
 async def read_catch_up(socket: Any, game_id: str, since: int, welcome: dict) -> list[dict]:
@@ -150,16 +166,18 @@ async def read_catch_up(socket: Any, game_id: str, since: int, welcome: dict) ->
     game = events.games.load(welcome["rules"])
     while since + len(out) < welcome["head"]:
         frame = json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))
-        assert frame["type"] == "events", f"expected events up to {welcome['head']}, got {frame}"
-        out += frame_dicts(game, game_id, frame, welcome["started"])
+        assert is_events(frame), f"expected events up to {welcome['head']}, got {frame}"
+        out += frame_dicts(game, game_id, frame, welcome["started"], seats=welcome["seats"])
     return out
 
 
 def agree(mine: list[dict], theirs: list[dict]) -> bool:
-    """The same envelopes, field for field, but a hash that one side was not sent (None)."""
+    """The same envelopes, field for field, but a hash that one side was not sent (None), and a
+    frame's 96-bit check where the other side holds the whole hash (``hash_matches``)."""
     return len(mine) == len(theirs) and all(
-        {k: v for k, v in a.items() if k != "hash" or (v is not None and b["hash"] is not None)}
-        == {k: v for k, v in b.items() if k != "hash" or (v is not None and a["hash"] is not None)}
+        {k: v for k, v in a.items() if k != "hash"} == {k: v for k, v in b.items() if k != "hash"}
+        and (a["hash"] is None or b["hash"] is None or a["hash"] == b["hash"]
+             or hash_matches(a["hash"], b["hash"]) or hash_matches(b["hash"], a["hash"]))
         for a, b in zip(mine, theirs))
 
 

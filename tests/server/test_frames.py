@@ -55,8 +55,9 @@ def same(a: Envelope, b: Envelope) -> bool:
 
 
 def same_but_hash(a: Envelope, b: Envelope) -> bool:
-    """Equal envelopes, but that ``a`` came in a frame: its hash is None unless it ended the frame."""
-    return a.hash in (None, b.hash) and same(_with_hash(a, b.hash), b)
+    """Equal envelopes, but that ``a`` came in a frame: its hash is None unless it ended the frame, and
+    then the first 96 bits of ``b``'s (``wire.hash_matches``)."""
+    return (a.hash is None or wire.hash_matches(b.hash, a.hash)) and same(_with_hash(a, b.hash), b)
 
 
 def _with_hash(envelope: Envelope, hash_: str) -> Envelope:
@@ -76,16 +77,18 @@ def test_wire_one_frame_per_command_reads_back_the_same_envelopes_in_msgspec_and
         # One command's envelopes (and what follows it commandless), as a seat and as a spectator see them.
         for seat in (None, *game.seats(table.state)[:1]):
             sent = [game.visible(envelope, seat) for envelope in batch]
-            started = table.envelopes[0].at
-            frame = frames.events_frame(game, sent, started)
+            started, seats = table.envelopes[0].at, table.envelopes[0].event.seats
+            frame = frames.events_frame(game, sent, started, seats)
             # The server side (tests, the bench): msgspec's decoder, then the pure reader.
-            decoded = frames.server_frame_decoder.decode(frame)
+            decoded = frames.decode_server_frame(frame)
             assert isinstance(decoded, frames.Events) and decoded.count() == len(sent)
-            by_msgspec = frames.frame_envelopes(game, table.game_id, decoded, started)
-            # The browser side: json.loads, then the pure reader of events/ (the first frame needs no start).
-            by_browser = wire.frame_envelopes(game, table.game_id, json.loads(frame),
-                                              None if batch[0].seq == 1 else started)
-            assert by_browser[-1].hash == sent[-1].hash  # the hash once, after the last event
+            by_msgspec = frames.frame_envelopes(game, table.game_id, decoded, started, seats)
+            # The browser side: json.loads, then the pure reader of events/ (the first frame needs no
+            # start and no seats: GameStarted names them).
+            first = batch[0].seq == 1
+            by_browser = wire.frame_envelopes(game, table.game_id, json.loads(frame), None if first else started,
+                                              seats=None if first else seats)
+            assert by_browser[-1].hash == sent[-1].hash[:24]  # the hash once, after the last event: 96 bits
             assert all(envelope.hash is None for envelope in by_browser[:-1])
             for mine, theirs, original in zip(by_msgspec, by_browser, sent):
                 assert same_but_hash(mine, original) and same_but_hash(theirs, original)
@@ -97,7 +100,7 @@ def test_wire_one_frame_per_command_reads_back_the_same_envelopes_in_msgspec_and
                 assert same(msgspec.json.decode(text, type=frames.EnvelopeWire) and decode_envelope(game, text),
                             envelope)
             keys = [(e.seat, e.command_id, e.command, e.at) for e in sent]
-            assert len(json.loads(frame)["runs"]) == 1 + sum(1 for a, b in zip(keys, keys[1:]) if a != b)
+            assert len(json.loads(frame)) - 2 == 1 + sum(1 for a, b in zip(keys, keys[1:]) if a != b)
 
 
 @pytest.mark.parametrize("name", events.games.NAMES)
@@ -119,9 +122,15 @@ def test_one_codec_byte_for_byte_on_whole_games_of_every_game(name):
 
 
 def test_server_frames_have_the_protocol_shapes():
-    assert json.loads(frames.encode(frames.Welcome("g-x", "mecha", None, 3, "2026-01-01T00:00:00.000000Z"))) == {
+    assert json.loads(frames.encode(frames.Welcome("g-x", "mecha", None, 3, "2026-01-01T00:00:00.000000Z",
+                                                   ("red", "blue")))) == {
         "type": "welcome", "game": "g-x", "rules": "mecha", "seat": None, "head": 3,
-        "started": "2026-01-01T00:00:00.000000Z"}
+        "started": "2026-01-01T00:00:00.000000Z", "seats": ["red", "blue"]}
+    # The events frame is the one array: decoded apart from the tagged union (tests and the bench).
+    decoded = frames.decode_server_frame('[13,"q6urq6urq6urq6ur",[0,"c",null,null,[13,0,1,2]],1]')
+    assert isinstance(decoded, frames.Events) and (decoded.seq, decoded.count(), decoded.ack) == (13, 1, True)
+    assert decoded.ack_frame() == frames.Ack("c", 13, 13) and decoded.as_list()[-1] == 1
+    assert isinstance(frames.decode_server_frame(b'{"type":"ack","id":"c","first":2,"last":3}'), frames.Ack)
     assert json.loads(frames.encode(frames.Ack("c-1", 2, 3))) == {"type": "ack", "id": "c-1", "first": 2, "last": 3}
     assert json.loads(frames.encode(frames.Rejected("c-1", "MV-3", "why"))) == {
         "type": "rejected", "id": "c-1", "rule": "MV-3", "reason": "why", "key": "", "params": {}}

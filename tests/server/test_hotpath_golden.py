@@ -24,7 +24,10 @@ the only differences. And again when the wire schema (issue 16, ``events/wire.py
 position, times since the start, the hash in base64url, ``welcome.started``) changed every
 ``events`` and ``welcome`` frame on purpose; every stored line stayed the same. And when new gloomhaven
 games became gloomhaven-4 (issue 19: a scenario may choose Jaws of the Lion's rules): the version name
-in the gloomhaven GameStarted (one frame, one stored line) is the only difference.
+in the gloomhaven GameStarted (one frame, one stored line) is the only difference. And when the
+events frame became an array (issue 16, branch ``bytes2``: ``[seq, hash, run, …]``, seats by index,
+the hash's first 96 bits, the sender's ack inside its frame, ``welcome.seats``): every ``events``,
+``welcome`` and live ``ack`` frame changed on purpose; every stored line stayed the same.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.
@@ -125,8 +128,11 @@ class _Reader:
             async for text in self.socket:
                 self.texts.append(text)
                 frame = json.loads(text)
-                if frame["type"] == "events":
-                    self.head = frame["seq"] + sum(len(run[4]) for run in frame["runs"]) - 1
+                if type(frame) is list:  # an events frame; the sender's copy of its command's carries the ack
+                    runs = [run for run in frame[2:] if type(run) is list]
+                    self.head = frame[0] + sum(len(run) - 4 for run in runs) - 1
+                    if len(runs) < len(frame) - 2:
+                        self.answers.put_nowait({"type": "ack", "id": runs[0][1], "first": frame[0], "last": self.head})
                 elif frame["type"] == "welcome":
                     self.head = max(self.head, 0)
                 else:
@@ -311,9 +317,12 @@ def test_core_16_golden_covers_redaction_the_reveal_and_the_refusals():
     seats = [name for name in gloom if name not in ("spectator", "late", "late-since")]
     assert gloom[seats[0]] != gloom[seats[1]]  # each seat sees its own picks, not the other's
     every = [text for sockets in (mecha, gloom) for texts in sockets.values() for text in texts]
-    for kind in ('"type":"welcome"', '"type":"events"', '"type":"ack"', '"code":"spectator"', '"code":"bad-frame"',
+    for kind in ('"type":"welcome"', '"type":"ack"', '"code":"spectator"', '"code":"bad-frame"',
                  '"code":"unknown-command"'):
         assert any(kind in text for text in every), kind
+    # events frames (the one array), the sender's copies carrying its ack (a repeated id gets an ack frame)
+    assert any(text.startswith("[") and not text.endswith(",1]") for text in every)
+    assert any(text.startswith("[") and text.endswith(",1]") for text in every)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -122,8 +122,15 @@ def test_server_killed_mid_game_resumes_from_the_store(chronicle_server):
     run(after())
 
 
-def _long_game(path, commands: int) -> tuple[str, dict, int]:
-    """A real game of ``commands`` passes written to a SQLite file before the server starts."""
+def stalling_game(path) -> tuple[str, dict, int]:
+    """A game whose catch-up (~2.4 MB: 19,000 commands, their ids as long as ids may be, for the frames
+    are small) is more than the kernel's socket buffers hold for a client that does not read."""
+    return _long_game(path, 19_000, lambda number: f"c-{number:062d}")
+
+
+def _long_game(path, commands: int, id_of=lambda number: f"c-{number}") -> tuple[str, dict, int]:
+    """A real game of ``commands`` passes written to a SQLite file before the server starts (the
+    command ids ``id_of(number)``)."""
     import events.games
     from events.games.mecha.model import Pass
     from events.log import Table
@@ -138,7 +145,7 @@ def _long_game(path, commands: int) -> tuple[str, dict, int]:
     _, scenario = load("mecha/sample")
     table = Table.create(game, "g-longgame01", dict(scenario, rounds=10_000), 3, at=now())
     for number in range(commands):
-        table.submit(game.turn(table.state)[0], Pass(), f"c-{number}", at=now())
+        table.submit(game.turn(table.state)[0], Pass(), id_of(number), at=now())
     tokens = {"red": new_token(), "blue": new_token()}
     stored = [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes]
 
@@ -162,8 +169,7 @@ def test_slow_client_is_dropped_without_stalling_the_others(tmp_path, chronicle_
 
     from server.connection import CLOSE_TOO_SLOW
 
-    # A catch-up of ~6 MB is more than the kernel's socket buffers hold for a client that does not read.
-    game_id, tokens, head = _long_game(tmp_path / "long.db", 12_000)
+    game_id, tokens, head = stalling_game(tmp_path / "long.db")  # its catch-up fills the socket buffers
     server = chronicle_server_factory(tmp_path / "long.db", env={"CHRONICLE_SEND_QUEUE": "4"})
 
     async def main():
@@ -228,8 +234,9 @@ def test_reader_that_pauses_gets_every_frame_in_order_once_it_reads(tmp_path, ch
         seqs: list = []
         while not seqs or seqs[-1] < last:
             frame = json.loads(await asyncio.wait_for(paused.recv(), 10))
-            assert frame["type"] == "events", frame
-            seqs += [envelope["seq"] for envelope in frame_dicts(game, game_id, frame, first["started"])]
+            assert type(frame) is list, frame  # an events frame
+            seqs += [envelope["seq"] for envelope in frame_dicts(game, game_id, frame, first["started"],
+                                                                  seats=first["seats"])]
         assert seqs == list(range(1, last + 1))
         await paused.close()
 

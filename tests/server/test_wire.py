@@ -9,6 +9,7 @@ the server send a big frame.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -18,6 +19,7 @@ import websockets
 from client import i18n
 from client.follow import Follower
 from events import wire
+from events.canonical import state_hash
 from server.frames import MAX_FRAME_BYTES
 from tests.server.client import Client, agree, command_json, events_in, read_catch_up, run
 from tests.server_fixture import create_game, get_json
@@ -61,24 +63,63 @@ def test_core_wire_each_command_is_one_frame_with_its_events_and_one_hash(shared
         for name, client in (*seats.items(), ("watch", spectator)):
             live = client.frames[before[name]:]
             # Check one frame per command, holding exactly its events first … last, the hash of the last.
-            assert [(f["seq"], f["seq"] + events_in(f) - 1) for f in live] == [(a["first"], a["last"]) for a in answers]
-            for frame in live:
-                assert wire.hash_from_wire(frame["hash"], "$.hash") == log[frame["seq"] + events_in(frame) - 2]["hash"]
-                assert len(frame["runs"]) == 1 and frame["runs"][0][1].startswith("w-")
-                # Check the wire schema's spelling: the command and events positional, the time µs since the start.
-                run = frame["runs"][0]
-                assert type(run[2][0]) is int and all(type(event[0]) is int for event in run[4]), run
-                assert wire.at_micros(log[frame["seq"] - 1]["at"]) - wire.at_micros(log[0]["at"]) == run[3]
+            assert [(f[0], f[0] + events_in(f) - 1) for f in live] == [(a["first"], a["last"]) for a in answers]
+            for frame, answer in zip(live, answers):
+                assert wire.hash_matches(log[frame[0] + events_in(frame) - 2]["hash"], wire.hash_from_wire(frame[1], "$[1]"))
+                # Check the sender's copy, and only it, carries the ack (wire.ACK_MARK): no ack frame was sent.
+                runs = frame[2:-1] if wire.frame_ack(frame) else frame[2:]
+                assert (wire.frame_ack(frame) is not None) == (log[frame[0] - 1]["seat"] == name)
+                assert len(runs) == 1 and runs[0][1] == answer["id"]
+                # Check the wire schema's spelling: the command and events positional, seats by index, the time
+                # µs since the start.
+                run = runs[0]
+                assert type(run[2][0]) is int and all(type(event[0]) is int for event in run[4:]), run
+                assert ["red", "blue"][run[0]] == log[frame[0] - 1]["seat"]
+                assert wire.at_micros(log[frame[0] - 1]["at"]) - wire.at_micros(log[0]["at"]) == run[3]
             # Check the envelopes read back from the frames are the store's, field for field.
             assert client.envelopes == log
-        # Check the same frame text went to every client who may see the same (encoded once).
-        assert seats["red"].frames[-12:] == seats["blue"].frames[-12:] == spectator.frames[-12:]
+            # … one ack per command it sent, the one its frame carried: no ack frame came besides.
+            sent_here = sum(1 for frame in live if log[frame[0] - 1]["seat"] == name)
+            assert len([reply for reply in client.replies if reply.get("type") == "ack"]) == sent_here
+        # Check the same frame text went to every client who may see the same (encoded once; the ack mark after).
+        unmarked = [[f[:-1] if wire.frame_ack(f) else f for f in c.frames[-12:]] for c in (*seats.values(), spectator)]
+        assert unmarked[0] == unmarked[1] == unmarked[2] == spectator.frames[-12:]
         # Check it is smaller than the envelopes it carries: the command, id, time and hash written once.
         for frame in spectator.frames[-12:]:
-            first = frame["seq"]
+            first = frame[0]
             stored = sum(len(encode_envelope_dict(raw)) for raw in log[first - 1: first - 1 + events_in(frame)])
             sent = len(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
             assert sent < stored * 0.6 or events_in(frame) == 1, (sent, stored)
+
+    run(main())
+
+
+def test_core_wire_the_ack_rides_in_the_senders_frame_and_a_repeated_id_gets_the_ack_frame(shared_server):
+    """The sender's copy of its command's frame ends with the ack mark and no ack frame follows; the
+    same id sent again changes nothing and is answered with the ``ack`` frame, the same first and last."""
+
+    async def main():
+        game = create_game(shared_server.base_url)
+        seats = await Client.join_seats(shared_server.ws_url, game)
+        red = seats["red"]
+        type_, data = command_json(red.legal("red")[0])
+        frames_before = len(red.frames)
+        answer = await red.command("a-1", type_, data)
+        marked = red.frames[frames_before]
+        assert wire.frame_ack(marked) == answer and marked[-1] == wire.ACK_MARK
+        try:  # … and nothing after it: no ack frame besides
+            extra = await asyncio.wait_for(red.socket.recv(), 0.3)
+        except TimeoutError:
+            extra = None
+        assert extra is None, extra
+        blue = seats["blue"]
+        await blue.events_until(answer["last"])  # blue got the same frame, unmarked, and no ack
+        assert wire.frame_ack(blue.frames[-1]) is None and blue.frames[-1] == marked[:-1]
+        assert not [reply for reply in blue.replies if reply.get("type") == "ack"]
+        again = await red.command("a-1", type_, data)
+        assert again == answer and red.replies[-1] == answer and len(red.frames) == frames_before + 1
+        # Check the plain ack frame it was: on the socket, not read out of an events frame.
+        assert red.texts[-1] == json.dumps(answer, separators=(",", ":"))
 
     run(main())
 
@@ -100,11 +141,12 @@ def test_gh_c2_wire_a_pick_is_one_frame_sealed_for_the_others_and_the_spectator(
         mine, theirs, watched = red.frames[-1], blue.frames[-1], spectator.frames[-1]
         # Check red's frame carries its command and cards; the others' the sealed copy, one text for both.
         started = red.welcome["started"]
-        picked = wire.frame_dicts(red.game, game["game"], mine, started)[0]
-        sealed = wire.frame_dicts(red.game, game["game"], theirs, started)[0]
+        seat_list = red.welcome["seats"]
+        picked = wire.frame_dicts(red.game, game["game"], mine, started, seats=seat_list)[0]
+        sealed = wire.frame_dicts(red.game, game["game"], theirs, started, seats=seat_list)[0]
         assert picked["command"] == {"type": type_, "data": data} and picked["data"]["cards"] == data["cards"]
-        assert theirs == watched and theirs["runs"][0][2] is None and sealed["data"]["cards"] == []
-        assert theirs["hash"] == mine["hash"] and theirs["seq"] == mine["seq"] == answer["first"]
+        assert theirs == watched and theirs[2][2] is None and sealed["data"]["cards"] == []
+        assert theirs[1] == mine[1] and theirs[0] == mine[0] == answer["first"]
         # Check a spectator that reconnects from seq 1 is caught up sealed too, one frame per command.
         socket = await websockets.connect(f"{shared_server.ws_url}/ws/{game['game']}")
         await socket.send(json.dumps({"type": "hello", "since": 1, "token": None}))
@@ -128,9 +170,9 @@ def test_core_wire_a_reconnect_catches_up_one_frame_per_command_from_its_seq(sha
         assert late.envelopes[0]["seq"] == 6 and late.head == log[-1]["seq"] == answers[-1]["last"]
         assert agree(late.envelopes, log[5:])
         # Check: one frame per command (the first may start mid-command), each ending on a command's last event.
-        ends = [f["seq"] + events_in(f) - 1 for f in late.frames]
+        ends = [f[0] + events_in(f) - 1 for f in late.frames]
         assert ends == [a["last"] for a in answers if a["last"] > 5]
-        assert all(late.envelopes[end - 6]["hash"] == log[end - 1]["hash"] for end in ends)
+        assert all(wire.hash_matches(log[end - 1]["hash"], late.envelopes[end - 6]["hash"]) for end in ends)
         # Check it then follows live like the others.
         more = await play({**seats}, 2, random.Random(8), prefix="x")
         await late.events_until(more[-1]["last"])
@@ -166,9 +208,10 @@ def test_core_wire_a_tampered_frame_hash_is_caught_by_the_page_follower(shared_s
     assert follower.mismatch is None and follower.checked_count() == len(received)
     assert follower.status() == f"hash ✓ seq {follower.seq}"
     # One frame's hash altered (the third): found at that frame's last seq, both hashes named.
-    tampered = [dict(frame) for frame in received]
-    logged = wire.hash_from_wire(tampered[2]["hash"], "$.hash")
-    tampered[2]["hash"] = wire.hash_to_wire("0" * 64)
+    tampered = [list(frame) for frame in received]
+    logged = state_hash(follower.states[tampered[2][0] + events_in(tampered[2]) - 2])  # the whole hash
+    assert wire.hash_matches(logged, wire.hash_from_wire(tampered[2][1], "$[1]"))
+    tampered[2][1] = wire.hash_to_wire("0" * 64)
     follower = Follower(red.game)
     for frame in tampered:
         follower.add_frame(frame, red.game_id)
@@ -176,8 +219,8 @@ def test_core_wire_a_tampered_frame_hash_is_caught_by_the_page_follower(shared_s
     assert follower.mismatch is None  # the newest state matches: the page shows the right game …
     while follower.check_some(5):
         pass
-    at = tampered[2]["seq"] + events_in(tampered[2]) - 1
-    assert follower.mismatch == (at, "0" * 64, logged)  # … and the background pass finds the altered one
+    at = tampered[2][0] + events_in(tampered[2]) - 1
+    assert follower.mismatch == (at, "0" * 24, logged)  # … and the background pass finds the altered one
     assert follower.status() == f"hash ✗ MISMATCH at seq {at}: server {'0' * 12}…, page {logged[:12]}…"
     # A frame resent after a reconnect folds nothing.
     assert follower.add_frame(tampered[1], red.game_id) == []
