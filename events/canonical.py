@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from events.record import IN_BRYTHON, Record, to_data
+from events.record import IN_BRYTHON, Record, layout, to_data
 
 if IN_BRYTHON:
     _compress = _is_not = None
@@ -114,6 +114,8 @@ def _record_parts(record: Any, link: Any) -> tuple:
     ones); Brython reads them one by one (no ``operator``/``itertools`` at page load: BRYTHON.md).
     """
     cls = type(record)
+    if cls._keyed is None:  # the class's first record hashed
+        layout(cls)
     names = None
     if type(link) is dict:  # a copy that says which fields it was given (CPython's ``but``)
         names = link

@@ -70,12 +70,10 @@ class Record:
         cls._defaulted = getattr(cls, "DEFAULTS", None) is not None  # for ``Registry.build``
         # For ``but`` and ``fields``: every field at once (CPython; a tuple only with two or more).
         cls._read = _reader(*cls.__slots__) if _reader is not None and len(cls.__slots__) > 1 else None
-        # For ``events.canonical``: the keys in sorted order with each field's name (None: "type"),
-        # and each field with its key and its place in that order.
-        keys = sorted(("type",) + tuple(cls.__slots__))
-        cls._keyed = tuple((None if name == "type" else name, f'"{name}":') for name in keys)
-        cls._placed = tuple((name, keys.index(name), f'"{name}":') for name in cls.__slots__)
-        cls._where = {name: (keys.index(name), f'"{name}":') for name in cls.__slots__}
+        # For ``events.canonical``: its tables of the class's keys, made by ``layout`` on the first
+        # hash of one of its records (most classes a page defines are never hashed: ~0.35 ms a
+        # class in Brython, ~12 ms of a play page's imports, issue 16).
+        cls._keyed = None
         kinds = cls.__dict__.get("KINDS")
         cls._kinds = None  # not inherited: a subclass has fields of its own
         if kinds is not None:
@@ -83,6 +81,8 @@ class Record:
                 raise TypeError(f"record {cls.__name__}: KINDS must name every field once ({', '.join(cls.__slots__)})")
             cls._kinds = {name: parse_kind(kind) for name, kind in kinds.items()}  # for ``Registry.build``
         super().__init_subclass__(**kwargs)
+
+    _keyed: tuple | None = None
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
@@ -174,6 +174,17 @@ class Record:
         for name in self.__slots__:
             data[name] = to_data(getattr(self, name))
         return data
+
+
+def layout(cls: type) -> tuple:
+    """``events.canonical``'s tables of a record class, set on it on first use: ``_keyed``, the keys
+    in sorted order with each field's name (None: "type"); ``_placed``, each field with its place in
+    that order and its key; ``_where``, the same by field name. Returns ``_keyed``."""
+    keys = sorted(("type",) + tuple(cls.__slots__))
+    cls._placed = tuple((name, keys.index(name), f'"{name}":') for name in cls.__slots__)
+    cls._where = {name: (keys.index(name), f'"{name}":') for name in cls.__slots__}
+    cls._keyed = keyed = tuple((None if name == "type" else name, f'"{name}":') for name in keys)
+    return keyed
 
 
 def copied(copy: Record, source: Record, changes: dict) -> Record:
