@@ -61,20 +61,24 @@ class Record:
     __slots__ = ("_json", "_parts", "_sha")
     TYPE = ""
     _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
+    DEFAULTS: dict | None = None  # a class's fields that data may leave out, with their values
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Brython makes a new mappingproxy at each ``cls.__dict__`` and raises (then catches) an
+        # AttributeError for a ``getattr`` default: read the class's own names once (issue 16).
+        own = cls.__dict__
         # A subclass without its own __slots__ would read the base's and lose its field list.
-        if "__slots__" not in cls.__dict__:
+        if "__slots__" not in own:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
         cls._positions = {name: index for index, name in enumerate(cls.__slots__)}  # for ``but``
-        cls._defaulted = getattr(cls, "DEFAULTS", None) is not None  # for ``Registry.build``
+        cls._defaulted = cls.DEFAULTS is not None  # for ``Registry.build``
         # For ``but`` and ``fields``: every field at once (CPython; a tuple only with two or more).
         cls._read = _reader(*cls.__slots__) if _reader is not None and len(cls.__slots__) > 1 else None
         # For ``events.canonical``: its tables of the class's keys, made by ``layout`` on the first
         # hash of one of its records (most classes a page defines are never hashed: ~0.35 ms a
         # class in Brython, ~12 ms of a play page's imports, issue 16).
         cls._keyed = None
-        kinds = cls.__dict__.get("KINDS")
+        kinds = own.get("KINDS")
         cls._kinds = None  # not inherited: a subclass has fields of its own
         if kinds is not None:
             if sorted(kinds) != sorted(cls.__slots__):
@@ -284,7 +288,7 @@ class Registry:
                     args.append(value)
                 else:
                     args.append(from_data(value, self, f"{path}.{name}"))
-            elif name in getattr(cls, "DEFAULTS", {}):
+            elif cls._defaulted and name in cls.DEFAULTS:
                 args.append(cls.DEFAULTS[name])
             else:
                 # A field missing with the count right means a foreign one took its place: name that first.
