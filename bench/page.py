@@ -218,7 +218,7 @@ def cpu_load(context, url: str) -> dict:
         if task["ts"] < end:  # nested in the task before it
             continue
         end = task["ts"] + task.get("dur", 0)
-        if task["ts"] < python:
+        if end <= python:  # the task that holds the mark (body.onload: brython()) is Python's
             before += task.get("tdur", 0) / 1000
         else:
             after += task.get("tdur", 0) / 1000
