@@ -39,6 +39,11 @@ def hex_points(center: tuple, scale: float = 0.9) -> str:
     return polygon_points(center[0], center[1], SIZE * scale, CORNERS)
 
 
+# A Location's hex around (0, 0), placed with a translate: one text for every Location's polygon
+# instead of twelve roundings each at the first draw (issue 16).
+HEX_AT_ORIGIN = hex_points((0, 0))
+
+
 def seat_colour(state: object, seat: str) -> str:
     return svgkit.seat_colour(state, seat, seat_index, PALETTE)
 
@@ -171,8 +176,9 @@ class MechaView(View):
                      f'<text class="camp-label" x="{camp[0]}" y="{camp[1] - SIZE * 0.45}">'
                      f'{markup(t("mecha.camp_label"))}</text></g>')
         labels = []
+        levels: dict = {}  # a level's words, once per level
         for location in board.locations:
-            labels.append(self._location_markup(location, parts))
+            labels.append(self._location_markup(location, parts, levels))
         parts.append('<g class="last-move"><polyline class="route" marker-end="url(#arrow)" points=""></polyline>'
                      '</g><g class="mechs">')
         for seat in state.seats:
@@ -199,19 +205,22 @@ class MechaView(View):
             mech = mechs.item(index)
             self.mechs[seat.seat] = (mech, mech.firstElementChild, [None])
 
-    def _location_markup(self, location: object, parts: list) -> str:
+    def _location_markup(self, location: object, parts: list, levels: dict) -> str:
         """A Location's group as SVG text, appended to ``parts``; returns its label (its words for a reader)."""
         number = location.number
         x, y = self.centres[number]
         shown = local_name("mecha", location.name, location.name)
         parts.append(f'<g class="loc" data-number="{number}"><title></title><polygon class="hex" '
-                     f'points="{hex_points((x, y))}"></polygon><text class="loc-number" x="{x}" '
-                     f'y="{y - SIZE * 0.38}">{number}</text>')
+                     f'points="{HEX_AT_ORIGIN}" transform="translate({x} {y})"></polygon><text class="loc-number" '
+                     f'x="{x}" y="{y - SIZE * 0.38}">{number}</text>')
         for i, line in enumerate(wrap(shown, 14)[:2]):
             parts.append(f'<text class="loc-name" x="{x}" y="{y - 2 + i * 11}">{markup(again(line))}</text>')
         mx, my = x + SIZE * 0.5, y - SIZE * 0.42
+        if location.level not in levels:  # ``in``, not a missed ``get``: Brython raises a KeyError for that
+            levels[location.level] = markup(t("mecha.level", level=location.level))
+        level = levels[location.level]
         parts.append(f'<text class="loc-level" x="{x}" y="{y + SIZE * 0.5}">'
-                     f'{markup(t("mecha.level", level=location.level))}</text><rect class="map-token" x="{mx - 6}" '
+                     f'{level}</text><rect class="map-token" x="{mx - 6}" '
                      f'y="{my - 6}" width="12" height="12" transform="rotate(45 {mx} {my})" visibility="hidden"></rect>'
                      f'<g class="stack" data-location="{number}"></g></g>')
         return t("mecha.location_label", number=number, name=shown, level=location.level)
