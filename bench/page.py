@@ -1,6 +1,6 @@
 """Time to interactive of the pages, cold and warm, and events folded per second in the browser.
 
-    python -m bench.page [--runs 3] [--events 1000] [--long 10000] [--parts pages,catchup,fold]
+    python -m bench.page [--runs 3] [--events 1000] [--long 10000] [--parts pages,cpu,catchup,fold]
                          [--pages play,watch,replay,lobby]
 
 Starts a real server (tests/server_fixture.py) on a scratch database, stores a game of
@@ -29,6 +29,14 @@ checked the newest hash and drawn the board. The marks the page records on the w
   whole log folded, as before the snapshot join);
 - **folding**: in a page, that long game's log is decoded and folded in a loop to give events/s
   (GameStarted, folded once per pass, is ~1/10,000 of it), and the finished game's too.
+
+- **cpu** (``--parts cpu``): the page's main-thread CPU time from navigation to ready, warm (the
+  same context reloaded), from a DevTools trace: the thread time (``tdur``) of every top-level task
+  of the page's renderer main thread that starts before ``ready``, split at the ``brython`` mark
+  (before: the HTML, the first layout, brython.js and the scripts evaluated; after: Python). The
+  marks are wall-clock, which the machine's load stretches (two cores shared with other test runs
+  here); the thread's CPU time moves far less, so a change's before/after pair reads best there.
+  It does not count work on other threads (V8 compiling a script while it streams in).
 
 Prints figures; asserts nothing.
 """
@@ -176,6 +184,57 @@ def catch_up(browser, url: str, runs: int, whole: bool = False) -> list:
     return spans
 
 
+TRACE_CATEGORIES = "toplevel,devtools.timeline,loading,blink.user_timing"
+
+
+def cpu_load(context, url: str) -> dict:
+    """One load traced: main-thread CPU ms before the ``brython`` mark and from it to ``ready``, and
+    the wall-clock ``ready`` (see the module's docstring, ``cpu``)."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    events: list = []
+    done: list = []
+    cdp.on("Tracing.dataCollected", lambda params: events.extend(params["value"]))
+    cdp.on("Tracing.tracingComplete", lambda params: done.append(True))
+    cdp.send("Tracing.start", {"categories": TRACE_CATEGORIES, "transferMode": "ReportEvents"})
+    page.goto(url)
+    page.wait_for_function("window.chronicle_ready === true", timeout=60_000)
+    marks = page.evaluate("window.chronicle_marks")
+    cdp.send("Tracing.end")
+    while not done:
+        page.wait_for_timeout(20)
+    page.close()
+    # The page's document: its navigationStart names its URL (the renderer may hold others).
+    navigation = [event for event in events if event.get("name") == "navigationStart"
+                  and str(event.get("args", {}).get("data", {}).get("documentLoaderURL", "")).startswith("http")][-1]
+    thread, start = (navigation["pid"], navigation["tid"]), navigation["ts"]
+    python, ready = start + marks["brython"] * 1000, start + marks["ready"] * 1000
+    tasks = sorted((event for event in events if (event.get("pid"), event.get("tid")) == thread
+                    and event.get("ph") == "X" and event.get("name") in ("RunTask", "ThreadControllerImpl::RunTask")
+                    and start <= event["ts"] < ready), key=lambda event: (event["ts"], -event.get("dur", 0)))
+    before = after = 0.0
+    end = 0
+    for task in tasks:
+        if task["ts"] < end:  # nested in the task before it
+            continue
+        end = task["ts"] + task.get("dur", 0)
+        if end <= python:  # the task that holds the mark (body.onload: brython()) is Python's
+            before += task.get("tdur", 0) / 1000
+        else:
+            after += task.get("tdur", 0) / 1000
+    return {"before": before, "after": after, "cpu": before + after, "ready": marks["ready"]}
+
+
+def time_cpu(browser, url: str, runs: int) -> list:
+    samples = []
+    for _ in range(runs):
+        context = browser.new_context()
+        load(context, url)  # the scripts into the cache
+        samples.extend(cpu_load(context, url) for _ in range(2))
+        context.close()
+    return samples
+
+
 def fold_rate(browser, server: ServerProcess, game_id: str) -> dict:
     context = browser.new_context()
     page = context.new_page()
@@ -196,8 +255,8 @@ def main() -> None:
     parser.add_argument("--pages", default="play,watch,replay,lobby",
                         help="which pages the 'pages' part times, comma-separated (default: play,watch,replay,lobby)")
     parser.add_argument("--parts", default="pages,catchup,fold",
-                        help="what to measure, comma-separated: pages, catchup, whole (the catch-up without a snapshot), "
-                        "fold (default: pages,catchup,fold)")
+                        help="what to measure, comma-separated: pages, cpu (main-thread CPU to ready, warm), catchup, "
+                        "whole (the catch-up without a snapshot), fold (default: pages,catchup,fold)")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     from playwright.sync_api import sync_playwright
@@ -232,6 +291,15 @@ def main() -> None:
             print(summary("cold", cold))
             print(summary("warm", warm))
             print(summary("disk", time_with_profile(playwright, url, args.runs)))
+        for kind, label, url in pages if "cpu" in parts else ():
+            if kind not in wanted:
+                continue
+            samples = time_cpu(browser, url, args.runs)
+            median = {key: statistics.median(sample[key] for sample in samples) for key in ("before", "after", "cpu", "ready")}
+            print(f"{label}, warm, main-thread CPU to ready (n={len(samples)}, medians): {median['cpu']:.0f} ms "
+                  f"(before Python {median['before']:.0f}, Python {median['after']:.0f}; "
+                  f"range {min(s['cpu'] for s in samples):.0f}–{max(s['cpu'] for s in samples):.0f}); "
+                  f"ready {median['ready']:.0f} ms wall")
         if "catchup" in parts:
             spans = catch_up(browser, f"{server.base_url}/watch/{long['game']}", args.runs)
             print(f"catch-up of a {args.long}-event game (watch page, warm), first envelope to newest hash checked: "

@@ -3,7 +3,8 @@
 Brython's ``html.DIV("...")`` sets ``innerHTML`` from a string argument, so a name such as
 ``<img src=x onerror=alert(1)>`` would become markup. Every page builds its nodes here instead:
 text goes in as Text nodes (``append``/``replaceChildren`` with a string), attributes through
-``setAttribute``.
+``setAttribute`` (or, for a board's static part, one SVG text whose every value went through
+``markup``).
 
 Speed (measured in Brython, see docs/client.md): ``window.document.createElementNS`` is ~3x faster
 than ``browser.document``'s wrapper, attributes given as ``(name, value)`` pairs cost about a
@@ -42,6 +43,19 @@ def svg(tag: str, cls: str | None = None, attrs: tuple = (), text: object = None
     if text is not None:
         node.append(str(text))
     return node
+
+
+def markup(text: object) -> str:
+    """``text`` escaped for a place in markup, as element text or a quoted attribute value: ``&``,
+    ``<``, ``>``, ``"`` and ``'`` as entities, so a name is never parsed as HTML or SVG. For a board's
+    static part written as one text and parsed at once (``client/boards/mecha.py``: one
+    ``innerHTML`` instead of ~330 elements made one by one, issue 16)."""
+    text = str(text)
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text or ">" in text or '"' in text or "'" in text:
+        text = text.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    return text
 
 
 def add(parent: object, *children: object) -> object:

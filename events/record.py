@@ -72,25 +72,27 @@ class Record:
     __slots__ = ("_json", "_parts", "_sha")
     TYPE = ""
     _kinds: dict | None = None  # KINDS parsed, set per class by __init_subclass__
+    DEFAULTS: dict | None = None  # a class's fields that data may leave out, with their values
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "_is_twin" in cls.__dict__:  # a record class's unsealed twin, made below: not a record of its own
+        # Brython makes a new mappingproxy at each ``cls.__dict__`` and raises (then catches) an
+        # AttributeError for a ``getattr`` default: read the class's own names once (issue 16).
+        own = cls.__dict__
+        if "_is_twin" in own:  # a record class's unsealed twin, made below: not a record of its own
             super().__init_subclass__(**kwargs)
             return
         # A subclass without its own __slots__ would read the base's and lose its field list.
-        if "__slots__" not in cls.__dict__:
+        if "__slots__" not in own:
             raise TypeError(f"record {cls.__name__} must declare __slots__ (its field list)")
         cls._positions = {name: index for index, name in enumerate(cls.__slots__)}  # for ``but``
-        cls._defaulted = getattr(cls, "DEFAULTS", None) is not None  # for ``Registry.build``
+        cls._defaulted = cls.DEFAULTS is not None  # for ``Registry.build``
         # For ``but`` and ``fields``: every field at once (CPython; a tuple only with two or more).
         cls._read = _reader(*cls.__slots__) if _reader is not None and len(cls.__slots__) > 1 else None
-        # For ``events.canonical``: the keys in sorted order with each field's name (None: "type"),
-        # and each field with its key and its place in that order.
-        keys = sorted(("type",) + tuple(cls.__slots__))
-        cls._keyed = tuple((None if name == "type" else name, f'"{name}":') for name in keys)
-        cls._placed = tuple((name, keys.index(name), f'"{name}":') for name in cls.__slots__)
-        cls._where = {name: (keys.index(name), f'"{name}":') for name in cls.__slots__}
-        kinds = cls.__dict__.get("KINDS")
+        # For ``events.canonical``: its tables of the class's keys, made by ``layout`` on the first
+        # hash of one of its records (most classes a page defines are never hashed: ~0.35 ms a
+        # class in Brython, ~12 ms of a play page's imports, issue 16).
+        cls._keyed = None
+        kinds = own.get("KINDS")
         cls._kinds = None  # not inherited: a subclass has fields of its own
         if kinds is not None:
             if sorted(kinds) != sorted(cls.__slots__):
@@ -98,7 +100,7 @@ class Record:
             cls._kinds = {name: parse_kind(kind) for name, kind in kinds.items()}  # for ``Registry.build``
         if not IN_BRYTHON:
             # CPython: the class's own ``__init__`` fills its unsealed twin (``__new__``, ``but``).
-            init = cls.__dict__.get("__init__")
+            init = own.get("__init__")
             if init is not None:
                 cls._fill = init
                 cls.__init__ = object.__init__  # ``__new__`` has filled the record already
@@ -107,6 +109,8 @@ class Record:
                 "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
             })
         super().__init_subclass__(**kwargs)
+
+    _keyed: tuple | None = None
 
     if not IN_BRYTHON:
         def _fill(self) -> None:
@@ -218,6 +222,17 @@ class Record:
         return data
 
 
+def layout(cls: type) -> tuple:
+    """``events.canonical``'s tables of a record class, set on it on first use: ``_keyed``, the keys
+    in sorted order with each field's name (None: "type"); ``_placed``, each field with its place in
+    that order and its key; ``_where``, the same by field name. Returns ``_keyed``."""
+    keys = sorted(("type",) + tuple(cls.__slots__))
+    cls._placed = tuple((name, keys.index(name), f'"{name}":') for name in cls.__slots__)
+    cls._where = {name: (keys.index(name), f'"{name}":') for name in cls.__slots__}
+    cls._keyed = keyed = tuple((None if name == "type" else name, f'"{name}":') for name in keys)
+    return keyed
+
+
 class Worked(Record):
     """Base of a record that keeps what is worked out from its fields once (a board's neighbour table).
 
@@ -311,7 +326,7 @@ class Registry:
                     args.append(value)
                 else:
                     args.append(from_data(value, self, f"{path}.{name}"))
-            elif name in getattr(cls, "DEFAULTS", {}):
+            elif cls._defaulted and name in cls.DEFAULTS:
                 args.append(cls.DEFAULTS[name])
             else:
                 # A field missing with the count right means a foreign one took its place: name that first.

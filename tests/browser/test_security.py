@@ -29,6 +29,10 @@ def test_names_with_markup_show_as_text_on_every_page_with_a_csp(server, new_con
     scenario["title"] = TITLE
     scenario["seats"][0]["mech"] = RED
     scenario["seats"][1]["mech"] = BLUE
+    # The board's static part is one SVG text (client/boards/mecha.py, issue 16): markup as the board's
+    # and a Location's names too, which go into it.
+    scenario["board"]["name"] = TITLE
+    scenario["board"]["locations"][0]["name"] = RED
     status, created = post_json(f"{server.base_url}/api/games", {"scenario": scenario})
     assert status == 201, created
     game_id = created["game"]
@@ -56,6 +60,10 @@ def test_names_with_markup_show_as_text_on_every_page_with_a_csp(server, new_con
             assert page.text_content("h2.game-title") == TITLE, name
             seats = page.text_content("table.seats")
             assert RED in seats and BLUE in seats, (name, seats)
+            board = page.locator("svg.mecha-board")
+            assert board.get_attribute("data-board") == TITLE, name
+            assert board.locator("> title").text_content() == TITLE, name
+            assert RED in " ".join(board.locator("text.loc-name").all_text_contents()), name
         assert page.locator("img[src='x'], main svg[onload], main script").count() == 0, name
         assert page.evaluate("window.__pwned === undefined"), name
         assert page.problems == [], (name, page.problems)  # no dialog, no error, no CSP violation

@@ -117,3 +117,12 @@ def test_record_json_refuses_what_a_record_may_not_hold():
         record_json((1, 2.5))
     with pytest.raises(TypeError, match="not list"):
         record_json(Pair([1], 2))
+
+
+@pytest.mark.parametrize("parts", [(), ("a",), ("a", "b"), ['"x":1', '"y":[1,2]', '"z":null'], tuple(str(n) for n in range(12))])
+def test_the_brython_join_spells_as_str_join(parts):
+    """Issue 16: Brython's record texts are joined by ``_joined`` (its ``str.join`` raises a
+    StopIteration per call); the text, and so every hash, must be the one ``",".join`` gives."""
+    from events.canonical import _joined
+
+    assert _joined(parts) == ",".join(parts)

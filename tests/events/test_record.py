@@ -344,3 +344,36 @@ def test_but_reads_fields_the_same_way_on_both_runtimes_paths(monkeypatch):
     assert Path("p", ()).but(points=(Point(1, 2),)).fields() == ("p", (Point(1, 2),))
     with pytest.raises(TypeError, match="Slow has no field 'width'"):
         slow.but(width=3)
+
+
+def test_a_record_class_gets_its_canonical_tables_on_its_first_hash():
+    """Issue 16: ``events.canonical``'s key tables are made on a class's first hash (``layout``), not
+    when the class is defined (most classes a page defines are never hashed)."""
+    from events.canonical import record_json
+
+    class Plain(Record):
+        __slots__ = ("zeta", "alpha")
+        TYPE = "Plain"
+
+        def __init__(self, zeta: int, alpha: int) -> None:
+            object.__setattr__(self, "zeta", zeta)
+            object.__setattr__(self, "alpha", alpha)
+
+    # Check: defined, not laid out; hashed, its keys in sorted order with "type" among them.
+    assert Plain._keyed is None
+    plain = Plain(1, 2)
+    assert record_json(plain) == '{"alpha":2,"type":"Plain","zeta":1}'
+    assert Plain._keyed == (("alpha", '"alpha":'), (None, '"type":'), ("zeta", '"zeta":'))
+    assert Plain._where == {"zeta": (2, '"zeta":'), "alpha": (0, '"alpha":')}
+    # Check: a copy reusing its source's texts (``but``, the incremental hash) spells the changed
+    # field at its place, and a class defined after it starts without tables of its own.
+    assert record_json(plain.but(zeta=5)) == '{"alpha":2,"type":"Plain","zeta":5}'
+
+    class Other(Record):
+        __slots__ = ("b",)
+        TYPE = "Other"
+
+        def __init__(self, b: int) -> None:
+            object.__setattr__(self, "b", b)
+
+    assert Other._keyed is None and record_json(Other(3)) == '{"b":3,"type":"Other"}'
