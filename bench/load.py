@@ -68,6 +68,10 @@ class Game:
         self.clients: list[Client] = []
         self.target = 1 << 62
         self.reached: asyncio.Future | None = None
+        # The seats' fold, shared: the last seq folded and the state there. Every seat of the bench's
+        # game receives the same envelopes (mecha hides nothing), so the first seat to read a frame
+        # folds it and the others take the state it reached, as people's browsers would each have.
+        self.folded: tuple[int, object] = (0, None)
 
     def progressed(self) -> None:
         if self.reached is not None and not self.reached.done() and all(c.head >= self.target for c in self.clients):
@@ -111,15 +115,10 @@ class Client:
                 else:
                     frame = frames.decode_server_frame(message)
                 if isinstance(frame, frames.Events):
+                    last = frame.seq + frame.count() - 1
                     if self.seat is not None:  # a seat folds, to know its legal commands
-                        if isinstance(frame.hash, str) and len(frame.hash) == 64:  # before the wire schema (--root)
-                            records = [self.named_event(event) for run in frame.runs for event in run[4:]]
-                        else:
-                            records = [envelope.event for envelope in frames.frame_envelopes(
-                                GAME, self.game.game_id, frame, self.started, self.seats)]
-                        for record in records:
-                            self.state = GAME.evolve(self.state, record)
-                    self.head = frame.seq + frame.count() - 1
+                        self.fold(frame, last)
+                    self.head = last
                     self.game.progressed()
                     if frame.ack:  # the sender's copy of its command's frame carries the ack
                         self.answers.put_nowait(frame.ack_frame())
@@ -127,6 +126,24 @@ class Client:
                     self.started, self.seats = frame.started, frame.seats
                 else:
                     self.answers.put_nowait(frame)
+
+    def fold(self, frame: frames.Events, last: int) -> None:
+        """This seat's state after ``frame``: the one another seat of the game reached there, else folded
+        here (from that seat's state when it is where this one stands) and shared (``Game.folded``)."""
+        head, state = self.game.folded
+        if head == last and self.head == frame.seq - 1:
+            self.state = state  # another seat folded this frame already
+            return
+        if head == self.head:
+            self.state = state
+        if isinstance(frame.hash, str) and len(frame.hash) == 64:  # before the wire schema (--root)
+            records = [self.named_event(event) for run in frame.runs for event in run[4:]]
+        else:
+            records = [envelope.event for envelope in frames.frame_envelopes(
+                GAME, self.game.game_id, frame, self.started, self.seats)]
+        for record in records:
+            self.state = GAME.evolve(self.state, record)
+        self.game.folded = (last, self.state)
 
     @staticmethod
     def before_array(frame: dict) -> frames.Events:
