@@ -6,8 +6,8 @@ extension, ``scope["extensions"]["chronicle.frame"]``: an object whose ``write(t
 bytes of one whole text frame (``text_frame``, remembered for the next sockets) to the transport in the caller's step and returns
 True, but only when that is exactly what uvicorn's ``send`` of that text would do at once: the
 socket is open (handshake done, no close sent or received, not disconnected, transport not
-closing), no extension such as permessage-deflate was negotiated, and the transport is not
-paused. Otherwise it writes nothing and returns False, and the caller sends the text the ordinary
+closing), no extension such as permessage-deflate was negotiated, the transport is not
+paused, and websockets is not logging each frame (``--log-level debug``). Otherwise it writes nothing and returns False, and the caller sends the text the ordinary
 way (Starlette's ``send_text``), which waits for the transport, compresses, or raises as before:
 uvicorn's close, back-pressure and size handling stay uvicorn's (issue 16, docs/performance.md).
 
@@ -67,11 +67,16 @@ class FrameWriter:
         """Write ``text``'s frame (``frame_bytes``) to the transport and return True, or, unless uvicorn's
         ``send`` would write it at once and as it is, write nothing and return False."""
         protocol = self.protocol
+        conn = protocol.conn
         if (protocol.close_sent or protocol.disconnected or not protocol.handshake_complete
                 or protocol.initial_response is not None or not protocol.writable.is_set()
-                or protocol.conn.extensions or protocol.conn.state is not OPEN or protocol.transport.is_closing()):
+                or conn.extensions or conn.state is not OPEN or conn.debug or protocol.transport.is_closing()):
+            return False  # conn.debug: websockets logs each frame it sends; let it
+        try:
+            data = frame_bytes(text)
+        except UnicodeEncodeError:  # a lone surrogate: the ordinary send raises, and the caller handles it
             return False
-        protocol.transport.write(frame_bytes(text))
+        protocol.transport.write(data)
         return True
 
 

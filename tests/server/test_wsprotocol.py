@@ -53,6 +53,10 @@ async def _echo(scope, receive, send):
             await send({"type": "websocket.close", "code": 4000})
             assert writer.write("after the close") is False  # the close went out: nothing more is written
             return
+        if message["text"] == "surrogate":
+            assert writer.write("\ud800") is False  # not UTF-8: left to the ordinary send, which raises
+            await send({"type": "websocket.send", "text": json.dumps({"taken": False})})
+            continue
         taken = writer is not None and writer.write(message["text"])
         if not taken:
             await send({"type": "websocket.send", "text": message["text"]})
@@ -84,6 +88,8 @@ def test_core_wire_frame_shortcut_only_where_uvicorn_would_write_as_is(deflate):
                         assert await ws.recv() == text  # the same text either way
                         assert json.loads(await ws.recv()) == {"taken": not negotiated}
                 async with websockets.connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
+                    await ws.send("surrogate")
+                    assert json.loads(await ws.recv()) == {"taken": False}
                     await ws.send("close then write")
                     with pytest.raises(websockets.ConnectionClosed) as closed:
                         await ws.recv()
