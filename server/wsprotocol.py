@@ -3,12 +3,13 @@
 A server's frames are not masked (RFC 6455 §5.1), so without a negotiated extension the same text
 sent to four sockets is the same bytes on each. ``FrameProtocol`` offers the ASGI app a scope
 extension, ``scope["extensions"]["chronicle.frame"]``: an object whose ``write(text)`` writes the
-bytes of one whole text frame (``text_frame``, remembered for the next sockets) to the transport in the caller's step and returns
-True, but only when that is exactly what uvicorn's ``send`` of that text would do at once: the
-socket is open (handshake done, no close sent or received, not disconnected, transport not
-closing), no extension such as permessage-deflate was negotiated, the transport is not
-paused, and websockets is not logging each frame (``--log-level debug``). Otherwise it writes nothing and returns False, and the caller sends the text the ordinary
-way (Starlette's ``send_text``), which waits for the transport, compresses, or raises as before:
+bytes of one whole text frame (``text_frame``, remembered for the next sockets) to the transport
+in the caller's step and returns True, but only when that is exactly what uvicorn's ``send`` of
+that text would do at once: the socket is open (handshake done, no close sent or received, not
+disconnected, transport not closing), no extension such as permessage-deflate was negotiated, the
+transport is not paused, and websockets is not logging each frame (``--log-level debug``).
+Otherwise it writes nothing and returns False, and the caller sends the text the ordinary way
+(Starlette's ``send_text``), which waits for the transport, compresses, or raises as before:
 uvicorn's close, back-pressure and size handling stay uvicorn's (issue 16, docs/performance.md).
 
 ``chronicle serve`` runs uvicorn with it (``server/cli/serve.py``); the uvicorn command line takes
