@@ -23,7 +23,8 @@ older commit), to compare before and after a change in the same minute; the clie
 per-command ``events`` frame by the wire schema, the same frame from before it (72ddf48: field
 names, hex hashes) and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
-children, the load generator on its own). It prints figures and asserts nothing; it stops by itself within
+children, the load generator on its own). The clients run on uvloop, as the server does (and as
+boardgame.io's run on node's libuv). It prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
 """
 
@@ -44,6 +45,7 @@ import time
 from pathlib import Path
 
 import msgspec
+import uvloop
 import websockets
 
 import events.games
@@ -100,7 +102,8 @@ class Client:
                 self.wire += len(data)
             received(data)
 
-        self.socket.data_received = data_received  # the transport calls its protocol's attribute
+        self.socket.data_received = data_received  # the transport calls its protocol's attribute,
+        self.socket.transport.set_protocol(self.socket)  # which uvloop's looks up again only here
 
     async def read(self, counting: dict) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -402,7 +405,9 @@ def measure(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory(prefix="chronicle-load-") as scratch:
         with chronicle_servers(args.processes, args.db, Path(scratch), args.sqlite_sync, args.root,
                                args.profile) as servers:
-            return asyncio.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
+            # uvloop, as the server runs on, and as boardgame.io's clients run on node's libuv
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                return runner.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
 
 
 def describe(result: dict) -> str:
