@@ -23,7 +23,8 @@ older commit), to compare before and after a change in the same minute; the clie
 per-command ``events`` frame by the wire schema, the same frame from before it (72ddf48: field
 names, hex hashes) and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
-children, the load generator on its own). It prints figures and asserts nothing; it stops by itself within
+children, the load generator on its own). The clients run on uvloop, as the server does (and as
+boardgame.io's run on node's libuv). It prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
 """
 
@@ -44,6 +45,7 @@ import time
 from pathlib import Path
 
 import msgspec
+import uvloop
 import websockets
 
 import events.games
@@ -68,6 +70,10 @@ class Game:
         self.clients: list[Client] = []
         self.target = 1 << 62
         self.reached: asyncio.Future | None = None
+        # The seats' fold, shared: the last seq folded and the state there. Every seat of the bench's
+        # game receives the same envelopes (mecha hides nothing), so the first seat to read a frame
+        # folds it and the others take the state it reached, as people's browsers would each have.
+        self.folded: tuple[int, object] = (0, None)
 
     def progressed(self) -> None:
         if self.reached is not None and not self.reached.done() and all(c.head >= self.target for c in self.clients):
@@ -96,7 +102,8 @@ class Client:
                 self.wire += len(data)
             received(data)
 
-        self.socket.data_received = data_received  # the transport calls its protocol's attribute
+        self.socket.data_received = data_received  # the transport calls its protocol's attribute,
+        self.socket.transport.set_protocol(self.socket)  # which uvloop's looks up again only here
 
     async def read(self, counting: dict) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -111,15 +118,10 @@ class Client:
                 else:
                     frame = frames.decode_server_frame(message)
                 if isinstance(frame, frames.Events):
+                    last = frame.seq + frame.count() - 1
                     if self.seat is not None:  # a seat folds, to know its legal commands
-                        if isinstance(frame.hash, str) and len(frame.hash) == 64:  # before the wire schema (--root)
-                            records = [self.named_event(event) for run in frame.runs for event in run[4:]]
-                        else:
-                            records = [envelope.event for envelope in frames.frame_envelopes(
-                                GAME, self.game.game_id, frame, self.started, self.seats)]
-                        for record in records:
-                            self.state = GAME.evolve(self.state, record)
-                    self.head = frame.seq + frame.count() - 1
+                        self.fold(frame, last)
+                    self.head = last
                     self.game.progressed()
                     if frame.ack:  # the sender's copy of its command's frame carries the ack
                         self.answers.put_nowait(frame.ack_frame())
@@ -127,6 +129,24 @@ class Client:
                     self.started, self.seats = frame.started, frame.seats
                 else:
                     self.answers.put_nowait(frame)
+
+    def fold(self, frame: frames.Events, last: int) -> None:
+        """This seat's state after ``frame``: the one another seat of the game reached there, else folded
+        here (from that seat's state when it is where this one stands) and shared (``Game.folded``)."""
+        head, state = self.game.folded
+        if head == last and self.head == frame.seq - 1:
+            self.state = state  # another seat folded this frame already
+            return
+        if head == self.head:
+            self.state = state
+        if isinstance(frame.hash, str) and len(frame.hash) == 64:  # before the wire schema (--root)
+            records = [self.named_event(event) for run in frame.runs for event in run[4:]]
+        else:
+            records = [envelope.event for envelope in frames.frame_envelopes(
+                GAME, self.game.game_id, frame, self.started, self.seats)]
+        for record in records:
+            self.state = GAME.evolve(self.state, record)
+        self.game.folded = (last, self.state)
 
     @staticmethod
     def before_array(frame: dict) -> frames.Events:
@@ -385,7 +405,9 @@ def measure(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory(prefix="chronicle-load-") as scratch:
         with chronicle_servers(args.processes, args.db, Path(scratch), args.sqlite_sync, args.root,
                                args.profile) as servers:
-            return asyncio.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
+            # uvloop, as the server runs on, and as boardgame.io's clients run on node's libuv
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                return runner.run(asyncio.wait_for(run_load(args, servers), args.warmup + args.seconds + 60))
 
 
 def describe(result: dict) -> str:

@@ -44,6 +44,7 @@ STEPS = (
     ("encode: frames for the clients", (("server/room.py", "_frames_for"),)),
     ("send: each client's batch queued, or written at once", (("server/connection.py", "send_batch"),)),
     ("send: frames built (and deflated), written", (("websockets_sansio_impl.py", "send"),)),
+    ("send: prebuilt frames written at once (wsprotocol)", (("server/wsprotocol.py", "write"),)),
     ("send: the writer tasks, when woken (their sends included)", (("server/connection.py", "_pump"),)),
     ("metrics (Prometheus counters)", (("prometheus_client/metrics.py", "inc"),
                                        ("prometheus_client/metrics.py", "observe"))),

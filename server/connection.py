@@ -22,6 +22,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from server.wsprotocol import EXTENSION
+
 log = logging.getLogger("chronicle.room")
 
 # Close codes: number and meaning in one name (4000-4999 are ours to define).
@@ -86,6 +88,9 @@ class Connection:
         self._waiting: asyncio.Future | None = None  # the writer's, while the backlog is empty
         self._idle = False  # the writer waits on an empty backlog, with no send in flight: write at once
         self._limit = queue_limit
+        # uvicorn's protocol's shortcut (server/wsprotocol.py): prebuilt frame bytes written at once when
+        # that is what its send would do; None under another server (every frame sent the ordinary way).
+        self._frame_writer = ((getattr(websocket, "scope", None) or {}).get("extensions") or {}).get(EXTENSION)
         self._writer = asyncio.create_task(self._pump())
 
     def __repr__(self) -> str:
@@ -118,7 +123,10 @@ class Connection:
 
     def _write_now(self, batch: list[str]) -> bool:
         """Send ``batch`` in the caller's step; a send that must wait goes to the writer, the rest behind it."""
+        writer = self._frame_writer
         for index, frame in enumerate(batch):
+            if writer is not None and writer.write(frame):
+                continue  # written to the transport, as send_text would have
             sending = self.websocket.send_text(frame)
             try:
                 waits_on = sending.send(None)
@@ -168,8 +176,10 @@ class Connection:
                 if isinstance(item, _Started):
                     await item
                     continue
+                writer = self._frame_writer
                 for frame in item:
-                    await self.websocket.send_text(frame)
+                    if writer is None or not writer.write(frame):
+                        await self.websocket.send_text(frame)
         except Exception:  # the peer went away mid-send: nothing left to tell it
             if self.state is not ConnectionState.CLOSED:
                 self.transition(ConnectionState.CLOSED)

@@ -61,6 +61,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def ws_protocol(root: Path) -> list[str]:
+    """uvicorn's ``--ws`` for the checkout ``root``: its own protocol (``server/wsprotocol.py``, as
+    ``chronicle serve`` runs), or none for an older checkout that has no such module."""
+    if (Path(root) / "server" / "wsprotocol.py").exists():
+        return ["--ws", "server.wsprotocol:FrameProtocol"]
+    return []
+
+
 def _request(url: str, method: str = "GET", body: bytes | None = None, timeout: float = 10.0) -> tuple[int, bytes]:
     request = urllib.request.Request(url, data=body, method=method,
                                      headers={"content-type": "application/json"} if body is not None else {})
@@ -247,7 +255,7 @@ class ServerProcess:
                     "--port", str(self.port), "--db", str(self.db_path)]
         return [sys.executable, "-m", "uvicorn", "--factory", "server.app:app_from_env", "--host", "127.0.0.1",
                 "--port", str(self.port), "--log-level", "warning", "--no-access-log",
-                "--ws-max-size", str(1024 * 1024)]
+                "--ws-max-size", str(1024 * 1024), *ws_protocol(ROOT)]
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
         if self.process is not None and self.process.poll() is None:

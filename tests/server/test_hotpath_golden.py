@@ -80,7 +80,7 @@ class _Server(fixture.ServerProcess):
 
     def _command(self) -> list[str]:
         return [sys.executable, "-c", LAUNCHER, "--factory", "server.app:app_from_env", "--host", "127.0.0.1",
-                "--port", str(self.port), "--log-level", "warning", "--no-access-log"]
+                "--port", str(self.port), "--log-level", "warning", "--no-access-log", *fixture.ws_protocol(self.root)]
 
     def start(self, timeout: float = 20.0) -> _Server:
         saved = fixture.ROOT

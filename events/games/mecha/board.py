@@ -7,7 +7,7 @@ dict with its board and bag already inlined (the shell reads files; the core doe
 from __future__ import annotations
 
 from events.games.mecha.model import Board, Location, Seat
-from events.geometry.graph import graph_from_links
+from events.geometry.graph import graph_from_links, graph_within
 from events.geometry.hexgrid import hex_neighbors
 from events.record import worked_out
 from events.validate import (
@@ -247,11 +247,35 @@ def _starts(raw: object, seats: list, board: Board, path: str) -> tuple:
     return tuple(positions)
 
 
+REACH_REMEMBERED = 256  # (start, range, face-up Locations) whose reach a board remembers; then it starts afresh
+
+
 def neighbours(board: Board) -> dict:
     """Location number -> sorted adjacent Location numbers: built once per board (``worked_out``)."""
-    return worked_out(board, _neighbour_table)
+    return worked_out(board, _worked)[0]
 
 
-def _neighbour_table(board: Board) -> dict:
-    return graph_from_links(tuple(location.number for location in board.locations), board.links)
+def reach(board: Board, here: int | None, steps: int, face_up: tuple) -> dict:
+    """Every Location a Mecha at ``here`` (None: the Camp) reaches in 1..``steps`` steps -> its shortest
+    path, entering face-down Locations but never leaving them (MV-2, MV-3, MV-6; ``graph_within``).
+
+    It depends only on the board and these three, so each board remembers the reaches asked of it
+    (at most ``REACH_REMEMBERED``): every ``decide`` and ``legal`` of a Move asks for one, and a game
+    goes back to the same places (issue 16). Callers only read what it returns."""
+    worked = worked_out(board, _worked)
+    key = (here, steps, face_up)
+    found = worked[1].get(key)
+    if found is None:
+        shown = set(face_up)
+        found = graph_within(worked[0], here, steps, may_continue=lambda place: place in shown,
+                             first_steps=board.camp_adjacent if here is None else None)
+        if len(worked[1]) >= REACH_REMEMBERED:
+            worked[1].clear()
+        worked[1][key] = found
+    return found
+
+
+def _worked(board: Board) -> tuple:
+    """A board's neighbour table and the reaches it remembers (``reach``)."""
+    return graph_from_links(tuple(location.number for location in board.locations), board.links), {}
 

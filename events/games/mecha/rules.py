@@ -97,13 +97,8 @@ def destinations(state: State, index: int) -> dict:
     seat = state.seats[index]
     here = state.positions[index]
     occupied = {position for position in state.positions if position is not None}
-    face_up = set(state.face_up)
-    first = state.board.camp_adjacent if here is None else None  # MV-2: the Camp only leads out
-    reach = graph_within(
-        boards.neighbours(state.board), here, seat.range_max,
-        may_continue=lambda place: place in face_up,  # MV-6: a face-down Location ends the move
-        first_steps=first,
-    )
+    # MV-2: the Camp only leads out; MV-6: a face-down Location ends the move (remembered per board)
+    reach = boards.reach(state.board, here, seat.range_max, state.face_up)
     return {
         place: path for place, path in reach.items()
         if place not in occupied and place != here and len(path) >= seat.range_min  # MV-1, MV-3

@@ -105,3 +105,43 @@ def test_board_invariants_hold_along_any_game(name, seed, picks):
 
 def _initial_tokens(name: str) -> int:
     return sum(token["count"] for token in SCENARIOS[name]["bag"]["tokens"])
+
+
+@FAST
+@given(names, seeds, choices)
+def test_mv_3_remembered_reach_is_the_fresh_search(name, seed, picks):
+    """MV-2, MV-3, MV-6: the reach a board remembers (``board.reach``) is, at every state of a random
+    game and for every Mecha, what a fresh breadth-first search finds; the memory stays bounded."""
+    from events.games.mecha import board as boards
+    from events.games.mecha.rules import destinations
+    from events.geometry.graph import graph_within
+
+    tab = play(name, seed, picks)
+    state = None
+    for envelope in tab.envelopes:
+        state = GAME.evolve(state, envelope.event)
+        for index, seat in enumerate(state.seats):
+            here, shown = state.positions[index], set(state.face_up)
+            fresh = graph_within(boards.neighbours(state.board), here, seat.range_max,
+                                 may_continue=lambda place, shown=shown: place in shown,
+                                 first_steps=state.board.camp_adjacent if here is None else None)
+            assert boards.reach(state.board, here, seat.range_max, state.face_up) == fresh
+            assert boards.reach(state.board, here, seat.range_max, state.face_up) is boards.reach(
+                state.board, here, seat.range_max, state.face_up)  # remembered, not searched again
+            occupied = {place for place in state.positions if place is not None}
+            assert destinations(state, index) == {place: path for place, path in fresh.items()
+                                                  if place not in occupied and place != here
+                                                  and len(path) >= seat.range_min}
+    assert len(boards.worked_out(tab.state.board, boards._worked)[1]) <= boards.REACH_REMEMBERED
+
+
+def test_mv_3_a_board_remembers_at_most_its_bound_of_reaches():
+    """MV-3: past ``REACH_REMEMBERED`` distinct (start, range, face-up) asked, a board starts afresh."""
+    from events.games.mecha import board as boards
+
+    tab = play("sample", 1, [])
+    board, ups = tab.state.board, tab.state.face_up
+    for steps in range(1, boards.REACH_REMEMBERED + 20):
+        boards.reach(board, None, steps, ups)
+        assert len(boards.worked_out(board, boards._worked)[1]) <= boards.REACH_REMEMBERED
+    assert boards.reach(board, None, 3, ups) == boards.reach(board, None, 3, ups)
