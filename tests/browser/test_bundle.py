@@ -170,3 +170,17 @@ def test_served_pages_and_scripts(server):
         urllib.request.urlopen(f"{server.base_url}/static/js/chronicle.000000000000.js", timeout=10)
     assert missing.value.code == 404
     missing.value.close()
+
+
+def test_the_entry_script_comes_compiled_or_as_source_for_the_page_to_compile(monkeypatch):
+    """boot.js runs ENTRY's JavaScript when Node compiled it, else lets Brython compile the source (issue 16)."""
+    def entry() -> dict:
+        text = bundle.entry_js()
+        return json.loads(re.fullmatch(r"__BRYTHON__\.chronicle_entry = (.*);\n", text, re.S)[1])
+
+    if bundle.precompile_enabled():
+        compiled = entry()
+        assert compiled["src"] == bundle.ENTRY and compiled["name"] == "chronicle-main"
+        assert "$B.$import_from(\"client.main\", 'start'" in compiled["js"]
+    monkeypatch.setenv("CHRONICLE_PRECOMPILE", "0")
+    assert entry() == {"name": "chronicle-main", "src": bundle.ENTRY, "js": None}
