@@ -15,7 +15,15 @@ in headless Chromium (Debian's, ``/usr/bin/chromium``):
 - **disk**: warm in a browser with a profile on disk, as a reader's is (``launch_persistent_context``;
   the first load not counted, then three): Playwright's contexts keep their cache in memory, and
   V8 keeps its code cache of the scripts only with a disk cache, so only this row shows a reader's
-  reload without the scripts compiled again (issue 16).
+  reload without the scripts compiled again (issue 16);
+- **reload**: the warm page reloaded in its own tab (``page.reload()``, a reader's F5), in the same
+  in-memory context. Every other row opens a new tab, that is a new renderer process (V8's
+  in-memory caches start empty) and, in Chromium 156's headless browser, two ``chrome://omnibox-popup``
+  pages rendered in a process of their own for that tab (docs/performance.md, "third pass").
+
+``--no-omnibox-ui`` launches Chromium with ``--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup``:
+no omnibox pages per new tab, whose ~150–290 ms of CPU during a page's load compete with the page
+for this machine's two cores. Off by default: the issue's figures are with Chromium as it comes.
 
 "Interactive" is ``window.chronicle_ready``: the page has folded every envelope it was sent,
 checked the newest hash and drawn the board. The marks the page records on the way
@@ -117,23 +125,44 @@ def load(context, url: str) -> dict:
     return {"wall": wall, **marks}
 
 
-def time_pages(browser, url: str, runs: int) -> tuple[list, list]:
-    cold, warm = [], []
+def reloaded(context, url: str) -> dict:
+    """The page loaded, then reloaded in the same tab: the reload's marks (see ``load``)."""
+    page = context.new_page()
+    errors: list = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_function("window.chronicle_ready === true", timeout=60_000)
+    page.wait_for_timeout(1000)
+    started = time.perf_counter()
+    page.reload()
+    page.wait_for_function("window.chronicle_ready === true", timeout=60_000)
+    wall = (time.perf_counter() - started) * 1000
+    marks = page.evaluate("window.chronicle_marks")
+    page.wait_for_timeout(1000)
+    page.close()
+    if errors:
+        raise RuntimeError(f"{url}: {errors[0]}")
+    return {"wall": wall, **marks}
+
+
+def time_pages(browser, url: str, runs: int) -> tuple[list, list, list]:
+    cold, warm, again = [], [], []
     for _ in range(runs):
         context = browser.new_context()
         cold.append(load(context, url))
         warm.append(load(context, url))
         warm.append(load(context, url))
+        again.append(reloaded(context, url))
         context.close()
-    return cold, warm
+    return cold, warm, again
 
 
-def time_with_profile(playwright, url: str, runs: int) -> list:
+def time_with_profile(playwright, url: str, runs: int, chromium_args: list) -> list:
     warm = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="chronicle-profile-") as profile:
             context = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                profile, executable_path=CHROMIUM, args=chromium_args, headless=True)
             load(context, url)
             warm.extend(load(context, url) for _ in range(3))
             context.close()
@@ -148,7 +177,7 @@ def summary(label: str, samples: list) -> str:
         if values and mark != "ready":
             parts.append(f"{mark} {statistics.median(values):.0f}")
     spread = f"{min(s['ready'] for s in samples):.0f}–{max(s['ready'] for s in samples):.0f}"
-    return f"  {label:5} ready {ready:6.0f} ms (range {spread}, n={len(samples)})   marks: {', '.join(parts)}"
+    return f"  {label:6} ready {ready:6.0f} ms (range {spread}, n={len(samples)})   marks: {', '.join(parts)}"
 
 
 def without_snapshot(socket) -> None:
@@ -183,6 +212,10 @@ def catch_up(browser, url: str, runs: int, whole: bool = False) -> list:
     context.close()
     return spans
 
+
+# Chromium 156's headless browser renders two chrome://omnibox-popup pages for every new tab, in a
+# renderer process of their own (docs/performance.md, "third pass"); these features are those pages.
+NO_OMNIBOX_UI = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
 
 TRACE_CATEGORIES = "toplevel,devtools.timeline,loading,blink.user_timing"
 
@@ -257,8 +290,11 @@ def main() -> None:
     parser.add_argument("--parts", default="pages,catchup,fold",
                         help="what to measure, comma-separated: pages, cpu (main-thread CPU to ready, warm), catchup, "
                         "whole (the catch-up without a snapshot), fold (default: pages,catchup,fold)")
+    parser.add_argument("--no-omnibox-ui", action="store_true",
+                        help=f"launch Chromium with {NO_OMNIBOX_UI} (no omnibox popup pages rendered for each new tab)")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
+    chromium_args = CHROMIUM_ARGS + ([NO_OMNIBOX_UI] if args.no_omnibox_ui else [])
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp, \
@@ -272,10 +308,11 @@ def main() -> None:
         with ScriptedGame(server.ws_url, done) as script:
             script.play_to_end()
             finished = script.table.seq
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=chromium_args, headless=True)
         load(browser.new_context(), f"{server.base_url}/")  # the first page of a browser pays its start-up
-        print(f"Chronicle pages, {args.runs} fresh contexts each (cold = first load, warm = 2 reloads; "
-              f"disk = 3 reloads in each of {args.runs} browsers with a profile on disk); ms since navigation, medians")
+        print(f"Chronicle pages, {args.runs} fresh contexts each (cold = first load, warm = 2 loads in new tabs, "
+              f"reload = 1 reload in its tab; disk = 3 loads in each of {args.runs} browsers with a profile on disk); "
+              f"ms since navigation, medians{'; Chromium ' + NO_OMNIBOX_UI if args.no_omnibox_ui else ''}")
         pages = (
             ("play", f"play page, {seat}'s seat, ≥{head} events", f"{server.base_url}{mid['seats'][seat]['link']}"),
             ("watch", f"watch page, ≥{head} events", f"{server.base_url}/watch/{mid['game']}"),
@@ -286,11 +323,12 @@ def main() -> None:
         for kind, label, url in pages if "pages" in parts else ():
             if kind not in wanted:
                 continue
-            cold, warm = time_pages(browser, url, args.runs)
+            cold, warm, again = time_pages(browser, url, args.runs)
             print(label)
             print(summary("cold", cold))
             print(summary("warm", warm))
-            print(summary("disk", time_with_profile(playwright, url, args.runs)))
+            print(summary("disk", time_with_profile(playwright, url, args.runs, chromium_args)))
+            print(summary("reload", again))
         for kind, label, url in pages if "cpu" in parts else ():
             if kind not in wanted:
                 continue

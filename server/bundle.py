@@ -33,6 +33,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -48,7 +49,7 @@ log = logging.getLogger("chronicle.bundle")
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("client", "events")
 BRYTHON_DATA = Path(brython.__file__).parent / "data"
-FORMAT = "3"  # bump when the way bundles are made changes
+FORMAT = "5"  # bump when the way bundles are made changes
 BRYTHON_VERSION = importlib.metadata.version("brython")
 
 # Standard-library modules the pages import at run time, measured (docs/client.md): the three pages
@@ -185,6 +186,33 @@ def package_script(vfs: dict, timestamp: int) -> str:
     return f"__BRYTHON__.loadBrythonPackage({json.dumps(ordered, separators=(',', ':'))})\n" + precompiled_js(vfs)
 
 
+# The Python every page runs first (static/boot.js makes it a <script type="text/python">). Compiled
+# here by Node as Brython's ``run_script`` would compile it in the page, so the page runs it without
+# ``$B.py2js``: Brython's compiler (tokenizer, parser, code generator) never runs, nor is compiled
+# by V8, on a page whose modules are all precompiled (~10-17 ms of a warm play page, issue 16).
+ENTRY = "from client.main import start\nstart()\n"
+ENTRY_NAME = "chronicle-main"  # the script's id and file name, in tracebacks and in Brython's tables
+
+
+def entry_js() -> str:
+    """``__BRYTHON__.chronicle_entry``: the entry script's source and, when Node compiled it, its JavaScript."""
+    compiled = None
+    if precompile_enabled():
+        store = cache_root() / "compiled"
+        digest = hashlib.sha256(f"{FORMAT}:{BRYTHON_VERSION}:entry:{ENTRY_NAME}\0{ENTRY}".encode()).hexdigest()
+        path = store / f"{digest[:32]}.js"
+        if path.is_file():
+            compiled = path.read_text(encoding="utf-8")
+        else:
+            fresh = _node_compile({ENTRY_NAME: [ENTRY, None]}) or {}
+            compiled = fresh.get(ENTRY_NAME)
+            if compiled is not None:
+                store.mkdir(parents=True, exist_ok=True)
+                _write_atomic(path, compiled.encode())
+    entry = {"name": ENTRY_NAME, "src": ENTRY, "js": compiled}
+    return f"__BRYTHON__.chronicle_entry = {json.dumps(entry, separators=(',', ':'))};\n"
+
+
 def build_package_assets(key: str) -> tuple:
     """(the core script, {game: its script}).
 
@@ -203,7 +231,8 @@ def build_package_assets(key: str) -> tuple:
     game_assets = {game: _named(f"game-{game}", package_script(parts.get(game, {}), timestamp).encode())
                    for game in games}
     urls = {game: f"/static/js/{asset.name}" for game, asset in game_assets.items()}
-    core = package_script(parts[None], timestamp) + f"__BRYTHON__.chronicle_games = {json.dumps(urls, sort_keys=True)};\n"
+    core = (package_script(parts[None], timestamp) + f"__BRYTHON__.chronicle_games = {json.dumps(urls, sort_keys=True)};\n"
+            + entry_js())
     return _named("chronicle", core.encode()), game_assets
 
 
@@ -263,6 +292,11 @@ $B.$options = {debug: 0};  // as boot.js starts the pages
 const modules = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const out = {};
 for (const [name, [source, isPackage]] of Object.entries(modules)) {
+  if (isPackage === null) {  // the page's entry script (ENTRY), compiled as Brython's run_script does
+    $B.file_cache[name] = source;
+    out[name] = $B.py2js({src: source, filename: name}, name, name).to_js();
+    continue;
+  }
   const filename = "VFS." + name + (isPackage ? "/__init__.py" : ".py");
   const parts = name.split(".");
   if (!isPackage) parts.pop();
@@ -270,7 +304,10 @@ for (const [name, [source, isPackage]] of Object.entries(modules)) {
   $B.url2name[filename] = name;
   $B.file_cache[filename] = source;
   try {
-    out[name] = $B.py2js({src: source, filename, imported: true}, module, name, $B.builtins_scope).to_js();
+    const js = $B.py2js({src: source, filename, imported: true}, module, name, $B.builtins_scope).to_js();
+    const local = "locals_" + $B.scope_name(name);
+    new Function(local, js + "\nreturn " + local);  // parses as the function the bundle writes (precompiled_js)
+    out[name] = js;
   } catch (error) {  // left to the browser, which will report it where it is imported
     const what = error.msg || error.message || (error.ob_type && error.ob_type.tp_name) || String(error);
     process.stderr.write("cannot precompile " + name + ": " + what + "\n");
@@ -341,14 +378,50 @@ def _node_compile(modules: dict) -> dict | None:
         return json.loads(done.stdout)
 
 
+def scope_name(module: str) -> str:
+    """Brython's ``$B.scope_name``: the module's name as a JavaScript identifier (``client.main`` -> ``client_main``)."""
+    return re.sub(r"[^\w$]", "_", module, flags=re.ASCII)
+
+
 def precompiled_js(vfs: dict) -> str:
+    """Each precompiled module as a JavaScript function in the script itself (issue 16).
+
+    Brython keeps a module's JavaScript as a string and makes it a function with ``new Function`` on
+    the page's main thread at its import (~25–45 ms of a warm play page for 2 MB of text). Written
+    here as a function, ``(function(locals_<name>){<its JavaScript> return locals_<name>})``, exactly
+    the function Brython would make (the same body and parameter, at the script's global scope), it is
+    parsed and compiled while the script streams in, off the main thread (V8 compiles a parenthesized
+    function eagerly), and kept in V8's code cache where the browser keeps one. ``brython_js`` teaches
+    Brython's loader to call such a function instead of ``new Function`` of a string.
+    """
     compiled = precompile(vfs)
     if not compiled:
         return ""
-    body = json.dumps(compiled, separators=(",", ":"), sort_keys=True)
+    lines = []
+    for name in sorted(compiled):
+        js = compiled[name]
+        package = isinstance(js, list)
+        local = f"locals_{scope_name(name)}"
+        function = f"(function({local}){{\n{js[0] if package else js}\nreturn {local}}})"
+        lines.append(f"__BRYTHON__.precompiled[{json.dumps(name)}]={f'[{function}]' if package else function};\n")
     # boot.js reads the flag: with every module precompiled, Brython's indexedDB cache of compiled
     # modules has nothing left to do, and opening it costs the page ~50 ms before Python starts.
-    return f"Object.assign(__BRYTHON__.precompiled, {body});\n__BRYTHON__.chronicle_precompiled = true;\n"
+    return "".join(lines) + "__BRYTHON__.chronicle_precompiled = true;\n"
+
+
+# Brython's VFS loader makes a precompiled module's function from its text; a module the bundle
+# wrote as a function (``precompiled_js``) is called as it is. The one change to brython.js, checked.
+_LOADER_EAGER = 'mod_js+="return "+prefix+parent_id\nvar $module=new Function(prefix+parent_id,mod_js)('
+_LOADER_EITHER = ('var $module=(typeof mod_js=="function"?mod_js:'
+                  'new Function(prefix+parent_id,mod_js+"return "+prefix+parent_id))(')
+
+
+def brython_js() -> bytes:
+    """brython.js as shipped, but for its VFS loader calling a precompiled module's function (issue 16)."""
+    text = (BRYTHON_DATA / "brython.js").read_text(encoding="utf-8")
+    if text.count(_LOADER_EAGER) != 1:
+        raise BundleError("brython.js's VFS loader no longer makes precompiled modules with new Function as expected")
+    return text.replace(_LOADER_EAGER, _LOADER_EITHER).encode()
 
 
 def build(key: str) -> Bundle:
@@ -364,7 +437,7 @@ def build(key: str) -> Bundle:
             pass  # a half-deleted or older cache: build again
     core, games = build_package_assets(key)
     scripts = [
-        _named("brython", (BRYTHON_DATA / "brython.js").read_bytes()),
+        _named("brython", brython_js()),
         _named("stdlib", build_stdlib_js(None if full_stdlib() else STDLIB_MODULES)),
         core,
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import urllib.request
 
 import pytest
@@ -17,13 +18,22 @@ def _vfs(asset: bundle.Asset, prefix: str, suffix: str) -> dict:
     return json.loads(text[start : text.index(suffix, start)])
 
 
+_PRECOMPILED = re.compile(r'^__BRYTHON__\.precompiled\[("[^"]+")\]=(\[?)\(function\((locals_[\w$]+)\)\{$', re.M)
+
+
 def _precompiled(asset: bundle.Asset) -> dict:
+    """Module name -> its JavaScript (a list for a package), from the functions the script defines."""
     text = asset.body.decode()
-    prefix = "Object.assign(__BRYTHON__.precompiled, "
-    if prefix not in text:
-        return {}
-    start = text.index(prefix) + len(prefix)
-    return json.loads(text[start : text.index(");\n", start)])
+    found = list(_PRECOMPILED.finditer(text))
+    out = {}
+    for at, match in enumerate(found):
+        name, package, local = json.loads(match[1]), match[2] == "[", match[3]
+        end = found[at + 1].start() if at + 1 < len(found) else text.index("__BRYTHON__.chronicle_precompiled", match.end())
+        closing = f"\nreturn {local}}})]" if package else f"\nreturn {local}}})"
+        body = text[match.end() + 1 : end].rstrip()
+        assert body.endswith(closing + ";"), (name, body[-80:])
+        out[name] = [body[: -len(closing) - 1]] if package else body[: -len(closing) - 1]
+    return out
 
 
 def test_bundle_has_brython_the_trimmed_stdlib_and_every_client_and_events_module():
@@ -69,6 +79,26 @@ def test_every_python_module_is_precompiled_so_a_cold_page_compiles_nothing():
             # Packages are lists, as Brython keeps them in __BRYTHON__.precompiled.
             assert isinstance(compiled[module], list) == (len(vfs[module]) > 3)
     assert "__BRYTHON__.chronicle_precompiled = true;" in built.assets[built.scripts[2]].body.decode()
+
+
+@pytest.mark.skipif(not bundle.precompile_enabled(), reason="precompiling needs node (CHRONICLE_PRECOMPILE=0 or no node)")
+def test_precompiled_modules_are_functions_brython_calls_and_its_loader_is_patched_once():
+    """Issue 16: no ``new Function`` of a module's text on the page's main thread; the same function Brython makes."""
+    built = bundle.current()
+    runtime = built.assets[built.scripts[0]].body.decode()
+    assert bundle._LOADER_EITHER in runtime and bundle._LOADER_EAGER not in runtime
+    assert runtime.replace(bundle._LOADER_EITHER, bundle._LOADER_EAGER) == (bundle.BRYTHON_DATA / "brython.js").read_text()
+    core = built.assets[built.scripts[2]].body.decode()
+    assert "__BRYTHON__.precompiled[\"client.main\"]=(function(locals_client_main){\n" in core
+    assert "__BRYTHON__.precompiled[\"events\"]=[(function(locals_events){\n" in core  # a package: a list
+    assert bundle.scope_name("events.games.mecha") == "events_games_mecha" and bundle.scope_name("a.é") == "a__"
+
+
+def test_a_brython_whose_loader_changed_is_a_clear_error(monkeypatch, tmp_path):
+    (tmp_path / "brython.js").write_text("var $module=something_else(mod)\n")
+    monkeypatch.setattr(bundle, "BRYTHON_DATA", tmp_path)
+    with pytest.raises(bundle.BundleError, match="VFS loader"):
+        bundle.brython_js()
 
 
 @pytest.mark.skipif(not bundle.precompile_enabled(), reason="precompiling needs node (CHRONICLE_PRECOMPILE=0 or no node)")
@@ -140,3 +170,17 @@ def test_served_pages_and_scripts(server):
         urllib.request.urlopen(f"{server.base_url}/static/js/chronicle.000000000000.js", timeout=10)
     assert missing.value.code == 404
     missing.value.close()
+
+
+def test_the_entry_script_comes_compiled_or_as_source_for_the_page_to_compile(monkeypatch):
+    """boot.js runs ENTRY's JavaScript when Node compiled it, else lets Brython compile the source (issue 16)."""
+    def entry() -> dict:
+        text = bundle.entry_js()
+        return json.loads(re.fullmatch(r"__BRYTHON__\.chronicle_entry = (.*);\n", text, re.S)[1])
+
+    if bundle.precompile_enabled():
+        compiled = entry()
+        assert compiled["src"] == bundle.ENTRY and compiled["name"] == "chronicle-main"
+        assert "$B.$import_from(\"client.main\", 'start'" in compiled["js"]
+    monkeypatch.setenv("CHRONICLE_PRECOMPILE", "0")
+    assert entry() == {"name": "chronicle-main", "src": bundle.ENTRY, "js": None}

@@ -77,3 +77,27 @@ def test_a_reload_of_a_play_page_fetches_no_hashed_asset_and_asks_for_the_html_a
                 && !Object.hasOwn(__BRYTHON__.precompiled, name))""")
         assert compiled_here == [], compiled_here
     assert page.problems == []
+
+
+# Counts Brython's compiler calls from the moment brython.js has run (DOMContentLoaded comes after
+# the page's scripts, before body.onload starts Brython).
+COUNT_COMPILES = """document.addEventListener("DOMContentLoaded", () => {
+    window.py2js_calls = 0;
+    const compile = __BRYTHON__.py2js;
+    __BRYTHON__.py2js = function () { window.py2js_calls += 1; return compile.apply(this, arguments); };
+});"""
+
+
+def test_a_page_compiles_no_python_at_all_not_even_its_entry_script(server, new_context):
+    """Issue 16: the entry script comes compiled by Node (server/bundle.py, ENTRY), so Brython's
+    compiler never runs on a page; the count itself works (a line of Python compiled counts one)."""
+    created = create_game(server.base_url)
+    context = new_context()
+    context.add_init_script(COUNT_COMPILES)
+    for url in (f"{server.base_url}{created['seats']['red']['link']}", f"{server.base_url}/"):
+        page = open_page(context, url)
+        assert page.evaluate("window.py2js_calls") == 0
+        assert page.evaluate("Object.hasOwn(__BRYTHON__.imported, 'chronicle-main')")
+        assert page.problems == []
+    page.evaluate("__BRYTHON__.runPythonSource('x = 1')")
+    assert page.evaluate("window.py2js_calls") == 1
