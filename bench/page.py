@@ -59,7 +59,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import CHROMIUM, CHROMIUM_PLAIN_ARGS, NO_OMNIBOX_UI
 from tests.browser.driver import ScriptedGame
 from tests.server_fixture import ServerProcess, create_game, seeded_game
 
@@ -213,10 +213,6 @@ def catch_up(browser, url: str, runs: int, whole: bool = False) -> list:
     return spans
 
 
-# Chromium 156's headless browser renders two chrome://omnibox-popup pages for every new tab, in a
-# renderer process of their own (docs/performance.md, "third pass"); these features are those pages.
-NO_OMNIBOX_UI = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
-
 TRACE_CATEGORIES = "toplevel,devtools.timeline,loading,blink.user_timing"
 
 
@@ -294,7 +290,7 @@ def main() -> None:
                         help=f"launch Chromium with {NO_OMNIBOX_UI} (no omnibox popup pages rendered for each new tab)")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
-    chromium_args = CHROMIUM_ARGS + ([NO_OMNIBOX_UI] if args.no_omnibox_ui else [])
+    chromium_args = CHROMIUM_PLAIN_ARGS + ([NO_OMNIBOX_UI] if args.no_omnibox_ui else [])
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp, \
