@@ -105,3 +105,17 @@ def test_issue16_chronicle_serve_refuses_a_bad_gc_freeze_value(tmp_path):
                            str(tmp_path / "x.db")], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "CHRONICLE_GC_FREEZE": "maybe"})
     assert done.returncode == 4 and "CHRONICLE_GC_FREEZE: expected 1 or 0, got 'maybe'" in done.stderr
+
+
+def test_issue16_bench_load_times_each_of_its_collections(unfrozen):
+    from bench.load import collector_pauses
+
+    pauses: list = []
+    timer = collector_pauses(pauses)
+    gc.callbacks.append(timer)
+    try:
+        gc.collect()
+        gc.collect(0)
+    finally:
+        gc.callbacks.remove(timer)
+    assert len(pauses) == 2 and all(0 <= pause < 60 for pause in pauses)
