@@ -52,6 +52,7 @@ from pathlib import Path
 import msgspec
 import uvloop
 import websockets
+from websockets.frames import Opcode
 
 import events.games
 from events.log import Envelope
@@ -110,30 +111,49 @@ class Client:
         self.socket.data_received = data_received  # the transport calls its protocol's attribute,
         self.socket.transport.set_protocol(self.socket)  # which uvloop's looks up again only here
 
+    def read_at_once(self, counting: dict) -> None:
+        """Take each whole text frame as it arrives, in the socket's ``data_received``, instead of
+        through websockets' assembler and the reader's task: one pass through the loop's ready queue
+        fewer per frame and client, in the order uvloop reads the sockets (docs/performance.md, "The
+        latency tail"). Other frames (fragments, pings, a close) go websockets' way, to ``read``."""
+        process = self.socket.process_event
+
+        def process_event(event) -> None:
+            if event.opcode is Opcode.TEXT and event.fin:
+                self.take(bytes(event.data).decode(), counting)
+            else:
+                process(event)
+
+        self.socket.process_event = process_event
+
     async def read(self, counting: dict) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for message in self.socket:
-                if counting["on"]:
-                    self.bytes += len(message)
-                if '"type":"event"' in message[:16]:  # a server from before one frame per command (--root)
-                    self.old_frame(msgspec.json.decode(message))
-                    continue
-                if message.startswith('{"type":"events"'):  # a server from before the events array (--root)
-                    frame = self.before_array(msgspec.json.decode(message))
-                else:
-                    frame = frames.decode_server_frame(message)
-                if isinstance(frame, frames.Events):
-                    last = frame.seq + frame.count() - 1
-                    if self.seat is not None:  # a seat folds, to know its legal commands
-                        self.fold(frame, last)
-                    self.head = last
-                    self.game.progressed()
-                    if frame.ack:  # the sender's copy of its command's frame carries the ack
-                        self.answers.put_nowait(frame.ack_frame())
-                elif isinstance(frame, frames.Welcome):
-                    self.started, self.seats = frame.started, frame.seats
-                else:
-                    self.answers.put_nowait(frame)
+                self.take(message, counting)
+
+    def take(self, message: str, counting: dict) -> None:
+        """One whole message from the server: count it, fold it if a seat, note how far this client has."""
+        if counting["on"]:
+            self.bytes += len(message)
+        if '"type":"event"' in message[:16]:  # a server from before one frame per command (--root)
+            self.old_frame(msgspec.json.decode(message))
+            return
+        if message.startswith('{"type":"events"'):  # a server from before the events array (--root)
+            frame = self.before_array(msgspec.json.decode(message))
+        else:
+            frame = frames.decode_server_frame(message)
+        if isinstance(frame, frames.Events):
+            last = frame.seq + frame.count() - 1
+            if self.seat is not None:  # a seat folds, to know its legal commands
+                self.fold(frame, last)
+            self.head = last
+            self.game.progressed()
+            if frame.ack:  # the sender's copy of its command's frame carries the ack
+                self.answers.put_nowait(frame.ack_frame())
+        elif isinstance(frame, frames.Welcome):
+            self.started, self.seats = frame.started, frame.seats
+        else:
+            self.answers.put_nowait(frame)
 
     def fold(self, frame: frames.Events, last: int) -> None:
         """This seat's state after ``frame``: the one another seat of the game reached there, else folded
@@ -189,6 +209,7 @@ async def join(ws_url: str, game: Game, token: str | None, seat: str | None, def
     client = Client(game, socket, seat)
     if counting is not None:
         client.count_wire(counting)
+        client.read_at_once(counting)
     await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     game.clients.append(client)
     return client
