@@ -24,7 +24,9 @@ per-command ``events`` frame by the wire schema, the same frame from before it (
 names, hex hashes) and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
 children, the load generator on its own). The clients run on uvloop, as the server does (and as
-boardgame.io's run on node's libuv). Once every socket is set up the generator freezes its objects
+boardgame.io's run on node's libuv); each client takes a whole text frame in its socket's
+``data_received``, in the order uvloop reads the sockets, rather than through websockets' assembler
+and a reader task (fragments, pings and closes still go websockets' way). Once every socket is set up the generator freezes its objects
 for the cyclic collector and then keeps its full collections short as ``chronicle serve`` does
 (``server/gcpolicy.py``; ``--no-gc-freeze`` does not): with 1,200 sockets a full collection of
 them all stopped every client for 15–170 ms, frames read late that the server did not delay
