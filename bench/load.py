@@ -25,12 +25,13 @@ names, hex hashes) and the older per-envelope ``event`` frame. Only the window a
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
 children, the load generator on its own). The clients run on uvloop, as the server does (and as
 boardgame.io's run on node's libuv); each client takes a whole text frame in its socket's
-``data_received``, in the order uvloop reads the sockets, rather than through websockets' assembler
-and a reader task (fragments, pings and closes still go websockets' way). Once every socket is set up the generator freezes its objects
-for the cyclic collector and then keeps its full collections short as ``chronicle serve`` does
-(``server/gcpolicy.py``; ``--no-gc-freeze`` does not): with 1,200 sockets a full collection of
-them all stopped every client for 15–170 ms, frames read late that the server did not delay
-(docs/performance.md, "The latency tail"). It prints figures and asserts nothing; it stops by itself within
+``data_received``, in the order uvloop reads the sockets, rather than through websockets'
+assembler and a reader task (fragments, pings and closes still go websockets' way). Once every
+socket is set up the generator freezes its objects for the cyclic collector and then keeps its
+full collections short as ``chronicle serve`` does (``server/gcpolicy.py``; ``--no-gc-freeze``
+does not): with 1,200 sockets a full collection of them all stopped every client for 15–170 ms,
+frames read late that the server did not delay (docs/performance.md, "The latency tail"). It
+prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
 """
 
@@ -315,7 +316,8 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         readers += [asyncio.create_task(client.read(counting)) for client in game.clients]
         games.append((game, seats))
     await until_started(games)
-    if args.gc_freeze:  # the sockets set up, frozen: the generator's full collections skip them (module doc)
+    freeze = getattr(args, "gc_freeze", True)  # bench.server builds its own arguments
+    if freeze:  # the sockets set up, frozen: the generator's full collections skip them (module doc)
         gc.collect()
         gc.freeze()
         gcpolicy.install({})
@@ -336,7 +338,7 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
     cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
     own = cpu_seconds(os.getpid(), tree=False) - own_before
     clients = await wind_down(stop, drivers + readers, games)
-    if args.gc_freeze:
+    if freeze:
         gcpolicy.uninstall()
     done = len(results["latencies"])
     latencies = sorted(results["latencies"])
