@@ -24,7 +24,14 @@ per-command ``events`` frame by the wire schema, the same frame from before it (
 names, hex hashes) and the older per-envelope ``event`` frame. Only the window after the warm-up
 counts; CPU is read from ``/proc/<pid>/stat`` at its start and end (each server with its
 children, the load generator on its own). The clients run on uvloop, as the server does (and as
-boardgame.io's run on node's libuv). It prints figures and asserts nothing; it stops by itself within
+boardgame.io's run on node's libuv); each client takes a whole text frame in its socket's
+``data_received``, in the order uvloop reads the sockets, rather than through websockets'
+assembler and a reader task (fragments, pings and closes still go websockets' way). Once every
+socket is set up the generator freezes its objects for the cyclic collector and then keeps its
+full collections short as ``chronicle serve`` does (``server/gcpolicy.py``; ``--no-gc-freeze``
+does not): with 1,200 sockets a full collection of them all stopped every client for 15–170 ms,
+frames read late that the server did not delay (docs/performance.md, "The latency tail"). It
+prints figures and asserts nothing; it stops by itself within
 ``warmup + seconds + 60`` s. ``--json`` prints one JSON object instead (for bench.compare).
 """
 
@@ -34,6 +41,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import gc
 import json
 import os
 import random
@@ -47,10 +55,11 @@ from pathlib import Path
 import msgspec
 import uvloop
 import websockets
+from websockets.frames import Opcode
 
 import events.games
 from events.log import Envelope
-from server import frames
+from server import frames, gcpolicy
 from server.scenarios import load
 
 GAME = events.games.load("mecha")
@@ -105,30 +114,49 @@ class Client:
         self.socket.data_received = data_received  # the transport calls its protocol's attribute,
         self.socket.transport.set_protocol(self.socket)  # which uvloop's looks up again only here
 
+    def read_at_once(self, counting: dict) -> None:
+        """Take each whole text frame as it arrives, in the socket's ``data_received``, instead of
+        through websockets' assembler and the reader's task: one pass through the loop's ready queue
+        fewer per frame and client, in the order uvloop reads the sockets (docs/performance.md, "The
+        latency tail"). Other frames (fragments, pings, a close) go websockets' way, to ``read``."""
+        process = self.socket.process_event
+
+        def process_event(event) -> None:
+            if event.opcode is Opcode.TEXT and event.fin:
+                self.take(bytes(event.data).decode(), counting)
+            else:
+                process(event)
+
+        self.socket.process_event = process_event
+
     async def read(self, counting: dict) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for message in self.socket:
-                if counting["on"]:
-                    self.bytes += len(message)
-                if '"type":"event"' in message[:16]:  # a server from before one frame per command (--root)
-                    self.old_frame(msgspec.json.decode(message))
-                    continue
-                if message.startswith('{"type":"events"'):  # a server from before the events array (--root)
-                    frame = self.before_array(msgspec.json.decode(message))
-                else:
-                    frame = frames.decode_server_frame(message)
-                if isinstance(frame, frames.Events):
-                    last = frame.seq + frame.count() - 1
-                    if self.seat is not None:  # a seat folds, to know its legal commands
-                        self.fold(frame, last)
-                    self.head = last
-                    self.game.progressed()
-                    if frame.ack:  # the sender's copy of its command's frame carries the ack
-                        self.answers.put_nowait(frame.ack_frame())
-                elif isinstance(frame, frames.Welcome):
-                    self.started, self.seats = frame.started, frame.seats
-                else:
-                    self.answers.put_nowait(frame)
+                self.take(message, counting)
+
+    def take(self, message: str, counting: dict) -> None:
+        """One whole message from the server: count it, fold it if a seat, note how far this client has."""
+        if counting["on"]:
+            self.bytes += len(message)
+        if '"type":"event"' in message[:16]:  # a server from before one frame per command (--root)
+            self.old_frame(msgspec.json.decode(message))
+            return
+        if message.startswith('{"type":"events"'):  # a server from before the events array (--root)
+            frame = self.before_array(msgspec.json.decode(message))
+        else:
+            frame = frames.decode_server_frame(message)
+        if isinstance(frame, frames.Events):
+            last = frame.seq + frame.count() - 1
+            if self.seat is not None:  # a seat folds, to know its legal commands
+                self.fold(frame, last)
+            self.head = last
+            self.game.progressed()
+            if frame.ack:  # the sender's copy of its command's frame carries the ack
+                self.answers.put_nowait(frame.ack_frame())
+        elif isinstance(frame, frames.Welcome):
+            self.started, self.seats = frame.started, frame.seats
+        else:
+            self.answers.put_nowait(frame)
 
     def fold(self, frame: frames.Events, last: int) -> None:
         """This seat's state after ``frame``: the one another seat of the game reached there, else folded
@@ -184,6 +212,7 @@ async def join(ws_url: str, game: Game, token: str | None, seat: str | None, def
     client = Client(game, socket, seat)
     if counting is not None:
         client.count_wire(counting)
+        client.read_at_once(counting)
     await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
     game.clients.append(client)
     return client
@@ -287,20 +316,30 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         readers += [asyncio.create_task(client.read(counting)) for client in game.clients]
         games.append((game, seats))
     await until_started(games)
+    freeze = getattr(args, "gc_freeze", True)  # bench.server builds its own arguments
+    if freeze:  # the sockets set up, frozen: the generator's full collections skip them (module doc)
+        gc.collect()
+        gc.freeze()
+        gcpolicy.install({})
     interval = args.games / args.rate if args.rate else 0.0
     for game, seats in games:
         drivers.append(asyncio.create_task(drive(game, seats, interval, random.Random(rng.random()), results,
                                                  counting, stop)))
     await asyncio.sleep(args.warmup)
+    pauses: list = []  # the generator's own GC pauses in the window (s): frames it read that late
+    gc.callbacks.append(gc_timer := collector_pauses(pauses))
     counting["on"] = True
     cpu_before = [cpu_seconds(server.pid) for server in servers]
     own_before, started = cpu_seconds(os.getpid(), tree=False), time.perf_counter()  # the servers are our children
     await asyncio.sleep(args.seconds)
     counting["on"] = False
+    gc.callbacks.remove(gc_timer)
     window = time.perf_counter() - started
     cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
     own = cpu_seconds(os.getpid(), tree=False) - own_before
     clients = await wind_down(stop, drivers + readers, games)
+    if freeze:
+        gcpolicy.uninstall()
     done = len(results["latencies"])
     latencies = sorted(results["latencies"])
     return {
@@ -314,8 +353,22 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         "deflate": args.deflate,
         "server_cpu_pct": cpu / window * 100, "server_cpu_us_per_command": cpu / max(done, 1) * 1e6,
         "driver_cpu_pct": own / window * 100,
+        "driver_gc_ms": sum(pauses) * 1000, "driver_gc_max_ms": max(pauses, default=0.0) * 1000,
         "loadavg": os.getloadavg()[0],
     }
+
+
+def collector_pauses(pauses: list):
+    """A ``gc.callbacks`` entry appending each collection's wall-clock time (s) to ``pauses``."""
+    began = [0.0]
+
+    def timer(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - began[0])
+
+    return timer
 
 
 def percentile(values: list, fraction: float) -> float:
@@ -420,7 +473,8 @@ def describe(result: dict) -> str:
         f"  bytes/command/client       {result['bytes_per_command_per_client']:,.0f}  (payload received), "
         f"{result['wire_bytes_per_command_per_client']:,.0f} on the wire (deflate {'on' if result['deflate'] else 'off'})",
         f"  CPU                        server {result['server_cpu_pct']:.0f} %, load generator "
-        f"{result['driver_cpu_pct']:.0f} % of one core; server {result['server_cpu_us_per_command']:,.0f} µs/command "
+        f"{result['driver_cpu_pct']:.0f} % of one core (its GC {result['driver_gc_ms']:.0f} ms, longest pause "
+        f"{result['driver_gc_max_ms']:.0f} ms); server {result['server_cpu_us_per_command']:,.0f} µs/command "
         f"(load average {result['loadavg']:.1f} on {os.cpu_count()} cores)",
     ])
 
@@ -444,6 +498,9 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--seed", type=int, default=1)
     out.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=False,
                      help="the clients offer permessage-deflate, as browsers do (default off, as socket.io ships)")
+    out.add_argument("--gc-freeze", action=argparse.BooleanOptionalAction, default=True,
+                     help="freeze the generator's objects once its sockets are set up, and then the survivors of "
+                          "each full collection (server/gcpolicy.py), so that its collector's pauses stay short")
     out.add_argument("--root", default=None, help="run the server from this checkout (before/after comparisons)")
     out.add_argument("--profile", default=None, help="run the server under cProfile, writing this file at its end")
     out.add_argument("--json", action="store_true", help="print one JSON object")

@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         limits = Limits.from_env(**{name: getattr(args, name, None) for name, *_ in SETTINGS})
         deflate = deflate_from_env() if getattr(args, "ws_deflate", None) is None else args.ws_deflate
         group_commit = group_commit_of(args)
+        from server import gcpolicy
+
+        gcpolicy.install()  # the cyclic GC's full collections kept short (issue 16, docs/performance.md)
     except ValueError as error:
         raise CommandError(str(error), BAD_INPUT) from None
     try:

@@ -47,3 +47,34 @@ def test_bench_load_clients_count_wire_bytes_with_and_without_deflate(shared_ser
     assert plain_payload == deflated_payload > 2000  # the same frames, read back whole
     assert plain_payload < plain_wire < plain_payload * 1.2  # frame headers (the HTTP upgrade is before counting)
     assert deflated_wire < deflated_payload * 0.6
+
+
+def test_bench_load_clients_read_frames_at_once_the_same_as_through_websockets(shared_server):
+    """issue 16: a client hooked to take whole text frames in data_received reads what an unhooked one reads."""
+    async def main():
+        created = create_game(shared_server.base_url)
+        seats = await Client.join_seats(shared_server.ws_url, created)
+        counting = {"on": True}
+        game = Game(created["game"])
+        hooked = await join(shared_server.ws_url, game, None, None, False, counting)  # read at once
+        plain = await join(shared_server.ws_url, game, None, None, False)  # websockets' assembler, its task
+        readers = [asyncio.create_task(client.read(counting)) for client in (hooked, plain)]
+        rng = random.Random(7)
+        for number in range(12):
+            anyone = next(iter(seats.values()))
+            seat = anyone.game.turn(anyone.state)[0]
+            answer = await seats[seat].command(f"b-{number}", *command_json(rng.choice(seats[seat].legal(seat))))
+            assert answer["type"] == "ack", answer
+            for client in seats.values():
+                await client.events_until(answer["last"])
+            while hooked.head < answer["last"] or plain.head < answer["last"]:
+                await asyncio.sleep(0.01)
+        for reader in readers:
+            reader.cancel()
+        for client in (hooked, plain):
+            await client.socket.close()
+        return hooked, plain, answer["last"]
+
+    hooked, plain, last = run(main())
+    assert hooked.head == plain.head == last and hooked.bytes == plain.bytes > 1000
+    assert hooked.started == plain.started is not None and hooked.wire > hooked.bytes and plain.wire == 0
