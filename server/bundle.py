@@ -494,13 +494,14 @@ class _Current:
         """The build pages are served with now (docs/protocol.md, the welcome's ``build``): the first 12
         hex digits of the newest bundle's source key, which changes whenever the client, the core or
         Brython does. Cheap after the first call, as it is asked on every hello: before any page was
-        served it hashes the sources once (~10 ms), and a page's ``current()`` keeps it up to date."""
-        with self.lock:
-            if self.bundle is not None:
-                return self.bundle.key[:12]
-            if not self.key:
-                self.key = source_key(source_files())
-            return self.key[:12]
+        served it hashes the sources once (~10 ms), and a page's ``current()`` keeps it up to date.
+        No lock: ``get`` holds it through a build (seconds), and the event loop must not wait on it."""
+        built = self.bundle
+        if built is not None:
+            return built.key[:12]
+        if not self.key:
+            self.key = source_key(source_files())
+        return self.key[:12]
 
 
 _current = _Current()
