@@ -5,7 +5,8 @@ The connection is a small state machine: ``connecting`` -> ``open`` (hello sent)
 page holds, so the server sends only what is missing; a hello unanswered for a few seconds counts
 as a dropped connection. The first connection of a play or watch page is usually already open:
 ``static/socket.js`` opened it and said the same hello before Brython started, and ``open()`` takes
-it over with the frames it kept (issue 16, docs/client.md).
+it over with the frames it kept (issue 16, docs/client.md). A welcome naming another ``build`` than
+the page's (the server was redeployed) ends the connection: the page gets an ``outdated`` frame.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Connection:
         self.counter = 0
         self.stopped = False
         self.snapshots = True  # a hello from seq 0 may start from a snapshot (issue 16); False after one was refused
+        self.outdated = False  # the server serves another build than this page's (``_outdated``)
         self.backlog: list = []  # frames socket.js kept, read one per task (later ones queue behind them)
 
     def url(self) -> str:
@@ -137,9 +139,25 @@ class Connection:
             frame = {"type": "error", "code": "bad-frame",
                      "message": t("error.unreadable_frame", error=t("wire.not_a_frame"))}
         if frame.get("type") == "welcome":
+            build = frame.get("build")  # absent from an older server's welcome: read as before
+            if type(build) is str and build != page_build():
+                self._outdated(socket, build)
+                return
             self.greeted = True
             self.failures = 0
         self.on_frame(frame)
+
+    def _outdated(self, socket: object, build: str) -> None:
+        """The server serves another build than this page's (a deployment, docs/protocol.md): its frames
+        may not read by this page's schema, so none is read from now on, and the page asks for a reload."""
+        self.stopped = True
+        self.outdated = True
+        self.backlog = []
+        self.socket = None  # what the socket still sends or says is ignored (``socket is not self.socket``)
+        self.state = CLOSED
+        _close(socket)
+        self.on_state(self.state)
+        self.on_frame({"type": "outdated", "build": build})
 
     def _closed(self, socket: object) -> None:
         if socket is not self.socket:
@@ -173,6 +191,8 @@ class Connection:
         frame = {"type": "command", "id": command_id, "command": {"type": command_type, "data": data}}
         if self.socket is not None and self.state == OPEN:
             _send(self.socket, json.dumps(frame))
+        elif self.outdated:
+            pass  # the page said to reload (``_outdated``): nothing is sent to a server of another build
         else:
             self.on_frame({"type": "error", "code": "not-connected", "message": t("error.not-connected")})
         return command_id
@@ -192,6 +212,11 @@ def _take_early() -> object:
     early = window.chronicle_socket
     window.chronicle_socket = 0  # taken: a reconnection opens a socket of its own
     return early
+
+
+def page_build() -> str:
+    """The build this page was served with (``<body data-build>``, written by ``server/pages.py``)."""
+    return str(window.document.body.getAttribute("data-build") or "")
 
 
 def random_part() -> str:

@@ -469,6 +469,7 @@ class _Current:
         self.fingerprint = ""
         self.bundle: Bundle | None = None
         self.recent: list = []
+        self.key = ""  # the sources' key before any bundle was built (build_id)
 
     def get(self) -> Bundle:
         files = source_files()
@@ -489,9 +490,24 @@ class _Current:
         return None
 
 
+    def build_id(self) -> str:
+        """The build pages are served with now (docs/protocol.md, the welcome's ``build``): the first 12
+        hex digits of the newest bundle's source key, which changes whenever the client, the core or
+        Brython does. Cheap after the first call, as it is asked on every hello: before any page was
+        served it hashes the sources once (~10 ms), and a page's ``current()`` keeps it up to date.
+        No lock: ``get`` holds it through a build (seconds), and the event loop must not wait on it."""
+        built = self.bundle
+        if built is not None:
+            return built.key[:12]
+        if not self.key:
+            self.key = source_key(source_files())
+        return self.key[:12]
+
+
 _current = _Current()
 current = _current.get
 asset = _current.asset
+build_id = _current.build_id
 
 
 class BundleError(RuntimeError):

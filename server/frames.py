@@ -173,6 +173,7 @@ class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
     head: int
     started: str | None = None  # GameStarted's ``at``: the base of the events frames' times (events/wire.py)
     seats: Any = None  # GameStarted's ``seats``: what the events frames' seat indexes name (events/wire.py)
+    build: str | None = None  # the page assets served now (server/bundle.py build_id): a page of another reloads
 
 
 class Events(msgspec.Struct):

@@ -258,7 +258,7 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
 <link rel="stylesheet" href="{static['style.css'].url}">
 <link rel="icon" href="data:,">
 {early}</head>
-<body data-page="{kind}"{game_attr}>
+<body data-page="{kind}"{game_attr} data-build="{built.key[:12]}">
 <header><nav>{nav}</nav>{switcher(lang, messages)}<h1>{translate("{{" + TITLES[kind] + "}}", lang, messages)} <span id="game-id" class="game-id" translate="no"></span></h1></header>
 {translate(BODIES[kind], lang, messages)}
 {tags}

@@ -61,7 +61,7 @@ from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection, message_data
 from events.undo import AnswerUndo, is_undo_event
-from server import chat, frames, snapshots
+from server import bundle, chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Chat, Command, FrameError, Hello
 from server.limits import Limits
@@ -241,7 +241,7 @@ class Room:
             connection.seat, connection.token = seat, frame.token
             connection.transition(ConnectionState.GREETED)
             welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head, self.started,
-                                                     self.seats))
+                                                     self.seats, bundle.build_id()))
             joined = await self._snapshot_join(seat) if frame.snapshot and frame.since == 0 else None
             history = 0
             if joined is None:

@@ -69,6 +69,7 @@ class PlayPage:
         self.ui = None  # zoom, legend and keyboard access of the board
         self.refused_token = False  # the server said the link's token matches no seat
         self.pickable = 0  # how many places a click acts on now
+        self.stale = False  # the server serves another build: no command is sent (client/net.py)
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
         self.chat = ChatPanel(self.connection.send_chat)  # table talk beside the log (issue 18)
 
@@ -99,6 +100,9 @@ class PlayPage:
         node.setAttribute("class", f"connection {state}")
 
     def on_frame(self, frame: dict) -> None:
+        if type(frame) is dict and frame.get("type") == "outdated":  # client/net.py: no frame comes after it
+            self.outdated()
+            return
         if self.waiting is not None:  # the game's scripts are loading: keep the frames, in order
             self.waiting.append(frame)
             return
@@ -137,6 +141,21 @@ class PlayPage:
             self.error(frame)
         else:
             self.notice(t("play.unknown_frame", kind=kind), "error")
+
+    def outdated(self) -> None:
+        """The server now serves another build (docs/protocol.md): what the page shows stays, input
+        stops, and one message offers the reload that brings the new scripts (content-hashed URLs)."""
+        self.stale = True
+        self.waiting = None
+        self.notice(t("deploy.outdated"), "warning outdated")
+        button = el("button", t("deploy.reload"), "reload", (("id", "deploy-reload"), ("type", "button")))
+        listen(button, "click", lambda event: window.location.reload())
+        add(byid("notice"), button)
+        self.disable_input()
+
+    def disable_input(self) -> None:
+        for button in window.document.querySelectorAll("#actions button, #undo button, #chat-form input, #chat-form button"):
+            button.setAttribute("disabled", "disabled")
 
     def error(self, frame: dict) -> None:
         """An error frame in words for the player; the log row keeps the server's code and message."""
@@ -347,6 +366,8 @@ class PlayPage:
             self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
             self.draw_actions(state, current)
             draw_undo(self)  # issue 18: the Undo button, or the open request with yes/no (client/undo.py)
+            if self.stale:
+                self.disable_input()
         if follower.table is not None:
             strike(byid("log"), follower.table.undos)  # what an undo took back, struck through (CORE-4)
         self.maybe_ready()
@@ -458,6 +479,8 @@ class PlayPage:
         self.send(kind, data, label)
 
     def send(self, kind: str, data: dict, label: str) -> None:
+        if self.stale:
+            return
         command_id = self.connection.send_command(kind, data)
         self.tried[command_id] = label
 

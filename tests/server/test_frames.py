@@ -123,9 +123,9 @@ def test_one_codec_byte_for_byte_on_whole_games_of_every_game(name):
 
 def test_server_frames_have_the_protocol_shapes():
     assert json.loads(frames.encode(frames.Welcome("g-x", "mecha", None, 3, "2026-01-01T00:00:00.000000Z",
-                                                   ("red", "blue")))) == {
+                                                   ("red", "blue"), "0123456789ab"))) == {
         "type": "welcome", "game": "g-x", "rules": "mecha", "seat": None, "head": 3,
-        "started": "2026-01-01T00:00:00.000000Z", "seats": ["red", "blue"]}
+        "started": "2026-01-01T00:00:00.000000Z", "seats": ["red", "blue"], "build": "0123456789ab"}
     # The events frame is the one array: decoded apart from the tagged union (tests and the bench).
     decoded = frames.decode_server_frame('[13,"q6urq6urq6urq6ur",[0,"c",null,null,[13,0,1,2]],1]')
     assert isinstance(decoded, frames.Events) and (decoded.seq, decoded.count(), decoded.ack) == (13, 1, True)

@@ -130,7 +130,7 @@ def test_guard_token_forged_token_at_hello(shared_server):
         await client.send({"type": "hello", "since": 0, "token": game["seats"]["red"]["token"]})
         welcome = await client.recv()
         assert welcome == {"type": "welcome", "game": game["game"], "rules": "mecha", "seat": "red", "head": 1,
-                           "started": welcome["started"], "seats": ["red", "blue"]}
+                           "started": welcome["started"], "seats": ["red", "blue"], "build": welcome["build"]}
         await client.events_until(1)
         # The start the events frames' times count from: GameStarted's time, as the server spells it.
         assert welcome["started"] == client.envelopes[0]["at"] and at_micros(welcome["started"]) is not None
