@@ -68,6 +68,8 @@ class FrameWriter:
         """Write ``text``'s frame (``frame_bytes``) to the transport and return True, or, unless uvicorn's
         ``send`` would write it at once and as it is, write nothing and return False."""
         protocol = self.protocol
+        if protocol is None:  # the connection was lost (``FrameProtocol.connection_lost``)
+            return False
         conn = protocol.conn
         if (protocol.close_sent or protocol.disconnected or not protocol.handshake_complete
                 or protocol.initial_response is not None or not protocol.writable.is_set()
@@ -89,3 +91,13 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)  # absent when the upgrade was refused (no app call)
         if scope is not None and self.response.status_code == 101:
             scope["extensions"][EXTENSION] = FrameWriter(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """uvicorn's, then the writer forgets the protocol: the protocol holds the scope, the scope the
+        writer, so without this a closed socket (and with permessage-deflate its ~100 KB of zlib state)
+        would wait for the cyclic GC instead of going with its last reference."""
+        super().connection_lost(exc)
+        scope = getattr(self, "scope", None)
+        writer = scope["extensions"].get(EXTENSION) if scope is not None else None
+        if writer is not None:
+            writer.protocol = None

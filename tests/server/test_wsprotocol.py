@@ -9,8 +9,10 @@ sent, so the client reads the same text every way.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import socket
+import weakref
 
 import pytest
 import uvicorn
@@ -99,3 +101,47 @@ def test_core_wire_frame_shortcut_only_where_uvicorn_would_write_as_is(deflate):
             await task
 
     asyncio.run(main())
+
+
+def test_core_wire_a_closed_socket_goes_with_its_last_reference():
+    """The writer forgets its protocol when the connection is lost: no cycle (protocol -> scope ->
+    writer -> protocol) keeps a closed socket for the cyclic GC, and the writer then writes nothing."""
+    held = {}
+
+    async def app(scope, receive, send):
+        if scope["type"] != "websocket":
+            return
+        await receive()
+        await send({"type": "websocket.accept"})
+        writer = scope["extensions"][EXTENSION]
+        held["writer"], held["protocol"] = writer, weakref.ref(writer.protocol)
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    async def main():
+        listener = socket.create_server(("127.0.0.1", 0))
+        server = uvicorn.Server(uvicorn.Config(app, ws=FrameProtocol, log_level="warning", lifespan="off"))
+        task = asyncio.create_task(server.serve(sockets=[listener]))
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{listener.getsockname()[1]}/", compression=None) as ws:
+                await ws.send("hello")
+                while "writer" not in held:
+                    await asyncio.sleep(0.01)
+            for _ in range(200):  # uvicorn drops its own references once the app's task is done
+                if held["protocol"]() is None:
+                    break
+                await asyncio.sleep(0.01)
+            assert held["writer"].protocol is None
+            assert held["protocol"]() is None  # freed by its reference count: the GC is off
+            assert held["writer"].write("late") is False
+        finally:
+            server.should_exit = True
+            await task
+
+    gc.disable()
+    try:
+        asyncio.run(main())
+    finally:
+        gc.enable()
