@@ -16,12 +16,15 @@
     window.chronicle_marks.brython = performance.now();
     // server/bundle.py sets chronicle_precompiled when Node compiled every module ahead of time.
     var options = {debug: 0, indexeddb: !$B.chronicle_precompiled, ids: [entry.name]};
-    if (!entry.js) {  // not precompiled: Brython compiles the entry in the page
+    // Not precompiled, or only the entry was (the modules' compile failed: Brython must then keep
+    // its indexedDB cache, which it opens only when it has a script to compile): the page compiles.
+    if (!entry.js || !$B.chronicle_precompiled) {
       brython(options);
       return;
     }
     // Precompiled (issue 16): Brython starts with no script to compile, then runs the entry's
-    // JavaScript exactly as its run_script would after compiling it (brython.js, $B.run_script).
+    // JavaScript as its run_script would after compiling it (brython.js, $B.run_script): the same
+    // execute task; the script's name is the entry's alone, not the page's URL with it.
     options.ids = [];
     brython(options);
     $B.script_filename = entry.name;

@@ -146,7 +146,7 @@ def test_an_unknown_stdlib_module_is_a_clear_error():
 def test_pages_are_shells_with_no_inline_script_and_no_request_data():
     for kind in ("lobby", "play", "watch", "replay"):
         html = pages.render_page(kind)
-        assert f'<body data-page="{kind}">' in html
+        assert f'<body data-page="{kind}" data-build="{bundle.current().key[:12]}">' in html
         # the play and watch pages also open their socket from socket.js (issue 16)
         assert html.count("<script") == html.count('<script src="/static/') == (6 if kind in ("play", "watch") else 5)
     # A game page names its rule system's script, so it loads alongside the others.
