@@ -31,8 +31,8 @@ class Location(Record):
 class Board(Worked):
     """Locations, their links, the 3 Locations the Camp touches (MV-2) and the card spaces.
 
-    ``_near`` keeps its neighbour table once ``events.games.mecha.board.neighbours`` has built it
-    (``events.record.Worked``)."""
+    ``_near`` keeps what ``events.games.mecha.board`` works out of it once (``events.record.Worked``):
+    its neighbour table and the Move reaches asked of it (``board.reach``)."""
 
     __slots__ = ("name", "locations", "links", "camp_hex", "camp_adjacent", "card_spaces")
     __match_args__ = __slots__
