@@ -184,7 +184,7 @@ class PlayPage:
     def game_loaded(self) -> None:
         self.scripts_loaded = True
         frames, self.waiting = self.waiting, None
-        for frame in frames:
+        for frame in frames or ():  # None: the page went out of date while they loaded (``outdated``)
             self.on_frame(frame)
 
     def game_failed(self, message: str) -> None:
