@@ -31,3 +31,34 @@ def test_serve_busy_port_is_one_line_and_a_status(tmp_path):
     assert done.returncode == UNAVAILABLE
     assert done.stderr.startswith(f"chronicle: error: cannot listen on 127.0.0.1:{port}: ")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_serve_runs_uvicorn_with_the_frame_protocol(monkeypatch, tmp_path, capsys):
+    """``chronicle serve`` gives uvicorn server/wsprotocol.py's protocol (the broadcast's frame bytes
+    built once), which uvicorn loads as its WebSocket protocol class."""
+    import argparse
+
+    import uvicorn
+
+    from server import gcpolicy
+    from server.cli import serve
+    from server.wsprotocol import FrameProtocol
+
+    seen = {}
+
+    def run(self, sockets=None):
+        self.config.load()
+        seen["class"] = self.config.ws_protocol_class
+        for listener in sockets or ():
+            listener.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setenv("CHRONICLE_GC_FREEZE", "0")
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    try:
+        assert serve.run(parser.parse_args(["--port", "0", "--db", str(tmp_path / "w.db")])) == 0
+    finally:
+        gcpolicy.uninstall()
+    assert seen["class"] is FrameProtocol
+    assert "chronicle: serving http://127.0.0.1:" in capsys.readouterr().out

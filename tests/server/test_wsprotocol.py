@@ -145,3 +145,52 @@ def test_core_wire_a_closed_socket_goes_with_its_last_reference():
         asyncio.run(main())
     finally:
         gc.enable()
+
+
+def test_core_wire_a_connection_sends_through_the_shortcut_under_frame_protocol(monkeypatch):
+    """server/connection.py finds the extension in a Starlette WebSocket's scope and its frames take
+    the shortcut (the golden's bytes are the same either way, so only this shows the path taken)."""
+    from starlette.websockets import WebSocket
+
+    from server.connection import Connection
+
+    taken = []
+    write = wsprotocol.FrameWriter.write
+
+    def counting(self, text):
+        done = write(self, text)
+        taken.append(done)
+        return done
+
+    monkeypatch.setattr(wsprotocol.FrameWriter, "write", counting)
+    held = {}
+
+    async def app(scope, receive, send):
+        if scope["type"] != "websocket":
+            return
+        websocket = WebSocket(scope, receive, send)
+        await websocket.accept()
+        connection = Connection(websocket, 16, "127.0.0.1", 0)
+        held["found"] = connection._frame_writer is scope["extensions"][EXTENSION]
+        for _ in range(2):  # let the writer task start and wait on its empty backlog
+            await asyncio.sleep(0)
+        assert connection.send_batch(["one", "two"])
+        await websocket.receive()  # the client's goodbye
+        await connection.finish()
+
+    async def main():
+        listener = socket.create_server(("127.0.0.1", 0))
+        server = uvicorn.Server(uvicorn.Config(app, ws=FrameProtocol, log_level="warning", lifespan="off"))
+        task = asyncio.create_task(server.serve(sockets=[listener]))
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{listener.getsockname()[1]}/", compression=None) as ws:
+                assert [await ws.recv(), await ws.recv()] == ["one", "two"]
+        finally:
+            server.should_exit = True
+            await task
+
+    asyncio.run(main())
+    assert held["found"] is True
+    assert taken == [True, True]  # both frames written by the shortcut, none by the ordinary send
