@@ -27,8 +27,9 @@ them is bounded by the live heap's own size in objects (not in bytes: one dead s
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Mapping
+
+from server.switches import switch_from_env
 
 VARIABLE = "CHRONICLE_GC_FREEZE"
 WHOLE_AFTER = 2  # a whole collection once the frozen part has doubled since the last one
@@ -37,12 +38,7 @@ WHOLE_EVERY = 64  # and at least every this many full collections
 
 def enabled_from_env(environ: Mapping[str, str] | None = None) -> bool:
     """``CHRONICLE_GC_FREEZE``: 1 (the default) freezes the survivors of each full collection, 0 does not."""
-    value = (os.environ if environ is None else environ).get(VARIABLE, "1").strip().lower()
-    if value in ("1", "on", "true", "yes", ""):
-        return True
-    if value in ("0", "off", "false", "no"):
-        return False
-    raise ValueError(f"{VARIABLE}: expected 1 or 0, got {value!r}")
+    return switch_from_env(VARIABLE, environ)
 
 
 class FreezeSurvivors:

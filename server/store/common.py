@@ -9,11 +9,11 @@ a row becomes a ``GameMeta`` are written here once; and both group-commit append
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from server.store.base import GameMeta, Stored
+from server.switches import switch_from_env
 
 # Group commit (issue 16): appends of different games that arrive while a commit is in flight are
 # written together in the next transaction, one fsync for all, each caller told its own outcome.
@@ -26,12 +26,7 @@ GROUP_COMMIT_VARIABLE = "CHRONICLE_GROUP_COMMIT"
 def group_commit_from_env(environ: Mapping[str, str] | None = None) -> bool:
     """``CHRONICLE_GROUP_COMMIT``: 1 (the default) group-commits appends, 0 gives each its own
     transaction and fsync (docs/scaling.md, "Group commit")."""
-    value = (os.environ if environ is None else environ).get(GROUP_COMMIT_VARIABLE, "1").strip().lower()
-    if value in ("1", "on", "true", "yes", ""):
-        return True
-    if value in ("0", "off", "false", "no"):
-        return False
-    raise ValueError(f"{GROUP_COMMIT_VARIABLE}: expected 1 or 0, got {value!r}")
+    return switch_from_env(GROUP_COMMIT_VARIABLE, environ)
 
 
 class CommitCounts:

@@ -65,9 +65,10 @@ async def _echo(scope, receive, send):
         await send({"type": "websocket.send", "text": json.dumps({"taken": taken})})
 
 
-async def _served(deflate: bool):
+async def _served(deflate: bool, app=_echo):
+    """A real uvicorn in this process, with FrameProtocol, serving ``app``: (server, its task, port)."""
     listener = socket.create_server(("127.0.0.1", 0))
-    config = uvicorn.Config(_echo, ws=FrameProtocol, ws_per_message_deflate=deflate, log_level="warning",
+    config = uvicorn.Config(app, ws=FrameProtocol, ws_per_message_deflate=deflate, log_level="warning",
                             lifespan="off")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[listener]))
@@ -119,13 +120,9 @@ def test_core_wire_a_closed_socket_goes_with_its_last_reference():
             pass
 
     async def main():
-        listener = socket.create_server(("127.0.0.1", 0))
-        server = uvicorn.Server(uvicorn.Config(app, ws=FrameProtocol, log_level="warning", lifespan="off"))
-        task = asyncio.create_task(server.serve(sockets=[listener]))
-        while not server.started:
-            await asyncio.sleep(0.01)
+        server, task, port = await _served(False, app)
         try:
-            async with websockets.connect(f"ws://127.0.0.1:{listener.getsockname()[1]}/", compression=None) as ws:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
                 await ws.send("hello")
                 while "writer" not in held:
                     await asyncio.sleep(0.01)
@@ -179,13 +176,9 @@ def test_core_wire_a_connection_sends_through_the_shortcut_under_frame_protocol(
         await connection.finish()
 
     async def main():
-        listener = socket.create_server(("127.0.0.1", 0))
-        server = uvicorn.Server(uvicorn.Config(app, ws=FrameProtocol, log_level="warning", lifespan="off"))
-        task = asyncio.create_task(server.serve(sockets=[listener]))
-        while not server.started:
-            await asyncio.sleep(0.01)
+        server, task, port = await _served(False, app)
         try:
-            async with websockets.connect(f"ws://127.0.0.1:{listener.getsockname()[1]}/", compression=None) as ws:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
                 assert [await ws.recv(), await ws.recv()] == ["one", "two"]
         finally:
             server.should_exit = True
