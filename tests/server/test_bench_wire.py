@@ -15,19 +15,25 @@ from tests.server.client import Client, command_json, run
 from tests.server_fixture import create_game
 
 
+async def play_random(seats: dict, count: int, rng: random.Random, then=None) -> int:
+    """``count`` random legal commands, each acked and read by every seat (then ``await then(last)``); the last seq."""
+    for number in range(count):
+        anyone = next(iter(seats.values()))
+        seat = anyone.game.turn(anyone.state)[0]
+        answer = await seats[seat].command(f"b-{number}", *command_json(rng.choice(seats[seat].legal(seat))))
+        assert answer["type"] == "ack", answer
+        for client in seats.values():
+            await client.events_until(answer["last"])
+        if then is not None:
+            await then(answer["last"])
+    return answer["last"]
+
+
 def test_bench_load_clients_count_wire_bytes_with_and_without_deflate(shared_server):
     async def main():
         created = create_game(shared_server.base_url)
         seats = await Client.join_seats(shared_server.ws_url, created)
-        rng = random.Random(5)
-        for number in range(20):  # a game long enough that its catch-up is worth compressing
-            anyone = next(iter(seats.values()))
-            seat = anyone.game.turn(anyone.state)[0]
-            answer = await seats[seat].command(f"b-{number}", *command_json(rng.choice(seats[seat].legal(seat))))
-            assert answer["type"] == "ack", answer
-            for client in seats.values():
-                await client.events_until(answer["last"])
-        head = answer["last"]
+        head = await play_random(seats, 20, random.Random(5))  # a game long enough that its catch-up is worth compressing
         counted = {}
         for deflate in (False, True):
             counting = {"on": True}
@@ -59,21 +65,16 @@ def test_bench_load_clients_read_frames_at_once_the_same_as_through_websockets(s
         hooked = await join(shared_server.ws_url, game, None, None, False, counting)  # read at once
         plain = await join(shared_server.ws_url, game, None, None, False)  # websockets' assembler, its task
         readers = [asyncio.create_task(client.read(counting)) for client in (hooked, plain)]
-        rng = random.Random(7)
-        for number in range(12):
-            anyone = next(iter(seats.values()))
-            seat = anyone.game.turn(anyone.state)[0]
-            answer = await seats[seat].command(f"b-{number}", *command_json(rng.choice(seats[seat].legal(seat))))
-            assert answer["type"] == "ack", answer
-            for client in seats.values():
-                await client.events_until(answer["last"])
-            while hooked.head < answer["last"] or plain.head < answer["last"]:
+        async def both_read(last):
+            while hooked.head < last or plain.head < last:
                 await asyncio.sleep(0.01)
+
+        last = await play_random(seats, 12, random.Random(7), both_read)
         for reader in readers:
             reader.cancel()
         for client in (hooked, plain):
             await client.socket.close()
-        return hooked, plain, answer["last"]
+        return hooked, plain, last
 
     hooked, plain, last = run(main())
     assert hooked.head == plain.head == last and hooked.bytes == plain.bytes > 1000
