@@ -5,11 +5,20 @@ is in the OS's hands once a transaction commits), but only FULL also survives a 
 on this kind of machine it costs ~0.17 ms per commit against ~0.04 ms: cheap next to a
 WebSocket round trip, so we take it. ``CHRONICLE_SQLITE_SYNC=NORMAL`` trades it away.
 
-Threading: two connections, each used from its own dedicated thread (a single-worker executor),
-so the event loop never blocks on disk: the writer's runs every write (one at a time, so no two
-statements interleave), the reader's every read (``PRAGMA query_only``). In WAL mode a reader
-never waits for the writer nor the writer for a reader, so a catch-up reading a long log does not
-hold up every game's commit behind it, and a read begun after a write returned sees it. Appends are group-committed
+Threading: two connections. The reader's is used from a dedicated thread (a single-worker
+executor) for every read (``PRAGMA query_only``): in WAL mode a reader never waits for the writer
+nor the writer for a reader, so a catch-up reading a long log does not hold up every game's commit
+behind it, and a read begun after a write returned sees it. The writer's runs every write, one at
+a time (``_writing``), **on the event loop's thread** while writes are quick: a commit with its
+fsync takes ~0.2–1 ms on a healthy disk, and handing it to a thread and its outcome back costs
+more than that in wake-ups (issue 16, docs/performance.md, "Writes on the loop's thread"). Two
+things send the writes to the writer's own thread instead, so that a slow or shared disk never
+freezes the server: a write that took longer than ``SLOW_WRITE_S`` (the next ``THREAD_SPELL``
+writes go to the thread, and back once that many in a row were quick), and another connection
+holding the file's write lock (the loop's connection waits for no lock: its ``busy_timeout`` is 0,
+so ``BEGIN IMMEDIATE`` fails at once, having written nothing, and the write is made again in the
+thread, which waits up to ``BUSY_TIMEOUT_MS``). ``CHRONICLE_SQLITE_LOOP_WRITES=0`` (or
+``write_on_loop=False``) keeps every write in the thread. Appends are group-committed
 (issue 16): those of any games that arrive while a commit is running share the next transaction
 (at most ``MAX_GROUP``; one savepoint each, so a ``SeqConflict`` rolls back only its own append),
 and one fsync serves them all; a transaction that fails (its COMMIT included) fails every append
@@ -22,8 +31,10 @@ the head is read, so even several processes on one file append safely; the prima
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -50,24 +61,34 @@ from server.store.common import (
     meta_row,
     schema,
 )
+from server.switches import switch_from_env
 
 T = TypeVar("T")
 
 SCHEMA = schema(boolean="INTEGER", false="0", events_key="UNIQUE")
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
-BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 5000  # how long a write in the writer's thread, or a read, waits for another connection's lock
+LOOP_WRITES_VARIABLE = "CHRONICLE_SQLITE_LOOP_WRITES"
+SLOW_WRITE_S = 0.02  # a write on the loop's thread longer than this sends the next writes to the thread
+THREAD_SPELL = 256  # ... this many of them, counted again from a slow one; then back on the loop
+
+log = logging.getLogger("chronicle.store")
 
 
 class SqliteStore(Store):
     def __init__(self, path: str | os.PathLike, synchronous: str | None = None,
-                 group_commit: bool | None = None) -> None:
+                 group_commit: bool | None = None, write_on_loop: bool | None = None) -> None:
         self.path = os.fspath(path)
         sync = (synchronous or os.environ.get("CHRONICLE_SQLITE_SYNC") or "FULL").upper()
         if sync not in SYNC_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNC_MODES)}, got {sync!r}")
         self.synchronous = sync
         self.group_commit = group_commit_from_env() if group_commit is None else group_commit
+        self.write_on_loop = switch_from_env(LOOP_WRITES_VARIABLE) if write_on_loop is None else write_on_loop
         self.commits = CommitCounts()
+        self.thread_writes = 0  # writes made in the writer's thread (all of them without write_on_loop)
+        self._spell = 0  # writes still to go to the thread before the loop's thread writes again
+        self._writing = asyncio.Lock()  # one write at a time on the writer's connection, whichever thread
         self._db: sqlite3.Connection | None = None
         self._thread: ThreadPoolExecutor | None = None
         self._reader_db: sqlite3.Connection | None = None  # reads only, in their own thread
@@ -81,8 +102,53 @@ class SqliteStore(Store):
     # --- plumbing -------------------------------------------------------------------------------
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(connection)`` in the writer's thread, on the writer's connection."""
-        return await self._on(self._thread, self._db, work)
+        """``work(connection)`` on the writer's connection (``_write``), its sqlite3 errors as StoreError."""
+        try:
+            return await self._write(work)
+        except (StoreError, ValueError):
+            raise
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: {error}") from error
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` on the writer's connection: on the loop's thread while writes are quick
+        and the file's write lock is free, else in the writer's thread (the module's docstring)."""
+        async with self._writing:
+            if self._thread is None or self._db is None:  # checked inside: a close may have come while waiting
+                raise StoreError(f"{self!r} is not open")
+            if self.write_on_loop and self._spell == 0:
+                started = time.perf_counter()
+                try:
+                    return work(self._db)
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                        raise
+                    # Another connection holds the write lock: BEGIN IMMEDIATE failed having written
+                    # nothing (a lock lost later rolls its transaction back), so the thread makes it again.
+                    self._to_thread("the file's write lock is held by another connection")
+                finally:
+                    elapsed = time.perf_counter() - started
+                    if elapsed > SLOW_WRITE_S:
+                        self._to_thread(f"a write took {elapsed * 1000:.0f} ms on the event loop's thread")
+            return await self._in_thread(work)
+
+    def _to_thread(self, why: str) -> None:
+        if self._spell == 0:
+            log.warning("%s: %s; the next %d writes go to the store's thread", self.path, why, THREAD_SPELL)
+        self._spell = THREAD_SPELL
+
+    async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        started = time.perf_counter()
+        self.thread_writes += 1
+        try:
+            if self.write_on_loop:  # the loop's connection waits for no lock; here it may
+                return await asyncio.get_running_loop().run_in_executor(self._thread, _patiently, work, self._db)
+            return await asyncio.get_running_loop().run_in_executor(self._thread, work, self._db)
+        finally:
+            if time.perf_counter() - started > SLOW_WRITE_S:
+                self._spell = THREAD_SPELL
+            elif self._spell:
+                self._spell -= 1
 
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(connection)`` in the reader's thread, on the read-only connection."""
@@ -119,13 +185,15 @@ class SqliteStore(Store):
     def _connect(self) -> sqlite3.Connection:
         directory = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(directory, exist_ok=True)
-        # isolation_level=None: we write BEGIN/COMMIT ourselves; check_same_thread stays on
-        # because only the store's own thread ever touches the connection.
-        db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        # isolation_level=None: we write BEGIN/COMMIT ourselves; check_same_thread off because the
+        # loop's thread and the writer's both use it, never at once (``_writing``).
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA synchronous={self.synchronous}")
         db.execute("PRAGMA foreign_keys=ON")
         db.executescript(SCHEMA)
+        if self.write_on_loop:
+            db.execute("PRAGMA busy_timeout=0")  # on the loop's thread, a held lock fails at once (``_write``)
         return db
 
     def _connect_reader(self) -> sqlite3.Connection:
@@ -193,16 +261,16 @@ class SqliteStore(Store):
         """Group commit: the appends waiting while the last commit ran go in the next transaction.
 
         One fsync then serves many games; each append keeps its own atomicity through a savepoint,
-        so a conflict in one rolls back only that one. Runs on the event loop only to hand the
-        batch to the store's thread and to wake each caller with its own outcome.
+        so a conflict in one rolls back only that one. The commit runs where ``_write`` puts it (on the
+        loop's thread, the appends of one turn of the loop together; else in the store's thread, the
+        appends that arrived meanwhile together), then each caller is woken with its own outcome.
         """
-        loop = asyncio.get_running_loop()
         try:
             while self._pending:
                 batch, self._pending = self._pending[:MAX_GROUP], self._pending[MAX_GROUP:]
                 self.commits.add(len(batch))
                 try:
-                    outcomes = await loop.run_in_executor(self._thread, _commit_appends, self._db, batch)
+                    outcomes = await self._write(lambda db, batch=batch: _commit_appends(db, batch))
                 except Exception as error:  # sqlite3.Error, or the executor is gone (closed meanwhile)
                     outcomes = [_failed(self.path, error) for _ in batch]  # one exception per caller
                 for (*_, done), outcome in zip(batch, outcomes):
@@ -330,6 +398,16 @@ class SqliteStore(Store):
             return None if row is None else ChatLine(game_id, *row)
 
         return await self._read(work)
+
+
+def _patiently(work: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
+    """In the writer's thread: ``work(db)`` waiting up to ``BUSY_TIMEOUT_MS`` for another connection's
+    lock, then the connection back to waiting for none, as the loop's thread uses it."""
+    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    try:
+        return work(db)
+    finally:
+        db.execute("PRAGMA busy_timeout=0")
 
 
 def _keep_bots(db: sqlite3.Connection, game_id: str, bots: dict | None) -> None:
