@@ -12,8 +12,10 @@ of a command's hot path and divides by the commands the server decided (calls of
 functions are counted (a coroutine's cumulative time restarts at every await; uvicorn's ``send``
 is one, but it awaits nothing on its way to the transport; the writer's ``_pump`` counts only
 what it does when it wakes), and only the event loop's thread
-(uvloop's own C code is not seen, only what it calls back): the SQLite commit runs in the store's own thread and is timed by the bench's
-latency, not here. cProfile slows every Python call, so the microseconds are inflated alike;
+(uvloop's own C code is not seen, only what it calls back). The SQLite commit runs on that thread
+while writes are quick (``server/store/sqlite.py``), so it is a step here: its statements, its
+fsync's CPU (thread time does not count the wait for the disk), and its savepoints; when the
+store has sent its writes to its own thread (after a slow one) it is not seen. cProfile slows every Python call, so the microseconds are inflated alike;
 compare steps with each other and before with after (``--root`` of an older checkout), not with
 the unprofiled figures of ``bench.load``. Prints a table and asserts nothing.
 """
@@ -46,6 +48,7 @@ STEPS = (
     ("send: frames built (and deflated), written", (("websockets_sansio_impl.py", "send"),)),
     ("send: prebuilt frames written at once (wsprotocol)", (("server/wsprotocol.py", "write"),)),
     ("send: the writer tasks, when woken (their sends included)", (("server/connection.py", "_pump"),)),
+    ("store: the group commit (on the loop's thread)", (("server/store/sqlite.py", "_commit_appends"),)),
     ("metrics (Prometheus counters)", (("prometheus_client/metrics.py", "inc"),
                                        ("prometheus_client/metrics.py", "observe"))),
 )
