@@ -22,9 +22,9 @@ and uvicorn's parameters (``PlainBelowDeflateFactory`` only changes the extensio
 larger ones, fragmented messages (a continuation follows its first frame, which is compressed), binary
 messages and control frames keep websockets' rules, and what clients send is decoded by websockets
 unchanged. Below 1 KB a frame and its TCP/IP headers (~52-66 bytes) fit one packet whether compressed
-or not, so zlib there (~8-20 µs per socket and frame) saves ~40 bytes within a packet sent anyway: a
-live command's frame (~85-250 bytes) costs no zlib, while welcomes, catch-ups, snapshots and long
-monster turns (2 KB and more, 80-90 % saved) stay compressed with the socket's context. Both send
+or not, so zlib there (17-23 µs per socket and frame in the running server) saves ~40 bytes within a
+packet sent anyway: a live command's frame (~85-250 bytes) costs no zlib, while catch-ups, snapshots
+and long monster turns (2 KB and more, 80-90 % saved) stay compressed with the socket's context. Both send
 paths agree: the shortcut writes the same plain bytes to a deflate socket that uvicorn's ``send`` would.
 
 ``chronicle serve`` runs uvicorn with it (``server/cli/serve.py``); the uvicorn command line takes
