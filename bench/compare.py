@@ -24,8 +24,9 @@ the wire (what each client's TCP socket read: WebSocket headers included, after 
 ``--deflate both`` (the default) runs each engine without compression and with
 permessage-deflate: Chronicle's clients offer it, as browsers always do, and ``chronicle serve``
 negotiates it by default; socket.io's clients always offer it but its server declines unless
-configured, so the peer's "deflate" runs switch it on (``perMessageDeflate``, every message
-compressed, as Chronicle's server compresses every frame). ``off`` and ``on`` run one of the two.
+configured, so the peer's "deflate" runs switch it on (``perMessageDeflate``). Both servers then
+compress by the same rule: a message of 1,024 bytes or more is compressed, a smaller one goes as
+it is (ws's default ``threshold``; Chronicle's ``DEFLATE_MIN_BYTES`` in ``server/wsprotocol.py``). ``off`` and ``on`` run one of the two.
 
 Node's packages are installed here, by npm, into a cache directory (``$CHRONICLE_BENCH_CACHE``,
 else ``~/.cache/chronicle/boardgameio``), never into the repository; if node or npm is missing

@@ -88,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(db, limits=limits, allowed_origins=origins, group_commit=group_commit)
     except StoreError as error:
         raise CommandError(f"--db {db}: {error}", BAD_INPUT) from None
-    except ValueError as error:  # the store's own settings: CHRONICLE_SQLITE_SYNC, CHRONICLE_SQLITE_LOOP_WRITES
-        raise CommandError(str(error), BAD_INPUT) from None
     # We bind the socket ourselves so that a busy port is a one-line error, not a log and an exit.
     try:
         listener = socket.create_server((args.host, args.port), reuse_port=False)

@@ -19,7 +19,7 @@ def store_for(url_or_path: str, *, group_commit: bool | None = None) -> Store:
     if url_or_path.startswith(("postgresql://", "postgres://")):
         from server.store.postgres import PostgresStore
 
-        return PostgresStore(url_or_path, group_commit=group_commit)
+        return _configured(PostgresStore, url_or_path, group_commit=group_commit)
     if "://" in url_or_path and not url_or_path.startswith("sqlite://"):
         scheme = url_or_path.split("://", 1)[0]
         raise StoreError(f"unknown store URL scheme {scheme!r}: expected a file path, sqlite:///path or postgresql://…")
@@ -28,4 +28,14 @@ def store_for(url_or_path: str, *, group_commit: bool | None = None) -> Store:
     path = url_or_path.removeprefix("sqlite://") if url_or_path.startswith("sqlite://") else url_or_path
     if not path:
         raise StoreError("sqlite:// needs a path, e.g. sqlite:///var/lib/chronicle.db")
-    return SqliteStore(path, group_commit=group_commit)
+    return _configured(SqliteStore, path, group_commit=group_commit)
+
+
+def _configured(kind: type, *args, **options) -> Store:
+    """``kind(*args, **options)``, a setting it refuses (``CHRONICLE_SQLITE_SYNC``,
+    ``CHRONICLE_SQLITE_LOOP_WRITES``, ...: a ValueError naming it) as a StoreError, so that every
+    command taking ``--db`` says it in one line."""
+    try:
+        return kind(*args, **options)
+    except ValueError as error:
+        raise StoreError(str(error)) from None

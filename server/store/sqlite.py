@@ -9,16 +9,19 @@ Threading: two connections. The reader's is used from a dedicated thread (a sing
 executor) for every read (``PRAGMA query_only``): in WAL mode a reader never waits for the writer
 nor the writer for a reader, so a catch-up reading a long log does not hold up every game's commit
 behind it, and a read begun after a write returned sees it. The writer's runs every write, one at
-a time (``_writing``), **on the event loop's thread** while writes are quick: a commit with its
-fsync takes ~0.2–1 ms on a healthy disk, and handing it to a thread and its outcome back costs
-more than that in wake-ups (issue 16, docs/performance.md, "Writes on the loop's thread"). Two
-things send the writes to the writer's own thread instead, so that a slow or shared disk never
-freezes the server: a write that took longer than ``SLOW_WRITE_S`` (the next ``THREAD_SPELL``
-writes go to the thread, and back once that many in a row were quick), and another connection
-holding the file's write lock (the loop's connection waits for no lock: its ``busy_timeout`` is 0,
-so ``BEGIN IMMEDIATE`` fails at once, having written nothing, and the write is made again in the
-thread, which waits up to ``BUSY_TIMEOUT_MS``). ``CHRONICLE_SQLITE_LOOP_WRITES=0`` (or
-``write_on_loop=False``) keeps every write in the thread. Appends are group-committed
+a time (``_writing``), **on the event loop's thread** while writes are quick: on this machine's
+disk a commit with its fsync takes ~0.3 ms (p99 ~0.8–1.7 ms), and handing it to a thread and its
+outcome back cost the server more CPU and each command more latency than that (issue 16,
+docs/performance.md, "Writes on the loop's thread"). The writer's own thread takes the writes over
+for ``THREAD_SPELL_S`` (counted again from any slow write there) after a write slower than
+``SLOW_WRITE_S``, and whenever another connection holds the file's write lock: the loop's
+connection waits for no lock (``busy_timeout`` 0), so ``BEGIN IMMEDIATE`` fails at once, having
+written nothing, and the thread makes the write again, waiting up to ``BUSY_TIMEOUT_MS``. Quick
+writes in a row that do not yield (several snapshots) let the loop run once they have held it
+``SLOW_WRITE_S``. What this cannot do: a write that hangs (a network disk whose server is gone)
+holds the loop until it returns, and on storage whose commits take a few milliseconds each the
+loop spends that long on every commit; there, ``CHRONICLE_SQLITE_LOOP_WRITES=0`` (or
+``write_on_loop=False``) keeps every write in the thread, as before. Appends are group-committed
 (issue 16): those of any games that arrive while a commit is running share the next transaction
 (at most ``MAX_GROUP``; one savepoint each, so a ``SeqConflict`` rolls back only its own append),
 and one fsync serves them all; a transaction that fails (its COMMIT included) fails every append
@@ -31,6 +34,7 @@ the head is read, so even several processes on one file append safely; the prima
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -69,8 +73,8 @@ SCHEMA = schema(boolean="INTEGER", false="0", events_key="UNIQUE")
 SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000  # how long a write in the writer's thread, or a read, waits for another connection's lock
 LOOP_WRITES_VARIABLE = "CHRONICLE_SQLITE_LOOP_WRITES"
-SLOW_WRITE_S = 0.02  # a write on the loop's thread longer than this sends the next writes to the thread
-THREAD_SPELL = 256  # ... this many of them, counted again from a slow one; then back on the loop
+SLOW_WRITE_S = 0.01  # a write on the loop's thread longer than this sends the writes to the thread ...
+THREAD_SPELL_S = 30  # ... for this long, counted again from any slow one there; then back on the loop
 
 log = logging.getLogger("chronicle.store")
 
@@ -87,7 +91,8 @@ class SqliteStore(Store):
         self.write_on_loop = switch_from_env(LOOP_WRITES_VARIABLE) if write_on_loop is None else write_on_loop
         self.commits = CommitCounts()
         self.thread_writes = 0  # writes made in the writer's thread (all of them without write_on_loop)
-        self._spell = 0  # writes still to go to the thread before the loop's thread writes again
+        self._thread_until = 0.0  # time.monotonic() until which writes go to the writer's thread
+        self._held, self._held_counting = 0.0, False  # the loop's time in writes since it last ran anything else
         self._writing = asyncio.Lock()  # one write at a time on the writer's connection, whichever thread
         self._db: sqlite3.Connection | None = None
         self._thread: ThreadPoolExecutor | None = None
@@ -116,39 +121,57 @@ class SqliteStore(Store):
         async with self._writing:
             if self._thread is None or self._db is None:  # checked inside: a close may have come while waiting
                 raise StoreError(f"{self!r} is not open")
-            if self.write_on_loop and self._spell == 0:
+            if self.write_on_loop and time.monotonic() >= self._thread_until:
+                if self._held > SLOW_WRITE_S:  # quick writes in a row, none yielding: let the loop run first
+                    await asyncio.sleep(0)
                 started = time.perf_counter()
                 try:
                     return work(self._db)
                 except sqlite3.OperationalError as error:
-                    if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # BUSY, BUSY_RECOVERY, ...
                         raise
                     # Another connection holds the write lock: BEGIN IMMEDIATE failed having written
                     # nothing (a lock lost later rolls its transaction back), so the thread makes it again.
                     self._to_thread("the file's write lock is held by another connection")
                 finally:
                     elapsed = time.perf_counter() - started
+                    self._hold(elapsed)
                     if elapsed > SLOW_WRITE_S:
                         self._to_thread(f"a write took {elapsed * 1000:.0f} ms on the event loop's thread")
             return await self._in_thread(work)
 
+    def _hold(self, seconds: float) -> None:
+        """Count the loop's time spent writing until the loop next runs something else (``_held``)."""
+        self._held += seconds
+        if not self._held_counting:
+            self._held_counting = True
+            asyncio.get_running_loop().call_soon(self._let_go)
+
+    def _let_go(self) -> None:
+        self._held, self._held_counting = 0.0, False
+
     def _to_thread(self, why: str) -> None:
-        if self._spell == 0:
-            log.warning("%s: %s; the next %d writes go to the store's thread", self.path, why, THREAD_SPELL)
-        self._spell = THREAD_SPELL
+        if time.monotonic() >= self._thread_until:
+            log.warning("%s: %s; writes go to the store's thread for %d s", self.path, why, THREAD_SPELL_S)
+        self._thread_until = time.monotonic() + THREAD_SPELL_S
 
     async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` in the writer's thread. Its caller may be cancelled, not the work: the connection
+        stays this write's (``_writing`` held) until the thread is done with it."""
         started = time.perf_counter()
         self.thread_writes += 1
+        job = _patiently if self.write_on_loop else _at_once  # the loop's connection waits for no lock; here it may
+        done = asyncio.get_running_loop().run_in_executor(self._thread, job, work, self._db)
         try:
-            if self.write_on_loop:  # the loop's connection waits for no lock; here it may
-                return await asyncio.get_running_loop().run_in_executor(self._thread, _patiently, work, self._db)
-            return await asyncio.get_running_loop().run_in_executor(self._thread, work, self._db)
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:
+            while not done.done():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait((done,))
+            raise
         finally:
             if time.perf_counter() - started > SLOW_WRITE_S:
-                self._spell = THREAD_SPELL
-            elif self._spell:
-                self._spell -= 1
+                self._thread_until = time.monotonic() + THREAD_SPELL_S  # still slow: the spell starts again
 
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(connection)`` in the reader's thread, on the read-only connection."""
@@ -398,6 +421,10 @@ class SqliteStore(Store):
             return None if row is None else ChatLine(game_id, *row)
 
         return await self._read(work)
+
+
+def _at_once(work: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
+    return work(db)
 
 
 def _patiently(work: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:

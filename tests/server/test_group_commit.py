@@ -35,12 +35,15 @@ GAMES = 12
 ROUNDS = 5
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "sqlite-thread", "postgres"])
 def backend(request, tmp_path):
-    """``(make(group_commit) -> Store unopened, kind, where)``: one database per test."""
-    if request.param == "sqlite":
-        path = tmp_path / "store.db"
-        return (lambda group_commit=True: SqliteStore(path, group_commit=group_commit)), "sqlite", path
+    """``(make(group_commit) -> Store unopened, kind, where)``: one database per test. "sqlite" writes on
+    the loop's thread, as served; "sqlite-thread" in the store's own thread, as after a slow write
+    (``server/store/sqlite.py``), where a group is what arrived while the last commit ran."""
+    if request.param.startswith("sqlite"):
+        path, on_loop = tmp_path / "store.db", request.param == "sqlite"
+        return ((lambda group_commit=True: SqliteStore(path, group_commit=group_commit, write_on_loop=on_loop)),
+                "sqlite", path)
     url = request.getfixturevalue("postgres_database")()
     return (lambda group_commit=True: PostgresStore(url, group_commit=group_commit)), "postgres", url
 

@@ -119,7 +119,7 @@ def test_sqlite_the_reader_connection_cannot_write(tmp_path):
 
 
 class _Threads:
-    """The thread each of the writer connection's statements ran in, and a delay to put in them."""
+    """The thread each COMMIT of the writer's connection ran in, and a delay to put in the next ones."""
 
     def __init__(self) -> None:
         import threading
@@ -136,6 +136,40 @@ class _Threads:
             if self.delay:
                 time.sleep(self.delay)  # a slow disk, for real: the commit itself takes that long
 
+    def on_loop(self) -> list[bool]:
+        import threading
+
+        return [ident == threading.get_ident() for ident in self.seen]
+
+
+class _Clock:
+    """The store module's ``time``: the real ``perf_counter`` (what a write took), and a
+    ``monotonic`` the test moves (when a spell in the thread ends), so no test waits out a spell."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.now = 1000.0
+        self.perf_counter = time.perf_counter
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from server.store import sqlite as module
+
+    clock = _Clock()
+    monkeypatch.setattr(module, "time", clock)
+    monkeypatch.setattr(module, "SLOW_WRITE_S", 0.1)  # well above a quick write on a loaded machine
+    return clock
+
+
+def _store(tmp_path, **options) -> SqliteStore:
+    # NORMAL: no fsync, so the writes not slowed on purpose stay far below SLOW_WRITE_S on a busy CI
+    return SqliteStore(tmp_path / "store.db", synchronous="NORMAL", write_on_loop=True, **options)
+
 
 async def _traced(store) -> _Threads:
     threads = _Threads()
@@ -143,85 +177,84 @@ async def _traced(store) -> _Threads:
     return threads
 
 
-def test_sqlite_writes_run_on_the_event_loops_thread(tmp_path):
-    # Check (issue 16) that a quick write is made on the loop's own thread: no hand-off to the
-    # store's thread and back, whose wake-ups cost more than the commit.
-    import threading
+async def _append(store, seq: int) -> None:
+    await store.append("g-0000000001", seq - 1, events(seq, seq, f"c-{seq}"))
 
+
+def test_sqlite_writes_run_on_the_event_loops_thread(tmp_path):
+    # Check (issue 16) that a quick write is made on the loop's own thread (FULL, as served): no
+    # hand-off to the store's thread and back.
     async def main():
         async with opened_with(SqliteStore(tmp_path / "store.db", write_on_loop=True)) as store:
             threads = await _traced(store)
             for seq in range(2, 6):
-                await store.append("g-0000000001", seq - 1, events(seq, seq, f"c-{seq}"))
+                await _append(store, seq)
             await store.put_snapshot("g-0000000001", 5, "{}")
-            assert threads.seen == [threading.get_ident()] * 5
+            assert threads.on_loop() == [True] * 5
             assert store.thread_writes == 0
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3, 4, 5]
 
     run(main())
 
 
-def test_sqlite_a_slow_write_sends_the_next_ones_to_the_stores_thread_then_back(tmp_path, monkeypatch):
-    # Check that one write slower than SLOW_WRITE_S (a real commit held up 40 ms) sends the next
-    # THREAD_SPELL writes to the store's thread, so a slow disk stops freezing the loop, and that
-    # the loop's thread takes them back once that many in a row were quick.
-    import threading
-
+def test_sqlite_a_slow_write_sends_the_writes_to_the_stores_thread_for_a_spell(tmp_path, clock):
+    # Check that one write slower than SLOW_WRITE_S (a real commit held up 150 ms) sends the writes
+    # to the store's thread for THREAD_SPELL_S, so a slow disk stops holding the loop, and that
+    # the loop's thread takes them back when the spell is over.
     from server.store import sqlite as module
 
-    monkeypatch.setattr(module, "THREAD_SPELL", 3)
-
     async def main():
-        async with opened_with(SqliteStore(tmp_path / "store.db", write_on_loop=True)) as store:
+        async with opened_with(_store(tmp_path)) as store:
             threads = await _traced(store)
-            loop_thread = threading.get_ident()
-            threads.delay = 0.04
-            await store.append("g-0000000001", 1, events(2, 2, "c-2"))  # slow, on the loop
+            threads.delay = 0.15
+            await _append(store, 2)  # slow, on the loop
             threads.delay = 0
-            for seq in range(3, 8):
-                await store.append("g-0000000001", seq - 1, events(seq, seq, f"c-{seq}"))
-            on_loop = [ident == loop_thread for ident in threads.seen]
-            assert on_loop == [True, False, False, False, True, True]
-            assert store.thread_writes == 3
-            assert [e.seq for e in await store.read("g-0000000001")] == list(range(1, 8))
+            await _append(store, 3)
+            clock.now += module.THREAD_SPELL_S - 1
+            await _append(store, 4)
+            clock.now += 1
+            await _append(store, 5)
+            assert threads.on_loop() == [True, False, False, True]
+            assert store.thread_writes == 2
+            assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3, 4, 5]
 
     run(main())
 
 
-def test_sqlite_a_slow_write_in_the_thread_keeps_the_writes_there(tmp_path, monkeypatch):
-    # Check that the spell starts again from a slow write in the thread: a disk still slow is not
-    # given back to the loop's thread.
-    import threading
-
+def test_sqlite_a_slow_write_in_the_thread_starts_the_spell_again(tmp_path, clock):
+    # Check that a disk still slow is not given back to the loop's thread at the spell's end.
     from server.store import sqlite as module
 
-    monkeypatch.setattr(module, "THREAD_SPELL", 2)
-
     async def main():
-        async with opened_with(SqliteStore(tmp_path / "store.db", write_on_loop=True)) as store:
+        async with opened_with(_store(tmp_path)) as store:
             threads = await _traced(store)
-            threads.delay = 0.04
-            for seq in range(2, 5):  # slow on the loop, then slow twice in the thread
-                await store.append("g-0000000001", seq - 1, events(seq, seq, f"c-{seq}"))
+            threads.delay = 0.15
+            await _append(store, 2)  # slow on the loop: a spell
+            clock.now += module.THREAD_SPELL_S - 1
+            await _append(store, 3)  # slow in the thread, just before the spell's end: a new spell
             threads.delay = 0
-            for seq in range(5, 8):
-                await store.append("g-0000000001", seq - 1, events(seq, seq, f"c-{seq}"))
-            loop_thread = threading.get_ident()
-            assert [ident == loop_thread for ident in threads.seen] == [True, False, False, False, False, True]
+            clock.now += module.THREAD_SPELL_S - 1
+            await _append(store, 4)
+            clock.now += 1
+            await _append(store, 5)
+            assert threads.on_loop() == [True, False, False, True]
 
     run(main())
 
 
-def test_sqlite_a_write_lock_held_by_another_connection_does_not_freeze_the_loop(tmp_path):
+def test_sqlite_a_write_lock_held_by_another_connection_does_not_freeze_the_loop(tmp_path, clock):
     # Hostile: another process (here a second connection on the file) holds the write lock for
     # 0.4 s. The loop's connection waits for no lock, so the append goes to the store's thread,
-    # which waits for it, while the loop goes on serving (it ticks every 10 ms); once the lock is
-    # released the append is stored whole. Waiting on the loop's thread would stop the ticks.
+    # which waits for it (busy_timeout 5 s there), while the loop goes on serving (it ticks every
+    # 10 ms); once the lock is released the append is stored whole, and after the spell the loop's
+    # connection again waits for no lock. Waiting on the loop's thread would stop the ticks.
     import asyncio
     import threading
 
+    from server.store import sqlite as module
+
     async def main():
-        async with opened_with(SqliteStore(tmp_path / "store.db", write_on_loop=True)) as store:
+        async with opened_with(_store(tmp_path)) as store:
             other = sqlite3.connect(tmp_path / "store.db", isolation_level=None, check_same_thread=False)
             other.execute("BEGIN IMMEDIATE")
             release = threading.Timer(0.4, lambda: other.execute("COMMIT"))
@@ -242,45 +275,134 @@ def test_sqlite_a_write_lock_held_by_another_connection_does_not_freeze_the_loop
                 release.join()
                 other.close()
             assert ticks >= 10, ticks
-            assert store.thread_writes == 1
+            assert store.thread_writes == 1  # the append, made again in the thread
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
+            busy = "PRAGMA busy_timeout"
+            assert await store._run(lambda db: db.execute(busy).fetchone()[0]) == module.BUSY_TIMEOUT_MS  # the spell
+            clock.now += module.THREAD_SPELL_S
+            assert await store._run(lambda db: db.execute(busy).fetchone()[0]) == 0  # back on the loop
+            assert store.thread_writes == 2
+
+    run(main())
+
+
+def test_sqlite_a_cancelled_write_keeps_the_connection_until_its_thread_is_done(tmp_path, clock, monkeypatch):
+    # Hostile (found in review): a write in the thread whose caller is cancelled runs on there; the
+    # next write must wait for it, not run on the loop's thread on the same connection meanwhile
+    # (which blocked the loop on the connection and failed with "cannot start a transaction within
+    # a transaction"), and the loop goes on serving while it waits.
+    import asyncio
+    import time
+
+    from server.store import sqlite as module
+
+    monkeypatch.setattr(module, "SLOW_WRITE_S", 1.0)  # the 0.3 s write below starts no new spell
+
+    async def main():
+        async with opened_with(_store(tmp_path)) as store:
+            threads = await _traced(store)
+
+            def long_write(db):  # a write that holds its transaction 0.3 s, in the thread
+                with module._transaction(db):
+                    db.execute("INSERT INTO snapshots (game, seq, state) VALUES ('g-0000000001', 1, '{}')")
+                    time.sleep(0.3)
+
+            store._to_thread("a test's spell")
+            first = asyncio.ensure_future(store._run(long_write))
+            await asyncio.sleep(0.1)
+            first.cancel()
+            clock.now += module.THREAD_SPELL_S  # the spell over: the next write is the loop's
+            ticks = 0
+
+            async def tick():
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+
+            ticker = asyncio.ensure_future(tick())
+            await asyncio.wait_for(_append(store, 2), 5)
+            ticker.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await first
+            assert threads.on_loop() == [False, True]  # the thread's COMMIT, then the append's on the loop
+            assert ticks >= 10, ticks
+            assert [e.seq for e in await store.read("g-0000000001")] == [1, 2]
+            assert await store.get_snapshot("g-0000000001", 1) == (1, "{}")  # the cancelled write was made whole
+
+    run(main())
+
+
+def test_sqlite_quick_writes_in_a_row_let_the_loop_run(tmp_path, monkeypatch):
+    # Hostile (found in review): writes that are each quick but never yield (a Room saving many
+    # snapshots in a row) would hold the loop for their sum. After SLOW_WRITE_S of them the store
+    # yields once before the next, so the loop runs in between; the writes stay on the loop.
+    import asyncio
+
+    from server.store import sqlite as module
+
+    monkeypatch.setattr(module, "SLOW_WRITE_S", 0.02)
+
+    async def main():
+        async with opened_with(_store(tmp_path)) as store:
+            threads = await _traced(store)
+            threads.delay = 0.006  # each write ~6 ms: quick, but 40 of them hold the loop 240 ms
+            passes = 0
+
+            async def count():
+                nonlocal passes
+                while True:
+                    await asyncio.sleep(0)
+                    passes += 1
+
+            counter = asyncio.ensure_future(count())
+            await asyncio.sleep(0)
+            before = passes
+            for seq in range(1, 41):
+                await store.put_snapshot("g-0000000001", seq, "{}")
+            counter.cancel()
+            assert passes - before >= 5, passes - before  # at least one pass per ~20 ms of writes
+            assert store.thread_writes == 0 and all(threads.on_loop())
 
     run(main())
 
 
 def test_sqlite_loop_writes_off_keeps_every_write_in_the_stores_thread(tmp_path, monkeypatch):
-    import threading
-
     monkeypatch.setenv("CHRONICLE_SQLITE_LOOP_WRITES", "0")
     assert SqliteStore(tmp_path / "x.db").write_on_loop is False
     monkeypatch.setenv("CHRONICLE_SQLITE_LOOP_WRITES", "sometimes")
     with pytest.raises(ValueError, match="CHRONICLE_SQLITE_LOOP_WRITES"):
         SqliteStore(tmp_path / "x.db")
+    with pytest.raises(StoreError, match="CHRONICLE_SQLITE_LOOP_WRITES: expected 1 or 0, got 'sometimes'"):
+        store_for(str(tmp_path / "x.db"))  # what every command taking --db turns into one line
     monkeypatch.delenv("CHRONICLE_SQLITE_LOOP_WRITES")
     assert SqliteStore(tmp_path / "x.db").write_on_loop is True
 
     async def main():
         async with opened_with(SqliteStore(tmp_path / "store.db", write_on_loop=False)) as store:
             threads = await _traced(store)
-            await store.append("g-0000000001", 1, events(2, 2, "c-2"))
-            await store.append("g-0000000001", 2, events(3, 3, "c-3"))
-            assert len(threads.seen) == 2 and threading.get_ident() not in threads.seen
+            await _append(store, 2)
+            await _append(store, 3)
+            assert threads.on_loop() == [False, False]
             assert store.thread_writes == 4  # the game created, the trace set, the two appends
 
     run(main())
 
 
+@pytest.mark.parametrize("command", ["serve", "rules-check"])
 @pytest.mark.parametrize("variable, value, said", [
     ("CHRONICLE_SQLITE_LOOP_WRITES", "sometimes", "CHRONICLE_SQLITE_LOOP_WRITES: expected 1 or 0, got 'sometimes'"),
     ("CHRONICLE_SQLITE_SYNC", "ALWAYS", "synchronous must be one of FULL, NORMAL, EXTRA, got 'ALWAYS'"),
 ])
-def test_chronicle_serve_refuses_a_bad_sqlite_setting_in_one_line(tmp_path, variable, value, said):
+def test_a_command_refuses_a_bad_sqlite_setting_in_one_line(tmp_path, command, variable, value, said):
     import subprocess
     import sys
 
     from tests.server_fixture import ROOT
 
-    done = subprocess.run([sys.executable, "-m", "server.cli.main", "serve", "--port", "0", "--db",
+    run(_create(tmp_path / "x.db"))  # rules-check reads an existing store
+    where = ["--port", "0"] if command == "serve" else []
+    done = subprocess.run([sys.executable, "-m", "server.cli.main", command, *where, "--db",
                            str(tmp_path / "x.db")], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), variable: value})
     assert done.returncode == 4 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
