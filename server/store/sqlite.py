@@ -13,8 +13,9 @@ a time (``_writing``), **on the event loop's thread** while writes are quick: on
 disk a commit with its fsync takes ~0.3 ms (p99 ~0.8–1.7 ms), and handing it to a thread and its
 outcome back cost the server more CPU and each command more latency than that (issue 16,
 docs/performance.md, "Writes on the loop's thread"). The writer's own thread takes the writes over
-for ``THREAD_SPELL_S`` (counted again from any slow write there) after a write slower than
-``SLOW_WRITE_S``, and whenever another connection holds the file's write lock: the loop's
+for a spell (``FIRST_SPELL_S``, kept going by slow writes there, doubled each time the loop's next
+try is slow again) after a write slower than ``SLOW_WRITE_S``, and whenever another connection
+holds the file's write lock: the loop's
 connection waits for no lock (``busy_timeout`` 0), so ``BEGIN IMMEDIATE`` fails at once, having
 written nothing, and the thread makes the write again, waiting up to ``BUSY_TIMEOUT_MS``. Quick
 writes in a row that do not yield (several snapshots) let the loop run once they have held it
@@ -74,7 +75,8 @@ SYNC_MODES = ("FULL", "NORMAL", "EXTRA")
 BUSY_TIMEOUT_MS = 5000  # how long a write in the writer's thread, or a read, waits for another connection's lock
 LOOP_WRITES_VARIABLE = "CHRONICLE_SQLITE_LOOP_WRITES"
 SLOW_WRITE_S = 0.01  # a write on the loop's thread longer than this sends the writes to the thread ...
-THREAD_SPELL_S = 30  # ... for this long, counted again from any slow one there; then back on the loop
+FIRST_SPELL_S = 1.0  # ... for this long (longer while they stay slow there), then the loop's thread tries again;
+LONGEST_SPELL_S = 300.0  # a try that is slow again doubles the spell, up to this; a quick one starts over
 
 log = logging.getLogger("chronicle.store")
 
@@ -92,6 +94,7 @@ class SqliteStore(Store):
         self.commits = CommitCounts()
         self.thread_writes = 0  # writes made in the writer's thread (all of them without write_on_loop)
         self._thread_until = 0.0  # time.monotonic() until which writes go to the writer's thread
+        self._spell_s = FIRST_SPELL_S  # how long the next spell in the thread lasts
         self._held, self._held_counting = 0.0, False  # the loop's time in writes since it last ran anything else
         self._writing = asyncio.Lock()  # one write at a time on the writer's connection, whichever thread
         self._db: sqlite3.Connection | None = None
@@ -138,6 +141,8 @@ class SqliteStore(Store):
                     self._hold(elapsed)
                     if elapsed > SLOW_WRITE_S:
                         self._to_thread(f"a write took {elapsed * 1000:.0f} ms on the event loop's thread")
+                    elif self._thread_until < time.monotonic():
+                        self._spell_s = FIRST_SPELL_S  # quick on the loop again: a later slow write is a new story
             return await self._in_thread(work)
 
     def _hold(self, seconds: float) -> None:
@@ -151,9 +156,12 @@ class SqliteStore(Store):
         self._held, self._held_counting = 0.0, False
 
     def _to_thread(self, why: str) -> None:
-        if time.monotonic() >= self._thread_until:
-            log.warning("%s: %s; writes go to the store's thread for %d s", self.path, why, THREAD_SPELL_S)
-        self._thread_until = time.monotonic() + THREAD_SPELL_S
+        """Writes to the thread for a spell: ``FIRST_SPELL_S``, doubled (up to ``LONGEST_SPELL_S``) each
+        time the loop's first write after a spell is slow again, so that a disk slow now and then costs
+        the loop one write now and then, and a disk slow for good one write every few minutes."""
+        log.warning("%s: %s; writes go to the store's thread for %g s", self.path, why, self._spell_s)
+        self._thread_until = time.monotonic() + self._spell_s
+        self._spell_s = min(2 * self._spell_s, LONGEST_SPELL_S)
 
     async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` in the writer's thread. Its caller may be cancelled, not the work: the connection
@@ -170,8 +178,8 @@ class SqliteStore(Store):
                     await asyncio.wait((done,))
             raise
         finally:
-            if time.perf_counter() - started > SLOW_WRITE_S:
-                self._thread_until = time.monotonic() + THREAD_SPELL_S  # still slow: the spell starts again
+            if time.perf_counter() - started > SLOW_WRITE_S and self.write_on_loop:  # still slow: the spell goes on
+                self._thread_until = max(self._thread_until, time.monotonic() + self._spell_s / 2)
 
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(connection)`` in the reader's thread, on the read-only connection."""

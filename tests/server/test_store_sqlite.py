@@ -199,8 +199,8 @@ def test_sqlite_writes_run_on_the_event_loops_thread(tmp_path):
 
 def test_sqlite_a_slow_write_sends_the_writes_to_the_stores_thread_for_a_spell(tmp_path, clock):
     # Check that one write slower than SLOW_WRITE_S (a real commit held up 150 ms) sends the writes
-    # to the store's thread for THREAD_SPELL_S, so a slow disk stops holding the loop, and that
-    # the loop's thread takes them back when the spell is over.
+    # to the store's thread for FIRST_SPELL_S, so a slow disk stops holding the loop, and that the
+    # loop's thread takes them back when the spell is over.
     from server.store import sqlite as module
 
     async def main():
@@ -210,9 +210,9 @@ def test_sqlite_a_slow_write_sends_the_writes_to_the_stores_thread_for_a_spell(t
             await _append(store, 2)  # slow, on the loop
             threads.delay = 0
             await _append(store, 3)
-            clock.now += module.THREAD_SPELL_S - 1
+            clock.now += module.FIRST_SPELL_S * 0.9
             await _append(store, 4)
-            clock.now += 1
+            clock.now += module.FIRST_SPELL_S * 0.2
             await _append(store, 5)
             assert threads.on_loop() == [True, False, False, True]
             assert store.thread_writes == 2
@@ -221,23 +221,58 @@ def test_sqlite_a_slow_write_sends_the_writes_to_the_stores_thread_for_a_spell(t
     run(main())
 
 
-def test_sqlite_a_slow_write_in_the_thread_starts_the_spell_again(tmp_path, clock):
+def test_sqlite_a_slow_write_in_the_thread_keeps_the_spell_going(tmp_path, clock):
     # Check that a disk still slow is not given back to the loop's thread at the spell's end.
     from server.store import sqlite as module
+
+    first = module.FIRST_SPELL_S
 
     async def main():
         async with opened_with(_store(tmp_path)) as store:
             threads = await _traced(store)
             threads.delay = 0.15
             await _append(store, 2)  # slow on the loop: a spell
-            clock.now += module.THREAD_SPELL_S - 1
-            await _append(store, 3)  # slow in the thread, just before the spell's end: a new spell
+            clock.now += first * 0.9
+            await _append(store, 3)  # slow in the thread, just before the spell's end: it goes on
             threads.delay = 0
-            clock.now += module.THREAD_SPELL_S - 1
+            clock.now += first * 0.9
             await _append(store, 4)
-            clock.now += 1
+            clock.now += first * 0.2
             await _append(store, 5)
             assert threads.on_loop() == [True, False, False, True]
+
+    run(main())
+
+
+def test_sqlite_a_disk_slow_again_after_a_spell_doubles_the_next_one(tmp_path, clock):
+    # Check the backing off: a disk slow for good costs the loop one write per spell, the spells
+    # doubling up to LONGEST_SPELL_S; once a try on the loop is quick, a later slow write starts over.
+    from server.store import sqlite as module
+
+    first = module.FIRST_SPELL_S
+
+    async def main():
+        async with opened_with(_store(tmp_path)) as store:
+            threads = await _traced(store)
+            threads.delay = 0.15
+            await _append(store, 2)  # slow on the loop: a spell of `first`
+            clock.now += first * 1.1
+            await _append(store, 3)  # the loop tries again, slow again: a spell of 2 × first
+            threads.delay = 0
+            clock.now += first * 0.8
+            await _append(store, 4)  # still in it
+            clock.now += first * 1.3
+            await _append(store, 5)  # quick on the loop: the next spell is `first` again
+            threads.delay = 0.15
+            await _append(store, 6)
+            threads.delay = 0
+            clock.now += first * 1.1
+            await _append(store, 7)
+            assert threads.on_loop() == [True, True, False, True, True, True]
+            assert store._spell_s == first  # 7 was quick on the loop: the next spell starts over
+            for _ in range(20):
+                store._to_thread("a test")
+            assert store._spell_s == module.LONGEST_SPELL_S
 
     run(main())
 
@@ -279,7 +314,7 @@ def test_sqlite_a_write_lock_held_by_another_connection_does_not_freeze_the_loop
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
             busy = "PRAGMA busy_timeout"
             assert await store._run(lambda db: db.execute(busy).fetchone()[0]) == module.BUSY_TIMEOUT_MS  # the spell
-            clock.now += module.THREAD_SPELL_S
+            clock.now += module.FIRST_SPELL_S * 1.1
             assert await store._run(lambda db: db.execute(busy).fetchone()[0]) == 0  # back on the loop
             assert store.thread_writes == 2
 
@@ -311,7 +346,7 @@ def test_sqlite_a_cancelled_write_keeps_the_connection_until_its_thread_is_done(
             first = asyncio.ensure_future(store._run(long_write))
             await asyncio.sleep(0.1)
             first.cancel()
-            clock.now += module.THREAD_SPELL_S  # the spell over: the next write is the loop's
+            clock.now += module.FIRST_SPELL_S * 1.1  # the spell over: the next write is the loop's
             ticks = 0
 
             async def tick():
