@@ -159,7 +159,8 @@ class SqliteStore(Store):
         """Writes to the thread for a spell: ``FIRST_SPELL_S``, doubled (up to ``LONGEST_SPELL_S``) each
         time the loop's first write after a spell is slow again, so that a disk slow now and then costs
         the loop one write now and then, and a disk slow for good one write every few minutes."""
-        log.warning("%s: %s; writes go to the store's thread for %g s", self.path, why, self._spell_s)
+        say = log.info if self._spell_s == FIRST_SPELL_S else log.warning  # once is a hiccup; again, the disk
+        say("%s: %s; writes go to the store's thread for %g s", self.path, why, self._spell_s)
         self._thread_until = time.monotonic() + self._spell_s
         self._spell_s = min(2 * self._spell_s, LONGEST_SPELL_S)
 
