@@ -95,6 +95,7 @@ class SqliteStore(Store):
         self.thread_writes = 0  # writes made in the writer's thread (all of them without write_on_loop)
         self._thread_until = 0.0  # time.monotonic() until which writes go to the writer's thread
         self._spell_s = FIRST_SPELL_S  # how long the next spell in the thread lasts
+        self._spell_now = FIRST_SPELL_S  # how long the last one was (a slow write in the thread renews it)
         self._held, self._held_counting = 0.0, False  # the loop's time in writes since it last ran anything else
         self._writing = asyncio.Lock()  # one write at a time on the writer's connection, whichever thread
         self._db: sqlite3.Connection | None = None
@@ -122,28 +123,35 @@ class SqliteStore(Store):
         """``work(connection)`` on the writer's connection: on the loop's thread while writes are quick
         and the file's write lock is free, else in the writer's thread (the module's docstring)."""
         async with self._writing:
-            if self._thread is None or self._db is None:  # checked inside: a close may have come while waiting
-                raise StoreError(f"{self!r} is not open")
             if self.write_on_loop and time.monotonic() >= self._thread_until:
                 if self._held > SLOW_WRITE_S:  # quick writes in a row, none yielding: let the loop run first
                     await asyncio.sleep(0)
+                db = self._writer()  # after the yield: a close may have come meanwhile
+                why = None
                 started = time.perf_counter()
                 try:
-                    return work(self._db)
+                    return work(db)
                 except sqlite3.OperationalError as error:
                     if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # BUSY, BUSY_RECOVERY, ...
                         raise
                     # Another connection holds the write lock: BEGIN IMMEDIATE failed having written
                     # nothing (a lock lost later rolls its transaction back), so the thread makes it again.
-                    self._to_thread("the file's write lock is held by another connection")
+                    why = "the file's write lock is held by another connection"
                 finally:
                     elapsed = time.perf_counter() - started
                     self._hold(elapsed)
-                    if elapsed > SLOW_WRITE_S:
-                        self._to_thread(f"a write took {elapsed * 1000:.0f} ms on the event loop's thread")
-                    elif self._thread_until < time.monotonic():
-                        self._spell_s = FIRST_SPELL_S  # quick on the loop again: a later slow write is a new story
+                    if why is None and elapsed > SLOW_WRITE_S:
+                        why = f"a write took {elapsed * 1000:.0f} ms on the event loop's thread"
+                    if why is not None:
+                        self._to_thread(why)
+                    else:
+                        self._spell_s = FIRST_SPELL_S  # quick on the loop: a later slow write is a new story
             return await self._in_thread(work)
+
+    def _writer(self) -> sqlite3.Connection:
+        if self._thread is None or self._db is None:
+            raise StoreError(f"{self!r} is not open")
+        return self._db
 
     def _hold(self, seconds: float) -> None:
         """Count the loop's time spent writing until the loop next runs something else (``_held``)."""
@@ -161,26 +169,27 @@ class SqliteStore(Store):
         the loop one write now and then, and a disk slow for good one write every few minutes."""
         say = log.info if self._spell_s == FIRST_SPELL_S else log.warning  # once is a hiccup; again, the disk
         say("%s: %s; writes go to the store's thread for %g s", self.path, why, self._spell_s)
-        self._thread_until = time.monotonic() + self._spell_s
+        self._spell_now = self._spell_s
+        self._thread_until = time.monotonic() + self._spell_now
         self._spell_s = min(2 * self._spell_s, LONGEST_SPELL_S)
 
     async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` in the writer's thread. Its caller may be cancelled, not the work: the connection
         stays this write's (``_writing`` held) until the thread is done with it."""
-        started = time.perf_counter()
+        db = self._writer()
         self.thread_writes += 1
         job = _patiently if self.write_on_loop else _at_once  # the loop's connection waits for no lock; here it may
-        done = asyncio.get_running_loop().run_in_executor(self._thread, job, work, self._db)
+        done = asyncio.get_running_loop().run_in_executor(self._thread, _timed, job, work, db)
         try:
-            return await asyncio.shield(done)
+            result, seconds = await asyncio.shield(done)
         except asyncio.CancelledError:
             while not done.done():
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.wait((done,))
             raise
-        finally:
-            if time.perf_counter() - started > SLOW_WRITE_S and self.write_on_loop:  # still slow: the spell goes on
-                self._thread_until = max(self._thread_until, time.monotonic() + self._spell_s / 2)
+        if seconds > SLOW_WRITE_S and self.write_on_loop:  # timed in the thread: still slow, the spell goes on
+            self._thread_until = max(self._thread_until, time.monotonic() + self._spell_now)
+        return result
 
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(connection)`` in the reader's thread, on the read-only connection."""
@@ -434,6 +443,13 @@ class SqliteStore(Store):
 
 def _at_once(work: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
     return work(db)
+
+
+def _timed(job: Callable, work: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> tuple[T, float]:
+    """In the writer's thread: ``job(work, db)`` and how long it took there (not the loop's wait to hear of it)."""
+    started = time.perf_counter()
+    result = job(work, db)
+    return result, time.perf_counter() - started
 
 
 def _patiently(work: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
