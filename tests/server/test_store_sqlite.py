@@ -181,6 +181,33 @@ async def _append(store, seq: int) -> None:
     await store.append("g-0000000001", seq - 1, events(seq, seq, f"c-{seq}"))
 
 
+class _Ticks:
+    """``async with _Ticks(every) as ticks``: how many times the loop ran a task that sleeps ``every``
+    seconds (0: every turn of the loop) while the block ran (``ticks.count``). A loop held by a write
+    counts none."""
+
+    def __init__(self, every: float) -> None:
+        self.every, self.count, self._task = every, 0, None
+
+    async def _tick(self) -> None:
+        import asyncio
+
+        while True:
+            await asyncio.sleep(self.every)
+            self.count += 1
+
+    async def __aenter__(self) -> _Ticks:
+        import asyncio
+
+        self._task = asyncio.ensure_future(self._tick())
+        await asyncio.sleep(0)  # started: it counts from here
+        self.count = 0
+        return self
+
+    async def __aexit__(self, *_exc) -> None:
+        self._task.cancel()
+
+
 def test_sqlite_writes_run_on_the_event_loops_thread(tmp_path, clock):
     # Check (issue 16) that a quick write is made on the loop's own thread: no hand-off to the
     # store's thread and back. (NORMAL and the clock's 100 ms threshold: a loaded machine's fsync
@@ -315,23 +342,14 @@ def test_sqlite_a_write_lock_held_by_another_connection_does_not_freeze_the_loop
             other = sqlite3.connect(tmp_path / "store.db", isolation_level=None, check_same_thread=False)
             other.execute("BEGIN IMMEDIATE")
             release = threading.Timer(0.4, lambda: other.execute("COMMIT"))
-            ticks = 0
-
-            async def tick():
-                nonlocal ticks
-                while True:
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-
-            ticker = asyncio.ensure_future(tick())
             release.start()
             try:
-                await asyncio.wait_for(store.append("g-0000000001", 1, events(2, 3, "c-2")), 5)
+                async with _Ticks(0.01) as ticks:
+                    await asyncio.wait_for(store.append("g-0000000001", 1, events(2, 3, "c-2")), 5)
             finally:
-                ticker.cancel()
                 release.join()
                 other.close()
-            assert ticks >= 10, ticks
+            assert ticks.count >= 10, ticks.count
             assert store.thread_writes == 1  # the append, made again in the thread
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3]
             busy = "PRAGMA busy_timeout"
@@ -369,21 +387,12 @@ def test_sqlite_a_cancelled_write_keeps_the_connection_until_its_thread_is_done(
             await asyncio.sleep(0.1)
             first.cancel()
             clock.now += module.FIRST_SPELL_S * 1.1  # the spell over: the next write is the loop's
-            ticks = 0
-
-            async def tick():
-                nonlocal ticks
-                while True:
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-
-            ticker = asyncio.ensure_future(tick())
-            await asyncio.wait_for(_append(store, 2), 5)
-            ticker.cancel()
+            async with _Ticks(0.01) as ticks:
+                await asyncio.wait_for(_append(store, 2), 5)
             with pytest.raises(asyncio.CancelledError):
                 await first
             assert threads.on_loop() == [False, True]  # the thread's COMMIT, then the append's on the loop
-            assert ticks >= 5, ticks  # ~40 in the 0.4 s it waited; a loop blocked on the connection ticks none
+            assert ticks.count >= 5, ticks.count  # ~40 in the 0.4 s it waited; a loop blocked on the connection ticks none
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2]
             assert await store.get_snapshot("g-0000000001", 1) == (1, "{}")  # the cancelled write was made whole
 
@@ -394,7 +403,6 @@ def test_sqlite_quick_writes_in_a_row_let_the_loop_run(tmp_path, monkeypatch):
     # Hostile (found in review): writes that are each quick but never yield (a Room saving many
     # snapshots in a row) would hold the loop for their sum. After SLOW_WRITE_S of them the store
     # yields once before the next, so the loop runs in between; the writes stay on the loop.
-    import asyncio
 
     from server.store import sqlite as module
 
@@ -404,21 +412,10 @@ def test_sqlite_quick_writes_in_a_row_let_the_loop_run(tmp_path, monkeypatch):
         async with opened_with(_store(tmp_path)) as store:
             threads = await _traced(store)
             threads.delay = 0.01  # each write ~10 ms: quick, but 40 of them hold the loop 400 ms
-            passes = 0
-
-            async def count():
-                nonlocal passes
-                while True:
-                    await asyncio.sleep(0)
-                    passes += 1
-
-            counter = asyncio.ensure_future(count())
-            await asyncio.sleep(0)
-            before = passes
-            for seq in range(1, 41):
-                await store.put_snapshot("g-0000000001", seq, "{}")
-            counter.cancel()
-            assert passes - before >= 4, passes - before  # a pass per ~50 ms of writes (~8); none without the yield
+            async with _Ticks(0) as passes:
+                for seq in range(1, 41):
+                    await store.put_snapshot("g-0000000001", seq, "{}")
+            assert passes.count >= 4, passes.count  # a pass per ~50 ms of writes (~8); none without the yield
             assert store.thread_writes == 0 and all(threads.on_loop())
 
     run(main())
