@@ -15,9 +15,9 @@ outcome back cost the server more CPU and each command more latency than that (i
 docs/performance.md, "Writes on the loop's thread"). The writer's own thread takes the writes over
 for a spell (``FIRST_SPELL_S``, kept going by slow writes there, doubled each time the loop's next
 try is slow again) after a write slower than ``SLOW_WRITE_S``, and whenever another connection
-holds the file's write lock: the loop's
-connection waits for no lock (``busy_timeout`` 0), so ``BEGIN IMMEDIATE`` fails at once, having
-written nothing, and the thread makes the write again, waiting up to ``BUSY_TIMEOUT_MS``. Quick
+holds the file's write lock: the loop's connection waits for no lock (``busy_timeout`` 0), so
+``BEGIN IMMEDIATE`` fails at once, having written nothing, and the thread makes the write again,
+waiting up to ``BUSY_TIMEOUT_MS``. Quick
 writes in a row that do not yield (several snapshots) let the loop run once they have held it
 ``SLOW_WRITE_S``. What this cannot do: a write that hangs (a network disk whose server is gone)
 holds the loop until it returns, and on storage whose commits take a few milliseconds each the
