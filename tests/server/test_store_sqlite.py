@@ -246,24 +246,31 @@ def test_sqlite_a_write_that_yields_while_the_store_closes_is_told_so(tmp_path):
     run(main())
 
 
+SLOW, QUICK = True, False
+
+
+async def _timed_appends(store, clock, steps) -> list[bool]:
+    """One append per step ``(spells, slow)``, seq 2 onwards: first the clock moves on ``spells`` ×
+    FIRST_SPELL_S, then the append, its COMMIT held up 150 ms (a real slow disk) if ``slow``. Where
+    each COMMIT ran, in order (True: the loop's thread)."""
+    from server.store import sqlite as module
+
+    threads = await _traced(store)
+    for seq, (spells, slow) in enumerate(steps, start=2):
+        clock.now += module.FIRST_SPELL_S * spells
+        threads.delay = 0.15 if slow else 0
+        await _append(store, seq)
+    return threads.on_loop()
+
+
 def test_sqlite_a_slow_write_sends_the_writes_to_the_stores_thread_for_a_spell(tmp_path, clock):
     # Check that one write slower than SLOW_WRITE_S (a real commit held up 150 ms) sends the writes
     # to the store's thread for FIRST_SPELL_S, so a slow disk stops holding the loop, and that the
     # loop's thread takes them back when the spell is over.
-    from server.store import sqlite as module
-
     async def main():
         async with opened_with(_store(tmp_path)) as store:
-            threads = await _traced(store)
-            threads.delay = 0.15
-            await _append(store, 2)  # slow, on the loop
-            threads.delay = 0
-            await _append(store, 3)
-            clock.now += module.FIRST_SPELL_S * 0.9
-            await _append(store, 4)
-            clock.now += module.FIRST_SPELL_S * 0.2
-            await _append(store, 5)
-            assert threads.on_loop() == [True, False, False, True]
+            steps = [(0, SLOW), (0, QUICK), (0.9, QUICK), (0.2, QUICK)]  # slow on the loop; in the spell twice; after it
+            assert await _timed_appends(store, clock, steps) == [True, False, False, True]
             assert store.thread_writes == 2
             assert [e.seq for e in await store.read("g-0000000001")] == [1, 2, 3, 4, 5]
 
@@ -271,24 +278,12 @@ def test_sqlite_a_slow_write_sends_the_writes_to_the_stores_thread_for_a_spell(t
 
 
 def test_sqlite_a_slow_write_in_the_thread_keeps_the_spell_going(tmp_path, clock):
-    # Check that a disk still slow is not given back to the loop's thread at the spell's end.
-    from server.store import sqlite as module
-
-    first = module.FIRST_SPELL_S
-
+    # Check that a disk still slow is not given back to the loop's thread at the spell's end: the
+    # second append, slow in the thread just before the spell's end, keeps it going.
     async def main():
         async with opened_with(_store(tmp_path)) as store:
-            threads = await _traced(store)
-            threads.delay = 0.15
-            await _append(store, 2)  # slow on the loop: a spell
-            clock.now += first * 0.9
-            await _append(store, 3)  # slow in the thread, just before the spell's end: it goes on
-            threads.delay = 0
-            clock.now += first * 0.9
-            await _append(store, 4)
-            clock.now += first * 0.2
-            await _append(store, 5)
-            assert threads.on_loop() == [True, False, False, True]
+            steps = [(0, SLOW), (0.9, SLOW), (0.9, QUICK), (0.2, QUICK)]
+            assert await _timed_appends(store, clock, steps) == [True, False, False, True]
 
     run(main())
 
@@ -298,27 +293,18 @@ def test_sqlite_a_disk_slow_again_after_a_spell_doubles_the_next_one(tmp_path, c
     # doubling up to LONGEST_SPELL_S; once a try on the loop is quick, a later slow write starts over.
     from server.store import sqlite as module
 
-    first = module.FIRST_SPELL_S
-
     async def main():
         async with opened_with(_store(tmp_path)) as store:
-            threads = await _traced(store)
-            threads.delay = 0.15
-            await _append(store, 2)  # slow on the loop: a spell of `first`
-            clock.now += first * 1.1
-            await _append(store, 3)  # the loop tries again, slow again: a spell of 2 × first
-            threads.delay = 0
-            clock.now += first * 0.8
-            await _append(store, 4)  # still in it
-            clock.now += first * 1.3
-            await _append(store, 5)  # quick on the loop: the next spell is `first` again
-            threads.delay = 0.15
-            await _append(store, 6)
-            threads.delay = 0
-            clock.now += first * 1.1
-            await _append(store, 7)
-            assert threads.on_loop() == [True, True, False, True, True, True]
-            assert store._spell_s == first  # 7 was quick on the loop: the next spell starts over
+            steps = [
+                (0, SLOW),  # slow on the loop: a spell of FIRST_SPELL_S
+                (1.1, SLOW),  # the loop tries again, slow again: a spell of 2 × FIRST_SPELL_S
+                (0.8, QUICK),  # still in it
+                (1.3, QUICK),  # quick on the loop: the next spell is FIRST_SPELL_S again
+                (0, SLOW),
+                (1.1, QUICK),
+            ]
+            assert await _timed_appends(store, clock, steps) == [True, True, False, True, True, True]
+            assert store._spell_s == module.FIRST_SPELL_S  # the last was quick on the loop: the next spell starts over
             for _ in range(20):
                 store._to_thread("a test")
             assert store._spell_s == module.LONGEST_SPELL_S
