@@ -261,6 +261,11 @@ def _names(template: str) -> list:
     return names
 
 
+def _public(event: Any) -> None:
+    """The visibility of a game without hidden information: every event is everybody's."""
+    return None
+
+
 class Game:
     """One rule system. Built once per game package; the shell never looks inside.
 
@@ -315,7 +320,8 @@ class Game:
         # ``visibility(event)`` -> the seats that may see it in full while the game runs, or None
         # for everybody; ``redact(record)`` -> the public form of a secret event or command (None
         # withholds a command). The state every viewer folds must hash the same either way.
-        self.visibility = visibility or (lambda event: None)
+        self.visibility = visibility or _public
+        self.hides = self.visibility is not _public  # False: every event of this version reaches everybody in full
         self.redact = redact or (lambda record: record)
         self.previous: Game | None = None  # the rules version this one revised, if any (``revised``)
         self.successor: Game | None = None  # the rules version that revised this one, if any

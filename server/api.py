@@ -20,13 +20,13 @@ from starlette.routing import Route
 import events.games
 from events.bots import POLICIES
 from events.canonical import state_hash
-from events.game import RulesVersionChanged
-from events.log import LogError, Table, rules_in_force
+from events.log import LogError, Table
 from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios, snapshots
 from server.limits import CreationRate, Limits
-from server.room import now, visible_to
+from server.logs import LogCache
+from server.room import now
 from server.store import GameExists, GameMeta, Store, Stored, StoreError, UnknownGame
 from server.tokens import new_game_id, new_token, token_hash
 
@@ -328,26 +328,28 @@ async def list_games(request: Request) -> Response:
 
 @_answers
 async def game_log(request: Request) -> Response:
-    """The log as JSON Lines, as a spectator sees it (every envelope through ``visible_to``)."""
+    """The log as JSON Lines, as a spectator sees it (every envelope through ``visible_to``), each
+    line made once and kept for the next request (``server/logs.py``)."""
     game_id = request.path_params["game_id"]
     store = _store(request)
     meta = await store.get_game(game_id)
-    stored = await store.read(game_id)
-    game = _rules(meta)
+    chunks = await _logs(request).lines(store, meta, _rules(meta))
 
-    def lines():
-        rules = game  # who may see an event is the business of the version in force (CORE-3)
-        for item in stored:
-            envelope = frames.decode_envelope(rules, item.envelope)
-            if envelope.seq == 1 or isinstance(envelope.event, RulesVersionChanged):
-                rules = rules_in_force(rules, [envelope])
-            visible = visible_to(rules, envelope, None, meta.over)
-            if visible is envelope:
-                yield item.envelope + "\n"
-            elif visible is not None:
-                yield frames.encode_envelope(visible) + "\n"
+    async def body():
+        for chunk in chunks:
+            yield chunk
 
-    return StreamingResponse(lines(), media_type="application/x-ndjson", headers=NOSNIFF)
+    headers = {**NOSNIFF, "Content-Length": str(sum(len(chunk) for chunk in chunks))}
+    return StreamingResponse(body(), media_type="application/x-ndjson", headers=headers)
+
+
+def _logs(request: Request) -> LogCache:
+    state = request.app.state
+    cache = getattr(state, "logs", None)
+    if cache is None:
+        metrics = getattr(state, "metrics", None)
+        cache = state.logs = LogCache(counted=None if metrics is None else metrics.log_lines.inc)
+    return cache
 
 
 @_answers

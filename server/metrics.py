@@ -37,6 +37,10 @@ class Metrics:
                              "Events folded to rebuild a state: 'state' for /api/games/{id}/state, 'room' for a "
                              "Room's load (each at most server/snapshots.py's SNAPSHOT_EVERY per rebuild).",
                              ["reason"], registry=self.registry)
+        self.log_lines = Counter("chronicle_log_lines_made_total",
+                                 "Lines of GET /api/games/{id}/log made (read from the store, checked, redacted for a "
+                                 "spectator); a line made once is served from memory after (server/logs.py).",
+                                 registry=self.registry)
         self.latency = Histogram("chronicle_command_broadcast_seconds",
                                  "From a command's arrival to its events queued for every connection of this process.",
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
