@@ -317,10 +317,22 @@ class Table:
         Only the first envelope (the GameStarted) is folded, as ``restore`` does; ``state`` must hash
         to the last envelope's hash (LogError otherwise).
         """
+        *_, table = cls.resuming(game, game_id, envelopes, state, secret)
+        return table
+
+    @classmethod
+    def resuming(cls, game: Game, game_id: str, envelopes: list, state: Any, secret: str | None = None,
+                 every: int = 1000) -> Any:
+        """``resume`` in steps: yields the Table being built after every ``every`` envelopes, then the
+        finished Table last, so that a shell can let other work run between steps (a Room's load,
+        server/room.py). Only the last Table yielded is whole."""
         if any(is_undo_event(envelope.event) for envelope in envelopes):  # undos need the states: fold it all
-            return cls.restore(game, game_id, envelopes, secret=secret)
+            yield cls.restore(game, game_id, envelopes, secret=secret)
+            return
         table = cls.restore(game, game_id, envelopes[:1])
-        for envelope in envelopes[1:]:
+        for index, envelope in enumerate(envelopes[1:], 1):
+            if index % every == 0:
+                yield table
             if envelope.seq != table.seq + 1:
                 raise LogError(f"seq {envelope.seq} follows seq {table.seq}: the log has a gap")
             if isinstance(envelope.event, SecretRevealed):  # a finished game: its secret is public
@@ -346,7 +358,7 @@ class Table:
             table.undos.after[-1] = state
         if secret is not None:
             table.adopt(secret)
-        return table
+        yield table
 
     def absorb(self, envelope: Envelope, verify: bool = True) -> Envelope:
         """The one fold-and-verify step: seq continuity, GameStarted first, fold, hash, index by command id.

@@ -78,6 +78,7 @@ CHAT_REMEMBERED = 1024  # chat numbers a Room remembers having sent, so a notifi
 HISTORY_FRAMES = 128  # events frames per history frame, after a snapshot join (~300 envelopes, ~40 KB)
 HISTORY_PER_SEND = 8  # history frames queued at once for one connection
 BOT_RUN = 1000  # commands bots make in one go before yielding the task (the longest built-in game has ~230)
+DECODE_SLICE = 500  # stored envelopes a Room's load decodes, or indexes, between two yields to the loop (~3 ms)
 
 
 def visible_to(game: Any, envelope: Envelope, seat: str | None, over: bool = False) -> Envelope | None:
@@ -87,6 +88,20 @@ def visible_to(game: Any, envelope: Envelope, seat: str | None, over: bool = Fal
     ``visibility`` and ``redact``); once the game is over its whole log is public.
     """
     return game.visible(envelope, seat, over)
+
+
+async def decoded(game: Any, stored: list[Stored]) -> list[Envelope]:
+    """The stored envelopes decoded, ``DECODE_SLICE`` at a time with a yield to the loop between.
+
+    Anyone may open a socket on any game, and a game not in memory is loaded for it: decoding a
+    10,000-event log at once held the loop ~55 ms, every game's commands with it, at each load (a
+    stranger reconnecting in a loop kept every game ~50-75 ms late, docs/bounds.md)."""
+    envelopes: list[Envelope] = []
+    for start in range(0, len(stored), DECODE_SLICE):
+        if start:
+            await asyncio.sleep(0)
+        envelopes.extend([frames.decode_envelope(game, item.envelope) for item in stored[start:start + DECODE_SLICE]])
+    return envelopes
 
 
 def now() -> str:
@@ -137,7 +152,7 @@ class Room:
         stored = await store.read(game_id)
         # Played under the rules version its log names, however old (issue 19, CORE-3).
         game = events.games.load(meta.rules)
-        envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
+        envelopes = await decoded(game, stored)
         kept: list[tuple[int, str]] = []
         if any(is_undo_event(envelope.event) for envelope in envelopes):  # CORE-4: undos fold from the whole log
             (metrics or cls.metrics).folds.labels("room").inc(len(envelopes))
@@ -148,7 +163,10 @@ class Room:
             game = rules_in_force(game, envelopes[:max(base, 1)])  # the tail is folded from there, following moves
             state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc,
                                    kept, base)
-            table = Table.resume(game, game_id, envelopes, state, secret=await store.secret(game_id))  # CORE-1: only the Room draws
+            secret = await store.secret(game_id)  # CORE-1: only the Room draws
+            for step in Table.resuming(game, game_id, envelopes, state, secret, every=DECODE_SLICE):
+                table = step  # the last step is the whole Table
+                await asyncio.sleep(0)  # a long log is indexed in steps, the loop running between (``decoded``)
             await snapshots.save(store, game_id, kept)
         room = cls(store, meta, table, stored)
         room.snapshot_seq = kept[-1][0] if kept else base
