@@ -321,25 +321,27 @@ async def run_load(args: argparse.Namespace, servers: list) -> dict:
         gc.collect()
         gc.freeze()
         gcpolicy.install({})
-    interval = args.games / args.rate if args.rate else 0.0
-    for game, seats in games:
-        drivers.append(asyncio.create_task(drive(game, seats, interval, random.Random(rng.random()), results,
-                                                 counting, stop)))
-    await asyncio.sleep(args.warmup)
-    pauses: list = []  # the generator's own GC pauses in the window (s): frames it read that late
-    gc.callbacks.append(gc_timer := collector_pauses(pauses))
-    counting["on"] = True
-    cpu_before = [cpu_seconds(server.pid) for server in servers]
-    own_before, started = cpu_seconds(os.getpid(), tree=False), time.perf_counter()  # the servers are our children
-    await asyncio.sleep(args.seconds)
-    counting["on"] = False
-    gc.callbacks.remove(gc_timer)
-    window = time.perf_counter() - started
-    cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
-    own = cpu_seconds(os.getpid(), tree=False) - own_before
-    clients = await wind_down(stop, drivers + readers, games)
-    if freeze:
-        gcpolicy.uninstall()
+    try:  # the policy is uninstalled however the run ends (bench.server runs several in one process)
+        interval = args.games / args.rate if args.rate else 0.0
+        for game, seats in games:
+            drivers.append(asyncio.create_task(drive(game, seats, interval, random.Random(rng.random()), results,
+                                                     counting, stop)))
+        await asyncio.sleep(args.warmup)
+        pauses: list = []  # the generator's own GC pauses in the window (s): frames it read that late
+        gc.callbacks.append(gc_timer := collector_pauses(pauses))
+        counting["on"] = True
+        cpu_before = [cpu_seconds(server.pid) for server in servers]
+        own_before, started = cpu_seconds(os.getpid(), tree=False), time.perf_counter()  # the servers are our children
+        await asyncio.sleep(args.seconds)
+        counting["on"] = False
+        gc.callbacks.remove(gc_timer)
+        window = time.perf_counter() - started
+        cpu = sum(cpu_seconds(server.pid) for server in servers) - sum(cpu_before)
+        own = cpu_seconds(os.getpid(), tree=False) - own_before
+        clients = await wind_down(stop, drivers + readers, games)
+    finally:
+        if freeze:
+            gcpolicy.uninstall()
     done = len(results["latencies"])
     latencies = sorted(results["latencies"])
     return {

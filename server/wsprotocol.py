@@ -165,7 +165,8 @@ class FrameProtocol(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         """uvicorn's, then the writer forgets the protocol: the protocol holds the scope, the scope the
-        writer, so without this a closed socket (and with permessage-deflate its ~100 KB of zlib state)
+        writer, so without this a closed socket (and with permessage-deflate its ~40 KB of zlib state,
+        measured for uvicorn's window bits 12 and memLevel 5)
         would wait for the cyclic GC instead of going with its last reference."""
         super().connection_lost(exc)
         scope = getattr(self, "scope", None)
