@@ -1,33 +1,41 @@
 """What one stranger can make the server spend: its CPU per request, for what any client can ask.
 
-``python -m bench.costs [--games mecha,arkham,...] [--envelopes 2000,10000] [--seed 11] [--again 2]``
-``[--no-log] [--no-import]``
+``python -m bench.costs [--games mecha,arkham,...] [--envelopes 2000,10000] [--scenarios sample,largest]``
+``[--undo] [--seed 11] [--again 2] [--no-log] [--no-import] [--no-floods] [--no-server-wide]``
 
 A real server (``tests/server_fixture.py``: uvicorn in its own process, over a fresh SQLite file,
-deflate on). For each game's sample scenario (``SCENARIOS``) and each ``--envelopes`` length, a long
-game is written into its store (``long_game``, as ``seeded_game``: random legal commands, rounds
-raised up to the game's bound; a game that ends sooner is as long as it gets). Then each request is made as a stranger makes it (a new HTTP
-connection, no token) and timed twice over: the wall clock of this process, and the **server
-process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, every thread of it; the ticks of
+its default limits but games per minute). For each game, each ``--scenarios`` (``sample``: the
+built-in scenario of ``SCENARIOS``; ``largest``: ``bench.decide``'s largest scenario the bounds
+allow) and each ``--envelopes`` length, a long game is written into its store (``long_game``, as
+``seeded_game``: random legal commands, rounds raised up to the game's bound; a game that ends
+sooner is as long as it gets), and with ``--undo`` the same game once more with one command taken
+back near its start (CORE-4: such a log takes no snapshots). Then each request is made as a stranger
+makes it (a new connection, no token) and timed twice over: the wall clock here, and the **server
+process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, over its threads; the ticks of
 ``/proc/<pid>/stat`` when a thread ended meanwhile), first and then ``--again`` times more:
 
-* the HTTP routes: a game's ``/state`` (at the head and at many seqs, each one 255 folds past a
-  snapshot, the most ``server/snapshots.py`` allows), ``/rules``, ``/audit``, ``/log``
-  (``--no-log`` skips it), its pages, and once per server the lobby's routes, the static files,
-  ``/healthz`` and ``/metrics``;
-* a WebSocket (a spectator's, as docs/protocol.md says hello) that joins the game not in memory
-  (the Room's load) and in memory (another spectator holds it), holding everything (``since`` =
-  head), from seq 0 (the whole log as events frames) and from a snapshot (``snapshot`` true: the
-  state, then the history frames), timed until the last frame it waits for;
-* ``POST /api/games`` of the largest scenario each game's bounds allow (``bench.decide``), and
-  ``POST /api/games/import`` of the longest finished game that fits the import's bounds (5,000
-  lines, 1 MiB), posted twice: the second answer is 409 ``game-exists`` (``--no-import`` skips it).
+* a game's HTTP routes: ``/state`` at the head and at seqs k*256+255 (255 folds past a snapshot,
+  the most ``server/snapshots.py`` allows), ``/rules``, ``/audit``, ``/log`` (``--no-log``), its
+  pages, and ``POST /api/games/import`` of its own log cut to the import's bounds (audited whole,
+  then 409 ``game-exists`` or 422: ``--no-import``); once per server the lobby's routes, the static
+  files, ``/healthz`` and ``/metrics``;
+* a WebSocket to the game not in memory (each one loads its Room): opened and closed without a
+  hello, and a spectator's hello (as docs/protocol.md says it) holding everything (``since`` = head),
+  from seq 0 (the whole log as events frames) and from a snapshot (``snapshot`` true: the state,
+  then the history frames), each timed until the last frame it waits for; then the same three
+  while another spectator holds the game in memory;
+* ``POST /api/games`` of each game's built-in and largest scenario, and ``POST /api/games/import``
+  of the longest finished game of the built-in one that fits the import's bounds (5,000 lines,
+  1 MiB), posted ``--again`` times more: those answer 409 ``game-exists`` after the whole audit;
+* ``--floods``: one socket's frames sent at once: a seat's refused command (a Move into a pit on
+  ``bench.decide``'s largest skirmish map, refused after the whole movement search), and faults
+  before the hello (not JSON, deep nesting, ``bad-since``, ``bad-token``).
 
 While each request runs, a thread here asks ``/healthz`` every 20 ms on one kept-alive connection;
 the slowest answer says where the work ran: as long as the request, on the event loop (every game
 waits); a few ms, in a thread (it competes for the GIL). Those probes' own CPU (measured first) is
-taken off the figures. It prints one line per request and asserts nothing; it ends by itself (a
-10,000-event game of each of the five games: a few minutes, most of it writing the games).
+taken off the figures. It prints one line per request and asserts nothing; it ends by itself
+(the defaults: about two minutes; ``--scenarios largest`` adds ~30 s to write the skirmish game).
 """
 
 from __future__ import annotations
@@ -175,7 +183,8 @@ class Bench:
         text = f"{what:58s} first {first[0]:7.1f} ms CPU {first[1]:7.1f} ms wall, healthz {first[2]:6.1f} ms"
         if again:
             cpus = sorted(f[0] for f in figures[1:])
-            text += f" | again x{again}: {cpus[0]:6.1f}-{cpus[-1]:6.1f} ms CPU"
+            text += (f" | again x{again}: {cpus[0]:6.1f}-{cpus[-1]:6.1f} ms CPU, healthz "
+                     f"{max(f[2] for f in figures[1:]):6.1f} ms")
         last = f" then [{out}]" if again and str(out)[:3] != str(answer)[:3] else ""  # another status
         print(f"{text}  [{answer}]{last}{' (ticks: a thread ended)' if coarse else ''}", flush=True)
         self.rows.append({"what": what, "figures": figures, "answer": answer})
@@ -235,6 +244,18 @@ async def _join(url: str, since: int, snapshot: bool) -> str:
             elif frame.get("type") == "error":
                 return f"error {frame}"
         return f"{count} frames to seq {upto}" + (f", history of {history}" if want_history else "")
+
+
+async def _open_close(url: str) -> str:
+    """A socket opened and closed without a hello: the server loads the game's Room on the upgrade."""
+    async with websockets.connect(url) as socket:
+        await socket.ping()
+    await asyncio.sleep(0.3)  # the load goes on after the close: its wall time is 300 ms more than it took
+    return "closed"
+
+
+def ws_open_close(server: ServerProcess, game_id: str):
+    return lambda: asyncio.run(_open_close(f"{server.ws_url}/ws/{game_id}"))
 
 
 def ws_join(server: ServerProcess, game_id: str, since: int, snapshot: bool = False):
@@ -334,7 +355,7 @@ def long_game(server: ServerProcess, name: str, data: dict, seed: int, envelopes
             take_back(table)
     tokens = {seat: token_hash(new_token()) for seat in game.seats(table.state)}
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens), tokens, created)
-    store_log(server.db_path, meta, table.envelopes, secret=secret)
+    store_log(server.db_path, meta, table.envelopes, over=bool(game.is_over(table.state)), secret=secret)
     return game_id
 
 
@@ -360,8 +381,16 @@ def seqs_to_ask(head: int, count: int = 8) -> list:
     return worst[::step][:count] + [1, head - 1]
 
 
+def fitting(log: bytes) -> bytes:
+    """The first lines of a JSON Lines log that fit the import's bounds (MAX_IMPORT_LINES, MAX_IMPORT_BYTES)."""
+    lines = log.splitlines(keepends=True)[:MAX_IMPORT_LINES]
+    while sum(len(line) for line in lines) > MAX_IMPORT_BYTES:
+        lines = lines[: len(lines) * 9 // 10]
+    return b"".join(lines)
+
+
 def one_game(bench: Bench, name: str, kind: str, envelopes: int, seed: int, again: int, with_log: bool,
-             undo: bool = False) -> None:
+             undo: bool = False, with_import: bool = True) -> None:
     server, base = bench.server, bench.server.base_url
     began = time.perf_counter()
     game_id = long_game(server, name, scenario_of(name, kind), seed, envelopes, undo)
@@ -387,7 +416,13 @@ def one_game(bench: Bench, name: str, kind: str, envelopes: int, seed: int, agai
         bench.timed(f"{name} {head}: GET /log", http_get(base, f"{api}/log"), 1)
     for kind in ("play", "watch", "replay"):
         bench.timed(f"{name} {head}: GET /{kind}/id", http_get(base, f"/{kind}/{game_id}"), again)
+    if with_import:  # its own log posted back: audited whole before the answer (409 stored, or 422 not over)
+        log = fitting(urllib.request.urlopen(f"{base}{api}/log").read())
+        lines = len(log.splitlines())
+        bench.timed(f"{name} {head}: POST /import of its log ({lines} lines, {len(log) // 1024} KB)",
+                    http_post(base, "/api/games/import", log, "application/x-ndjson"), again)
     # The socket: the game not in memory (each join loads its Room: nobody else holds it), then held.
+    bench.timed(f"{name} {head}: WS opened and closed, no hello (Room.load)", ws_open_close(server, game_id), again)
     for label, since, snapshot in (("since=head", head, False), ("since=0", 0, False),
                                    ("since=0 snapshot", 0, True)):
         bench.timed(f"{name} {head}: WS {label}, not in memory (Room.load)", ws_join(server, game_id, since, snapshot),
@@ -570,7 +605,8 @@ def main(argv: list[str] | None = None) -> int:
                 for kind in args.scenarios.split(","):
                     for envelopes in (int(n) for n in args.envelopes.split(",") if n):
                         for undo in (False, True) if args.undo else (False,):
-                            one_game(bench, name, kind, envelopes, args.seed, args.again, args.log, undo)
+                            one_game(bench, name, kind, envelopes, args.seed, args.again, args.log, undo,
+                                     args.imports)
             creations(bench, names, args.seed, args.again, args.imports)
             if args.floods:
                 floods(bench)
