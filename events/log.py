@@ -282,12 +282,24 @@ class Table:
 
         ``secret``, if the shell keeps it, must be the one GameStarted committed to (LogError if not).
         """
+        *_, table = cls.restoring(game, game_id, envelopes, verify, secret)
+        return table
+
+    @classmethod
+    def restoring(
+        cls, game: Game, game_id: str, envelopes: list, verify: bool = True, secret: str | None = None,
+        every: int = 1000,
+    ) -> Any:
+        """``restore`` in steps: yields the Table being built after every ``every`` envelopes, then the
+        finished Table last (as ``resuming``), so that a shell can let other work run between steps."""
         table = cls(game, game_id)
-        for envelope in envelopes:
+        for index, envelope in enumerate(envelopes):
+            if index and index % every == 0:
+                yield table
             table.absorb(envelope, verify)
         if secret is not None:
             table.adopt(secret)
-        return table
+        yield table
 
     @classmethod
     def from_snapshot(cls, game: Game, game_id: str, started: Envelope, seq: int, state: Any) -> Table:
@@ -327,7 +339,7 @@ class Table:
         finished Table last, so that a shell can let other work run between steps (a Room's load,
         server/room.py). Only the last Table yielded is whole."""
         if any(is_undo_event(envelope.event) for envelope in envelopes):  # undos need the states: fold it all
-            yield cls.restore(game, game_id, envelopes, secret=secret)
+            yield from cls.restoring(game, game_id, envelopes, secret=secret, every=every)
             return
         table = cls.restore(game, game_id, envelopes[:1])
         for index, envelope in enumerate(envelopes[1:], 1):

@@ -104,6 +104,16 @@ async def decoded(game: Any, stored: list[Stored]) -> list[Envelope]:
     return envelopes
 
 
+async def finished(steps: Any) -> Table:
+    """The last Table of ``steps`` (``Table.resuming`` or ``Table.restoring``: a long log indexed or
+    folded ``DECODE_SLICE`` envelopes at a time), with a yield to the loop after each (``decoded``)."""
+    table = None
+    for step in steps:
+        table = step
+        await asyncio.sleep(0)
+    return table
+
+
 def now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -156,7 +166,8 @@ class Room:
         kept: list[tuple[int, str]] = []
         if any(is_undo_event(envelope.event) for envelope in envelopes):  # CORE-4: undos fold from the whole log
             (metrics or cls.metrics).folds.labels("room").inc(len(envelopes))
-            table = Table.restore(game, game_id, envelopes, secret=await store.secret(game_id))
+            secret = await store.secret(game_id)
+            table = await finished(Table.restoring(game, game_id, envelopes, secret=secret, every=DECODE_SLICE))
             base = 0
         else:
             base, state = await snapshots.newest(store, game, game_id, envelopes)
@@ -164,9 +175,7 @@ class Room:
             state = snapshots.fold(game, envelopes[base:], state, (metrics or cls.metrics).folds.labels("room").inc,
                                    kept, base)
             secret = await store.secret(game_id)  # CORE-1: only the Room draws
-            for step in Table.resuming(game, game_id, envelopes, state, secret, every=DECODE_SLICE):
-                table = step  # the last step is the whole Table
-                await asyncio.sleep(0)  # a long log is indexed in steps, the loop running between (``decoded``)
+            table = await finished(Table.resuming(game, game_id, envelopes, state, secret, every=DECODE_SLICE))
             await snapshots.save(store, game_id, kept)
         room = cls(store, meta, table, stored)
         room.snapshot_seq = kept[-1][0] if kept else base
