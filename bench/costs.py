@@ -56,7 +56,7 @@ from pathlib import Path
 
 import websockets
 
-from tests.server_fixture import ServerProcess, store_log
+from tests.server_fixture import ServerProcess, rounds_bound, store_log
 
 # The built-in scenario of each game whose random games last longest (seeds 11 and 12: echo's first-case
 # ends near 4,200 envelopes, bunba-brawl near 6,900; skirmish's courtyard at 362-1,331, troll-gate
@@ -292,16 +292,6 @@ class Holder:
         time.sleep(0.1)  # the server drops the Room once its last socket has gone
 
 
-def rounds_bound(name: str) -> int:
-    """The most rounds the game's scenario may ask (its ``BOUNDS``; gloomhaven's 99 is written in
-    its ``load_scenario``; 10,000 where there is none)."""
-    import importlib
-
-    if name == "gloomhaven":
-        return 99
-    return importlib.import_module(f"events.games.{name}.board").BOUNDS.get("rounds", 10_000)
-
-
 def scenario_of(name: str, kind: str) -> dict:
     """``sample``: the built-in scenario of ``SCENARIOS``; ``largest``: ``bench.decide``'s largest one."""
     if kind == "largest":
@@ -327,9 +317,9 @@ def take_back(table) -> None:
 
 
 def long_game(server: ServerProcess, name: str, data: dict, seed: int, envelopes: int, undo: bool = False) -> str:
-    """``tests.server_fixture.seeded_game``'s long game of ``data``, with its rounds raised only up to
-    the game's bound (seeded_game asks up to 10,000, which arkham and echo refuse past 1,000); with
-    ``undo``, one command taken back after the fourth (``take_back``). Its id."""
+    """``tests.server_fixture.seeded_game``'s long game of ``data`` (its rounds raised up to the game's
+    bound, ``rounds_bound``; stored as over once it ended), with ``undo`` one command taken back
+    after the fourth (``take_back``). Its id."""
     import events.games
     from events.bots import random_step
     from events.dice import local_secret

@@ -109,8 +109,9 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
 
     ``envelopes`` > 0 plays random legal commands (``events.bots.random_step``, from the seed) until
     the log holds that many envelopes or the game ends, with the scenario's rounds raised to let it
-    run: a long game in seconds, where a test playing it over the socket would wait minutes (the
-    browser's 10,000-event catch-up, issue 16).
+    run (up to the game's bound, ``rounds_bound``): a long game in seconds, where a test playing it
+    over the socket would wait minutes (the browser's 10,000-event catch-up, issue 16). A game that
+    ended is stored as over, as the server would have.
     """
     import events.games
     from events.dice import local_secret
@@ -125,7 +126,7 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     game_id, secret = new_game_id(), local_secret(seed)
     created = now()  # as a POST: listed newest first, its seats' clocks start now
     if envelopes and "rounds" in data:
-        data = dict(data, rounds=min(10_000, max(data["rounds"], envelopes)))
+        data = dict(data, rounds=min(rounds_bound(name), max(data["rounds"], envelopes)))
     table = Table.create(game, game_id, data, secret, at=created)
     if envelopes:
         from events.bots import random_step
@@ -144,10 +145,20 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
                     {seat: token_hash(token) for seat, token in tokens.items()}, created)
 
-    store_log(server.db_path, meta, table.envelopes, secret=secret)
+    store_log(server.db_path, meta, table.envelopes, over=bool(game.is_over(table.state)), secret=secret)
     return {"game": game_id,
             "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
             "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
+
+
+def rounds_bound(name: str) -> int:
+    """The most rounds a scenario of game ``name`` may ask: its ``BOUNDS["rounds"]`` (gloomhaven's 99
+    is checked where its ``load_scenario`` reads it; 10,000 for a game without a bound)."""
+    import importlib
+
+    if name == "gloomhaven":
+        return 99
+    return importlib.import_module(f"events.games.{name}.board").BOUNDS.get("rounds", 10_000)
 
 
 def store_log(db_path: str | os.PathLike, meta: Any, envelopes: list, *, over: bool = False,
