@@ -56,7 +56,7 @@ from pathlib import Path
 
 import websockets
 
-from tests.server_fixture import ServerProcess, rounds_bound, store_log
+from tests.server_fixture import ServerProcess, rounds_bound, seeded_game
 
 # The built-in scenario of each game whose random games last longest (seeds 11 and 12: echo's first-case
 # ends near 4,200 envelopes, bunba-brawl near 6,900; skirmish's courtyard at 362-1,331, troll-gate
@@ -303,50 +303,11 @@ def scenario_of(name: str, kind: str) -> dict:
     return scenarios.load(SCENARIOS[name])[1]
 
 
-def take_back(table) -> None:
-    """The last command taken back by its seat (AskUndo, CORE-4), every seat it needs saying yes (CORE-6)."""
-    from events.undo import AnswerUndo, AskUndo
-
-    last = table.envelopes[-1]
-    back_to = min(e.seq for e in table.envelopes if e.command_id == last.command_id)
-    asked = table.submit(last.seat, AskUndo(back_to), "c-undo").logged[0]
-    for seat in getattr(asked.event, "needs", ()):
-        if table.envelopes[-1].type == "UndoApplied":
-            break
-        table.submit(seat, AnswerUndo(asked.seq, True), f"c-yes-{seat}")
-
-
 def long_game(server: ServerProcess, name: str, data: dict, seed: int, envelopes: int, undo: bool = False) -> str:
     """``tests.server_fixture.seeded_game``'s long game of ``data`` (its rounds raised up to the game's
-    bound, ``rounds_bound``; stored as over once it ended), with ``undo`` one command taken back
-    after the fourth (``take_back``). Its id."""
-    import events.games
-    from events.bots import random_step
-    from events.dice import local_secret
-    from events.log import Accepted, Table
-    from events.rng import Rng
-    from server.room import now
-    from server.store import GameMeta
-    from server.tokens import new_game_id, new_token, token_hash
-
-    game = events.games.load(name)
-    if "rounds" in data:
-        data = dict(data, rounds=min(rounds_bound(name), max(data["rounds"], envelopes)))
-    game_id, secret, created = new_game_id(), local_secret(seed), now()
-    table = Table.create(game, game_id, data, secret, at=created)
-    picker = Rng(seed)
-    while table.seq < envelopes and not game.is_over(table.state):
-        step = random_step(game, table.state, picker)
-        if step is None:
-            break
-        result = table.submit(step[0], step[1], f"c-{table.seq + 1}", at=created)
-        assert isinstance(result, Accepted), result
-        if undo and len(table.by_command) == 4:
-            take_back(table)
-    tokens = {seat: token_hash(new_token()) for seat in game.seats(table.state)}
-    meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens), tokens, created)
-    store_log(server.db_path, meta, table.envelopes, over=bool(game.is_over(table.state)), secret=secret)
-    return game_id
+    bound; stored as over once it ended), with ``undo`` one command taken back after the fourth
+    (``take_back``). Its id."""
+    return seeded_game(server, dict(data, game=name), seed, envelopes=envelopes, undo_after=4 if undo else None)["game"]
 
 
 # --- what is measured ----------------------------------------------------------------------------------

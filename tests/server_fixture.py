@@ -97,7 +97,7 @@ def create_game(base_url: str, scenario: Any = "mecha/sample") -> dict:
 
 
 def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: str | None = None,
-                envelopes: int = 0) -> dict:
+                envelopes: int = 0, undo_after: int | None = None) -> dict:
     """A game whose dice a test knows: written into the server's own SQLite store, as POST would.
 
     The HTTP API lets nobody choose a game's dice (CORE-1: ``seed-not-allowed``). A test that
@@ -111,11 +111,10 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     the log holds that many envelopes or the game ends, with the scenario's rounds raised to let it
     run (up to the game's bound, ``rounds_bound``): a long game in seconds, where a test playing it
     over the socket would wait minutes (the browser's 10,000-event catch-up, issue 16). A game that
-    ended is stored as over, as the server would have.
+    ended is stored as over, as the server would have. ``undo_after``: see ``random_table``.
     """
     import events.games
     from events.dice import local_secret
-    from events.log import Table
     from server import scenarios
     from server.room import now
     from server.store import GameMeta
@@ -125,22 +124,7 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     game = events.games.load(name, rules_version)
     game_id, secret = new_game_id(), local_secret(seed)
     created = now()  # as a POST: listed newest first, its seats' clocks start now
-    if envelopes and "rounds" in data:
-        data = dict(data, rounds=min(rounds_bound(name), max(data["rounds"], envelopes)))
-    table = Table.create(game, game_id, data, secret, at=created)
-    if envelopes:
-        from events.bots import random_step
-        from events.log import Accepted
-        from events.rng import Rng
-
-        picker = Rng(seed)
-        while table.seq < envelopes and not game.is_over(table.state):
-            step = random_step(game, table.state, picker)
-            if step is None:
-                break
-            result = table.submit(step[0], step[1], f"c-{table.seq + 1}", at=created)
-            if not isinstance(result, Accepted):
-                raise AssertionError(f"a random legal command was refused: {result}")
+    table = random_table(game, game_id, data, secret, seed, envelopes, created, undo_after=undo_after)
     tokens = {seat: new_token() for seat in game.seats(table.state)}
     meta = GameMeta(game_id, name, str(data.get("title") or game_id), tuple(tokens),
                     {seat: token_hash(token) for seat, token in tokens.items()}, created)
@@ -149,6 +133,52 @@ def seeded_game(server: ServerProcess, scenario: Any, seed: int, rules_version: 
     return {"game": game_id,
             "seats": {seat: {"token": token, "link": f"/play/{game_id}#token={token}"} for seat, token in tokens.items()},
             "spectate": f"/watch/{game_id}", "replay": f"/replay/{game_id}"}
+
+
+def random_table(game: Any, game_id: str, data: dict, secret: str, seed: int, envelopes: int, at: str, *,
+                 undo_after: int | None = None, move_at: int | None = None) -> Any:
+    """A Table of ``game`` from the scenario ``data``, played by random legal commands
+    (``events.bots.random_step``, from ``seed``) until it holds ``envelopes`` envelopes or the game
+    ends, the scenario's rounds raised to let it run (up to the game's bound, ``rounds_bound``).
+    With ``undo_after``, the last command is taken back (``take_back``, CORE-4) once that many
+    commands were played; with ``move_at``, the game moves to its newest rules version (CORE-3)
+    once it holds that many envelopes."""
+    from events.bots import random_step
+    from events.log import Accepted, Table
+    from events.rng import Rng
+
+    if envelopes and "rounds" in data:
+        data = dict(data, rounds=min(rounds_bound(game.name), max(data["rounds"], envelopes)))
+    table = Table.create(game, game_id, data, secret, at=at)
+    picker = Rng(seed)
+    while table.seq < envelopes and not table.game.is_over(table.state):
+        if move_at is not None and table.seq >= move_at and table.game.successor is not None:
+            table.move_to(table.game.newest().rules_version, at=at)
+            continue
+        step = random_step(table.game, table.state, picker)
+        if step is None:
+            break
+        result = table.submit(step[0], step[1], f"c-{table.seq + 1}", at=at)
+        if not isinstance(result, Accepted):
+            raise AssertionError(f"a random legal command was refused: {result}")
+        if undo_after is not None and len(table.by_command) == undo_after:
+            take_back(table)
+    return table
+
+
+def take_back(table: Any) -> None:
+    """The last command taken back by its seat (AskUndo, CORE-4), every seat it needs saying yes (CORE-6)."""
+    from events.undo import AnswerUndo, AskUndo, UndoApplied
+
+    last = table.envelopes[-1]
+    back_to = min(envelope.seq for envelope in table.envelopes if envelope.command_id == last.command_id)
+    asked = table.submit(last.seat, AskUndo(back_to), "c-undo").logged[0]
+    for seat in getattr(asked.event, "needs", ()):
+        if isinstance(table.envelopes[-1].event, UndoApplied):
+            break
+        table.submit(seat, AnswerUndo(asked.seq, True), f"c-yes-{seat}")
+    if not isinstance(table.envelopes[-1].event, UndoApplied):
+        raise AssertionError(f"the undo back to seq {back_to} was not applied")
 
 
 def rounds_bound(name: str) -> int:

@@ -19,16 +19,14 @@ import urllib.request
 import pytest
 
 import events.games
-from events.bots import random_step
 from events.dice import local_secret
 from events.game import RulesVersionChanged
 from events.log import Table
-from events.rng import Rng
 from server import frames, logs, scenarios
 from server.logs import LogCache
 from server.store import GameMeta, Stored, StoreError
 from server.store.sqlite import SqliteStore
-from tests.server_fixture import seeded_game
+from tests.server_fixture import random_table, seeded_game
 
 AT = "2026-12-01T00:00:00.000000Z"
 
@@ -37,21 +35,9 @@ def played(name: str, scenario: str, seed: int, envelopes: int, version: str | N
            move_at: int | None = None) -> Table:
     """A Table of ``name`` played by random legal commands up to ``envelopes`` (or its end); with
     ``move_at``, moved to the newest rules version once it holds that many (RulesVersionChanged)."""
-    game = events.games.load(name, version)
     _, data = scenarios.load(scenario)
-    if name == "mecha":  # its sample ends after a few rounds: give it as many as envelopes
-        data = dict(data, rounds=envelopes)
-    table = Table.create(game, f"g-{name[:4]}{seed:06d}", data, local_secret(seed), at=AT)
-    picker = Rng(seed)
-    while table.seq < envelopes and not table.game.is_over(table.state):
-        if move_at is not None and table.seq >= move_at and table.game.successor is not None:
-            table.move_to(table.game.newest().rules_version, at=AT)
-            continue
-        step = random_step(table.game, table.state, picker)
-        if step is None:
-            break
-        table.submit(step[0], step[1], f"c-{table.seq + 1}", at=AT)
-    return table
+    return random_table(events.games.load(name, version), f"g-{name[:4]}{seed:06d}", data, local_secret(seed), seed,
+                        envelopes, AT, move_at=move_at)
 
 
 def spectators_log(table: Table, upto: int, over: bool) -> bytes:

@@ -14,25 +14,12 @@ import asyncio
 import pytest
 
 from events.log import Table
-from events.undo import AnswerUndo, AskUndo, UndoApplied
 from server import frames
 from server import room as room_module
 from server.room import Room
 from server.store.sqlite import SqliteStore
 from tests.server.test_log_cache import meta_of, played, rows
-
-
-def taken_back(table: Table) -> Table:
-    """``table`` with its last command taken back by its seat (AskUndo, CORE-4), every seat it needs saying yes."""
-    last = table.envelopes[-1]
-    back_to = min(envelope.seq for envelope in table.envelopes if envelope.command_id == last.command_id)
-    asked = table.submit(last.seat, AskUndo(back_to), "c-undo").logged[0]
-    for seat in getattr(asked.event, "needs", ()):
-        if isinstance(table.envelopes[-1].event, UndoApplied):
-            break
-        table.submit(seat, AnswerUndo(asked.seq, True), f"c-yes-{seat}")
-    assert isinstance(table.envelopes[-1].event, UndoApplied)
-    return table
+from tests.server_fixture import take_back
 
 
 @pytest.mark.parametrize("undo", [False, True], ids=["indexed", "core_4_folded_whole"])
@@ -40,7 +27,7 @@ def test_a_long_games_load_yields_to_the_loop_between_slices(tmp_path, monkeypat
     monkeypatch.setattr(room_module, "DECODE_SLICE", 100)
     table = played("mecha", "mecha/sample", 7, 1500)
     if undo:  # CORE-4: a log with an undo is folded whole (Table.restoring), not indexed from a snapshot
-        table = taken_back(table)
+        take_back(table)
     decode, decoded = frames.decode_envelope, []
 
     def counted(game, text):
