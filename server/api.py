@@ -344,12 +344,11 @@ async def game_log(request: Request) -> Response:
 
 
 def _logs(request: Request) -> LogCache:
+    """The app's log cache (``create_app``), or one of its own for an app built without it."""
     state = request.app.state
-    cache = getattr(state, "logs", None)
-    if cache is None:
-        metrics = getattr(state, "metrics", None)
-        cache = state.logs = LogCache(counted=None if metrics is None else metrics.log_lines.inc)
-    return cache
+    if getattr(state, "logs", None) is None:
+        state.logs = LogCache()
+    return state.logs
 
 
 @_answers

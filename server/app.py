@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket
 from server import api, pages
 from server.connection import CLOSE_GOING_AWAY, SEND_QUEUE_LIMIT
 from server.limits import CreationRate, Limits
+from server.logs import LogCache
 from server.metrics import Metrics, operations_routes
 from server.rooms import Rooms
 from server.serve_socket import serve_socket
@@ -103,6 +104,7 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
         app.state.feed = feed
         app.state.limits = limits
         app.state.creations = CreationRate(limits)
+        app.state.logs = LogCache(counted=metrics.log_lines.inc)  # GET /api/games/{id}/log's lines, made once
         try:
             yield
         finally:

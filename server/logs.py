@@ -15,9 +15,13 @@ game. Now each line is made once:
   is over, gets its stored envelopes as they are, without decoding them: that is what
   ``visible_to`` gives such an envelope.
 - One request at a time makes a game's lines; the others asking meanwhile wait for it and take
-  what it made. The store is read in pages of ``PAGE`` envelopes and the lines are made on the
-  event loop, ``SLICE`` at a time with a yield between them, so a long log never holds the loop
-  (nor a worker thread holding the interpreter lock against it) for more than a slice.
+  what it made (a log too long to be kept included). The store is read in pages of ``PAGE``
+  envelopes and the lines are made on the event loop, ``SLICE`` at a time with a yield between
+  them, so a long log never holds the loop (nor a worker thread holding the interpreter lock
+  against it) for more than a slice. If the store fails on a later page, the whole lines made
+  before it are kept, and the next request goes on from there.
+- A game never stops being over: lines made public at its end answer a request that read the
+  game's meta before the end too.
 - What is kept is bounded: ``LOG_CACHE_BYTES`` over all games, the least recently asked-for
   game's lines forgotten first; a log longer than the whole budget is made and sent, not kept.
 """
@@ -68,30 +72,33 @@ class LogCache:
         """The spectator's JSON Lines of ``meta``'s game up to ``meta.head`` at least, as chunks."""
         game_id = meta.game_id
         while (making := self._making.get(game_id)) is not None:
-            await asyncio.shield(making)  # another request is making this game's lines: take what it made
+            made = await asyncio.shield(making)  # another request is making this game's lines: take them
+            if made is not None and _serves(made, meta):
+                return list(made.chunks)
         made = self._logs.get(game_id)
-        if made is not None and made.over == meta.over and made.seq >= meta.head:
+        if made is not None and _serves(made, meta):
             self._logs.move_to_end(game_id)
             return list(made.chunks)
-        self._making[game_id] = asyncio.get_running_loop().create_future()
+        making = self._making[game_id] = asyncio.get_running_loop().create_future()
+        if made is None or made.over != meta.over:
+            self._forget(game_id)
+            made = MadeLog(meta.over, game)
+        else:  # the lines kept so far, to be extended: out of the budget's count while they grow
+            del self._logs[game_id]
+            self.size -= made.size
         try:
-            if made is None or made.over != meta.over:
-                self._forget(game_id)
-                made = MadeLog(meta.over, game)
-            else:
-                del self._logs[game_id]
-                self.size -= made.size
             await self._make(store, meta, game, made)
-            chunks = list(made.chunks)
-            self._keep(game_id, made)
-            return chunks
         finally:
-            self._making.pop(game_id).set_result(None)
+            # What was made is whole lines up to made.seq, even if the store failed on a later page:
+            # kept for the next request, and handed to those who waited for this one.
+            self._keep(game_id, made)
+            self._making.pop(game_id)
+            making.set_result(made if made.seq >= meta.head else None)
+        return list(made.chunks)
 
     async def _make(self, store: Store, meta: GameMeta, game: Any, made: MadeLog) -> None:
         """Append to ``made`` the lines of envelopes ``made.seq + 1`` to ``meta.head``."""
         as_stored = meta.over or not any(version.hides for version in game.newest().versions())
-        before = made.seq
         while made.seq < meta.head:
             page = await store.read(meta.game_id, made.seq, min(meta.head, made.seq + PAGE))
             if not page:
@@ -106,10 +113,10 @@ class LogCache:
                 made.chunks.append(chunk)
                 made.size += len(chunk)
                 made.seq = part[-1].seq
+                self.made += len(part)
+                if self._counted is not None:
+                    self._counted(len(part))
                 await asyncio.sleep(0)
-        self.made += made.seq - before
-        if self._counted is not None and made.seq > before:
-            self._counted(made.seq - before)
 
     def _keep(self, game_id: str, made: MadeLog) -> None:
         if made.size > self.budget:
@@ -124,6 +131,12 @@ class LogCache:
         made = self._logs.pop(game_id, None)
         if made is not None:
             self.size -= made.size
+
+
+def _serves(made: MadeLog, meta: GameMeta) -> bool:
+    """Whether ``made`` answers a request that read ``meta``: as far as its head, and public if the
+    game is over. A game never stops being over, so lines made public serve an older meta too."""
+    return made.seq >= meta.head and (made.over or not meta.over)
 
 
 def _spectators_lines(made: MadeLog, part: list, over: bool) -> list[str]:

@@ -35,8 +35,8 @@ and sends it to the sockets of its channel; ``chat_history`` sends a greeted soc
 its channel. Neither takes the writer lock nor touches the Table: chat is never folded.
 Undo (issue 18, CORE-4 to CORE-7): ``AskUndo`` and ``AnswerUndo`` are commands like any other on
 this ladder, decided by the Table's book of undos (``events/undo.py``). A game whose log holds an
-undo is loaded with ``Table.restore`` (the whole log folded: an UndoApplied needs the states
-before it) and takes no snapshots; a bot's view is refolded from what is still in play, and a bot
+undo is loaded with ``Table.restoring`` (the whole log folded, in steps: an UndoApplied needs the
+states before it) and takes no snapshots; a bot's view is refolded from what is still in play, and a bot
 says yes to every undo that waits for it (``_bot_yes``).
 
 The sockets a Room feeds are ``server/connection.py``'s; which sockets and games get in is

@@ -15,12 +15,13 @@ import asyncio
 import json
 import threading
 import urllib.request
+from typing import Any
 
 import pytest
 
 import events.games
 from events.dice import local_secret
-from events.game import RulesVersionChanged
+from events.game import _PARTS, Game, GameStarted, RulesVersionChanged, stamped
 from events.log import Table
 from server import frames, logs, scenarios
 from server.logs import LogCache
@@ -40,10 +41,11 @@ def played(name: str, scenario: str, seed: int, envelopes: int, version: str | N
                         envelopes, AT, move_at=move_at)
 
 
-def spectators_log(table: Table, upto: int, over: bool) -> bytes:
+def spectators_log(table: Table, upto: int, over: bool, game: Any = None) -> bytes:
     """The spectator's JSON Lines of ``table``'s first ``upto`` envelopes, from the Table itself:
-    each through the version in force at it (GameStarted's, then each RulesVersionChanged's)."""
-    rules = events.games.load(table.game.name, table.envelopes[0].event.rules_version)
+    each through the version in force at it (GameStarted's, then each RulesVersionChanged's) of
+    ``game``'s versions (default: the released game of that name)."""
+    rules = (game or events.games.load(table.game.name)).version(table.envelopes[0].event.rules_version)
     lines = []
     for envelope in table.envelopes[:upto]:
         if isinstance(envelope.event, RulesVersionChanged):
@@ -72,8 +74,10 @@ def store(tmp_path):
     return opened
 
 
-def grown(store_opener, table: Table, steps: list[int], cache: LogCache, over_at_end: bool = False) -> list:
-    """Store ``table`` in ``steps`` (heads), asking ``cache`` for its log after each: (head, over, answer, made)."""
+def grown(store_opener, table: Table, steps: list[int], cache: LogCache, over_at_end: bool = False,
+          game: Any = None) -> list:
+    """Store ``table`` in ``steps`` (heads), asking ``cache`` for its log after each: (head, over, answer, made).
+    ``game``: the rules the route would pass (default: the released game the store names)."""
     async def main():
         store = await store_opener()
         try:
@@ -86,7 +90,7 @@ def grown(store_opener, table: Table, steps: list[int], cache: LogCache, over_at
                     await store.append(table.game_id, head, rows(table, head + 1, step), over=over)
                 head = step
                 meta = await store.get_game(table.game_id)
-                chunks = await cache.lines(store, meta, events.games.load(meta.rules))
+                chunks = await cache.lines(store, meta, game or events.games.load(meta.rules))
                 answers.append((head, meta.over, b"".join(chunks), cache.made))
             return answers
         finally:
@@ -124,13 +128,34 @@ def test_gh_c2_sealed_picks_are_redacted_while_it_runs_and_public_once_it_is_ove
     assert made_during == middle and made_after == middle + table.seq
 
 
+def versions_that_differ() -> Any:
+    """A made-up game of two versions on mecha's parts, whose spectators see every command under the
+    first and none under the second (every Gloomhaven version hides the same things, and the other
+    games hide nothing, so only such a pair tells which version a line was made under)."""
+    mecha = events.games.load("mecha")
+    parts = {name: getattr(mecha, name) for name in _PARTS}  # as Game.revised copies them
+    parts.update(decide=mecha.rules_decide, start=stamped(mecha.start, "made-up-1"))
+    first = Game("mecha", "made-up-1", **parts)
+    commands = mecha.commands.by_type
+    return first.revised("made-up-2", visibility=lambda event: None if isinstance(event, GameStarted) else ("red",),
+                         redact=lambda record: None if record.TYPE in commands else record)
+
+
 def test_core_3_each_line_under_the_rules_version_in_force_at_it(store):
-    table = played("gloomhaven", "gloomhaven/barrow", 9, 120, version="gloomhaven-3", move_at=30)
+    newest = versions_that_differ()
+    table = random_table(newest.versions()[0], "g-madeup0001", scenarios.load("mecha/sample")[1], local_secret(9), 9,
+                         120, AT, move_at=30)
     moved = [e.seq for e in table.envelopes if isinstance(e.event, RulesVersionChanged)]
-    assert moved, "the game should have moved to a newer version"
+    assert moved, "the game should have moved to its newer version"
     cache = LogCache()
-    for head, over, answer, _made in grown(store, table, [moved[0] - 1, moved[0], moved[0] + 5, table.seq], cache):
-        assert answer == spectators_log(table, head, over)
+    steps = [moved[0] - 1, moved[0], moved[0] + 5, table.seq]
+    for head, over, answer, _made in grown(store, table, steps, cache, game=newest):
+        assert answer == spectators_log(table, head, over, newest)
+    lines = [json.loads(line) for line in answer.decode().splitlines()]
+    # Check both versions showed: commands in full before the move, withheld after it.
+    before, after = lines[1:moved[0] - 1], lines[moved[0]:]
+    assert before and all(line["command"] is not None for line in before if line["command_id"])
+    assert after and all(line["command"] is None for line in after)
 
 
 def test_the_log_is_made_once_however_many_ask_at_once(store):
@@ -227,27 +252,105 @@ def test_the_lines_kept_stay_within_the_budget(store):
     assert len(spectators_log(longer, longer.seq, False)) > cache.budget
 
 
-def test_a_store_that_fails_is_said_and_nothing_half_made_is_kept(tmp_path):
-    table = played("mecha", "mecha/sample", 6, 200)
+class FailsOnce(SqliteStore):
+    """The real store, whose ``fail_at``-th read fails as a disk or a lost connection would."""
+
+    fail_at, reads = 0, 0
+
+    async def read(self, *args, **kwargs):
+        self.reads += 1
+        if self.reads == self.fail_at:
+            raise StoreError(f"{self.path}: the read failed (read {self.reads} of the test)")
+        return await super().read(*args, **kwargs)
+
+
+def test_a_store_that_fails_midway_is_said_and_the_whole_lines_made_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(logs, "PAGE", 100)
+    table = played("mecha", "mecha/sample", 6, 500)
     cache = LogCache()
 
     async def main():
-        store = SqliteStore(tmp_path / "fails.db")
-        await store.open()
-        await store.create_game(meta_of(table), rows(table, 1, table.seq))
-        meta = await store.get_game(table.game_id)
-        await store.close()
-        with pytest.raises(StoreError):
-            await cache.lines(store, meta, events.games.load(meta.rules))
-        failed = (cache.size, cache.made)
+        store = FailsOnce(tmp_path / "fails.db")
         await store.open()
         try:
-            return failed, b"".join(await cache.lines(store, meta, events.games.load(meta.rules)))
+            await store.create_game(meta_of(table), rows(table, 1, table.seq))
+            meta = await store.get_game(table.game_id)
+            game = events.games.load(meta.rules)
+            store.fail_at = 3  # the third page of 100
+            with pytest.raises(StoreError):
+                await cache.lines(store, meta, game)
+            failed = (cache.made, cache.size)
+            answer = b"".join(await cache.lines(store, meta, game))
+            return failed, answer
         finally:
             await store.close()
 
-    failed, answer = asyncio.run(main())
-    assert failed == (0, 0) and answer == spectators_log(table, table.seq, False)
+    (made_before, size_before), answer = asyncio.run(main())
+    # Check the two pages read before the failure were kept, and only the rest was made after.
+    assert made_before == 200 and size_before == len(spectators_log(table, 200, False))
+    assert answer == spectators_log(table, table.seq, False) and cache.made == table.seq
+
+
+def test_a_game_that_hides_nothing_or_is_over_goes_out_as_stored_without_a_decode(store, monkeypatch):
+    decode, decoded = frames.decode_envelope, []
+
+    def counted(game, text):
+        decoded.append(1)
+        return decode(game, text)
+
+    monkeypatch.setattr(frames, "decode_envelope", counted)  # the real decoder, each call counted
+    plain, hiding = played("mecha", "mecha/sample", 2, 300), played("gloomhaven", "gloomhaven/barrow", 2, 5000)
+    middle = hiding.seq // 2
+    made = {}
+    for table, steps, over in ((plain, [plain.seq], False), (hiding, [middle, hiding.seq], True)):
+        before = len(decoded)
+        answers = grown(store, table, steps, LogCache(), over_at_end=over)
+        made[table.game.name] = len(decoded) - before
+        for head, is_over, answer, _made in answers:
+            assert answer == spectators_log(table, head, is_over)
+    # Check mecha's lines were its stored envelopes as they are; Gloomhaven's decoded while it ran
+    # (its sealed picks), not once it was over (all public).
+    assert made == {"mecha": 0, "gloomhaven": middle}
+
+
+def test_a_log_longer_than_the_budget_is_made_once_for_everybody_asking_at_once(store):
+    table = played("mecha", "mecha/sample", 5, 1000)
+    cache = LogCache(budget=1000)
+
+    async def main():
+        opened = await store()
+        try:
+            await opened.create_game(meta_of(table), rows(table, 1, table.seq))
+            meta = await opened.get_game(table.game_id)
+            answers = await asyncio.gather(*(cache.lines(opened, meta, events.games.load(meta.rules)) for _ in range(8)))
+            return {b"".join(chunks) for chunks in answers}
+        finally:
+            await opened.close()
+
+    assert asyncio.run(main()) == {spectators_log(table, table.seq, False)}
+    assert cache.made == table.seq and cache.size == 0  # made once, for all eight, and not kept
+
+
+def test_an_older_meta_of_a_running_game_is_served_the_public_log_of_its_end(store):
+    table = played("gloomhaven", "gloomhaven/barrow", 8, 5000)
+    cache = LogCache()
+
+    async def main():
+        opened = await store()
+        try:
+            await opened.create_game(meta_of(table), rows(table, 1, table.seq - 1))
+            running = await opened.get_game(table.game_id)
+            await opened.append(table.game_id, table.seq - 1, rows(table, table.seq, table.seq), over=True)
+            over = await opened.get_game(table.game_id)
+            game = events.games.load(over.rules)
+            answers = [b"".join(await cache.lines(opened, meta, game)) for meta in (over, running, over, running)]
+            return answers
+        finally:
+            await opened.close()
+
+    answers = asyncio.run(main())
+    # A game never stops being over: a request that read the meta before the end gets the end's log.
+    assert set(answers) == {spectators_log(table, table.seq, True)} and cache.made == table.seq
 
 
 def test_a_flood_of_log_requests_makes_each_line_once(chronicle_server):
