@@ -33,6 +33,7 @@ class Rooms:
         self.allowed_origins = frozenset(allowed_origins)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._heard: dict[str, int | None] = {}  # what another process announced while a game was loading
         self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:
@@ -139,9 +140,15 @@ class Rooms:
         return future
 
     async def _build(self, game_id: str) -> Room:
-        room = await Room.load(self.store, game_id, self.metrics)
+        try:
+            room = await Room.load(self.store, game_id, self.metrics)
+        except BaseException:
+            self._heard.pop(game_id, None)
+            raise
         room.metrics = self.metrics
         self.rooms[game_id] = room
+        if game_id in self._heard:  # announced after the load had read the log: read the rest now
+            room.follow(self._heard.pop(game_id))
         room.wake_bots()  # a bot may open the game, or it was its turn when the server stopped
         return room
 
@@ -158,11 +165,15 @@ class Rooms:
         room = self.rooms.get(game_id)
         if room is not None:
             room.follow(seq)
+        elif game_id in self._loading:  # the load may have read the log already: its Room follows once built
+            self._heard[game_id] = _later(self._heard.get(game_id, 0), seq)
 
     def follow_all(self) -> None:
         """After a gap in notifications (the listener reconnected): every live Room reads to the end."""
         for room in self.rooms.values():
             room.follow(None)
+        for game_id in self._loading:
+            self._heard[game_id] = None
 
     def leave(self, room: Room, connection: Connection | None = None) -> None:
         if connection is not None:
@@ -182,3 +193,8 @@ class Rooms:
         for room in self.rooms.values():
             for client in list(room.clients):
                 client.close(code)
+
+
+def _later(known: int | None, seq: int | None) -> int | None:
+    """The furthest of two announced heads (None: unknown, read to the end)."""
+    return None if known is None or seq is None else max(known, seq)

@@ -143,6 +143,28 @@ def test_resume_refuses_a_state_that_is_not_the_logged_one_and_a_gap():
         Table.resume(TOY, "g-1", [live.envelopes[0], live.envelopes[2]], live.state)
 
 
+def test_resuming_and_restoring_yield_every_n_envelopes_and_the_whole_table_last():
+    live = finished()
+    envelopes = roundtrip(live.envelopes)
+    assert len(envelopes) >= 5
+    for every in (1, 2, 3, len(envelopes), len(envelopes) + 1):
+        for steps in (Table.resuming(TOY, "g-1", envelopes, live.state, every=every),
+                      Table.restoring(TOY, "g-1", envelopes, every=every)):
+            tables = list(steps)
+            # Check one step per ``every`` envelopes after the first, and the last one whole.
+            assert len(tables) == 1 + (len(envelopes) - 1) // every
+            last = tables[-1]
+            assert last.seq == live.seq and last.state == live.state and last.revealed
+            assert [envelope.seq for envelope in last.envelopes] == [envelope.seq for envelope in live.envelopes]
+    assert Table.restore(TOY, "g-1", envelopes).state == Table.resume(TOY, "g-1", envelopes, live.state).state
+    # Check the steps raise where restore raises: at the gap, having yielded the steps before it.
+    gapped = envelopes[:3] + envelopes[4:]
+    steps = Table.restoring(TOY, "g-1", gapped, every=1)
+    assert [next(steps).seq for _ in range(2)] == [1, 2]
+    with pytest.raises(LogError, match="seq 5 follows seq 3: the log has a gap"):
+        list(steps)
+
+
 def test_restore_refuses_a_gap():
     envelopes = played().envelopes
     with pytest.raises(LogError, match="seq 3 follows seq 1: the log has a gap"):

@@ -17,6 +17,7 @@ from events.log import Table
 from server import frames
 from server import room as room_module
 from server.room import Room
+from server.rooms import Rooms
 from server.store.sqlite import SqliteStore
 from tests.server.test_log_cache import meta_of, played, rows
 from tests.server_fixture import take_back
@@ -74,3 +75,42 @@ def test_a_long_games_load_yields_to_the_loop_between_slices(tmp_path, monkeypat
     slices = table.seq // 100 - 1
     assert len({done for done, _ in ticks if 0 < done < table.seq}) >= slices
     assert len({steps for done, steps in ticks if done == table.seq and steps}) >= slices  # indexed in steps too
+
+
+def test_what_another_process_appends_while_a_game_loads_reaches_its_room(tmp_path, monkeypatch):
+    """A notification (another process's append) that comes while the Room is loading, after its log
+    was read, was dropped: the Room stayed one command behind the store until the next one."""
+    monkeypatch.setattr(room_module, "DECODE_SLICE", 100)
+    table = played("mecha", "mecha/sample", 8, 1500)
+    decode, decoded = frames.decode_envelope, []
+
+    def counted(game, text):
+        decoded.append(1)
+        return decode(game, text)
+
+    monkeypatch.setattr(frames, "decode_envelope", counted)  # the real decoder, each call counted
+
+    async def main():
+        store, other = SqliteStore(tmp_path / "n.db"), SqliteStore(tmp_path / "n.db")  # "another process"
+        await store.open()
+        await other.open()
+        try:
+            await store.create_game(meta_of(table), rows(table, 1, table.seq - 1))
+            rooms = Rooms(store)
+            entering = asyncio.ensure_future(rooms.enter(table.game_id))
+            while not decoded:  # the load has read the log and is decoding it
+                await asyncio.sleep(0)
+            await other.append(table.game_id, table.seq - 1, rows(table, table.seq, table.seq))
+            rooms.notified(table.game_id, table.seq)  # what server/notify.py does on a NOTIFY
+            room = await entering
+            for _ in range(200):
+                if room.table.seq == table.seq:
+                    break
+                await asyncio.sleep(0.01)
+            return room.table.seq, (await store.get_game(table.game_id)).head
+        finally:
+            await store.close()
+            await other.close()
+
+    seq, head = asyncio.run(main())
+    assert seq == head == table.seq
