@@ -26,9 +26,11 @@ checked everything (issue 18), in this order, each fault answered with its own c
 5. storing: the game keeps **its own id**, because the commitment binds that id to the secret
    (``events.dice.commitment``) and every envelope names it: another id would leave the log's
    commitment unopenable. A game of that id already stored is 409 ``game-exists`` (importing twice
-   is refused, so one id is never two games): asked of the store as soon as step 2 has read the id
-   from GameStarted, before steps 3 and 4, so a log posted again costs no audit (and asked again
-   by the store's own insert, for two posts of one log at once). Every envelope is stored in one transaction with the
+   is refused, so one id is never two games): asked of the store as soon as the lines are read
+   (step 1's JSON) and GameStarted's line names its game and id (step 2's first line), before any
+   envelope is decoded and before steps 3 and 4, so a log posted again costs a JSON parse, not an
+   audit (and asked again by the store's own insert, for two posts of one log at once). A log of
+   a stored game's id is therefore 409 whatever its later lines hold. Every envelope is stored in one transaction with the
    secret, or nothing is; no seat token is issued (the game is over, nobody plays it); it is
    listed and served like any other game (``/watch/<id>``, ``/replay/<id>``, its log and state).
 
@@ -125,7 +127,7 @@ class Posted:
 
 
 async def posted(body: bytes) -> Posted:
-    """The body's lines and its GameStarted's game: a JSON parse (milliseconds), in a thread all the same."""
+    """The body's lines and its GameStarted's game: a JSON parse (~20 ms at the bounds), in a thread all the same."""
     return await run_in_threadpool(_posted, body)
 
 
