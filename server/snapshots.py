@@ -160,12 +160,16 @@ async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Cal
     game = await game_at(store, game, game_id, max(base, 1))
     kept: list[tuple[int, str]] = []
     try:
+        if any(is_undo_event(envelope.event) for envelope in envelopes):  # fold would meet it: no fold twice
+            raise UndoInLog(f"seq {seq}: an undo before it folds from the whole log (CORE-4)")
         state = await _off(run, len(envelopes), fold, game, envelopes, state, counted, kept, base)
     except UndoInLog:  # an undo needs the states before it: the whole log up to seq, folded by a Table
-        stored = await store.read(game_id, 0, seq)
         if undone is not None:
             undone.append(seq)
-        return await _off(run, len(stored), _restored, game, game_id, stored, counted)
+        if base:  # only the envelopes after the snapshot were read
+            stored = await store.read(game_id, 0, seq)
+            envelopes = await _off(run, len(stored), _decoded, game, stored)
+        return await _off(run, len(envelopes), _restored, game, game_id, envelopes, counted)
     await save(store, game_id, kept)
     return state
 
@@ -190,8 +194,7 @@ def _from_snapshot(game: Any, base: int, text: str, stored: list) -> tuple[Any, 
     return state, envelopes[1:] if state is not None else envelopes
 
 
-def _restored(game: Any, game_id: str, stored: list, counted: Callable[[int], None]) -> Any:
-    envelopes = _decoded(game, stored)
+def _restored(game: Any, game_id: str, envelopes: list[Envelope], counted: Callable[[int], None]) -> Any:
     counted(len(envelopes))
     return Table.restore(game, game_id, envelopes).state
 

@@ -139,6 +139,42 @@ def test_core_4_state_of_a_log_with_an_undo_asked_again_folds_nothing(readroutes
     assert first[1]["hash"] == json.loads(lines[LONG - 3])["hash"]
 
 
+def test_core_4_state_past_a_snapshot_and_an_undo_after_it_is_the_logged_state(readroutes_server):
+    """A snapshot at seq 256, an undo after it (CORE-4): /state before the undo asked folds from the
+    snapshot, from it on from seq 1 (the whole log read again); every answer is the state its envelope
+    hashes."""
+    import events.games
+    from bench.costs import take_back
+    from events.bots import random_step
+    from events.dice import local_secret
+    from events.log import Table
+    from events.rng import Rng
+    from server.room import now
+    from server.store import GameMeta
+    from server.tokens import new_game_id
+    from tests.server_fixture import store_log
+
+    game = events.games.load("mecha")
+    data = dict(scenario_of("mecha", "sample"), rounds=1000)
+    table = Table.create(game, new_game_id(), data, local_secret(5), at=now())
+    picker = Rng(5)
+    while table.seq < 600:
+        table.submit(*random_step(game, table.state, picker), f"c-{table.seq + 1}", at=now())
+        if table.seq >= 400 and not any(e.type == "UndoApplied" for e in table.envelopes):
+            take_back(table)
+    undo = next(e.seq for e in table.envelopes if e.type.startswith("Undo"))  # UndoAsked: the first undo event
+    meta = GameMeta(table.game_id, "mecha", "undo late", tuple(game.seats(table.state)), {}, now())
+    store_log(readroutes_server.db_path, meta, table.envelopes)
+    base = f"{readroutes_server.base_url}/api/games/{table.game_id}/state?seq="
+    # Check how many folds each took: 300 from seq 1 (writing the snapshot at 256), then from it, then whole.
+    for seq, folds in ((300, 300), (undo - 1, undo - 1 - 256), (undo, undo), (undo + 2, undo + 2),
+                       (table.seq, table.seq)):
+        before = counted(readroutes_server, "chronicle_folds_total", reason="state")
+        status, answer = get_json(f"{base}{seq}")
+        assert status == 200 and answer["hash"] == table.envelopes[seq - 1].hash, (seq, undo, answer.get("hash"))
+        assert counted(readroutes_server, "chronicle_folds_total", reason="state") - before == folds, (seq, undo)
+
+
 # --- POST /api/games/import ----------------------------------------------------------------------------
 
 
