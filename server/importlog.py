@@ -30,9 +30,10 @@ checked everything (issue 18), in this order, each fault answered with its own c
    (step 1's JSON) and GameStarted's line names its game and id (step 2's first line), before any
    envelope is decoded and before steps 3 and 4, so a log posted again costs a JSON parse, not an
    audit (and asked again by the store's own insert, for two posts of one log at once). A log of
-   a stored game's id is therefore 409 whatever its later lines hold. Every envelope is stored in one transaction with the
-   secret, or nothing is; no seat token is issued (the game is over, nobody plays it); it is
-   listed and served like any other game (``/watch/<id>``, ``/replay/<id>``, its log and state).
+   a stored game's id is therefore 409 whatever its later lines hold. Every envelope is stored in
+   one transaction with the secret, or nothing is; no seat token is issued (the game is over,
+   nobody plays it); it is listed and served like any other game (``/watch/<id>``,
+   ``/replay/<id>``, its log and state).
 
 Imports count against the same per-address creation bound as ``POST /api/games`` (429
 ``too-many-creations``); the ``open_games`` bound does not apply, since an imported game is over.
