@@ -27,16 +27,47 @@ from bench.costs import long_game, scenario_of
 from tests.server.test_import import body_of, finished_log, post
 from tests.server_fixture import _request, get_json, server_fixture
 
-LONG = 30_000  # envelopes of the game with an undo: folded in ~0.7 s, re-decided in ~0.8 s (2 cores, 2026-12-02)
-UNDER_WAY_NS = 400_000_000  # server CPU spent on the slow request before /healthz is asked
+LONG = 30_000  # envelopes of the game with an undo: folded in ~0.6 s, re-decided in ~0.8 s (2 cores, 2026-12-02)
+UNDO_AT = LONG - 1_000  # its undo, late: the snapshots before it make the code before the change read little first
+UNDER_WAY_NS = 300_000_000  # server CPU spent on the slow request before /healthz is asked
 
 readroutes_server = server_fixture("readroutes")
 
 
+def game_with_undo(server, envelopes: int, undo_at: int, seed: int):
+    """A mecha game of ``envelopes`` envelopes whose last command at ``undo_at`` is taken back (CORE-4),
+    stored beside the running server; its Table (the envelopes as logged)."""
+    import events.games
+    from bench.costs import take_back
+    from events.bots import random_step
+    from events.dice import local_secret
+    from events.log import Table
+    from events.rng import Rng
+    from server.room import now
+    from server.store import GameMeta
+    from server.tokens import new_game_id
+    from tests.server_fixture import store_log
+
+    game = events.games.load("mecha")
+    data = dict(scenario_of("mecha", "sample"), rounds=10_000)
+    table = Table.create(game, new_game_id(), data, local_secret(seed), at=now())
+    picker = Rng(seed)
+    while table.seq < envelopes:
+        table.submit(*random_step(game, table.state, picker), f"c-{table.seq + 1}", at=now())
+        if table.seq >= undo_at and not any(e.type == "UndoApplied" for e in table.envelopes[undo_at - 1:]):
+            take_back(table)
+    meta = GameMeta(table.game_id, "mecha", "an undo", tuple(game.seats(table.state)), {}, now())
+    store_log(server.db_path, meta, table.envelopes)
+    return table
+
+
 @pytest.fixture(scope="module")
 def undo_game(readroutes_server) -> str:
-    """A 30,000-envelope mecha game with one command taken back near its start (no snapshot after it)."""
-    return long_game(readroutes_server, "mecha", scenario_of("mecha", "sample"), 11, LONG, undo=True)
+    """A 30,000-envelope mecha game with one command taken back near its end, read once before the
+    undo (so its snapshots up to there are written, as a game's Room would have); its id."""
+    game_id = game_with_undo(readroutes_server, LONG, UNDO_AT, 11).game_id
+    assert get_json(f"{readroutes_server.base_url}/api/games/{game_id}/state?seq={UNDO_AT - 1}")[0] == 200
+    return game_id
 
 
 def server_cpu(pid: int) -> int:
@@ -143,28 +174,8 @@ def test_core_4_state_past_a_snapshot_and_an_undo_after_it_is_the_logged_state(r
     """A snapshot at seq 256, an undo after it (CORE-4): /state before the undo asked folds from the
     snapshot, from it on from seq 1 (the whole log read again); every answer is the state its envelope
     hashes."""
-    import events.games
-    from bench.costs import take_back
-    from events.bots import random_step
-    from events.dice import local_secret
-    from events.log import Table
-    from events.rng import Rng
-    from server.room import now
-    from server.store import GameMeta
-    from server.tokens import new_game_id
-    from tests.server_fixture import store_log
-
-    game = events.games.load("mecha")
-    data = dict(scenario_of("mecha", "sample"), rounds=1000)
-    table = Table.create(game, new_game_id(), data, local_secret(5), at=now())
-    picker = Rng(5)
-    while table.seq < 600:
-        table.submit(*random_step(game, table.state, picker), f"c-{table.seq + 1}", at=now())
-        if table.seq >= 400 and not any(e.type == "UndoApplied" for e in table.envelopes):
-            take_back(table)
+    table = game_with_undo(readroutes_server, 600, 400, 5)
     undo = next(e.seq for e in table.envelopes if e.type.startswith("Undo"))  # UndoAsked: the first undo event
-    meta = GameMeta(table.game_id, "mecha", "undo late", tuple(game.seats(table.state)), {}, now())
-    store_log(readroutes_server.db_path, meta, table.envelopes)
     base = f"{readroutes_server.base_url}/api/games/{table.game_id}/state?seq="
     # Check how many folds each took: 300 from seq 1 (writing the snapshot at 256), then from it, then whole.
     for seq, folds in ((300, 300), (undo - 1, undo - 1 - 256), (undo, undo), (undo + 2, undo + 2),
