@@ -16,8 +16,8 @@ process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, over its threa
 
 * a game's HTTP routes: ``/state`` at the head and at seqs k*256+255 (255 folds past a snapshot,
   the most ``server/snapshots.py`` allows), ``/rules``, ``/audit``, ``/log`` (``--no-log``), its
-  pages, and ``POST /api/games/import`` of its own log cut to the import's bounds (audited whole,
-  then 409 ``game-exists`` or 422: ``--no-import``); once per server the lobby's routes, the static
+  pages, and ``POST /api/games/import`` of its own log cut to the import's bounds (409
+  ``game-exists`` from its first line, the game being stored: ``--no-import``); once per server the lobby's routes, the static
   files, ``/healthz`` and ``/metrics``;
 * a WebSocket to the game not in memory (each one loads its Room): opened and closed without a
   hello, and a spectator's hello (as docs/protocol.md says it) holding everything (``since`` = head),
@@ -26,7 +26,7 @@ process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, over its threa
   while another spectator holds the game in memory;
 * ``POST /api/games`` of each game's built-in and largest scenario, and ``POST /api/games/import``
   of the longest finished game of the built-in one that fits the import's bounds (5,000 lines,
-  1 MiB), posted ``--again`` times more: those answer 409 ``game-exists`` after the whole audit;
+  1 MiB), posted ``--again`` times more: those answer 409 ``game-exists`` before any audit;
 * ``--floods``: one socket's frames sent at once: a seat's refused command (a Move into a pit on
   ``bench.decide``'s largest skirmish map, refused after the whole movement search), and faults
   before the hello (not JSON, deep nesting, ``bad-since``, ``bad-token``).
@@ -367,7 +367,7 @@ def one_game(bench: Bench, name: str, kind: str, envelopes: int, seed: int, agai
         bench.timed(f"{name} {head}: GET /log", http_get(base, f"{api}/log"), 1)
     for kind in ("play", "watch", "replay"):
         bench.timed(f"{name} {head}: GET /{kind}/id", http_get(base, f"/{kind}/{game_id}"), again)
-    if with_import:  # its own log posted back: audited whole before the answer (409 stored, or 422 not over)
+    if with_import:  # its own log posted back: 409, the game is stored (before 2026-12-02: audited whole first)
         log = fitting(urllib.request.urlopen(f"{base}{api}/log").read())
         lines = len(log.splitlines())
         bench.timed(f"{name} {head}: POST /import of its log ({lines} lines, {len(log) // 1024} KB)",

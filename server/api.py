@@ -366,10 +366,36 @@ async def game_state(request: Request) -> Response:
                               f"got {raw[:40]!r}{'…' if len(raw) > 40 else ''}")
         seq = int(raw)
     game = _rules(meta)
-    # The newest snapshot at or before seq plus at most SNAPSHOT_EVERY - 1 folds (issue 12, finding 5).
-    state = await snapshots.state_at(store, game, game_id, seq, request.app.state.metrics.folds.labels("state").inc)
+    # Kept only when folded from seq 1 (a log with an undo, CORE-4): snapshots make every other answer cheap.
+    body, _whole = await _kept(request, "state_answers", STATE_CACHE).get(
+        (game_id, seq), lambda: _state_body(request, game, seq), keep=lambda made: made[1])
+    return Response(body, media_type="application/json", headers=NOSNIFF)
+
+
+STATE_CACHE = 64  # answers of GET /api/games/{id}/state folded from seq 1 kept (their JSON), keyed by (game, seq)
+FOLDS_AT_ONCE = 1  # whole-log folds of /state (a log with an undo, CORE-4) in a worker thread at once
+
+
+async def _state_body(request: Request, game: Any, seq: int) -> tuple[bytes, bool]:
+    """The JSON of ``/state?seq=``: the newest snapshot at or before seq plus at most SNAPSHOT_EVERY - 1
+    folds (issue 12, finding 5) on the loop; a longer fold (a log with an undo folds from seq 1, CORE-4)
+    in a worker thread, one at a time (``FOLDS_AT_ONCE``), so that no game waits for it. With it, whether
+    it was folded from seq 1 (then worth keeping)."""
+    store, game_id, state_ = _store(request), request.path_params["game_id"], request.app.state
+    gate = getattr(state_, "fold_gate", None)
+    if gate is None:
+        gate = state_.fold_gate = asyncio.Semaphore(FOLDS_AT_ONCE)
+
+    async def in_thread(work, *args):
+        async with gate:
+            return await asyncio.to_thread(work, *args)
+
+    undone: list = []
+    state = await snapshots.state_at(store, game, game_id, seq, state_.metrics.folds.labels("state").inc, in_thread,
+                                     undone)
     game = await snapshots.game_at(store, game, game_id, seq)  # its view is the version in force at seq (CORE-3)
-    return json_response({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
+    body = _encoder.encode({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
+    return body, bool(undone)
 
 
 RULES_CACHE = 256  # answers of GET /api/games/{id}/rules kept, keyed by (game, head): a log is re-decided once per head
@@ -384,41 +410,58 @@ async def game_rules(request: Request) -> Response:
     game is over: while it runs they may tell what a seat may not see), "changes" (what each later
     version changed: [{"version", "clause", "text"}]), "sealed"}``. Without the game's secret: the
     commands of a running game that draw are folded and hashed, not re-decided (``sealed`` of them).
-    """
-    from server import rulescheck
 
+    The re-decide runs in a worker thread behind the audits' gate (``server.audits.in_thread``), and
+    one (game, head) asked again, or meanwhile, is decided once (``server.answers.Answers``).
+    """
     game_id = request.path_params["game_id"]
     store = _store(request)
     meta = await store.get_game(game_id)
-    cache = getattr(request.app.state, "rules_answers", None)
-    if cache is None:
-        cache = request.app.state.rules_answers = {}
-    key = (game_id, meta.head)
-    answer = cache.get(key)
-    if answer is None:
-        try:
-            checked = await rulescheck.check(store, meta, with_secret=False)
-        except KeyError:
-            raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
-                              f"{meta.rules!r}, which this server does not have") from None
-        divergence = checked.report.divergence
-        found = None
-        if divergence is not None:
-            found = {"seq": divergence.seq, "clause": divergence.clause, "logged_rule": divergence.logged_rule,
-                     "produced_rule": divergence.produced_rule}
-            if meta.over:
-                found.update(logged=divergence.logged, produced=divergence.produced)
-        answer = {
-            "game": game_id, "rules_version": checked.game.rules_version, "newest": checked.newest.rules_version,
-            "unchanged": divergence is None, "divergence": found,
-            "changes": [{"version": version, "clause": clause, "text": text}
-                        for version, clause, text in checked.newest.changes_since(checked.game.rules_version)],
-            "sealed": checked.report.sealed,
-        }
-        while len(cache) >= RULES_CACHE:
-            cache.pop(next(iter(cache)))
-        cache[key] = answer
-    return json_response(answer)
+    answers = _kept(request, "rules_answers", RULES_CACHE)
+    return json_response(await answers.get((game_id, meta.head), lambda: _rules_answer(request, store, meta)))
+
+
+async def _rules_answer(request: Request, store: Store, meta: GameMeta) -> dict:
+    from server import rulescheck
+    from server.audits import in_thread
+
+    game_id = meta.game_id
+    try:
+        newest = events.games.load(meta.rules)
+    except KeyError:
+        raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
+                          f"{meta.rules!r}, which this server does not have") from None
+    stored = await store.read(game_id)
+    try:
+        checked = await in_thread(request.app.state, "rules", rulescheck.checked, game_id, newest, stored, None)
+    except KeyError:  # a RulesVersionChanged to a version this code lacks
+        raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
+                          f"{meta.rules!r}, which this server does not have") from None
+    divergence = checked.report.divergence
+    found = None
+    if divergence is not None:
+        found = {"seq": divergence.seq, "clause": divergence.clause, "logged_rule": divergence.logged_rule,
+                 "produced_rule": divergence.produced_rule}
+        if meta.over:
+            found.update(logged=divergence.logged, produced=divergence.produced)
+    return {
+        "game": game_id, "rules_version": checked.game.rules_version, "newest": checked.newest.rules_version,
+        "unchanged": divergence is None, "divergence": found,
+        "changes": [{"version": version, "clause": clause, "text": text}
+                    for version, clause, text in checked.newest.changes_since(checked.game.rules_version)],
+        "sealed": checked.report.sealed,
+    }
+
+
+def _kept(request: Request, name: str, size: int):
+    """The app's ``Answers`` of one route (``server/answers.py``), made on first use."""
+    from server.answers import Answers
+
+    found = getattr(request.app.state, name, None)
+    if found is None:
+        found = Answers(size)
+        setattr(request.app.state, name, found)
+    return found
 
 
 AUDIT_CACHE = 256  # answers of GET /api/games/{id}/audit kept, keyed by (game, head): a log is audited once per head
@@ -432,7 +475,7 @@ async def game_audit(request: Request) -> Response:
     an unknown one 404 ``no-such-game``. No secret from the store is ever used: a running game's
     draws stay sealed (CORE-1), a finished game's log carries its own (CORE-2).
     """
-    from server.audits import AUDITS_AT_ONCE, audit_answer
+    from server.audits import audit_answer
 
     game_id = request.path_params["game_id"]
     if not GAME_ID.fullmatch(game_id):
@@ -440,20 +483,11 @@ async def game_audit(request: Request) -> Response:
                           f"got {game_id[:40]!r}{'…' if len(game_id) > 40 else ''}")
     store = _store(request)
     meta = await store.get_game(game_id)
-    cache = getattr(request.app.state, "audit_answers", None)
-    if cache is None:
-        cache = request.app.state.audit_answers = {}
-    key = (game_id, meta.head, meta.over)
-    answer = cache.get(key)
-    if answer is None:
-        gate = getattr(request.app.state, "audit_gate", None)
-        if gate is None:
-            gate = request.app.state.audit_gate = asyncio.Semaphore(AUDITS_AT_ONCE)
-        answer = await audit_answer(store, meta, _rules(meta), gate)
-        while len(cache) >= AUDIT_CACHE:
-            cache.pop(next(iter(cache)))
-        cache[key] = answer
-    return json_response(answer)
+    answers = _kept(request, "audit_answers", AUDIT_CACHE)
+    return json_response(await answers.get((game_id, meta.head, meta.over),
+                                           lambda: audit_answer(store, meta, _rules(meta), request.app.state)))
+
+
 @_answers
 async def import_game(request: Request) -> Response:
     """A finished game's log as JSON Lines -> a stored game anyone can watch (issue 18, ``server/importlog.py``).
@@ -468,16 +502,30 @@ async def import_game(request: Request) -> Response:
         wait = _creations(request).take(_address(request))
         if wait:
             raise HTTPProblem(429, "too-many-creations", _creations(request).refusal(wait), {"Retry-After": str(wait)})
-        imported = await importlog.check(body, now())
+        posted = await importlog.posted(body)
+        await _not_stored(_store(request), posted.game_id)  # before the audit: a log posted again costs none
+        imported = await importlog.check(posted, now(), request.app.state)
     except importlog.ImportProblem as refused:
         return json_response(refused.answer(), refused.status)
     meta = imported.meta
     try:
         await _store(request).create_game(meta, imported.stored, over=True, secret=imported.secret, bots={})
-    except GameExists:
-        raise HTTPProblem(409, "game-exists", f"game {meta.game_id} is stored already: a log is imported once") from None
+    except GameExists:  # posted twice at once: the other one was stored while this one was audited
+        raise _exists(meta.game_id) from None
     return json_response({"game": meta.game_id, "events": imported.events, "spectate": f"/watch/{meta.game_id}",
                           "replay": f"/replay/{meta.game_id}"}, 201)
+
+
+async def _not_stored(store: Store, game_id: str) -> None:
+    try:
+        await store.get_game(game_id)
+    except UnknownGame:
+        return
+    raise _exists(game_id)
+
+
+def _exists(game_id: str) -> HTTPProblem:
+    return HTTPProblem(409, "game-exists", f"game {game_id} is stored already: a log is imported once")
 
 
 async def api_not_found(request: Request) -> Response:

@@ -10,30 +10,54 @@ runs a divergence names its seq and clauses only; the logged and produced outcom
 game is over (as ``GET .../rules`` does).
 
 Re-deciding a long log is seconds of CPU (every command of the game decided again), so it runs in
-a worker thread, one audit at a time per process (``AUDITS_AT_ONCE``): the event loop keeps serving
+a worker thread, one at a time per process (``AUDITS_AT_ONCE``): the event loop keeps serving
 the Rooms meanwhile (docs/bounds.md, rule 3), and a flood of audit requests queues instead of
-multiplying threads. The route keeps each answer per game and head (``api.AUDIT_CACHE``).
+multiplying threads. The same gate (``gate``) holds ``GET .../rules`` and the audit of
+``POST /api/games/import``, which do the same work (``audit_log`` over a whole log): under the
+GIL two of them at once end no sooner than one after the other, and each more thread takes a
+share of the interpreter from the loop, so one gate bounds all three at one thread. The route
+keeps each answer per game and head, and an answer being made is shared by whoever asks it
+meanwhile (``api.AUDIT_CACHE``, ``server.answers.Answers``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from events.log import audit_log, rules_in_force, started_under
 from server import frames
 from server.room import visible_to
 from server.store import GameMeta, Store
 
+T = TypeVar("T")
+
 AUDITS_AT_ONCE = 1
 
 
-async def audit_answer(store: Store, meta: GameMeta, game: Any, gate: asyncio.Semaphore) -> dict:
-    """The JSON answer for the stored game ``meta`` played under the rule system ``game``; ``gate``
-    is the app's ``Semaphore(AUDITS_AT_ONCE)``."""
+def gate(state: Any) -> asyncio.Semaphore:
+    """The app's one ``Semaphore(AUDITS_AT_ONCE)`` (``state`` is ``app.state``): /audit, /rules and imports."""
+    found = getattr(state, "audit_gate", None)
+    if found is None:
+        found = state.audit_gate = asyncio.Semaphore(AUDITS_AT_ONCE)
+    return found
+
+
+async def in_thread(state: Any, route: str, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a worker thread once the gate lets it in, counted by ``route`` in /metrics."""
+    async with gate(state):
+        metrics = getattr(state, "metrics", None)
+        if metrics is not None:
+            metrics.audits.labels(route).inc()
+        return await asyncio.to_thread(work, *args)
+
+
+async def audit_answer(store: Store, meta: GameMeta, game: Any, state: Any) -> dict:
+    """The JSON answer for the stored game ``meta`` played under the rule system ``game``
+    (``state``: the app's, whose gate it waits for)."""
     stored = await store.read(meta.game_id)
-    async with gate:
-        return await asyncio.to_thread(answer_of, meta, game, stored)
+    return await in_thread(state, "audit", answer_of, meta, game, stored)
 
 
 def answer_of(meta: GameMeta, game: Any, stored: list) -> dict:

@@ -26,12 +26,19 @@ checked everything (issue 18), in this order, each fault answered with its own c
 5. storing: the game keeps **its own id**, because the commitment binds that id to the secret
    (``events.dice.commitment``) and every envelope names it: another id would leave the log's
    commitment unopenable. A game of that id already stored is 409 ``game-exists`` (importing twice
-   is refused, so one id is never two games). Every envelope is stored in one transaction with the
-   secret, or nothing is; no seat token is issued (the game is over, nobody plays it); it is
-   listed and served like any other game (``/watch/<id>``, ``/replay/<id>``, its log and state).
+   is refused, so one id is never two games): asked of the store as soon as the lines are read
+   (step 1's JSON) and GameStarted's line names its game and id (step 2's first line), before any
+   envelope is decoded and before steps 3 and 4, so a log posted again costs a JSON parse, not an
+   audit (and asked again by the store's own insert, for two posts of one log at once). A log of
+   a stored game's id is therefore 409 whatever its later lines hold. Every envelope is stored in
+   one transaction with the secret, or nothing is; no seat token is issued (the game is over,
+   nobody plays it); it is listed and served like any other game (``/watch/<id>``,
+   ``/replay/<id>``, its log and state).
 
 Imports count against the same per-address creation bound as ``POST /api/games`` (429
 ``too-many-creations``); the ``open_games`` bound does not apply, since an imported game is over.
+Steps 3 and 4 run in a worker thread behind the one gate of ``/audit`` and ``/rules``
+(``server.audits.AUDITS_AT_ONCE``): imports posted at once are audited one after the other.
 """
 
 from __future__ import annotations
@@ -109,14 +116,37 @@ async def jsonl_body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def check(body: bytes, created: str) -> Imported:
-    """Everything of the module docstring but storing, off the event loop (an audit re-decides every command)."""
-    return await run_in_threadpool(audit_import, body, created)
+class Posted:
+    """A body read as JSON lines, with the rule system and game id its GameStarted line names (steps 1-2)."""
+
+    __slots__ = ("lines", "game", "game_id")
+
+    def __init__(self, lines: list, game: Any, game_id: str) -> None:
+        self.lines = lines
+        self.game = game
+        self.game_id = game_id
 
 
-def audit_import(body: bytes, created: str) -> Imported:
+async def posted(body: bytes) -> Posted:
+    """The body's lines and its GameStarted's game: a JSON parse (~20 ms at the bounds), in a thread all the same."""
+    return await run_in_threadpool(_posted, body)
+
+
+def _posted(body: bytes) -> Posted:
     lines = _lines(body)
-    game, game_id = _game_of(lines)
+    return Posted(lines, *_game_of(lines))
+
+
+async def check(posted: Posted, created: str, state: Any) -> Imported:
+    """Steps 2-4 of the module docstring, in a worker thread behind the audits' gate (``state``: the app's,
+    ``server.audits.in_thread``): at most one import is audited at a time, and never beside an audit."""
+    from server.audits import in_thread
+
+    return await in_thread(state, "import", audit_import, posted, created)
+
+
+def audit_import(posted: Posted, created: str) -> Imported:
+    lines, game, game_id = posted.lines, posted.game, posted.game_id
     envelopes = [_envelope(game, raw, index, game_id) for index, raw in enumerate(lines)]
     if not isinstance(envelopes[0].event, GameStarted):
         raise ImportProblem(400, "bad-log", f"$[0].type: a log starts with GameStarted, got {envelopes[0].type}")

@@ -37,6 +37,10 @@ class Metrics:
                              "Events folded to rebuild a state: 'state' for /api/games/{id}/state, 'room' for a "
                              "Room's load (each at most server/snapshots.py's SNAPSHOT_EVERY per rebuild).",
                              ["reason"], registry=self.registry)
+        self.audits = Counter("chronicle_audits_total",
+                              "Whole logs re-decided, by route ('audit', 'rules', 'import'): one at a time per process, "
+                              "in a worker thread (server/audits.py); an answer kept or shared is not counted again.",
+                              ["route"], registry=self.registry)
         self.log_lines = Counter("chronicle_log_lines_made_total",
                                  "Lines of GET /api/games/{id}/log made (read from the store, checked, redacted for a "
                                  "spectator); a line made once is served from memory after (server/logs.py).",

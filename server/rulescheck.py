@@ -52,7 +52,13 @@ async def check(store: Store, meta: GameMeta, with_secret: bool = True, target: 
     that cannot be read at all."""
     newest = events.games.load(meta.rules, target)
     stored = await store.read(meta.game_id)
+    secret = await store.secret(meta.game_id) if with_secret else None
+    return checked(meta.game_id, newest, stored, secret)
+
+
+def checked(game_id: str, newest: Any, stored: list, secret: str | None) -> RulesCheck:
+    """``check``'s work once the store is read: decode and re-decide every envelope (pure CPU, seconds for a
+    long log: ``GET .../rules`` runs it in a worker thread, ``server.audits.in_thread``)."""
     envelopes = [frames.decode_envelope(newest, item.envelope) for item in stored]
     game = rules_in_force(newest, envelopes)
-    secret = await store.secret(meta.game_id) if with_secret else None
-    return RulesCheck(meta.game_id, game, newest, audit_log(newest, envelopes, secret, follow=False), envelopes)
+    return RulesCheck(game_id, game, newest, audit_log(newest, envelopes, secret, follow=False), envelopes)

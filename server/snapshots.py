@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -134,36 +134,69 @@ async def save(store: Store, game_id: str, kept: list[tuple[int, str]]) -> None:
             return
 
 
-async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Callable[[int], None]) -> Any:
+async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Callable[[int], None],
+                   run: Callable[..., Awaitable[Any]] | None = None, undone: list | None = None) -> Any:
     """The state after ``seq``: the newest good snapshot at or before it, plus at most SNAPSHOT_EVERY - 1 folds
     (more only while sealed secrets delayed a snapshot, module docstring). Folded under the rules version
-    in force at the snapshot (``game_at``), then each version a RulesVersionChanged moves it to (CORE-3)."""
+    in force at the snapshot (``game_at``), then each version a RulesVersionChanged moves it to (CORE-3).
+
+    A log with an undo (CORE-4) takes no snapshots after it, so its state is folded from seq 1 by a Table:
+    whole-log work. ``run(work, *args)`` runs such work where it cannot hold the event loop (``GET
+    .../state`` gives a worker thread behind a gate, server/api.py); every step of at most SNAPSHOT_EVERY
+    envelopes runs here, every longer one through ``run`` (default: here too, as the CLI wants). Folded
+    from seq 1 for an undo, it appends ``seq`` to ``undone``: such a state costs as much the next time."""
     base, state = 0, None
     snapshot = await store.get_snapshot(game_id, seq)
     if snapshot is not None:
         base = snapshot[0]
         stored = await store.read(game_id, base - 1, seq)
-        envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
-        state = decode_state(game, snapshot[1], envelopes[0].hash) if envelopes and envelopes[0].seq == base else None
+        state, envelopes = await _off(run, len(stored), _from_snapshot, game, base, snapshot[1], stored)
         if state is None:
             log.warning("game %s: the snapshot at seq %d does not match its log; folding from the start", game_id, base)
             base = 0
-        else:
-            envelopes = envelopes[1:]
     if base == 0:
         stored = await store.read(game_id, 0, seq)
-        envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
+        envelopes = await _off(run, len(stored), _decoded, game, stored)
     game = await game_at(store, game, game_id, max(base, 1))
     kept: list[tuple[int, str]] = []
     try:
-        state = fold(game, envelopes, state, counted, kept, base)
+        if any(is_undo_event(envelope.event) for envelope in envelopes):  # fold would meet it: no fold twice
+            raise UndoInLog(f"seq {seq}: an undo before it folds from the whole log (CORE-4)")
+        state = await _off(run, len(envelopes), fold, game, envelopes, state, counted, kept, base)
     except UndoInLog:  # an undo needs the states before it: the whole log up to seq, folded by a Table
-        stored = await store.read(game_id, 0, seq)
-        envelopes = [frames.decode_envelope(game, item.envelope) for item in stored]
-        counted(len(envelopes))
-        return Table.restore(game, game_id, envelopes).state
+        if undone is not None:
+            undone.append(seq)
+        if base:  # only the envelopes after the snapshot were read
+            stored = await store.read(game_id, 0, seq)
+            envelopes = await _off(run, len(stored), _decoded, game, stored)
+        return await _off(run, len(envelopes), _restored, game, game_id, envelopes, counted)
     await save(store, game_id, kept)
     return state
+
+
+async def _off(run: Callable[..., Awaitable[Any]] | None, size: int, work: Callable[..., Any], *args: Any) -> Any:
+    """``work(*args)`` here if it spans at most SNAPSHOT_EVERY envelopes (or no ``run`` is given), else through ``run``."""
+    if run is None or size <= SNAPSHOT_EVERY:
+        return work(*args)
+    return await run(work, *args)
+
+
+def _decoded(game: Any, stored: list) -> list[Envelope]:
+    return [frames.decode_envelope(game, item.envelope) for item in stored]
+
+
+def _from_snapshot(game: Any, base: int, text: str, stored: list) -> tuple[Any, list[Envelope]]:
+    """The snapshot's state (None if it does not match its envelope) and the envelopes after it."""
+    envelopes = _decoded(game, stored)
+    if not envelopes or envelopes[0].seq != base:
+        return None, envelopes
+    state = decode_state(game, text, envelopes[0].hash)
+    return state, envelopes[1:] if state is not None else envelopes
+
+
+def _restored(game: Any, game_id: str, envelopes: list[Envelope], counted: Callable[[int], None]) -> Any:
+    counted(len(envelopes))
+    return Table.restore(game, game_id, envelopes).state
 
 
 class UndoInLog(LogError):
