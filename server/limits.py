@@ -6,6 +6,14 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 - ``max_frame_bytes``      — a client frame larger than this gets ``frame-too-large``; the socket stays open;
 - ``commands_per_second``  — per connection, a token bucket refilled at this rate holding at most
   ``command_burst``; a command beyond it gets ``rate-limited`` (with its id) and is not applied;
+- ``refusal_cost``         — tokens of that bucket a command the rules refused spends in all (an
+  accepted one spends 1; at most the whole burst): the bucket may go that far below zero, and the
+  connection's next command waits for it to refill (see "Refusals" below);
+- ``faults_per_minute``    — faulty frames one socket may send a minute (a bucket holding as many): a
+  frame that does not decode (``bad-frame``, ``frame-too-large``, ``unknown-frame``), a hello refused
+  (``bad-token``, ``bad-since``, ``already-greeted``), a chat message before a hello or with a stale
+  token (``hello-first``, ``bad-token``). The first one past the bound is answered as always, then
+  with ``too-many-faults``, and the socket is closed with 1008 (policy violation);
 - ``hello_timeout``        — seconds a socket may stay without a successful ``hello``; then it gets
   ``hello-timeout`` and is closed with 4010 (issue 12, finding 3);
 - ``connections_per_game`` — sockets on one game that hold no seat (not yet greeted, or spectators) in
@@ -33,6 +41,18 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.
+
+Refusals (issue 16, "Trust"): a refused command changes nothing, so the same frame can be sent again
+and again, and the dearest refusal measured costs ~6 ms of the loop's CPU (a Move into a pit on
+``bench.decide``'s largest skirmish map, 40 x 40 with 32 figures of speed 40, refused under SK-5
+after the whole movement search: 5.7-6.0 ms; ``python -m bench.costs --floods``). At one token each,
+200 a second on one socket took ~1.2 cores. At ``refusal_cost`` 40 a socket gets 5 refusals a
+second (after a burst of 10 from a full bucket): at most ~30 ms of CPU a second, 3 % of one core,
+~60 ms for the burst, whatever it sends. A person misclicking a few times a minute spends 40 of 400
+tokens each time, back in 0.2 s; the server's bots never go through this bucket, and the benches'
+players send only commands their folded state says are legal. Faulty frames cost 0.02-0.2 ms each
+(not JSON, 32-deep nesting, ``bad-since``, ``bad-token``); 20 a minute is ~4 ms of CPU a minute per
+socket, and a page never sends one.
 """
 
 from __future__ import annotations
@@ -49,6 +69,10 @@ WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009) withou
 # take only a fraction of a core.
 DEFAULT_COMMANDS_PER_SECOND = 200
 DEFAULT_COMMAND_BURST = 400
+# A refused command is as dear as the rules make it (up to ~6 ms, see above), and is refused again if
+# sent again: 40 tokens each lets one socket cost the loop at most 5 refusals a second.
+DEFAULT_REFUSAL_COST = 40
+DEFAULT_FAULTS_PER_MINUTE = 20  # a page never sends a faulty frame; a client being written may, a few
 DEFAULT_CONNECTIONS_PER_GAME = 64
 DEFAULT_GAMES_PER_SERVER = 10_000
 DEFAULT_HELLO_TIMEOUT = 10  # seconds; a page says hello within milliseconds of opening its socket
@@ -70,6 +94,10 @@ SETTINGS = (
     ("commands_per_second", "CHRONICLE_COMMANDS_PER_SECOND", "--commands-per-second",
      "commands per second one connection may sustain"),
     ("command_burst", "CHRONICLE_COMMAND_BURST", "--command-burst", "commands one connection may send at once"),
+    ("refusal_cost", "CHRONICLE_REFUSAL_COST", "--refusal-cost",
+     "commands' worth of its connection's rate one command the rules refused spends"),
+    ("faults_per_minute", "CHRONICLE_FAULTS_PER_MINUTE", "--faults-per-minute",
+     "faulty frames one socket may send a minute before it is closed"),
     ("connections_per_game", "CHRONICLE_CONNECTIONS_PER_GAME", "--connections-per-game",
      "sockets on one game in this process"),
     ("games_per_server", "CHRONICLE_GAMES_PER_SERVER", "--games-per-server", "games open at once in this process"),
@@ -104,6 +132,7 @@ class Limits:
     def __init__(
         self, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         commands_per_second: int = DEFAULT_COMMANDS_PER_SECOND, command_burst: int = DEFAULT_COMMAND_BURST,
+        refusal_cost: int = DEFAULT_REFUSAL_COST, faults_per_minute: int = DEFAULT_FAULTS_PER_MINUTE,
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
         hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
         connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
@@ -114,6 +143,8 @@ class Limits:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
         self.command_burst = command_burst
+        self.refusal_cost = refusal_cost
+        self.faults_per_minute = faults_per_minute
         self.connections_per_game = connections_per_game
         self.games_per_server = games_per_server
         self.hello_timeout = hello_timeout
@@ -182,16 +213,47 @@ class TokenBucket:
 
 
 class CommandRate(TokenBucket):
-    """One connection's token bucket: ``allow()`` is False once it sent more than the limits let it."""
+    """One connection's token bucket: ``allow()`` is False once it sent more than the limits let it.
+
+    ``allow()`` lets a command in for one token; ``refused()``, once the rules refused it, spends the
+    rest of its ``refusal_cost`` (at most the whole burst), down to below zero: the next command waits
+    until the bucket is back to one token, so refusals are ``commands_per_second / cost`` a second at most.
+    """
+
+    __slots__ = ("cost",)
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        TokenBucket.__init__(self, limits.commands_per_second, 1, limits.command_burst, clock)
+        self.cost = min(limits.refusal_cost, limits.command_burst)
+
+    def refused(self) -> None:
+        self.tokens -= self.cost - 1
+
+    def refusal(self) -> str:
+        return (f"more than {self.amount} commands per second (bursts of {self.burst}, a command the rules "
+                f"refused counting as {self.cost}) on one connection: this command was not applied; resend it "
+                f"with the same id")
+
+
+# The answers that count as faults (``FaultRate``): a frame that does not decode, a hello refused, chat
+# before a hello or with a stale token. Not the command ladder's (each command spent a token already),
+# nor what a person may type into the chat box (``chat-too-long`` and the like: the chat rate's).
+FAULTS = frozenset({"bad-frame", "frame-too-large", "unknown-frame", "bad-token", "bad-since", "already-greeted",
+                    "hello-first"})
+
+
+class FaultRate(TokenBucket):
+    """One socket's faulty frames (``faults_per_minute`` a minute, as many at once): ``allow()`` is False
+    for the first one past the bound, and the socket is then closed (``too-many-faults``, 1008)."""
 
     __slots__ = ()
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        TokenBucket.__init__(self, limits.commands_per_second, 1, limits.command_burst, clock)
+        TokenBucket.__init__(self, limits.faults_per_minute, 60, limits.faults_per_minute, clock)
 
     def refusal(self) -> str:
-        return (f"more than {self.amount} commands per second (bursts of {self.burst}) on one connection: "
-                f"this command was not applied; resend it with the same id")
+        return (f"more than {self.amount} faulty frames a minute on one socket (frames that do not decode, "
+                f"hellos refused, chat before a hello): closing it (1008, policy violation)")
 
 
 class CreationRate:
