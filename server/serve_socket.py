@@ -2,9 +2,10 @@
 
 ``serve_socket`` checks the page's origin (``Rooms.origin_allowed``) before the upgrade, enters
 the game's Room (``server/rooms.py``), admits the socket among the game's and its address's
-sockets, enforces the hello deadline, the command rate (a command the rules refused spends
-``refusal_cost`` of it) and the bound on faulty frames (``too-many-faults``, close 1008), and hands
-hellos, commands and chat messages to the Room (``server/room.py``), whose guard ladders answer them.
+sockets, enforces the hello deadline, the command rate (and its seat's budget of commands the
+rules refused: ``Rooms.refusals``) and the bound on faulty frames (``too-many-faults``, close 1008),
+and hands hellos, commands and chat messages to the Room (``server/room.py``), whose guard ladders
+answer them.
 """
 
 from __future__ import annotations
@@ -137,8 +138,14 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                     break
             elif not rate.allow():
                 connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
+                if faulted("rate-limited"):
+                    break
+            elif connection.seat is not None and not rooms.refusals.allow(game_id, connection.seat):
+                connection.send(frames.error_frame("rate-limited", rooms.refusals.refusal(connection.seat), frame.id))
+                if faulted("rate-limited"):
+                    break
             elif await room.command(connection, frame) == "rejected":
-                rate.refused()  # the same refusal may be asked again at once: it costs more than an accepted command
+                rooms.refusals.refused(game_id, connection.seat)  # asked again at once, it would cost as much
     except StoreError:
         pass  # the room could not reload and has closed its connections
     finally:

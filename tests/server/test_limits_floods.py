@@ -2,9 +2,10 @@
 
 A refused command changes nothing, so it can be sent again and again, and the rules may search a
 whole board before they refuse it (~6 ms on bench.decide's largest skirmish map): it spends
-``refusal_cost`` tokens of its connection's command bucket, an accepted one 1. A frame that never
-reaches the guard ladder (it does not decode, or a hello is refused) costs little but was not
-counted at all: ``faults_per_minute`` of them on one socket, and the one after is followed by
+``refusal_cost`` tokens of its seat's budget (``RefusalRate``, over all the seat's sockets, new ones
+too), an accepted command 1 token of its connection's bucket. A frame that never reaches the rules
+(it does not decode, a hello is refused, a command past the rate) costs little but was not counted
+at all: ``faults_per_minute`` of them on one socket, and the one after is followed by
 ``too-many-faults`` and the close 1008. One real server with small bounds (server/limits.py).
 """
 
@@ -17,7 +18,7 @@ import pytest
 import websockets
 
 from server.connection import CLOSE_POLICY_VIOLATION
-from server.limits import CommandRate, FaultRate, Limits
+from server.limits import FaultRate, Limits, RefusalRate
 from tests.server.client import Client, run
 from tests.server_fixture import create_game, server_fixture
 
@@ -48,9 +49,9 @@ async def closed_with(socket) -> int:
     return closed.value.rcvd.code
 
 
-def test_rate_a_refused_command_spends_refusal_cost_tokens_an_accepted_one_one(flood_server):
-    """12 refused commands at once on a bucket of 40: the rules answer 4 (SK-5-like refusals cost 10 each),
-    the other 8 are rate-limited with their ids; 30 answers that are acks, on another socket, all pass."""
+def test_rate_a_refused_command_spends_refusal_cost_of_its_seats_budget_an_accepted_one_one(flood_server):
+    """9 refused commands at once on a budget of 40: the rules answer 4 (refusals cost 10 each), the other 5
+    are rate-limited with their ids; on another seat, 30 answers that are acks all pass."""
     server = flood_server
 
     async def main():
@@ -58,45 +59,72 @@ def test_rate_a_refused_command_spends_refusal_cost_tokens_an_accepted_one_one(f
         seats = await Client.join_seats(server.ws_url, game)
         red, blue = seats["red"], seats["blue"]
         head = red.head
-        # Check: blue is not on turn, so each Pass is refused by the rules; 4 spend the 40 tokens.
-        for number in range(12):
+        # Check: blue is not on turn, so each Pass is refused by the rules (MV-C3); 4 spend the 40 tokens.
+        for number in range(9):
             await blue.send(command(f"b-{number}"))
-        got = await answers(blue, 12)
+        got = await answers(blue, 9)
         assert [answer["type"] for answer in got[:4]] == ["rejected"] * 4, got
         assert all(answer["rule"] and answer["reason"] for answer in got[:4]), got
         limited = got[4:]
         assert [(answer.get("code"), answer.get("id")) for answer in limited] == \
-            [("rate-limited", f"b-{number}") for number in range(4, 12)], limited
-        assert all(f"counting as {COST}" in answer["message"] and "resend" in answer["message"] for answer in limited)
-        # Check: nothing was applied, and red's connection has a bucket of its own.
+            [("rate-limited", f"b-{number}") for number in range(4, 9)], limited
+        assert all("seat blue sent more commands the rules refused" in answer["message"]
+                   and f"counts as {COST}" in answer["message"] and "resend" in answer["message"] for answer in limited)
+        # Check: nothing was applied, and red's budget is its own.
         moved = await red.command("r-1", *MOVE_RED)
         assert moved["type"] == "ack" and moved["first"] == head + 1, moved
-        # Check: answers that are acks (the same id again: its earlier ack, CORE idempotence) cost 1 each.
+        # Check: answers that are acks (the same id again: its earlier ack) cost 1 each, of the connection's bucket.
         for _ in range(30):
             await red.send(command("r-1", *MOVE_RED))
         again = await answers(red, 30)
         assert all(answer["type"] == "ack" and answer["first"] == head + 1 for answer in again), again
-        # Check: blue's socket is still open (refusals are not faults) and folds red's move.
+        # Check: blue's socket is still open (5 faults, its bound) and folds red's move.
         await blue.events_until(moved["last"])
 
     run(main())
 
 
-def test_rate_refusals_go_into_debt_so_sustained_refusals_are_rate_over_cost(flood_server):
-    """After the burst, one token back lets one refused command in, which leaves the bucket 9 below zero:
-    the next command is rate-limited at once, though a token would have let an accepted one in."""
+def test_rate_the_refusal_budget_is_the_seats_over_its_sockets_and_goes_into_debt(flood_server):
+    """A new socket of the same seat starts with the budget its last one left (none), and after one token
+    back one refused command gets in and leaves the budget 9 below zero: the next one is rate-limited."""
+    server = flood_server
+
+    async def main():
+        game = create_game(server.base_url, "mecha/sample")
+        blue_token = game["seats"]["blue"]["token"]
+        blue = await Client.join(server.ws_url, game["game"], blue_token)
+        for number in range(BURST // COST):
+            await blue.send(command(f"b-{number}"))
+        assert [answer["type"] for answer in await answers(blue, BURST // COST)] == ["rejected"] * (BURST // COST)
+        await blue.close()
+        # Check: reconnecting does not refill it; nor does a second socket of the seat.
+        again = await Client.join(server.ws_url, game["game"], blue_token)
+        other = await Client.join(server.ws_url, game["game"], blue_token)
+        for client in (again, other):
+            refused = await client.command("b-new", "Pass")
+            assert refused.get("code") == "rate-limited" and refused["id"] == "b-new", refused
+        await asyncio.sleep(1.3)  # one token back (1 a second)
+        assert (await again.command("b-late", "Pass"))["type"] == "rejected"
+        refused = await other.command("b-later", "Pass")
+        assert refused.get("code") == "rate-limited" and refused["id"] == "b-later", refused
+
+    run(main())
+
+
+def test_rate_a_socket_sending_on_past_rate_limited_is_closed_with_1008(flood_server):
+    """``rate-limited`` is a fault: the 6th (FAULTS 5) is followed by too-many-faults and the close, so a
+    flood of refused commands cannot go on as a flood of cheap answers (~25,000 a second took 46 % of a core)."""
     server = flood_server
 
     async def main():
         game = create_game(server.base_url, "mecha/sample")
         blue = await Client.join(server.ws_url, game["game"], game["seats"]["blue"]["token"])
-        for number in range(BURST // COST):
+        for number in range(BURST // COST + FAULTS + 3):
             await blue.send(command(f"b-{number}"))
-        assert [answer["type"] for answer in await answers(blue, BURST // COST)] == ["rejected"] * (BURST // COST)
-        await asyncio.sleep(1.3)  # one token back (1 a second)
-        assert (await blue.command("b-late", "Pass"))["type"] == "rejected"
-        refused = await blue.command("b-later", "Pass")
-        assert refused.get("code") == "rate-limited" and refused["id"] == "b-later", refused
+        got = await answers(blue, BURST // COST + FAULTS + 2)
+        assert [answer.get("code", answer["type"]) for answer in got] == \
+            ["rejected"] * (BURST // COST) + ["rate-limited"] * (FAULTS + 1) + ["too-many-faults"], got
+        assert await closed_with(blue.socket) == CLOSE_POLICY_VIOLATION
 
     run(main())
 
@@ -150,6 +178,24 @@ def test_faults_after_hello_close_a_seats_socket_and_no_other(flood_server):
     run(main())
 
 
+def test_faults_chat_past_its_rate_counts_and_closes_the_socket_with_1008(flood_server):
+    """5 chat messages pass (chat_burst), then chat-rate-limited is a fault: the 6th is followed by
+    too-many-faults and the close, and nothing more was kept."""
+    server = flood_server
+
+    async def main():
+        game = create_game(server.base_url, "mecha/sample")
+        red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
+        for number in range(5 + FAULTS + 2):
+            await red.send({"type": "chat", "text": f"line {number}"})
+        got = [await red.answer() for _ in range(5 + FAULTS + 2)]
+        assert [answer.get("code", answer["type"]) for answer in got] == \
+            ["chat"] * 5 + ["chat-rate-limited"] * (FAULTS + 1) + ["too-many-faults"], got
+        assert await closed_with(red.socket) == CLOSE_POLICY_VIOLATION
+
+    run(main())
+
+
 def test_faults_command_answers_before_the_rules_spend_the_command_rate_not_the_fault_bound(flood_server):
     """A spectator's commands (``spectator``) and unknown commands are the command ladder's: each spends one
     token of the command bucket, and 8 of them (more than the fault bound) leave the socket open."""
@@ -169,25 +215,35 @@ def test_faults_command_answers_before_the_rules_spend_the_command_rate_not_the_
     run(main())
 
 
-def test_command_rate_refused_spends_the_cost_and_at_most_the_burst():
+def test_refusal_rate_spends_the_cost_per_seat_and_at_most_the_burst():
     now = [0.0]
-    rate = CommandRate(Limits(commands_per_second=10, command_burst=30, refusal_cost=12), clock=lambda: now[0])
-    assert rate.allow()
-    rate.refused()  # 12 in all
-    assert rate.tokens == 18
-    assert rate.allow() and rate.allow()
-    rate.refused()
-    rate.refused()
-    assert rate.tokens == -6 and not rate.allow()  # in debt: even an accepted command waits
+    refusals = RefusalRate(Limits(commands_per_second=10, command_burst=30, refusal_cost=12), clock=lambda: now[0])
+    assert refusals.allow("g-1", "red")
+    refusals.refused("g-1", "red")
+    refusals.refused("g-1", "red")
+    assert refusals.tokens("g-1", "red") == 6 and refusals.allow("g-1", "red")
+    refusals.refused("g-1", "red")
+    assert refusals.tokens("g-1", "red") == -6 and not refusals.allow("g-1", "red")  # in debt: every command waits
+    assert refusals.allow("g-1", "blue") and refusals.allow("g-2", "red")  # another seat, another game
     now[0] = 0.65  # 6.5 tokens back: 0.5
-    assert not rate.allow()
+    assert not refusals.allow("g-1", "red")
     now[0] = 0.75
-    assert rate.allow()
-    small = CommandRate(Limits(commands_per_second=5, command_burst=5, refusal_cost=40), clock=lambda: now[0])
-    assert small.cost == 5 and small.allow()
-    small.refused()
-    assert small.tokens == 0  # the whole burst, never more: one second of the rate buys it back
-    assert "counting as 5" in small.refusal()
+    assert refusals.allow("g-1", "red")
+    small = RefusalRate(Limits(commands_per_second=5, command_burst=5, refusal_cost=40), clock=lambda: now[0])
+    assert small.cost == 5
+    small.refused("g-1", "red")
+    assert small.tokens("g-1", "red") == 0  # the whole burst, never more: one second of the rate buys it back
+    assert "counts as 5" in small.refusal("red") and "in 1000 ms" in small.refusal("red")
+
+
+def test_refusal_rate_forgets_seats_whose_budget_is_full_again():
+    now = [0.0]
+    refusals = RefusalRate(Limits(commands_per_second=100, command_burst=100, refusal_cost=10), clock=lambda: now[0])
+    for number in range(4096):
+        refusals.refused(f"g-{number}", "red")
+    now[0] = 1.0  # every one of them full again
+    refusals.refused("g-last", "red")
+    assert list(refusals.buckets) == [("g-last", "red")]
 
 
 def test_fault_rate_refills_by_the_minute():
