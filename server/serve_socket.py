@@ -90,6 +90,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         """Count an answer that is a fault; past the bound, say so and close: True when closed."""
         if code not in FAULTS or faults.allow():
             return False
+        rooms.metrics.rejections.labels("too-many-faults").inc()
         connection.send(frames.error_frame("too-many-faults", faults.refusal()))
         connection.close(CLOSE_POLICY_VIOLATION)
         return True
@@ -137,10 +138,12 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                 if faulted(await room.chat(connection, frame, chat_rate, rooms.limits)):
                     break
             elif not rate.allow():
+                rooms.metrics.rejections.labels("rate-limited").inc()
                 connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
                 if faulted("rate-limited"):
                     break
             elif connection.seat is not None and not rooms.refusals.allow(game_id, connection.seat):
+                rooms.metrics.rejections.labels("rate-limited").inc()
                 connection.send(frames.error_frame("rate-limited", rooms.refusals.refusal(connection.seat), frame.id))
                 if faulted("rate-limited"):
                     break

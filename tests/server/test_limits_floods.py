@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import urllib.request
 
 import pytest
 import websockets
@@ -127,6 +129,12 @@ def test_rate_a_socket_sending_on_past_rate_limited_is_closed_with_1008(flood_se
         assert await closed_with(blue.socket) == CLOSE_POLICY_VIOLATION
 
     run(main())
+    # Check: an operator sees both in /metrics (server/metrics.py, docs/scaling.md).
+    with urllib.request.urlopen(f"{server.base_url}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    counted = {code: float(value) for code, value in
+               re.findall(r'^chronicle_rejections_total\{code="([a-z-]+)"\} (\S+)$', text, re.MULTILINE)}
+    assert counted.get("rate-limited", 0) >= FAULTS + 1 and counted.get("too-many-faults", 0) >= 1, counted
 
 
 def test_faults_before_hello_close_the_socket_with_1008_past_faults_per_minute(flood_server):
