@@ -330,7 +330,7 @@ class Room:
 
     async def command(self, connection: Connection, frame: Command) -> str | None:
         """The guard ladder, then the answer sent; its code: None for an ack, ``rejected`` for the rules'
-        refusal (which costs its connection more of its rate: ``server/limits.py``), else the error's."""
+        refusal (which spends the seat's budget of refusals: ``server.limits.RefusalRate``), else the error's."""
         received = time.perf_counter()
         self.metrics.commands.inc()
         # 1. frame
