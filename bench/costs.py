@@ -28,8 +28,11 @@ process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, over its threa
   of the longest finished game of the built-in one that fits the import's bounds (5,000 lines,
   1 MiB), posted ``--again`` times more: those answer 409 ``game-exists`` before any audit;
 * ``--floods``: one socket's frames sent at once: a seat's refused command (a Move into a pit on
-  ``bench.decide``'s largest skirmish map, refused after the whole movement search), and faults
-  before the hello (not JSON, deep nesting, ``bad-since``, ``bad-token``).
+  ``bench.decide``'s largest skirmish map, refused after the whole movement search), once 300 at
+  at once, then for ``SUSTAINED`` seconds 20 at a time on a new socket each time, a spectator
+  holding the game in memory (the server's CPU as a share of one core: what ``refusal_cost`` bounds),
+  and faults before the hello (not JSON, deep nesting, ``bad-since``,
+  ``bad-token``), sent until answered or the socket is closed (``faults_per_minute``).
 
 While each request runs, a thread here asks ``/healthz`` every 20 ms on one kept-alive connection;
 the slowest answer says where the work ran: as long as the request, on the event loop (every game
@@ -444,16 +447,18 @@ def creations(bench: Bench, names: list, seed: int, again: int, with_import: boo
 
 
 FLOOD = 300  # frames a flood sends on one socket, without waiting (the command burst allows 400)
+SUSTAINED = 5.0  # seconds a sustained flood of refused commands runs
 
 
 async def _socket_flood(bench: Bench, url: str, token: str | None, setup: list, flood: list) -> str:
     """Say hello, send ``setup`` (answered one by one), then time ``flood`` sent at once until every
-    frame of it is answered (an error, a rejection, an ack); the answers' codes, counted."""
+    frame of it is answered (an error, a rejection, an ack) or the socket is closed (past its fault
+    bound, server/limits.py); the answers' codes, counted."""
     async with websockets.connect(url, max_size=2**24) as socket:
         await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
+        done: dict = {}
 
-        async def answers(count: int) -> dict:
-            codes: dict = {}
+        async def answers(count: int) -> None:
             while count:
                 frame = json.loads(await asyncio.wait_for(socket.recv(), 60))
                 if type(frame) is list:
@@ -464,19 +469,21 @@ async def _socket_flood(bench: Bench, url: str, token: str | None, setup: list, 
                     continue
                 else:
                     code = frame.get("code") or frame.get("rule") or frame.get("type")
-                codes[code] = codes.get(code, 0) + 1
+                done[code] = done.get(code, 0) + 1
                 count -= 1
-            return codes
 
         for frame in setup:
             await socket.send(json.dumps(frame))
             await answers(1)
-        done: dict = {}
+        done.clear()
 
         async def run() -> None:
-            for frame in flood:
-                await socket.send(frame if isinstance(frame, str) else json.dumps(frame))
-            done.update(await answers(len(flood)))
+            try:
+                for frame in flood:
+                    await socket.send(frame if isinstance(frame, str) else json.dumps(frame))
+                await answers(len(flood))
+            except websockets.ConnectionClosed as error:
+                done[f"closed {error.rcvd.code if error.rcvd else None}"] = 1
 
         loop = asyncio.get_running_loop()
         cpu, wall, slowest, _ = await loop.run_in_executor(None, bench.measured,
@@ -488,9 +495,13 @@ async def _socket_flood(bench: Bench, url: str, token: str | None, setup: list, 
 def floods(bench: Bench) -> None:
     """What one socket can make the loop do per frame: the costliest refusal found, and cheap faults."""
     import bench.decide as decide
+    from server.limits import Limits
 
+    limits = Limits()
     base = bench.server.base_url
-    print("\n== One socket's frames, sent at once (commands are limited to 200/s, bursts of 400; faults are not)")
+    print(f"\n== One socket's frames, sent at once (commands are limited to {limits.commands_per_second}/s, "
+          f"bursts of {limits.command_burst}, a refused one counting as {limits.refusal_cost}; faulty frames to "
+          f"{limits.faults_per_minute} a minute, then too-many-faults and the close)")
     body = json.dumps({"scenario": decide.largest_skirmish()}).encode()
     created = json.loads(urllib.request.urlopen(urllib.request.Request(
         base + "/api/games", data=body, headers={"content-type": "application/json"})).read())
@@ -503,6 +514,8 @@ def floods(bench: Bench) -> None:
              for n in range(FLOOD)]
     print("skirmish largest, seat red: Move f0 into a pit (SK-5)  ",
           asyncio.run(_socket_flood(bench, url, red, setup, moves)), flush=True)
+    print(f"  the same for {SUSTAINED:.0f} s, 20 at once on a new socket each time  ",
+          asyncio.run(_reconnect_flood(bench, url, red, moves[:20], SUSTAINED)), flush=True)
     cheap = [("not JSON", ["x" * 100] * FLOOD),
              ("8 KiB frames nested 32 deep", ['{"type":"chat","text":' + "[" * 31 + "0" + "]" * 31 + "}" + " " * 8000]
               * FLOOD),
@@ -512,23 +525,73 @@ def floods(bench: Bench) -> None:
         print(f"skirmish largest, before hello: {label:40s}", asyncio.run(_unhello_flood(bench, url, flood)), flush=True)
 
 
+async def _reconnect_flood(bench: Bench, url: str, token: str, flood: list, seconds: float) -> str:
+    """For ``seconds``: a socket says hello with ``token``, sends ``flood`` at once, reads the answers (or
+    until it is closed), closes; again. A spectator holds the game in memory meanwhile (else each socket
+    would load it again). The server's CPU as a share of one core."""
+    codes: dict = {}
+    sockets = [0]
+    watcher = await websockets.connect(url, max_size=2**24)
+    await watcher.send(json.dumps({"type": "hello", "since": 0, "token": None}))
+    await watcher.recv()  # the welcome: the game is in memory
+
+    async def one() -> None:
+        async with websockets.connect(url, max_size=2**24) as socket:
+            await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
+            for frame in flood:
+                await socket.send(json.dumps(frame))
+            count = len(flood)
+            try:
+                while count:
+                    frame = json.loads(await asyncio.wait_for(socket.recv(), 60))
+                    if type(frame) is list or frame.get("type") in ("welcome", "chat-history"):
+                        continue
+                    code = frame.get("code") or frame.get("rule")
+                    codes[code] = codes.get(code, 0) + 1
+                    count -= 1
+            except websockets.ConnectionClosed:
+                codes["closed"] = codes.get("closed", 0) + 1
+        sockets[0] += 1
+
+    async def run() -> None:
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until:
+            await one()
+
+    loop = asyncio.get_running_loop()
+    try:
+        cpu, wall, slowest, _ = await loop.run_in_executor(
+            None, bench.measured, lambda: asyncio.run_coroutine_threadsafe(run(), loop).result())
+    finally:
+        await watcher.close()
+    return (f"{cpu / wall * 100:.1f} % of a core ({cpu:.0f} ms CPU in {wall:.0f} ms wall, {sockets[0]} sockets, "
+            f"healthz {slowest:.0f} ms) answers {codes}")
+
+
 async def _unhello_flood(bench: Bench, url: str, flood: list) -> str:
-    """``flood`` on a socket that has not said hello (each frame is answered with an error)."""
+    """``flood`` on a socket that has not said hello (each frame is answered with an error), until every
+    frame is answered or the server closes the socket (past its fault bound)."""
     async with websockets.connect(url, max_size=2**24) as socket:
         codes: dict = {}
+        closed: list = []
 
         async def run() -> None:
-            for frame in flood:
-                await socket.send(frame if isinstance(frame, str) else json.dumps(frame))
-            while sum(codes.values()) < len(flood):
-                frame = json.loads(await asyncio.wait_for(socket.recv(), 60))
-                codes[frame.get("code")] = codes.get(frame.get("code"), 0) + 1
+            try:
+                for frame in flood:
+                    await socket.send(frame if isinstance(frame, str) else json.dumps(frame))
+                while sum(codes.values()) < len(flood):
+                    frame = json.loads(await asyncio.wait_for(socket.recv(), 60))
+                    codes[frame.get("code")] = codes.get(frame.get("code"), 0) + 1
+            except websockets.ConnectionClosed as error:
+                closed.append(error.rcvd.code if error.rcvd is not None else None)
 
         loop = asyncio.get_running_loop()
         cpu, wall, slowest, _ = await loop.run_in_executor(None, bench.measured,
                                                            lambda: asyncio.run_coroutine_threadsafe(run(), loop).result())
-        return (f"{cpu / len(flood):6.2f} ms CPU per frame ({cpu:.0f} ms for {len(flood)}, {wall:.0f} ms wall, "
-                f"healthz {slowest:.0f} ms) answers {codes}")
+        answered = sum(codes.values())
+        ending = f", closed {closed[0]} after {answered} answers" if closed else ""
+        return (f"{cpu / len(flood):6.2f} ms CPU per frame sent ({cpu:.0f} ms for {len(flood)}, {wall:.0f} ms wall, "
+                f"healthz {slowest:.0f} ms) answers {codes}{ending}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,7 +34,8 @@ CLOSE_NO_SUCH_GAME = 4004  # the URL names no game in the store
 CLOSE_TOO_SLOW = 4008  # the client's send queue overflowed: it read too slowly
 CLOSE_HELLO_TIMEOUT = 4010  # no successful hello within the hello timeout (server/limits.py)
 CLOSE_EVICTED = 4011  # made room for a newer socket, a seat, or another game (see the error frame)
-CLOSE_FORBIDDEN_ORIGIN = 1008  # before the upgrade: uvicorn answers it with HTTP 403
+CLOSE_POLICY_VIOLATION = 1008  # too many faulty frames on one socket (``too-many-faults``, server/limits.py)
+CLOSE_FORBIDDEN_ORIGIN = CLOSE_POLICY_VIOLATION  # before the upgrade: uvicorn answers it with HTTP 403
 
 SEND_QUEUE_LIMIT = 256  # queued items (one per command, or one catch-up batch) per connection
 

@@ -6,6 +6,16 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 - ``max_frame_bytes``      — a client frame larger than this gets ``frame-too-large``; the socket stays open;
 - ``commands_per_second``  — per connection, a token bucket refilled at this rate holding at most
   ``command_burst``; a command beyond it gets ``rate-limited`` (with its id) and is not applied;
+- ``refusal_cost``         — tokens a command the rules refused spends of its seat's budget of refusals
+  (``RefusalRate``: per game and seat in this process, over all the seat's sockets, a bucket like a
+  connection's, ``commands_per_second`` tokens a second holding at most ``command_burst``; at most the
+  whole burst); the budget may go that far below zero, and while it holds less than one token the
+  seat's commands get ``rate-limited`` (see "Refusals" below);
+- ``faults_per_minute``    — faulty frames one socket may send a minute (a bucket holding as many):
+  ``FAULTS``, answers that cost the server little and can be asked again at once (a frame that does not
+  decode, a hello refused, a command past the rate, a chat message refused before the game's own chat
+  bounds). The first one past the bound is answered as always, then with ``too-many-faults``, and the
+  socket is closed with 1008 (policy violation);
 - ``hello_timeout``        — seconds a socket may stay without a successful ``hello``; then it gets
   ``hello-timeout`` and is closed with 4010 (issue 12, finding 3);
 - ``connections_per_game`` — sockets on one game that hold no seat (not yet greeted, or spectators) in
@@ -33,6 +43,27 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.
+
+Refusals (issue 16, "Trust"): a refused command changes nothing, so the same frame can be sent again
+and again, and the dearest refusal measured costs ~6 ms of the loop's CPU (a Move into a pit on
+``bench.decide``'s largest skirmish map, 40 x 40 with 32 figures of speed 40, refused under SK-5
+after the whole movement search: 5.5-6.0 ms; ``python -m bench.costs --floods``). At one token of
+the connection's bucket each, one socket took a whole core (97 % for 5 s, 900 refusals). At
+``refusal_cost`` 40 a seat gets 5 refusals a second after a burst of 10: at most ~30 ms of CPU a
+second, 3 % of one core (~60 ms for the burst), however many sockets it opens, one after another or
+at once (measured: 25 refusals in 5 s from 1,206 sockets). The budget is the seat's, not the
+connection's, because a new socket's bucket starts full: per connection, a stranger reconnecting in
+a loop would get 10 refusals a socket. A person misclicking a few times a minute spends 40 of 400 tokens
+each time, back in 0.2 s; the server's bots never go through these buckets (``Room.submit``), and the
+benches' players send only commands their folded state says are legal.
+
+Faults: a frame answered without reaching the rules costs 0.02-0.15 ms (not JSON, 32-deep
+nesting, ``bad-since``, ``bad-token``), and nothing counted them: ~20,000 a second would take a
+core. ``rate-limited`` is one of them, or a flood of refused commands would go on as a flood of
+rate-limited answers (25,000 a second, 46 % of a core, when only refusals were counted). 20 a
+minute is ~3 ms of CPU a minute per socket, and a page never sends one. What is left is the
+socket itself: opening one, its hello and its close cost ~1.7 ms here, and nothing bounds how fast
+one address opens them.
 """
 
 from __future__ import annotations
@@ -49,6 +80,10 @@ WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009) withou
 # take only a fraction of a core.
 DEFAULT_COMMANDS_PER_SECOND = 200
 DEFAULT_COMMAND_BURST = 400
+# A refused command is as dear as the rules make it (up to ~6 ms, see above), and is refused again if
+# sent again: 40 tokens each lets one seat cost the loop at most 5 refusals a second (RefusalRate).
+DEFAULT_REFUSAL_COST = 40
+DEFAULT_FAULTS_PER_MINUTE = 20  # a page never sends a faulty frame; a client being written may, a few
 DEFAULT_CONNECTIONS_PER_GAME = 64
 DEFAULT_GAMES_PER_SERVER = 10_000
 DEFAULT_HELLO_TIMEOUT = 10  # seconds; a page says hello within milliseconds of opening its socket
@@ -70,6 +105,10 @@ SETTINGS = (
     ("commands_per_second", "CHRONICLE_COMMANDS_PER_SECOND", "--commands-per-second",
      "commands per second one connection may sustain"),
     ("command_burst", "CHRONICLE_COMMAND_BURST", "--command-burst", "commands one connection may send at once"),
+    ("refusal_cost", "CHRONICLE_REFUSAL_COST", "--refusal-cost",
+     "commands' worth of its seat's rate one command the rules refused spends"),
+    ("faults_per_minute", "CHRONICLE_FAULTS_PER_MINUTE", "--faults-per-minute",
+     "faulty frames one socket may send a minute before it is closed"),
     ("connections_per_game", "CHRONICLE_CONNECTIONS_PER_GAME", "--connections-per-game",
      "sockets on one game in this process"),
     ("games_per_server", "CHRONICLE_GAMES_PER_SERVER", "--games-per-server", "games open at once in this process"),
@@ -104,6 +143,7 @@ class Limits:
     def __init__(
         self, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         commands_per_second: int = DEFAULT_COMMANDS_PER_SECOND, command_burst: int = DEFAULT_COMMAND_BURST,
+        refusal_cost: int = DEFAULT_REFUSAL_COST, faults_per_minute: int = DEFAULT_FAULTS_PER_MINUTE,
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
         hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
         connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
@@ -114,6 +154,8 @@ class Limits:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
         self.command_burst = command_burst
+        self.refusal_cost = refusal_cost
+        self.faults_per_minute = faults_per_minute
         self.connections_per_game = connections_per_game
         self.games_per_server = games_per_server
         self.hello_timeout = hello_timeout
@@ -192,6 +234,69 @@ class CommandRate(TokenBucket):
     def refusal(self) -> str:
         return (f"more than {self.amount} commands per second (bursts of {self.burst}) on one connection: "
                 f"this command was not applied; resend it with the same id")
+
+
+class RefusalRate:
+    """Commands the rules refused, per game and seat in this process: a bucket like a connection's
+    (``commands_per_second`` tokens a second, ``command_burst`` at most) from which a refusal spends
+    ``refusal_cost`` (at most the whole burst), down to below zero.
+
+    ``allow(game, seat)`` is False while the seat's bucket holds less than one token: its next command,
+    accepted or not, is ``rate-limited``. So the seat's refusals are ``commands_per_second / cost`` a second
+    at most (after a burst of ``command_burst / cost``), however many sockets it opens or reopens: a
+    connection's own bucket starts full, this one does not. Seats whose bucket is full again are
+    forgotten, so the table holds only recent refusers.
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = limits.commands_per_second
+        self.burst = limits.command_burst
+        self.cost = min(limits.refusal_cost, limits.command_burst)
+        self.clock = clock
+        self.buckets: dict[tuple[str, str], tuple[float, float]] = {}  # (game, seat) -> (tokens, when)
+
+    def tokens(self, game: str, seat: str) -> float:
+        held, when = self.buckets.get((game, seat), (float(self.burst), self.clock()))
+        return min(float(self.burst), held + (self.clock() - when) * self.rate)
+
+    def allow(self, game: str, seat: str) -> bool:
+        return (game, seat) not in self.buckets or self.tokens(game, seat) >= 1
+
+    def refused(self, game: str, seat: str) -> None:
+        now = self.clock()
+        self.buckets[(game, seat)] = (self.tokens(game, seat) - self.cost, now)
+        if len(self.buckets) > 4096:  # forget the seats that are back to a full bucket
+            full = [key for key, (held, when) in self.buckets.items() if held + (now - when) * self.rate >= self.burst]
+            for key in full:
+                del self.buckets[key]
+
+    def refusal(self, seat: str) -> str:
+        return (f"seat {seat} sent more commands the rules refused than this server takes (each counts as "
+                f"{self.cost} of the {self.rate} commands a second, bursts of {self.burst}): this command was not "
+                f"applied; resend it with the same id in {max(1, math.ceil(1000 * self.cost / self.rate))} ms")
+
+
+# The answers that count as faults (``FaultRate``), each cheap to send again at once: a frame that does
+# not decode, a hello refused, a command or chat message past its rate, chat refused before its rate.
+# Not the rules' refusals (``RefusalRate``), nor the command ladder's other answers (each command spent a
+# token of its connection's bucket already), nor the game's chat bounds (others' doing).
+FAULTS = frozenset({"bad-frame", "frame-too-large", "unknown-frame", "bad-token", "bad-since", "already-greeted",
+                    "rate-limited", "hello-first", "chat-empty", "chat-too-long", "chat-control-character",
+                    "chat-rate-limited"})
+
+
+class FaultRate(TokenBucket):
+    """One socket's faulty frames (``faults_per_minute`` a minute, as many at once): ``allow()`` is False
+    for the first one past the bound, and the socket is then closed (``too-many-faults``, 1008)."""
+
+    __slots__ = ()
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        TokenBucket.__init__(self, limits.faults_per_minute, 60, limits.faults_per_minute, clock)
+
+    def refusal(self) -> str:
+        return (f"more than {self.amount} faulty frames a minute on one socket (frames that do not decode, hellos "
+                f"refused, commands or chat past their rate): closing it (1008, policy violation)")
 
 
 class CreationRate:

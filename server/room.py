@@ -242,11 +242,12 @@ class Room:
 
     # --- hello ------------------------------------------------------------------------------------
 
-    async def hello(self, connection: Connection, frame: Hello) -> None:
+    async def hello(self, connection: Connection, frame: Hello) -> str | None:
+        """Greet the socket (the welcome, then what it misses); the code of the error it got instead, else None."""
         if connection.state is ConnectionState.GREETED:
             connection.send(frames.error_frame("already-greeted", f"this connection already said hello as "
                                                f"{_who(connection.seat)}; open another socket to change seat"))
-            return
+            return "already-greeted"
         seat = None
         if frame.token is not None:
             seat = seat_for_token(frame.token, self.meta.token_hashes)
@@ -254,17 +255,17 @@ class Room:
                 connection.send(frames.error_frame(
                     "bad-token", "the token matches no seat of this game; say hello again with a seat's token, "
                     "or with token null to watch"))
-                return
+                return "bad-token"
         async with self.lock:  # a consistent cut: nothing is broadcast between catch-up and joining
             if (await self.store.get_game(self.meta.game_id)).head != self.table.seq:
                 await self._reload_or_give_up(self.table.seq)  # another process wrote meanwhile
             head = self.table.seq
             if connection.state is not ConnectionState.AWAITING_HELLO:
-                return  # evicted or timed out while waiting for the lock: nothing left to greet
+                return None  # evicted or timed out while waiting for the lock: nothing left to greet
             if frame.since > head:
                 connection.send(frames.error_frame(
                     "bad-since", f"since {frame.since} is beyond the last seq {head} of this game"))
-                return
+                return "bad-since"
             connection.seat, connection.token = seat, frame.token
             connection.transition(ConnectionState.GREETED)
             welcome = frames.encode(frames.Welcome(self.meta.game_id, self.game.name, seat, head, self.started,
@@ -281,6 +282,7 @@ class Room:
                     task = asyncio.create_task(self._send_history(connection, history, seat))
                     self._history_tasks.add(task)
                     task.add_done_callback(self._history_tasks.discard)
+        return None
 
     async def _snapshot_join(self, seat: str | None) -> tuple[list[str], int] | None:
         """A long game's join from a snapshot (issue 16, docs/protocol.md): the ``snapshot`` frame and
@@ -335,64 +337,68 @@ class Room:
 
     # --- the guard ladder -------------------------------------------------------------------------
 
-    async def command(self, connection: Connection, frame: Command) -> None:
+    async def command(self, connection: Connection, frame: Command) -> str | None:
+        """The guard ladder, then the answer sent; its code: None for an ack, ``rejected`` for the rules'
+        refusal (which spends the seat's budget of refusals: ``server.limits.RefusalRate``), else the error's."""
         received = time.perf_counter()
         self.metrics.commands.inc()
         # 1. frame
         if connection.state is not ConnectionState.GREETED:
             self._refused("hello-first")
             connection.send(frames.error_frame("hello-first", "expected a hello frame before any command", frame.id))
-            return
+            return "hello-first"
         if frame.id.startswith(BOT_PREFIX):
             self._refused("reserved-id")
             connection.send(frames.error_frame("reserved-id", f"$.id: command ids beginning {BOT_PREFIX!r} mark the "
                                                f"server's bots; got {frame.id!r}", frame.id))
-            return
+            return "reserved-id"
         try:
             command = frames.build_command(self.game, frame)
         except FrameError as error:
             self._refused(error.code)
             connection.send(frames.error_frame(error.code, error.message, frame.id))
-            return
+            return error.code
         # 2. token
         if connection.token is not None and seat_for_token(connection.token, self.meta.token_hashes) != connection.seat:
             self._refused("bad-token")
             connection.send(frames.error_frame("bad-token", f"the token no longer matches seat {connection.seat}",
                                                frame.id))
-            return
+            return "bad-token"
         # 3. seat
         if connection.seat is None:
             self._refused("spectator")
             connection.send(frames.error_frame(
                 "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
-            return
+            return "spectator"
         async with self.lock:
-            reply = await self.submit(connection.seat, command, frame.id, received, connection)
+            reply, code = await self.answer(connection.seat, command, frame.id, received, connection)
         if reply is not None:  # None: the ack went in the events frame (wire.ACK_MARK)
             connection.send(reply)
         self.wake_bots()
+        return code
 
     # --- chat (never folded: server/chat.py) ----------------------------------------------------------
 
-    async def chat(self, connection: Connection, frame: Chat, rate: chat.ChatRate, limits: Limits) -> None:
+    async def chat(self, connection: Connection, frame: Chat, rate: chat.ChatRate, limits: Limits) -> str | None:
         """Its own guard ladder: greeted, token, text, the socket's rate, the game's rate, the game's cap;
-        then kept, then sent to the channel's sockets (the sender's copy is its acknowledgement)."""
+        then kept, then sent to the channel's sockets (the sender's copy is its acknowledgement). The code
+        of the error the socket got, else None."""
         if connection.state is not ConnectionState.GREETED:
             connection.send(frames.error_frame("hello-first", "expected a hello frame before any chat message"))
-            return
+            return "hello-first"
         if connection.token is not None and seat_for_token(connection.token, self.meta.token_hashes) != connection.seat:
             connection.send(frames.error_frame("bad-token", f"the token no longer matches seat {connection.seat}"))
-            return
+            return "bad-token"
         try:
             text = chat.normalise(frame.text)
         except FrameError as error:
             connection.send(frames.error_frame(error.code, error.message))
-            return
+            return error.code
         if not rate.allow():
             connection.send(frames.error_frame(
                 "chat-rate-limited", f"more than {rate.per_minute} chat messages a minute (bursts of {rate.burst}) "
                 f"on one connection: this one was not kept; try again in {rate.wait()} s"))
-            return
+            return "chat-rate-limited"
         if self.chat_rate is None:
             self.chat_rate = chat.ChatRate(limits.chat_game_per_minute, limits.chat_game_per_minute)
         if not self.chat_rate.allow():
@@ -400,7 +406,7 @@ class Room:
                 "chat-game-rate-limited", f"game {self.meta.game_id} took {limits.chat_game_per_minute} chat messages "
                 f"in the last minute, the limit of this server: this one was not kept; try again in "
                 f"{self.chat_rate.wait()} s"))
-            return
+            return "chat-game-rate-limited"
         channel = chat.channel_of(connection.seat)
         async with self.chat_lock:
             try:
@@ -409,13 +415,14 @@ class Room:
             except StoreError as error:
                 log.error("game %s: cannot keep a chat message: %s", self.meta.game_id, error)
                 connection.send(frames.error_frame("store-unavailable", f"the chat message was not kept: {error}"))
-                return
+                return "store-unavailable"
             if line is None:
                 connection.send(frames.error_frame(
                     "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages, the most this "
                     "server keeps for one game: this one was not kept"))
-                return
+                return "chat-full"
             self._send_chat(line)
+        return None
 
     def _send_chat(self, line: Any) -> None:
         """One message to the sockets of its channel, once per n (its own process's, or another's)."""
@@ -476,6 +483,12 @@ class Room:
         The caller holds ``self.lock``. ``received`` (perf_counter) times command-to-broadcast. With
         ``sender``, its copy of the command's events frame may carry the ack (``wire.ACK_MARK``): then
         the reply is None, there is nothing more to send it (docs/protocol.md)."""
+        return (await self.answer(seat, command, command_id, received, sender))[0]
+
+    async def answer(self, seat: str, command: Any, command_id: str, received: float | None = None,
+                     sender: Connection | None = None) -> tuple[str | None, str | None]:
+        """``submit``'s reply frame, and its code: None for an ack, ``rejected`` for the rules' refusal,
+        else the error's (``id-taken``, ``internal-error``, ``store-unavailable``)."""
         for _attempt in range(CONFLICT_RETRIES):
             # 4. repeated command id
             earlier = self.table.by_command.get(command_id)
@@ -483,8 +496,10 @@ class Room:
                 if earlier[0].seat != seat:
                     self._refused("id-taken")
                     return frames.error_frame("id-taken", f"command id {command_id!r} was already used by seat "
-                                              f"{earlier[0].seat} in this game; ids must be unique per game", command_id)
-                return frames.encode(frames.Ack(command_id, earlier[0].seq, self.table.caused_upto(earlier[-1].seq)))
+                                              f"{earlier[0].seat} in this game; ids must be unique per game",
+                                              command_id), "id-taken"
+                return frames.encode(frames.Ack(command_id, earlier[0].seq,
+                                                self.table.caused_upto(earlier[-1].seq))), None
             # 5. decide
             head = self.table.seq
             before = self.table.state
@@ -495,7 +510,7 @@ class Room:
                 await self._reload_or_give_up(head)
                 self._refused("internal-error")
                 return frames.error_frame("internal-error", f"the server failed to decide this command: "
-                                          f"{type(error).__name__}: {error}", command_id)
+                                          f"{type(error).__name__}: {error}", command_id), "internal-error"
             if isinstance(result, Rejection):
                 # A refusal must not rest on a stale state (another process may have moved on):
                 # it costs one read, only when refusing.
@@ -505,7 +520,7 @@ class Room:
                 self._refused("rejected")
                 return frames.encode(frames.Rejected(
                     command_id, result.rule, result.reason, result.key,
-                    {name: message_data(value) for name, value in result.params}))
+                    {name: message_data(value) for name, value in result.params})), "rejected"
             logged = result.logged  # the command's envelopes, then SecretRevealed if it ended the game (CORE-2)
             dicts = [envelope.to_dict() for envelope in logged]  # built once: for the store, then the frames
             texts = [frames.encode_envelope(data) for data in dicts]
@@ -520,7 +535,8 @@ class Room:
                 log.error("game %s: append failed: %s", self.meta.game_id, error)
                 await self._reload_or_give_up(head)
                 self._refused("store-unavailable")
-                return frames.error_frame("store-unavailable", f"the command was not stored: {error}", command_id)
+                return frames.error_frame("store-unavailable", f"the command was not stored: {error}",
+                                          command_id), "store-unavailable"
             # Stored: only now does anyone hear of it.
             self._dicts = {envelope.seq: data for envelope, data in zip(logged, dicts)}
             acked = self._broadcast(logged, sender, command_id)
@@ -529,11 +545,11 @@ class Room:
             if self.table.seq >= snapshots.due_after(self.snapshot_seq) and not self.table.undos.any():
                 await self._snapshot(before, logged)  # a game with undos takes no snapshots (snapshots.UndoInLog)
             if acked:
-                return None
-            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, logged[-1].seq))
+                return None, None
+            return frames.encode(frames.Ack(command_id, result.envelopes[0].seq, logged[-1].seq)), None
         self._refused("store-unavailable")
         return frames.error_frame("store-unavailable", f"gave up after {CONFLICT_RETRIES} conflicting appends",
-                                  command_id)
+                                  command_id), "store-unavailable"
 
     # --- bots (issue 18) ----------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ import asyncio
 
 from server import frames
 from server.connection import CLOSE_EVICTED, CLOSE_GOING_AWAY, Connection, ConnectionState
-from server.limits import LimitReached, Limits
+from server.limits import LimitReached, Limits, RefusalRate
 from server.metrics import Metrics
 from server.room import Room
 from server.store import Store
@@ -35,6 +35,7 @@ class Rooms:
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._heard: dict[str, int | None] = {}  # what another process announced while a game was loading
         self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
+        self.refusals = RefusalRate(self.limits)  # the rules' refusals per game and seat, over its sockets
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:
         """A page of this server (its ``Host``, over http or https) or of an allowed origin may open sockets."""

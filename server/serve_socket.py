@@ -2,8 +2,10 @@
 
 ``serve_socket`` checks the page's origin (``Rooms.origin_allowed``) before the upgrade, enters
 the game's Room (``server/rooms.py``), admits the socket among the game's and its address's
-sockets, enforces the hello deadline and the command rate, and hands hellos, commands and chat
-messages to the Room (``server/room.py``), whose guard ladders answer them.
+sockets, enforces the hello deadline, the command rate (and its seat's budget of commands the
+rules refused: ``Rooms.refusals``) and the bound on faulty frames (``too-many-faults``, close 1008),
+and hands hellos, commands and chat messages to the Room (``server/room.py``), whose guard ladders
+answer them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from server.connection import (
     CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_HELLO_TIMEOUT,
     CLOSE_NO_SUCH_GAME,
+    CLOSE_POLICY_VIOLATION,
     CLOSE_SERVER_ERROR,
     CLOSE_TRY_AGAIN_LATER,
     SEND_QUEUE_LIMIT,
@@ -28,7 +31,7 @@ from server.connection import (
     next_order,
 )
 from server.frames import Chat, FrameError, Hello
-from server.limits import CommandRate, LimitReached
+from server.limits import FAULTS, CommandRate, FaultRate, LimitReached
 from server.rooms import Rooms
 from server.store import StoreError, UnknownGame
 
@@ -39,7 +42,9 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     """A WebSocket's whole life: check its origin, accept, find the room, read frames until it closes.
 
     A socket that has not said hello successfully within ``hello_timeout`` seconds of its
-    upgrade gets ``hello-timeout`` and is closed with 4010, whatever it sent meanwhile.
+    upgrade gets ``hello-timeout`` and is closed with 4010, whatever it sent meanwhile. One that sent
+    more than ``faults_per_minute`` faulty frames (``server.limits.FAULTS``) gets ``too-many-faults``
+    after the answer to the last one and is closed with 1008.
     """
     game_id = websocket.path_params["game_id"]
     origin = websocket.headers.get("origin")
@@ -79,6 +84,17 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     rooms.metrics.connections.inc()
     rate = CommandRate(rooms.limits)
     chat_rate = ChatRate(rooms.limits.chat_per_minute, rooms.limits.chat_burst)
+    faults = FaultRate(rooms.limits)
+
+    def faulted(code: str | None) -> bool:
+        """Count an answer that is a fault; past the bound, say so and close: True when closed."""
+        if code not in FAULTS or faults.allow():
+            return False
+        rooms.metrics.rejections.labels("too-many-faults").inc()
+        connection.send(frames.error_frame("too-many-faults", faults.refusal()))
+        connection.close(CLOSE_POLICY_VIOLATION)
+        return True
+
     try:
         rooms.admit(room, connection)
         while connection.state is not ConnectionState.CLOSED:
@@ -101,6 +117,8 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                 frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
             except FrameError as error:
                 connection.send(frames.error_frame(error.code, error.message))
+                if faulted(error.code):
+                    break
                 continue
             if isinstance(frame, Hello):
                 if connection.seat_only and frame.token is None and connection.state is ConnectionState.AWAITING_HELLO:
@@ -110,17 +128,27 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                     connection.close(CLOSE_TRY_AGAIN_LATER)
                     break
                 greeted = connection.state is ConnectionState.GREETED
-                await room.hello(connection, frame)
+                if faulted(await room.hello(connection, frame)):
+                    break
                 if connection.state is ConnectionState.GREETED:
                     rooms.greeted(room, connection)
                     if not greeted:
                         await room.chat_history(connection, rooms.limits.chat_history)
             elif isinstance(frame, Chat):
-                await room.chat(connection, frame, chat_rate, rooms.limits)
+                if faulted(await room.chat(connection, frame, chat_rate, rooms.limits)):
+                    break
             elif not rate.allow():
+                rooms.metrics.rejections.labels("rate-limited").inc()
                 connection.send(frames.error_frame("rate-limited", rate.refusal(), frame.id))
-            else:
-                await room.command(connection, frame)
+                if faulted("rate-limited"):
+                    break
+            elif connection.seat is not None and not rooms.refusals.allow(game_id, connection.seat):
+                rooms.metrics.rejections.labels("rate-limited").inc()
+                connection.send(frames.error_frame("rate-limited", rooms.refusals.refusal(connection.seat), frame.id))
+                if faulted("rate-limited"):
+                    break
+            elif await room.command(connection, frame) == "rejected":
+                rooms.refusals.refused(game_id, connection.seat)  # asked again at once, it would cost as much
     except StoreError:
         pass  # the room could not reload and has closed its connections
     finally:

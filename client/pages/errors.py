@@ -12,7 +12,8 @@ from client.i18n import t
 ERRORS = {"bad-token", "no-such-game", "rate-limited", "too-many-connections", "too-many-games",
           "store-unavailable", "game-unavailable", "not-connected", "frame-too-large", "internal-error",
           "hello-timeout", "evicted", "replaced", "bad-seq", "too-many-creations", "too-many-open-games",
-          "unsupported-media-type", "body-too-large", "bad-limit", "bad-cursor", "method-not-allowed"}
+          "unsupported-media-type", "body-too-large", "bad-limit", "bad-cursor", "method-not-allowed",
+          "too-many-faults"}
 
 
 def error_text(code: object, message: object, game: str = "") -> str:

@@ -21,9 +21,11 @@ _outcomes: dict[str, str] = {}
 _started = time.monotonic()
 
 
-#: One server for tests that need fresh games, not a fresh process; limits high enough for floods.
+#: One server for tests that need fresh games, not a fresh process; limits high enough for floods (the
+#: fuzzer sends ~100 faulty frames a socket, test_access hundreds of refused commands).
 quiet_server = server_fixture(
-    "reliability", {"CHRONICLE_COMMANDS_PER_SECOND": "100000", "CHRONICLE_COMMAND_BURST": "100000"}, scope="package")
+    "reliability", {"CHRONICLE_COMMANDS_PER_SECOND": "100000", "CHRONICLE_COMMAND_BURST": "100000",
+                    "CHRONICLE_FAULTS_PER_MINUTE": "100000"}, scope="package")
 
 
 
