@@ -38,7 +38,6 @@ def game_with_undo(server, envelopes: int, undo_at: int, seed: int):
     """A mecha game of ``envelopes`` envelopes whose last command at ``undo_at`` is taken back (CORE-4),
     stored beside the running server; its Table (the envelopes as logged)."""
     import events.games
-    from bench.costs import take_back
     from events.bots import random_step
     from events.dice import local_secret
     from events.log import Table
@@ -46,7 +45,7 @@ def game_with_undo(server, envelopes: int, undo_at: int, seed: int):
     from server.room import now
     from server.store import GameMeta
     from server.tokens import new_game_id
-    from tests.server_fixture import store_log
+    from tests.server_fixture import store_log, take_back
 
     game = events.games.load("mecha")
     data = dict(scenario_of("mecha", "sample"), rounds=10_000)
