@@ -179,15 +179,39 @@ def test_the_log_is_made_once_however_many_ask_at_once(store):
     assert cache.made == table.seq
 
 
-class ReadsCounted(SqliteStore):
-    """The real store, counting the reads it has answered (to tell when the log's one read is done)."""
+class CountedStore(SqliteStore):
+    """The real store, counting the reads it has answered; its ``fail_at``-th read fails, as a disk
+    or a lost connection would (0: none)."""
 
-    answered = 0
+    answered, reads, fail_at = 0, 0, 0
 
     async def read(self, *args, **kwargs):
+        self.reads += 1
+        if self.reads == self.fail_at:
+            raise StoreError(f"{self.path}: the read failed (read {self.reads} of the test)")
         rows = await super().read(*args, **kwargs)
         self.answered += 1
         return rows
+
+
+async def stored(path, table: Table) -> tuple:
+    """A CountedStore at ``path`` holding ``table``'s whole log, open, and the game's meta."""
+    store = CountedStore(path)
+    await store.open()
+    await store.create_game(meta_of(table), rows(table, 1, table.seq))
+    return store, await store.get_game(table.game_id)
+
+
+def count_decodes(monkeypatch) -> list:
+    """The server's envelope decoder, the real one, each call counted in the list returned."""
+    decode, decoded = frames.decode_envelope, []
+
+    def counted(game, text):
+        decoded.append(1)
+        return decode(game, text)
+
+    monkeypatch.setattr(frames, "decode_envelope", counted)
+    return decoded
 
 
 def test_the_log_is_made_in_slices_with_the_loop_running_between(tmp_path, monkeypatch):
@@ -196,11 +220,8 @@ def test_the_log_is_made_in_slices_with_the_loop_running_between(tmp_path, monke
     cache = LogCache()
 
     async def main():
-        store = ReadsCounted(tmp_path / "slices.db")
-        await store.open()
+        store, meta = await stored(tmp_path / "slices.db", table)
         try:
-            await store.create_game(meta_of(table), rows(table, 1, table.seq))
-            meta = await store.get_game(table.game_id)
             answered, ticks, done = store.answered, [], asyncio.Event()
 
             async def ticker():
@@ -252,29 +273,14 @@ def test_the_lines_kept_stay_within_the_budget(store):
     assert len(spectators_log(longer, longer.seq, False)) > cache.budget
 
 
-class FailsOnce(SqliteStore):
-    """The real store, whose ``fail_at``-th read fails as a disk or a lost connection would."""
-
-    fail_at, reads = 0, 0
-
-    async def read(self, *args, **kwargs):
-        self.reads += 1
-        if self.reads == self.fail_at:
-            raise StoreError(f"{self.path}: the read failed (read {self.reads} of the test)")
-        return await super().read(*args, **kwargs)
-
-
 def test_a_store_that_fails_midway_is_said_and_the_whole_lines_made_are_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(logs, "PAGE", 100)
     table = played("mecha", "mecha/sample", 6, 500)
     cache = LogCache()
 
     async def main():
-        store = FailsOnce(tmp_path / "fails.db")
-        await store.open()
+        store, meta = await stored(tmp_path / "fails.db", table)
         try:
-            await store.create_game(meta_of(table), rows(table, 1, table.seq))
-            meta = await store.get_game(table.game_id)
             game = events.games.load(meta.rules)
             store.fail_at = 3  # the third page of 100
             with pytest.raises(StoreError):
@@ -292,13 +298,7 @@ def test_a_store_that_fails_midway_is_said_and_the_whole_lines_made_are_kept(tmp
 
 
 def test_a_game_that_hides_nothing_or_is_over_goes_out_as_stored_without_a_decode(store, monkeypatch):
-    decode, decoded = frames.decode_envelope, []
-
-    def counted(game, text):
-        decoded.append(1)
-        return decode(game, text)
-
-    monkeypatch.setattr(frames, "decode_envelope", counted)  # the real decoder, each call counted
+    decoded = count_decodes(monkeypatch)
     plain, hiding = played("mecha", "mecha/sample", 2, 300), played("gloomhaven", "gloomhaven/barrow", 2, 5000)
     middle = hiding.seq // 2
     made = {}

@@ -14,12 +14,11 @@ import asyncio
 import pytest
 
 from events.log import Table
-from server import frames
 from server import room as room_module
 from server.room import Room
 from server.rooms import Rooms
 from server.store.sqlite import SqliteStore
-from tests.server.test_log_cache import meta_of, played, rows
+from tests.server.test_log_cache import count_decodes, meta_of, played, rows
 from tests.server_fixture import take_back
 
 
@@ -29,13 +28,7 @@ def test_a_long_games_load_yields_to_the_loop_between_slices(tmp_path, monkeypat
     table = played("mecha", "mecha/sample", 7, 1500)
     if undo:  # CORE-4: a log with an undo is folded whole (Table.restoring), not indexed from a snapshot
         take_back(table)
-    decode, decoded = frames.decode_envelope, []
-
-    def counted(game, text):
-        decoded.append(1)
-        return decode(game, text)
-
-    monkeypatch.setattr(frames, "decode_envelope", counted)  # the real decoder, each call counted
+    decoded = count_decodes(monkeypatch)
     indexed = []
     steps = Table.restoring if undo else Table.resuming
 
@@ -82,13 +75,7 @@ def test_what_another_process_appends_while_a_game_loads_reaches_its_room(tmp_pa
     was read, was dropped: the Room stayed one command behind the store until the next one."""
     monkeypatch.setattr(room_module, "DECODE_SLICE", 100)
     table = played("mecha", "mecha/sample", 8, 1500)
-    decode, decoded = frames.decode_envelope, []
-
-    def counted(game, text):
-        decoded.append(1)
-        return decode(game, text)
-
-    monkeypatch.setattr(frames, "decode_envelope", counted)  # the real decoder, each call counted
+    decoded = count_decodes(monkeypatch)
 
     async def main():
         store, other = SqliteStore(tmp_path / "n.db"), SqliteStore(tmp_path / "n.db")  # "another process"
