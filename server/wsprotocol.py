@@ -97,9 +97,10 @@ class PlainBelowDeflateFactory(ServerPerMessageDeflateFactory):
 
     def process_request_params(self, params: Any, accepted_extensions: Any) -> tuple[list, PlainBelowDeflate]:
         response, negotiated = super().process_request_params(params, accepted_extensions)
-        return response, PlainBelowDeflate(
-            negotiated.remote_no_context_takeover, negotiated.local_no_context_takeover,
-            negotiated.remote_max_window_bits, negotiated.local_max_window_bits, negotiated.compress_settings)
+        # The extension websockets negotiated, made ours: PlainBelowDeflate adds behaviour, no state, so
+        # the same object serves (building another would make a second zlib pair, ~40 KB, per handshake).
+        negotiated.__class__ = PlainBelowDeflate
+        return response, negotiated
 
 
 def plain_below(extensions: list) -> int | None:

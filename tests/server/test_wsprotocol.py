@@ -29,6 +29,7 @@ from server.wsprotocol import (
     EXTENSION,
     FrameProtocol,
     PlainBelowDeflate,
+    PlainBelowDeflateFactory,
     frame_bytes,
     text_frame,
 )
@@ -380,6 +381,39 @@ def test_core_wire_deflate_threshold_is_there():
     """Issue 16: the bound the tests above check sits where docs/protocol.md says (1 KB), and live command
     frames (~85-250 bytes) fall below it."""
     assert DEFLATE_MIN_BYTES == 1024
+
+
+def test_core_wire_deflate_a_handshake_builds_one_zlib_pair(monkeypatch):
+    """Each socket's permessage-deflate costs one compressor and one decompressor (~40 KB): the
+    negotiated extension is websockets' own object made a PlainBelowDeflate, not a second one."""
+    import websockets.extensions.permessage_deflate as deflate_module
+
+    made = []
+    real = deflate_module.zlib
+
+    class CountedZlib:  # the real zlib, its compressor and decompressor makers counted
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def compressobj(self, *args, **kwargs):
+            made.append("compress")
+            return real.compressobj(*args, **kwargs)
+
+        def decompressobj(self, *args, **kwargs):
+            made.append("decompress")
+            return real.decompressobj(*args, **kwargs)
+
+    monkeypatch.setattr(deflate_module, "zlib", CountedZlib())
+    factory = PlainBelowDeflateFactory(server_max_window_bits=12, client_max_window_bits=12,
+                                       compress_settings={"memLevel": 5})
+    offer = ClientPerMessageDeflateFactory(client_max_window_bits=True).get_request_params()
+    _, extension = factory.process_request_params(offer, [])
+    assert type(extension) is PlainBelowDeflate and isinstance(extension, PerMessageDeflate)
+    assert sorted(made) == ["compress", "decompress"]
+    # Check it still compresses and inflates as websockets' own (a large frame goes compressed).
+    text = "x" * (2 * DEFLATE_MIN_BYTES)
+    sent = extension.encode(Frame(Opcode.TEXT, text.encode()))
+    assert sent.rsv1 and len(sent.data) < len(text)
 
 
 def test_core_wire_deflate_fragments_and_control_frames_keep_websockets_rules():
