@@ -24,6 +24,7 @@ from events.log import LogError, Table
 from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios, snapshots
+from server.audits import held_until_done
 from server.limits import CreationRate, Limits
 from server.logs import LogCache
 from server.room import now
@@ -387,8 +388,8 @@ async def _state_body(request: Request, game: Any, seq: int) -> tuple[bytes, boo
         gate = state_.fold_gate = asyncio.Semaphore(FOLDS_AT_ONCE)
 
     async def in_thread(work, *args):
-        async with gate:
-            return await asyncio.to_thread(work, *args)
+        async with gate:  # held until the thread is done, even if this request is cancelled meanwhile
+            return await held_until_done(asyncio.ensure_future(asyncio.to_thread(work, *args)))
 
     undone: list = []
     state = await snapshots.state_at(store, game, game_id, seq, state_.metrics.folds.labels("state").inc, in_thread,

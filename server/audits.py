@@ -23,6 +23,7 @@ meanwhile (``api.AUDIT_CACHE``, ``server.answers.Answers``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -45,12 +46,26 @@ def gate(state: Any) -> asyncio.Semaphore:
 
 
 async def in_thread(state: Any, route: str, work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` in a worker thread once the gate lets it in, counted by ``route`` in /metrics."""
+    """``work(*args)`` in a worker thread once the gate lets it in, counted by ``route`` in /metrics.
+
+    A caller cancelled while the thread works cannot stop the thread: the gate stays held until
+    the thread is done, so that never more than ``AUDITS_AT_ONCE`` threads work at once."""
     async with gate(state):
         metrics = getattr(state, "metrics", None)
         if metrics is not None:
             metrics.audits.labels(route).inc()
-        return await asyncio.to_thread(work, *args)
+        return await held_until_done(asyncio.ensure_future(asyncio.to_thread(work, *args)))
+
+
+async def held_until_done(done: asyncio.Future) -> Any:
+    """``await done``; if the caller is cancelled meanwhile, wait for ``done`` all the same, then re-raise."""
+    try:
+        return await asyncio.shield(done)
+    except asyncio.CancelledError:
+        while not done.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait((done,))
+        raise
 
 
 async def audit_answer(store: Store, meta: GameMeta, game: Any, state: Any) -> dict:

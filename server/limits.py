@@ -60,8 +60,10 @@ benches' players send only commands their folded state says are legal.
 Faults: a frame answered without reaching the rules costs 0.02-0.15 ms (not JSON, 32-deep
 nesting, ``bad-since``, ``bad-token``), and nothing counted them: ~20,000 a second would take a
 core. ``rate-limited`` is one of them, or a flood of refused commands would go on as a flood of
-rate-limited answers (25,000 a second, 46 % of a core, when only refusals were counted). 20 a
-minute is ~3 ms of CPU a minute per socket, and a page never sends one. What is left is the
+rate-limited answers (25,000 a second, 46 % of a core, when only refusals were counted); an answer
+past a rate (``rate-limited``, ``chat-rate-limited``) costs a tenth of a fault (``PAST_RATE``, ``TENTHS``),
+since a person typing chat a line a second meets 30 of them a minute and must not be closed. 20 a
+minute is ~3 ms of CPU a minute per socket, and a page never sends the others. What is left is the
 socket itself: opening one, its hello and its close cost ~1.7 ms here, and nothing bounds how fast
 one address opens them.
 """
@@ -213,13 +215,13 @@ class TokenBucket:
         self.clock = clock
         self.last = clock()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1) -> bool:
         now = self.clock()
         self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.amount / self.seconds)
         self.last = now
-        if self.tokens < 1:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True
 
 
@@ -283,20 +285,32 @@ class RefusalRate:
 FAULTS = frozenset({"bad-frame", "frame-too-large", "unknown-frame", "bad-token", "bad-since", "already-greeted",
                     "rate-limited", "hello-first", "chat-empty", "chat-too-long", "chat-control-character",
                     "chat-rate-limited"})
+# What an answer past a rate costs of the fault bound: a tenth. A person typing chat faster than its
+# rate (one line a second makes 30 of them a minute), or two tabs of a seat racing, meets a few a
+# minute and is never closed; a machine sending on past its rate is, after ten times
+# ``faults_per_minute`` of them (200 at the defaults, a few milliseconds of a flood).
+PAST_RATE = frozenset({"rate-limited", "chat-rate-limited"})
+TENTHS = 10  # the bound counts tenths of a fault, in whole tokens: a fault spends 10, an answer past a rate 1
 
 
 class FaultRate(TokenBucket):
     """One socket's faulty frames (``faults_per_minute`` a minute, as many at once): ``allow()`` is False
-    for the first one past the bound, and the socket is then closed (``too-many-faults``, 1008)."""
+    for the first one past the bound, and the socket is then closed (``too-many-faults``, 1008). An
+    answer past a rate (``PAST_RATE``) spends a tenth of a fault (``spend``; the bucket counts tenths)."""
 
     __slots__ = ()
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        TokenBucket.__init__(self, limits.faults_per_minute, 60, limits.faults_per_minute, clock)
+        tenths = limits.faults_per_minute * TENTHS
+        TokenBucket.__init__(self, tenths, 60, tenths, clock)
+
+    def spend(self, code: str) -> bool:
+        """Count the fault ``code``: False when it is the one past the bound."""
+        return self.allow(1 if code in PAST_RATE else TENTHS)
 
     def refusal(self) -> str:
-        return (f"more than {self.amount} faulty frames a minute on one socket (frames that do not decode, hellos "
-                f"refused, commands or chat past their rate): closing it (1008, policy violation)")
+        return (f"more than {self.amount // TENTHS} faulty frames a minute on one socket (frames that do not decode, "
+                f"hellos refused; answers past a rate count a tenth each): closing it (1008, policy violation)")
 
 
 class CreationRate:

@@ -88,7 +88,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
 
     def faulted(code: str | None) -> bool:
         """Count an answer that is a fault; past the bound, say so and close: True when closed."""
-        if code not in FAULTS or faults.allow():
+        if code not in FAULTS or faults.spend(code):
             return False
         rooms.metrics.rejections.labels("too-many-faults").inc()
         connection.send(frames.error_frame("too-many-faults", faults.refusal()))

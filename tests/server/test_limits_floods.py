@@ -19,6 +19,7 @@ import urllib.request
 import pytest
 import websockets
 
+from server.chat import ChatRate
 from server.connection import CLOSE_POLICY_VIOLATION
 from server.limits import FaultRate, Limits, RefusalRate
 from tests.server.client import Client, run
@@ -114,18 +115,20 @@ def test_rate_the_refusal_budget_is_the_seats_over_its_sockets_and_goes_into_deb
 
 
 def test_rate_a_socket_sending_on_past_rate_limited_is_closed_with_1008(flood_server):
-    """``rate-limited`` is a fault: the 6th (FAULTS 5) is followed by too-many-faults and the close, so a
-    flood of refused commands cannot go on as a flood of cheap answers (~25,000 a second took 46 % of a core)."""
+    """``rate-limited`` is a tenth of a fault: the 51st (FAULTS 5) is followed by too-many-faults and the
+    close, so a flood of refused commands cannot go on as a flood of cheap answers (~25,000 a second
+    took 46 % of a core)."""
     server = flood_server
+    past = FAULTS * 10  # answers past the rate the bound takes
 
     async def main():
         game = create_game(server.base_url, "mecha/sample")
         blue = await Client.join(server.ws_url, game["game"], game["seats"]["blue"]["token"])
-        for number in range(BURST // COST + FAULTS + 3):
+        for number in range(BURST // COST + past + 3):
             await blue.send(command(f"b-{number}"))
-        got = await answers(blue, BURST // COST + FAULTS + 2)
+        got = await answers(blue, BURST // COST + past + 2)
         assert [answer.get("code", answer["type"]) for answer in got] == \
-            ["rejected"] * (BURST // COST) + ["rate-limited"] * (FAULTS + 1) + ["too-many-faults"], got
+            ["rejected"] * (BURST // COST) + ["rate-limited"] * (past + 1) + ["too-many-faults"], got
         assert await closed_with(blue.socket) == CLOSE_POLICY_VIOLATION
 
     run(main())
@@ -187,18 +190,19 @@ def test_faults_after_hello_close_a_seats_socket_and_no_other(flood_server):
 
 
 def test_faults_chat_past_its_rate_counts_and_closes_the_socket_with_1008(flood_server):
-    """5 chat messages pass (chat_burst), then chat-rate-limited is a fault: the 6th is followed by
-    too-many-faults and the close, and nothing more was kept."""
+    """5 chat messages pass (chat_burst), then chat-rate-limited is a tenth of a fault: the 51st
+    (FAULTS 5) is followed by too-many-faults and the close, and nothing more was kept."""
     server = flood_server
+    past = FAULTS * 10
 
     async def main():
         game = create_game(server.base_url, "mecha/sample")
         red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
-        for number in range(5 + FAULTS + 2):
+        for number in range(5 + past + 2):
             await red.send({"type": "chat", "text": f"line {number}"})
-        got = [await red.answer() for _ in range(5 + FAULTS + 2)]
+        got = [await red.answer() for _ in range(5 + past + 2)]
         assert [answer.get("code", answer["type"]) for answer in got] == \
-            ["chat"] * 5 + ["chat-rate-limited"] * (FAULTS + 1) + ["too-many-faults"], got
+            ["chat"] * 5 + ["chat-rate-limited"] * (past + 1) + ["too-many-faults"], got
         assert await closed_with(red.socket) == CLOSE_POLICY_VIOLATION
 
     run(main())
@@ -257,10 +261,29 @@ def test_refusal_rate_forgets_seats_whose_budget_is_full_again():
 def test_fault_rate_refills_by_the_minute():
     now = [0.0]
     faults = FaultRate(Limits(faults_per_minute=3), clock=lambda: now[0])
-    assert [faults.allow() for _ in range(4)] == [True, True, True, False]
+    assert [faults.spend("bad-frame") for _ in range(4)] == [True, True, True, False]
     now[0] = 20.0  # one fault back
-    assert [faults.allow(), faults.allow()] == [True, False]
+    assert [faults.spend("bad-frame"), faults.spend("bad-frame")] == [True, False]
     assert "more than 3 faulty frames a minute" in faults.refusal()
+
+
+def test_faults_a_person_chatting_faster_than_the_chat_rate_is_never_closed():
+    """A line a second for ten minutes against chat's 30 a minute (bursts of 5): the lines past the
+    rate are answered chat-rate-limited, a tenth of a fault each, and the socket stays open; a machine
+    sending on past a rate is closed after ten times faults_per_minute such answers."""
+    now = [0.0]
+    limits = Limits()
+    chat, faults = ChatRate(limits.chat_per_minute, limits.chat_burst, clock=lambda: now[0]), FaultRate(limits,
+                                                                                                       clock=lambda: now[0])
+    past = 0
+    for second in range(600):
+        now[0] = float(second)
+        if not chat.allow():
+            past += 1
+            assert faults.spend("chat-rate-limited"), f"closed after {second} s"
+    assert past >= 250  # half the lines went past the rate, and not one closed the socket
+    flood = FaultRate(limits, clock=lambda: 0.0)
+    assert sum(flood.spend("rate-limited") for _ in range(1000)) == 10 * limits.faults_per_minute
 
 
 def test_limits_refusal_cost_and_faults_per_minute_from_the_environment():

@@ -224,3 +224,36 @@ def test_core_2_imports_at_once_are_audited_one_at_a_time(readroutes_server):
     assert statuses == {"long": 201, "short": 201}, statuses
     assert order == ["long", "short"]
     assert counted(readroutes_server, "chronicle_audits_total", route="import") == audits + 2
+
+
+def test_a_cancelled_request_keeps_the_gate_until_its_thread_is_done():
+    """A request cancelled while its audit works in the thread cannot stop the thread: the next one
+    waits for the gate until that thread is done, so never two threads at once (AUDITS_AT_ONCE 1)."""
+    import asyncio
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from server.audits import in_thread
+
+    busy, most, lock = [0], [0], threading.Lock()
+
+    def work(seconds: float) -> str:
+        with lock:
+            busy[0] += 1
+            most[0] = max(most[0], busy[0])
+        time.sleep(seconds)
+        with lock:
+            busy[0] -= 1
+        return "done"
+
+    async def main():
+        state = SimpleNamespace()
+        first = asyncio.ensure_future(in_thread(state, "audit", work, 0.3))
+        await asyncio.sleep(0.05)  # the first thread is working
+        first.cancel()
+        second = await in_thread(state, "audit", work, 0.01)
+        return first.cancelled(), second
+
+    assert asyncio.run(main()) == (True, "done")
+    assert most[0] == 1
