@@ -25,7 +25,7 @@ from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios, snapshots
 from server.audits import held_until_done
-from server.limits import CreationRate, Limits
+from server.limits import Admission, CreationRate, LimitReached, Limits
 from server.logs import LogCache
 from server.room import now
 from server.store import GameExists, GameMeta, Store, Stored, StoreError, UnknownGame
@@ -88,6 +88,8 @@ def _answers(handler):
             return problem(503, "store-unavailable", str(error))
         except (LogError, DecodeError) as error:  # a log today's rules cannot replay
             return problem(500, "game-unavailable", f"the game cannot be rebuilt from its log: {error}")
+        except LimitReached as error:  # too-busy: whole-log requests at their bound (``_whole_log``)
+            return problem(503, error.code, error.message, {"Retry-After": str(BUSY_RETRY_AFTER)})
 
     endpoint.__name__ = handler.__name__
     endpoint.__doc__ = handler.__doc__
@@ -130,6 +132,19 @@ async def json_body(request: Request, max_bytes: int = MAX_BODY_BYTES) -> bytes:
     if fault is not None:
         raise HTTPProblem(400, "bad-request", fault)
     return body
+
+
+BUSY_RETRY_AFTER = 5  # seconds: a whole log is re-decided in well under that, but for the largest
+
+
+def _whole_log(request: Request, what: str):
+    """Count this request among those reading a whole log (``Limits.whole_log_reads``) while it reads
+    and works, or raise ``too-busy`` (503) before it reads anything: each holds its log meanwhile."""
+    state = request.app.state
+    admission = getattr(state, "whole_logs", None)
+    if admission is None:
+        admission = state.whole_logs = Admission(_limits(request).whole_log_reads)
+    return admission.admitted(what)
 
 
 def _address(request: Request) -> str:
@@ -392,9 +407,10 @@ async def _state_body(request: Request, game: Any, seq: int) -> tuple[bytes, boo
             return await held_until_done(asyncio.ensure_future(asyncio.to_thread(work, *args)))
 
     undone: list = []
-    state = await snapshots.state_at(store, game, game_id, seq, state_.metrics.folds.labels("state").inc, in_thread,
-                                     undone)
-    game = await snapshots.game_at(store, game, game_id, seq)  # its view is the version in force at seq (CORE-3)
+    with _whole_log(request, "/state"):
+        state = await snapshots.state_at(store, game, game_id, seq, state_.metrics.folds.labels("state").inc,
+                                         in_thread, undone)
+        game = await snapshots.game_at(store, game, game_id, seq)  # its view is the version in force at seq (CORE-3)
     body = _encoder.encode({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
     return body, bool(undone)
 
@@ -432,9 +448,10 @@ async def _rules_answer(request: Request, store: Store, meta: GameMeta) -> dict:
     except KeyError:
         raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
                           f"{meta.rules!r}, which this server does not have") from None
-    stored = await store.read(game_id)
     try:
-        checked = await in_thread(request.app.state, "rules", rulescheck.checked, game_id, newest, stored, None)
+        with _whole_log(request, "/rules"):
+            stored = await store.read(game_id)
+            checked = await in_thread(request.app.state, "rules", rulescheck.checked, game_id, newest, stored, None)
     except KeyError:  # a RulesVersionChanged to a version this code lacks
         raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
                           f"{meta.rules!r}, which this server does not have") from None
@@ -485,8 +502,12 @@ async def game_audit(request: Request) -> Response:
     store = _store(request)
     meta = await store.get_game(game_id)
     answers = _kept(request, "audit_answers", AUDIT_CACHE)
-    return json_response(await answers.get((game_id, meta.head, meta.over),
-                                           lambda: audit_answer(store, meta, _rules(meta), request.app.state)))
+
+    async def audited() -> dict:
+        with _whole_log(request, "/audit"):
+            return await audit_answer(store, meta, _rules(meta), request.app.state)
+
+    return json_response(await answers.get((game_id, meta.head, meta.over), audited))
 
 
 @_answers
@@ -505,7 +526,8 @@ async def import_game(request: Request) -> Response:
             raise HTTPProblem(429, "too-many-creations", _creations(request).refusal(wait), {"Retry-After": str(wait)})
         posted = await importlog.posted(body)
         await _not_stored(_store(request), posted.game_id)  # before the audit: a log posted again costs none
-        imported = await importlog.check(posted, now(), request.app.state)
+        with _whole_log(request, "an import"):
+            imported = await importlog.check(posted, now(), request.app.state)
     except importlog.ImportProblem as refused:
         return json_response(refused.answer(), refused.status)
     meta = imported.meta

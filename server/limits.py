@@ -16,6 +16,10 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   decode, a hello refused, a command past the rate, a chat message refused before the game's own chat
   bounds). The first one past the bound is answered as always, then with ``too-many-faults``, and the
   socket is closed with 1008 (policy violation);
+- ``whole_log_reads``      — requests that read and re-decide or refold a whole log (``/rules``,
+  ``/audit``, ``/state``, an import's audit) this process takes in at once, waiting for their worker
+  thread or working; one more is HTTP 503 ``too-busy`` with ``Retry-After`` before it reads anything
+  (each holds its log while it waits: 100 queued ``/state`` of a 3,000-envelope log held ~420 MB);
 - ``hello_timeout``        — seconds a socket may stay without a successful ``hello``; then it gets
   ``hello-timeout`` and is closed with 4010 (issue 12, finding 3);
 - ``connections_per_game`` — sockets on one game that hold no seat (not yet greeted, or spectators) in
@@ -70,10 +74,11 @@ one address opens them.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 DEFAULT_MAX_FRAME_BYTES = 8 * 1024  # a command is ~100 bytes; anything near this is a mistake or abuse
 WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009) without reading the frame
@@ -86,6 +91,7 @@ DEFAULT_COMMAND_BURST = 400
 # sent again: 40 tokens each lets one seat cost the loop at most 5 refusals a second (RefusalRate).
 DEFAULT_REFUSAL_COST = 40
 DEFAULT_FAULTS_PER_MINUTE = 20  # a page never sends a faulty frame; a client being written may, a few
+DEFAULT_WHOLE_LOG_READS = 16  # one works at a time (audits.AUDITS_AT_ONCE, api.FOLDS_AT_ONCE); a page asks one
 DEFAULT_CONNECTIONS_PER_GAME = 64
 DEFAULT_GAMES_PER_SERVER = 10_000
 DEFAULT_HELLO_TIMEOUT = 10  # seconds; a page says hello within milliseconds of opening its socket
@@ -111,6 +117,8 @@ SETTINGS = (
      "commands' worth of its seat's rate one command the rules refused spends"),
     ("faults_per_minute", "CHRONICLE_FAULTS_PER_MINUTE", "--faults-per-minute",
      "faulty frames one socket may send a minute before it is closed"),
+    ("whole_log_reads", "CHRONICLE_WHOLE_LOG_READS", "--whole-log-reads",
+     "requests re-deciding or refolding a whole log taken in at once"),
     ("connections_per_game", "CHRONICLE_CONNECTIONS_PER_GAME", "--connections-per-game",
      "sockets on one game in this process"),
     ("games_per_server", "CHRONICLE_GAMES_PER_SERVER", "--games-per-server", "games open at once in this process"),
@@ -146,6 +154,7 @@ class Limits:
         self, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         commands_per_second: int = DEFAULT_COMMANDS_PER_SECOND, command_burst: int = DEFAULT_COMMAND_BURST,
         refusal_cost: int = DEFAULT_REFUSAL_COST, faults_per_minute: int = DEFAULT_FAULTS_PER_MINUTE,
+        whole_log_reads: int = DEFAULT_WHOLE_LOG_READS,
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
         hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
         connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
@@ -158,6 +167,7 @@ class Limits:
         self.command_burst = command_burst
         self.refusal_cost = refusal_cost
         self.faults_per_minute = faults_per_minute
+        self.whole_log_reads = whole_log_reads
         self.connections_per_game = connections_per_game
         self.games_per_server = games_per_server
         self.hello_timeout = hello_timeout
@@ -344,3 +354,25 @@ class CreationRate:
     def refusal(self, wait: int) -> str:
         return (f"this address created {self.per_minute} games in the last minute, the limit of this server: "
                 f"try again in {wait} s")
+
+
+class Admission:
+    """The requests of one kind a process has taken in at once, at most ``most``: ``admitted()`` counts
+    one in for as long as it lasts, or raises ``LimitReached("too-busy")`` when ``most`` are in."""
+
+    __slots__ = ("most", "inside")
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.inside = 0
+
+    @contextlib.contextmanager
+    def admitted(self, what: str) -> Iterator[None]:
+        if self.inside >= self.most:
+            raise LimitReached("too-busy", f"this server is working out {self.most} requests that read a whole "
+                               f"log ({what} among them), its limit: try again in a few seconds")
+        self.inside += 1
+        try:
+            yield
+        finally:
+            self.inside -= 1

@@ -257,3 +257,43 @@ def test_a_cancelled_request_keeps_the_gate_until_its_thread_is_done():
 
     assert asyncio.run(main()) == (True, "done")
     assert most[0] == 1
+
+
+busy_server = server_fixture("whole-log-reads", {"CHRONICLE_WHOLE_LOG_READS": "2"})
+
+
+def test_whole_log_reads_past_the_bound_are_503_too_busy_before_reading(busy_server):
+    """Sixteen strangers ask /state of sixteen seqs past an undo at once (each folds the whole log, CORE-4):
+    two are taken in (whole_log_reads 2: one folds, one waits), the others are told 503 too-busy with
+    Retry-After at once, holding no log; every answer given is the logged state, and once the two
+    are done the server takes requests again."""
+    import urllib.error
+
+    table = game_with_undo(busy_server, 10_000, 9_000, 21)
+    base = f"{busy_server.base_url}/api/games/{table.game_id}/state"
+    seqs = list(range(table.seq - 15, table.seq + 1))
+    answers: dict = {}
+
+    def ask(seq: int) -> None:
+        try:
+            with urllib.request.urlopen(f"{base}?seq={seq}", timeout=60) as response:
+                answers[seq] = (response.status, json.loads(response.read()), None)
+        except urllib.error.HTTPError as error:
+            answers[seq] = (error.code, json.loads(error.read()), error.headers.get("Retry-After"))
+
+    askers = [threading.Thread(target=ask, args=(seq,)) for seq in seqs]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    busy = [seq for seq, (status, _, _) in answers.items() if status == 503]
+    assert 1 <= len(busy) <= 14 and len(answers) == 16
+    for seq, (status, body, retry) in answers.items():
+        if status == 503:
+            assert body["code"] == "too-busy" and "try again" in body["message"] and retry == "5"
+        else:
+            assert status == 200 and body["hash"] == table.envelopes[seq - 1].hash
+    # Check the bound is let go: the seqs told too-busy are answered now, one at a time.
+    for seq in busy:
+        status, body = get_json(f"{base}?seq={seq}")
+        assert status == 200 and body["hash"] == table.envelopes[seq - 1].hash
