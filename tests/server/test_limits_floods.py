@@ -293,3 +293,41 @@ def test_limits_refusal_cost_and_faults_per_minute_from_the_environment():
     for bad in ({"CHRONICLE_REFUSAL_COST": "0"}, {"CHRONICLE_FAULTS_PER_MINUTE": "-1"}):
         with pytest.raises(ValueError, match="CHRONICLE_|expected"):
             Limits.from_env(bad)
+
+
+@pytest.mark.parametrize("frame, code", [
+    ({"type": "chat", "text": ""}, "chat-empty"),
+    ({"type": "chat", "text": "x" * 501}, "chat-too-long"),
+    ({"type": "chat", "text": "a\u0007b"}, "chat-control-character"),
+], ids=["chat-empty", "chat-too-long", "chat-control-character"])
+def test_faults_each_chat_refused_before_its_rate_counts_a_whole_fault(flood_server, frame, code):
+    """Each chat refused before the chat rate (server.limits.FAULTS) is a whole fault: the 6th (FAULTS 5)
+    is followed by too-many-faults and the close, and no line was kept."""
+    server = flood_server
+
+    async def main():
+        game = create_game(server.base_url, "mecha/sample")
+        red = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
+        for _ in range(FAULTS + 1):
+            await red.send(frame)
+        got = [await red.answer() for _ in range(FAULTS + 2)]
+        assert [answer["code"] for answer in got] == [code] * (FAULTS + 1) + ["too-many-faults"], got
+        assert await closed_with(red.socket) == CLOSE_POLICY_VIOLATION
+
+    run(main())
+
+
+def test_faults_chat_before_hello_counts_a_whole_fault(flood_server):
+    """A chat frame before any hello (hello-first) is a whole fault, as a command's is not (it spends the rate)."""
+    server = flood_server
+
+    async def main():
+        game = create_game(server.base_url, "mecha/sample")
+        socket = (await Client.connect(server.ws_url, game["game"])).socket
+        for number in range(FAULTS + 1):
+            await socket.send(json.dumps({"type": "chat", "text": f"line {number}"}))
+        got = [json.loads(await asyncio.wait_for(socket.recv(), 10)) for _ in range(FAULTS + 2)]
+        assert [answer["code"] for answer in got] == ["hello-first"] * (FAULTS + 1) + ["too-many-faults"], got
+        assert await closed_with(socket) == CLOSE_POLICY_VIOLATION
+
+    run(main())
