@@ -68,7 +68,8 @@ BIG = str(10**6)
 # The limits of server/limits.py are for people, not for a bench: every server a bench starts lifts them.
 UNLIMITED = {"CHRONICLE_COMMANDS_PER_SECOND": BIG, "CHRONICLE_COMMAND_BURST": BIG,
              "CHRONICLE_CONNECTIONS_PER_GAME": BIG, "CHRONICLE_GAMES_PER_SERVER": BIG,
-             "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG}
+             "CHRONICLE_CONNECTIONS_PER_ADDRESS": BIG, "CHRONICLE_GAMES_PER_MINUTE": BIG,
+             "CHRONICLE_OPENS_PER_MINUTE": BIG}
 
 
 class Game:

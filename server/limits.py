@@ -34,6 +34,15 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 - ``games_per_server``     — games open (loaded in memory, somebody connected) in this process; a
   socket that would open one more first evicts a game where no seat is connected (its sockets get
   ``evicted``, close 4011), and only if every open game has a seat gets ``too-many-games`` (1013);
+- ``room_linger``          — seconds a game stays in memory after its last socket left, so that a
+  reconnection (a phone between two networks, a reload, a tab woken) finds it loaded: a load reads and
+  decodes the whole log (~95 ms of CPU for 10,000 envelopes), a socket on a loaded game ~1.7 ms. A
+  lingering game has no seat connected, so it is the first evicted at ``games_per_server``;
+- ``opens_per_minute``     — sockets one client address may open a minute (a token bucket holding as
+  many, ``OpenRate``): each costs one token; loading a game that was not in memory, and the catch-up
+  sent after a hello, one more per ``LOAD_ENVELOPES_PER_OPEN`` envelopes they read or send, charged
+  once done (the bucket may go that far below zero). A socket past it gets ``too-many-opens`` and is closed with 1013 (try again
+  later), before it looks its game up (see "Opening sockets" below);
 - ``games_per_minute``     — games one client address may create per minute (a token bucket holding
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
@@ -67,9 +76,19 @@ core. ``rate-limited`` is one of them, or a flood of refused commands would go o
 rate-limited answers (25,000 a second, 46 % of a core, when only refusals were counted); an answer
 past a rate (``rate-limited``, ``chat-rate-limited``) costs a tenth of a fault (``PAST_RATE``, ``TENTHS``),
 since a person typing chat a line a second meets 30 of them a minute and must not be closed. 20 a
-minute is ~3 ms of CPU a minute per socket, and a page never sends the others. What is left is the
-socket itself: opening one, its hello and its close cost ~1.7 ms here, and nothing bounds how fast
-one address opens them.
+minute is ~3 ms of CPU a minute per socket, and a page never sends the others.
+
+Opening sockets: opening one, its hello and its close cost ~1.7 ms here on a game in memory, and a
+game that is not in memory is loaded first (its log read, decoded and folded: ~95 ms for 10,000
+envelopes). Before ``room_linger`` a game left memory with its last socket, so a stranger reconnecting
+in a loop to a long game took most of a core. Now the game stays loaded for ``room_linger`` seconds,
+and ``opens_per_minute`` bounds one address: 600 a minute is 10 a second sustained, ~1.7 % of a core
+on loaded games, and a load of a long game costs as many opens as its CPU is worth (1 per 250
+envelopes: ~2.4 ms each), so loading one long game after another is bounded the same way. So is a
+hello from seq 0 on a long game, which sends the whole log (~17 ms of CPU for 10,000 envelopes, a
+snapshot's join its history after): one more per 250 envelopes sent. A page
+opens one socket and reconnects at most every 4 s after failures (``client/net.py``); a classroom
+behind one address, tens of pages, stays far below it.
 """
 
 from __future__ import annotations
@@ -98,6 +117,9 @@ DEFAULT_HELLO_TIMEOUT = 10  # seconds; a page says hello within milliseconds of 
 # A classroom behind one NAT address, or the bench's 1,000 spectators on loopback, fit under it.
 DEFAULT_CONNECTIONS_PER_ADDRESS = 1024
 DEFAULT_CONNECTIONS_PER_SEAT = 8  # tabs and devices of one player
+DEFAULT_ROOM_LINGER = 60  # seconds; a phone's reconnection or a reload comes back within a few
+DEFAULT_OPENS_PER_MINUTE = 600  # sockets one address opens; a page opens one, and reconnects at most every 4 s
+LOAD_ENVELOPES_PER_OPEN = 250  # a load costs one open more per this many envelopes (~2.4 ms of CPU, as ~1.4 opens)
 DEFAULT_GAMES_PER_MINUTE = 30  # a person creates a game or two; a test suite a few dozen
 DEFAULT_OPEN_GAMES = 100_000
 # Chat (server/chat.py): a person types a line every few seconds at most.
@@ -127,6 +149,10 @@ SETTINGS = (
      "sockets without a seat from one client address in this process"),
     ("connections_per_seat", "CHRONICLE_CONNECTIONS_PER_SEAT", "--connections-per-seat",
      "sockets greeted with one seat's token"),
+    ("room_linger", "CHRONICLE_ROOM_LINGER", "--room-linger",
+     "seconds a game stays in memory after its last socket left"),
+    ("opens_per_minute", "CHRONICLE_OPENS_PER_MINUTE", "--opens-per-minute",
+     "sockets one client address may open a minute (a load of a long game counts as more)"),
     ("games_per_minute", "CHRONICLE_GAMES_PER_MINUTE", "--games-per-minute", "games one client address may create per minute"),
     ("open_games", "CHRONICLE_OPEN_GAMES", "--open-games", "games not over in the store"),
     ("chat_per_minute", "CHRONICLE_CHAT_PER_MINUTE", "--chat-per-minute", "chat messages per minute from one socket"),
@@ -157,7 +183,8 @@ class Limits:
         whole_log_reads: int = DEFAULT_WHOLE_LOG_READS,
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
         hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
-        connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
+        connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, room_linger: int = DEFAULT_ROOM_LINGER,
+        opens_per_minute: int = DEFAULT_OPENS_PER_MINUTE, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
         open_games: int = DEFAULT_OPEN_GAMES, chat_per_minute: int = DEFAULT_CHAT_PER_MINUTE,
         chat_burst: int = DEFAULT_CHAT_BURST, chat_game_per_minute: int = DEFAULT_CHAT_GAME_PER_MINUTE,
         chat_history: int = DEFAULT_CHAT_HISTORY, chat_per_game: int = DEFAULT_CHAT_PER_GAME,
@@ -173,6 +200,8 @@ class Limits:
         self.hello_timeout = hello_timeout
         self.connections_per_address = connections_per_address
         self.connections_per_seat = connections_per_seat
+        self.room_linger = room_linger
+        self.opens_per_minute = opens_per_minute
         self.games_per_minute = games_per_minute
         self.open_games = open_games
         self.chat_per_minute = chat_per_minute
@@ -323,36 +352,72 @@ class FaultRate(TokenBucket):
                 f"hellos refused; answers past a rate count a tenth each): closing it (1008, policy violation)")
 
 
-class CreationRate:
-    """Games created per client address: one token bucket per address, ``games_per_minute`` deep.
+class AddressRate:
+    """A token bucket per client address, ``per_minute`` deep, refilled at ``per_minute`` a minute.
 
-    Addresses whose bucket is full again are forgotten, so the table holds only recent creators.
+    ``take`` spends one token when one is there; ``charge`` spends without asking, down below zero
+    (what a load cost, known once it is done). Addresses whose bucket is full again are forgotten, so
+    the table holds only recent ones.
     """
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        self.per_minute = limits.games_per_minute
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
         self.clock = clock
         self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
 
-    def take(self, address: str) -> int:
-        """0 if ``address`` may create a game now (and it is counted), else the seconds to wait."""
-        now = self.clock()
-        rate = self.per_minute / 60
+    def _tokens(self, address: str, now: float) -> float:
         tokens, last = self.buckets.get(address, (float(self.per_minute), now))
-        tokens = min(float(self.per_minute), tokens + (now - last) * rate)
+        return min(float(self.per_minute), tokens + (now - last) * self.per_minute / 60)
+
+    def take(self, address: str) -> int:
+        """0 if ``address`` may go on now (and it is counted), else the whole seconds to wait."""
+        now = self.clock()
+        tokens = self._tokens(address, now)
         if tokens < 1:
             self.buckets[address] = (tokens, now)
-            return max(1, math.ceil((1 - tokens) / rate))
-        self.buckets[address] = (tokens - 1, now)
+            return max(1, math.ceil((1 - tokens) * 60 / self.per_minute))
+        self._keep(address, tokens - 1, now)
+        return 0
+
+    def charge(self, address: str, cost: int) -> None:
+        """Spend ``cost`` more tokens of ``address``, however many it holds."""
+        if cost > 0:
+            now = self.clock()
+            self._keep(address, self._tokens(address, now) - cost, now)
+
+    def _keep(self, address: str, tokens: float, now: float) -> None:
+        self.buckets[address] = (tokens, now)
         if len(self.buckets) > 4096:  # forget the addresses that are back to a full bucket
-            full = [key for key, (held, when) in self.buckets.items()
-                    if held + (now - when) * rate >= self.per_minute]
+            full = [key for key in self.buckets if self._tokens(key, now) >= self.per_minute]
             for key in full:
                 del self.buckets[key]
-        return 0
+
+
+class CreationRate(AddressRate):
+    """Games created per client address: ``games_per_minute`` a minute, as many at once."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        AddressRate.__init__(self, limits.games_per_minute, clock)
 
     def refusal(self, wait: int) -> str:
         return (f"this address created {self.per_minute} games in the last minute, the limit of this server: "
+                f"try again in {wait} s")
+
+
+class OpenRate(AddressRate):
+    """Sockets opened per client address: ``opens_per_minute`` a minute, as many at once. A load of a game
+    that was not in memory, and the catch-up a hello is sent, are charged one more per
+    ``LOAD_ENVELOPES_PER_OPEN`` envelopes they read or send (``charge_envelopes``)."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        AddressRate.__init__(self, limits.opens_per_minute, clock)
+
+    def charge_envelopes(self, address: str, envelopes: int) -> None:
+        self.charge(address, envelopes // LOAD_ENVELOPES_PER_OPEN)
+
+    def refusal(self, address: str, wait: int) -> str:
+        return (f"address {address} opened more sockets than this server takes ({self.per_minute} a minute, a load "
+                f"of a long game, or a catch-up, counting one more per {LOAD_ENVELOPES_PER_OPEN} envelopes): "
                 f"try again in {wait} s")
 
 

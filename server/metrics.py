@@ -37,6 +37,10 @@ class Metrics:
                              "Events folded to rebuild a state: 'state' for /api/games/{id}/state, 'room' for a "
                              "Room's load (each at most server/snapshots.py's SNAPSHOT_EVERY per rebuild).",
                              ["reason"], registry=self.registry)
+        self.loads = Counter("chronicle_games_loaded_total",
+                             "Games loaded into memory from the store, for a socket on a game that was not in memory "
+                             "(a game stays in memory room_linger seconds after its last socket left).",
+                             registry=self.registry)
         self.audits = Counter("chronicle_audits_total",
                               "Whole logs re-decided, by route ('audit', 'rules', 'import'): one at a time per process, "
                               "in a worker thread (server/audits.py); an answer kept or shared is not counted again.",

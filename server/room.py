@@ -142,7 +142,9 @@ class Room:
         self.bots: dict[str, Any] = {}  # seat -> its bot (events.bots), for the seats the server plays
         self._bot_views: dict[str, tuple[int, Any]] = {}  # seat -> (seq, the state folded from what it may see)
         self._bot_task: asyncio.Task | None = None
-        self.closed = False  # dropped from memory (Rooms.leave, evict_room): its bots stop
+        self.closed = False  # dropped from memory (Rooms._drop, evict_room): its bots stop
+        self.lingering: asyncio.TimerHandle | None = None  # nobody connected: Rooms._drop is due (room_linger)
+        self.loaded = len(stored)  # envelopes its load read and decoded (what ``Rooms.opens`` charged)
         self.chat_lock = asyncio.Lock()  # chat messages go out in the order of their n
         self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
         self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first

@@ -1,8 +1,10 @@
 """The live Rooms of one process: which games are in memory and which sockets get in.
 
 Rooms are loaded on first use (one load per game, however many sockets wait for it) and dropped
-when nobody is connected; at ``games_per_server`` a game without a connected seat is evicted to
-make room for another (``Rooms.enter``). Origins allowed to open sockets are checked here
+``room_linger`` seconds after the last socket left (a reconnection meanwhile finds them loaded); at
+``games_per_server`` a game without a connected seat, a lingering one first, is evicted to make room
+for another (``Rooms.enter``). Each client address may open ``opens_per_minute`` sockets a minute, a
+load of a long game counting as more (``server.limits.OpenRate``). Origins allowed to open sockets are checked here
 (``Rooms.origin_allowed``), and notifications from the store reach the live Rooms through here.
 
 Who gets in (issue 12, finding 3): a page of another origin never gets a socket; a socket must
@@ -16,7 +18,7 @@ import asyncio
 
 from server import frames
 from server.connection import CLOSE_EVICTED, CLOSE_GOING_AWAY, Connection, ConnectionState
-from server.limits import LimitReached, Limits, RefusalRate
+from server.limits import LimitReached, Limits, OpenRate, RefusalRate
 from server.metrics import Metrics
 from server.room import Room
 from server.store import Store
@@ -36,6 +38,7 @@ class Rooms:
         self._heard: dict[str, int | None] = {}  # what another process announced while a game was loading
         self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
         self.refusals = RefusalRate(self.limits)  # the rules' refusals per game and seat, over its sockets
+        self.opens = OpenRate(self.limits)  # sockets opened (and games loaded) per client address
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:
         """A page of this server (its ``Host``, over http or https) or of an allowed origin may open sockets."""
@@ -44,29 +47,40 @@ class Rooms:
             return True
         return host is not None and origin in (f"http://{host}", f"https://{host}")
 
-    async def enter(self, game_id: str) -> Room:
+    async def enter(self, game_id: str, address: str | None = None) -> Room:
         """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached.
 
+        The load a socket from ``address`` started, if the game was not in memory, spends one of that
+        address's opens (``OpenRate``, taken by ``serve_socket``) per ``LOAD_ENVELOPES_PER_OPEN`` envelopes.
         At ``games_per_server`` a game nobody holds a seat in is evicted to make room; only when
         every open game has a seat connected is the newcomer refused (``too-many-games``).
         """
         while True:
             room = self.rooms.get(game_id)
             if room is None:
-                if game_id not in self._loading and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
+                starts = game_id not in self._loading
+                if starts and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
                     idle = [other for other in self.rooms.values() if not any(other.seated.values())]
                     if not idle:
                         raise LimitReached("too-many-games", f"this server has {self.limits.games_per_server} games "
                                            "open, each with a seat connected, its limit: try again later")
                     self.evict_room(min(idle, key=lambda other: (len(other.clients), other.users)))
                 room = await asyncio.shield(self._load(game_id))
+                if starts and address is not None:
+                    self.opens.charge_envelopes(address, room.loaded)
             if self.rooms.get(game_id) is room:  # not evicted while we waited
+                if room.lingering is not None:
+                    room.lingering.cancel()
+                    room.lingering = None
                 room.users += 1
                 return room
 
     def evict_room(self, room: Room) -> None:
         """Drop a game without seats from memory; its sockets are told why and closed (they may reconnect)."""
         room.evicted = room.closed = True
+        if room.lingering is not None:
+            room.lingering.cancel()
+            room.lingering = None
         if self.rooms.get(room.meta.game_id) is room:
             del self.rooms[room.meta.game_id]
         message = (f"this server has {self.limits.games_per_server} games open, its limit, and game "
@@ -147,6 +161,7 @@ class Rooms:
             self._heard.pop(game_id, None)
             raise
         room.metrics = self.metrics
+        self.metrics.loads.inc()
         self.rooms[game_id] = room
         if game_id in self._heard:  # announced after the load had read the log: read the rest now
             room.follow(self._heard.pop(game_id))
@@ -187,11 +202,20 @@ class Rooms:
                     del room.seated[connection.seat]
         room.users -= 1
         if room.users == 0 and self.rooms.get(room.meta.game_id) is room:
+            room.lingering = asyncio.get_running_loop().call_later(self.limits.room_linger, self._drop, room)
+
+    def _drop(self, room: Room) -> None:
+        """``room_linger`` seconds after its last socket left: the game leaves memory (its bots stop)."""
+        room.lingering = None
+        if room.users == 0 and self.rooms.get(room.meta.game_id) is room:
             del self.rooms[room.meta.game_id]
             room.closed = True
 
     def close_all(self, code: int = CLOSE_GOING_AWAY) -> None:
         for room in self.rooms.values():
+            if room.lingering is not None:
+                room.lingering.cancel()
+                room.lingering = None
             for client in list(room.clients):
                 client.close(code)
 

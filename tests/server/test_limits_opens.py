@@ -1,0 +1,208 @@
+"""Opening sockets: a game stays loaded a while after its last socket, and one address opens a bounded number.
+
+Anyone may open a socket on any game, and a game that is not in memory is loaded for it: its whole
+log read, decoded and folded, ~95 ms of CPU for 10,000 envelopes. When a game left memory with its
+last socket, a stranger reconnecting in a loop to a long idle game took most of a core, and a phone
+reconnecting after every change of network paid the load each time. Now a game stays in memory
+``room_linger`` seconds after its last socket left, and one address may open ``opens_per_minute``
+sockets a minute, a load of a game that was not in memory costing one open more per
+``LOAD_ENVELOPES_PER_OPEN`` envelopes of its log (``server.limits.OpenRate``). Loads are counted in
+``/metrics`` (``chronicle_games_loaded_total``). Real servers with small bounds (server/limits.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+
+import pytest
+import websockets
+
+from server.connection import CLOSE_TRY_AGAIN_LATER
+from server.limits import LOAD_ENVELOPES_PER_OPEN, Limits, OpenRate
+from tests.server.client import Client, run
+from tests.server.test_read_routes import counted
+from tests.server_fixture import create_game, get_json, seeded_game, server_fixture
+
+pytestmark = pytest.mark.server
+
+LOADS = "chronicle_games_loaded_total"
+LONG = 2_500  # envelopes: a load charges LONG // LOAD_ENVELOPES_PER_OPEN = 10 opens more
+OPENS = 30  # a minute: half a token a second, so a test of a few seconds refills at most a token or two
+
+linger_server = server_fixture("limits-linger", {"CHRONICLE_ROOM_LINGER": "1"})
+lingering_server = server_fixture("limits-lingering")  # room_linger as it comes (60 s)
+opens_server = server_fixture("limits-opens", {"CHRONICLE_OPENS_PER_MINUTE": str(OPENS)})
+evicting_server = server_fixture("limits-evict-lingering", {"CHRONICLE_GAMES_PER_SERVER": "2"})
+
+
+async def hello(ws_url: str, game_id: str, source: str = "127.0.0.1", token: str | None = None, since: int = 0):
+    """Open a socket from ``source`` (another loopback address is another client address) and say hello:
+    (its first frame, the socket)."""
+    socket = await websockets.connect(f"{ws_url}/ws/{game_id}", local_addr=(source, 0), max_size=2**24,
+                                    max_queue=None)  # never stops reading: its close is not stuck behind a catch-up
+    with contextlib.suppress(websockets.ConnectionClosed):  # a refused socket may be closed before the hello
+        await socket.send(json.dumps({"type": "hello", "since": since, "token": token}))
+    return json.loads(await asyncio.wait_for(socket.recv(), 20)), socket
+
+
+async def welcomed(ws_url: str, game_id: str, source: str = "127.0.0.1", since: int = 0) -> bool:
+    """One socket opened, greeted from ``since`` and closed: True if welcomed, False if refused ``too-many-opens``
+    (then closed 1013)."""
+    first, socket = await hello(ws_url, game_id, source, since=since)
+    if first["type"] == "welcome":
+        await socket.close()
+        return True
+    assert first == {"type": "error", "code": "too-many-opens", "id": None, "message": first["message"]}, first
+    assert re.search(rf"address {re.escape(source)} opened more sockets .* try again in \d+ s$", first["message"]), first
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(socket.recv(), 20)
+    assert closed.value.rcvd.code == CLOSE_TRY_AGAIN_LATER
+    return False
+
+
+def test_a_reconnection_within_room_linger_finds_the_game_loaded(lingering_server):
+    """A long game opened, left and opened again four times is loaded once; a spectator and a seat alike."""
+    server = lingering_server
+    game = seeded_game(server, "mecha/sample", 5, envelopes=600)
+    before = counted(server, LOADS)
+
+    async def main():
+        for _ in range(4):
+            assert await welcomed(server.ws_url, game["game"])
+        seat = await Client.join(server.ws_url, game["game"], game["seats"]["red"]["token"])
+        assert seat.welcome["head"] == seat.head >= 600, seat.welcome  # the whole log caught up
+        await seat.close()
+        assert await welcomed(server.ws_url, game["game"])
+
+    run(main())
+    assert counted(server, LOADS) - before == 1
+
+
+def test_a_game_leaves_memory_room_linger_seconds_after_its_last_socket_and_not_while_one_is_open(linger_server):
+    """room_linger 1 s: left for 2 s, the game is loaded again; with one socket kept open meanwhile, it is not."""
+    server = linger_server
+    left, kept = (create_game(server.base_url, "mecha/sample") for _ in range(2))
+
+    async def main():
+        assert await welcomed(server.ws_url, left["game"])
+        watcher = await Client.join(server.ws_url, kept["game"])
+        assert await welcomed(server.ws_url, kept["game"])  # a second socket comes and goes
+        loads = counted(server, LOADS)
+        await asyncio.sleep(2.0)
+        assert await welcomed(server.ws_url, kept["game"])  # still loaded: its watcher never left
+        assert counted(server, LOADS) == loads
+        assert await welcomed(server.ws_url, left["game"])  # left 2 s ago: loaded again
+        assert counted(server, LOADS) == loads + 1
+        # Check the watcher was served all along: a seat's move reaches it.
+        red = await Client.join(server.ws_url, kept["game"], kept["seats"]["red"]["token"])
+        moved = await red.command("m-1", "Move", {"to": 2})
+        assert moved["type"] == "ack", moved
+        await watcher.events_until(moved["last"])
+        assert watcher.head == moved["last"]
+
+    run(main())
+
+
+def test_too_many_opens_from_one_address_is_refused_with_its_code_and_another_address_is_not(opens_server):
+    """opens_per_minute 30: the 31st socket from one address in a few seconds gets too-many-opens and the
+    close 1013 before it looks its game up; another address opens its own 30; a refused socket loads nothing."""
+    server = opens_server
+    game = create_game(server.base_url, "mecha/sample")
+
+    async def main():
+        source = "127.0.0.2"
+        opened = 0
+        while await welcomed(server.ws_url, game["game"], source):
+            opened += 1
+            assert opened <= OPENS + 3, "the bound never answered"
+        assert OPENS <= opened <= OPENS + 2, opened  # half a token a second refills meanwhile
+        loads = counted(server, LOADS)
+        assert not await welcomed(server.ws_url, "g-not-there", source)  # refused before the game is looked up
+        assert await welcomed(server.ws_url, game["game"], "127.0.0.3")
+        assert counted(server, LOADS) == loads
+        assert counted(server, "chronicle_rejections_total", code="too-many-opens") >= 2
+
+    run(main())
+
+
+def test_a_load_of_a_long_game_and_a_catch_up_from_seq_0_cost_one_open_per_load_envelopes_per_open(opens_server):
+    """The address whose socket loaded a 2,500-envelope game gets 10 fewer opens (one per 250 envelopes)
+    than an address whose sockets found it loaded, each saying hello from the head; an address saying
+    hello from seq 0 (the whole log sent) spends 11 a socket: 3 sockets of its 30 opens."""
+    server = opens_server
+    game = seeded_game(server, "mecha/sample", 11, envelopes=LONG)
+    head = game_head(server, game["game"])
+    assert head >= LONG
+    loads = counted(server, LOADS)
+
+    async def opens(source: str, since: int) -> int:
+        opened = 0
+        while await welcomed(server.ws_url, game["game"], source, since):
+            opened += 1
+            assert opened <= OPENS + 3, "the bound never answered"
+        return opened
+
+    async def main():
+        loader = await opens("127.0.0.4", head)  # its first socket loads the game
+        assert counted(server, LOADS) == loads + 1
+        finder = await opens("127.0.0.5", head)  # the game lingers: each socket finds it loaded
+        catcher = await opens("127.0.0.6", 0)  # 30 -> 19 -> 8 -> -3: refused, half a token a second is too slow
+        assert counted(server, LOADS) == loads + 1
+        return loader, finder, catcher
+
+    loader, finder, catcher = run(main())
+    charged = LONG // LOAD_ENVELOPES_PER_OPEN
+    assert charged - 1 <= finder - loader <= charged + 1, (loader, finder)  # ± what refilled meanwhile
+    assert catcher == 3, catcher
+
+
+def game_head(server, game_id: str) -> int:
+    status, listed = get_json(f"{server.base_url}/api/games?limit=200")
+    assert status == 200, listed
+    return next(item["head"] for item in listed if item["game"] == game_id)
+
+
+def test_a_lingering_game_is_the_first_evicted_and_never_keeps_a_seats_game_out(evicting_server):
+    """games_per_server 2: a game left by its seat lingers; a third game evicts it, not the game whose seat is
+    connected, and it is loaded again when opened again."""
+    server = evicting_server
+    left, seated, third = (create_game(server.base_url, "mecha/sample") for _ in range(3))
+
+    async def main():
+        red = await Client.join(server.ws_url, left["game"], left["seats"]["red"]["token"])
+        await red.close()  # lingers: in memory, nobody connected
+        blue = await Client.join(server.ws_url, seated["game"], seated["seats"]["blue"]["token"])
+        loads = counted(server, LOADS)
+        watcher = await Client.join(server.ws_url, third["game"])  # evicts the lingering game
+        assert counted(server, LOADS) == loads + 1
+        first, socket = await hello(server.ws_url, seated["game"])  # the seated game is still loaded
+        assert first["type"] == "welcome", first
+        await socket.close()
+        assert counted(server, LOADS) == loads + 1
+        again = await Client.join(server.ws_url, left["game"], left["seats"]["red"]["token"])
+        assert counted(server, LOADS) == loads + 2  # evicted: loaded again (the watcher's game made room)
+        for client in (blue, watcher, again):
+            await client.close()
+
+    run(main())
+
+
+def test_open_rate_counts_opens_and_load_charges_per_address_exactly():
+    """OpenRate with a clock that stands still, then moves: exact counts and waits."""
+    now = [100.0]
+    rate = OpenRate(Limits(opens_per_minute=6), clock=lambda: now[0])
+    assert [rate.take("a") for _ in range(6)] == [0] * 6
+    assert rate.take("a") == 10  # one token a 10 s
+    assert rate.take("b") == 0  # its own bucket
+    rate.charge_envelopes("b", 3 * LOAD_ENVELOPES_PER_OPEN + LOAD_ENVELOPES_PER_OPEN - 1)  # three opens more
+    assert [rate.take("b") for _ in range(2)] == [0, 0]
+    assert rate.take("b") == 10
+    rate.charge_envelopes("c", 40 * LOAD_ENVELOPES_PER_OPEN)  # below zero: 6 - 40 = -34 tokens
+    assert rate.take("c") == 350  # 35 tokens to come back to one
+    now[0] += 10
+    assert rate.take("a") == 0 and rate.take("a") == 10
+    rate.charge_envelopes("d", LOAD_ENVELOPES_PER_OPEN - 1)  # a short game's load costs nothing more
+    assert [rate.take("d") for _ in range(6)] == [0] * 6
