@@ -24,7 +24,7 @@ from server.metrics import Metrics, operations_routes
 from server.rooms import Rooms
 from server.serve_socket import serve_socket
 from server.store import store_for
-from server.workers import Worker, processes_from_env
+from server.workers import Worker, processes_from_env, resident_kib_from_env
 
 DEFAULT_DB = "chronicle.db"
 
@@ -92,7 +92,8 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
     rooms = Rooms(store, limits, metrics=metrics, allowed_origins=origins)
     # PostgreSQL: hear other processes' appends (LISTEN/NOTIFY); SQLite serves one process alone.
     feed = store.feed(rooms.notified, rooms.follow_all) if hasattr(store, "feed") else None
-    worker = Worker(processes_from_env() if worker_process is None else worker_process, metrics)
+    worker = Worker(processes_from_env() if worker_process is None else worker_process, metrics,
+                    resident_kib_from_env())
 
     async def game_socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, rooms, send_queue_limit)

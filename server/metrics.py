@@ -47,7 +47,7 @@ class Metrics:
                                 "threads (CHRONICLE_WORKER_PROCESS=0).", registry=self.registry)
         self.worker_replaced = Counter("chronicle_worker_replaced_total",
                                        "Worker processes replaced, by reason ('lost': it died, 'resident': it grew "
-                                       "past server/workers.py's MAX_RESIDENT_KIB).", ["reason"], registry=self.registry)
+                                       "past CHRONICLE_WORKER_RESIDENT_MIB, server/workers.py).", ["reason"], registry=self.registry)
         self.log_lines = Counter("chronicle_log_lines_made_total",
                                  "Lines of GET /api/games/{id}/log made (read from the store, checked, redacted for a "
                                  "spectator); a line made once is served from memory after (server/logs.py).",

@@ -26,8 +26,8 @@ fold gate), so the bound stays one at a time.
   it was working for raises ``WorkerLost`` (503 ``worker-lost``, docs/protocol.md), the pool is
   replaced at once, and the next request is served by the new child. A pool found broken before a
   job was handed to it (the child died idle) is replaced and the job given to the new one.
-* Memory: the child's peak resident size comes back with every answer; past ``MAX_RESIDENT_KIB``
-  the pool is replaced after that answer (docs/bounds.md). CPython 3.11's ``max_tasks_per_child``
+* Memory: the child's peak resident size comes back with every answer; past ``MAX_RESIDENT_MIB``
+  (``CHRONICLE_WORKER_RESIDENT_MIB``) the pool is replaced after that answer (docs/bounds.md). CPython 3.11's ``max_tasks_per_child``
   hangs with work queued behind the last task, so the bound is kept here.
 * ``CHRONICLE_WORKER_PROCESS=0`` runs the same jobs in a worker thread of the server, as before
   (for a platform without processes to spare); the default is the process.
@@ -51,7 +51,8 @@ from typing import Any
 from server.switches import switch_from_env
 
 VARIABLE = "CHRONICLE_WORKER_PROCESS"
-MAX_RESIDENT_KIB = 512 * 1024  # the child's peak resident size past which it is replaced (docs/bounds.md)
+RESIDENT_VARIABLE = "CHRONICLE_WORKER_RESIDENT_MIB"
+MAX_RESIDENT_MIB = 512  # the child's peak resident size past which it is replaced (docs/bounds.md)
 WATCH_EVERY_S = 1.0  # how often the child checks that the server's process is still there
 log = logging.getLogger("chronicle.workers")
 
@@ -65,6 +66,16 @@ class WorkerLost(Exception):
 def processes_from_env(environ: Mapping[str, str] | None = None) -> bool:
     """``CHRONICLE_WORKER_PROCESS``: 1 (the default) works in a worker process, 0 in a thread of the server."""
     return switch_from_env(VARIABLE, environ)
+
+
+def resident_kib_from_env(environ: Mapping[str, str] | None = None) -> int:
+    """``CHRONICLE_WORKER_RESIDENT_MIB`` (default ``MAX_RESIDENT_MIB``), in KiB: a whole number of MiB, at least 1."""
+    raw = (os.environ if environ is None else environ).get(RESIDENT_VARIABLE, "").strip()
+    if not raw:
+        return MAX_RESIDENT_MIB * 1024
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 1 << 20:
+        raise ValueError(f"{RESIDENT_VARIABLE}: expected a whole number of MiB from 1 to {1 << 20}, got {raw[:40]!r}")
+    return int(raw) * 1024
 
 
 def _context() -> Any:
@@ -83,10 +94,11 @@ def _context() -> Any:
 class Worker:
     """One worker process (or, with ``processes`` false, worker threads) for whole-log jobs."""
 
-    __slots__ = ("processes", "pool", "pid", "peak_kib", "replaced", "context", "metrics")
+    __slots__ = ("processes", "pool", "pid", "peak_kib", "replaced", "context", "metrics", "max_resident_kib")
 
-    def __init__(self, processes: bool = True, metrics: Any = None) -> None:
+    def __init__(self, processes: bool = True, metrics: Any = None, max_resident_kib: int = MAX_RESIDENT_MIB * 1024) -> None:
         self.processes = processes
+        self.max_resident_kib = max_resident_kib
         self.metrics = metrics  # server.metrics.Metrics: the worker's pid and its replacements
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.pid = 0
@@ -148,7 +160,7 @@ class Worker:
                 self._replace(pool, "lost")
                 raise WorkerLost("the process working out this request stopped before it was done (killed, or out "
                                  "of memory); it was replaced: try again") from None
-            if outcome[1] > MAX_RESIDENT_KIB:
+            if outcome[1] > self.max_resident_kib:
                 self._replace(pool, "resident")
         self._worked_in(outcome[0])
         self.peak_kib = outcome[1]
