@@ -1,6 +1,7 @@
 """What a stranger's whole-log reads cost everybody else's games: the loop's answers while they run (issue 16).
 
 ``python -m bench.offloop [--envelopes 10000] [--games 12] [--seconds 6] [--seed 11] [--root DIR] [--uvicorn]``
+``[--env NAME=VALUE] [--memory]``
 
 A real server (``chronicle serve``, as an operator runs it: ``--uvicorn`` for the test fixture's
 ``uvicorn --factory`` instead; ``--root DIR`` runs it from another checkout, e.g. ``git archive main``,
@@ -23,7 +24,10 @@ in turn: ``Pass`` is always legal on one's turn, MV-C3), a command every 20 ms, 
 frame sent to its ack. Each phase prints p50 / p99 / worst of both, the whole-log requests answered,
 and the server's CPU as a share of one core: its own threads (``/proc/<pid>/task/*/schedstat``) and,
 apart, its child processes' (a worker process, if it has one), with their resident memory.
-It prints the load average before and after, and asserts nothing.
+It prints the load average before and after, and asserts nothing. ``--memory`` then asks the largest
+whole-log requests the bounds allow (``bench.costs``' largest skirmish map, 2,000 envelopes: /rules
+and /audit; a 30,000-envelope mecha game with an undo: /audit and /state; the import of a finished
+mecha log cut to the import's bounds) and prints each child's resident size and its peak after each.
 """
 
 from __future__ import annotations
@@ -140,7 +144,7 @@ class Player:
     def __init__(self, server: ServerProcess, answer: dict) -> None:
         self.sockets = {}
         for seat, held in answer["seats"].items():
-            socket = connect(f"{server.ws_url}/ws/{answer['game']}", origin=server.base_url, max_size=None)
+            socket = connect(f"{server.ws_url}/ws/{answer['game']}", origin=server.base_url, max_size=None).__enter__()
             socket.send(json.dumps({"type": "hello", "since": 0, "token": held["token"]}))
             self._until(socket, lambda text: '"welcome"' in text[:40])
             self.sockets[seat] = socket
@@ -212,6 +216,50 @@ def phase(server: ServerProcess, name: str, requests, seconds: float, player: Pl
     connection.close()
 
 
+def peaks(pid: int) -> str:
+    """``VmRSS`` and ``VmHWM`` (the peak) of each process ``pid`` started, in MiB."""
+    out = []
+    for child in children(pid):
+        fields = {}
+        try:
+            for line in Path(f"/proc/{child}/status").read_text().splitlines():
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    fields[line[:5]] = int(line.split()[1]) // 1024
+        except OSError:
+            continue
+        out.append(f"{child}: {fields.get('VmRSS', 0)} MiB, peak {fields.get('VmHWM', 0)} MiB")
+    return "; ".join(out) or "no child"
+
+
+def memory(server: ServerProcess, seed: int) -> None:
+    """``--memory``: the largest whole-log requests the bounds allow, one by one, and what the children hold after each."""
+    import urllib.request
+
+    from bench.costs import finished_log, fitting, long_game, scenario_of
+
+    print(f"before: {peaks(server.pid)}", flush=True)
+    skirmish = long_game(server, "skirmish", scenario_of("skirmish", "largest"), seed, 2_000)
+    mecha = long_game(server, "mecha", scenario_of("mecha", "sample"), seed, 30_000, undo=True)
+    body, lines = finished_log("mecha", seed)
+    body = fitting(body)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
+    for what, path in (("skirmish largest, 2,000 envelopes: /rules", f"/api/games/{skirmish}/rules"),
+                       ("the same: /audit", f"/api/games/{skirmish}/audit"),
+                       ("mecha 30,000 with an undo: /audit", f"/api/games/{mecha}/audit"),
+                       ("the same: /state?seq=29999", f"/api/games/{mecha}/state?seq=29999")):
+        began = time.perf_counter()
+        status = ask(connection, path)
+        print(f"{what:44s} {status} in {time.perf_counter() - began:6.2f} s | {peaks(server.pid)}", flush=True)
+    request = urllib.request.Request(f"{server.base_url}/api/games/import", data=body, method="POST",
+                                     headers={"content-type": "application/x-ndjson"})
+    began = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=300) as response:
+        status = response.status
+    print(f"{'import of a finished mecha log, ' + str(len(body) // 1024) + ' KiB':44s} {status} in "
+          f"{time.perf_counter() - began:6.2f} s | {peaks(server.pid)}", flush=True)
+    connection.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.offloop", description=__doc__.split("\n\n")[0])
     parser.add_argument("--envelopes", type=int, default=10_000)
@@ -221,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=None, help="run the server from this checkout (before/after comparisons)")
     parser.add_argument("--uvicorn", action="store_true", help="the test fixture's uvicorn --factory, not chronicle serve")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server's environment")
+    parser.add_argument("--memory", action="store_true", help="then the largest requests, and the children's size")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()}, {time.strftime('%H:%M:%S', time.gmtime())} UTC", flush=True)
     env = dict(item.split("=", 1) for item in args.env)
@@ -252,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
             phase(server, "state", seqs, args.seconds, player)
             print(f"{player.sent} commands sent, {player.refused} refused (a seat out of turn)", flush=True)
             player.close()
+            if args.memory:
+                memory(server, args.seed)
     print(f"load average {os.getloadavg()}, {time.strftime('%H:%M:%S', time.gmtime())} UTC", flush=True)
     return 0
 

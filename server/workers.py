@@ -52,7 +52,7 @@ from server.switches import switch_from_env
 
 VARIABLE = "CHRONICLE_WORKER_PROCESS"
 RESIDENT_VARIABLE = "CHRONICLE_WORKER_RESIDENT_MIB"
-MAX_RESIDENT_MIB = 512  # the child's peak resident size past which it is replaced (docs/bounds.md)
+MAX_RESIDENT_MIB = 256  # the child's peak resident size past which it is replaced (docs/bounds.md)
 WATCH_EVERY_S = 1.0  # how often the child checks that the server's process is still there
 log = logging.getLogger("chronicle.workers")
 
