@@ -249,6 +249,7 @@ def _call(job: Callable[..., Any], args: tuple) -> tuple:
     except KeyError as error:
         answer = ("KeyError", error.args)
     except Exception as error:  # a bug: raised again as it was if it pickles, else by its name
+        log.exception("a whole-log job (%s) failed", getattr(job, "__name__", job))  # its traceback, here
         try:
             answer = ("raised", pickle.loads(pickle.dumps(error)))
         except Exception:
