@@ -142,8 +142,8 @@ async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Cal
     in force at the snapshot (``game_at``), then each version a RulesVersionChanged moves it to (CORE-3).
 
     A log with an undo (CORE-4) takes no snapshots after it, so its state is folded from seq 1 by a Table:
-    whole-log work. ``run(work, *args)`` runs such work where it cannot hold the event loop (``GET
-    .../state`` gives a worker thread behind a gate, server/api.py); every step of at most SNAPSHOT_EVERY
+    whole-log work. ``run(work, *args)`` runs such work where it cannot hold the event loop (a worker
+    thread behind a gate, say; ``GET .../state`` gives ``whole`` instead); every step of at most SNAPSHOT_EVERY
     envelopes runs here, every longer one through ``run`` (default: here too, as the CLI wants). Folded
     from seq 1 for an undo, it appends ``seq`` to ``undone``: such a state costs as much the next time.
 
