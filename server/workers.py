@@ -54,6 +54,7 @@ VARIABLE = "CHRONICLE_WORKER_PROCESS"
 RESIDENT_VARIABLE = "CHRONICLE_WORKER_RESIDENT_MIB"
 MAX_RESIDENT_MIB = 256  # the child's peak resident size past which it is replaced (docs/bounds.md)
 WATCH_EVERY_S = 1.0  # how often the child checks that the server's process is still there
+NICE = 10  # the child's scheduling priority below the server's: on busy cores the kernel serves the loop first
 log = logging.getLogger("chronicle.workers")
 
 
@@ -192,8 +193,13 @@ def worker_of(state: Any) -> Worker:
 
 
 def _started(server_pid: int) -> None:
-    """The child's initializer: Ctrl-C is the server's to handle, and the child leaves when the server has gone."""
+    """The child's initializer: Ctrl-C is the server's to handle, its work yields the cores to the server's
+    (``NICE``), and the child leaves when the server has gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(NICE)
+    except (AttributeError, OSError):  # no nice on this platform: the same priority as the server
+        pass
     parent = os.getppid()
     threading.Thread(target=_watch, args=(parent, server_pid), daemon=True, name="chronicle-watch").start()
 
