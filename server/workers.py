@@ -29,6 +29,7 @@ fold gate), so the bound stays one at a time.
 * Memory: the child's peak resident size comes back with every answer; past ``MAX_RESIDENT_MIB``
   (``CHRONICLE_WORKER_RESIDENT_MIB``) the pool is replaced after that answer (docs/bounds.md). CPython 3.11's ``max_tasks_per_child``
   hangs with work queued behind the last task, so the bound is kept here.
+* The child runs at ``NICE`` 10: where the cores are contended the kernel serves the server's loop first.
 * ``CHRONICLE_WORKER_PROCESS=0`` runs the same jobs in a worker thread of the server, as before
   (for a platform without processes to spare); the default is the process.
 """
