@@ -151,12 +151,12 @@ class Worker:
         else:
             pool = self.pool
             try:
-                future = pool.submit(_call, job, args)
-            except BrokenProcessPool:  # the child died idle: this job never reached it
-                self._replace(pool, "lost")
-                pool = self.pool
-                future = pool.submit(_call, job, args)
-            try:
+                try:
+                    future = pool.submit(_call, job, args)
+                except BrokenProcessPool:  # the child died idle: this job never reached it, the next child takes it
+                    self._replace(pool, "lost")
+                    pool = self.pool
+                    future = pool.submit(_call, job, args)
                 outcome = await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 self._replace(pool, "lost")
