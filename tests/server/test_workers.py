@@ -123,9 +123,11 @@ def test_no_process_is_left_when_the_server_stops_or_is_killed(tmp_path):
     child behind: the worker, the forkserver and multiprocessing's resource tracker all end."""
     for end in ("stop", "kill"):
         server = ServerProcess(tmp_path / f"{end}.db").start()
-        started = descendants(server.pid)
-        assert worker_pid(server) in started, started
-        getattr(server, end)()
+        try:
+            started = descendants(server.pid)
+            assert worker_pid(server) in started, started  # warm: the child answered before any request
+        finally:
+            getattr(server, end)()
         deadline = time.monotonic() + 10
         while any(running(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.05)
