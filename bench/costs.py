@@ -11,8 +11,9 @@ allow) and each ``--envelopes`` length, a long game is written into its store (`
 sooner is as long as it gets), and with ``--undo`` the same game once more with one command taken
 back near its start (CORE-4: such a log takes no snapshots). Then each request is made as a stranger
 makes it (a new connection, no token) and timed twice over: the wall clock here, and the **server
-process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, over its threads; the ticks of
-``/proc/<pid>/stat`` when a thread ended meanwhile), first and then ``--again`` times more:
+process's CPU** (the sum of ``/proc/<pid>/task/*/schedstat``, ns, over its threads and its child
+processes' (its worker process); the ticks of ``/proc/<pid>/stat`` when a thread ended meanwhile),
+first and then ``--again`` times more:
 
 * a game's HTTP routes: ``/state`` at the head and at seqs k*256+255 (255 folds past a snapshot,
   the most ``server/snapshots.py`` allows), ``/rules``, ``/audit``, ``/log`` (``--no-log``), its
@@ -76,11 +77,14 @@ MAX_IMPORT_LINES = 5_000
 
 
 def _tasks(pid: int) -> dict:
-    """Each thread's CPU time so far (ns, /proc/<pid>/task/<tid>/schedstat)."""
+    """Each thread's CPU time so far (ns, /proc/<pid>/task/<tid>/schedstat), the threads of the processes
+    it started included (the server's worker process, server/workers.py, does its whole-log work)."""
     out = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             out[task.name] = int((task / "schedstat").read_text().split()[0])
+            for child in (task / "children").read_text().split():
+                out.update(_tasks(int(child)))
         except (OSError, IndexError, ValueError):
             pass
     return out

@@ -30,6 +30,7 @@ from server.logs import LogCache
 from server.room import now
 from server.store import GameExists, GameMeta, Store, Stored, StoreError, UnknownGame
 from server.tokens import new_game_id, new_token, token_hash
+from server.workers import WorkerLost, worker_of
 
 MAX_BODY_BYTES = 256 * 1024  # an inline scenario with its board is a few KB
 MAX_SEQ_DIGITS = 10  # a seq is below 2**31 in every store
@@ -90,6 +91,8 @@ def _answers(handler):
             return problem(500, "game-unavailable", f"the game cannot be rebuilt from its log: {error}")
         except LimitReached as error:  # too-busy: whole-log requests at their bound (``_whole_log``)
             return problem(503, error.code, error.message, {"Retry-After": str(BUSY_RETRY_AFTER)})
+        except WorkerLost as error:  # the worker process died under this request's job: replaced already
+            return problem(503, error.code, str(error), {"Retry-After": str(LOST_RETRY_AFTER)})
 
     endpoint.__name__ = handler.__name__
     endpoint.__doc__ = handler.__doc__
@@ -135,6 +138,7 @@ async def json_body(request: Request, max_bytes: int = MAX_BODY_BYTES) -> bytes:
 
 
 BUSY_RETRY_AFTER = 5  # seconds: a whole log is re-decided in well under that, but for the largest
+LOST_RETRY_AFTER = 1  # seconds: the worker process is replaced before ``worker-lost`` is answered
 
 
 def _whole_log(request: Request, what: str):
@@ -389,30 +393,46 @@ async def game_state(request: Request) -> Response:
 
 
 STATE_CACHE = 64  # answers of GET /api/games/{id}/state folded from seq 1 kept (their JSON), keyed by (game, seq)
-FOLDS_AT_ONCE = 1  # whole-log folds of /state (a log with an undo, CORE-4) in a worker thread at once
+FOLDS_AT_ONCE = 1  # whole-log folds of /state (a log with an undo, CORE-4) handed to the worker process at once
 
 
 async def _state_body(request: Request, game: Any, seq: int) -> tuple[bytes, bool]:
     """The JSON of ``/state?seq=``: the newest snapshot at or before seq plus at most SNAPSHOT_EVERY - 1
     folds (issue 12, finding 5) on the loop; a longer fold (a log with an undo folds from seq 1, CORE-4)
-    in a worker thread, one at a time (``FOLDS_AT_ONCE``), so that no game waits for it. With it, whether
-    it was folded from seq 1 (then worth keeping)."""
+    in the worker process (``server/workers.py``, ``snapshots.folded``), one at a time (``FOLDS_AT_ONCE``),
+    so that no game waits for it. With it, whether it was folded from seq 1 (then worth keeping)."""
     store, game_id, state_ = _store(request), request.path_params["game_id"], request.app.state
     gate = getattr(state_, "fold_gate", None)
     if gate is None:
         gate = state_.fold_gate = asyncio.Semaphore(FOLDS_AT_ONCE)
+    counted, rules = state_.metrics.folds.labels("state").inc, game.name
 
-    async def in_thread(work, *args):
-        async with gate:  # held until the thread is done, even if this request is cancelled meanwhile
-            return await held_until_done(asyncio.ensure_future(asyncio.to_thread(work, *args)))
+    async def whole(stored: list) -> _Folded:
+        async with gate:  # held until the child is done, even if this request is cancelled meanwhile
+            job = worker_of(state_).run(snapshots.folded, rules, game_id, seq, [item.envelope for item in stored])
+            body, undone_, kept, folds = await held_until_done(asyncio.ensure_future(job))
+        counted(folds)
+        await snapshots.save(store, game_id, kept)
+        return _Folded(body, undone_)
 
     undone: list = []
     with _whole_log(request, "/state"):
-        state = await snapshots.state_at(store, game, game_id, seq, state_.metrics.folds.labels("state").inc,
-                                         in_thread, undone)
+        state = await snapshots.state_at(store, game, game_id, seq, counted, None, undone, whole)
+        if isinstance(state, _Folded):  # ``whole``'s answer: the body made in the worker
+            return state.body, state.undone or bool(undone)
         game = await snapshots.game_at(store, game, game_id, seq)  # its view is the version in force at seq (CORE-3)
     body = _encoder.encode({"seq": seq, "hash": state_hash(state), "state": to_data(game.view(state, None))})
     return body, bool(undone)
+
+
+class _Folded:
+    """``/state``'s body as the worker made it, and whether an undo made it fold from seq 1."""
+
+    __slots__ = ("body", "undone")
+
+    def __init__(self, body: bytes, undone: bool) -> None:
+        self.body = body
+        self.undone = undone
 
 
 RULES_CACHE = 256  # answers of GET /api/games/{id}/rules kept, keyed by (game, head): a log is re-decided once per head
@@ -428,7 +448,7 @@ async def game_rules(request: Request) -> Response:
     version changed: [{"version", "clause", "text"}]), "sealed"}``. Without the game's secret: the
     commands of a running game that draw are folded and hashed, not re-decided (``sealed`` of them).
 
-    The re-decide runs in a worker thread behind the audits' gate (``server.audits.in_thread``), and
+    The re-decide runs in the worker process behind the audits' gate (``server.audits.in_worker``), and
     one (game, head) asked again, or meanwhile, is decided once (``server.answers.Answers``).
     """
     game_id = request.path_params["game_id"]
@@ -440,7 +460,7 @@ async def game_rules(request: Request) -> Response:
 
 async def _rules_answer(request: Request, store: Store, meta: GameMeta) -> dict:
     from server import rulescheck
-    from server.audits import in_thread
+    from server.audits import in_worker
 
     game_id = meta.game_id
     try:
@@ -451,24 +471,11 @@ async def _rules_answer(request: Request, store: Store, meta: GameMeta) -> dict:
     try:
         with _whole_log(request, "/rules"):
             stored = await store.read(game_id)
-            checked = await in_thread(request.app.state, "rules", rulescheck.checked, game_id, newest, stored, None)
+            return await in_worker(request.app.state, "rules", rulescheck.answer, game_id, newest.name, meta.over,
+                                   [item.envelope for item in stored])
     except KeyError:  # a RulesVersionChanged to a version this code lacks
         raise HTTPProblem(500, "game-unavailable", f"game {game_id} was played under rule system "
                           f"{meta.rules!r}, which this server does not have") from None
-    divergence = checked.report.divergence
-    found = None
-    if divergence is not None:
-        found = {"seq": divergence.seq, "clause": divergence.clause, "logged_rule": divergence.logged_rule,
-                 "produced_rule": divergence.produced_rule}
-        if meta.over:
-            found.update(logged=divergence.logged, produced=divergence.produced)
-    return {
-        "game": game_id, "rules_version": checked.game.rules_version, "newest": checked.newest.rules_version,
-        "unchanged": divergence is None, "divergence": found,
-        "changes": [{"version": version, "clause": clause, "text": text}
-                    for version, clause, text in checked.newest.changes_since(checked.game.rules_version)],
-        "sealed": checked.report.sealed,
-    }
 
 
 def _kept(request: Request, name: str, size: int):

@@ -24,6 +24,7 @@ from server.metrics import Metrics, operations_routes
 from server.rooms import Rooms
 from server.serve_socket import serve_socket
 from server.store import store_for
+from server.workers import Worker, processes_from_env, resident_kib_from_env
 
 DEFAULT_DB = "chronicle.db"
 
@@ -73,13 +74,15 @@ def allowed_origins_from_env(environ=os.environ) -> tuple[str, ...]:
 
 def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIMIT,
                limits: Limits | None = None, allowed_origins: tuple[str, ...] | None = None,
-               group_commit: bool | None = None) -> Starlette:
+               group_commit: bool | None = None, worker_process: bool | None = None) -> Starlette:
     """The app over one store.
 
     ``store_url_or_path``: a SQLite file path, ``sqlite:///path``, or ``postgresql://…`` (several processes).
     ``send_queue_limit``: items queued per connection before a slow client is dropped.
     ``limits``: frame size, command rate, connections, hello timeout, games open and created (server/limits.py).
     ``allowed_origins``: other origins whose pages may open sockets (default: ``CHRONICLE_ALLOWED_ORIGINS``).
+    ``worker_process``: whole-log work in a worker process (default: ``CHRONICLE_WORKER_PROCESS``, else on),
+    or in threads (server/workers.py).
     """
     assert send_queue_limit >= 1, f"send_queue_limit must be at least 1, got {send_queue_limit}"
     store = store_for(store_url_or_path, group_commit=group_commit)  # None: CHRONICLE_GROUP_COMMIT, else on
@@ -89,6 +92,8 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
     rooms = Rooms(store, limits, metrics=metrics, allowed_origins=origins)
     # PostgreSQL: hear other processes' appends (LISTEN/NOTIFY); SQLite serves one process alone.
     feed = store.feed(rooms.notified, rooms.follow_all) if hasattr(store, "feed") else None
+    worker = Worker(processes_from_env() if worker_process is None else worker_process, metrics,
+                    resident_kib_from_env())
 
     async def game_socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, rooms, send_queue_limit)
@@ -105,9 +110,12 @@ def create_app(store_url_or_path: str, *, send_queue_limit: int = SEND_QUEUE_LIM
         app.state.limits = limits
         app.state.creations = CreationRate(limits)
         app.state.logs = LogCache(counted=metrics.log_lines.inc)  # GET /api/games/{id}/log's lines, made once
+        await worker.start()  # whole-log work's process, warm before the first request (server/workers.py)
+        app.state.worker = worker
         try:
             yield
         finally:
+            worker.close()
             rooms.close_all(CLOSE_GOING_AWAY)
             if feed is not None:
                 await feed.stop()

@@ -10,14 +10,14 @@ runs a divergence names its seq and clauses only; the logged and produced outcom
 game is over (as ``GET .../rules`` does).
 
 Re-deciding a long log is seconds of CPU (every command of the game decided again), so it runs in
-a worker thread, one at a time per process (``AUDITS_AT_ONCE``): the event loop keeps serving
-the Rooms meanwhile (docs/bounds.md, rule 3), and a flood of audit requests queues instead of
-multiplying threads. The same gate (``gate``) holds ``GET .../rules`` and the audit of
-``POST /api/games/import``, which do the same work (``audit_log`` over a whole log): under the
-GIL two of them at once end no sooner than one after the other, and each more thread takes a
-share of the interpreter from the loop, so one gate bounds all three at one thread. The route
-keeps each answer per game and head, and an answer being made is shared by whoever asks it
-meanwhile (``api.AUDIT_CACHE``, ``server.answers.Answers``).
+the server's worker process (``server/workers.py``; a worker thread with
+``CHRONICLE_WORKER_PROCESS=0``), one at a time per server process (``AUDITS_AT_ONCE``): the event
+loop keeps serving the Rooms meanwhile (docs/bounds.md, rule 3), and a flood of audit requests
+queues instead of multiplying work. The same gate (``gate``) holds ``GET .../rules`` and the audit
+of ``POST /api/games/import``, which do the same work (``audit_log`` over a whole log): one child
+does one at a time, so one gate bounds all three. The route keeps each answer per game and head,
+and an answer being made is shared by whoever asks it meanwhile (``api.AUDIT_CACHE``,
+``server.answers.Answers``).
 """
 
 from __future__ import annotations
@@ -68,22 +68,43 @@ async def held_until_done(done: asyncio.Future) -> Any:
         raise
 
 
+async def in_worker(state: Any, route: str, job: Callable[..., T], *args: Any) -> T:
+    """``job(*args)`` in the app's worker process (``server.workers``) once the gate lets it in, counted by
+    ``route`` in /metrics; ``args`` and the answer are plain data. Like ``in_thread``, a caller cancelled
+    while the child works keeps the gate until the child is done with it."""
+    from server.workers import worker_of
+
+    async with gate(state):
+        metrics = getattr(state, "metrics", None)
+        if metrics is not None:
+            metrics.audits.labels(route).inc()
+        return await held_until_done(asyncio.ensure_future(worker_of(state).run(job, *args)))
+
+
 async def audit_answer(store: Store, meta: GameMeta, game: Any, state: Any) -> dict:
     """The JSON answer for the stored game ``meta`` played under the rule system ``game``
-    (``state``: the app's, whose gate it waits for)."""
+    (``state``: the app's, whose gate and worker it waits for)."""
     stored = await store.read(meta.game_id)
-    return await in_thread(state, "audit", answer_of, meta, game, stored)
+    return await in_worker(state, "audit", audited, meta.game_id, game.name, meta.over,
+                           [item.envelope for item in stored])
 
 
-def answer_of(meta: GameMeta, game: Any, stored: list) -> dict:
-    """The audit of the stored envelopes as a spectator receives them (pure CPU: run in a thread)."""
+def audited(game_id: str, rules: str, over: bool, texts: list) -> dict:
+    """The worker's job: ``answer_of`` the stored envelopes' JSON ``texts`` under the rule system named ``rules``."""
+    import events.games
+
+    return answer_of(game_id, over, events.games.load(rules), texts)
+
+
+def answer_of(game_id: str, over: bool, game: Any, texts: list) -> dict:
+    """The audit of the stored envelopes (their JSON) as a spectator receives them (pure CPU: the worker's)."""
     envelopes = []
     rules = game
-    for item in stored:
-        envelope = frames.decode_envelope(rules, item.envelope)
+    for text in texts:
+        envelope = frames.decode_envelope(rules, text)
         if envelope.seq == 1 or envelope.type == "RulesVersionChanged":
             rules = rules_in_force(rules, [envelope])
-        visible = visible_to(rules, envelope, None, meta.over)
+        visible = visible_to(rules, envelope, None, over)
         if visible is not None:
             envelopes.append(visible)
     report = audit_log(started_under(game, envelopes), envelopes)
@@ -92,10 +113,10 @@ def answer_of(meta: GameMeta, game: Any, stored: list) -> dict:
         found = report.divergence
         divergence = {"seq": found.seq, "clause": found.clause, "logged_rule": found.logged_rule,
                       "produced_rule": found.produced_rule}
-        if meta.over:
+        if over:
             divergence.update(logged=found.logged, produced=found.produced)
     return {
-        "game": meta.game_id,
+        "game": game_id,
         "complete": report.complete,
         "over": report.over,
         "revealed": report.revealed,

@@ -37,7 +37,8 @@ checked everything (issue 18), in this order, each fault answered with its own c
 
 Imports count against the same per-address creation bound as ``POST /api/games`` (429
 ``too-many-creations``); the ``open_games`` bound does not apply, since an imported game is over.
-Steps 3 and 4 run in a worker thread behind the one gate of ``/audit`` and ``/rules``
+Steps 2-4 run in the server's worker process (``server/workers.py``: the body's bytes cross to it,
+the stored envelopes come back) behind the one gate of ``/audit`` and ``/rules``
 (``server.audits.AUDITS_AT_ONCE``): imports posted at once are audited one after the other.
 """
 
@@ -119,12 +120,13 @@ async def jsonl_body(request: Request) -> bytes:
 class Posted:
     """A body read as JSON lines, with the rule system and game id its GameStarted line names (steps 1-2)."""
 
-    __slots__ = ("lines", "game", "game_id")
+    __slots__ = ("lines", "game", "game_id", "body")
 
-    def __init__(self, lines: list, game: Any, game_id: str) -> None:
+    def __init__(self, lines: list, game: Any, game_id: str, body: bytes = b"") -> None:
         self.lines = lines
         self.game = game
         self.game_id = game_id
+        self.body = body  # what crosses to the worker process: bytes pickle as they are, parsed lines would not
 
 
 async def posted(body: bytes) -> Posted:
@@ -134,15 +136,27 @@ async def posted(body: bytes) -> Posted:
 
 def _posted(body: bytes) -> Posted:
     lines = _lines(body)
-    return Posted(lines, *_game_of(lines))
+    return Posted(lines, *_game_of(lines), body)
 
 
 async def check(posted: Posted, created: str, state: Any) -> Imported:
-    """Steps 2-4 of the module docstring, in a worker thread behind the audits' gate (``state``: the app's,
-    ``server.audits.in_thread``): at most one import is audited at a time, and never beside an audit."""
-    from server.audits import in_thread
+    """Steps 2-4 of the module docstring, in the worker process behind the audits' gate (``state``: the app's,
+    ``server.audits.in_worker``): at most one import is audited at a time, and never beside an audit."""
+    from server.audits import in_worker
 
-    return await in_thread(state, "import", audit_import, posted, created)
+    game_id, rules, title, seats, stored, secret, count = await in_worker(state, "import", imported, posted.body,
+                                                                           created)
+    meta = GameMeta(game_id, rules, title, seats, {}, created)
+    return Imported(events.games.load(rules), meta, [Stored(*row) for row in stored], secret, count)
+
+
+def imported(body: bytes, created: str) -> tuple:
+    """The worker's job: the body read again (steps 1-2, as ``posted`` read it) and audited (``audit_import``),
+    as plain data: (game id, rule system, title, seats, [(seq, command_id, envelope JSON)], secret, events)."""
+    done = audit_import(_posted(body), created)
+    meta = done.meta
+    return (meta.game_id, meta.rules, meta.title, meta.seats,
+            [(item.seq, item.command_id, item.envelope) for item in done.stored], done.secret, done.events)
 
 
 def audit_import(posted: Posted, created: str) -> Imported:

@@ -43,8 +43,15 @@ class Metrics:
                              registry=self.registry)
         self.audits = Counter("chronicle_audits_total",
                               "Whole logs re-decided, by route ('audit', 'rules', 'import'): one at a time per process, "
-                              "in a worker thread (server/audits.py); an answer kept or shared is not counted again.",
+                              "in its worker process (server/workers.py); an answer kept or shared is not counted again.",
                               ["route"], registry=self.registry)
+        self.worker_pid = Gauge("chronicle_worker_pid",
+                                "The process doing the whole-log work of /audit, /rules, imports and /state folded "
+                                "from seq 1 (server/workers.py): its worker process, or this one when it works in "
+                                "threads (CHRONICLE_WORKER_PROCESS=0).", registry=self.registry)
+        self.worker_replaced = Counter("chronicle_worker_replaced_total",
+                                       "Worker processes replaced, by reason ('lost': it died, 'resident': it grew "
+                                       "past CHRONICLE_WORKER_RESIDENT_MIB, server/workers.py).", ["reason"], registry=self.registry)
         self.log_lines = Counter("chronicle_log_lines_made_total",
                                  "Lines of GET /api/games/{id}/log made (read from the store, checked, redacted for a "
                                  "spectator); a line made once is served from memory after (server/logs.py).",

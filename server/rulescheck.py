@@ -15,7 +15,7 @@ from typing import Any
 import events.games
 from events.log import Audit, audit_log, rules_in_force
 from server import frames
-from server.store import GameMeta, Store
+from server.store import GameMeta, Store, Stored
 
 
 class RulesCheck:
@@ -58,7 +58,28 @@ async def check(store: Store, meta: GameMeta, with_secret: bool = True, target: 
 
 def checked(game_id: str, newest: Any, stored: list, secret: str | None) -> RulesCheck:
     """``check``'s work once the store is read: decode and re-decide every envelope (pure CPU, seconds for a
-    long log: ``GET .../rules`` runs it in a worker thread, ``server.audits.in_thread``)."""
+    long log: ``GET .../rules`` runs it in the worker process, ``answer``)."""
     envelopes = [frames.decode_envelope(newest, item.envelope) for item in stored]
     game = rules_in_force(newest, envelopes)
     return RulesCheck(game_id, game, newest, audit_log(newest, envelopes, secret, follow=False), envelopes)
+
+
+def answer(game_id: str, rules: str, over: bool, texts: list) -> dict:
+    """``GET /api/games/{id}/rules``'s answer (server/api.py says its fields), the worker's job
+    (``server.audits.in_worker``): the stored envelopes' JSON ``texts`` re-decided without the secret under
+    the newest version of the rule system named ``rules``. KeyError for a version this code lacks."""
+    checked_ = checked(game_id, events.games.load(rules), [Stored(0, None, text) for text in texts], None)
+    divergence = checked_.report.divergence
+    found = None
+    if divergence is not None:
+        found = {"seq": divergence.seq, "clause": divergence.clause, "logged_rule": divergence.logged_rule,
+                 "produced_rule": divergence.produced_rule}
+        if over:
+            found.update(logged=divergence.logged, produced=divergence.produced)
+    return {
+        "game": game_id, "rules_version": checked_.game.rules_version, "newest": checked_.newest.rules_version,
+        "unchanged": divergence is None, "divergence": found,
+        "changes": [{"version": version, "clause": clause, "text": text}
+                    for version, clause, text in checked_.newest.changes_since(checked_.game.rules_version)],
+        "sealed": checked_.report.sealed,
+    }

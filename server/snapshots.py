@@ -135,27 +135,36 @@ async def save(store: Store, game_id: str, kept: list[tuple[int, str]]) -> None:
 
 
 async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Callable[[int], None],
-                   run: Callable[..., Awaitable[Any]] | None = None, undone: list | None = None) -> Any:
+                   run: Callable[..., Awaitable[Any]] | None = None, undone: list | None = None,
+                   whole: Callable[[list], Awaitable[Any]] | None = None) -> Any:
     """The state after ``seq``: the newest good snapshot at or before it, plus at most SNAPSHOT_EVERY - 1 folds
     (more only while sealed secrets delayed a snapshot, module docstring). Folded under the rules version
     in force at the snapshot (``game_at``), then each version a RulesVersionChanged moves it to (CORE-3).
 
     A log with an undo (CORE-4) takes no snapshots after it, so its state is folded from seq 1 by a Table:
-    whole-log work. ``run(work, *args)`` runs such work where it cannot hold the event loop (``GET
-    .../state`` gives a worker thread behind a gate, server/api.py); every step of at most SNAPSHOT_EVERY
+    whole-log work. ``run(work, *args)`` runs such work where it cannot hold the event loop (a worker
+    thread behind a gate, say; ``GET .../state`` gives ``whole`` instead); every step of at most SNAPSHOT_EVERY
     envelopes runs here, every longer one through ``run`` (default: here too, as the CLI wants). Folded
-    from seq 1 for an undo, it appends ``seq`` to ``undone``: such a state costs as much the next time."""
+    from seq 1 for an undo, it appends ``seq`` to ``undone``: such a state costs as much the next time.
+
+    ``whole(stored)``, if given, takes over every step longer than SNAPSHOT_EVERY: it is handed the
+    stored log from seq 1 to ``seq`` (``folded`` is its work: ``GET .../state`` runs it in the worker
+    process) and ``state_at`` returns its answer as it is, whatever it is."""
     base, state = 0, None
     snapshot = await store.get_snapshot(game_id, seq)
     if snapshot is not None:
         base = snapshot[0]
         stored = await store.read(game_id, base - 1, seq)
+        if whole is not None and len(stored) > SNAPSHOT_EVERY:
+            return await whole(await store.read(game_id, 0, seq))
         state, envelopes = await _off(run, len(stored), _from_snapshot, game, base, snapshot[1], stored)
         if state is None:
             log.warning("game %s: the snapshot at seq %d does not match its log; folding from the start", game_id, base)
             base = 0
     if base == 0:
         stored = await store.read(game_id, 0, seq)
+        if whole is not None and len(stored) > SNAPSHOT_EVERY:
+            return await whole(stored)
         envelopes = await _off(run, len(stored), _decoded, game, stored)
     game = await game_at(store, game, game_id, max(base, 1))
     kept: list[tuple[int, str]] = []
@@ -168,6 +177,9 @@ async def state_at(store: Store, game: Any, game_id: str, seq: int, counted: Cal
             undone.append(seq)
         if base:  # only the envelopes after the snapshot were read
             stored = await store.read(game_id, 0, seq)
+        if whole is not None and len(stored) > SNAPSHOT_EVERY:
+            return await whole(stored)
+        if base:
             envelopes = await _off(run, len(stored), _decoded, game, stored)
         return await _off(run, len(envelopes), _restored, game, game_id, envelopes, counted)
     await save(store, game_id, kept)
@@ -197,6 +209,42 @@ def _from_snapshot(game: Any, base: int, text: str, stored: list) -> tuple[Any, 
 def _restored(game: Any, game_id: str, envelopes: list[Envelope], counted: Callable[[int], None]) -> Any:
     counted(len(envelopes))
     return Table.restore(game, game_id, envelopes).state
+
+
+def folded(rules: str, game_id: str, seq: int, texts: list) -> tuple[bytes, bool, list, int]:
+    """The worker's job for ``state_at``'s ``whole`` (``GET .../state``, server/api.py): the stored log's JSON
+    ``texts`` (seq 1 to ``seq``) decoded under the rule system named ``rules`` and folded from seq 1, as
+    ``state_at`` folds them (every hash checked; a log with an undo through a Table, CORE-4). Plain data back:
+    the route's body, whether an undo made it fold from seq 1, the snapshots due on the way (none after an
+    undo) and the folds it took."""
+    import events.games
+    from events.record import to_data
+
+    game = events.games.load(rules)
+    envelopes = _decoded(game, [_Text(text) for text in texts])
+    folding = rules_in_force(game, envelopes[:1])  # game_at(seq 1): GameStarted's version
+    folds: list[int] = []
+    kept: list[tuple[int, str]] = []
+    undone = False
+    try:
+        if any(is_undo_event(envelope.event) for envelope in envelopes):
+            raise UndoInLog(f"seq {seq}: an undo before it folds from the whole log (CORE-4)")
+        state = fold(folding, envelopes, None, folds.append, kept, 0)
+    except UndoInLog:
+        kept, undone = [], True
+        state = _restored(folding, game_id, envelopes, folds.append)
+    view = rules_in_force(game, envelopes)  # game_at(seq): the version in force there (CORE-3)
+    body = msgspec.json.encode({"seq": seq, "hash": state_hash(state), "state": to_data(view.view(state, None))})
+    return body, undone, kept, sum(folds)
+
+
+class _Text:
+    """A stored envelope's JSON as ``_decoded`` reads it (``item.envelope``)."""
+
+    __slots__ = ("envelope",)
+
+    def __init__(self, envelope: str) -> None:
+        self.envelope = envelope
 
 
 class UndoInLog(LogError):

@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         from server import gcpolicy
 
         gcpolicy.install()  # the cyclic GC's full collections kept short (issue 16, docs/performance.md)
+        from server.workers import processes_from_env, resident_kib_from_env
+
+        processes_from_env(), resident_kib_from_env()  # a bad value is a one-line error here, not a traceback
     except ValueError as error:
         raise CommandError(str(error), BAD_INPUT) from None
     try:

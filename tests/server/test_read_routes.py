@@ -70,12 +70,14 @@ def undo_game(readroutes_server) -> str:
 
 
 def server_cpu(pid: int) -> int:
-    """The server process's CPU so far, ns, over all its threads (``/proc/<pid>/task/*/schedstat``)."""
+    """The server's CPU so far, ns, over all its threads (``/proc/<pid>/task/*/schedstat``) and those of
+    the processes it started (its worker process, server/workers.py, does the whole-log work)."""
     total = 0
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             total += int((task / "schedstat").read_text().split()[0])
-        except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
+            total += sum(server_cpu(int(child)) for child in (task / "children").read_text().split())
+        except (OSError, ValueError, IndexError):  # a thread or a process that ended meanwhile
             pass
     return total
 
