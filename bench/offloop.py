@@ -44,7 +44,7 @@ from pathlib import Path
 
 from websockets.sync.client import connect
 
-from tests.server_fixture import ServerProcess, rounds_bound, seeded_game
+from tests.server_fixture import ServerProcess, descendants, rounds_bound, seeded_game
 
 EVERY_S = 0.02
 
@@ -62,21 +62,6 @@ def _schedstat(pid: int) -> int:
         except (OSError, IndexError, ValueError):
             pass
     return total
-
-
-def children(pid: int) -> list[int]:
-    """The processes ``pid`` started (and theirs), from ``/proc/<pid>/task/*/children``."""
-    found: list[int] = []
-    try:
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            found += [int(item) for item in (task / "children").read_text().split()]
-        except (OSError, ValueError):
-            pass
-    return found + [grandchild for child in found for grandchild in children(child)]
 
 
 def resident_kib(pid: int) -> int:
@@ -188,7 +173,7 @@ def ask(connection: http.client.HTTPConnection, path: str) -> int:
 def phase(server: ServerProcess, name: str, requests, seconds: float, player: Player) -> None:
     """Run ``requests`` (paths, asked back to back until done or ``seconds`` passed) while both probes time."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
-    kids_before = {pid: _schedstat(pid) for pid in children(server.pid)}
+    kids_before = {pid: _schedstat(pid) for pid in descendants(server.pid)}
     own_before = _schedstat(server.pid)
     statuses: dict[int, int] = {}
     with Timings(Healthz(server.port)) as health, Timings(player) as commands:
@@ -205,7 +190,7 @@ def phase(server: ServerProcess, name: str, requests, seconds: float, player: Pl
         wall = time.perf_counter() - began
         time.sleep(0.2)
     own = (_schedstat(server.pid) - own_before) / 1e9
-    kids = {pid: _schedstat(pid) for pid in children(server.pid)}
+    kids = {pid: _schedstat(pid) for pid in descendants(server.pid)}
     child = sum(kids[pid] - kids_before.get(pid, 0) for pid in kids) / 1e9
     span = wall + 0.4
     resident = ", ".join(f"{pid}: {resident_kib(pid) // 1024} MiB" for pid in kids) or "no child"
@@ -219,7 +204,7 @@ def phase(server: ServerProcess, name: str, requests, seconds: float, player: Pl
 def peaks(pid: int) -> str:
     """``VmRSS`` and ``VmHWM`` (the peak) of each process ``pid`` started, in MiB."""
     out = []
-    for child in children(pid):
+    for child in descendants(pid):
         fields = {}
         try:
             for line in Path(f"/proc/{child}/status").read_text().splitlines():
@@ -287,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             data = dict(scenarios.load("mecha/sample")[1], rounds=rounds_bound("mecha"))
             player = Player(server, seeded_game(server, dict(data, game="mecha"), args.seed))
             time.sleep(1.0)
-            print(f"server pid {server.pid}, children {children(server.pid)}: "
+            print(f"server pid {server.pid}, children {descendants(server.pid)}: "
                   f"{resident_kib(server.pid) // 1024} MiB resident; {args.games} games of {args.envelopes} envelopes",
                   flush=True)
             from tests.server_fixture import get_json

@@ -241,6 +241,22 @@ def _run_apart(coroutine_function: Any) -> Any:
         return thread.submit(lambda: asyncio.run(coroutine_function())).result()
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs (``/proc/<pid>/task/*/children``): a server's worker
+    process and its forkserver (server/workers.py); [] for a process that is gone."""
+    found: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            found += [int(item) for item in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            pass
+    return found + [grandchild for child in found for grandchild in descendants(child)]
+
+
 def spawn_logged(command: list, log_path: Path, **options: Any) -> subprocess.Popen:
     """Start ``command`` with no stdin and its stdout and stderr appended to ``log_path``
     (``options`` go to ``Popen``): a server here, PostgreSQL in ``tests/postgres_fixture.py``."""

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.server.test_read_routes import counted
-from tests.server_fixture import ServerProcess, _request, seeded_game, server_fixture
+from tests.server_fixture import ServerProcess, _request, descendants, seeded_game, server_fixture
 
 workers_server = server_fixture("workers")
 threads_server = server_fixture("worker-threads", {"CHRONICLE_WORKER_PROCESS": "0"})
@@ -46,16 +46,6 @@ def cpu_ns(pid: int) -> int:
         except (OSError, ValueError, IndexError):
             pass
     return total
-
-
-def descendants(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found += [int(child) for child in (task / "children").read_text().split()]
-        except (OSError, ValueError):
-            pass
-    return found + [grandchild for child in found for grandchild in descendants(child)]
 
 
 def running(pid: int) -> bool:
