@@ -41,8 +41,11 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 - ``opens_per_minute``     — sockets one client address may open a minute (a token bucket holding as
   many, ``OpenRate``): each costs one token; loading a game that was not in memory, and the catch-up
   sent after a hello, one more per ``LOAD_ENVELOPES_PER_OPEN`` envelopes they read or send, charged
-  once done (the bucket may go that far below zero). A socket past it gets ``too-many-opens`` and is closed with 1013 (try again
-  later), before it looks its game up (see "Opening sockets" below);
+  once done (the bucket may go that far below zero). Past it, a seat's token still gets in: the
+  socket's first frame is read before its game is loaded, and a hello with a seat's token spends
+  that seat's own opens (as many, per game and seat) instead; anything else gets ``too-many-opens``
+  and is closed with 1013 (try again later), and at most 8 such sockets of one address wait for
+  their hello at once (see "Opening sockets" below);
 - ``games_per_minute``     — games one client address may create per minute (a token bucket holding
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
@@ -415,8 +418,9 @@ class OpenRate(AddressRate):
     def charge_envelopes(self, address: str, envelopes: int) -> None:
         self.charge(address, envelopes // LOAD_ENVELOPES_PER_OPEN)
 
-    def refusal(self, address: str, wait: int) -> str:
-        return (f"address {address} opened more sockets than this server takes ({self.per_minute} a minute, a load "
+    def refusal(self, who: str, wait: int) -> str:
+        """Why a socket of ``who`` (``address 1.2.3.4``, ``seat red of game g-…``) was refused."""
+        return (f"{who} opened more sockets than this server takes ({self.per_minute} a minute, a load "
                 f"of a long game, or a catch-up, counting one more per {LOAD_ENVELOPES_PER_OPEN} envelopes): "
                 f"try again in {wait} s")
 

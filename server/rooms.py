@@ -15,6 +15,7 @@ room by evicting the oldest silent one (``Rooms.admit``), so a seat's token alwa
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from server import frames
 from server.connection import CLOSE_EVICTED, CLOSE_GOING_AWAY, Connection, ConnectionState
@@ -39,6 +40,8 @@ class Rooms:
         self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
         self.refusals = RefusalRate(self.limits)  # the rules' refusals per game and seat, over its sockets
         self.opens = OpenRate(self.limits)  # sockets opened (and games loaded) per client address
+        self.seat_opens = OpenRate(self.limits)  # the same per "game seat", for a seat's sockets past its address's
+        self.past_bound: dict[str, int] = {}  # sockets per address past its opens, waiting for a seat's hello
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:
         """A page of this server (its ``Host``, over http or https) or of an allowed origin may open sockets."""
@@ -47,11 +50,11 @@ class Rooms:
             return True
         return host is not None and origin in (f"http://{host}", f"https://{host}")
 
-    async def enter(self, game_id: str, address: str | None = None) -> Room:
+    async def enter(self, game_id: str, pays: Callable[[int], None] | None = None) -> Room:
         """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached.
 
-        The load a socket from ``address`` started, if the game was not in memory, spends one of that
-        address's opens (``OpenRate``, taken by ``serve_socket``) per ``LOAD_ENVELOPES_PER_OPEN`` envelopes.
+        The load the caller started, if the game was not in memory, is charged with ``pays(envelopes)``
+        (its address's or its seat's opens, ``OpenRate.charge_envelopes``, taken by ``serve_socket``).
         At ``games_per_server`` a game nobody holds a seat in is evicted to make room; only when
         every open game has a seat connected is the newcomer refused (``too-many-games``).
         """
@@ -66,8 +69,8 @@ class Rooms:
                                            "open, each with a seat connected, its limit: try again later")
                     self.evict_room(min(idle, key=lambda other: (len(other.clients), other.users)))
                 room = await asyncio.shield(self._load(game_id))
-                if starts and address is not None:
-                    self.opens.charge_envelopes(address, room.loaded)
+                if starts and pays is not None:
+                    pays(room.loaded)
             if self.rooms.get(game_id) is room:  # not evicted while we waited
                 if room.lingering is not None:
                     room.lingering.cancel()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
 
 from starlette.websockets import WebSocket
 
@@ -34,6 +35,7 @@ from server.frames import Chat, FrameError, Hello
 from server.limits import FAULTS, CommandRate, FaultRate, LimitReached
 from server.rooms import Rooms
 from server.store import StoreError, UnknownGame
+from server.tokens import seat_for_token
 
 log = logging.getLogger("chronicle.room")
 
@@ -55,20 +57,28 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         return
     address = websocket.client.host if websocket.client is not None else "unknown"
     await websocket.accept()
-    # Past its address's opens, before the game is looked up: upgraded first so that a page can show why
-    # (an HTTP 429 before the upgrade was measured no cheaper, ~0.6 ms of CPU either way; bench.reconnect).
-    wait = rooms.opens.take(address)
-    if wait:
-        rooms.metrics.rejections.labels("too-many-opens").inc()
-        await websocket.send_text(frames.error_frame("too-many-opens", rooms.opens.refusal(address, wait)))
-        await websocket.close(CLOSE_TRY_AGAIN_LATER)
-        return
     # Its age counts from the upgrade, like its hello deadline: sockets that waited together for their
     # game to load resume in any order, and the oldest must still be the first evicted.
     order = next_order()
     deadline = time.monotonic() + rooms.limits.hello_timeout
+    # What it costs is counted against its address's opens (``OpenRate``); past them, only a seat's hello
+    # gets in, on that seat's own opens (a seat's token always gets in; ``seat_past_bound``). Refused:
+    # upgraded first so that a page can show why (an HTTP 429 before the upgrade was measured no cheaper,
+    # ~0.6 ms of CPU either way; bench.reconnect), and before the game is loaded.
+    pays, first = partial(rooms.opens.charge_envelopes, address), None
+    wait = rooms.opens.take(address)
+    if wait:
+        first, seat, refusal = await seat_past_bound(websocket, rooms, game_id, address, deadline)
+        if first is not None and first["type"] == "websocket.disconnect":
+            return
+        if seat is None:
+            rooms.metrics.rejections.labels("too-many-opens").inc()
+            await websocket.send_text(frames.error_frame("too-many-opens", refusal or rooms.opens.refusal(f"address {address}", wait)))
+            await websocket.close(CLOSE_TRY_AGAIN_LATER)
+            return
+        pays = partial(rooms.seat_opens.charge_envelopes, seat)
     try:
-        room = await rooms.enter(game_id, address)
+        room = await rooms.enter(game_id, pays)
     except LimitReached as error:  # too-many-games
         rooms.metrics.rejections.labels(error.code).inc()
         await websocket.send_text(frames.error_frame(error.code, error.message))
@@ -107,7 +117,9 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     try:
         rooms.admit(room, connection)
         while connection.state is not ConnectionState.CLOSED:
-            if connection.state is ConnectionState.AWAITING_HELLO:
+            if first is not None:  # read before the game was looked up (``seat_past_bound``)
+                message, first = first, None
+            elif connection.state is ConnectionState.AWAITING_HELLO:
                 try:
                     message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
                 except TimeoutError:
@@ -143,7 +155,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                     rooms.greeted(room, connection)
                     if not greeted:
                         # Its catch-up (all a hello from seq 0 on a long game, a snapshot's history after) was queued.
-                        rooms.opens.charge_envelopes(address, room.table.seq - frame.since)
+                        pays(room.table.seq - frame.since)
                         await room.chat_history(connection, rooms.limits.chat_history)
             elif isinstance(frame, Chat):
                 if faulted(await room.chat(connection, frame, chat_rate, rooms.limits)):
@@ -166,3 +178,46 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         rooms.metrics.connections.dec()
         rooms.leave(room, connection)
         await connection.finish()
+
+
+PAST_BOUND_WAITING = 8  # sockets of one address past its opens waiting for their hello at once (tabs of a seat)
+
+
+async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, address: str, deadline: float) -> tuple:
+    """A socket past its address's opens: its first frame, read before its game is loaded, and whether it is
+    a seat's ``(message, seat key, None)``, else ``(message, None, refusal or None)``.
+
+    A seat's token always gets in (as with ``connections_per_address``): a hello whose token is one of the
+    game's seats (checked against the stored hashes, one indexed read, no load) spends that seat's own opens
+    (``Rooms.seat_opens``, as many a minute as an address's) instead, so that strangers behind a player's
+    address cannot lock the player out, and the seat alone cannot loop without bound. Anything else (no
+    hello before the deadline, a spectator's hello, a frame that is not a hello, a token of no seat) is
+    refused ``too-many-opens``, and so is a socket beyond ``PAST_BOUND_WAITING`` of its address already
+    waiting for their hello here (so that past its opens an address cannot hold sockets open by the thousand)."""
+    if rooms.past_bound.get(address, 0) >= PAST_BOUND_WAITING:
+        return None, None, None
+    rooms.past_bound[address] = rooms.past_bound.get(address, 0) + 1
+    try:
+        message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
+    except TimeoutError:
+        return None, None, None
+    finally:
+        rooms.past_bound[address] -= 1
+        if not rooms.past_bound[address]:
+            del rooms.past_bound[address]
+    raw = message.get("text")
+    if raw is None:
+        raw = message.get("bytes") or b""
+    try:
+        frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
+        meta = await rooms.store.get_game(game_id) if isinstance(frame, Hello) and frame.token is not None else None
+    except (FrameError, StoreError, UnknownGame):
+        return message, None, None
+    seat = None if meta is None else seat_for_token(frame.token, meta.token_hashes)
+    if seat is None:
+        return message, None, None
+    key = f"{game_id} {seat}"
+    wait = rooms.seat_opens.take(key)
+    if wait:
+        return message, None, rooms.seat_opens.refusal(f"seat {seat} of game {game_id}", wait)
+    return message, key, None

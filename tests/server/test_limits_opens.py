@@ -206,3 +206,74 @@ def test_open_rate_counts_opens_and_load_charges_per_address_exactly():
     assert rate.take("a") == 0 and rate.take("a") == 10
     rate.charge_envelopes("d", LOAD_ENVELOPES_PER_OPEN - 1)  # a short game's load costs nothing more
     assert [rate.take("d") for _ in range(6)] == [0] * 6
+
+
+def test_past_its_addresss_opens_a_seats_hello_still_gets_in_on_that_seats_own_opens(opens_server):
+    """A seat's token always gets in: past its address's 30 opens (spent by strangers behind the same
+    address), a seat's hello is welcomed and spends the seat's own 30; a spectator's hello, a bad token or a
+    command first is refused too-many-opens; the seat looping alone is refused too, on its own bound."""
+    server = opens_server
+    game = create_game(server.base_url, "mecha/sample")
+    red = game["seats"]["red"]["token"]
+    source = "127.0.0.8"
+
+    async def first_frame(token: str | None = None, frame: dict | None = None) -> dict:
+        socket = await websockets.connect(f"{server.ws_url}/ws/{game['game']}", local_addr=(source, 0), max_queue=None)
+        try:
+            await socket.send(json.dumps(frame or {"type": "hello", "since": 0, "token": token}))
+            return json.loads(await asyncio.wait_for(socket.recv(), 20))
+        finally:
+            await socket.close()
+
+    async def main():
+        strangers = 0
+        while await welcomed(server.ws_url, game["game"], source):
+            strangers += 1
+            assert strangers <= OPENS + 3, "the bound never answered"
+        assert (await first_frame(red))["type"] == "welcome"
+        assert (await first_frame(None))["code"] == "too-many-opens"
+        assert (await first_frame("not-a-token-of-this-game"))["code"] == "too-many-opens"
+        assert (await first_frame(frame={"type": "command", "id": "c-1", "command": {"type": "Pass", "data": {}}}
+                                  ))["code"] == "too-many-opens"
+        seated = 1
+        while True:
+            answer = await first_frame(red)
+            if answer["type"] != "welcome":
+                break
+            seated += 1
+            assert seated <= OPENS + 3, "the seat's bound never answered"
+        assert answer["code"] == "too-many-opens" and f"seat red of game {game['game']} opened more" in answer["message"]
+        return seated
+
+    seated = run(main())
+    assert OPENS <= seated <= OPENS + 2, seated  # its own 30, and what refilled meanwhile
+
+
+def test_past_its_addresss_opens_an_address_holds_at_most_8_sockets_waiting_for_a_hello(opens_server):
+    """Sockets past the bound wait for their hello (a seat's may come) at most PAST_BOUND_WAITING (8) at a
+    time per address: the 9th is refused at once, without a hello; the 8 then get their answers."""
+    from server.serve_socket import PAST_BOUND_WAITING
+
+    server = opens_server
+    game = create_game(server.base_url, "mecha/sample")
+    source = "127.0.0.9"
+
+    async def main():
+        while await welcomed(server.ws_url, game["game"], source):
+            pass
+        url = f"{server.ws_url}/ws/{game['game']}"
+        held = [await websockets.connect(url, local_addr=(source, 0)) for _ in range(PAST_BOUND_WAITING)]
+        await asyncio.sleep(0.2)  # each is past the bound and waiting
+        extra = await websockets.connect(url, local_addr=(source, 0))
+        refused = json.loads(await asyncio.wait_for(extra.recv(), 5))  # no hello sent
+        assert refused["code"] == "too-many-opens", refused
+        await extra.close()
+        token = game["seats"]["blue"]["token"]
+        answers = []
+        for socket in held:
+            await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
+            answers.append(json.loads(await asyncio.wait_for(socket.recv(), 10))["type"])
+            await socket.close()
+        assert answers == ["welcome"] * PAST_BOUND_WAITING, answers
+
+    run(main())
