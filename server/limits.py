@@ -45,7 +45,8 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   socket's first frame is read before its game is loaded, and a hello with a seat's token spends
   that seat's own opens (as many, per game and seat) instead; anything else gets ``too-many-opens``
   and is closed with 1013 (try again later), and at most 8 such sockets of one address wait for
-  their hello at once (see "Opening sockets" below);
+  their hello at once (see "Opening sockets" below). A seat's own opens are a tenth of an
+  address's (``SEAT_OPENS_SHARE``);
 - ``games_per_minute``     — games one client address may create per minute (a token bucket holding
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
@@ -123,6 +124,10 @@ DEFAULT_CONNECTIONS_PER_SEAT = 8  # tabs and devices of one player
 DEFAULT_ROOM_LINGER = 60  # seconds; a phone's reconnection or a reload comes back within a few
 DEFAULT_OPENS_PER_MINUTE = 600  # sockets one address opens; a page opens one, and reconnects at most every 4 s
 LOAD_ENVELOPES_PER_OPEN = 250  # a load costs one open more per this many envelopes (~2.4 ms of CPU, as ~1.4 opens)
+# Past its address's opens a seat's socket spends the seat's own, a tenth as many (60 a minute): a player's
+# page reconnects at most every 4 s, while a stranger holding the seats of the games it created (30 a
+# minute) must not get an address's worth of opens with each of them.
+SEAT_OPENS_SHARE = 10
 DEFAULT_GAMES_PER_MINUTE = 30  # a person creates a game or two; a test suite a few dozen
 DEFAULT_OPEN_GAMES = 100_000
 # Chat (server/chat.py): a person types a line every few seconds at most.
@@ -412,8 +417,8 @@ class OpenRate(AddressRate):
     that was not in memory, and the catch-up a hello is sent, are charged one more per
     ``LOAD_ENVELOPES_PER_OPEN`` envelopes they read or send (``charge_envelopes``)."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        AddressRate.__init__(self, limits.opens_per_minute, clock)
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, share: int = 1) -> None:
+        AddressRate.__init__(self, max(1, limits.opens_per_minute // share), clock)
 
     def charge_envelopes(self, address: str, envelopes: int) -> None:
         self.charge(address, envelopes // LOAD_ENVELOPES_PER_OPEN)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from server import frames
 from server.connection import CLOSE_EVICTED, CLOSE_GOING_AWAY, Connection, ConnectionState
-from server.limits import LimitReached, Limits, OpenRate, RefusalRate
+from server.limits import SEAT_OPENS_SHARE, LimitReached, Limits, OpenRate, RefusalRate
 from server.metrics import Metrics
 from server.room import Room
 from server.store import Store
@@ -40,7 +40,8 @@ class Rooms:
         self.by_address: dict[str, set[Connection]] = {}  # sockets without a seat, per client address
         self.refusals = RefusalRate(self.limits)  # the rules' refusals per game and seat, over its sockets
         self.opens = OpenRate(self.limits)  # sockets opened (and games loaded) per client address
-        self.seat_opens = OpenRate(self.limits)  # the same per "game seat", for a seat's sockets past its address's
+        # The same per "game seat", a tenth as deep: a seat's sockets past its address's opens.
+        self.seat_opens = OpenRate(self.limits, share=SEAT_OPENS_SHARE)
         self.past_bound: dict[str, int] = {}  # sockets per address past its opens, waiting for a seat's hello
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:

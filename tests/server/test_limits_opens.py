@@ -21,7 +21,7 @@ import pytest
 import websockets
 
 from server.connection import CLOSE_TRY_AGAIN_LATER
-from server.limits import LOAD_ENVELOPES_PER_OPEN, Limits, OpenRate
+from server.limits import LOAD_ENVELOPES_PER_OPEN, SEAT_OPENS_SHARE, Limits, OpenRate
 from tests.server.client import Client, run
 from tests.server.test_read_routes import counted
 from tests.server_fixture import create_game, get_json, seeded_game, server_fixture
@@ -210,8 +210,9 @@ def test_open_rate_counts_opens_and_load_charges_per_address_exactly():
 
 def test_past_its_addresss_opens_a_seats_hello_still_gets_in_on_that_seats_own_opens(opens_server):
     """A seat's token always gets in: past its address's 30 opens (spent by strangers behind the same
-    address), a seat's hello is welcomed and spends the seat's own 30; a spectator's hello, a bad token or a
-    command first is refused too-many-opens; the seat looping alone is refused too, on its own bound."""
+    address), a seat's hello is welcomed and spends the seat's own 3 (SEAT_OPENS_SHARE: a tenth); a
+    spectator's hello, a bad token or a command first is refused too-many-opens; the seat looping alone is
+    refused too, on its own bound."""
     server = opens_server
     game = create_game(server.base_url, "mecha/sample")
     red = game["seats"]["red"]["token"]
@@ -246,12 +247,13 @@ def test_past_its_addresss_opens_a_seats_hello_still_gets_in_on_that_seats_own_o
         return seated
 
     seated = run(main())
-    assert OPENS <= seated <= OPENS + 2, seated  # its own 30, and what refilled meanwhile
+    assert seated == OPENS // SEAT_OPENS_SHARE, seated  # its own 3 (a tenth as many; 0.05 a second refill)
 
 
 def test_past_its_addresss_opens_an_address_holds_at_most_8_sockets_waiting_for_a_hello(opens_server):
     """Sockets past the bound wait for their hello (a seat's may come) at most PAST_BOUND_WAITING (8) at a
-    time per address: the 9th is refused at once, without a hello; the 8 then get their answers."""
+    time per address: the 9th is refused at once, without a hello; the 8, told nothing meanwhile, then get
+    their answers (a seat's hello welcomed on the seat's own opens, then refused on them)."""
     from server.serve_socket import PAST_BOUND_WAITING
 
     server = opens_server
@@ -268,12 +270,16 @@ def test_past_its_addresss_opens_an_address_holds_at_most_8_sockets_waiting_for_
         refused = json.loads(await asyncio.wait_for(extra.recv(), 5))  # no hello sent
         assert refused["code"] == "too-many-opens", refused
         await extra.close()
+        for socket in held:  # still waiting: nothing said to them yet
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(socket.recv(), 0.05)
         token = game["seats"]["blue"]["token"]
         answers = []
-        for socket in held:
+        for socket in held:  # the seat's own 3 opens (SEAT_OPENS_SHARE), then refused on them
             await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
-            answers.append(json.loads(await asyncio.wait_for(socket.recv(), 10))["type"])
+            answers.append(json.loads(await asyncio.wait_for(socket.recv(), 10)).get("code", "welcome"))
             await socket.close()
-        assert answers == ["welcome"] * PAST_BOUND_WAITING, answers
+        seat = OPENS // SEAT_OPENS_SHARE
+        assert answers == ["welcome"] * seat + ["too-many-opens"] * (PAST_BOUND_WAITING - seat), answers
 
     run(main())
