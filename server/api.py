@@ -89,8 +89,9 @@ def _answers(handler):
             return problem(503, "store-unavailable", str(error))
         except (LogError, DecodeError) as error:  # a log today's rules cannot replay
             return problem(500, "game-unavailable", f"the game cannot be rebuilt from its log: {error}")
-        except LimitReached as error:  # too-busy: whole-log requests at their bound (``_whole_log``)
-            return problem(503, error.code, error.message, {"Retry-After": str(BUSY_RETRY_AFTER)})
+        except LimitReached as error:  # too-busy, too-many-reads: whole-log requests at a bound (``_whole_log``)
+            status = 429 if error.code == "too-many-reads" else 503  # the asker's own doing, or the server's load
+            return problem(status, error.code, error.message, {"Retry-After": str(BUSY_RETRY_AFTER)})
         except WorkerLost as error:  # the worker process died under this request's job: replaced already
             return problem(503, error.code, str(error), {"Retry-After": str(LOST_RETRY_AFTER)})
 
@@ -142,13 +143,15 @@ LOST_RETRY_AFTER = 1  # seconds: the worker process is replaced before ``worker-
 
 
 def _whole_log(request: Request, what: str):
-    """Count this request among those reading a whole log (``Limits.whole_log_reads``) while it reads
-    and works, or raise ``too-busy`` (503) before it reads anything: each holds its log meanwhile."""
+    """Count this request among those reading a whole log (``Limits.whole_log_reads``, of which
+    ``whole_log_reads_per_address`` per client address) while it reads and works, or raise
+    ``too-many-reads`` (429) or ``too-busy`` (503) before it reads anything: each holds its log meanwhile."""
     state = request.app.state
     admission = getattr(state, "whole_logs", None)
     if admission is None:
-        admission = state.whole_logs = Admission(_limits(request).whole_log_reads)
-    return admission.admitted(what)
+        limits = _limits(request)
+        admission = state.whole_logs = Admission(limits.whole_log_reads, limits.whole_log_reads_per_address)
+    return admission.admitted(what, _address(request))
 
 
 def _address(request: Request) -> str:

@@ -20,6 +20,9 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   ``/audit``, ``/state``, an import's audit) this process takes in at once, waiting for their worker
   thread or working; one more is HTTP 503 ``too-busy`` with ``Retry-After`` before it reads anything
   (each holds its log while it waits: 100 queued ``/state`` of a 3,000-envelope log held ~420 MB);
+- ``whole_log_reads_per_address`` — of those, the requests of one client address; one more is HTTP 429
+  ``too-many-reads`` with ``Retry-After``, before it reads anything: a stranger asking audits of long
+  games back to back fills 4 of the 16 places, and the others stay for everyone else;
 - ``hello_timeout``        — seconds a socket may stay without a successful ``hello``; then it gets
   ``hello-timeout`` and is closed with 4010 (issue 12, finding 3);
 - ``connections_per_game`` — sockets on one game that hold no seat (not yet greeted, or spectators) in
@@ -115,6 +118,7 @@ DEFAULT_COMMAND_BURST = 400
 DEFAULT_REFUSAL_COST = 40
 DEFAULT_FAULTS_PER_MINUTE = 20  # a page never sends a faulty frame; a client being written may, a few
 DEFAULT_WHOLE_LOG_READS = 16  # one works at a time (audits.AUDITS_AT_ONCE, api.FOLDS_AT_ONCE); a page asks one
+DEFAULT_WHOLE_LOG_READS_PER_ADDRESS = 4  # of those, one client address's: a stranger cannot queue them all
 DEFAULT_CONNECTIONS_PER_GAME = 64
 DEFAULT_GAMES_PER_SERVER = 10_000
 DEFAULT_HELLO_TIMEOUT = 10  # seconds; a page says hello within milliseconds of opening its socket
@@ -149,6 +153,8 @@ SETTINGS = (
      "faulty frames one socket may send a minute before it is closed"),
     ("whole_log_reads", "CHRONICLE_WHOLE_LOG_READS", "--whole-log-reads",
      "requests re-deciding or refolding a whole log taken in at once"),
+    ("whole_log_reads_per_address", "CHRONICLE_WHOLE_LOG_READS_PER_ADDRESS", "--whole-log-reads-per-address",
+     "of those, requests of one client address"),
     ("connections_per_game", "CHRONICLE_CONNECTIONS_PER_GAME", "--connections-per-game",
      "sockets on one game in this process"),
     ("games_per_server", "CHRONICLE_GAMES_PER_SERVER", "--games-per-server", "games open at once in this process"),
@@ -189,6 +195,7 @@ class Limits:
         commands_per_second: int = DEFAULT_COMMANDS_PER_SECOND, command_burst: int = DEFAULT_COMMAND_BURST,
         refusal_cost: int = DEFAULT_REFUSAL_COST, faults_per_minute: int = DEFAULT_FAULTS_PER_MINUTE,
         whole_log_reads: int = DEFAULT_WHOLE_LOG_READS,
+        whole_log_reads_per_address: int = DEFAULT_WHOLE_LOG_READS_PER_ADDRESS,
         connections_per_game: int = DEFAULT_CONNECTIONS_PER_GAME, games_per_server: int = DEFAULT_GAMES_PER_SERVER,
         hello_timeout: int = DEFAULT_HELLO_TIMEOUT, connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
         connections_per_seat: int = DEFAULT_CONNECTIONS_PER_SEAT, room_linger: int = DEFAULT_ROOM_LINGER,
@@ -203,6 +210,7 @@ class Limits:
         self.refusal_cost = refusal_cost
         self.faults_per_minute = faults_per_minute
         self.whole_log_reads = whole_log_reads
+        self.whole_log_reads_per_address = whole_log_reads_per_address
         self.connections_per_game = connections_per_game
         self.games_per_server = games_per_server
         self.hello_timeout = hello_timeout
@@ -431,22 +439,34 @@ class OpenRate(AddressRate):
 
 
 class Admission:
-    """The requests of one kind a process has taken in at once, at most ``most``: ``admitted()`` counts
-    one in for as long as it lasts, or raises ``LimitReached("too-busy")`` when ``most`` are in."""
+    """The requests of one kind a process has taken in at once, at most ``most``, and at most
+    ``per_address`` of one client address: ``admitted()`` counts one in for as long as it lasts, or
+    raises ``LimitReached("too-many-reads")`` when its address has ``per_address`` in (so one stranger
+    cannot take every place), else ``LimitReached("too-busy")`` when ``most`` are in."""
 
-    __slots__ = ("most", "inside")
+    __slots__ = ("most", "inside", "per_address", "by_address")
 
-    def __init__(self, most: int) -> None:
+    def __init__(self, most: int, per_address: int | None = None) -> None:
         self.most = most
         self.inside = 0
+        self.per_address = most if per_address is None else per_address
+        self.by_address: dict[str, int] = {}
 
     @contextlib.contextmanager
-    def admitted(self, what: str) -> Iterator[None]:
+    def admitted(self, what: str, address: str = "unknown") -> Iterator[None]:
+        mine = self.by_address.get(address, 0)
+        if mine >= self.per_address:
+            raise LimitReached("too-many-reads", f"address {address} has {mine} requests that read a whole log "
+                               f"({what} among them) being worked out, its limit: ask again once they are answered")
         if self.inside >= self.most:
             raise LimitReached("too-busy", f"this server is working out {self.most} requests that read a whole "
                                f"log ({what} among them), its limit: try again in a few seconds")
         self.inside += 1
+        self.by_address[address] = mine + 1
         try:
             yield
         finally:
             self.inside -= 1
+            self.by_address[address] -= 1
+            if not self.by_address[address]:
+                del self.by_address[address]

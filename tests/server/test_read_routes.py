@@ -299,3 +299,47 @@ def test_whole_log_reads_past_the_bound_are_503_too_busy_before_reading(busy_ser
     for seq in busy:
         status, body = get_json(f"{base}?seq={seq}")
         assert status == 200 and body["hash"] == table.envelopes[seq - 1].hash
+
+
+reads_server = server_fixture("whole-log-reads-per-address", {"CHRONICLE_WHOLE_LOG_READS": "3",
+                                                              "CHRONICLE_WHOLE_LOG_READS_PER_ADDRESS": "2"})
+
+
+def test_whole_log_reads_of_one_address_past_its_share_are_429_too_many_reads_and_others_still_get_in(reads_server):
+    """One address asks /state of eight seqs past an undo at once (each folds the whole log, CORE-4): two
+    are taken in (whole_log_reads_per_address 2), the others are told 429 too-many-reads with Retry-After
+    at once; meanwhile another address's request is taken in (the third place) and answered 200 with the
+    logged state, never too-busy."""
+    import http.client
+
+    table = game_with_undo(reads_server, 10_000, 9_000, 23)
+    path = f"/api/games/{table.game_id}/state"
+    host, port = reads_server.base_url.removeprefix("http://").split(":")
+    answers: dict = {}
+
+    def ask(seq: int, source: str) -> None:
+        connection = http.client.HTTPConnection(host, int(port), timeout=60, source_address=(source, 0))
+        try:
+            connection.request("GET", f"{path}?seq={seq}")
+            response = connection.getresponse()
+            answers[seq] = (source, response.status, json.loads(response.read()), response.getheader("Retry-After"))
+        finally:
+            connection.close()
+
+    mine = [threading.Thread(target=ask, args=(seq, "127.0.0.2")) for seq in range(table.seq - 7, table.seq + 1)]
+    for asker in mine:
+        asker.start()
+    time.sleep(0.05)  # the stranger's two are in (each folds 10,000 envelopes, one after the other)
+    other = threading.Thread(target=ask, args=(table.seq - 8, "127.0.0.3"))
+    other.start()
+    for asker in [*mine, other]:
+        asker.join()
+    refused = [seq for seq, (_, status, _, _) in answers.items() if status == 429]
+    assert 1 <= len(refused) <= 6 and len(answers) == 9, answers
+    for seq, (source, status, body, retry) in answers.items():
+        if status == 429:
+            assert source == "127.0.0.2" and body["code"] == "too-many-reads" and retry == "5", body
+            assert "address 127.0.0.2 has 2 requests that read a whole log" in body["message"], body
+        else:
+            assert status == 200 and body["hash"] == table.envelopes[seq - 1].hash, (seq, status, body)
+    assert answers[table.seq - 8][1] == 200
