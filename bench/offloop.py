@@ -44,24 +44,9 @@ from pathlib import Path
 
 from websockets.sync.client import connect
 
-from tests.server_fixture import ServerProcess, descendants, rounds_bound, seeded_game
+from tests.server_fixture import ServerProcess, cpu_ns, descendants, rounds_bound, seeded_game
 
 EVERY_S = 0.02
-
-
-def _schedstat(pid: int) -> int:
-    """CPU ns of every thread of ``pid`` so far (0 once it is gone)."""
-    total = 0
-    try:
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
-    except OSError:
-        return 0
-    for task in tasks:
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
 
 
 def resident_kib(pid: int) -> int:
@@ -173,8 +158,8 @@ def ask(connection: http.client.HTTPConnection, path: str) -> int:
 def phase(server: ServerProcess, name: str, requests, seconds: float, player: Player) -> None:
     """Run ``requests`` (paths, asked back to back until done or ``seconds`` passed) while both probes time."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
-    kids_before = {pid: _schedstat(pid) for pid in descendants(server.pid)}
-    own_before = _schedstat(server.pid)
+    kids_before = {pid: cpu_ns(pid) for pid in descendants(server.pid)}
+    own_before = cpu_ns(server.pid)
     statuses: dict[int, int] = {}
     with Timings(Healthz(server.port)) as health, Timings(player) as commands:
         time.sleep(0.2)
@@ -189,8 +174,8 @@ def phase(server: ServerProcess, name: str, requests, seconds: float, player: Pl
                 break
         wall = time.perf_counter() - began
         time.sleep(0.2)
-    own = (_schedstat(server.pid) - own_before) / 1e9
-    kids = {pid: _schedstat(pid) for pid in descendants(server.pid)}
+    own = (cpu_ns(server.pid) - own_before) / 1e9
+    kids = {pid: cpu_ns(pid) for pid in descendants(server.pid)}
     child = sum(kids[pid] - kids_before.get(pid, 0) for pid in kids) / 1e9
     span = wall + 0.4
     resident = ", ".join(f"{pid}: {resident_kib(pid) // 1024} MiB" for pid in kids) or "no child"

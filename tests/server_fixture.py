@@ -257,6 +257,21 @@ def descendants(pid: int) -> list[int]:
     return found + [grandchild for child in found for grandchild in descendants(child)]
 
 
+def cpu_ns(pid: int) -> int:
+    """The CPU ``pid`` spent so far, ns, over its threads (``/proc/<pid>/task/*/schedstat``); 0 once it is gone."""
+    total = 0
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return 0
+    for task in tasks:
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 def spawn_logged(command: list, log_path: Path, **options: Any) -> subprocess.Popen:
     """Start ``command`` with no stdin and its stdout and stderr appended to ``log_path``
     (``options`` go to ``Popen``): a server here, PostgreSQL in ``tests/postgres_fixture.py``."""

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.server.test_read_routes import counted
-from tests.server_fixture import ServerProcess, _request, descendants, seeded_game, server_fixture
+from tests.server_fixture import ServerProcess, _request, cpu_ns, descendants, seeded_game, server_fixture
 
 workers_server = server_fixture("workers")
 threads_server = server_fixture("worker-threads", {"CHRONICLE_WORKER_PROCESS": "0"})
@@ -35,17 +35,6 @@ def worker_pid(server) -> int:
     pid = int(counted(server, "chronicle_worker_pid"))
     assert pid > 1 and pid in descendants(server.pid), f"the worker's pid {pid} is no child of the server {server.pid}"
     return pid
-
-
-def cpu_ns(pid: int) -> int:
-    """A process's CPU so far, ns, over its threads."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            pass
-    return total
 
 
 def running(pid: int) -> bool:
