@@ -25,7 +25,7 @@ from events.record import DecodeError, to_data
 from events.validate import ScenarioError
 from server import frames, scenarios, snapshots
 from server.audits import held_until_done
-from server.limits import Admission, CreationRate, LimitReached, Limits
+from server.limits import Admission, CreationRate, LimitReached, Limits, client_key
 from server.logs import LogCache
 from server.room import now
 from server.store import GameExists, GameMeta, Store, Stored, StoreError, UnknownGame
@@ -155,7 +155,8 @@ def _whole_log(request: Request, what: str):
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """The client's key in the per-address bounds (``server.limits.client_key``: an IPv6 address by its /64)."""
+    return client_key(request.client.host) if request.client is not None else "unknown"
 
 
 def _creations(request: Request) -> CreationRate:

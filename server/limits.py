@@ -42,9 +42,9 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   decodes the whole log (~95 ms of CPU for 10,000 envelopes), a socket on a loaded game ~1.7 ms. A
   lingering game has no seat connected, so it is the first evicted at ``games_per_server``;
 - ``opens_per_minute``     — sockets one client address may open a minute (a token bucket holding as
-  many, ``OpenRate``): each costs one token; loading a game that was not in memory, and the catch-up
-  sent after a hello, one more per ``LOAD_ENVELOPES_PER_OPEN`` envelopes they read or send, charged
-  once done (the bucket may go that far below zero). Past it, a seat's token still gets in: the
+  many, ``OpenRate``): each costs one token; loading a game that was not in memory one more per
+  ``LOAD_ENVELOPES_PER_OPEN`` envelopes of its log, and the catch-up sent after a hello one more per
+  ``CATCH_UP_ENVELOPES_PER_OPEN``, each spent before the work or refused. Past it, a seat's token still gets in: the
   socket's first frame is read before its game is loaded, and a hello with a seat's token spends
   that seat's own opens (as many, per game and seat) instead; anything else gets ``too-many-opens``
   and is closed with 1013 (try again later), and at most 8 such sockets of one address wait for
@@ -93,14 +93,19 @@ and ``opens_per_minute`` bounds one address: 600 a minute is 10 a second sustain
 on loaded games, and a load of a long game costs as many opens as its CPU is worth (1 per 250
 envelopes: ~2.4 ms each), so loading one long game after another is bounded the same way. So is a
 hello from seq 0 on a long game, which sends the whole log (~17 ms of CPU for 10,000 envelopes, a
-snapshot's join its history after): one more per 250 envelopes sent. A page
-opens one socket and reconnects at most every 4 s after failures (``client/net.py``); a classroom
-behind one address, tens of pages, stays far below it.
+snapshot's join its history after): one more per 1,000 envelopes sent. Both are spent before the
+work (``Payer``): spent after, sockets opened at once on many long games each started a load first
+(40 loads at once held the loop 5 s in review). A page opens one socket and reconnects at most every
+4 s after failures (``client/net.py``): a class of 30 behind one address joining a 10,000-envelope
+game from seq 0 spends 370 (its load once, then 11 a page). An IPv6 client is counted by its /64
+(``client_key``). Behind a proxy the address is the proxy's unless uvicorn trusts its
+``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``, 127.0.0.1 by default: a proxy on the same host).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import math
 import os
 import time
@@ -128,6 +133,7 @@ DEFAULT_CONNECTIONS_PER_SEAT = 8  # tabs and devices of one player
 DEFAULT_ROOM_LINGER = 60  # seconds; a phone's reconnection or a reload comes back within a few
 DEFAULT_OPENS_PER_MINUTE = 600  # sockets one address opens; a page opens one, and reconnects at most every 4 s
 LOAD_ENVELOPES_PER_OPEN = 250  # a load costs one open more per this many envelopes (~2.4 ms of CPU, as ~1.4 opens)
+CATCH_UP_ENVELOPES_PER_OPEN = 1000  # a catch-up sent costs one more per this many (~1.7 ms of CPU, as one open)
 # Past its address's opens a seat's socket spends the seat's own, a tenth as many (60 a minute): a player's
 # page reconnects at most every 4 s, while a stranger holding the seats of the games it created (30 a
 # minute) must not get an address's worth of opens with each of them.
@@ -311,6 +317,7 @@ class RefusalRate:
         self.cost = min(limits.refusal_cost, limits.command_burst)
         self.clock = clock
         self.buckets: dict[tuple[str, str], tuple[float, float]] = {}  # (game, seat) -> (tokens, when)
+        self.sweep_at = 4096
 
     def tokens(self, game: str, seat: str) -> float:
         held, when = self.buckets.get((game, seat), (float(self.burst), self.clock()))
@@ -322,10 +329,11 @@ class RefusalRate:
     def refused(self, game: str, seat: str) -> None:
         now = self.clock()
         self.buckets[(game, seat)] = (self.tokens(game, seat) - self.cost, now)
-        if len(self.buckets) > 4096:  # forget the seats that are back to a full bucket
+        if len(self.buckets) > self.sweep_at:  # forget the seats that are back to a full bucket
             full = [key for key, (held, when) in self.buckets.items() if held + (now - when) * self.rate >= self.burst]
             for key in full:
                 del self.buckets[key]
+            self.sweep_at = max(AddressRate.SWEEP_FROM, 2 * len(self.buckets))  # each entry swept once, as there
 
     def refusal(self, seat: str) -> str:
         return (f"seat {seat} sent more commands the rules refused than this server takes (each counts as "
@@ -371,42 +379,38 @@ class FaultRate(TokenBucket):
 class AddressRate:
     """A token bucket per client address, ``per_minute`` deep, refilled at ``per_minute`` a minute.
 
-    ``take`` spends one token when one is there; ``charge`` spends without asking, down below zero
-    (what a load cost, known once it is done). Addresses whose bucket is full again are forgotten, so
-    the table holds only recent ones.
+    ``take`` spends ``cost`` tokens when that many are there (a cost above ``per_minute`` asks a full
+    bucket). Addresses whose bucket is full again are forgotten, so the table holds only recent ones;
+    the table is swept when it has doubled since the last sweep, so a sweep costs each entry once.
     """
+
+    SWEEP_FROM = 4096
 
     def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.per_minute = per_minute
         self.clock = clock
         self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self.sweep_at = self.SWEEP_FROM
 
     def _tokens(self, address: str, now: float) -> float:
         tokens, last = self.buckets.get(address, (float(self.per_minute), now))
         return min(float(self.per_minute), tokens + (now - last) * self.per_minute / 60)
 
-    def take(self, address: str) -> int:
-        """0 if ``address`` may go on now (and it is counted), else the whole seconds to wait."""
+    def take(self, address: str, cost: int = 1) -> int:
+        """0 if ``address`` may spend ``cost`` now (and it is counted), else the whole seconds to wait."""
         now = self.clock()
         tokens = self._tokens(address, now)
-        if tokens < 1:
+        cost = min(cost, self.per_minute)
+        if tokens < cost:
             self.buckets[address] = (tokens, now)
-            return max(1, math.ceil((1 - tokens) * 60 / self.per_minute))
-        self._keep(address, tokens - 1, now)
-        return 0
-
-    def charge(self, address: str, cost: int) -> None:
-        """Spend ``cost`` more tokens of ``address``, however many it holds."""
-        if cost > 0:
-            now = self.clock()
-            self._keep(address, self._tokens(address, now) - cost, now)
-
-    def _keep(self, address: str, tokens: float, now: float) -> None:
-        self.buckets[address] = (tokens, now)
-        if len(self.buckets) > 4096:  # forget the addresses that are back to a full bucket
+            return max(1, math.ceil((cost - tokens) * 60 / self.per_minute))
+        self.buckets[address] = (tokens - cost, now)
+        if len(self.buckets) > self.sweep_at:  # forget the addresses that are back to a full bucket
             full = [key for key in self.buckets if self._tokens(key, now) >= self.per_minute]
             for key in full:
                 del self.buckets[key]
+            self.sweep_at = max(self.SWEEP_FROM, 2 * len(self.buckets))
+        return 0
 
 
 class CreationRate(AddressRate):
@@ -421,21 +425,51 @@ class CreationRate(AddressRate):
 
 
 class OpenRate(AddressRate):
-    """Sockets opened per client address: ``opens_per_minute`` a minute, as many at once. A load of a game
-    that was not in memory, and the catch-up a hello is sent, are charged one more per
-    ``LOAD_ENVELOPES_PER_OPEN`` envelopes they read or send (``charge_envelopes``)."""
+    """Sockets opened per client address: ``opens_per_minute`` a minute (divided by ``share``), as many
+    at once; what a socket costs beyond its open is spent through a ``Payer``."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, share: int = 1) -> None:
         AddressRate.__init__(self, max(1, limits.opens_per_minute // share), clock)
 
-    def charge_envelopes(self, address: str, envelopes: int) -> None:
-        self.charge(address, envelopes // LOAD_ENVELOPES_PER_OPEN)
-
     def refusal(self, who: str, wait: int) -> str:
         """Why a socket of ``who`` (``address 1.2.3.4``, ``seat red of game g-…``) was refused."""
-        return (f"{who} opened more sockets than this server takes ({self.per_minute} a minute, a load "
-                f"of a long game, or a catch-up, counting one more per {LOAD_ENVELOPES_PER_OPEN} envelopes): "
-                f"try again in {wait} s")
+        return (f"{who} opened more sockets than this server takes ({self.per_minute} a minute, a load of a long "
+                f"game counting one more per {LOAD_ENVELOPES_PER_OPEN} envelopes, a catch-up one more per "
+                f"{CATCH_UP_ENVELOPES_PER_OPEN}): try again in {wait} s")
+
+
+class Payer:
+    """Whose opens a socket spends (its address's, or past them its seat's: ``rate`` and ``key``), and how
+    the refusal names it (``who``). ``spend(envelopes, per)`` takes one open per ``per`` envelopes before
+    the work is done (a load, a catch-up), or raises ``LimitReached("too-many-opens")``: charged after,
+    a burst of sockets at once would all be let in first."""
+
+    __slots__ = ("rate", "key", "who")
+
+    def __init__(self, rate: OpenRate, key: str, who: str) -> None:
+        self.rate = rate
+        self.key = key
+        self.who = who
+
+    def spend(self, envelopes: int, per: int) -> None:
+        cost = envelopes // per
+        wait = self.rate.take(self.key, cost) if cost > 0 else 0
+        if wait:
+            raise LimitReached("too-many-opens", self.rate.refusal(self.who, wait))
+
+
+def client_key(host: str) -> str:
+    """The key of a client address in the per-address bounds: an IPv6 address by its /64 (one machine or
+    one home network is given a whole /64), an IPv4-mapped one as IPv4, anything else as it is."""
+    try:
+        found = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if found.version == 6:
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{found}/64", strict=False))
+    return host
 
 
 class Admission:

@@ -144,7 +144,6 @@ class Room:
         self._bot_task: asyncio.Task | None = None
         self.closed = False  # dropped from memory (Rooms._drop, evict_room): its bots stop
         self.lingering: asyncio.TimerHandle | None = None  # nobody connected: Rooms._drop is due (room_linger)
-        self.loaded = len(stored)  # envelopes its load read and decoded (what ``Rooms.opens`` charged)
         self.chat_lock = asyncio.Lock()  # chat messages go out in the order of their n
         self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
         self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first

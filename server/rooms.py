@@ -15,18 +15,17 @@ room by evicting the oldest silent one (``Rooms.admit``), so a seat's token alwa
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 
 from server import frames
 from server.connection import CLOSE_EVICTED, CLOSE_GOING_AWAY, Connection, ConnectionState
-from server.limits import SEAT_OPENS_SHARE, LimitReached, Limits, OpenRate, RefusalRate
+from server.limits import LOAD_ENVELOPES_PER_OPEN, SEAT_OPENS_SHARE, LimitReached, Limits, OpenRate, Payer, RefusalRate
 from server.metrics import Metrics
 from server.room import Room
 from server.store import Store
 
 
 class Rooms:
-    """The live rooms of this process, loaded on first use and dropped when nobody is connected."""
+    """The live rooms of this process, loaded on first use and dropped ``room_linger`` s after nobody is connected."""
 
     def __init__(self, store: Store, limits: Limits | None = None, *, metrics: Metrics | None = None,
                  allowed_origins: tuple[str, ...] = ()) -> None:
@@ -51,18 +50,25 @@ class Rooms:
             return True
         return host is not None and origin in (f"http://{host}", f"https://{host}")
 
-    async def enter(self, game_id: str, pays: Callable[[int], None] | None = None) -> Room:
+    async def enter(self, game_id: str, payer: Payer | None = None) -> Room:
         """The game's Room, counted as in use until ``leave``; raises UnknownGame or LimitReached.
 
-        The load the caller started, if the game was not in memory, is charged with ``pays(envelopes)``
-        (its address's or its seat's opens, ``OpenRate.charge_envelopes``, taken by ``serve_socket``).
+        A load the caller would start, the game not being in memory, first spends ``payer``'s opens
+        (its address's or its seat's: one per ``LOAD_ENVELOPES_PER_OPEN`` envelopes of the stored log,
+        ``too-many-opens`` when they are not there), before anything is read: charged after the load,
+        sockets opened at once on many long games would each start one first.
         At ``games_per_server`` a game nobody holds a seat in is evicted to make room; only when
         every open game has a seat connected is the newcomer refused (``too-many-games``).
         """
+        paid = payer is None
         while True:
             room = self.rooms.get(game_id)
             if room is None:
                 starts = game_id not in self._loading
+                if starts and not paid:
+                    payer.spend((await self.store.get_game(game_id)).head, LOAD_ENVELOPES_PER_OPEN)
+                    paid = True
+                    continue  # looked up again: another socket may have started the load meanwhile
                 if starts and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
                     idle = [other for other in self.rooms.values() if not any(other.seated.values())]
                     if not idle:
@@ -70,8 +76,6 @@ class Rooms:
                                            "open, each with a seat connected, its limit: try again later")
                     self.evict_room(min(idle, key=lambda other: (len(other.clients), other.users)))
                 room = await asyncio.shield(self._load(game_id))
-                if starts and pays is not None:
-                    pays(room.loaded)
             if self.rooms.get(game_id) is room:  # not evicted while we waited
                 if room.lingering is not None:
                     room.lingering.cancel()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from functools import partial
 
 from starlette.websockets import WebSocket
 
@@ -32,7 +31,7 @@ from server.connection import (
     next_order,
 )
 from server.frames import Chat, FrameError, Hello
-from server.limits import FAULTS, CommandRate, FaultRate, LimitReached
+from server.limits import CATCH_UP_ENVELOPES_PER_OPEN, FAULTS, CommandRate, FaultRate, LimitReached, Payer, client_key
 from server.rooms import Rooms
 from server.store import StoreError, UnknownGame
 from server.tokens import seat_for_token
@@ -55,7 +54,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         log.warning("refused a socket to %s from origin %r", game_id, origin[:200])
         await websocket.close(CLOSE_FORBIDDEN_ORIGIN)  # before accept: uvicorn answers HTTP 403
         return
-    address = websocket.client.host if websocket.client is not None else "unknown"
+    address = client_key(websocket.client.host) if websocket.client is not None else "unknown"
     await websocket.accept()
     # Its age counts from the upgrade, like its hello deadline: sockets that waited together for their
     # game to load resume in any order, and the oldest must still be the first evicted.
@@ -65,7 +64,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     # gets in, on that seat's own opens (a seat's token always gets in; ``seat_past_bound``). Refused:
     # upgraded first so that a page can show why (an HTTP 429 before the upgrade was measured no cheaper,
     # ~0.6 ms of CPU either way; bench.reconnect), and before the game is loaded.
-    pays, first = partial(rooms.opens.charge_envelopes, address), None
+    payer, first = Payer(rooms.opens, address, f"address {address}"), None
     wait = rooms.opens.take(address)
     if wait:
         first, seat, refusal = await seat_past_bound(websocket, rooms, game_id, address, deadline)
@@ -76,10 +75,10 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
             await websocket.send_text(frames.error_frame("too-many-opens", refusal or rooms.opens.refusal(f"address {address}", wait)))
             await websocket.close(CLOSE_TRY_AGAIN_LATER)
             return
-        pays = partial(rooms.seat_opens.charge_envelopes, seat)
+        payer = Payer(rooms.seat_opens, seat, f"seat {seat.split(' ', 1)[1]} of game {game_id}")
     try:
-        room = await rooms.enter(game_id, pays)
-    except LimitReached as error:  # too-many-games
+        room = await rooms.enter(game_id, payer)
+    except LimitReached as error:  # too-many-opens (the load's share), too-many-games
         rooms.metrics.rejections.labels(error.code).inc()
         await websocket.send_text(frames.error_frame(error.code, error.message))
         await websocket.close(CLOSE_TRY_AGAIN_LATER)
@@ -149,13 +148,19 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                     connection.close(CLOSE_TRY_AGAIN_LATER)
                     break
                 greeted = connection.state is ConnectionState.GREETED
+                if not greeted:  # its catch-up (all of a long game from seq 0; a snapshot's history after) is paid first
+                    try:
+                        payer.spend(room.table.seq - frame.since, CATCH_UP_ENVELOPES_PER_OPEN)
+                    except LimitReached as error:
+                        rooms.metrics.rejections.labels(error.code).inc()
+                        connection.send(frames.error_frame(error.code, error.message))
+                        connection.close(CLOSE_TRY_AGAIN_LATER)
+                        break
                 if faulted(await room.hello(connection, frame)):
                     break
                 if connection.state is ConnectionState.GREETED:
                     rooms.greeted(room, connection)
                     if not greeted:
-                        # Its catch-up (all a hello from seq 0 on a long game, a snapshot's history after) was queued.
-                        pays(room.table.seq - frame.since)
                         await room.chat_history(connection, rooms.limits.chat_history)
             elif isinstance(frame, Chat):
                 if faulted(await room.chat(connection, frame, chat_rate, rooms.limits)):

@@ -24,8 +24,9 @@ fold gate), so the bound stays one at a time.
   leaves no process behind.
 * A child that dies (killed, out of memory, a crash on a hostile log) breaks the pool: the request
   it was working for raises ``WorkerLost`` (503 ``worker-lost``, docs/protocol.md), the pool is
-  replaced at once, and the next request is served by the new child. A pool found broken before a
-  job was handed to it (the child died idle) is replaced and the job given to the new one.
+  replaced at once, and the next request is served by the new child. A pool whose child is found
+  dead before a job is handed to it (it died idle: ``_died``, or the pool already says it is broken)
+  is replaced and the job given to the new one.
 * Memory: the child's peak resident size comes back with every answer; past ``MAX_RESIDENT_MIB``
   (``CHRONICLE_WORKER_RESIDENT_MIB``) the pool is replaced after that answer (docs/bounds.md). CPython 3.11's ``max_tasks_per_child``
   hangs with work queued behind the last task, so the bound is kept here.
@@ -150,6 +151,9 @@ class Worker:
             outcome = await asyncio.to_thread(_call, job, args)
         else:
             pool = self.pool
+            if _died(pool):  # killed while idle, and the pool's own thread has not seen it yet
+                self._replace(pool, "lost")
+                pool = self.pool
             try:
                 try:
                     future = pool.submit(_call, job, args)
@@ -180,6 +184,13 @@ class Worker:
         deadline = time.monotonic() + 5
         for process in children:
             process.join(max(0.0, deadline - time.monotonic()))
+
+
+def _died(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
+    """Whether a child of ``pool`` has ended (its exit seen through the forkserver's pipe, at once): a job
+    handed to it would be lost, where a new child takes it. The pool names its children only in a
+    private attribute (as ``Worker.close`` reads it); without it, the pool's own check stands."""
+    return any(process.exitcode is not None for process in (getattr(pool, "_processes", None) or {}).values())
 
 
 def worker_of(state: Any) -> Worker:

@@ -21,7 +21,16 @@ import pytest
 import websockets
 
 from server.connection import CLOSE_TRY_AGAIN_LATER
-from server.limits import LOAD_ENVELOPES_PER_OPEN, SEAT_OPENS_SHARE, Limits, OpenRate
+from server.limits import (
+    CATCH_UP_ENVELOPES_PER_OPEN,
+    LOAD_ENVELOPES_PER_OPEN,
+    SEAT_OPENS_SHARE,
+    LimitReached,
+    Limits,
+    OpenRate,
+    Payer,
+    client_key,
+)
 from tests.server.client import Client, run
 from tests.server.test_read_routes import counted
 from tests.server_fixture import create_game, get_json, seeded_game, server_fixture
@@ -131,7 +140,8 @@ def test_too_many_opens_from_one_address_is_refused_with_its_code_and_another_ad
 def test_a_load_of_a_long_game_and_a_catch_up_from_seq_0_cost_one_open_per_load_envelopes_per_open(opens_server):
     """The address whose socket loaded a 2,500-envelope game gets 10 fewer opens (one per 250 envelopes)
     than an address whose sockets found it loaded, each saying hello from the head; an address saying
-    hello from seq 0 (the whole log sent) spends 11 a socket: 3 sockets of its 30 opens."""
+    hello from seq 0 (the whole log sent) spends 3 a socket (its open, and one per 1,000 envelopes sent):
+    10 sockets of its 30 opens."""
     server = opens_server
     game = seeded_game(server, "mecha/sample", 11, envelopes=LONG)
     head = game_head(server, game["game"])
@@ -149,14 +159,14 @@ def test_a_load_of_a_long_game_and_a_catch_up_from_seq_0_cost_one_open_per_load_
         loader = await opens("127.0.0.4", head)  # its first socket loads the game
         assert counted(server, LOADS) == loads + 1
         finder = await opens("127.0.0.5", head)  # the game lingers: each socket finds it loaded
-        catcher = await opens("127.0.0.6", 0)  # 30 -> 19 -> 8 -> -3: refused, half a token a second is too slow
+        catcher = await opens("127.0.0.6", 0)  # 1 open and 2 for its catch-up each: 10 of 30
         assert counted(server, LOADS) == loads + 1
         return loader, finder, catcher
 
     loader, finder, catcher = run(main())
     charged = LONG // LOAD_ENVELOPES_PER_OPEN
     assert charged - 1 <= finder - loader <= charged + 1, (loader, finder)  # ± what refilled meanwhile
-    assert catcher == 3, catcher
+    assert OPENS // (1 + LONG // CATCH_UP_ENVELOPES_PER_OPEN) <= catcher <= OPENS // 3 + 1, catcher
 
 
 def game_head(server, game_id: str) -> int:
@@ -190,22 +200,53 @@ def test_a_lingering_game_is_the_first_evicted_and_never_keeps_a_seats_game_out(
     run(main())
 
 
-def test_open_rate_counts_opens_and_load_charges_per_address_exactly():
-    """OpenRate with a clock that stands still, then moves: exact counts and waits."""
+def test_open_rate_and_its_payer_count_opens_loads_and_catch_ups_per_address_exactly():
+    """OpenRate with a clock that stands still, then moves: exact counts and waits; a Payer spends one open
+    per ``per`` envelopes before the work, or raises too-many-opens naming who."""
     now = [100.0]
     rate = OpenRate(Limits(opens_per_minute=6), clock=lambda: now[0])
     assert [rate.take("a") for _ in range(6)] == [0] * 6
     assert rate.take("a") == 10  # one token a 10 s
-    assert rate.take("b") == 0  # its own bucket
-    rate.charge_envelopes("b", 3 * LOAD_ENVELOPES_PER_OPEN + LOAD_ENVELOPES_PER_OPEN - 1)  # three opens more
-    assert [rate.take("b") for _ in range(2)] == [0, 0]
-    assert rate.take("b") == 10
-    rate.charge_envelopes("c", 40 * LOAD_ENVELOPES_PER_OPEN)  # below zero: 6 - 40 = -34 tokens
-    assert rate.take("c") == 350  # 35 tokens to come back to one
+    b = Payer(rate, "b", "address b")
+    assert rate.take("b") == 0  # its own bucket: 5 left
+    b.spend(4 * LOAD_ENVELOPES_PER_OPEN - 1, LOAD_ENVELOPES_PER_OPEN)  # three opens: 2 left
+    with pytest.raises(LimitReached) as refused:
+        b.spend(3 * CATCH_UP_ENVELOPES_PER_OPEN, CATCH_UP_ENVELOPES_PER_OPEN)  # three asked, two there: nothing spent
+    assert refused.value.code == "too-many-opens" and refused.value.message.startswith("address b opened more")
+    assert refused.value.message.endswith("try again in 10 s")
+    assert [rate.take("b") for _ in range(3)] == [0, 0, 10]
+    c = Payer(rate, "c", "seat red of game g-x")
+    c.spend(100 * LOAD_ENVELOPES_PER_OPEN, LOAD_ENVELOPES_PER_OPEN)  # more than the bucket holds: a full one
+    assert rate.take("c") == 10
+    Payer(rate, "d", "address d").spend(LOAD_ENVELOPES_PER_OPEN - 1, LOAD_ENVELOPES_PER_OPEN)  # costs nothing
+    assert [rate.take("d") for _ in range(6)] == [0] * 6
     now[0] += 10
     assert rate.take("a") == 0 and rate.take("a") == 10
-    rate.charge_envelopes("d", LOAD_ENVELOPES_PER_OPEN - 1)  # a short game's load costs nothing more
-    assert [rate.take("d") for _ in range(6)] == [0] * 6
+
+
+def test_client_key_gives_an_ipv6_address_by_its_64_and_others_as_they_are():
+    assert client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff::2") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert client_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_key("192.0.2.7") == "192.0.2.7" and client_key("testclient") == "testclient"
+
+
+def test_sockets_opened_at_once_on_many_long_games_are_charged_their_loads_before_any_load(opens_server):
+    """Six sockets at once from one address, each on its own 2,500-envelope game not in memory: each load
+    spends 10 opens before it starts, so of the 30, two loads start (6 opens, then 10 and 10) and the four
+    others are refused too-many-opens without a load. Charged after the load, all six loaded first."""
+    server = opens_server
+    games = [seeded_game(server, "mecha/sample", 40 + number, envelopes=LONG)["game"] for number in range(6)]
+    heads = [game_head(server, game_id) for game_id in games]
+    loads = counted(server, LOADS)
+
+    async def main():
+        return await asyncio.gather(*(welcomed(server.ws_url, game_id, "127.0.0.10", head)
+                                      for game_id, head in zip(games, heads)))
+
+    answered = run(main())
+    assert sorted(answered) == [False] * 4 + [True] * 2, answered
+    assert counted(server, LOADS) == loads + 2
 
 
 def test_past_its_addresss_opens_a_seats_hello_still_gets_in_on_that_seats_own_opens(opens_server):
