@@ -44,12 +44,12 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
 - ``opens_per_minute``     — sockets one client address may open a minute (a token bucket holding as
   many, ``OpenRate``): each costs one token; loading a game that was not in memory one more per
   ``LOAD_ENVELOPES_PER_OPEN`` envelopes of its log, and the catch-up sent after a hello one more per
-  ``CATCH_UP_ENVELOPES_PER_OPEN``, each spent before the work or refused. Past it, a seat's token still gets in: the
-  socket's first frame is read before its game is loaded, and a hello with a seat's token spends
-  that seat's own opens (as many, per game and seat) instead; anything else gets ``too-many-opens``
-  and is closed with 1013 (try again later), and at most 8 such sockets of one address wait for
-  their hello at once (see "Opening sockets" below). A seat's own opens are a tenth of an
-  address's (``SEAT_OPENS_SHARE``);
+  ``CATCH_UP_ENVELOPES_PER_OPEN``, each spent before the work or refused. A seat's token always
+  gets in, on the seat's own opens (a tenth as many, per game and seat, ``SEAT_OPENS_SHARE``): a
+  seat's catch-ups spend them, and a socket its address cannot pay for (its open, or its load's
+  share) has its first frame read before its game is loaded; a hello with a seat's token goes on,
+  paid by the seat, anything else gets ``too-many-opens`` and is closed with 1013 (try again later).
+  At most 64 sockets of an address wait so; one more evicts the oldest (see "Opening sockets" below);
 - ``games_per_minute``     — games one client address may create per minute (a token bucket holding
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
@@ -99,7 +99,8 @@ work (``Payer``): spent after, sockets opened at once on many long games each st
 4 s after failures (``client/net.py``): a class of 30 behind one address joining a 10,000-envelope
 game from seq 0 spends 370 (its load once, then 11 a page). An IPv6 client is counted by its /64
 (``client_key``). Behind a proxy the address is the proxy's unless uvicorn trusts its
-``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``, 127.0.0.1 by default: a proxy on the same host).
+``X-Forwarded-For`` (the variable ``FORWARDED_ALLOW_IPS``, ``127.0.0.1,::1`` by default: a proxy on the same
+host).
 """
 
 from __future__ import annotations
@@ -451,9 +452,19 @@ class Payer:
         self.key = key
         self.who = who
 
+    def open(self) -> None:
+        """A socket's open: one token, or ``LimitReached("too-many-opens")``."""
+        self._take(1)
+
     def spend(self, envelopes: int, per: int) -> None:
-        cost = envelopes // per
-        wait = self.rate.take(self.key, cost) if cost > 0 else 0
+        """A load's or a catch-up's share, after the socket's open: each at most half of a full bucket less
+        that open, so that a socket on the longest game can still open, load it and catch up on a full one."""
+        cost = min(envelopes // per, (self.rate.per_minute - 1) // 2)
+        if cost > 0:
+            self._take(cost)
+
+    def _take(self, cost: int) -> None:
+        wait = self.rate.take(self.key, cost)
         if wait:
             raise LimitReached("too-many-opens", self.rate.refusal(self.who, wait))
 

@@ -41,7 +41,7 @@ class Rooms:
         self.opens = OpenRate(self.limits)  # sockets opened (and games loaded) per client address
         # The same per "game seat", a tenth as deep: a seat's sockets past its address's opens.
         self.seat_opens = OpenRate(self.limits, share=SEAT_OPENS_SHARE)
-        self.past_bound: dict[str, int] = {}  # sockets per address past its opens, waiting for a seat's hello
+        self.past_bound: dict[str, list] = {}  # per address, the sockets past its opens waiting for a first frame (futures set to evict them)
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:
         """A page of this server (its ``Host``, over http or https) or of an allowed origin may open sockets."""
@@ -55,20 +55,24 @@ class Rooms:
 
         A load the caller would start, the game not being in memory, first spends ``payer``'s opens
         (its address's or its seat's: one per ``LOAD_ENVELOPES_PER_OPEN`` envelopes of the stored log,
-        ``too-many-opens`` when they are not there), before anything is read: charged after the load,
-        sockets opened at once on many long games would each start one first.
+        ``too-many-opens`` when they are not there), before the log is read: charged after the load,
+        sockets opened at once on many long games would each start one first. Only the socket that
+        starts the load pays it: the head is read, the look-up made again, and nothing awaits between
+        paying and registering the load (``_load``), so sockets arriving together on one game pay it once.
         At ``games_per_server`` a game nobody holds a seat in is evicted to make room; only when
         every open game has a seat connected is the newcomer refused (``too-many-games``).
         """
-        paid = payer is None
+        head = None  # the stored head, once read: paid for without an await between paying and starting
         while True:
             room = self.rooms.get(game_id)
             if room is None:
                 starts = game_id not in self._loading
-                if starts and not paid:
-                    payer.spend((await self.store.get_game(game_id)).head, LOAD_ENVELOPES_PER_OPEN)
-                    paid = True
-                    continue  # looked up again: another socket may have started the load meanwhile
+                if starts and payer is not None:
+                    if head is None:  # read, then look again: another socket may have started it meanwhile
+                        head = (await self.store.get_game(game_id)).head
+                        continue
+                    payer.spend(head, LOAD_ENVELOPES_PER_OPEN)  # the one socket that starts it pays; no await after
+                    payer = None
                 if starts and len(self.rooms) + len(self._loading) >= self.limits.games_per_server:
                     idle = [other for other in self.rooms.values() if not any(other.seated.values())]
                     if not idle:

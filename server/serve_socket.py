@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -60,25 +61,23 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     # game to load resume in any order, and the oldest must still be the first evicted.
     order = next_order()
     deadline = time.monotonic() + rooms.limits.hello_timeout
-    # What it costs is counted against its address's opens (``OpenRate``); past them, only a seat's hello
-    # gets in, on that seat's own opens (a seat's token always gets in; ``seat_past_bound``). Refused:
-    # upgraded first so that a page can show why (an HTTP 429 before the upgrade was measured no cheaper,
-    # ~0.6 ms of CPU either way; bench.reconnect), and before the game is loaded.
+    # What it costs is counted against its address's opens (``OpenRate``); past them, for the socket or for
+    # the load it would start, only a seat's hello gets in, on that seat's own opens (``seat_past_bound``).
+    # Refused: upgraded first so that a page can show why (an HTTP 429 before the upgrade was measured no
+    # cheaper, ~0.6 ms of CPU either way; bench.reconnect), and before the game is loaded.
     payer, first = Payer(rooms.opens, address, f"address {address}"), None
-    wait = rooms.opens.take(address)
-    if wait:
-        first, seat, refusal = await seat_past_bound(websocket, rooms, game_id, address, deadline)
-        if first is not None and first["type"] == "websocket.disconnect":
-            return
-        if seat is None:
-            rooms.metrics.rejections.labels("too-many-opens").inc()
-            await websocket.send_text(frames.error_frame("too-many-opens", refusal or rooms.opens.refusal(f"address {address}", wait)))
-            await websocket.close(CLOSE_TRY_AGAIN_LATER)
-            return
-        payer = Payer(rooms.seat_opens, seat, f"seat {seat.split(' ', 1)[1]} of game {game_id}")
     try:
-        room = await rooms.enter(game_id, payer)
-    except LimitReached as error:  # too-many-opens (the load's share), too-many-games
+        try:
+            payer.open()
+            room = await rooms.enter(game_id, payer)
+        except LimitReached as error:
+            if error.code != "too-many-opens":
+                raise
+            first, payer = await seat_past_bound(websocket, rooms, game_id, address, deadline, error)
+            if payer is None:
+                return  # refused (or gone) already
+            room = await rooms.enter(game_id, payer)
+    except LimitReached as error:  # too-many-opens (a seat's own, for its load), too-many-games
         rooms.metrics.rejections.labels(error.code).inc()
         await websocket.send_text(frames.error_frame(error.code, error.message))
         await websocket.close(CLOSE_TRY_AGAIN_LATER)
@@ -149,8 +148,10 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                     break
                 greeted = connection.state is ConnectionState.GREETED
                 if not greeted:  # its catch-up (all of a long game from seq 0; a snapshot's history after) is paid first
+                    paying = catch_up_payer(rooms, room, frame, payer)
                     try:
-                        payer.spend(room.table.seq - frame.since, CATCH_UP_ENVELOPES_PER_OPEN)
+                        if paying is not None:
+                            paying.spend(room.table.seq - frame.since, CATCH_UP_ENVELOPES_PER_OPEN)
                     except LimitReached as error:
                         rooms.metrics.rejections.labels(error.code).inc()
                         connection.send(frames.error_frame(error.code, error.message))
@@ -185,44 +186,78 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await connection.finish()
 
 
-PAST_BOUND_WAITING = 8  # sockets of one address past its opens waiting for their hello at once (tabs of a seat)
+PAST_BOUND_WAITING = 64  # sockets of one address past its opens waiting for their hello; one more evicts the oldest
 
 
-async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, address: str, deadline: float) -> tuple:
-    """A socket past its address's opens: its first frame, read before its game is loaded, and whether it is
-    a seat's ``(message, seat key, None)``, else ``(message, None, refusal or None)``.
+def seat_payer(rooms: Rooms, game_id: str, seat: str) -> Payer:
+    """What a seat's own sockets spend (``Rooms.seat_opens``, a tenth of an address's, per game and seat)."""
+    return Payer(rooms.seat_opens, f"{game_id} {seat}", f"seat {seat} of game {game_id}")
+
+
+def catch_up_payer(rooms: Rooms, room: Any, frame: Hello, payer: Payer) -> Payer | None:
+    """Who pays a hello's catch-up: a seat's own opens for a seat's token (so a player's joins never spend
+    its address's opens, nor are refused on them), the socket's for a spectator, nobody for a token of no
+    seat (the hello is refused ``bad-token`` and sends nothing)."""
+    if frame.token is None:
+        return payer
+    seat = seat_for_token(frame.token, room.meta.token_hashes)
+    return None if seat is None else seat_payer(rooms, room.meta.game_id, seat)
+
+
+async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, address: str, deadline: float,
+                          refused: LimitReached) -> tuple:
+    """A socket past its address's opens (``refused``): its first frame, read before its game is loaded,
+    and the seat's ``Payer`` if it is a seat's hello that the seat's own opens pay for (``(message, payer)``);
+    else the socket is told why and closed here, and the payer is None.
 
     A seat's token always gets in (as with ``connections_per_address``): a hello whose token is one of the
     game's seats (checked against the stored hashes, one indexed read, no load) spends that seat's own opens
-    (``Rooms.seat_opens``, as many a minute as an address's) instead, so that strangers behind a player's
-    address cannot lock the player out, and the seat alone cannot loop without bound. Anything else (no
-    hello before the deadline, a spectator's hello, a frame that is not a hello, a token of no seat) is
-    refused ``too-many-opens``, and so is a socket beyond ``PAST_BOUND_WAITING`` of its address already
-    waiting for their hello here (so that past its opens an address cannot hold sockets open by the thousand)."""
-    if rooms.past_bound.get(address, 0) >= PAST_BOUND_WAITING:
-        return None, None, None
-    rooms.past_bound[address] = rooms.past_bound.get(address, 0) + 1
+    (``Rooms.seat_opens``, a tenth of an address's: ``SEAT_OPENS_SHARE``) instead, so that strangers behind a
+    player's address cannot lock the player out, and the seat alone cannot loop without bound. Anything else
+    (no hello before the deadline, a spectator's hello, a frame that is not a hello, a token of no seat) is
+    refused ``too-many-opens``. At most ``PAST_BOUND_WAITING`` sockets of one address wait here: one more
+    evicts the oldest (refused at once), so an address past its opens cannot hold sockets by the thousand, and
+    a stranger's silent sockets cannot keep a player's out (its hello comes within milliseconds)."""
+    waiting = rooms.past_bound.setdefault(address, [])
+    if len(waiting) >= PAST_BOUND_WAITING:
+        oldest = waiting.pop(0)
+        if not oldest.done():
+            oldest.set_result(None)
+    evicted = asyncio.get_running_loop().create_future()
+    waiting.append(evicted)
+    receiving = asyncio.ensure_future(websocket.receive())
     try:
-        message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
-    except TimeoutError:
-        return None, None, None
+        await asyncio.wait((receiving, evicted), timeout=max(0.0, deadline - time.monotonic()),
+                           return_when=asyncio.FIRST_COMPLETED)
     finally:
-        rooms.past_bound[address] -= 1
-        if not rooms.past_bound[address]:
-            del rooms.past_bound[address]
-    raw = message.get("text")
-    if raw is None:
-        raw = message.get("bytes") or b""
-    try:
-        frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
-        meta = await rooms.store.get_game(game_id) if isinstance(frame, Hello) and frame.token is not None else None
-    except (FrameError, StoreError, UnknownGame):
-        return message, None, None
-    seat = None if meta is None else seat_for_token(frame.token, meta.token_hashes)
-    if seat is None:
-        return message, None, None
-    key = f"{game_id} {seat}"
-    wait = rooms.seat_opens.take(key)
-    if wait:
-        return message, None, rooms.seat_opens.refusal(f"seat {seat} of game {game_id}", wait)
-    return message, key, None
+        if evicted in waiting:
+            waiting.remove(evicted)
+        if not waiting:
+            rooms.past_bound.pop(address, None)
+        if not receiving.done():
+            receiving.cancel()
+    message = receiving.result() if receiving.done() and not receiving.cancelled() else None
+    if message is not None and message["type"] == "websocket.disconnect":
+        return message, None
+    payer, reason = None, refused.message
+    if message is not None:
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        try:
+            frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
+            meta = await rooms.store.get_game(game_id) if isinstance(frame, Hello) and frame.token is not None else None
+        except (FrameError, StoreError, UnknownGame):
+            meta = None
+        seat = None if meta is None else seat_for_token(frame.token, meta.token_hashes)
+        if seat is not None:
+            payer = seat_payer(rooms, game_id, seat)
+            try:
+                payer.open()
+            except LimitReached as error:
+                payer, reason = None, error.message
+    if payer is None:
+        rooms.metrics.rejections.labels("too-many-opens").inc()
+        await websocket.send_text(frames.error_frame("too-many-opens", reason))
+        await websocket.close(CLOSE_TRY_AGAIN_LATER)
+    return message, payer

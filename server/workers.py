@@ -187,10 +187,23 @@ class Worker:
 
 
 def _died(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
-    """Whether a child of ``pool`` has ended (its exit seen through the forkserver's pipe, at once): a job
-    handed to it would be lost, where a new child takes it. The pool names its children only in a
-    private attribute (as ``Worker.close`` reads it); without it, the pool's own check stands."""
-    return any(process.exitcode is not None for process in (getattr(pool, "_processes", None) or {}).values())
+    """Whether a child of ``pool`` has ended: a job handed to it would be lost, where a new child takes it.
+    Its exit code comes through the forkserver once it has reaped the child; before that, on Linux, the
+    kernel already shows it a zombie (or gone) in ``/proc``. The pool names its children only in a private
+    attribute (as ``Worker.close`` reads it); without it, the pool's own check stands."""
+    return any(process.exitcode is not None or _ended(process.pid)
+               for process in (getattr(pool, "_processes", None) or {}).values())
+
+
+def _ended(pid: int | None) -> bool:
+    """A zombie or no process at all in ``/proc`` (Linux); False where there is no ``/proc`` to ask."""
+    if pid is None or not os.path.isdir("/proc/self"):
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
 
 
 def worker_of(state: Any) -> Worker:

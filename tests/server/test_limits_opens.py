@@ -201,27 +201,33 @@ def test_a_lingering_game_is_the_first_evicted_and_never_keeps_a_seats_game_out(
 
 
 def test_open_rate_and_its_payer_count_opens_loads_and_catch_ups_per_address_exactly():
-    """OpenRate with a clock that stands still, then moves: exact counts and waits; a Payer spends one open
-    per ``per`` envelopes before the work, or raises too-many-opens naming who."""
+    """OpenRate with a clock that stands still, then moves: exact counts and waits; a Payer's open takes
+    one, its share of a load or a catch-up one per ``per`` envelopes, at most half a full bucket less the
+    open (so the longest game can still be opened, loaded and caught up with), or raises too-many-opens."""
     now = [100.0]
-    rate = OpenRate(Limits(opens_per_minute=6), clock=lambda: now[0])
-    assert [rate.take("a") for _ in range(6)] == [0] * 6
-    assert rate.take("a") == 10  # one token a 10 s
+    rate = OpenRate(Limits(opens_per_minute=12), clock=lambda: now[0])
+    assert [rate.take("a") for _ in range(12)] == [0] * 12
+    assert rate.take("a") == 5  # one token a 5 s
     b = Payer(rate, "b", "address b")
-    assert rate.take("b") == 0  # its own bucket: 5 left
-    b.spend(4 * LOAD_ENVELOPES_PER_OPEN - 1, LOAD_ENVELOPES_PER_OPEN)  # three opens: 2 left
+    b.open()  # 11 left
+    b.spend(4 * LOAD_ENVELOPES_PER_OPEN - 1, LOAD_ENVELOPES_PER_OPEN)  # three: 8 left
+    b.spend(4 * CATCH_UP_ENVELOPES_PER_OPEN, CATCH_UP_ENVELOPES_PER_OPEN)  # four: 4 left
     with pytest.raises(LimitReached) as refused:
-        b.spend(3 * CATCH_UP_ENVELOPES_PER_OPEN, CATCH_UP_ENVELOPES_PER_OPEN)  # three asked, two there: nothing spent
+        b.spend(100 * LOAD_ENVELOPES_PER_OPEN, LOAD_ENVELOPES_PER_OPEN)  # capped at (12 - 1) // 2 = 5: 4 there
     assert refused.value.code == "too-many-opens" and refused.value.message.startswith("address b opened more")
-    assert refused.value.message.endswith("try again in 10 s")
-    assert [rate.take("b") for _ in range(3)] == [0, 0, 10]
+    assert refused.value.message.endswith("try again in 5 s")
+    assert [rate.take("b") for _ in range(5)] == [0, 0, 0, 0, 5]  # the refusal spent nothing
     c = Payer(rate, "c", "seat red of game g-x")
-    c.spend(100 * LOAD_ENVELOPES_PER_OPEN, LOAD_ENVELOPES_PER_OPEN)  # more than the bucket holds: a full one
-    assert rate.take("c") == 10
+    c.open()
+    c.spend(10**6, LOAD_ENVELOPES_PER_OPEN)  # the longest load: 5 of a full bucket less the open
+    c.spend(10**6, CATCH_UP_ENVELOPES_PER_OPEN)  # and its catch-up: 5 more, 1 left
+    c.open()
+    with pytest.raises(LimitReached, match="seat red of game g-x opened more.*try again in 5 s"):
+        c.open()
     Payer(rate, "d", "address d").spend(LOAD_ENVELOPES_PER_OPEN - 1, LOAD_ENVELOPES_PER_OPEN)  # costs nothing
-    assert [rate.take("d") for _ in range(6)] == [0] * 6
-    now[0] += 10
-    assert rate.take("a") == 0 and rate.take("a") == 10
+    assert [rate.take("d") for _ in range(12)] == [0] * 12
+    now[0] += 5
+    assert rate.take("a") == 0 and rate.take("a") == 5
 
 
 def test_client_key_gives_an_ipv6_address_by_its_64_and_others_as_they_are():
@@ -291,10 +297,11 @@ def test_past_its_addresss_opens_a_seats_hello_still_gets_in_on_that_seats_own_o
     assert seated == OPENS // SEAT_OPENS_SHARE, seated  # its own 3 (a tenth as many; 0.05 a second refill)
 
 
-def test_past_its_addresss_opens_an_address_holds_at_most_8_sockets_waiting_for_a_hello(opens_server):
-    """Sockets past the bound wait for their hello (a seat's may come) at most PAST_BOUND_WAITING (8) at a
-    time per address: the 9th is refused at once, without a hello; the 8, told nothing meanwhile, then get
-    their answers (a seat's hello welcomed on the seat's own opens, then refused on them)."""
+def test_past_its_addresss_opens_a_stranger_s_silent_sockets_cannot_keep_a_seat_out(opens_server):
+    """Sockets past the bound wait for their hello (a seat's may come), at most PAST_BOUND_WAITING (64) of
+    an address: one more evicts the oldest, which is told too-many-opens at once. So a stranger holding 64
+    silent sockets behind a player's address does not keep the player's seat out: its socket, the 65th,
+    is welcomed, and the stranger's oldest is refused."""
     from server.serve_socket import PAST_BOUND_WAITING
 
     server = opens_server
@@ -307,20 +314,68 @@ def test_past_its_addresss_opens_an_address_holds_at_most_8_sockets_waiting_for_
         url = f"{server.ws_url}/ws/{game['game']}"
         held = [await websockets.connect(url, local_addr=(source, 0)) for _ in range(PAST_BOUND_WAITING)]
         await asyncio.sleep(0.2)  # each is past the bound and waiting
-        extra = await websockets.connect(url, local_addr=(source, 0))
-        refused = json.loads(await asyncio.wait_for(extra.recv(), 5))  # no hello sent
-        assert refused["code"] == "too-many-opens", refused
-        await extra.close()
-        for socket in held:  # still waiting: nothing said to them yet
+        for socket in held[1:]:  # still waiting: nothing said to them yet
             with pytest.raises(TimeoutError):
-                await asyncio.wait_for(socket.recv(), 0.05)
-        token = game["seats"]["blue"]["token"]
-        answers = []
-        for socket in held:  # the seat's own 3 opens (SEAT_OPENS_SHARE), then refused on them
-            await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
-            answers.append(json.loads(await asyncio.wait_for(socket.recv(), 10)).get("code", "welcome"))
+                await asyncio.wait_for(socket.recv(), 0.01)
+        first, seat = await hello(server.ws_url, game["game"], source, game["seats"]["blue"]["token"])
+        assert first["type"] == "welcome", first
+        refused = json.loads(await asyncio.wait_for(held[0].recv(), 5))  # the oldest made room, without a hello
+        assert refused["code"] == "too-many-opens", refused
+        for socket in [*held, seat]:
             await socket.close()
-        seat = OPENS // SEAT_OPENS_SHARE
-        assert answers == ["welcome"] * seat + ["too-many-opens"] * (PAST_BOUND_WAITING - seat), answers
 
     run(main())
+
+
+def test_sockets_arriving_together_on_a_game_not_in_memory_pay_its_load_once(opens_server):
+    """Three sockets at once from one address on one 2,500-envelope game not in memory: one load, paid once
+    (10), so all three are welcomed (3 opens), and the address has 17 of its 30 left (each paying the load,
+    the third was refused)."""
+    server = opens_server
+    game_id = seeded_game(server, "mecha/sample", 50, envelopes=LONG)["game"]
+    head = game_head(server, game_id)
+    loads = counted(server, LOADS)
+
+    async def main():
+        together = await asyncio.gather(*(welcomed(server.ws_url, game_id, "127.0.0.11", head) for _ in range(3)))
+        left = 0
+        while await welcomed(server.ws_url, game_id, "127.0.0.11", head):
+            left += 1
+            assert left <= OPENS, "the bound never answered"
+        return together, left
+
+    together, left = run(main())
+    assert together == [True, True, True] and counted(server, LOADS) == loads + 1
+    assert OPENS - 3 - LONG // LOAD_ENVELOPES_PER_OPEN <= left <= OPENS - 3 - LONG // LOAD_ENVELOPES_PER_OPEN + 2, left
+
+
+def test_a_seat_is_not_refused_on_its_address_s_share_of_a_load_nor_charged_its_catch_up(opens_server):
+    """With 5 opens left at its address (strangers spent the rest), a seat's socket on a 2,500-envelope game
+    not in memory cannot be paid by the address (its load's share is 10): it goes the seat's way, and the
+    seat's own 3 pay its open, the load (capped at 1) and its catch-up (capped at 1). Its catch-ups never
+    spend the address's opens: a hello with a token of no seat pays none either (it is refused bad-token)."""
+    server = opens_server
+    game = seeded_game(server, "mecha/sample", 51, envelopes=LONG)
+    game_id, source = game["game"], "127.0.0.12"
+    small = create_game(server.base_url, "mecha/sample")
+
+    async def main():
+        for _ in range(OPENS - 5):
+            assert await welcomed(server.ws_url, small["game"], source)  # strangers: 5 left
+        first, socket = await hello(server.ws_url, game_id, source, game["seats"]["red"]["token"])
+        assert first["type"] == "welcome", first
+        await socket.close()
+        bad = 0
+        for _ in range(3):  # a bad token from seq 0 on the long game: the open only (3 of the 4 left)
+            first, socket = await hello(server.ws_url, game_id, source, "not-a-token-of-this-game")
+            assert first["code"] == "bad-token", first
+            bad += 1
+            await socket.close()
+        left = 0
+        while await welcomed(server.ws_url, small["game"], source):
+            left += 1
+            assert left <= OPENS, "the bound never answered"
+        return left
+
+    left = run(main())
+    assert 1 <= left <= 3, left  # 5 - the seat's socket's open - 3, and what refilled (with catch-ups: none)

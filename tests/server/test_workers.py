@@ -85,13 +85,27 @@ def test_core_2_the_audit_works_in_another_process_which_stopped_or_killed_holds
 
 def test_a_child_killed_while_idle_is_replaced_before_the_next_request(workers_server):
     """A child that died between requests costs nobody an error: the next request finds it gone
-    and is handed to a new one (CORE-4: a /state folded from seq 1 of a log with an undo)."""
+    and is handed to a new one (CORE-4: a /state folded from seq 1 of a log with an undo). The
+    forkserver is stopped meanwhile, so that it cannot reap the child and tell the pool: the server
+    must see the death itself (``workers._died``), or the job goes to the dead child (worker-lost)."""
     game_id = seeded_game(workers_server, "mecha/sample", 12, envelopes=2_000, undo_after=5)["game"]
     child = worker_pid(workers_server)
-    os.kill(child, signal.SIGKILL)
-    while Path(f"/proc/{child}").exists():  # reaped by the forkserver, which then tells the pool at once
-        time.sleep(0.01)
-    status, body, _ = ask(workers_server, f"/api/games/{game_id}/state?seq=1999")
+    forkserver = int(Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    assert forkserver in descendants(workers_server.pid) and forkserver != workers_server.pid
+    answers: list = []
+    os.kill(forkserver, signal.SIGSTOP)
+    try:
+        os.kill(child, signal.SIGKILL)
+        while running(child):  # a zombie nobody reaps
+            time.sleep(0.001)
+        asking = threading.Thread(target=lambda: answers.append(
+            ask(workers_server, f"/api/games/{game_id}/state?seq=1999")))
+        asking.start()
+        time.sleep(0.3)  # the job is handed over (to a new pool, whose child waits for the forkserver)
+    finally:
+        os.kill(forkserver, signal.SIGCONT)
+    asking.join(30)
+    status, body, _ = answers[0]
     assert status == 200 and body["seq"] == 1999, body
     assert worker_pid(workers_server) not in (child, workers_server.pid)
 
