@@ -45,11 +45,12 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   many, ``OpenRate``): each costs one token; loading a game that was not in memory one more per
   ``LOAD_ENVELOPES_PER_OPEN`` envelopes of its log, and the catch-up sent after a hello one more per
   ``CATCH_UP_ENVELOPES_PER_OPEN``, each spent before the work or refused. A seat's token always
-  gets in, on the seat's own opens (a tenth as many, per game and seat, ``SEAT_OPENS_SHARE``): a
-  seat's catch-ups spend them, and a socket its address cannot pay for (its open, or its load's
-  share) has its first frame read before its game is loaded; a hello with a seat's token goes on,
-  paid by the seat, anything else gets ``too-many-opens`` and is closed with 1013 (try again later).
-  At most 64 sockets of an address wait so; one more evicts the oldest (see "Opening sockets" below);
+  gets in: what its address cannot pay is paid by the seat's own opens (a tenth as many, per game and
+  seat, ``SEAT_OPENS_SHARE``, at least 3): its catch-up, and a socket whose open or load's share the
+  address cannot pay has its first frame read before its game is loaded; a hello with a seat's token
+  goes on, paid by the seat, anything else gets ``too-many-opens`` and is closed with 1013 (try again
+  later). At most 64 sockets of an address wait so; one more evicts one at random (see "Opening
+  sockets" below);
 - ``games_per_minute``     — games one client address may create per minute (a token bucket holding
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
@@ -429,8 +430,10 @@ class OpenRate(AddressRate):
     """Sockets opened per client address: ``opens_per_minute`` a minute (divided by ``share``), as many
     at once; what a socket costs beyond its open is spent through a ``Payer``."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, share: int = 1) -> None:
-        AddressRate.__init__(self, max(1, limits.opens_per_minute // share), clock)
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, share: int = 1,
+                 least: int = 1) -> None:
+        # ``least`` 3 for a seat's: an open, a load and a catch-up of one each, never free (``Payer.spend``)
+        AddressRate.__init__(self, max(least, limits.opens_per_minute // share), clock)
 
     def refusal(self, who: str, wait: int) -> str:
         """Why a socket of ``who`` (``address 1.2.3.4``, ``seat red of game g-…``) was refused."""

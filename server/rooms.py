@@ -40,7 +40,7 @@ class Rooms:
         self.refusals = RefusalRate(self.limits)  # the rules' refusals per game and seat, over its sockets
         self.opens = OpenRate(self.limits)  # sockets opened (and games loaded) per client address
         # The same per "game seat", a tenth as deep: a seat's sockets past its address's opens.
-        self.seat_opens = OpenRate(self.limits, share=SEAT_OPENS_SHARE)
+        self.seat_opens = OpenRate(self.limits, share=SEAT_OPENS_SHARE, least=3)
         self.past_bound: dict[str, list] = {}  # per address, the sockets past its opens waiting for a first frame (futures set to evict them)
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:

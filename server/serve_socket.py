@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from typing import Any
 
@@ -148,10 +149,8 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                     break
                 greeted = connection.state is ConnectionState.GREETED
                 if not greeted:  # its catch-up (all of a long game from seq 0; a snapshot's history after) is paid first
-                    paying = catch_up_payer(rooms, room, frame, payer)
                     try:
-                        if paying is not None:
-                            paying.spend(room.table.seq - frame.since, CATCH_UP_ENVELOPES_PER_OPEN)
+                        pay_catch_up(rooms, room, frame, payer)
                     except LimitReached as error:
                         rooms.metrics.rejections.labels(error.code).inc()
                         connection.send(frames.error_frame(error.code, error.message))
@@ -186,7 +185,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await connection.finish()
 
 
-PAST_BOUND_WAITING = 64  # sockets of one address past its opens waiting for their hello; one more evicts the oldest
+PAST_BOUND_WAITING = 64  # sockets of one address past its opens waiting for their hello; one more evicts one at random
 
 
 def seat_payer(rooms: Rooms, game_id: str, seat: str) -> Payer:
@@ -194,14 +193,23 @@ def seat_payer(rooms: Rooms, game_id: str, seat: str) -> Payer:
     return Payer(rooms.seat_opens, f"{game_id} {seat}", f"seat {seat} of game {game_id}")
 
 
-def catch_up_payer(rooms: Rooms, room: Any, frame: Hello, payer: Payer) -> Payer | None:
-    """Who pays a hello's catch-up: a seat's own opens for a seat's token (so a player's joins never spend
-    its address's opens, nor are refused on them), the socket's for a spectator, nobody for a token of no
-    seat (the hello is refused ``bad-token`` and sends nothing)."""
-    if frame.token is None:
-        return payer
-    seat = seat_for_token(frame.token, room.meta.token_hashes)
-    return None if seat is None else seat_payer(rooms, room.meta.game_id, seat)
+def pay_catch_up(rooms: Rooms, room: Any, frame: Hello, payer: Payer) -> None:
+    """A hello's catch-up, paid before it is sent (one open per ``CATCH_UP_ENVELOPES_PER_OPEN`` envelopes), or
+    ``LimitReached("too-many-opens")``: by the socket's payer (its address's opens, or its seat's past them);
+    for a seat's token, when that payer cannot, by the seat's own opens, so that a player is never refused
+    on what strangers spent at its address, while its tabs spend the address's first like anyone's. A token
+    of no seat pays nothing (the hello is refused ``bad-token`` and sends nothing)."""
+    envelopes = room.table.seq - frame.since
+    seat = None if frame.token is None else seat_for_token(frame.token, room.meta.token_hashes)
+    if frame.token is not None and seat is None:
+        return
+    try:
+        payer.spend(envelopes, CATCH_UP_ENVELOPES_PER_OPEN)
+    except LimitReached:
+        own = None if seat is None else seat_payer(rooms, room.meta.game_id, seat)
+        if own is None or own.key == payer.key:
+            raise
+        own.spend(envelopes, CATCH_UP_ENVELOPES_PER_OPEN)
 
 
 async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, address: str, deadline: float,
@@ -216,13 +224,16 @@ async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, addr
     player's address cannot lock the player out, and the seat alone cannot loop without bound. Anything else
     (no hello before the deadline, a spectator's hello, a frame that is not a hello, a token of no seat) is
     refused ``too-many-opens``. At most ``PAST_BOUND_WAITING`` sockets of one address wait here: one more
-    evicts the oldest (refused at once), so an address past its opens cannot hold sockets by the thousand, and
-    a stranger's silent sockets cannot keep a player's out (its hello comes within milliseconds)."""
+    evicts one of them at random (refused at once), so an address past its opens cannot hold sockets by the
+    thousand. Against a stranger flooding from a player's address, a page's socket waits one round trip for
+    its hello: evicting the oldest, a flood of 64 sockets per round trip (~1,100 a second at 60 ms) kept
+    every try out; at random, each try survives with (63/64) ** (flood x round trip), and the page tries
+    again every few seconds."""
     waiting = rooms.past_bound.setdefault(address, [])
-    if len(waiting) >= PAST_BOUND_WAITING:
-        oldest = waiting.pop(0)
-        if not oldest.done():
-            oldest.set_result(None)
+    if len(waiting) >= PAST_BOUND_WAITING:  # one at random: the oldest would always be a slow network's page
+        other = waiting.pop(random.randrange(len(waiting)))
+        if not other.done():
+            other.set_result(None)
     evicted = asyncio.get_running_loop().create_future()
     waiting.append(evicted)
     receiving = asyncio.ensure_future(websocket.receive())
