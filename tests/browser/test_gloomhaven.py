@@ -248,3 +248,26 @@ def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(serve
     wait_seq(watcher, len(raws))  # every event the server logged, folded under the variant, its hash checked
     assert watcher.get_attribute("#rules-version", "data-variant") == "jotl"
     assert watcher.problems == [] and red.problems == [] and blue.problems == []
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("fr-FR", "aucune carte n’est choisie : choisissez d’abord la moitié haute ou basse"),
+    ("ru-RU", "карта не выбрана: сначала выберите верхнюю или нижнюю половину"),
+])
+def test_gh_3_a_hex_tapped_before_a_half_is_chosen_says_to_choose_a_half(server, new_context, locale, words):
+    """GH-3: red's turn, no half chosen yet, and red taps a hex: the refusal says to choose a half of one
+    of its two cards first (it said "card '' is not one of red's two cards in play", the empty card the
+    page sends for a hex tapped with no half)."""
+    created = seeded_game(server, "gloomhaven/barrow", 1)  # red (15) acts first after these picks
+    red = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    pick_in_panel(red, ("br-08", "br-07"))
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    red.wait_for_selector(".my-cards button.half[data-card='br-07'][data-half='bottom']")
+    red.click("g.cell[data-hex='0,3']")
+    rejected = red.locator("#log li.rejected")
+    rejected.wait_for()
+    assert rejected.get_attribute("data-rule") == "GH-3"
+    notice = red.text_content("#notice")
+    assert words in notice and "''" not in notice, notice
+    assert red.problems == [] and blue.problems == []
