@@ -271,3 +271,20 @@ def test_gh_3_a_hex_tapped_before_a_half_is_chosen_says_to_choose_a_half(server,
     notice = red.text_content("#notice")
     assert words in notice and "''" not in notice, notice
     assert red.problems == [] and blue.problems == []
+
+
+def test_gh_c2_the_russian_seats_table_stays_in_its_panel_on_a_desktop_and_a_tablet(server, new_context):
+    """GH-C2's picking round, watched in Russian: the seats table (seat, class, health, hand, discard, lost,
+    "выбирает…") is wider than the panel's share of the page and overflowed it, past the window's edge,
+    at 1280 px (11 px) and 1024 px (114 px). The panel now takes its table's width and the board the rest."""
+    created = seeded_game(server, "gloomhaven/barrow", 1)
+    page = open_page(new_context(locale="ru-RU"), f"{server.base_url}{created['spectate']}")
+    for width in (1280, 1024, 901):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(100)
+        table, side, board = page.evaluate("""() => [document.querySelector('table.seats'),
+            document.querySelector('.side'), document.querySelector('.board-area')]
+            .map(node => Math.round(node.getBoundingClientRect().right))""")
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0, width
+        assert table <= side <= width and board < side, (width, table, side, board)
+    assert page.problems == []
