@@ -79,6 +79,22 @@ def test_ec_7_ec_13_no_refusal_names_a_command_by_its_type(lang):
     assert types and found == []
 
 
+#: A Russian preposition, then a parameter that is a name (a seat, an investigator, a figure, an enemy).
+RU_NAME_AFTER_PREPOSITION = re.compile(
+    r"(?<![\w-])(у|против|от|для|без|после|до|из|с|со|к|ко|о|об|при|за|на|в|по)\s+«?\{([a-z_]*(seat|who|name|fighter|"
+    r"partner|actor|roller|figure|enemy|investigator|monster|character|hero|tied)[a-z_]*)\}", re.IGNORECASE)
+
+
+def test_ru_a_name_never_follows_a_preposition_bare():
+    """A name comes into a Russian message in the nominative ("красный", "Красный солдат", "сэр Шурф"), and a
+    preposition wants another case: "у Красный солдат осталось 3", "против красный". A noun in the right case
+    goes between them ("у фигуры «Красный солдат»", "против игрока красный", "у сыщика сэр Шурф")."""
+    bare = sorted((key, found.group(0)) for key, text in CATALOGUES["ru"].items()
+                  for form in (text.values() if isinstance(text, dict) else [text])
+                  for found in [RU_NAME_AFTER_PREPOSITION.search(form)] if found)
+    assert bare == []
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 

@@ -79,7 +79,7 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
         page.wait_for_selector(".echo-waiting[data-kind='attack'][data-actor='blue']")
     roll = blue.locator("button[data-command='RollAttack']")
     assert roll.count() == 1 and roll.is_enabled()
-    assert "Бросить кубики врага Послушник Ордена Лающей Рыбы против красный" in roll.text_content()
+    assert "Бросить кубики врага Послушник Ордена Лающей Рыбы против игрока красный" in roll.text_content()
     assert red.locator("button[data-command='RollAttack']").count() == 0
     assert "Вы сидите слева от игрока красный: бросьте кубики врага (EC-13)" in blue.text_content("#actions .prompt")
     assert "Waiting: blue" in red.text_content("#actions .prompt")
