@@ -95,6 +95,22 @@ def test_ru_a_name_never_follows_a_preposition_bare():
     assert bare == []
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_seat_of_every_built_in_scenario_is_named_in_every_language(lang):
+    """The lobby, the seat links and every log line name a seat with ``seat.<id>``; skirmish/hangar's
+    "rebels" and "troopers" had none and stayed English on French and Russian pages."""
+    from events.log import Table
+    from server import scenarios
+
+    seats = set()
+    for name in scenarios.builtin_scenarios():
+        game_name, scenario = scenarios.load(name)
+        game = events.games.load(game_name)
+        seats.update(game.seats(Table.create(game, "g-seats", scenario, "00" * 32).state))
+    assert {"red", "rebels", "troopers"} <= seats
+    assert sorted(seat for seat in seats if "seat." + seat not in CATALOGUES[lang]) == []
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 
