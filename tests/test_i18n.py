@@ -111,6 +111,16 @@ def test_every_seat_of_every_built_in_scenario_is_named_in_every_language(lang):
     assert sorted(seat for seat in seats if "seat." + seat not in CATALOGUES[lang]) == []
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_sk_5_the_legend_names_each_terrain_as_the_panel_and_the_refusals_do(lang):
+    """SK-3, SK-5: a French reader saw "fosse" in the board's legend and "puits" in the terrain panel, the
+    refusals and the clause title: one terrain, one word (the legend's and the panel's, before " (")."""
+    terrains = [key[len("sk.terrain_"):] for key in CATALOGUES[lang] if key.startswith("sk.terrain_")]
+    words = {terrain: (CATALOGUES[lang]["sk.terrain_" + terrain].split(" (")[0],
+                       CATALOGUES[lang].get("legend.skirmish." + terrain, "").split(" (")[0]) for terrain in terrains}
+    assert "pit" in words and {terrain: pair for terrain, pair in words.items() if pair[0] != pair[1]} == {}
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 
