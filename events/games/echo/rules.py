@@ -610,8 +610,8 @@ def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | No
         if mine == "strike":
             return refuse("EC-9", "reject.echo.strike_now", "{seat} strikes now in round {round}: with an item or a "
                           "spell, or pass", seat=seat, round=number)
-        return refuse("EC-5", "reject.echo.round_over", "round {round} is over: {seat} may evade again (Evade) or "
-                      "fight on (Fight)", round=number, seat=seat)
+        return refuse("EC-5", "reject.echo.round_over", "round {round} is over: {seat} may evade again or fight "
+                      "on", round=number, seat=seat)
     failed = seat not in combat.first and step in ("order", "first", "attack")
     if isinstance(command, CheckOrder):
         if step == "after":
