@@ -121,6 +121,24 @@ def test_sk_5_the_legend_names_each_terrain_as_the_panel_and_the_refusals_do(lan
     assert "pit" in words and {terrain: pair for terrain, pair in words.items() if pair[0] != pair[1]} == {}
 
 
+@pytest.mark.parametrize("lang, words", [("en", "red's turn ends: the last of round 12"),
+                                         ("fr", "fin du tour de rouge : le dernier de la manche 12"),
+                                         ("ru", "красный: ход окончен, последний в раунде 12")])
+def test_mv_c3_the_last_turn_of_the_last_round_names_no_round_after_it(lang, words):
+    """MV-C3: the last TurnEnded of a 12-round game records round 13 (the round that would come), and the
+    log said "blue plays (round 13)" just before "the game ends after 12 rounds"."""
+    from events.games.mecha.model import TurnEnded
+    from events.log import Table
+    from server import scenarios
+
+    game = events.games.load("mecha")
+    state = Table.create(game, "g-last", scenarios.load("mecha/sample")[1], "00" * 32).state
+    last = state.but(round=state.rounds)
+    said = served.say(lang, game.describe(TurnEnded("red", "blue", state.rounds + 1), last))
+    assert said == words and str(state.rounds + 1) not in said
+    assert served.say("en", game.describe(TurnEnded("red", "blue", 2), state)) == "red's turn ends; blue plays (round 2)"
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 
