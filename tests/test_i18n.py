@@ -139,6 +139,22 @@ def test_mv_c3_the_last_turn_of_the_last_round_names_no_round_after_it(lang, wor
     assert served.say("en", game.describe(TurnEnded("red", "blue", 2), state)) == "red's turn ends; blue plays (round 2)"
 
 
+@pytest.mark.parametrize("lang, words", [("en", "round 6 ends: the last"), ("fr", "fin de la manche 6 : la dernière"),
+                                         ("ru", "раунд 6 окончен: он последний")])
+def test_sk_c5_the_last_round_ends_with_no_side_opening_the_next(lang, words):
+    """SK-C5: after the last round of skirmish/courtyard (6) the log said "round 6 ends; red opens the next"."""
+    from events.games.skirmish.model import RoundEnded
+    from events.log import Table
+    from server import scenarios
+
+    game = events.games.load("skirmish")
+    state = Table.create(game, "g-last", scenarios.load("skirmish/courtyard")[1], "00" * 32).state
+    assert state.rounds == 6
+    last = state.but(round=state.rounds)
+    assert served.say(lang, game.describe(RoundEnded(6, "red"), last)) == words
+    assert served.say("en", game.describe(RoundEnded(2, "red"), state.but(round=2))) == "round 2 ends; red opens the next"
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 

@@ -77,6 +77,8 @@ def describe(event: Any, state: Any = None) -> Msg | None:
     if kind == "ActivationEnded":
         return Msg("sk.activation_ended", figure=who, side=Seat(event.next_side))
     if kind == "RoundEnded":
+        if state is not None and event.round >= state.rounds:  # the last round: no next one to open
+            return Msg("sk.round_ended_last", round=event.round)
         return Msg("sk.round_ended", round=event.round, side=Seat(event.next_side))
     if kind == "GameEnded":
         if event.winner:
