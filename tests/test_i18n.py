@@ -155,6 +155,23 @@ def test_sk_c5_the_last_round_ends_with_no_side_opening_the_next(lang, words):
     assert served.say("en", game.describe(RoundEnded(2, "red"), state.but(round=2))) == "round 2 ends; red opens the next"
 
 
+@pytest.mark.parametrize("lang, words", [("en", "blue's movement is over: the last of round 3"),
+                                         ("fr", "le mouvement de bleu est fini : le dernier de la manche 3"),
+                                         ("ru", "синий: движение окончено, последнее в раунде 3")])
+def test_ah_1_the_last_movement_of_the_last_phase_names_no_round_after_it(lang, words):
+    """AH-1: arkham/crossing has 3 Movement phases; its last TurnEnded records round 4 and the log said
+    "blue's movement is over; red moves (round 4)" before "the last Movement phase is over"."""
+    from events.games.arkham.model import TurnEnded
+    from events.log import Table
+    from server import scenarios
+
+    game = events.games.load("arkham")
+    state = Table.create(game, "g-last", scenarios.load("arkham/crossing")[1], "00" * 32).state
+    last = state.but(round=state.rounds)
+    said = served.say(lang, game.describe(TurnEnded("blue", "red", state.rounds + 1), last))
+    assert state.rounds == 3 and said == words
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 
