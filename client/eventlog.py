@@ -13,6 +13,13 @@ from client.i18n import t
 CORE_WORDED = ("CORE-3", "CORE-10", "CORE-11")  # ``consent.clause_title.<id>`` and ``consent.clause_text.<id>``
 
 
+def accepted(first: object, last: object) -> str:
+    """The notice of an accepted command: the seqs of the events it made, one (``table.accepted_one``) or a range."""
+    if first == last:
+        return t("table.accepted_one", seq=first)
+    return t("play.accepted", first=first, last=last)
+
+
 def clause_words(game: object, rule: object) -> tuple | None:
     """``(title, text)`` of a clause in the reader's language, else the catalogue's own, else None."""
     if not rule:

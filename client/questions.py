@@ -14,7 +14,7 @@ question waits for a click on the board, the click is the question's, not a move
 from __future__ import annotations
 
 from client.dom import add, byid, clear, el, listen, set_text, svg
-from client.i18n import message, seat_name, t
+from client.i18n import message, say, seat_name, t
 
 QUESTIONS = {  # per game, as ``chronicle ask <game>`` lists them
     "arkham": ("path", "reachable"),
@@ -223,6 +223,7 @@ class Questions:
         from client.boards.skirmish import _centre
         from events.games.skirmish.questions import judge_path, reachable
         from events.games.skirmish.rules import edge_label, occupant, sight
+        from events.games.skirmish.words import screen
         from events.geometry.squares import square_name
 
         view = self.page.view
@@ -243,9 +244,9 @@ class Questions:
             self.legend("ask-pick", "ask-los")
             words = [t("ask.los_" + kind, start=square_name(start), goal=square_name(goal))]
             if edge is not None:
-                words.append(t("ask.los_blocking", edge=edge_label(state, edge)))
-            if cover:
-                words.append(t("ask.los_screens", screens="; ".join(screens)))
+                words.append(t("ask.los_blocking", edge=say(screen(state, edge_label(state, edge)))))
+            if cover:  # the walls, doors, figures and low objects in the reader's words, as the log's trace
+                words.append(t("ask.los_screens", screens="; ".join(say(screen(state, str(item))) for item in screens)))
             words.append(t("ask.clause", rule="SK-C3"))
             return words
         item = occupant(state, self.picks[0])
@@ -399,6 +400,8 @@ class Questions:
     # echo: the dice of a check (EC-4, EC-7, EC-8, EC-10) ---------------------------------------------
 
     def echo_form(self) -> None:
+        from events.games.echo.words import name
+
         state = self.state()
         box = clear(byid("ask-answer"))
         form = el("div", None, "controls ask-echo")
@@ -408,10 +411,11 @@ class Questions:
         what = el("select", None, None, (("id", "ask-check"), ("aria-label", t("ask.echo_check"))))
         for key, _skill, _penalty, _rule in ECHO_CHECKS:
             for enemy in state.enemies:
-                add(what, el("option", t("ask.echo_" + key.replace("-", "_"), enemy=enemy.id), None,
+                add(what, el("option", t("ask.echo_" + key.replace("-", "_"), enemy=say(name(state, enemy.id))), None,
                              (("value", f"{key}|{enemy.id}"),)))
         for spell in state.cards.spells:
-            add(what, el("option", t("ask.echo_spell", spell=spell.id), None, (("value", f"spell|{spell.id}"),)))
+            add(what, el("option", t("ask.echo_spell", spell=say(name(state, spell.id))), None,
+                         (("value", f"spell|{spell.id}"),)))
         go = el("button", t("ask.ask"), None, (("type", "button"), ("id", "ask-dice")))
         listen(go, "click", lambda e: self.echo_answer(str(who.value), str(what.value)))
         add(form, who, what, go)

@@ -65,6 +65,113 @@ def test_french_and_russian_texts_are_not_left_in_english():
         assert [key for key in copied if not _only_params(CATALOGUES[lang][key])] == [], lang
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_ec_7_ec_13_no_refusal_names_a_command_by_its_type(lang):
+    """A refusal is read by a player, who never sees a command's type: "only RollAttack answers it"
+    and "(CheckOrder)" (echo, EC-13 and EC-7) named the button by its wire name. A command type of
+    two words or more (``RollAttack``, ``PlayCard``; one-word ones are plain words, but not "(Evade)"
+    after the words that say it: EC-5) is in no ``reject.*`` message of any game."""
+    tags = {tag for name in events.games.NAMES for tag in events.games.load(name).commands.names()}
+    types = {tag for tag in tags if re.fullmatch(r"[A-Z][a-z]+[A-Z]\w*", tag)}
+    found = sorted((key, tag) for key, text in CATALOGUES[lang].items() if key.startswith("reject.")
+                   for form in (text.values() if isinstance(text, dict) else [text])
+                   for tag in tags if re.search(rf"\b{tag}\b" if tag in types else rf"\({tag}\)", form))
+    assert types and found == []
+
+
+#: A Russian preposition, then a parameter that is a name (a seat, an investigator, a figure, an enemy).
+RU_NAME_AFTER_PREPOSITION = re.compile(
+    r"(?<![\w-])(у|против|от|для|без|после|до|из|с|со|к|ко|о|об|при|за|на|в|по)\s+«?\{([a-z_]*(seat|who|name|fighter|"
+    r"partner|actor|roller|figure|enemy|investigator|monster|character|hero|tied)[a-z_]*)\}", re.IGNORECASE)
+
+
+def test_ru_a_name_never_follows_a_preposition_bare():
+    """A name comes into a Russian message in the nominative ("красный", "Красный солдат", "сэр Шурф"), and a
+    preposition wants another case: "у Красный солдат осталось 3", "против красный". A noun in the right case
+    goes between them ("у фигуры «Красный солдат»", "против игрока красный", "у сыщика сэр Шурф")."""
+    bare = sorted((key, found.group(0)) for key, text in CATALOGUES["ru"].items()
+                  for form in (text.values() if isinstance(text, dict) else [text])
+                  for found in [RU_NAME_AFTER_PREPOSITION.search(form)] if found)
+    assert bare == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_seat_of_every_built_in_scenario_is_named_in_every_language(lang):
+    """The lobby, the seat links and every log line name a seat with ``seat.<id>``; skirmish/hangar's
+    "rebels" and "troopers" had none and stayed English on French and Russian pages."""
+    from events.log import Table
+    from server import scenarios
+
+    seats = set()
+    for name in scenarios.builtin_scenarios():
+        game_name, scenario = scenarios.load(name)
+        game = events.games.load(game_name)
+        seats.update(game.seats(Table.create(game, "g-seats", scenario, "00" * 32).state))
+    assert {"red", "rebels", "troopers"} <= seats
+    assert sorted(seat for seat in seats if "seat." + seat not in CATALOGUES[lang]) == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_sk_5_the_legend_names_each_terrain_as_the_panel_and_the_refusals_do(lang):
+    """SK-3, SK-5: a French reader saw "fosse" in the board's legend and "puits" in the terrain panel, the
+    refusals and the clause title: one terrain, one word (the legend's and the panel's, before " (")."""
+    terrains = [key[len("sk.terrain_"):] for key in CATALOGUES[lang] if key.startswith("sk.terrain_")]
+    words = {terrain: (CATALOGUES[lang]["sk.terrain_" + terrain].split(" (")[0],
+                       CATALOGUES[lang].get("legend.skirmish." + terrain, "").split(" (")[0]) for terrain in terrains}
+    assert "pit" in words and {terrain: pair for terrain, pair in words.items() if pair[0] != pair[1]} == {}
+
+
+@pytest.mark.parametrize("lang, words", [("en", "red's turn ends: the last of round 12"),
+                                         ("fr", "fin du tour de rouge : le dernier de la manche 12"),
+                                         ("ru", "красный: ход окончен, последний в раунде 12")])
+def test_mv_c3_the_last_turn_of_the_last_round_names_no_round_after_it(lang, words):
+    """MV-C3: the last TurnEnded of a 12-round game records round 13 (the round that would come), and the
+    log said "blue plays (round 13)" just before "the game ends after 12 rounds"."""
+    from events.games.mecha.model import TurnEnded
+    from events.log import Table
+    from server import scenarios
+
+    game = events.games.load("mecha")
+    state = Table.create(game, "g-last", scenarios.load("mecha/sample")[1], "00" * 32).state
+    last = state.but(round=state.rounds)
+    said = served.say(lang, game.describe(TurnEnded("red", "blue", state.rounds + 1), last))
+    assert said == words and str(state.rounds + 1) not in said
+    assert served.say("en", game.describe(TurnEnded("red", "blue", 2), state)) == "red's turn ends; blue plays (round 2)"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "round 6 ends: the last"), ("fr", "fin de la manche 6 : la dernière"),
+                                         ("ru", "раунд 6 окончен: он последний")])
+def test_sk_c5_the_last_round_ends_with_no_side_opening_the_next(lang, words):
+    """SK-C5: after the last round of skirmish/courtyard (6) the log said "round 6 ends; red opens the next"."""
+    from events.games.skirmish.model import RoundEnded
+    from events.log import Table
+    from server import scenarios
+
+    game = events.games.load("skirmish")
+    state = Table.create(game, "g-last", scenarios.load("skirmish/courtyard")[1], "00" * 32).state
+    assert state.rounds == 6
+    last = state.but(round=state.rounds)
+    assert served.say(lang, game.describe(RoundEnded(6, "red"), last)) == words
+    assert served.say("en", game.describe(RoundEnded(2, "red"), state.but(round=2))) == "round 2 ends; red opens the next"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "blue's movement is over: the last of round 3"),
+                                         ("fr", "le mouvement de bleu est fini : le dernier de la manche 3"),
+                                         ("ru", "синий: движение окончено, последнее в раунде 3")])
+def test_ah_1_the_last_movement_of_the_last_phase_names_no_round_after_it(lang, words):
+    """AH-1: arkham/crossing has 3 Movement phases; its last TurnEnded records round 4 and the log said
+    "blue's movement is over; red moves (round 4)" before "the last Movement phase is over"."""
+    from events.games.arkham.model import TurnEnded
+    from events.log import Table
+    from server import scenarios
+
+    game = events.games.load("arkham")
+    state = Table.create(game, "g-last", scenarios.load("arkham/crossing")[1], "00" * 32).state
+    last = state.but(round=state.rounds)
+    said = served.say(lang, game.describe(TurnEnded("blue", "red", state.rounds + 1), last))
+    assert state.rounds == 3 and said == words
+
+
 def _only_params(text: object) -> bool:
     return not re.search(r"[^\W\d_]{2}", PARAM.sub("", str(text)))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import View, pick_on_click, swatch, wrap
 from client.dom import add, clear, el, svg
-from client.i18n import again, lang, local_name, say, seat_initials, seat_name, t, word
+from client.i18n import again, lang, local_name, say, seat_initials, seat_name, t
 from events.games.echo.model import (
     CheckOrder,
     EndMove,
@@ -29,6 +29,7 @@ from events.games.echo.model import (
     Trade,
 )
 from events.games.echo.rules import card_of, investigator, legal, prompt, seat_index, turn
+from events.games.echo.words import order_why
 
 BOX_W = 150
 BOX_H = 50
@@ -329,7 +330,8 @@ class EchoView(View):
             who = el("ul", None, "echo-order")
             for event in orders:
                 first = t("echo.first") if event.first else t("echo.after_enemies")
-                add(who, el("li", t("echo.order_line", seat=seat_name(event.seat), first=first, reason=_why(event.reason),
+                reason = say(order_why(state, event.reason))  # a failed check names its enemies (EC-7, EC-16)
+                add(who, el("li", t("echo.order_line", seat=seat_name(event.seat), first=first, reason=reason,
                                     rule=event.rule), None,
                             (("data-seat", event.seat), ("data-first", "1" if event.first else "0"))))
             add(box, el("h4", t("echo.who_first")), who)
@@ -429,12 +431,6 @@ class EchoView(View):
             add(item, el("div", text))
             add(box, item)
         return box
-
-
-def _why(reason: str) -> str:
-    """A reason the rules wrote into an event, in the reader's language when it is one of the fixed
-    ones (``echo.why_<English>``); one with names in it (a failed strike order) stays as written."""
-    return word("echo.why_", reason)
 
 
 def _skill(skill: str) -> str:

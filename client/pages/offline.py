@@ -32,7 +32,7 @@ import events.games
 from client.boards import renderer
 from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
-from client.eventlog import event_row, reason_span, rejection_row
+from client.eventlog import accepted, event_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
 from client.i18n import seat_name, t
 from client.undo import panel as undo_panel
@@ -312,7 +312,7 @@ class OfflinePage:
         log = byid("log")
         for envelope in self.table.envelopes[before:]:
             add(log, self.row(envelope))
-        self.notice(t("play.accepted", first=before + 1, last=self.table.seq), "ok")
+        self.notice(accepted(before + 1, self.table.seq), "ok")
         self.save()
         self.render()
 

@@ -17,7 +17,7 @@ from client.boards import renderer
 from client.boardui import BoardUI
 from client.chat import ChatPanel
 from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
-from client.eventlog import event_row, notice_row, reason_span, rejection_row
+from client.eventlog import accepted, event_row, notice_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
 from client.follow import Follower, Gap
 from client.i18n import seat_name, t
@@ -125,7 +125,7 @@ class PlayPage:
             self.history_frame(frame)
         elif kind == "ack":
             self.tried.pop(frame.get("id"), None)
-            self.notice(t("play.accepted", first=frame.get("first"), last=frame.get("last")), "ok")
+            self.notice(accepted(frame.get("first"), frame.get("last")), "ok")
         elif kind == "rejected":
             tried = self.tried.pop(frame.get("id"), t("play.command"))
             add(byid("log"), rejection_row(self.game, frame, tried))

@@ -225,3 +225,25 @@ def test_ah_3_a_path_built_by_waypoints_shows_each_steps_cost_and_its_illegal_st
     assert red.get_attribute("polyline.route", "visibility") == "visible"
     assert red.get_attribute("polyline.route", "data-building") == "0"
     assert red.problems == [], red.problems
+
+
+def test_ah_3_a_tap_on_the_last_moves_route_reaches_the_area_under_it(server, new_context):
+    """AH-3: the dashed route of the last move runs through the centres of the areas it crossed; it was
+    drawn over them and took the taps, so on a phone a tap at an area's centre on the route did nothing.
+    The route lets every tap through to the area below (as mecha's last move does)."""
+    created = seeded_game(server, "arkham/crossing", 3)
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    before = hash_seq(red)
+    red.locator("svg.arkham g.area.dest.clickable").first.click()
+    red.wait_for_function("n => Number(document.getElementById('hash').dataset.seq) > n", arg=before)
+    red.wait_for_selector("svg.arkham polyline.route[visibility='visible']", state="attached")
+    under = red.evaluate("""() => {
+        const route = document.querySelector('svg.arkham polyline.route');
+        const matrix = route.getScreenCTM();
+        return [...route.points].map(point => {
+            const at = new DOMPoint(point.x, point.y).matrixTransform(matrix);
+            const hit = document.elementFromPoint(at.x, at.y);
+            return hit === route ? 'route' : (hit && hit.closest('g.area') ? 'area' : String(hit && hit.tagName));
+        }); }""")
+    assert len(under) >= 2 and "route" not in under, under
+    assert red.problems == []

@@ -118,3 +118,22 @@ def test_a_person_plays_a_whole_game_against_a_bot_from_the_lobby(server, new_co
     red_commands = {line["command_id"] for line in lines if line["seat"] == "red" and line["command_id"] is not None}
     assert red_commands and not any(command.startswith("bot-") for command in red_commands)
     assert red.problems == [] and lobby.problems == []
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("fr-FR", "impossible de créer la partie : au moins une place doit être jouée par une personne"),
+    ("ru-RU", "не удалось создать партию: хотя бы одно место должен занять человек"),
+])
+def test_a_lobby_game_of_bots_only_is_refused_in_the_readers_words(server, new_context, locale, words):
+    """Every seat a bot: the server's 400 no-person-seat was shown as its English message ("HTTP 400 $.bots:
+    every seat (rebels, troopers) would be a bot; ...") on French and Russian lobbies."""
+    lobby = open_page(new_context(locale=locale), f"{server.base_url}/")
+    lobby.select_option("#scenario", "skirmish/hangar")
+    for choice in lobby.locator("#seat-choices select.seat-player").all():
+        choice.select_option("greedy")
+    lobby.click("#create-button")
+    lobby.locator("#notice.error").wait_for()
+    text = lobby.text_content("#notice").replace("\u2063", "")
+    assert words in text and "$.bots" not in text and "every seat" not in text, text
+    assert lobby.locator("#created .seat-link").count() == 0
+    assert [problem for problem in lobby.problems if "400" not in problem] == []

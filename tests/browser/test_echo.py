@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from events.games import load
-from events.games.echo.model import Evade
+from events.games.echo.model import CheckOrder, Evade, Fight
 from events.log import Table
 from server.scenarios import load as load_scenario
 from tests.browser.conftest import hash_seq, open_page, wait_seq
@@ -79,7 +79,7 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
         page.wait_for_selector(".echo-waiting[data-kind='attack'][data-actor='blue']")
     roll = blue.locator("button[data-command='RollAttack']")
     assert roll.count() == 1 and roll.is_enabled()
-    assert "Бросить кубики врага Послушник Ордена Лающей Рыбы против красный" in roll.text_content()
+    assert "Бросить кубики врага Послушник Ордена Лающей Рыбы против игрока красный" in roll.text_content()
     assert red.locator("button[data-command='RollAttack']").count() == 0
     assert "Вы сидите слева от игрока красный: бросьте кубики врага (EC-13)" in blue.text_content("#actions .prompt")
     assert "Waiting: blue" in red.text_content("#actions .prompt")
@@ -118,3 +118,37 @@ def test_ec_13_a_fight_between_two_seats_with_the_enemy_dice_rolled_from_the_lef
     detained = blue.locator("#log li.event[data-type='EnemyDetained']").text_content()
     assert "EC-17" in detained and "Побеждённые враги" in detained  # the citation in the reader's language
     assert red.problems == [] and blue.problems == [] and watcher.problems == []
+
+
+def failing_order_seed() -> int:
+    """A game seed whose second command's dice make red's strike-order check fail after its Fight (the
+    check the page's first CheckOrder button sends, legal's first)."""
+    _game, scenario = load_scenario("echo/novice-duel")
+    for seed in range(1, 200):
+        table = Table.create(GAME, "probe", scenario, seed)
+        table.submit("red", Fight(), "probe-1")
+        check = [command for command in GAME.legal(table.state, "red") if isinstance(command, CheckOrder)][0]
+        events = [envelope.event for envelope in table.submit("red", check, "probe-2").envelopes]
+        if any(event.TYPE == "StrikeOrderSet" and not event.first for event in events):
+            return seed
+    raise AssertionError("no seed below 200 fails the strike-order check")  # pragma: no cover
+
+
+@pytest.mark.parametrize("lang, locale, words", [
+    ("fr", "fr-FR", "échec : Novice de l’Ordre du Poisson aboyeur frappe le premier"),
+    ("ru", "ru-RU", "не прошёл: первым бьёт Послушник Ордена Лающей Рыбы"),
+])
+def test_ec_7_a_failed_strike_order_reads_in_the_readers_language_on_the_combat_panel(
+        server, new_context, lang, locale, words):
+    """EC-7: red fights and fails its strike-order check; the combat panel's "who strikes first" line
+    says why in the reader's words, the Novice by its name (it showed the rules' English, "failed:
+    Novice of the Order of the Barking Fish (novice-1) strikes first", as the log did not)."""
+    created = seeded_game(server, "echo/novice-duel", failing_order_seed())
+    red = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['red']['link']}")
+    red.click("button[data-command='Fight']")
+    red.locator("button[data-command='CheckOrder']").first.click()
+    order = red.locator(".echo-order li[data-seat='red'][data-first='0']")
+    order.wait_for()
+    text = order.text_content()
+    assert words in text and "strikes first" not in text and "novice-1" not in text, text
+    assert red.problems == []

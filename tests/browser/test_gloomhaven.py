@@ -248,3 +248,43 @@ def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(serve
     wait_seq(watcher, len(raws))  # every event the server logged, folded under the variant, its hash checked
     assert watcher.get_attribute("#rules-version", "data-variant") == "jotl"
     assert watcher.problems == [] and red.problems == [] and blue.problems == []
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("fr-FR", "aucune carte n’est choisie : choisissez d’abord la moitié haute ou basse"),
+    ("ru-RU", "карта не выбрана: сначала выберите верхнюю или нижнюю половину"),
+])
+def test_gh_3_a_hex_tapped_before_a_half_is_chosen_says_to_choose_a_half(server, new_context, locale, words):
+    """GH-3: red's turn, no half chosen yet, and red taps a hex: the refusal says to choose a half of one
+    of its two cards first (it said "card '' is not one of red's two cards in play", the empty card the
+    page sends for a hex tapped with no half)."""
+    created = seeded_game(server, "gloomhaven/barrow", 1)  # red (15) acts first after these picks
+    red = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    pick_in_panel(red, ("br-08", "br-07"))
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    red.wait_for_selector(".my-cards button.half[data-card='br-07'][data-half='bottom']")
+    red.click("g.cell[data-hex='0,3']")
+    rejected = red.locator("#log li.rejected")
+    rejected.wait_for()
+    assert rejected.get_attribute("data-rule") == "GH-3"
+    notice = red.text_content("#notice")
+    assert words in notice and "''" not in notice, notice
+    assert red.problems == [] and blue.problems == []
+
+
+def test_gh_c2_the_russian_seats_table_stays_in_its_panel_on_a_desktop_and_a_tablet(server, new_context):
+    """GH-C2's picking round, watched in Russian: the seats table (seat, class, health, hand, discard, lost,
+    "выбирает…") is wider than the panel's share of the page and overflowed it, past the window's edge,
+    at 1280 px (11 px) and 1024 px (114 px). The panel now takes its table's width and the board the rest."""
+    created = seeded_game(server, "gloomhaven/barrow", 1)
+    page = open_page(new_context(locale="ru-RU"), f"{server.base_url}{created['spectate']}")
+    for width in (1280, 1024, 901):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(100)
+        table, side, board = page.evaluate("""() => [document.querySelector('table.seats'),
+            document.querySelector('.side'), document.querySelector('.board-area')]
+            .map(node => Math.round(node.getBoundingClientRect().right))""")
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0, width
+        assert table <= side <= width and board < side, (width, table, side, board)
+    assert page.problems == []

@@ -137,3 +137,20 @@ def test_the_lobby_pages_through_the_games(server, new_context):
     lobby.locator(f"tr.game[data-game='{made[0]}']").wait_for()
     assert lobby.locator("tr.game").count() > 50
     assert lobby.problems == []
+
+
+def test_the_created_games_spectate_and_replay_links_are_finger_sized_on_a_phone(server, browser):
+    """The links under a game just created ("spectate · replay") were 16 px high on a 360 px phone:
+    every other link of the lobby is at least 40 px (docs/client.md, touch targets)."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    lobby = open_page(context, f"{server.base_url}/")
+    lobby.select_option("#scenario", "mecha/sample")
+    lobby.tap("#create-button")
+    lobby.locator("#created a.replay").wait_for()
+    sizes = lobby.eval_on_selector_all("#created a", "links => links.map(a => [a.className, "
+                                       "Math.round(a.getBoundingClientRect().height)])")
+    assert [cls for cls, height in sizes if height < 40] == [], sizes
+    assert {"watch", "replay"} <= {cls for cls, height in sizes}
+    assert lobby.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    assert lobby.problems == []
+    context.close()

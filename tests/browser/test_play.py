@@ -237,3 +237,27 @@ def test_ah_2_ah_3_ec_2_a_refused_move_names_places_in_the_players_language(serv
     assert row.locator(".reason").text_content() == words
     assert page.locator("#log li.rejected [lang], #notice [lang]").count() == 0
     assert page.problems == []
+
+
+@pytest.mark.parametrize("locale, many, one", [
+    ("en-GB", "accepted: events 2–3", "accepted: event {seq}"),
+    ("fr-FR", "accepté : événements 2–3", "accepté : événement {seq}"),
+    ("ru-RU", "принято: события 2–3", "принято: событие {seq}"),
+])
+def test_core_4_a_command_that_made_one_event_is_accepted_as_one_event_not_a_range(server, new_context, locale,
+                                                                                   many, one):
+    """A move makes two events (MV-1, MV-C3: "events 2–3"); an undo asked across the other seat's move
+    makes one, UndoAsked (CORE-4), which the notice said as a range of one: "events 6–6"."""
+    created = seeded_game(server, "mecha/sample", 11)
+    red = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    red.click("g.loc[data-number='2']")
+    wait_seq(red, 3)
+    assert red.text_content("#notice").replace("\u2063", "") == many
+    blue.click("g.loc[data-number='3']")
+    wait_seq(red, 5)
+    red.click("button.undo-ask")
+    wait_seq(red, 6)
+    red.wait_for_function("() => document.getElementById('notice').textContent.includes('6')")
+    assert red.text_content("#notice").replace("\u2063", "") == one.format(seq=6)
+    assert red.problems == [] and blue.problems == []

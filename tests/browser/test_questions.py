@@ -233,3 +233,55 @@ def test_ec_4_the_dice_of_an_evasion_in_words_are_dice_count_and_chance(server, 
     assert page.get_attribute("#ask-dice-answer", "data-chance") == f"{numerator}/{denominator}"
     assert "EC-4" in page.text_content("#ask-dice-answer")
     assert page.problems == []
+
+
+def first_pairs(state) -> tuple:
+    """The first two squares whose line a wall blocks, and the first two whose line something screens (SK-C3)."""
+    from events.games.skirmish.rules import sight
+
+    squares = [(x, y) for y in range(state.grid.height) for x in range(state.grid.width)]
+    blocked = screened = None
+    for a in squares:
+        for b in squares:
+            if a < b:
+                seen, edge, cover, _corner, screens = sight(state, a, b)
+                blocked = blocked or ((a, b) if edge is not None else None)
+                screened = screened or ((a, b) if cover and screens else None)
+    return blocked, screened
+
+
+@pytest.mark.parametrize("locale, wall, screen", [
+    ("fr-FR", "rencontre d'abord le mur ", "Masquée par : des objets bas en "),
+    ("ru-RU", "сначала упирается в стену ", "Укрытие: линия проходит через низкие предметы"),
+])
+def test_sk_c3_the_line_of_sight_answer_names_the_wall_and_the_screens_in_the_readers_words(
+        server, new_context, locale, wall, screen):
+    """SK-C3 asked on the board in French and Russian: the wall that blocks the line and what screens it
+    were the rules' English ("rencontre d'abord the wall D1|E1", "low objects at D1")."""
+    created = seeded_game(server, "skirmish/courtyard", 1)
+    _game, _envelopes, states = logged(server, created["game"], "skirmish")
+    blocked, screened = first_pairs(states[0])
+    page = open_page(new_context(locale=locale), f"{server.base_url}/replay/{created['game']}?seq=1")
+    for (a, b), words in ((blocked, wall), (screened, screen)):
+        ask(page, "los")
+        page.click(f"g.sq[data-square='{square_name(a)}']", force=True)
+        page.click(f"g.sq[data-square='{square_name(b)}']", force=True)
+        page.wait_for_selector("#ask-line", state="attached")
+        answer = page.text_content("#ask-answer").replace("\u2063", "")
+        assert words in answer and "the wall" not in answer and "low objects" not in answer, answer
+        page.click("#ask-clear")
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "ru-RU"])
+def test_ec_4_the_dice_questions_name_the_enemies_and_spells_not_their_ids(server, new_context, locale):
+    """EC-4, EC-7, EC-10: the checks offered ("Stealth against {enemy}") named each enemy and spell by its
+    id ("novice-1"); they name it as the log does, in the reader's language."""
+    created = seeded_game(server, "echo/first-case", 1)
+    _game, _envelopes, states = logged(server, created["game"], "echo")
+    ids = [enemy.id for enemy in states[0].enemies] + [spell.id for spell in states[0].cards.spells]
+    page = open_page(new_context(locale=locale), f"{server.base_url}/replay/{created['game']}?seq=1")
+    ask(page, "dice")
+    options = page.locator("#ask-check option").all_text_contents()
+    assert options and ids and [text for text in options if any(item in text for item in ids)] == [], options
+    assert page.problems == []

@@ -122,6 +122,8 @@ def describe(event: Any, state: Any = None) -> Msg | None:
         key = "arkham.trade_accepted" if event.accepted else "arkham.trade_declined"
         return Msg(key, partner=Seat(event.partner), seat=seat)
     if kind == "TurnEnded":
+        if state is not None and event.round > state.rounds:  # the last Movement phase's last turn: none follows
+            return Msg("arkham.turn_ended_last", seat=seat, rounds=state.rounds)
         return Msg("arkham.turn_ended", seat=seat, next=Seat(event.next_seat), round=event.round)
     if kind == "GameEnded":
         return Msg("arkham.game_ended", reason=Word("arkham.end_", event.reason))

@@ -551,7 +551,7 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) ->
         return refuse("EC-C3", "reject.echo.awaited", "{waits}, not {seat}", waits=_awaited(state), seat=seat)
     if kind == "attack":
         if not isinstance(command, RollAttack):
-            return refuse("EC-13", "reject.echo.only_roll", "{waits}: only RollAttack answers it",
+            return refuse("EC-13", "reject.echo.only_roll", "{waits}: only rolling the enemy's dice answers it",
                           waits=_awaited(state))
         return _attack(state, actor, fighter, eid, rng, edition)
     if isinstance(command, RollAttack):
@@ -605,13 +605,13 @@ def _forbidden_in_fight(state: State, seat: str, command: Any) -> Rejection | No
         if isinstance(command, _ANSWERS[mine]):
             return None
         if mine == "order":
-            return refuse("EC-7", "reject.echo.order_first", "round {round} begins with {seat}'s strike-order check "
-                          "(CheckOrder)", round=number, seat=seat)
+            return refuse("EC-7", "reject.echo.order_first", "round {round} begins with {seat}'s strike-order check",
+                          round=number, seat=seat)
         if mine == "strike":
             return refuse("EC-9", "reject.echo.strike_now", "{seat} strikes now in round {round}: with an item or a "
                           "spell, or pass", seat=seat, round=number)
-        return refuse("EC-5", "reject.echo.round_over", "round {round} is over: {seat} may evade again (Evade) or "
-                      "fight on (Fight)", round=number, seat=seat)
+        return refuse("EC-5", "reject.echo.round_over", "round {round} is over: {seat} may evade again or fight "
+                      "on", round=number, seat=seat)
     failed = seat not in combat.first and step in ("order", "first", "attack")
     if isinstance(command, CheckOrder):
         if step == "after":

@@ -94,8 +94,9 @@ def _enemies_named(state: Any, text: str) -> list | None:
     return found
 
 
-def _order_why(state: Any, reason: str) -> object:
-    """A strike-order reason: the failed ones in the reader's words with the enemies by name, else ``_why``."""
+def order_why(state: Any, reason: str) -> object:
+    """A strike-order reason: the failed ones in the reader's words with the enemies by name, else ``_why``
+    (the log's line and the board's combat panel, ``client/boards/echo.py``)."""
     for key, param, head, tail in _FAILED:
         if reason.startswith(head) and reason.endswith(tail) and len(reason) > len(head) + len(tail):
             found = _enemies_named(state, reason[len(head):len(reason) - len(tail)])
@@ -130,7 +131,7 @@ def describe(event: Any, state: Any = None) -> Msg | None:
                    value=event.value, penalty=event.penalty, faces=_faces(event.dice), outcome=_success(event.success))
     if kind == "StrikeOrderSet":
         first = Msg("echo.strikes_first") if event.first else Msg("echo.enemies_first")
-        return Msg("echo.order_set", seat=seat, first=first, reason=_order_why(s, event.reason))
+        return Msg("echo.order_set", seat=seat, first=first, reason=order_why(s, event.reason))
     if kind == "ItemStruck":
         return Msg("echo.item_struck", seat=seat, enemy=name(s, event.enemy), item=name(s, event.item))
     if kind == "SpellCast":

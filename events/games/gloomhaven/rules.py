@@ -443,6 +443,9 @@ def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejecti
     if hero.long_rest:
         return refuse("GH-C6", "reject.gloomhaven.on_long_rest", "{seat} is on a long rest: choose the discarded card "
                       "to lose", seat=hero.seat)
+    if command.card == "":  # a hex clicked before a half was chosen (client/boards/gloomhaven.py)
+        return refuse("GH-3", "reject.gloomhaven.no_card", "no card is chosen: first choose the top or bottom half of "
+                      "one of {seat}'s cards in play ({cards})", seat=hero.seat, cards=_cards_named(state, hero.active))
     if command.card not in hero.active:
         return refuse("GH-3", "reject.gloomhaven.not_in_play", "card {card} is not one of {seat}'s two cards in play "
                       "({cards})", card=_card_named(state, command.card), seat=hero.seat,

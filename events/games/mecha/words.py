@@ -42,6 +42,8 @@ def describe(event: Any, state: Any = None) -> Msg | None:
     if kind == "TurnPassed":
         return Msg("mecha.passes", seat=Seat(event.seat))
     if kind == "TurnEnded":
+        if state is not None and event.round > state.rounds:  # the last turn of the last round: no round follows
+            return Msg("mecha.turn_ended_last", seat=Seat(event.seat), rounds=state.rounds)
         return Msg("mecha.turn_ended", seat=Seat(event.seat), next=Seat(event.next_seat), round=event.round)
     if kind == "GameEnded":
         return Msg("mecha.game_ended", n=event.rounds, plans=_numbers(event.plans), revealed=_numbers(event.revealed))

@@ -77,6 +77,8 @@ def describe(event: Any, state: Any = None) -> Msg | None:
     if kind == "ActivationEnded":
         return Msg("sk.activation_ended", figure=who, side=Seat(event.next_side))
     if kind == "RoundEnded":
+        if state is not None and event.round >= state.rounds:  # the last round: no next one to open
+            return Msg("sk.round_ended_last", round=event.round)
         return Msg("sk.round_ended", round=event.round, side=Seat(event.next_side))
     if kind == "GameEnded":
         if event.winner:
@@ -85,10 +87,11 @@ def describe(event: Any, state: Any = None) -> Msg | None:
     return None
 
 
-def _screen(state: Any, text: str) -> object:
+def screen(state: Any, text: str) -> object:
     """A screen the rules write into AttackRolled (rules.py ``sight``: ``edge_label``, ``_screen_label``)
     in the reader's words, "the wall C2|D2", "the closed door door1 (C2|D2)", "C (c) at C1", "low
-    objects at C1", "C (c) and low objects at C1"; else as written (plain string work, no ``re``)."""
+    objects at C1", "C (c) and low objects at C1"; else as written (plain string work, no ``re``). The log's
+    trace and the rules questions' line-of-sight answer (client/questions.py) say them with it."""
     if text.startswith("the wall ") and _edge_name(text[9:]):
         return Msg("sk.screen_wall", edges=text[9:])
     if text.startswith("the closed door ") and text.endswith(")"):
@@ -165,7 +168,7 @@ def trace(event: Any, state: Any = None) -> list:
                      damage=Msg("sk.damage", damage=event.damage) if event.hit else "")]
         if event.cover:
             lines.append(Msg("sk.trace_cover", x=event.corner[0], y=event.corner[1],
-                             screens=Join("; ", [_screen(s, str(screen)) for screen in event.screens])))
+                             screens=Join("; ", [screen(s, str(item)) for item in event.screens])))
         return lines
     if kind == "DoorContested":
         want = Msg("sk.want_open") if event.want_open else Msg("sk.want_closed")
