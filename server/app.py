@@ -53,7 +53,10 @@ class Nosniff:
 
 
 async def _http_error(request: Request, error: HTTPException):
-    """Starlette's own 404/405 as JSON problems, like every other error of the API."""
+    """Starlette's own 404/405 as JSON problems, like every other error of the API; a browser's navigation
+    to a path that is no page gets a 404 page in its language instead (``pages.missing_page``)."""
+    if error.status_code == 404 and pages.wants_page(request):
+        return pages.missing_page(request)
     code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "bad-request")
     return api.problem(error.status_code, code, f"{request.method} {request.url.path}: {error.detail}",
                        dict(error.headers or {}))

@@ -267,6 +267,42 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
 """
 
 
+MISSING = """<p>{{page.missing_text}}</p>
+<p><a href="/">{{page.to_lobby}}</a></p>"""
+
+
+def missing_page(request: Request) -> Response:
+    """A 404 a person reads: a browser that asked for a page at a path that is none (a link mistyped, an
+    old address) gets a page in its language with the way to the lobby, not the API's JSON problem."""
+    lang = page_language(request)
+    messages = i18n.script(lang).messages
+    title = html.escape(_text(lang, "page.missing", messages))
+    body = f"""<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Chronicle · {title}</title>
+<link rel="stylesheet" href="{static_files()['style.css'].url}">
+<link rel="icon" href="data:,">
+</head>
+<body data-page="missing">
+<header><nav><a href="/" translate="no">Chronicle</a></nav><h1>{translate("{{page.missing}}", lang, messages)}</h1></header>
+<main>{translate(MISSING, lang, messages)}</main>
+</body>
+</html>
+"""
+    return HTMLResponse(body, status_code=404, headers={**NOT_FOUND_HEADERS, "Content-Language": lang,
+                                                         "Vary": "Accept, Accept-Language, Cookie"})
+
+
+def wants_page(request: Request) -> bool:
+    """A browser's navigation to a path outside the API, the files and the sockets (it accepts HTML)."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/", "/ws/"))
+            and "text/html" in request.headers.get("accept", ""))
+
+
 def page_language(request: Request) -> str:
     return i18n.pick(request.headers.get("accept-language"), request.cookies.get(i18n.COOKIE))
 

@@ -6,6 +6,8 @@ import json
 import random
 import urllib.request
 
+import pytest
+
 import events.games
 from server.scenarios import load
 from tests.server.client import Client, command_json, run
@@ -128,3 +130,27 @@ def test_core_1_a_creator_cannot_choose_the_dice(shared_server):
         status, answer = post_json(url, {"scenario": "mecha/sample", "seed": seed})
         assert status == 400 and answer["code"] == "seed-not-allowed", (seed, answer)
         assert answer["message"].startswith("$.seed: ") and "CORE-1" in answer["message"]
+
+
+def test_a_browser_s_navigation_to_a_path_that_is_no_page_gets_a_404_page_in_its_language(shared_server):
+    """/dispute/<id> typed by a person (no such page): a 404 page in the reader's language with the way to
+    the lobby; asked as JSON, or under /api/, the same 404 is the API's JSON problem."""
+    import urllib.error
+
+    def ask(path: str, accept: str, language: str = "fr") -> tuple:
+        request = urllib.request.Request(f"{shared_server.base_url}{path}",
+                                         headers={"Accept": accept, "Accept-Language": language})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        return refused.value.code, refused.value.headers.get("Content-Type"), refused.value.read().decode()
+
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    status, kind, body = ask("/dispute/g-abcdefghij", browser)
+    assert status == 404 and kind.startswith("text/html"), (status, kind)
+    assert '<html lang="fr">' in body and "Page introuvable" in body and '<a href="/">' in body
+    assert "Voir les parties" in body
+    status, kind, body = ask("/dispute/g-abcdefghij", browser, "ru")
+    assert status == 404 and "Страница не найдена" in body and "К списку партий" in body
+    for path, accept in (("/dispute/g-abcdefghij", "application/json"), ("/api/nothing/here", browser)):
+        status, kind, body = ask(path, accept)
+        assert status == 404 and kind.startswith("application/json") and json.loads(body)["code"] == "not-found"
