@@ -227,6 +227,20 @@ def switcher(lang: str, messages: dict | None = None) -> str:
     return f'<label class="langs"><span data-i18n="page.language">{label}</span> <select id="lang">{options}</select></label>'
 
 
+def head(lang: str, title: str, style: str, early: str = "") -> str:
+    """Every page's start, up to its ``<body>``: its language, its ``title`` (HTML already), the stylesheet
+    (``style``, its hashed URL), and ``early`` tags (HTML) at the end of the head."""
+    return f"""<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Chronicle · {title}</title>
+<link rel="stylesheet" href="{style}">
+<link rel="icon" href="data:,">
+{early}</head>"""
+
+
 def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAULT) -> str:
     """The page's HTML in ``lang``. ``rules``: the game's rule system, whose script then loads with the
     others (otherwise the page fetches it once the server's welcome names the game: a round trip later)."""
@@ -249,15 +263,7 @@ def render_page(kind: str, rules: str | None = None, lang: str = catalogue.DEFAU
     # The rule system's name (a key of bundle.games, never request data): the game's stylesheet rules
     # apply from the first paint. Without it the page sets the attribute once the welcome names the game.
     game_attr = f' data-game="{rules}"' if rules in built.games else ""
-    return f"""<!doctype html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Chronicle · {title}</title>
-<link rel="stylesheet" href="{static['style.css'].url}">
-<link rel="icon" href="data:,">
-{early}</head>
+    return f"""{head(lang, title, static['style.css'].url, early)}
 <body data-page="{kind}"{game_attr} data-build="{built.key[:12]}">
 <header><nav>{nav}</nav>{switcher(lang, messages)}<h1>{translate("{{" + TITLES[kind] + "}}", lang, messages)} <span id="game-id" class="game-id" translate="no"></span></h1></header>
 {translate(BODIES[kind], lang, messages)}
@@ -277,15 +283,7 @@ def missing_page(request: Request) -> Response:
     lang = page_language(request)
     messages = i18n.script(lang).messages
     title = html.escape(_text(lang, "page.missing", messages))
-    body = f"""<!doctype html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Chronicle · {title}</title>
-<link rel="stylesheet" href="{static_files()['style.css'].url}">
-<link rel="icon" href="data:,">
-</head>
+    body = f"""{head(lang, title, static_files()['style.css'].url)}
 <body data-page="missing">
 <header><nav><a href="/" translate="no">Chronicle</a></nav><h1>{translate("{{page.missing}}", lang, messages)}</h1></header>
 <main>{translate(MISSING, lang, messages)}</main>
