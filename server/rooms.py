@@ -81,18 +81,14 @@ class Rooms:
                     self.evict_room(min(idle, key=lambda other: (len(other.clients), other.users)))
                 room = await asyncio.shield(self._load(game_id))
             if self.rooms.get(game_id) is room:  # not evicted while we waited
-                if room.lingering is not None:
-                    room.lingering.cancel()
-                    room.lingering = None
+                _stay(room)
                 room.users += 1
                 return room
 
     def evict_room(self, room: Room) -> None:
         """Drop a game without seats from memory; its sockets are told why and closed (they may reconnect)."""
         room.evicted = room.closed = True
-        if room.lingering is not None:
-            room.lingering.cancel()
-            room.lingering = None
+        _stay(room)
         if self.rooms.get(room.meta.game_id) is room:
             del self.rooms[room.meta.game_id]
         message = (f"this server has {self.limits.games_per_server} games open, its limit, and game "
@@ -225,9 +221,7 @@ class Rooms:
 
     def close_all(self, code: int = CLOSE_GOING_AWAY) -> None:
         for room in self.rooms.values():
-            if room.lingering is not None:
-                room.lingering.cancel()
-                room.lingering = None
+            _stay(room)
             for client in list(room.clients):
                 client.close(code)
 
@@ -235,3 +229,10 @@ class Rooms:
 def _later(known: int | None, seq: int | None) -> int | None:
     """The furthest of two announced heads (None: unknown, read to the end)."""
     return None if known is None or seq is None else max(known, seq)
+
+
+def _stay(room: Room) -> None:
+    """The room is in use again (or leaves now): its drop after ``room_linger`` is called off."""
+    if room.lingering is not None:
+        room.lingering.cancel()
+        room.lingering = None
