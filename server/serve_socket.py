@@ -130,11 +130,8 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
                 message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
             try:
-                frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
+                frame = frames.decode_client_frame(_payload(message), rooms.limits.max_frame_bytes)
             except FrameError as error:
                 connection.send(frames.error_frame(error.code, error.message))
                 if faulted(error.code):
@@ -252,11 +249,8 @@ async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, addr
         return message, None
     payer, reason = None, refused.message
     if message is not None:
-        raw = message.get("text")
-        if raw is None:
-            raw = message.get("bytes") or b""
         try:
-            frame = frames.decode_client_frame(raw, rooms.limits.max_frame_bytes)
+            frame = frames.decode_client_frame(_payload(message), rooms.limits.max_frame_bytes)
             meta = await rooms.store.get_game(game_id) if isinstance(frame, Hello) and frame.token is not None else None
         except (FrameError, StoreError, UnknownGame):
             meta = None
@@ -272,3 +266,9 @@ async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, addr
         await websocket.send_text(frames.error_frame("too-many-opens", reason))
         await websocket.close(CLOSE_TRY_AGAIN_LATER)
     return message, payer
+
+
+def _payload(message: dict) -> str | bytes:
+    """A ``websocket.receive`` message's frame: its text, else its bytes (decoded and bounded by ``frames``)."""
+    raw = message.get("text")
+    return raw if raw is not None else message.get("bytes") or b""
