@@ -41,12 +41,18 @@ async def connect(server, game_id: str, source: str, token: str | None = None, o
     return await websockets.connect(f"{server.ws_url}/ws/{game_id}", local_addr=(source, 0), subprotocols=protocols)
 
 
+async def answer_to_hello(socket, token: str | None = None) -> dict:
+    """Say hello from seq 0 with ``token`` and read the first frame (a refused socket may be closed before)."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
+    return json.loads(await asyncio.wait_for(socket.recv(), 20))
+
+
 async def spend_opens(server, game_id: str, source: str) -> None:
     """Open and close spectators' sockets from ``source`` until one is refused too-many-opens."""
     for _ in range(OPENS + 5):
         socket = await connect(server, game_id, source, offer=False)
-        await socket.send(json.dumps({"type": "hello", "since": 0, "token": None}))
-        first = json.loads(await asyncio.wait_for(socket.recv(), 20))
+        first = await answer_to_hello(socket)
         await socket.close()
         if first.get("code") == "too-many-opens":
             return
@@ -54,9 +60,11 @@ async def spend_opens(server, game_id: str, source: str) -> None:
     raise AssertionError("the address's opens never ran out")
 
 
-async def refused_at_once(socket) -> dict:
-    """The socket's first frame, read without saying anything: a too-many-opens refusal, then close 1013."""
-    first = json.loads(await asyncio.wait_for(socket.recv(), 5))
+async def refused_at_once(socket, first: dict | None = None) -> dict:
+    """The socket's first frame (read here without saying anything, unless given): a too-many-opens refusal,
+    then the close 1013."""
+    if first is None:
+        first = json.loads(await asyncio.wait_for(socket.recv(), 5))
     assert first["type"] == "error" and first["code"] == "too-many-opens", first
     with pytest.raises(websockets.ConnectionClosed) as closed:
         await asyncio.wait_for(socket.recv(), 5)
@@ -79,8 +87,7 @@ def test_a_claim_of_no_seat_past_the_bound_is_refused_at_once_without_a_frame_wa
         empty = await websockets.connect(f"{server.ws_url}/ws/{game['game']}", local_addr=(source, 0),
                                          subprotocols=[SUBPROTOCOL, SEAT_CLAIM])  # "chronicle.seat." and nothing
         # An empty claim is no claim: the socket waits for its hello as before, and a spectator's is refused.
-        await empty.send(json.dumps({"type": "hello", "since": 0, "token": None}))
-        await refused_at_once(empty)
+        await refused_at_once(empty, await answer_to_hello(empty))
         assert counted(server, "chronicle_games_loaded_total") == loads
 
     run(main())
@@ -104,8 +111,7 @@ def test_a_seat_claimed_at_the_upgrade_gets_in_whatever_its_address_opens_after_
         for _ in range(3 * PAST_BOUND_WAITING):
             with contextlib.suppress(websockets.InvalidHandshake, OSError):
                 flood.append(await connect(server, game["game"], source, offer=False))
-        await seat.send(json.dumps({"type": "hello", "since": 0, "token": token}))
-        first = json.loads(await asyncio.wait_for(seat.recv(), 20))
+        first = await answer_to_hello(seat, token)
         assert first["type"] == "welcome" and first["seat"] == "blue", first
         await asyncio.gather(*(socket.close() for socket in [*flood, seat]))
 
@@ -124,9 +130,7 @@ def test_a_claiming_seat_spends_its_own_opens_and_is_refused_past_them(claim_ser
         await spend_opens(server, game["game"], source)
         for seated in range(OPENS // SEAT_OPENS_SHARE + 3):
             socket = await connect(server, game["game"], source, token)
-            with contextlib.suppress(websockets.ConnectionClosed):  # a refused claim is closed before its hello
-                await socket.send(json.dumps({"type": "hello", "since": 0, "token": token}))
-            first = json.loads(await asyncio.wait_for(socket.recv(), 20))
+            first = await answer_to_hello(socket, token)  # a refused claim is closed before its hello
             await socket.close()
             if first["type"] != "welcome":
                 assert first["code"] == "too-many-opens", first
@@ -151,8 +155,7 @@ def test_the_server_answers_chronicle_when_offered_and_no_subprotocol_otherwise(
             socket = await websockets.connect(f"{server.ws_url}/ws/{game['game']}", local_addr=(source, 0),
                                               subprotocols=offered)
             assert socket.subprotocol == answered, offered
-            await socket.send(json.dumps({"type": "hello", "since": 0, "token": None}))
-            first = json.loads(await asyncio.wait_for(socket.recv(), 20))
+            first = await answer_to_hello(socket)
             assert first["type"] == "welcome" and first["seat"] is None, first  # the hello's seat, not the claim's
             await socket.close()
 
