@@ -22,6 +22,7 @@ CONNECTING = "connecting"
 OPEN = "open"
 CLOSED = "closed"
 BACKOFF_MS = (250, 500, 1000, 2000, 4000)
+TOKEN_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"  # secrets.token_urlsafe's
 WELCOME_TIMEOUT_MS = 4000
 
 
@@ -48,13 +49,21 @@ class Connection:
         scheme = "wss" if str(window.location.protocol) == "https:" else "ws"
         return f"{scheme}://{window.location.host}/ws/{window.encodeURIComponent(self.game_id)}"
 
+    def protocols(self) -> list:
+        """The subprotocols offered: for a seat, ``chronicle`` and its claim ``chronicle.seat.<token>``, so that
+        past its address's bound on opens the server lets the seat in before any frame (docs/protocol.md);
+        none for a spectator, or for a token no subprotocol may carry (the hello alone then names it)."""
+        if not self.token or any(c not in TOKEN_CHARACTERS for c in self.token):
+            return []
+        return ["chronicle", "chronicle.seat." + self.token]
+
     def open(self) -> None:
         early = _take_early()
         if early is not None and self._adopt(early):
             return
         self.state = CONNECTING
         self.on_state(self.state)
-        socket = websocket.WebSocket(self.url())
+        socket = websocket.WebSocket(self.url(), self.protocols())
         self.socket = socket
         socket.bind("open", lambda event: self._opened(socket))
         socket.bind("message", lambda event: self._message(socket, event))

@@ -53,12 +53,31 @@ def watch_sockets(page) -> list:
     return sent
 
 
+# Every WebSocket the page makes, kept with the subprotocols it offered (a Proxy: the constructor, its
+# prototype and its constants stay the browser's own).
+KEEP_SOCKETS = """
+window.__sockets = [];
+window.WebSocket = new Proxy(window.WebSocket, {construct(target, args) {
+  const socket = Reflect.construct(target, args);
+  socket.__offered = Array.from(args[1] || []);
+  window.__sockets.push(socket);
+  return socket;
+}});
+"""
+
+
+def offered(page) -> list:
+    """[(subprotocols offered, subprotocol the server answered)] of each socket the page made."""
+    return [tuple(pair) for pair in page.evaluate("window.__sockets.map(s => [s.__offered, s.protocol])")]
+
+
 @pytest.mark.parametrize("who", ["spectator", "seat"])
 def test_core_the_hello_is_said_before_python_starts_and_python_keeps_that_socket(server, new_context, who):
     created = seeded_game(server, "mecha/sample", 12, envelopes=SNAPSHOT_EVERY + 10)  # joined from a snapshot
     seat, link = next(iter(created["seats"].items()))
     url = f"{server.base_url}/watch/{created['game']}" if who == "spectator" else f"{server.base_url}{link['link']}"
     page = open_page(new_context(), "about:blank", wait=False)
+    page.add_init_script(KEEP_SOCKETS)
     sent = watch_sockets(page)
     page.goto(url)
     wait_ready(page)
@@ -68,6 +87,12 @@ def test_core_the_hello_is_said_before_python_starts_and_python_keeps_that_socke
     token = link["link"].split("#token=", 1)[1] if who == "seat" else None
     assert len(sent) == 1, sent
     assert sent[0][0] == {"type": "hello", "since": 0, "token": token, "snapshot": True}
+    # Check: a seat's socket names its token at the upgrade too, and the server answers ``chronicle``
+    # (past its address's bound on opens, the seat is let in before any frame: docs/protocol.md).
+    if who == "seat":
+        assert offered(page) == [(["chronicle", f"chronicle.seat.{token}"], "chronicle")]
+    else:
+        assert offered(page) == [([], "")]
     assert page.text_content("#hash").startswith("hash ✓")
     if who == "seat":
         assert page.text_content("#who").endswith(seat)
@@ -84,9 +109,15 @@ def test_core_the_hello_is_said_before_python_starts_and_python_keeps_that_socke
 def test_core_an_early_socket_the_server_closes_is_replaced_by_one_of_the_pages_own(server, new_context):
     created = create_game(server.base_url)
     context = new_context()
+    context.add_init_script(KEEP_SOCKETS)
     sockets = FirstClosed(context)
     page = open_page(context, f"{server.base_url}{created['seats']['red']['link']}")
     assert len(sockets.sent) == 2, sockets.sent
+    claim = ["chronicle", "chronicle.seat." + created["seats"]["red"]["token"]]
+    # net.py's own socket names the seat's token at the upgrade as socket.js's does, and the server answers
+    # (Playwright's routing puts its own WebSocket in front of the page's: only the socket it let through to
+    # the server is seen here).
+    assert offered(page)[-1] == (claim, "chronicle"), offered(page)
     assert sockets.sent[1][0]["type"] == "hello" and sockets.sent[1][0]["since"] == 0
     assert page.text_content("#hash").startswith("hash ✓")
     assert page.problems == [], "\n".join(page.problems)
