@@ -57,18 +57,31 @@ class Body:
 
 
 class Field:
-    """The map and its figures for one monster turn. ``hexmap`` has closed doors marked closed."""
+    """The map and its figures for one monster turn. ``hexmap`` has closed doors marked closed.
 
-    __slots__ = ("hexmap", "obstacles", "negative", "difficult", "bodies", "by_hex")
+    ``orders`` (gloomhaven-5, GH-C11): when the players' choice of acting order cannot be written as
+    shared places in one order (a summon of a character tied on initiative acts just before its own
+    summoner, not before the character it ties with), every order they may choose, each a tuple of
+    (body id, order) pairs (``tied_orders``); empty, ``bodies``' own order is the only one.
+    """
+
+    __slots__ = ("hexmap", "obstacles", "negative", "difficult", "bodies", "by_hex", "orders")
 
     def __init__(self, hexmap: object, obstacles: frozenset, traps: frozenset, hazardous: frozenset,
-                 difficult: frozenset, bodies: tuple) -> None:
+                 difficult: frozenset, bodies: tuple, orders: tuple = ()) -> None:
         self.hexmap = hexmap
         self.obstacles = obstacles
         self.negative = traps | hazardous
         self.difficult = difficult
         self.bodies = bodies
         self.by_hex = {body.hex: body for body in bodies}
+        self.orders = orders
+
+    def ordered(self, order: tuple) -> Field:
+        """The same field with the bodies ranked by one acting order (``orders``' entry), no other."""
+        rank = dict(order)
+        bodies = tuple(Body(b.id, b.hex, b.team, rank.get(b.id, b.order), b.initiative) for b in self.bodies)
+        return Field(self.hexmap, self.obstacles, self.negative, frozenset(), self.difficult, bodies)
 
 
 class Attack:
@@ -147,6 +160,8 @@ STOP_STEPS = ("GH-C9 fewest negative hexes on the route", "GH-C9 least path left
 def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str = "walk",
                  muddled: bool = False, jotl: bool = False) -> Plan:
     """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11)."""
+    if field.orders:
+        return _each_order(field, actor_id, move, attack, mode, muddled, jotl)
     actor = by_id(field.bodies, actor_id)
     reach_attack = attack or MELEE  # GH-C4: no attack, focus as if melee
     enemies = tuple(sorted((body for body in field.bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
@@ -189,13 +204,87 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
     return Plan(foci, tuple(candidates), _decided_by(ranked, key, jotl), tuple(options), tuple(destinations))
 
 
+#: ``decided_by`` of a focus the players choose between characters tied on initiative (GH-C11).
+TIED = "tied on initiative: the players choose (GH-C11)"
+
+
+def _each_order(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str, muddled: bool,
+                jotl: bool) -> Plan:
+    """GH-C11 (gloomhaven-5): the plan for every acting order the players may choose, joined.
+
+    Each order gives its own focus and options; the answer is all of them (the players choose the
+    order, and so the focus). The trace keeps each candidate's place in the field's own order, and
+    every destination any order weighed.
+    """
+    plans = [monster_turn(field.ordered(order), actor_id, move, attack, mode, muddled, jotl) for order in field.orders]
+    foci: list = []
+    options: list = []
+    destinations: list = []
+    for plan in plans:
+        foci += [figure for figure in plan.focus if figure not in foci]
+        options += [option for option in plan.options if option not in options]
+        destinations += [considered for considered in plan.destinations if considered not in destinations]
+    place = {body.id: body.order for body in field.bodies}
+    candidates = tuple(c.but(order=place[c.figure]) for c in plans[0].candidates)
+    decided_by = TIED if len(foci) > 1 else plans[0].decided_by
+    return Plan(tuple(foci), candidates, decided_by, tuple(options), tuple(destinations))
+
+
+def tied_orders(bodies: tuple, blocks: tuple, summoner: dict, before: frozenset = frozenset()) -> tuple:
+    """Every acting order the players may choose (GH-2, GH-6, GH-8, GH-C11), for ``Field.orders``.
+
+    ``bodies`` in their order (``Body.order``, ties by id); ``blocks`` the groups of character ids tied
+    on initiative, which the players order as they like, except that ``before`` pairs (a, b) put a
+    ahead of b (a lower non-leading card, GH-2); ``summoner`` maps a summon's id to its summoner's.
+    In every order a summon acts just before its own summoner, after any character tied with it
+    that the players put first. Returns a tuple of orders, each a tuple of (body id, place) pairs.
+    """
+    ranked = sorted(bodies, key=lambda body: (body.order, body.id))
+    block_of = {member: i for i, block in enumerate(blocks) for member in block}
+    choices = [[perm for perm in _orderings(tuple(sorted(block)))
+                if not any((b, a) in before for i, a in enumerate(perm) for b in perm[i + 1:])] for block in blocks]
+    out = []
+    for pick in _product(choices):
+        sequence: list = []
+        done: set = set()
+        for body in ranked:
+            owner = summoner.get(body.id, body.id)
+            if owner not in block_of:
+                sequence.append(body.id)
+                continue
+            block = block_of[owner]
+            if block in done:
+                continue
+            done.add(block)
+            for member in pick[block]:
+                sequence += [b.id for b in ranked if summoner.get(b.id) == member]
+                sequence.append(member)
+        out.append(tuple((figure, place) for place, figure in enumerate(sequence)))
+    return tuple(out)
+
+
+def _orderings(items: tuple) -> list:
+    """Every ordering of ``items`` (itertools costs an import in Brython)."""
+    if len(items) <= 1:
+        return [items]
+    return [(item,) + rest for i, item in enumerate(items) for rest in _orderings(items[:i] + items[i + 1:])]
+
+
+def _product(choices: list) -> list:
+    """One pick from each list, every way."""
+    out: list = [()]
+    for options in choices:
+        out = [done + (option,) for done in out for option in options]
+    return out
+
+
 def _decided_by(ranked: list, key: object, jotl: bool) -> str:
     """Which step of GH-6 separated the focus from the runner-up."""
     if len(ranked) == 1:
         return "only enemy reachable"
     first, second = key(ranked[0]), key(ranked[1])  # type: ignore[operator]
     if first == second:
-        return "tied on initiative: the players choose (GH-C11)"
+        return TIED
     if first[0] != second[0]:
         return "negative hexes on the path (GH-C4)"
     if first[1] != second[1]:
