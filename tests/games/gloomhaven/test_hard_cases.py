@@ -513,3 +513,67 @@ def test_gh_c11_in_a_game_a_summon_of_a_tied_character_ties_with_the_other():
     assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "red"]
     _old, released = play("gloomhaven-4")
     assert released.focus == ("red-s1",) and released.rule == "GH-6"
+
+
+# --- more of the same clauses ---------------------------------------------------------------------------------
+
+
+def test_gh_c10_an_area_must_cover_the_focus_not_just_the_most_targets():
+    """GH-C10, GH-C8 (2): a melee line (1, 0), (2, 0) in any direction. A (0, -1) and B (0, -2) lie due N; C (1, 0)
+    and D (2, 0) due SE. A and C are both adjacent (proximity 1, no move): A's initiative 10 makes it the
+    focus. Only the N line covers A (a straight line mirrors onto itself): it hits A and B; the SE line hits
+    two as well but not the focus, so it is no option."""
+    result = ask([monster((0, 0), pattern=[[1, 0], [2, 0]]), hero("A", (0, -1), 10), hero("B", (0, -2), 20),
+                  hero("C", (1, 0), 30), hero("D", (2, 0), 40)])
+    assert result["focus"] == ["A"] and plays(result) == {((0, 0), ("A", "B"))}
+
+
+def test_gh_c10_plus_targets_on_a_ranged_area():
+    """GH-C10: a ranged one-hex pattern (range 3) with '+1 target': A (2, 0) under the pattern and one more single
+    target in range and sight: B (0, 2) (initiative 20) before C (-2, 0) (initiative 30), both two away: it
+    shoots A and B without moving."""
+    result = ask([monster((0, 0), range=3, pattern=[[0, 0]], plus_targets=1), hero("A", (2, 0), 10),
+                  hero("B", (0, 2), 20), hero("C", (-2, 0), 30)])
+    assert plays(result) == {((0, 0), ("A", "B"))}
+
+
+def test_gh_c4_a_closed_door_is_a_wall_for_the_monsters_focus():
+    """GH-C1, GH-C4: a wall column at q = 2 (every hex of it a wall) but a closed door at (2, 0). A (3, 0) is three
+    hexes from M (0, 0) through the door; B (-3, 0) is three the other way. For a monster the door is a wall:
+    no hex next to A can be reached, so B is the focus whatever the initiatives."""
+    walls = [[2, r] for r in range(-6, 5) if r != 0]
+    result = ask([monster((0, 0), move=2), hero("A", (3, 0), 10), hero("B", (-3, 0), 90)],
+                 room(walls=walls, doors=[[2, 0]]))
+    assert result["focus"] == ["B"]
+    a = next(c for c in result["trace"]["candidates"] if c["figure"] == "A")
+    assert not a["reachable"] and a["proximity"] is None
+
+
+def test_gh_8_a_summon_treats_a_closed_door_as_a_wall_too():
+    """GH-8, GH-C1: a summon follows the monster rules, and a closed door is a wall for monsters and summons. In the
+    corridor 0..6 with a closed door at (3, 0), the summon at (1, 0) has the only monster beyond it at (5, 0):
+    no focus, no move."""
+    figures = [summon("S", (1, 0), "A", move=3, attack={}), hero("A", (0, 0), 20), ally("m1", (5, 0))]
+    result = ask(figures, corridor(0, 6, doors=[[3, 0]]), acting="S")
+    assert result["focus"] == [] and result["options"] == []
+
+
+def test_gh_c4_a_walker_will_not_end_on_hazardous_terrain_while_a_dry_hex_is_in_reach():
+    """GH-C4: hazardous terrain counts as negative like a trap (on each entry). A (2, 0); (1, 0), next to A one move
+    away, is hazardous; (1, 1) and (2, -1) are two moves and dry. With move 2 it takes a dry hex: both are
+    offered. With move 1 it cannot reach a dry one this turn, so it does not attack: it moves toward them."""
+    game_map = room(hazardous=[[1, 0]])
+    two = ask([monster((0, 0), move=2), hero("A", (2, 0), 20)], game_map)
+    assert ends(two) == {(1, 1), (2, -1)} and all(option["attacks"] == ["A"] for option in two["options"])
+    one = ask([monster((0, 0), move=1), hero("A", (2, 0), 20)], game_map)
+    assert all(option["attacks"] == [] and option["negative"] == 0 for option in one["options"])
+
+
+def test_gh_v2_a_jump_lands_on_difficult_for_one_under_jaws_of_the_lion():
+    """GH-5, GH-V2: A (3, 0); the one hex next to A two hexes from M, (2, 0), is difficult. A jump (move 2) pays its
+    landing hex's terrain: 2 + 1 = 3, too dear; other hexes next to A are three away. So it cannot attack under the
+    original rules; under Jaws of the Lion's the landing costs 1 (GH-V2): it lands on (2, 0) and attacks."""
+    figures = [monster((0, 0), move=2, how={"jump": True}), hero("A", (3, 0), 20)]
+    game_map = room(difficult=[[2, 0]])
+    assert all(option["attacks"] == [] for option in ask(figures, game_map)["options"])
+    assert plays(ask(figures, game_map, rules="jotl")) == {((2, 0), ("A",))}
