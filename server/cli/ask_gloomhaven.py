@@ -35,7 +35,7 @@ from events.games.gloomhaven.board import load_position
 from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn, tied_orders
 from events.geometry.hexmap import HexMap
 from events.validate import ScenarioError
-from server import scenarios
+from server import logfile, scenarios
 from server.cli.ask_common import add_log, logged_state
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
@@ -171,7 +171,7 @@ def logged_answer(path: str, seq: int | None, monster: str | None) -> dict:
 
     state, seq = logged_state(path, seq, "gloomhaven")
     acting = monster or state.acting
-    plan, problem = monster_plan(state, acting)
+    plan, problem = monster_plan(state, acting, logfile.read(path)[0].rules_version)  # the game's own rules
     if problem == "not-a-monster":
         given = f"--monster {acting!r}" if monster else f"at seq {seq} no monster's turn is under way"
         raise CommandError(f"{given}: name a monster or summon of the game with --monster (figures: "

@@ -14,6 +14,8 @@ lane r = 0 (below).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import events.games
@@ -21,7 +23,9 @@ from events.games.gloomhaven.model import ChooseOrder, PlayCard, SelectCards, Sh
 from events.geometry.hexmap import HexMap
 from events.log import Table
 from events.validate import ScenarioError
+from server import logfile
 from server.cli.ask_gloomhaven import answer
+from server.cli.main import main
 from tests.games.gloomhaven.helpers import act, first, mcard, monster_type, open_map, scenario
 from tests.games.gloomhaven.test_rules import OTHER, TESTER
 
@@ -482,12 +486,12 @@ def test_gh_8_a_summons_turn_focuses_on_monsters_elite_first():
     assert result["focus"] == ["e2"]
 
 
-def test_gh_c11_in_a_game_a_summon_of_a_tied_character_ties_with_the_other():
+def test_gh_c11_in_a_game_a_summon_of_a_tied_character_ties_with_the_other(tmp_path, capsys):
     """GH-C11, GH-8 (gloomhaven-5): red and blue tie on both cards (10, 20) in round 2; red's Bot (summoned in round
     1) acts just before red. An archer (initiative 5, range 3, no move) has the Bot, red and blue three hexes away:
     as cheap and as near. Had blue been put first blue would act before the Bot, so the focus is the players'
     choice of the Bot or blue (never red): the plan cites GH-C11 and waits for red or blue. gloomhaven-4, as
-    released, focuses the Bot."""
+    released, focuses the Bot; ``chronicle ask --log`` answers each log under its own version."""
     shooter = monster_type("Shooter", [mcard("s-5", 5, {"move": 0}, {"attack": 0})], hp=30, attack=1, range=3,
                            elite_hp=30)
 
@@ -513,6 +517,13 @@ def test_gh_c11_in_a_game_a_summon_of_a_tied_character_ties_with_the_other():
     assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "red"]
     _old, released = play("gloomhaven-4")
     assert released.focus == ("red-s1",) and released.rule == "GH-6"
+    # ``chronicle ask ... --log`` answers each game's position under the rules its log names.
+    for table, want in ((tab, ["blue", "red-s1"]), (_old, ["red-s1"])):
+        path = tmp_path / f"{table.game.rules_version}.jsonl"
+        logfile.write(path, table.envelopes)
+        turn = [e.seq for e in table.envelopes if e.type == "MonsterTurnPlanned"][-1] - 1  # round 2's turn
+        assert main(["ask", "gloomhaven", "monster-turn", "--log", str(path), "--seq", str(turn)]) == 0
+        assert sorted(json.loads(capsys.readouterr().out)["focus"]) == want
 
 
 # --- more of the same clauses ---------------------------------------------------------------------------------
