@@ -20,7 +20,7 @@ import pytest
 
 import events.games
 from events.games.gloomhaven.model import ChooseOrder, PlayCard, SelectCards, ShortRest
-from events.geometry.hexmap import HexMap
+from events.geometry.hexmap import HexMap, hexmap_corners
 from events.log import Table
 from events.validate import ScenarioError
 from server import logfile
@@ -127,6 +127,21 @@ def test_gh_c7_a_gap_one_edge_wide_in_a_thin_wall():
     assert hexmap.line_of_sight((2, 0), (2, -1))  # the open edge
     assert hexmap.line_of_sight((2, 0), (2, -2))
     assert not hexmap.line_of_sight((2, 0), (0, -1))
+
+
+def test_gh_c7_a_long_diagonal_that_only_grazes_a_wall_hex_corner_is_blocked():
+    """GH-C7: a 16 x 7 room (columns q 0..15, rows r - q // 2 for r 0..6) with one wall hex W (7, 0), centre
+    (21, 7), corners (23, 7) (22, 8) (20, 8) (19, 7) (20, 6) (22, 6). From (0, 0) to (14, -1), fourteen hexes
+    apart, the line from (0, 0)'s corner (1, 1) to (14, -1)'s corner (43, 11) has slope 5/21: at x = 22 it is
+    at y = 1 + 21 * 5/21 = 6, exactly W's corner (22, 6), and above W everywhere else (y 5.52 at x = 20). It
+    touches the wall hex, so it is no sight line; the other lines cross W or meet the room's edge: unseen.
+    Without W the two see each other."""
+    room_hexes = [(q, r - q // 2) for q in range(16) for r in range(7)]
+    walled = HexMap([hex for hex in room_hexes if hex != (7, 0)])
+    assert (22, 6) in hexmap_corners((7, 0))
+    assert (6 - 1) * 21 == 5 * (22 - 1) and (11 - 1) * 21 == 5 * (43 - 1)  # (22, 6) on the line (1, 1)-(43, 11)
+    assert not walled.line_of_sight((0, 0), (14, -1)) and not walled.line_of_sight((14, -1), (0, 0))
+    assert HexMap(room_hexes).line_of_sight((0, 0), (14, -1))
 
 
 def test_gh_c7_a_ranged_monster_across_a_thin_wall_is_not_adjacent_so_no_disadvantage():
