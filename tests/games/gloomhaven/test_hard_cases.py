@@ -458,8 +458,9 @@ def test_gh_c10_a_ranged_pattern_in_range_counted_round_walls():
     """GH-C10: a ranged pattern reaches if one of its hexes is within range, counted round walls. Archer (range 1)
     at (0, 0) with a two-hex pattern (0, 0), (0, 1) (a hex and the one S of it). A (0, 2). Without walls the
     pattern (0, 1), (0, 2) has (0, 1) within 1: it hits A unmoved. With a thin wall (0, 0)|(0, 1), (0, 1) is 2
-    away round the wall and (0, 2) is 3: out of range from (0, 0), so it must move (one step to (-1, 1) or
-    (1, 0), both next to (0, 1)... each then in range 1 of a pattern hex covering A)."""
+    away round the wall, and no other neighbour of A is within 1 of (0, 0): out of range, so it must move. One
+    step is enough: from (1, 0) the placement (1, 1), (0, 2) has (1, 1) within 1, from (-1, 1) the placement
+    (-1, 2), (0, 2) has (-1, 2); neither hex is next to A (no disadvantage)."""
     figures = [monster((0, 0), move=2, range=1, pattern=[[0, 0], [0, 1]]), hero("A", (0, 2), 20)]
     assert plays(ask(figures)) == {((0, 0), ("A",))}
     walled = ask(figures, room(thin_walls=[[[0, 0], [0, 1]]]))
