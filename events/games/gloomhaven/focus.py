@@ -159,16 +159,56 @@ STOP_STEPS = ("GH-C9 fewest negative hexes on the route", "GH-C9 least path left
 
 def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str = "walk",
                  muddled: bool = False, jotl: bool = False) -> Plan:
-    """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11)."""
-    if field.orders:
-        return _each_order(field, actor_id, move, attack, mode, muddled, jotl)
+    """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11).
+
+    With ``field.orders`` (GH-C11, gloomhaven-5) the turn is planned for every acting order the players may
+    choose and the plans joined (``_joined``); the map's paths and sight are worked out once for all of them.
+    """
     actor = by_id(field.bodies, actor_id)
     reach_attack = attack or MELEE  # GH-C4: no attack, focus as if melee
-    enemies = tuple(sorted((body for body in field.bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
     walker = _Mover(field, actor, mode, jotl)
     reach = _Reach(field, reach_attack)
-    attack_hexes = {enemy.id: tuple(sorted(hex for hex in walker.ends if reach.attacks(hex, enemy.hex)))
-                    for enemy in enemies}
+    attack_hexes = {body.id: tuple(sorted(hex for hex in walker.ends if reach.attacks(hex, body.hex)))
+                    for body in field.bodies if body.team != actor.team}
+    if not field.orders:
+        return _plan(field, field.bodies, actor, walker, reach, attack_hexes, move, attack, muddled, jotl, {})
+    known: dict = {}  # one focus's options under the same ranks are the same in every order
+    plans = [_plan(field, field.ordered(order).bodies, actor, walker, reach, attack_hexes, move, attack, muddled, jotl,
+                   known) for order in _distinct_orders(field, actor, walker, attack_hexes, jotl)]
+    return _joined(field, plans)
+
+
+def _distinct_orders(field: Field, actor: Body, walker: _Mover, attack_hexes: dict, jotl: bool) -> list:
+    """``field.orders`` less those that plan alike: an order matters only where it ranks enemies tied on
+    every step before initiative (negative hexes, movement points, proximity; GH-V1 without proximity),
+    so one order per way of ranking each such tie is planned (the work stays bounded with four tied
+    characters and their summons)."""
+    ties: dict = {}
+    for body in field.bodies:
+        hexes = attack_hexes.get(body.id) if body.team != actor.team else None
+        if hexes:
+            negative, movement = min(walker.cost[hex] for hex in hexes)
+            proximity = field.hexmap.range_between(actor.hex, body.hex)
+            step = (negative, movement) if jotl else (negative, movement, FAR if proximity is None else proximity)
+            ties.setdefault(step, []).append(body.id)
+    groups = [tuple(sorted(ids)) for _step, ids in sorted(ties.items()) if len(ids) > 1]
+    out, seen = [], set()
+    for order in field.orders:
+        place = dict(order)
+        ranking = tuple(tuple(sorted(group, key=lambda figure: place[figure])) for group in groups)
+        if ranking not in seen:
+            seen.add(ranking)
+            out.append(order)
+    return out
+
+
+def _plan(field: Field, bodies: tuple, actor: Body, walker: _Mover, reach: _Reach, attack_hexes: dict, move: int,
+          attack: Attack | None, muddled: bool, jotl: bool, known: dict) -> Plan:
+    """The plan with ``bodies`` ranked in one initiative order (``Body.order``): focus, then options.
+
+    ``known`` remembers each focus's (options, destinations weighed) by the ranks its extra targets are
+    chosen by (none for an attack on one target), for the next order (``monster_turn``)."""
+    enemies = tuple(sorted((body for body in bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
     candidates = []
     for enemy in enemies:
         hexes = attack_hexes[enemy.id]
@@ -194,11 +234,16 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
     foci = tuple(c.figure for c in ranked if key(c) == best_key)
     rank = {c.figure: key(c) for c in reachable}  # GH-C8 (3): extra targets ranked exactly as a focus is
     turn = _Turn(field, walker, actor, enemies, attack, reach, rank, move, muddled)
+    extras = attack is not None and (bool(attack.pattern) or attack.targets > 1)
+    ranks = tuple(sorted(rank.items())) if extras else ()
     options: list = []
     destinations: list = []
     for focus_id in foci:
-        focus = by_id(enemies, focus_id)
-        found, weighed = turn.options(focus, attack_hexes[focus_id])
+        found_weighed = known.get((focus_id, ranks))
+        if found_weighed is None:
+            found_weighed = turn.options(by_id(enemies, focus_id), attack_hexes[focus_id])
+            known[(focus_id, ranks)] = found_weighed
+        found, weighed = found_weighed
         options += found
         destinations += weighed
     return Plan(foci, tuple(candidates), _decided_by(ranked, key, jotl), tuple(options), tuple(destinations))
@@ -208,22 +253,24 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
 TIED = "tied on initiative: the players choose (GH-C11)"
 
 
-def _each_order(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str, muddled: bool,
-                jotl: bool) -> Plan:
-    """GH-C11 (gloomhaven-5): the plan for every acting order the players may choose, joined.
+def _joined(field: Field, plans: list) -> Plan:
+    """GH-C11 (gloomhaven-5): the plans of every acting order the players may choose, joined.
 
     Each order gives its own focus and options; the answer is all of them (the players choose the
     order, and so the focus). The trace keeps each candidate's place in the field's own order, and
     every destination any order weighed.
     """
-    plans = [monster_turn(field.ordered(order), actor_id, move, attack, mode, muddled, jotl) for order in field.orders]
     foci: list = []
     options: list = []
     destinations: list = []
+    seen: set = set()
     for plan in plans:
         foci += [figure for figure in plan.focus if figure not in foci]
-        options += [option for option in plan.options if option not in options]
-        destinations += [considered for considered in plan.destinations if considered not in destinations]
+        for part, items in ((options, plan.options), (destinations, plan.destinations)):
+            for item in items:
+                if item not in seen:  # records hash by their fields
+                    seen.add(item)
+                    part.append(item)
     place = {body.id: body.order for body in field.bodies}
     candidates = tuple(c.but(order=place[c.figure]) for c in plans[0].candidates)
     decided_by = TIED if len(foci) > 1 else plans[0].decided_by
