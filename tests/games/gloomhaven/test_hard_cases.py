@@ -604,3 +604,12 @@ def test_gh_v2_a_jump_lands_on_difficult_for_one_under_jaws_of_the_lion():
     game_map = room(difficult=[[2, 0]])
     assert all(option["attacks"] == [] for option in ask(figures, game_map)["options"])
     assert plays(ask(figures, game_map, rules="jotl")) == {((2, 0), ("A",))}
+
+
+def test_gh_c4_proximity_is_counted_through_obstacles_not_round_them():
+    """GH-C4, GH-C1: proximity is counted in hexes around walls only; an obstacle is no wall (it blocks movement,
+    not sight or counting). Archer (range 4, no move) at (0, 0); an obstacle at (1, 0); A (2, 0) beyond it (two
+    hexes through it, three walking round), B (-3, 0) three away. Both are shot from where it stands (path 0),
+    A is nearer (2 before 3): A is the focus, though B's initiative (10) is better than A's (90)."""
+    result = ask([monster((0, 0), range=4), hero("A", (2, 0), 90), hero("B", (-3, 0), 10)], room(obstacles=[[1, 0]]))
+    assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"]
