@@ -12,7 +12,10 @@ and hazardous hexes count as obstacles unless no other path exists. The focus is
 the cheapest such path; ties go to proximity (counted around walls from where the monster
 stands), then to initiative order (summons just before their summoner, long rests at 99).
 Characters tied on initiative share one place in that order (GH-C11): a tie they leave is the
-players' choice, and every focus it allows is answered. Jaws of the Lion (GH-V1) skips proximity.
+players' choice, and every focus it allows is answered. Where one shared place cannot say it (a
+summon of a tied character acts just before its own summoner, so it ties with the others:
+gloomhaven-5), the field lists every acting order the players may choose and the turn is planned
+for each and joined (``Field.orders``, ``tied_orders``). Jaws of the Lion (GH-V1) skips proximity.
 A monster without an attack focuses as if it had a melee attack. No enemy reachable: no focus.
 
 **Destination (GH-C8).** Among the hexes it can reach this turn, entering no more negative hexes
