@@ -65,7 +65,8 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
     order = next_order()
     deadline = time.monotonic() + rooms.limits.hello_timeout
     # What it costs is counted against its address's opens (``OpenRate``); past them, for the socket or for
-    # the load it would start, only a seat's hello gets in, on that seat's own opens (``seat_past_bound``).
+    # the load it would start, only a seat gets in, on that seat's own opens: one whose token the upgrade
+    # claimed (``claimed_token``; any hello then follows as on any socket), else a seat's hello (``seat_past_bound``).
     # Refused: upgraded first so that a page can show why (an HTTP 429 before the upgrade was measured no
     # cheaper, ~0.6 ms of CPU either way; bench.reconnect), and before the game is loaded.
     payer, first = Payer(rooms.opens, address, f"address {address}"), None

@@ -8,15 +8,18 @@ socket over with the frames it kept. A socket closed before Python starts is rep
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
+import threading
 
 import pytest
 
 from server.snapshots import SNAPSHOT_EVERY
 from tests.browser.conftest import open_page, wait_ready, wait_seq
 from tests.browser.driver import ScriptedGame
-from tests.server_fixture import create_game, seeded_game
+from tests.server_fixture import create_game, free_port, seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -121,3 +124,86 @@ def test_core_an_early_socket_the_server_closes_is_replaced_by_one_of_the_pages_
     assert sockets.sent[1][0]["type"] == "hello" and sockets.sent[1][0]["since"] == 0
     assert page.text_content("#hash").startswith("hash ✓")
     assert page.problems == [], "\n".join(page.problems)
+
+
+class StrippingProxy:
+    """A TCP proxy in front of the server that drops ``Sec-WebSocket-Protocol`` from the server's answers to
+    WebSocket upgrades, as some proxies do: Chromium then fails every handshake that offered a subprotocol."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.listening = port, free_port()
+        self.loop = asyncio.new_event_loop()
+        self.writers: set = set()  # every connection's two ends, closed at stop
+        self.started = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.started.wait(10)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", self.listening))
+        self.started.set()
+        self.loop.run_forever()
+        server.close()
+        for writer in self.writers:
+            writer.close()
+        with contextlib.suppress(Exception):
+            self.loop.run_until_complete(server.wait_closed())
+            self.loop.run_until_complete(asyncio.sleep(0.05))  # the transports' closes run
+        for task in asyncio.all_tasks(self.loop):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            self.loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(self.loop), return_exceptions=True))
+        self.loop.close()
+
+    async def _handle(self, client_reader, client_writer) -> None:
+        self.writers.add(client_writer)
+        server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writers.add(server_writer)
+        request = await client_reader.readuntil(b"\r\n\r\n")
+        server_writer.write(request)
+        upgrade = b"upgrade: websocket" in request.lower()
+        await asyncio.gather(self._pipe(client_reader, server_writer), self._pipe(server_reader, client_writer, upgrade))
+
+    @staticmethod
+    async def _pipe(reader, writer, strip: bool = False) -> None:
+        try:
+            if strip:
+                head = await reader.readuntil(b"\r\n\r\n")
+                writer.write(b"\r\n".join(line for line in head.split(b"\r\n")
+                                            if not line.lower().startswith(b"sec-websocket-protocol:")))
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def test_core_a_seat_page_behind_a_proxy_that_drops_the_subprotocol_connects_without_its_claim(server, new_context):
+    """Behind a proxy that drops the server's ``Sec-WebSocket-Protocol``, Chromium fails each handshake that
+    offered the seat's claim; the page's next try offers none (``Connection.protocols``), and the seat plays,
+    its token said in the hello alone, as before the claim existed."""
+    created = create_game(server.base_url)
+    proxy = StrippingProxy(server.port)
+    try:
+        context = new_context()
+        context.add_init_script(KEEP_SOCKETS)
+        link = created["seats"]["red"]["link"]
+        page = open_page(context, f"http://127.0.0.1:{proxy.listening}{link}")
+        wait_seq(page, 1)
+        assert page.text_content("#hash").startswith("hash ✓")
+        sockets = offered(page)
+        claim = ["chronicle", "chronicle.seat." + created["seats"]["red"]["token"]]
+        assert sockets[0] == (claim, "") and sockets[-1] == ([], ""), sockets  # failed with it, then in without
+        assert page.text_content("#connection") == "open"
+        # The failed handshakes are the only problems the page saw.
+        assert all("Sec-WebSocket-Protocol" in problem for problem in page.problems), "\n".join(page.problems)
+        context.close()  # its sockets closed before the proxy's
+    finally:
+        proxy.stop()

@@ -74,16 +74,19 @@ async def refused_at_once(socket, first: dict | None = None) -> dict:
 
 def test_a_claim_of_no_seat_past_the_bound_is_refused_at_once_without_a_frame_waited_for(claim_server):
     """A forged token, a seat token of another game, an empty claim: each refused too-many-opens before the
-    socket says anything (no place among the waiting sockets is taken), and nothing is loaded."""
+    socket says anything (no place among the waiting sockets is taken), and the game it named, not in memory,
+    is not loaded. The address's opens are spent again before each (they refill half a token a second)."""
     server = claim_server
-    game, other = (create_game(server.base_url, "mecha/sample") for _ in range(2))
+    spent, game, other = (create_game(server.base_url, "mecha/sample") for _ in range(3))
     source = "127.0.1.1"
 
     async def main():
-        await spend_opens(server, game["game"], source)
+        await spend_opens(server, spent["game"], source)
         loads = counted(server, "chronicle_games_loaded_total")
         for token in (secrets.token_urlsafe(32), other["seats"]["red"]["token"]):
+            await spend_opens(server, spent["game"], source)
             await refused_at_once(await connect(server, game["game"], source, token))
+        await spend_opens(server, spent["game"], source)
         empty = await websockets.connect(f"{server.ws_url}/ws/{game['game']}", local_addr=(source, 0),
                                          subprotocols=[SUBPROTOCOL, SEAT_CLAIM])  # "chronicle.seat." and nothing
         # An empty claim is no claim: the socket waits for its hello as before, and a spectator's is refused.
@@ -93,24 +96,30 @@ def test_a_claim_of_no_seat_past_the_bound_is_refused_at_once_without_a_frame_wa
     run(main())
 
 
-def test_a_seat_claimed_at_the_upgrade_gets_in_whatever_its_address_opens_after_it(claim_server):
-    """Past its address's opens, the seat's claiming socket is opened, then 3 x PAST_BOUND_WAITING silent
-    sockets from the same address (each evicting one waiting socket at random); the seat's hello, sent last,
-    is welcomed, and the server answered the ``chronicle`` subprotocol. Without the claim, it would have
-    waited among them: kept with a chance of (63/64) ** 192, under 1 %."""
+def test_a_seat_claimed_at_the_upgrade_takes_no_place_among_its_address_s_waiting_sockets(claim_server):
+    """Past its address's opens, the seat's claiming socket is opened, then PAST_BOUND_WAITING silent
+    sockets from the same address: none of them is evicted (the claim took no place among them: without it,
+    the 64th would have evicted one, told too-many-opens), and 2 x PAST_BOUND_WAITING more (each evicting one
+    of the waiting at random) do not reach the seat, whose hello, sent last, is welcomed; the server answered
+    the ``chronicle`` subprotocol."""
     server = claim_server
     game = create_game(server.base_url, "mecha/sample")
     source = "127.0.1.2"
     token = game["seats"]["blue"]["token"]
 
+    async def silent(count: int) -> list:
+        return [await connect(server, game["game"], source, offer=False) for _ in range(count)]
+
     async def main():
         await spend_opens(server, game["game"], source)
         seat = await connect(server, game["game"], source, token)
         assert seat.subprotocol == SUBPROTOCOL
-        flood = []
-        for _ in range(3 * PAST_BOUND_WAITING):
-            with contextlib.suppress(websockets.InvalidHandshake, OSError):
-                flood.append(await connect(server, game["game"], source, offer=False))
+        flood = await silent(PAST_BOUND_WAITING)
+        await asyncio.sleep(0.2)  # any eviction said by now
+        for socket in flood:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(socket.recv(), 0.01)
+        flood += await silent(2 * PAST_BOUND_WAITING)
         first = await answer_to_hello(seat, token)
         assert first["type"] == "welcome" and first["seat"] == "blue", first
         await asyncio.gather(*(socket.close() for socket in [*flood, seat]))
@@ -118,24 +127,30 @@ def test_a_seat_claimed_at_the_upgrade_gets_in_whatever_its_address_opens_after_
     run(main())
 
 
-def test_a_claiming_seat_spends_its_own_opens_and_is_refused_past_them(claim_server):
-    """Past its address's opens, a seat's claims each spend one of the seat's own (a tenth: 3), then are
-    refused too-many-opens naming the seat, still before any frame."""
+def test_a_claiming_seat_spends_its_own_opens_and_is_refused_past_them_before_any_frame(claim_server):
+    """Past its address's opens (spent again before each try), a seat's claims each spend one of the seat's
+    own (a tenth: 3) and wait for its hello, which is welcomed; then a claim is refused too-many-opens naming
+    the seat, unasked, before the socket said anything."""
     server = claim_server
     game = create_game(server.base_url, "mecha/sample")
     source = "127.0.1.3"
     token = game["seats"]["red"]["token"]
 
     async def main():
-        await spend_opens(server, game["game"], source)
         for seated in range(OPENS // SEAT_OPENS_SHARE + 3):
+            await spend_opens(server, game["game"], source)
             socket = await connect(server, game["game"], source, token)
-            first = await answer_to_hello(socket, token)  # a refused claim is closed before its hello
-            await socket.close()
-            if first["type"] != "welcome":
-                assert first["code"] == "too-many-opens", first
-                assert f"seat red of game {game['game']} opened more" in first["message"], first
-                return seated
+            try:
+                first = json.loads(await asyncio.wait_for(socket.recv(), 0.5))  # said unasked: refused
+            except TimeoutError:  # let in: waiting for its hello
+                first = await answer_to_hello(socket, token)
+                assert first["type"] == "welcome", first
+                await socket.close()
+                continue
+            assert first["code"] == "too-many-opens", first
+            assert f"seat red of game {game['game']} opened more" in first["message"], first
+            await refused_at_once(socket, first)
+            return seated
         raise AssertionError("the seat's own opens never ran out")
 
     assert OPENS // SEAT_OPENS_SHARE <= run(main()) <= OPENS // SEAT_OPENS_SHARE + 1
