@@ -10,7 +10,8 @@ durable referee must: decode the client's JSON text with msgspec, append two row
 envelopes a move, ~300 bytes each) to a SQLite file with ``synchronous=FULL`` in WAL mode, the
 appends of one turn of the loop in one ``BEGIN IMMEDIATE … COMMIT`` on the loop's thread (the group
 commit ``server/store/sqlite.py`` makes while writes are quick), then send one ~90-byte text (Chronicle's frame size, docs/performance.md) to
-every socket of the game with Starlette's ``send_text``. No rules, no hash, no checks, no guards.
+every socket of the game, its frame bytes built once and written at once through the
+``chronicle.frame`` extension as ``server/connection.py`` does (else Starlette's ``send_text``). No rules, no hash, no checks, no guards.
 ``--store none`` drops the commit too: what uvicorn, Starlette and the sockets alone cost.
 
 Its clients are shaped like ``bench.load``'s (G games × 2 seats + S spectators, the seat on turn
@@ -53,6 +54,8 @@ def floor_app(db_path: str | None):
     """The Starlette app: one route, ``/ws/{game}``; each text frame decoded, committed, echoed to the game."""
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
+
+    from server.wsprotocol import EXTENSION
 
     db = None
     if db_path is not None:
@@ -104,8 +107,10 @@ def floor_app(db_path: str | None):
                 decoder.decode(message["text"])
                 if db is not None:
                     await append(game)
-                for client in clients:
-                    await client.send_text(REPLY)
+                for client in clients:  # the frame's bytes written at once where they can be, as Chronicle's are
+                    writer = client.scope["extensions"].get(EXTENSION)
+                    if writer is None or not writer.write(REPLY):
+                        await client.send_text(REPLY)
         finally:
             clients.remove(websocket)
 
