@@ -250,6 +250,18 @@ class ArkhamView(View):
             return t(key, seat=seat_name(offer.seat))
         return kind
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        kind = command.TYPE
+        if kind == "Move":
+            return t("play.move_to", place=self.area(command.to))
+        if kind == "Place":
+            return t("arkham.place_in", area=self.area(command.area))
+        if kind == "Return":
+            return t("arkham.return_at", area=self.area(command.location))
+        if kind == "AnswerTrade" and (state is None or state.offer is None):
+            return None
+        return self._label(state, command)
+
     def items(self, names: object) -> str:
         return ", ".join(local_name("arkham", item, item) for item in names) or "—"
 

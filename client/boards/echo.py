@@ -164,6 +164,12 @@ class EchoView(View):
             return t("echo.trade", item=self.name(command.item), to=seat_name(command.to))
         return command.TYPE
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        if isinstance(command, Move):
+            return t("play.move_to", place=self.name(command.to))
+        words = self.label(state, seat, command)
+        return None if words == command.TYPE else words
+
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:

@@ -100,6 +100,11 @@ class MechaView(View):
         """A click on a Location sends ``Move`` to it (the rules decide); the label names the Location."""
         return "Move", {"to": place}, t("play.move_to", place=_where(place))
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        if command.TYPE == "Move":
+            return t("mecha.stay") if command.to is None else t("play.move_to", place=_where(command.to))
+        return t("mecha.pass") if command.TYPE == "Pass" else None
+
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
