@@ -22,7 +22,7 @@ def texts(language: str) -> dict:
     return {key: " | ".join(value.values()) if isinstance(value, dict) else value for key, value in data.items()}
 
 
-@pytest.mark.parametrize("language, pattern", [("en", r"\bclick"), ("fr", r"cliqu|\bclic\b"), ("ru", r"щёлк|щелк|клик")])
+@pytest.mark.parametrize("language, pattern", [("en", r"\bclick"), ("fr", r"cliqu|\bclic\b"), ("ru", r"щёлк|щелк|щелч|клик")])
 def test_no_text_tells_a_phones_reader_to_click(language, pattern):
     """A phone is tapped, a desktop clicked: the prompts say "choose" ("choisissez", "выберите")."""
     found = {key: text for key, text in texts(language).items() if re.search(pattern, text, re.IGNORECASE)}
@@ -54,3 +54,19 @@ def test_sk_c3_ru_a_figure_that_screens_a_line_is_named_in_the_accusative():
     local = json.loads((CATALOGUES / "names" / "skirmish.ru.json").read_text(encoding="utf-8")).get(item.name, item.name)
     assert say("ru", part) == f"фигурку «{local}» на C3"
     assert say("ru", part).join(("проходит через ", "")) == f"проходит через фигурку «{local}» на C3"
+
+
+def test_fr_a_round_is_a_manche_in_the_games_that_say_so():
+    """French said "manche" and "round" for the same round of mecha, arkham, echo and skirmish (the
+    skirmish panel "Manche 1 / 6" beside "quand les rounds sont épuisés"); gloomhaven keeps "round"."""
+    found = {key: text for key, text in texts("fr").items()
+             if "gloomhaven" not in key and not key.startswith(("gh.", "ask.gh")) and re.search(r"(?<!{)\brounds?\b(?!})", text)}
+    assert found == {}
+
+
+@pytest.mark.parametrize("language", ["fr", "ru"])
+def test_an_event_is_numbered_not_a_seq_in_french_and_russian(language):
+    """"Спор: seq 3", "Litige : seq 3": the protocol's word on the dispute panel; an event has a number
+    ("№ 3", "n° 3") as the hash badge and the undo box already said. A ``?seq=`` in a URL stays."""
+    found = {key: text for key, text in texts(language).items() if re.search(r"(?<![?{])\bseq\b(?!=)", text)}
+    assert found == {}

@@ -100,6 +100,16 @@ def wrap(text: str, width: int) -> list:
     return lines
 
 
+def wrap_lines(text: str, width: int, count: int) -> list:
+    """At most ``count`` lines of ``wrap``; a name that needs more ends its last line with "…" (it was
+    cut without a sign: arkham's "Lost in Time and" on a phone; the whole name is in the tooltip)."""
+    lines = wrap(text, width)
+    if len(lines) > count:
+        lines = lines[:count]
+        lines[-1] += "…"
+    return lines
+
+
 def polygon_points(x: float, y: float, radius: float, corners: tuple) -> str:
     """An SVG ``points`` value: unit ``corners`` scaled by ``radius`` around (x, y), to 0.1."""
     return " ".join([f"{round(x + dx * radius, 1)},{round(y + dy * radius, 1)}" for dx, dy in corners])

@@ -43,6 +43,16 @@ def test_every_place_of_the_five_boards_is_a_finger_wide_on_a_phone(server, brow
                 assert page.locator("svg.board").bounding_box()["width"] <= 375
                 page.tap("button[data-zoom='zoom-reset']")
                 assert page.get_attribute("#board", "class") == "board-box tap-scaled"
+            if scenario == "arkham/crossing":
+                # Check: a name longer than its shape's lines ends in "…" ("Perdu dans le Temps et" was cut
+                # without a sign); every other name is drawn whole (its tooltip starts with it; an Other World's two
+                # areas are numbered 1 and 2).
+                labels = page.eval_on_selector_all("svg.arkham g.area", """gs => gs.map(g => [
+                    [...g.querySelectorAll('text.area-name')].map(t => t.textContent).join(' '),
+                    g.querySelector('title').textContent])""")
+                cut = [(shown, title) for shown, title in labels if shown and not shown.isdigit() and not shown.endswith("…")
+                       and not (title == shown or title.startswith(shown + " (") or title.startswith(shown + " ·"))]
+                assert cut == [], cut
             assert page.problems == [], scenario
             page.close()
     finally:
