@@ -70,3 +70,11 @@ def test_an_event_is_numbered_not_a_seq_in_french_and_russian(language):
     ("№ 3", "n° 3") as the hash badge and the undo box already said. A ``?seq=`` in a URL stays."""
     found = {key: text for key, text in texts(language).items() if re.search(r"(?<![?{])\bseq\b(?!=)", text)}
     assert found == {}
+
+
+def test_fr_gh_a_round_is_a_round_and_a_turn_a_tour():
+    """Gloomhaven's French said "Tour 1 sur 8" for a round and "à son tour" for a figure's turn (the
+    French edition: "round" and "tour"); its refusals already said "round"."""
+    found = {key: text for key, text in texts("fr").items()
+             if key.startswith("gh.") and re.search(r"\b[Tt]our \{round\}", text) or key == "gh.col_round" and "tour" in text}
+    assert found == {}
