@@ -273,7 +273,9 @@ class DisputePanel:
         field.value = " ".join(str(value) for value in values)
         play = el("button", t("dispute.whatif_dice_play"), "whatif-play", (("type", "button"), ("id", "whatif-dice-play")))
         listen(play, "click", lambda e: self.play_dice(field.value))
-        add(dice, field, play, el("p", t(source, n=len(values)), "muted", (("id", "whatif-dice-source"),)))
+        # A command that drew nothing (a plain move) said "0 stand-in values, edit them freely": say so.
+        said = t(source, n=len(values)) if values else t("tableux.whatif_no_dice")
+        add(dice, field, play, el("p", said, "muted", (("id", "whatif-dice-source"),)))
         add(box, dice)
         return self.other_part(box, game, before, head)
 

@@ -270,3 +270,21 @@ def test_mv_6c_the_audit_of_a_tampered_game_names_the_seq_and_clause_where_it_di
     assert f'"value":{raw["data"]["value"]}' in page.text_content("#audit-result code.logged")
     assert f'"value":{drawn_at.event.value}' in page.text_content("#audit-result code.produced")
     assert page.problems == []
+
+
+def test_ec_2_a_move_that_drew_no_dice_says_so_not_zero_stand_in_values(server, new_context):
+    """EC-2: an investigator's step draws nothing; the dice field said "0 stand-in values, edit them
+    freely" (found playing echo on a phone, in Russian). It says the command drew no dice."""
+    created = seeded_game(server, "echo/first-case", SEED)
+    with ScriptedGame(server.ws_url, created) as script:
+        seat = script.current_seat()
+        move = next(c for c in script.legal_moves(seat) if c.TYPE == "Move")
+        data = move.to_data()
+        data.pop("type")
+        assert script.send(seat, "Move", data)["type"] == "ack"
+    game = events.games.load("echo")
+    moved = next(e for e in (Envelope.from_dict(game, item) for item in public_log(server, created["game"]))
+                 if e.type == "InvestigatorMoved")
+    page = open_page(new_context(locale="ru-RU"), f"{server.base_url}/replay/{created['game']}?seq={moved.seq}")
+    assert page.text_content("#whatif-dice-source").replace("\u2063", "").startswith("Эта команда не бросала кубиков")
+    assert page.problems == []
