@@ -421,7 +421,10 @@ class PlayPage:
 
     def draw_actions(self, state: object, current: object) -> None:
         box = clear(byid("actions"))
-        if self.seat is None:
+        if self.seat is None:  # a spectator reads whose turn it is above the board too, and has no buttons
+            turn = [] if self.game.is_over(state) else self.game.turn(state)
+            waited = t("play.waiting", seat=", ".join([seat_name(seat) for seat in turn])) if turn else None
+            self.show_turn(waited, "watching")
             return
         mine = self.seat in self.game.turn(state)  # simultaneous turns (secret picks) have several seats
         if self.game.is_over(state):
@@ -452,7 +455,8 @@ class PlayPage:
 
     def show_turn(self, text: object, turn: str) -> None:
         """``#turn`` in the bar above the board, where a phone shows it without scrolling: "Your turn", or
-        whom the game waits for (the prompt's words); nothing once the game is over."""
+        whom the game waits for (the prompt's words; a spectator's: the seats to play); nothing once the
+        game is over."""
         node = byid("turn")
         if node is None:
             who = byid("who")

@@ -24,6 +24,7 @@ def test_mv_1_click_on_a_highlighted_destination_moves_the_mecha_on_every_page(s
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     assert red.text_content("#who") == "You play red"
     assert watcher.text_content("#who") == "Spectating"
+    assert watcher.text_content("#turn") == "Waiting for red…" and watcher.get_attribute("#turn", "data-turn") == "watching"
     assert red.text_content("#hash") == watcher.text_content("#hash") == "hash ✓ seq 1"
 
     # Check the highlighted Locations are exactly the game's own legal destinations (MV-2: the
