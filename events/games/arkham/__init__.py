@@ -18,9 +18,16 @@ GAME_2 = GAME_1.revised(
     decide=rules.decide_2,
 )
 #: arkham-3 (issue 15): what changed, as the pages show it to the players of an arkham-2 game.
-GAME = GAME_2.revised(
-    rules.RULES_VERSION,
+GAME_3 = GAME_2.revised(
+    "arkham-3",
     notes=(("AH-C4", "a failed Evade that takes Stamina to 0 knocks the investigator out at once: no combat, "
                      "no Horror check"),),
+    decide=rules.decide_3,
+)
+#: arkham-4 (the rules audit): what changed, as the pages show it to the players of an arkham-3 game.
+GAME = GAME_3.revised(
+    rules.RULES_VERSION,
+    notes=(("AH-7", "a Move to an area without a chosen path goes round monsters when a way round fits in the "
+                    "points left, instead of stopping at the first monster on the cheapest way"),),
     decide=rules.decide,
 )

@@ -67,13 +67,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "arkham-3"
+RULES_VERSION = "arkham-4"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
 GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are played", keys="reject.arkham")
 # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4).
 # arkham-3: a failed Evade that takes Stamina to 0 knocks out at once, with no Horror check (AH-C4);
 # Move takes an optional path, recorded as walked (AH-3).
+# arkham-4: a Move without a path walks the cheapest route that meets no monster before its end when
+# one fits in the points left, not a cheaper one that stops at a monster on the way (AH-7, AH-3).
 
 HOSPITAL = boards.HOSPITAL
 ASYLUM = boards.ASYLUM
@@ -109,9 +111,9 @@ def initial_state(event: GameStarted) -> State:
 
 
 class _Flow(Flow):
-    """A Flow (events.game) that also knows the rules edition deciding: 1, 2 or 3 (arkham-1, -2, -3)."""
+    """A Flow (events.game) that also knows the rules edition deciding: 1 to 4 (arkham-1 … arkham-4)."""
 
-    def __init__(self, state: State | None, edition: int = 3) -> None:
+    def __init__(self, state: State | None, edition: int = 4) -> None:
         Flow.__init__(self, state, evolve)
         self.edition = edition
 
@@ -183,9 +185,21 @@ def destinations(state: Any) -> dict:
     """Where the active seat may Move now -> the cheapest route (AH-2, AH-3, AH-7)."""
     if state is None or phase(state) != "move" or state.points <= 0 or undealt(state):
         return {}
-    here = active(state).where
-    reach = boards.routes(state.board, here, halts(state))
-    return {place: path for place, path in reach.items() if len(path) <= state.points}
+    return _within(state.board, active(state).where, halts(state), state.points)
+
+
+def _within(board: Any, here: str, stops: tuple, points: int) -> dict:
+    """Every area a Move without a path can be aimed at within ``points`` -> the route it walks
+    (``boards.walk_route``: one meeting no monster before its end if one fits, else the cheapest)."""
+    clear = boards.clear_routes(board, here, stops)
+    out = {}
+    for place, path in boards.routes(board, here, stops).items():
+        way = clear.get(place)
+        if way is not None and len(way) <= points:
+            out[place] = way
+        elif len(path) <= points:
+            out[place] = path
+    return out
 
 
 def reach(state: State, index: int) -> dict:
@@ -220,9 +234,8 @@ def reach(state: State, index: int) -> dict:
     if index == state.active and state.step == "move" and not state.over:  # its movement is under way
         points = state.points
         out = {here.id: (0, (), state.halt or "AH-2")}
-    for place, path in boards.routes(state.board, here.id, halts(state)).items():
-        if len(path) <= points:
-            out[place] = (len(path), path, "AH-2")
+    for place, path in _within(state.board, here.id, halts(state), points).items():
+        out[place] = (len(path), path, "AH-2")
     return out
 
 
@@ -291,7 +304,13 @@ def _trade_offers(state: State) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-3)."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-4)."""
+    return _decide(state, seat, command, rng, 4)
+
+
+def decide_3(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """arkham-3 as released: a Move without a path walks the cheapest route even when it stops at a
+    monster on the way and a dearer route within the points left would meet none."""
     return _decide(state, seat, command, rng, 3)
 
 
@@ -485,7 +504,10 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
         return _no_points(state)
     if command.path != ():
         return _walk(flow, command)
-    path = boards.route(state.board, inv.where, to, halts(state))
+    if flow.edition > 3:
+        path = boards.walk_route(state.board, inv.where, to, halts(state), state.points)
+    else:
+        path = boards.route(state.board, inv.where, to, halts(state))
     if path is None:
         return refuse("AH-3", "reject.arkham.no_route", "no yellow line route joins {start} to {area}",
                       start=_area(state, inv.where), area=named(target.id, target.name))
