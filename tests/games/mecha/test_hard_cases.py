@@ -124,3 +124,22 @@ def test_mv_c3_out_of_turn_a_card_space_or_the_camp_is_refused_under_its_own_cla
     rejected(act(tab, "blue", model.Move("A")), "MV-4", "card space A")
     rejected(act(tab, "blue", model.Move("camp")), "MV-2", "Camp")
     rejected(act(tab, "blue", model.Move(3)), "MV-C3", "red's turn")
+
+
+def test_mv_c3_out_of_turn_a_location_beyond_range_is_refused_under_mv_3():
+    """MV-3 before MV-C3 (issue 15's order): blue at 1 on the chain 1-…-6 names 5, 4 steps away, on
+    red's turn. Nothing red does can bring it nearer (blue's Mecha and the board stay as they are), so
+    the Range refuses it whoever's turn it is: MV-3, not "not your turn"."""
+    tab = table(scenario(line(6), chain(6), start={"red": 6, "blue": 1}))
+    rejected(act(tab, "blue", model.Move(5)), "MV-3", "Location 5 is 4 steps from Location 1")
+    rejected(act(tab, "blue", model.Move(4)), "MV-C3", "it is red's turn, not blue's")
+
+
+def test_mv_c3_out_of_turn_what_the_other_seat_may_change_waits_for_the_turn():
+    """MV-C3 after what may change: on red's turn blue (at 1) names 3, where red's Mecha stands (MV-1
+    now, but red may leave it first): MV-C3. On another board the only way from 1 to 3 passes the
+    face-down 2 (MV-6 now, but red may reveal 2 first): MV-C3 too."""
+    tab = table(scenario(line(5), chain(5), start={"red": 3, "blue": 1}))
+    rejected(act(tab, "blue", model.Move(3)), "MV-C3", "red's turn")
+    hidden = table(scenario(line(5, down=(2,)), chain(5), start={"red": 5, "blue": 1}))
+    rejected(act(hidden, "blue", model.Move(3)), "MV-C3", "red's turn")
