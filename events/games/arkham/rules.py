@@ -376,10 +376,56 @@ def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
             return _no_area(command.to)
         if target.kind in ("other_world", "special"):
             return _unreachable(target)
+        fixed = _fixed_move_refusal(state, inv, command, target)
+        if fixed is not None:
+            return fixed
     if isinstance(command, (OfferTrade, AnswerTrade)) and state.combat:
         return _no_trading(active(state).name, by_id(state.monsters, state.combat).name)
     return refuse("AH-1", "reject.arkham.turn", "it is {seat}'s movement, not {other_seat}'s", seat=active(state).seat,
                   other_seat=inv.seat)
+
+
+def _fixed_move_refusal(state: State, inv: Any, command: Move, target: Any) -> Rejection | None:
+    """What refuses a waiting investigator's Move whatever happens before its movement begins (the
+    rules audit; issue 15's order): nothing moves it or changes its Speed or the yellow lines before
+    then, so the area where it stands (AH-3), a delay (AH-C7: no movement points), no route (AH-3), a
+    route or chosen path beyond its Speed (AH-2) or a chosen step with no yellow line (AH-3) hold
+    already. Monsters (AH-7) may be gone by then, so they are not asked here."""
+    if command.to == inv.where:
+        return refuse("AH-3", "reject.arkham.already_there", "{name} is already in {area}", name=inv.name,
+                      area=named(target.id, target.name))
+    if inv.delayed:
+        return refuse("AH-C7", "reject.arkham.delayed", "{name} was delayed: it only stands up this phase (no "
+                      "movement points)", name=inv.name)
+    if command.path == ():
+        path = boards.route(state.board, inv.where, command.to)
+        if path is None:
+            return refuse("AH-3", "reject.arkham.no_route", "no yellow line route joins {start} to {area}",
+                          start=_area(state, inv.where), area=named(target.id, target.name))
+        if len(path) > inv.speed:
+            return refuse("AH-2", "reject.arkham.too_far", "{area} is {cost} points away; Speed is {speed}",
+                          area=named(target.id, target.name), cost=len(path), speed=inv.speed)
+        return None
+    path = command.path
+    if len(path) > PATH_LIMIT:
+        return refuse("AH-2", "reject.arkham.path_too_long", "a path of {steps} steps is longer than any Speed (at "
+                      "most {limit})", steps=len(path), limit=PATH_LIMIT)
+    if path[-1] != command.to:
+        return refuse("AH-3", "reject.arkham.path_end", "the path ends in {end}, not in {area}",
+                      end=_area(state, path[-1]), area=_area(state, command.to))
+    near = boards.neighbours(state.board)
+    here = inv.where
+    for number, step in enumerate(path, 1):
+        area = by_id(state.board.areas, step)
+        if area is None:
+            return _no_area(step, number)
+        if step not in near.get(here, ()):
+            return _no_line(state, number, here, area)
+        if number > inv.speed:
+            return refuse("AH-2", "reject.arkham.step_point", STEP_POINT, number=number, start=_area(state, here),
+                          area=named(area.id, area.name), cost=len(path), n=inv.speed, speed=inv.speed)
+        here = step
+    return None
 
 
 def _no_area(area: str, number: int = 0) -> Rejection:

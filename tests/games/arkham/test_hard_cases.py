@@ -229,3 +229,27 @@ def test_ah_c7_placed_from_lost_in_time_among_monsters_it_must_still_face_them()
     assert tab.state.points == 0
     rejected(act(tab, "red", model.Stop()), "AH-7", "Zombie is in Rivertown")
     rejected(act(tab, "red", model.Move("graveyard")), "AH-7", "Zombie is in Rivertown")
+
+
+# --- AH-1 refusal order: what no other seat's movement can change ---------------------------------
+
+
+def test_ah_1_out_of_turn_a_move_beyond_speed_cites_ah_2_not_the_turn():
+    """AH-2 before AH-1 (issue 15's order): on red's movement, blue (Northside, Speed 2) asks for
+    Easttown, 2 away: allowed by the rules, so "not your turn" (AH-1). The Graveyard is 3 away
+    (Downtown or Merchant District, Rivertown, Graveyard): beyond Speed 2 whatever red does, so AH-2.
+    A chosen path with no yellow line (Northside → Rivertown) cites AH-3 at step 1."""
+    tab = table(scenario([inv("red", "graveyard"), inv("blue", "northside", speed=2)]))
+    rejected(act(tab, "blue", model.Move("easttown")), "AH-1", "it is red's movement, not blue's")
+    rejected(act(tab, "blue", model.Move("graveyard")), "AH-2", "Graveyard is 3 points away; Speed is 2")
+    rejected(act(tab, "blue", model.Move("rivertown", ("rivertown",))), "AH-3", "step 1")
+    rejected(act(tab, "blue", model.Move("northside")), "AH-3", "already in Northside")
+
+
+def test_ah_1_out_of_turn_a_delayed_investigator_cites_ah_c7_and_monsters_wait_for_the_turn():
+    """AH-C7 before AH-1: blue is delayed, so its coming movement has no points: any Move now is refused
+    under AH-C7. A Zombie in blue's area is not cited out of turn (red may defeat it first): AH-1."""
+    tab = table(scenario([inv("red", "graveyard"), inv("blue", "northside", delayed=True)]))
+    rejected(act(tab, "blue", model.Move("downtown")), "AH-C7", "delayed")
+    tab = table(scenario([inv("red", "graveyard"), inv("blue", "northside")], [mon("zombie", "northside")]))
+    rejected(act(tab, "blue", model.Move("downtown")), "AH-1", "it is red's movement, not blue's")
