@@ -67,10 +67,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "echo-2"
+RULES_VERSION = "echo-3"
 # echo-2: the round in which a fight ends costs 1 movement point too (EC-15); a failed evasion's EC-8 lasts
 # its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
 # still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
+# echo-3: an investigator that goes to the Dark Side (EC-19) where an enemy stands must still defeat or
+# escape it before its move is over (EC-15, EC-3), as anywhere else; echo-2 ended its turn at once.
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
 #: command of no Movement phase (EC-1).
@@ -298,7 +300,12 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it (echo-2)."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (echo-3)."""
+    return _decide(state, seat, command, rng, 3)
+
+
+def decide_2(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """echo-2 as released: going to the Dark Side ends the turn at once, even with an enemy there."""
     return _decide(state, seat, command, rng, 2)
 
 
@@ -309,7 +316,7 @@ def decide_1(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 
 def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
-    """``decide`` of rules edition 1 (echo-1) or 2 (echo-2): the editions differ only where ``edition`` is read."""
+    """``decide`` of rules edition 1 (echo-1) to 3 (echo-3): the editions differ only where ``edition`` is read."""
     if isinstance(command, Trade):
         outcome = _trade(state, seat, command)
     elif isinstance(command, Exchange):
@@ -356,7 +363,11 @@ def _automatic(state: State, edition: int) -> list:
             return []
         return _next_step(state, edition)
     current = state.investigators[state.turn]
-    if not current.alive or current.seat in state.finished:
+    if not current.alive:
+        return _end_turn(state)
+    if current.seat in state.finished:
+        if edition > 2 and current.location == state.map.dark_side and unescaped(state, current.seat):
+            return []  # EC-19 ended the move, but EC-15: every enemy here is defeated or escaped first
         return _end_turn(state)
     return []
 

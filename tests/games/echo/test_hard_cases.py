@@ -214,3 +214,54 @@ def test_ec_c3_the_last_seat_ending_the_last_round_ends_the_game():
     tab = table(scenario([("red", "red-t", "old-city")], rounds=1, card_data=data))
     events = act(tab, "red", model.EndMove())
     assert types(events) == ["TurnEnded", "GameEnded"] and tab.state.over
+
+
+def dark_side_lurker(game=None):
+    """red in Juffin's office (a Ministry location); an enemy waits on the Dark Side; blue moves next."""
+    data = cards(investigators=(investigator_card("red-t"), investigator_card("blue-t")), enemies=(enemy_card("foe"),))
+    placed = scenario([("red", "red-t", "juffins-office"), ("blue", "blue-t", "old-city")],
+                      [("e1", "foe", "dark-side")], card_data=data)
+    if game is None:
+        return table(placed)
+    from events.log import Table
+
+    return Table.create(game, "g-test", placed, 1)
+
+
+def test_ec_19_an_enemy_on_the_dark_side_must_still_be_defeated_or_escaped():
+    """EC-19, EC-15: red spends 1 point to go from Juffin's office to the Dark Side, which ends its move;
+    an enemy stands there. As anywhere else, "even with no movement points left, the investigator must
+    defeat every enemy in the location or escape all of them" (EC-15, built as: no move ends among
+    enemies not evaded), so red's turn does not end: it must evade or fight. Ending the move is
+    refused (EC-15) and leaving is refused (EC-3). A passed evasion (Stealth 3 − 1: (5, 1)) escapes the
+    enemy, and only then the turn passes to blue. (echo-2 ended red's turn on arrival: fixed in echo-3.)"""
+    tab = dark_side_lurker()
+    events = act(tab, "red", model.Move("dark-side"))
+    assert types(events) == ["InvestigatorMoved"] and tab.state.seats[tab.state.turn] == "red"
+    assert act(tab, "red", model.EndMove()).rule == "EC-15"
+    assert act(tab, "red", model.Move("juffins-office")).rule == "EC-3"
+    events = act(tab, "red", model.Evade("e1"), (5, 1))
+    assert types(events) == ["EvasionRolled", "TurnEnded"] and events[-1].next_seat == "blue"
+
+
+def test_ec_19_a_fight_on_the_dark_side_ends_the_turn_when_it_ends():
+    """EC-19, EC-3, EC-15: on the Dark Side red fights the enemy instead. It strikes first (Attention
+    3 − 1: (6, 1)) but holds no weapon and passes; the enemy's attack (no dice) is blue's to roll (EC-13).
+    After round 1 red slips away (EC-5, Stealth: (6, 1)): the fight is over, and with it red's move
+    (EC-19 had ended it): the turn passes to blue at once."""
+    tab = dark_side_lurker()
+    act(tab, "red", model.Move("dark-side"))
+    act(tab, "red", model.Fight())
+    act(tab, "red", model.CheckOrder("attention"), (6, 1))
+    act(tab, "red", model.Pass())
+    act(tab, "blue", model.RollAttack(), ())
+    events = act(tab, "red", model.Evade("e1"), (6, 1))
+    assert types(events)[-2:] == ["CombatEnded", "TurnEnded"] and events[-1].next_seat == "blue"
+
+
+def test_ec_19_echo_2_still_ends_the_turn_on_arrival():
+    """EC-19: a game under echo-2 keeps the rule it was played under: the turn ends on arrival."""
+    from events.games import load
+
+    tab = dark_side_lurker(load("echo").version("echo-2"))
+    assert types(act(tab, "red", model.Move("dark-side"))) == ["InvestigatorMoved", "TurnEnded"]
