@@ -253,3 +253,16 @@ def test_ah_1_out_of_turn_a_delayed_investigator_cites_ah_c7_and_monsters_wait_f
     rejected(act(tab, "blue", model.Move("downtown")), "AH-C7", "delayed")
     tab = table(scenario([inv("red", "graveyard"), inv("blue", "northside")], [mon("zombie", "northside")]))
     rejected(act(tab, "blue", model.Move("downtown")), "AH-1", "it is red's movement, not blue's")
+
+
+def test_ah_5_back_through_a_gate_onto_clue_tokens_the_investigator_may_take_them():
+    """AH-11, AH-5: back from the Abyss to the Black Cave's gate, where 2 Clue tokens lie: the return
+    gives no movement points (AH-9), so its movement ends there at once, in an area holding tokens:
+    AH-5 lets it take one, several or all (here 2)."""
+    tab = table(scenario([inv("red", "abyss_2"), inv("blue", "northside")], gates=(("black_cave", "abyss"),),
+                         clues={"black_cave": 2}))
+    act(tab, "red", model.Return("black_cave"))
+    rejected(act(tab, "red", model.Move("rivertown")), "AH-9", "came back from an Other World")
+    act(tab, "red", model.Stop())
+    act(tab, "red", model.TakeClues(2))
+    assert investigator(tab, "red").clues == 2 and rules.clues_at(tab.state, "black_cave") == 0

@@ -265,3 +265,14 @@ def test_ec_19_echo_2_still_ends_the_turn_on_arrival():
 
     tab = dark_side_lurker(load("echo").version("echo-2"))
     assert types(act(tab, "red", model.Move("dark-side"))) == ["InvestigatorMoved", "TurnEnded"]
+
+
+def test_ec_2_from_the_dark_side_the_next_round_leaves_by_the_dark_path_for_1_point():
+    """EC-19, EC-2: red went to the Dark Side in round 1 (1 point, its move over). In round 2 it leaves
+    along the Dark Path to Kholomi: a Dark Path step costs 1, like a white arrow (Speed 3: 2 left)."""
+    data = cards(investigators=(investigator_card("red-t"),))
+    tab = table(scenario([("red", "red-t", "juffins-office")], card_data=data))
+    events = act(tab, "red", model.Move("dark-side"))
+    assert types(events) == ["InvestigatorMoved", "TurnEnded", "RoundBegan"]
+    moved = act(tab, "red", model.Move("kholomi"))[0]
+    assert (moved.link, moved.cost, moved.mp) == ("dark", 1, 2)
