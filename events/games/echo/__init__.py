@@ -23,7 +23,11 @@ GAME_2 = GAME_1.revised(
 #: echo-3 (the rules audit): what changed, as the pages show it to the players of an echo-2 game.
 GAME = GAME_2.revised(
     rules.RULES_VERSION,
-    notes=(("EC-19", "an investigator that goes to the Dark Side where an enemy stands must still defeat or escape "
-                     "it before its move is over"),),
+    notes=(
+        ("EC-19", "an investigator that goes to the Dark Side where an enemy stands must still defeat or escape it "
+                  "before its move is over"),
+        ("EC-16", "an enemy that every fighter has escaped makes no group fight: one investigator against one enemy "
+                  "cites EC-3 and EC-13"),
+    ),
     decide=rules.decide,
 )

@@ -72,7 +72,8 @@ RULES_VERSION = "echo-3"
 # its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
 # still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
 # echo-3: an investigator that goes to the Dark Side (EC-19) where an enemy stands must still defeat or
-# escape it before its move is over (EC-15, EC-3), as anywhere else; echo-2 ended its turn at once.
+# escape it before its move is over (EC-15, EC-3), as anywhere else; echo-2 ended its turn at once. An
+# enemy every fighter has escaped makes no group fight (EC-16 only for several investigators or enemies fought).
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
 #: command of no Movement phase (EC-1).
@@ -326,7 +327,7 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
     elif state.combat is not None:
         outcome = _in_combat(state, seat, command, rng, edition)
     else:
-        outcome = _moving(state, seat, command, rng)
+        outcome = _moving(state, seat, command, rng, edition)
     if isinstance(outcome, Rejection):
         return outcome
     flow = Flow(state, evolve)
@@ -426,7 +427,7 @@ def _end_turn(state: State) -> list:
 # --- moving (no fight under way) -------------------------------------------------------------------
 
 
-def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
+def _moving(state: State, seat: str, command: Any, rng: Any, edition: int = 3) -> list | Rejection:
     """A command outside any fight. Its rules are checked first, for any seat; only a command that no
     rule forbids is refused for being out of turn (EC-C3), so a seat learns why it could never do it."""
     current = current_seat(state)
@@ -482,8 +483,8 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
         rolled = _evasion(state, inv, command.enemy, rng, "EC-4")
         if rolled.success:
             return [rolled]
-        return [rolled, _begin_combat(state, seat, (seat,), "EC-4")]
-    return [_begin_combat(state, seat, (), "EC-3")]
+        return [rolled, _begin_combat(state, seat, (seat,), "EC-4", edition)]
+    return [_begin_combat(state, seat, (), "EC-3", edition)]
 
 
 def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
@@ -523,7 +524,7 @@ def _evasion(state: State, inv: Any, eid: str, rng: Any, rule: str) -> EvasionRo
     return EvasionRolled(inv.seat, eid, inv.stealth, penalty, dice, passed(dice), rule)
 
 
-def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBegan:
+def _begin_combat(state: State, seat: str, forced: tuple, rule: str, edition: int = 3) -> CombatBegan:
     """EC-16: every investigator here that has not escaped all enemies here fights, in seat order from ``seat``."""
     here = investigator(state, seat).location
     present = tuple(item.id for item in enemies_at(state, here))
@@ -534,7 +535,11 @@ def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBe
         other = investigator(state, name)
         if other.alive and other.location == here and not all(eid in other.escaped for eid in present):
             fighters.append(name)
-    if rule == "EC-3" and (len(fighters) > 1 or len(present) > 1):
+    # EC-16 for a group: several investigators, or several enemies fought (echo-3: an enemy every fighter
+    # has escaped fights nobody, so it makes no group; echo-2 counted every enemy present)
+    fought = present if edition < 3 else tuple(
+        eid for eid in present if any(eid not in investigator(state, name).escaped for name in fighters))
+    if rule == "EC-3" and (len(fighters) > 1 or len(fought) > 1):
         rule = "EC-16"
     return CombatBegan(here, tuple(fighters), present, forced, rule)
 
@@ -755,7 +760,12 @@ def _attack(state: State, roller: str, seat: str, eid: str, rng: Any, edition: i
     sanity = inv.sanity - hits(blue)
     health = inv.health - hits(red)
     # EC-16 Reading: in a group fight each enemy that strikes strikes each investigator of the fight once
-    group = len(state.combat.seats) > 1 or len(combat_enemies(state)) > 1
+    # (a group: several investigators, or several enemies fought; echo-3 leaves out the enemies escaped)
+    if edition < 3:
+        group = len(state.combat.seats) > 1 or len(combat_enemies(state)) > 1
+    else:
+        fought = {eid for name in state.combat.seats for eid in targets(state, name)}
+        group = len(state.combat.seats) > 1 or len(fought) > 1
     events: list = [EnemyAttacked(roller, seat, eid, blue, red, hits(blue), hits(red), sanity, health,
                                   "EC-16" if group and edition > 1 else "EC-13")]
     if card.fixed_sanity or card.fixed_health:

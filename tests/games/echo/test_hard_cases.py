@@ -276,3 +276,41 @@ def test_ec_2_from_the_dark_side_the_next_round_leaves_by_the_dark_path_for_1_po
     assert types(events) == ["InvestigatorMoved", "TurnEnded", "RoundBegan"]
     moved = act(tab, "red", model.Move("kholomi"))[0]
     assert (moved.link, moved.cost, moved.mp) == ("dark", 1, 2)
+
+
+def evaded_one_of_two(game=None):
+    """red alone with e1 and e2 in the Old City; it evades e1 ((5, 1)) and fights e2, then fails the
+    strike-order check ((1, 1)): e2 strikes first with its red die."""
+    foe_card = enemy_card("biter", attack={"blue": 0, "red": 1})
+    data = cards(investigators=(investigator_card("red-t"),), enemies=(foe_card,))
+    placed = scenario([("red", "red-t", "old-city")], [("e1", "biter", "old-city"), ("e2", "biter", "old-city")],
+                      card_data=data)
+    if game is None:
+        tab = table(placed)
+    else:
+        from events.log import Table
+
+        tab = Table.create(game, "g-test", placed, 1)
+    act(tab, "red", model.Evade("e1"), (5, 1))
+    began = act(tab, "red", model.Fight())[0]
+    act(tab, "red", model.CheckOrder("attention"), (1, 1))
+    attacked = of(act(tab, "red", model.RollAttack(), (2,)), model.EnemyAttacked)
+    return began, attacked
+
+
+def test_ec_16_an_enemy_every_fighter_escaped_makes_no_group_fight():
+    """EC-3, EC-13, EC-16: red evaded e1, so e1 fights nobody (it only blocks the investigators that did
+    not escape it); the fight is red against e2 alone, one investigator and one enemy: it begins under
+    EC-3 and e2's attack cites EC-13, not the group rule. (echo-2 cited EC-16 for both, counting every
+    enemy present: fixed in echo-3.) e2 alone strikes, once (the queue held one attack)."""
+    began, attacked = evaded_one_of_two()
+    assert began == model.CombatBegan("old-city", ("red",), ("e1", "e2"), (), "EC-3")
+    assert [(event.enemy, event.rule) for event in attacked] == [("e2", "EC-13")]
+
+
+def test_ec_16_echo_2_still_cites_the_group_rule_there():
+    """EC-16: a game under echo-2 keeps the citations it was played with."""
+    from events.games import load
+
+    began, attacked = evaded_one_of_two(load("echo").version("echo-2"))
+    assert began.rule == "EC-16" and [event.rule for event in attacked] == ["EC-16"]
