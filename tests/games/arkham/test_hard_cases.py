@@ -266,3 +266,54 @@ def test_ah_5_back_through_a_gate_onto_clue_tokens_the_investigator_may_take_the
     act(tab, "red", model.Stop())
     act(tab, "red", model.TakeClues(2))
     assert investigator(tab, "red").clues == 2 and rules.clues_at(tab.state, "black_cave") == 0
+
+
+def _brute_walks(near: dict, start: str, monsters: set, points: int) -> dict:
+    """Every area a walk of at most ``points`` lines reaches from ``start`` without leaving an area with
+    monsters on the way (AH-7) -> the length of the shortest such walk: all walks enumerated."""
+    best: dict = {}
+    frontier = [(start, 0)]
+    while frontier:
+        following = []
+        for here, length in frontier:
+            if length and here in monsters:
+                continue  # the walk stops here: leaving means facing them
+            if length == points:
+                continue
+            for step in near[here]:
+                if step not in best or best[step] > length + 1:
+                    best[step] = length + 1
+                following.append((step, length + 1))
+        frontier = following
+    best.pop(start, None)
+    return best
+
+
+def test_ah_7_a_move_arrives_wherever_some_monster_free_walk_within_speed_does_against_a_brute_search():
+    """AH-7, AH-2, AH-3 (arkham-4): on the real board with monsters in 1 to 3 random Street areas, a
+    Move to every area that a brute search of all walks within Speed reaches without passing a monster
+    arrives there by a walk of that shortest length; a Move to an area within Speed that only walks
+    past a monster reach stops in a monster's area. 60 positions, Speed 1 to 5, area by area."""
+    import random
+
+    from events.games.arkham import board as boards
+    from events.rng import LoadedRng
+
+    chooser = random.Random(15)
+    streets = ["northside", "downtown", "easttown", "rivertown", "french_hill", "southside", "uptown",
+               "miskatonic_u", "merchant_district"]
+    for _ in range(60):
+        start = chooser.choice(streets)
+        speed = chooser.randint(1, 5)
+        lairs = set(chooser.sample([s for s in streets if s != start], chooser.randint(1, 3)))
+        tab = table(scenario([inv("red", start, speed=speed)],
+                             [mon(f"m{i}", area) for i, area in enumerate(sorted(lairs))]))
+        near = boards.neighbours(tab.state.board)
+        clear = _brute_walks(near, start, lairs, speed)
+        for area in sorted(rules.destinations(tab.state)):
+            moved = GAME.decide(tab.state, "red", model.Move(area), LoadedRng(()))[0]
+            if area in clear:
+                assert moved.to == area and len(moved.path) == clear[area], (start, speed, lairs, area, moved)
+            else:
+                assert moved.to in lairs and moved.to != area, (start, speed, lairs, area, moved)
+        assert set(rules.destinations(tab.state)) >= set(clear)
