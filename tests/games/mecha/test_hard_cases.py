@@ -143,3 +143,55 @@ def test_mv_c3_out_of_turn_what_the_other_seat_may_change_waits_for_the_turn():
     rejected(act(tab, "blue", model.Move(3)), "MV-C3", "red's turn")
     hidden = table(scenario(line(5, down=(2,)), chain(5), start={"red": 5, "blue": 1}))
     rejected(act(hidden, "blue", model.Move(3)), "MV-C3", "red's turn")
+
+
+def _shortest_legal(links: list, camp: tuple, start, face_down: set, limit: int) -> dict:
+    """Every Location -> the fewest steps of a route from ``start`` (None: the Camp, whose first steps are
+    ``camp``) that never leaves a face-down Location (MV-6), never enters the Camp (MV-2), at most
+    ``limit`` steps: every walk enumerated, no search shortcut."""
+    near: dict = {}
+    for a, b in links:
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    best: dict = {}
+
+    def walk(here, steps: int, seen: tuple) -> None:
+        if steps == limit:
+            return
+        options = camp if here is None else sorted(near.get(here, ()))
+        for step in options:
+            if step in seen:
+                continue
+            if step not in best or best[step] > steps + 1:
+                best[step] = steps + 1
+            if step not in face_down:
+                walk(step, steps + 1, seen + (step,))
+
+    walk(start, 0, (start,))
+    best.pop(start, None)
+    return best
+
+
+def test_mv_3_destinations_match_a_brute_search_of_every_route_on_random_boards():
+    """MV-1…MV-6 against a brute search: on 80 random boards of 8 Locations (random links, some face down,
+    other Mechas on some), with Ranges 1–3, 2–3 and 1–4, a Location is a destination exactly when it is
+    empty, not where the Mecha stands, and its shortest legal route (every walk enumerated) is within
+    Range; the route the engine records has that length."""
+    import random
+
+    chooser = random.Random(6)
+    for _ in range(80):
+        numbers = list(range(1, 9))
+        links = sorted({tuple(sorted(chooser.sample(numbers, 2))) for _ in range(chooser.randint(7, 14))})
+        low, high = chooser.choice(((1, 3), (2, 3), (1, 4)))
+        others = chooser.sample(numbers, 2)
+        start = chooser.choice([None] + [n for n in numbers if n not in others])
+        # Mechas stand on face-up Locations only (MV-6): the face-down ones are among the rest
+        down = set(chooser.sample([n for n in numbers if n not in others and n != start], chooser.randint(0, 3)))
+        locations = [loc(n, up=n not in down) for n in numbers]
+        tab = table(scenario(locations, links, seats=("red", "blue", "green"), ranges={"red": (low, high)},
+                             start={"blue": others[0], "green": others[1], **({} if start is None else {"red": start})}))
+        legal = _shortest_legal(links, (1, 2, 3), start, down, high)
+        expected = {n: d for n, d in legal.items() if low <= d <= high and n not in others}
+        found = destinations(tab.state, 0)
+        assert {n: len(path) for n, path in found.items()} == expected, (links, down, start, others, low, high)
