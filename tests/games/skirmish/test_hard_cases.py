@@ -263,3 +263,103 @@ def test_sk_c5_a_move_into_a_pit_out_of_turn_cites_the_pit_first():
     rows = ["+-+-+-+", "|. O .|", "+-+-+-+"]
     tab = table(scenario(rows, [fig("a", "red", "A1"), fig("b", "blue", "C1")]))
     assert said(act(tab, "blue", model.Move("b", (1, 0))))[0] == "SK-5"
+
+
+# --- SK-1…SK-6, SK-C2 against an independent model ------------------------------------------------------
+
+
+def _random_room(chooser, width: int, height: int) -> list:
+    """An ASCII room (docs/skirmish-format.md) with random walls, doors and squares."""
+    rows = ["+" + "-+" * width]
+    for y in range(height):
+        line = "|"
+        for x in range(width):
+            line += chooser.choice("....=~O")
+            line += "|" if x == width - 1 else chooser.choice("      |D")
+        rows.append(line)
+        if y < height - 1:
+            rows.append("+" + "".join(chooser.choice("      -D") + "+" for _ in range(width)))
+    rows.append("+" + "-+" * width)
+    return rows
+
+
+def _model_costs(rows: list, width: int, height: int, start: tuple, allies: set, enemies: set, budget: int) -> dict:
+    """The cheapest cost of every square a figure may end on, from the digest alone: a step to one of 8
+    neighbours (SK-C2) costs 1, a diagonal 2, doubled into low objects or difficult terrain (SK-3, SK-4);
+    no step crosses a wall or closed door (SK-1, SK-6; every door starts closed, SK-7); a diagonal step
+    never cuts a corner point that a wall or closed door touches (SK-2); no step into a pit (SK-5) or an
+    enemy (SK-C2); allies are passed, never stopped on."""
+    def square(x, y):
+        return rows[2 * y + 1][2 * x + 1]
+
+    blocked_points = set()
+    blocked_edges = set()
+    for x in range(1, width):  # vertical edges between (x-1, y) and (x, y)
+        for y in range(height):
+            if rows[2 * y + 1][2 * x] != " ":
+                blocked_edges.add(((x - 1, y), (x, y)))
+                blocked_points.update({(x, y), (x, y + 1)})
+    for y in range(1, height):  # horizontal edges between (x, y-1) and (x, y)
+        for x in range(width):
+            if rows[2 * y][2 * x + 1] != " ":
+                blocked_edges.add(((x, y - 1), (x, y)))
+                blocked_points.update({(x, y), (x + 1, y)})
+    best = {start: 0}
+    todo = [(0, start)]
+    while todo:
+        todo.sort()
+        cost, (x, y) = todo.pop(0)
+        if cost > best[(x, y)]:
+            continue
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                nx, ny = x + dx, y + dy
+                if (dx, dy) == (0, 0) or not (0 <= nx < width and 0 <= ny < height):
+                    continue
+                if square(nx, ny) == "O" or (nx, ny) in enemies:
+                    continue
+                if dx and dy:
+                    if (max(x, nx), max(y, ny)) in blocked_points:
+                        continue
+                    step = 2
+                else:
+                    if tuple(sorted(((x, y), (nx, ny)))) in blocked_edges:
+                        continue
+                    step = 1
+                if square(nx, ny) in "=~":
+                    step *= 2
+                total = cost + step
+                if total <= budget and total < best.get((nx, ny), budget + 1):
+                    best[(nx, ny)] = total
+                    todo.append((total, (nx, ny)))
+    return {sq: cost for sq, cost in best.items() if sq != start and sq not in allies}
+
+
+def test_sk_c2_destinations_and_their_costs_match_a_model_written_from_the_digest():
+    """SK-1…SK-6, SK-C2: 150 random 5 × 4 rooms (walls, closed doors, low objects, difficult terrain,
+    pits, allies, enemies, Speed 1 to 4, so 2 to 8 points without an attack): the squares the engine
+    lets the figure end on, and the cheapest cost of each, are exactly the model's."""
+    import random
+
+    chooser = random.Random(4)
+    width, height = 5, 4
+    for _ in range(150):
+        rows = _random_room(chooser, width, height)
+        free = [(x, y) for x in range(width) for y in range(height) if rows[2 * y + 1][2 * x + 1] != "O"]
+        if len(free) < 4:
+            continue
+        placed = chooser.sample(free, chooser.randint(2, 4))
+        start, enemy, others = placed[0], placed[1], placed[2:]
+        ally_squares = set(others[: chooser.randint(0, len(others))])
+        enemy_squares = {enemy} | (set(others) - ally_squares)
+        speed = chooser.randint(1, 4)
+        figures = [fig("m", "red", start, speed=speed)]
+        figures += [fig(f"a{i}", "red", sq) for i, sq in enumerate(sorted(ally_squares))]
+        figures += [fig(f"e{i}", "blue", sq) for i, sq in enumerate(sorted(enemy_squares))]
+        for item in figures:
+            item["at"] = list(item["at"])
+        tab = table(scenario(rows, figures))
+        activate(tab, "m")
+        found = rules.destinations(tab.state, rules.figure(tab.state, "m"))
+        expected = _model_costs(rows, width, height, start, ally_squares, enemy_squares, 2 * speed)
+        assert {sq: cost for sq, (cost, _path) in found.items()} == expected, (rows, start, speed)
