@@ -363,3 +363,17 @@ def test_sk_c2_destinations_and_their_costs_match_a_model_written_from_the_diges
         found = rules.destinations(tab.state, rules.figure(tab.state, "m"))
         expected = _model_costs(rows, width, height, start, ally_squares, enemy_squares, 2 * speed)
         assert {sq: cost for sq, (cost, _path) in found.items()} == expected, (rows, start, speed)
+
+
+def test_sk_7_a_door_decided_by_the_last_figure_of_the_last_round_is_decided_before_the_game_ends():
+    """SK-7, SK-C5: one round; b1 activates first, r1 last, in contact with door1. Its actions end and
+    the door decision is asked first (SK-7: at the end of its turn, after all its actions); only once
+    it is decided does the activation, the round and the game end, in that order."""
+    tab = table(scenario(WIDE_DOOR, [fig("r1", "red", "B2"), fig("b1", "blue", "D4")], rounds=1, first="blue"))
+    activate(tab, "b1")
+    end(tab, "b1")
+    activate(tab, "r1")
+    assert [type(event).__name__ for event in end(tab, "r1")] == ["DoorDecisionsDue"]
+    events = act(tab, "red", model.DecideDoor("r1", "door1", True))
+    assert [type(event).__name__ for event in events] == ["DoorDecided", "ActivationEnded", "RoundEnded", "GameEnded"]
+    assert rules.door(tab.state, "door1").open and tab.state.over
