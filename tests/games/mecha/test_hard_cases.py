@@ -173,7 +173,7 @@ def _shortest_legal(links: list, camp: tuple, start, face_down: set, limit: int)
 
 
 def test_mv_3_destinations_match_a_brute_search_of_every_route_on_random_boards():
-    """MV-1…MV-6 against a brute search: on 80 random boards of 8 Locations (random links, some face down,
+    """MV-3 (with MV-1, MV-2, MV-4, MV-6) against a brute search: on 80 random boards of 8 Locations (random links, some face down,
     other Mechas on some), with Ranges 1–3, 2–3 and 1–4, a Location is a destination exactly when it is
     empty, not where the Mecha stands, and its shortest legal route (every walk enumerated) is within
     Range; the route the engine records has that length."""
