@@ -25,6 +25,12 @@ PICKABLE = (".mecha-board g.loc.dest.clickable, svg.arkham g.area.dest.clickable
             " .skirmish-board g.sq.reach.clickable, .gloomhaven-board g.cell:has(> .hex.reach, > .hex.target, > .hex.option)")
 MAX_ZOOM = 6
 NARROW = "(max-width: 600px)"  # where style.css lets a wide table scroll inside its panel
+TOUCH = "(pointer: coarse)"  # a finger, not a mouse
+# Every place of a board, tappable now or later: on a phone each is drawn at least TAP_PX CSS pixels
+# across (WCAG 2.5.5, Apple's HIG: 44), the board scrolling inside its box when that makes it wider.
+PLACES = (".mecha-board g.loc, svg.arkham g.area, svg.echo-map g.echo-loc, .skirmish-board g.sq,"
+          " .gloomhaven-board g.cell")
+TAP_PX = 44
 DRAG_PX = 6  # a pointer that moves less than this is a click, not a drag
 
 # Inline SVG icons (font glyphs such as ⏮ draw as empty boxes with Debian's fonts): 24 × 24 paths.
@@ -66,6 +72,7 @@ LEGENDS = {
         ("hex", (("fill", "#eae2c8"), ("stroke", "#5b5446")), "face_up"),
         ("hex", (("fill", "#5e6b73"), ("stroke", "#5b5446")), "face_down"),
         ("hex", (("fill", "#ffd84d"), ("stroke", "#d19a00")), "destination"),
+        ("hex", (("fill", "#eae2c8"), ("stroke", "#d19a00"), ("stroke-dasharray", "3 2")), "others"),
         ("hex", (("fill", "#c9b68f"), ("stroke", "#7a6a4f")), "camp"),
         ("diamond", (("fill", "#f2e7b0"), ("stroke", "#8a6d00")), "map_token"),
         ("circle", (("fill", "#f08c2e"), ("stroke", "#333")), "corruption"),
@@ -77,6 +84,7 @@ LEGENDS = {
         ("circle", (("fill", "#f7f1e1"), ("stroke", "#6d6250")), "location"),
         ("rect", (("fill", "#d9d2ef"), ("stroke", "#7a6aa8")), "other_world"),
         ("rect", (("fill", "#fff2b8"), ("stroke", "#b8860b"), ("stroke-width", "3")), "destination"),
+        ("rect", (("fill", "#e9dfc6"), ("stroke", "#b8860b"), ("stroke-width", "3"), ("stroke-dasharray", "3 2")), "others"),
         ("line", (("stroke", "#e3b300"),), "yellow_line"),
         ("ring", (("stroke", "#7a2bb5"),), "gate"),
         ("circle", (("fill", "#2f9e44"), ("stroke", "#fff")), "clues"),
@@ -104,6 +112,7 @@ LEGENDS = {
         ("rect", (("fill", "#f1dcdc"), ("stroke", "#8a3b3b")), "asylum"),
         ("rect", (("fill", "#3a3145"), ("stroke", "#1b1424")), "dark_side"),
         ("rect", (("fill", "#ffd84d"), ("stroke", "#d19a00")), "destination"),
+        ("rect", (("fill", "#eae2c8"), ("stroke", "#d19a00"), ("stroke-dasharray", "3 2")), "others"),
         ("line", (("stroke", "#7d776a"),), "white_arrow"),
         ("dash", (("stroke", "#4b2a6b"),), "dark_path"),
         ("diamond", (("fill", "#7a1f1f"), ("stroke", "#111")), "enemy"),
@@ -116,6 +125,7 @@ LEGENDS = {
         ("line", (("stroke", "#d61fd6"),), "wall"),
         ("line", (("stroke", "#7cc8f2"),), "door"),
         ("rect", (("fill", "#fff1a8"), ("stroke", "#1d3f88")), "reach"),
+        ("rect", (("fill", "#f3efe4"), ("stroke", "#1d3f88"), ("stroke-dasharray", "3 2")), "others"),
         ("line", (("stroke", "#1f8a4c"),), "sight"),
         ("dash", (("stroke", "#d19a00"),), "sight_cover"),
         ("dash", (("stroke", "#c62828"),), "no_sight"),
@@ -224,6 +234,10 @@ class Zoom:
         self.pointers: dict = {}  # pointer id -> (x, y)
         self.start = None  # (view, pointers, midpoint, distance) when a gesture began
         self.dragged = False
+        self.scaled = False  # on a phone: drawn larger than its box, so every place is TAP_PX across
+        self.overview = False  # a scaled board shown whole for a moment ("show the whole board" again)
+        self.fresh = False  # a new board scaled: the page scrolls it to the places to tap, once
+        self.width = 0  # the viewport's width the scale was chosen for
         self.bar = el("div", None, "zoom-bar")
         buttons = (("plus", "zoom-in", lambda e: self.by(0.5)), ("minus", "zoom-out", lambda e: self.by(2)),
                    ("fit", "zoom-reset", lambda e: self.reset()))
@@ -250,13 +264,62 @@ class Zoom:
         parts = [float(part) for part in str(root.getAttribute("viewBox") or "0 0 100 100").split()]
         self.base = tuple(parts) if len(parts) == 4 else (0.0, 0.0, 100.0, 100.0)
         self.view = self.base
+        self.overview = False
+        self.fit_taps()
         self.apply()
+
+    def fit_taps(self) -> None:
+        """On a phone (narrow, or a finger), a board whose smallest place would be drawn under TAP_PX
+        CSS pixels across is drawn larger (the SVG's ``width``/``height``), and scrolls inside its box:
+        arkham's 54 areas were 10-15 px at 375 px wide, echo's 19, skirmish's 35, gloomhaven's 39."""
+        root = self.root
+        self.width = window.innerWidth
+        self.scaled = False
+        self.node.setAttribute("class", "board-box")  # measured fitted to its box (``apply`` sets the class after)
+        root.removeAttribute("width")
+        root.removeAttribute("height")
+        if not (window.matchMedia(NARROW).matches or window.matchMedia(TOUCH).matches):
+            return
+        smallest = 0
+        for node in root.querySelectorAll(PLACES):
+            box = node.getBBox()
+            side = min(box.width, box.height)
+            if side > 0 and (smallest == 0 or side < smallest):
+                smallest = side
+        shown = root.getBoundingClientRect().width  # CSS px of the whole board, fitted to its box
+        if not smallest or not shown:
+            return
+        need = TAP_PX / smallest  # CSS px per board unit for the smallest place to be TAP_PX
+        if need * self.base[2] <= shown + 0.5:
+            return
+        root.setAttribute("width", str(int(need * self.base[2]) + 1))
+        root.setAttribute("height", str(int(need * self.base[3]) + 1))
+        self.scaled = self.fresh = True
+
+    def refit(self) -> None:
+        """The viewport changed width (a phone turned): the scale is chosen again."""
+        if self.root is not None and window.innerWidth != self.width:
+            self.overview = False
+            self.fit_taps()
+            self.apply()
 
     def apply(self) -> None:
         x, y, w, h = self.view
         self.root.setAttribute("viewBox", f"{round(x, 2)} {round(y, 2)} {round(w, 2)} {round(h, 2)}")
         zoomed = w < self.base[2] - 0.01
         cls = "board-box zoomed" if zoomed else "board-box"
+        if self.scaled and not self.overview:
+            cls += " tap-scaled"
+        scrolls = "tap-scaled" in cls
+        if scrolls != (self.node.getAttribute("tabindex") is not None):
+            # A box that scrolls is a region a keyboard can reach and scroll (axe: scrollable-region-focusable).
+            if scrolls:
+                self.node.setAttribute("tabindex", "0")
+                self.node.setAttribute("role", "region")
+                self.node.setAttribute("aria-label", t("tableux.board_scrolls"))
+            else:
+                for name in ("tabindex", "role", "aria-label"):
+                    self.node.removeAttribute(name)
         if self.node.getAttribute("class") != cls:
             self.node.setAttribute("class", cls)
         self.node.setAttribute("data-zoom", str(round(self.base[2] / w, 2)))
@@ -281,7 +344,11 @@ class Zoom:
         self.apply()
 
     def reset(self) -> None:
+        """The whole board: a zoomed one back to its box; a board scaled for fingers, already whole,
+        shown fitted to the screen, and at the next press at its tappable size again."""
         if self.base is not None:
+            if self.view == self.base and self.scaled:
+                self.overview = not self.overview
             self.view = self.base
             self.apply()
 
@@ -375,7 +442,7 @@ class BoardUI:
         self.node = board_node
         self.zoom = Zoom(board_node, board_node.parentNode)
         listen_keys(board_node)
-        listen(window, "resize", lambda event: scrollable_tables(window.document.getElementById("info")))
+        listen(window, "resize", self.resized)
         self.interactive = False
         self.pending = False
         # A renderer may redraw on its own (gloomhaven marks hexes when a card half is clicked): a
@@ -383,6 +450,23 @@ class BoardUI:
         self.observer = window.MutationObserver.new(self.changed)
         self.observer.observe(board_node, window.JSON.parse('{"subtree": true, "attributes": true, '
                                                            '"attributeFilter": ["class"]}'))
+
+    def resized(self, event: object) -> None:
+        scrollable_tables(window.document.getElementById("info"))
+        self.zoom.refit()
+
+    def scroll_to_taps(self) -> None:
+        """A board scaled for fingers opens scrolled to the places a tap acts on (else its middle)."""
+        box = self.node
+        rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-pickable='1']")]
+        outer = box.getBoundingClientRect()
+        if rects:
+            x = (min([r.left for r in rects]) + max([r.right for r in rects])) / 2 - outer.left + box.scrollLeft
+            y = (min([r.top for r in rects]) + max([r.bottom for r in rects])) / 2 - outer.top + box.scrollTop
+        else:
+            x, y = box.scrollWidth / 2, box.scrollHeight / 2
+        box.scrollLeft = max(0, x - box.clientWidth / 2)
+        box.scrollTop = max(0, y - box.clientHeight / 2)
 
     def changed(self, records: object, observer: object) -> None:
         if not self.pending:
@@ -399,7 +483,11 @@ class BoardUI:
         show_legend(window.document.getElementById("legend"), game_name)
         scrollable_tables(window.document.getElementById("info"))
         self.interactive = interactive
-        return mark_pickable(self.node, interactive)
+        found = mark_pickable(self.node, interactive)
+        if self.zoom.fresh:
+            self.zoom.fresh = False
+            self.scroll_to_taps()
+        return found
 
 
 def scrollable_tables(node: object) -> None:

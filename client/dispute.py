@@ -51,6 +51,29 @@ def command_text(command: object) -> str:
     return " ".join(parts)
 
 
+def command_words(view: object, state: object, seat: object, command: object) -> str:
+    """A command in the reader's words, as the page's buttons and clicks say it: the core's (an undo, a
+    move of rules version) here, a game's from its renderer (``View.command_words``, on ``state``, the
+    state it was decided on); a command neither words is named by its type (its data stays in
+    ``data-command``, ``command_text``)."""
+    kind = command.TYPE
+    if kind == "AskUndo":
+        return t("tableux.cmd_ask_undo", seq=command.back_to)
+    if kind == "AnswerUndo":
+        return t("tableux.cmd_answer_undo_yes" if command.yes else "tableux.cmd_answer_undo_no")
+    if kind == "ProposeRulesVersion":
+        return t("consent.propose", version=command.to_version)
+    if kind == "AnswerRulesVersion":
+        return t("tableux.cmd_answer_rules_yes" if command.yes else "tableux.cmd_answer_rules_no")
+    words = None
+    if state is not None and view is not None:
+        try:
+            words = view.command_words(state, seat, command)
+        except Exception:  # a command an older rules version took that this renderer cannot word: its type
+            words = None
+    return words if words else t("tableux.cmd_other", type=kind)
+
+
 class DisputePanel:
     """The panel, below the board of a ``ReplayPage`` (``page``): its game, view, envelopes, states."""
 
@@ -106,8 +129,11 @@ class DisputePanel:
     def command_part(self, head: object) -> object:
         box = el("div", None, "dispute-command", (("id", "dispute-command"),))
         if head.command is not None:
+            first = self.group[0].seq
+            before = self.page.states[first - 2] if first >= 2 else None
             add(box, el("span", t("dispute.command_by", seat=seat_name(head.seat)), "label"),
-                el("code", command_text(head.command), "command", (("translate", "no"),)))
+                el("span", command_words(self.page.view, before, head.seat, head.command), "command",
+                   (("data-command", command_text(head.command)),)))  # the log's own data, for a bug report
         elif head.command_id is not None:
             add(box, el("span", t("dispute.command_withheld", seat=seat_name(head.seat)), "label"))
         else:
@@ -247,7 +273,9 @@ class DisputePanel:
         field.value = " ".join(str(value) for value in values)
         play = el("button", t("dispute.whatif_dice_play"), "whatif-play", (("type", "button"), ("id", "whatif-dice-play")))
         listen(play, "click", lambda e: self.play_dice(field.value))
-        add(dice, field, play, el("p", t(source, n=len(values)), "muted", (("id", "whatif-dice-source"),)))
+        # A command that drew nothing (a plain move) said "0 stand-in values, edit them freely": say so.
+        said = t(source, n=len(values)) if values else t("tableux.whatif_no_dice")
+        add(dice, field, play, el("p", said, "muted", (("id", "whatif-dice-source"),)))
         add(box, dice)
         return self.other_part(box, game, before, head)
 
@@ -258,9 +286,14 @@ class DisputePanel:
         if choices:
             add(other, el("label", t("dispute.whatif_command_label", seat=seat_name(head.seat)), None,
                           (("for", "whatif-command"),)))
-            select = el("select", None, "whatif-command", (("id", "whatif-command"), ("translate", "no")))
-            for index, command in enumerate(choices[:MAX_CHOICES]):
-                add(select, el("option", command_text(command), None, (("value", index),)))
+            select = el("select", None, "whatif-command", (("id", "whatif-command"),))
+            shown = choices[:MAX_CHOICES]
+            labels = [command_words(self.page.view, before, head.seat, command) for command in shown]
+            for index, command in enumerate(shown):
+                label = labels[index]
+                if labels.count(label) > 1:  # two commands in the same words: numbered (their data differs)
+                    label += f" ({labels[: index + 1].count(label)})"
+                add(select, el("option", label, None, (("value", index), ("data-command", command_text(command)))))
             self.choices = choices
             play_other = el("button", t("dispute.whatif_command_play"), "whatif-play",
                             (("type", "button"), ("id", "whatif-command-play")))

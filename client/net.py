@@ -22,6 +22,7 @@ CONNECTING = "connecting"
 OPEN = "open"
 CLOSED = "closed"
 BACKOFF_MS = (250, 500, 1000, 2000, 4000)
+TOKEN_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"  # secrets.token_urlsafe's
 WELCOME_TIMEOUT_MS = 4000
 
 
@@ -43,10 +44,22 @@ class Connection:
         self.snapshots = True  # a hello from seq 0 may start from a snapshot (issue 16); False after one was refused
         self.outdated = False  # the server serves another build than this page's (``_outdated``)
         self.backlog: list = []  # frames socket.js kept, read one per task (later ones queue behind them)
+        self.claim = True  # offer the seat's claim at the upgrade; turned over by each handshake that fails
 
     def url(self) -> str:
         scheme = "wss" if str(window.location.protocol) == "https:" else "ws"
         return f"{scheme}://{window.location.host}/ws/{window.encodeURIComponent(self.game_id)}"
+
+    def protocols(self) -> list:
+        """The subprotocols offered: for a seat, ``chronicle`` and its claim ``chronicle.seat.<token>``, so that
+        past its address's bound on opens the server lets the seat in before any frame (docs/protocol.md);
+        none for a spectator, or for a token no subprotocol may carry (the hello alone then names it). A
+        socket closed before it opened turns the claim over for the next try (``_closed``): a proxy that
+        drops ``Sec-WebSocket-Protocol``, or a server that does not answer it, fails every handshake that
+        offers one in Chromium, so the page then connects without, saying its token in the hello alone."""
+        if not self.claim or not self.token or any(c not in TOKEN_CHARACTERS for c in self.token):
+            return []
+        return ["chronicle", "chronicle.seat." + self.token]
 
     def open(self) -> None:
         early = _take_early()
@@ -54,7 +67,7 @@ class Connection:
             return
         self.state = CONNECTING
         self.on_state(self.state)
-        socket = websocket.WebSocket(self.url())
+        socket = websocket.WebSocket(self.url(), self.protocols())
         self.socket = socket
         socket.bind("open", lambda event: self._opened(socket))
         socket.bind("message", lambda event: self._message(socket, event))
@@ -165,6 +178,8 @@ class Connection:
         self._drain(socket, everything=True)  # what came before the close is read first, as it would have been
         if socket is not self.socket:
             return
+        if self.state == CONNECTING:  # its handshake failed: the next try offers the other way (``protocols``)
+            self.claim = not self.claim
         self.socket = None
         self.greeted = False
         self.state = CLOSED

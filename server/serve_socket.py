@@ -57,13 +57,16 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         await websocket.close(CLOSE_FORBIDDEN_ORIGIN)  # before accept: uvicorn answers HTTP 403
         return
     address = client_key(websocket.client.host) if websocket.client is not None else "unknown"
-    await websocket.accept()
+    offered = websocket.scope.get("subprotocols") or []
+    claimed = claimed_token(offered)
+    await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     # Its age counts from the upgrade, like its hello deadline: sockets that waited together for their
     # game to load resume in any order, and the oldest must still be the first evicted.
     order = next_order()
     deadline = time.monotonic() + rooms.limits.hello_timeout
     # What it costs is counted against its address's opens (``OpenRate``); past them, for the socket or for
-    # the load it would start, only a seat's hello gets in, on that seat's own opens (``seat_past_bound``).
+    # the load it would start, only a seat gets in, on that seat's own opens: one whose token the upgrade
+    # claimed (``claimed_token``; any hello then follows as on any socket), else a seat's hello (``seat_past_bound``).
     # Refused: upgraded first so that a page can show why (an HTTP 429 before the upgrade was measured no
     # cheaper, ~0.6 ms of CPU either way; bench.reconnect), and before the game is loaded.
     payer, first = Payer(rooms.opens, address, f"address {address}"), None
@@ -74,9 +77,14 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
         except LimitReached as error:
             if error.code != "too-many-opens":
                 raise
-            first, payer = await seat_past_bound(websocket, rooms, game_id, address, deadline, error)
-            if payer is None:
-                return  # refused (or gone) already
+            if claimed is not None:  # a seat's token named at the upgrade: checked now, no frame waited for
+                payer = await seat_payer_for(rooms, game_id, claimed)
+                if payer is None:
+                    raise error from None
+            else:
+                first, payer = await seat_past_bound(websocket, rooms, game_id, address, deadline, error)
+                if payer is None:
+                    return  # refused (or gone) already
             room = await rooms.enter(game_id, payer)
     except LimitReached as error:  # too-many-opens (a seat's own, for its load), too-many-games
         rooms.metrics.rejections.labels(error.code).inc()
@@ -183,6 +191,39 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, queue_limit: int = SE
 
 
 PAST_BOUND_WAITING = 64  # sockets of one address past its opens waiting for their hello; one more evicts one at random
+SUBPROTOCOL = "chronicle"  # answered to a client that offers it (the pages do, with a seat's claim beside it)
+SEAT_CLAIM = "chronicle.seat."  # an offered subprotocol naming a seat's token: "chronicle.seat.<token>"
+
+
+def claimed_token(offered: list) -> str | None:
+    """The seat token a client named at its upgrade, among its offered subprotocols (``SEAT_CLAIM``), else None.
+
+    A page opening a seat's socket offers ``["chronicle", "chronicle.seat.<token>"]`` (the token is
+    ``secrets.token_urlsafe``, whose characters a subprotocol may hold), and the server answers
+    ``chronicle``. The claim is read only when the socket's address is past its opens: then a seat is let
+    in on its own opens before anything else is read (``seat_payer_for``), rather than waiting for its
+    hello among the address's other sockets (``seat_past_bound``), where a stranger flooding from the same
+    address could evict it. The hello decides the socket's seat as ever; the claim only pays its way in."""
+    for name in offered:
+        if isinstance(name, str) and name.startswith(SEAT_CLAIM) and len(name) > len(SEAT_CLAIM):
+            return name[len(SEAT_CLAIM):]
+    return None
+
+
+async def seat_payer_for(rooms: Rooms, game_id: str, token: str) -> Payer | None:
+    """The seat's own ``Payer``, one open spent, for a token of one of the game's seats (checked against the
+    stored hashes: one indexed read, no load); None for a token of no seat, or no such game.
+    ``LimitReached``: the seat's own opens are spent too."""
+    try:
+        meta = await rooms.store.get_game(game_id)
+    except (StoreError, UnknownGame):
+        return None
+    seat = seat_for_token(token, meta.token_hashes)
+    if seat is None:
+        return None
+    payer = seat_payer(rooms, game_id, seat)
+    payer.open()
+    return payer
 
 
 def seat_payer(rooms: Rooms, game_id: str, seat: str) -> Payer:
@@ -251,16 +292,13 @@ async def seat_past_bound(websocket: WebSocket, rooms: Rooms, game_id: str, addr
     if message is not None:
         try:
             frame = frames.decode_client_frame(_payload(message), rooms.limits.max_frame_bytes)
-            meta = await rooms.store.get_game(game_id) if isinstance(frame, Hello) and frame.token is not None else None
-        except (FrameError, StoreError, UnknownGame):
-            meta = None
-        seat = None if meta is None else seat_for_token(frame.token, meta.token_hashes)
-        if seat is not None:
-            payer = seat_payer(rooms, game_id, seat)
+        except FrameError:
+            frame = None
+        if isinstance(frame, Hello) and frame.token is not None:
             try:
-                payer.open()
+                payer = await seat_payer_for(rooms, game_id, frame.token)
             except LimitReached as error:
-                payer, reason = None, error.message
+                reason = error.message
     if payer is None:
         rooms.metrics.rejections.labels("too-many-opens").inc()
         await websocket.send_text(frames.error_frame("too-many-opens", reason))

@@ -35,6 +35,7 @@ frame (websockets' default).
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -44,6 +45,12 @@ from websockets.protocol import OPEN
 
 EXTENSION = "chronicle.frame"
 PROTOCOL = "server.wsprotocol:FrameProtocol"  # what uvicorn's --ws (or Config(ws=...)) is given
+# websockets parses the offered subprotocols and extensions in time that grows faster than their length
+# (~0.5 s of CPU for one upgrade offering ~1 MB of them, measured in review, 2026-12-02), before any of
+# Chronicle's bounds: past this many bytes in all, the upgrade is answered 431 before they are parsed.
+# A page offers ~70 bytes of subprotocols and a browser ~70 of extensions.
+NEGOTIATED = ("sec-websocket-protocol", "sec-websocket-extensions")
+NEGOTIATED_BYTES = 4096
 BUILT_LIMIT = 64  # texts whose frame bytes are remembered (a broadcast sends a few texts to many sockets)
 BUILT_LARGEST = 16384  # characters: a longer text (a catch-up) is built for each socket, not remembered
 DEFLATE_MIN_BYTES = 1024  # a whole text message's UTF-8 payload below this goes uncompressed under permessage-deflate
@@ -159,10 +166,26 @@ class FrameProtocol(WebSocketsSansIOProtocol):
             for factory in conn.available_extensions or ()]
 
     def handle_connect(self, event: Any) -> None:
+        listed = sum(len(value) for key, value in event.headers.raw_items() if key.lower() in NEGOTIATED)
+        if listed > NEGOTIATED_BYTES:
+            self._refuse_oversized(event, listed)
+            return
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # absent when the upgrade was refused (no app call)
         if scope is not None and self.response.status_code == 101:
             scope["extensions"][EXTENSION] = FrameWriter(self)
+
+    def _refuse_oversized(self, event: Any, listed: int) -> None:
+        """HTTP 431 for an upgrade whose negotiated lists are too long, written and closed as uvicorn answers
+        any refused upgrade (its ``handle_connect`` for a status other than 101), with no app called."""
+        self.request = event
+        self.response = self.conn.reject(
+            HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+            f"Sec-WebSocket-Protocol and Sec-WebSocket-Extensions hold {listed} bytes; at most {NEGOTIATED_BYTES}\n")
+        self.handshake_initiated = self.handshake_complete = self.close_sent = True
+        self.conn.send_response(self.response)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """uvicorn's, then the writer forgets the protocol: the protocol holds the scope, the scope the

@@ -15,7 +15,7 @@ Colours are SVG presentation attributes (no style attributes: the page's CSP for
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import Place, View, headed_table, last_event, pick_on_click, show_route, swatch, wrap
+from client.boards.svgkit import Place, View, headed_table, last_event, pick_on_click, show_route, swatch, wrap_lines
 from client.dom import add, clear, el, set_text, svg
 from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
@@ -250,6 +250,18 @@ class ArkhamView(View):
             return t(key, seat=seat_name(offer.seat))
         return kind
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        kind = command.TYPE
+        if kind == "Move":
+            return t("play.move_to", place=self.area(command.to))
+        if kind == "Place":
+            return t("arkham.place_in", area=self.area(command.area))
+        if kind == "Return":
+            return t("arkham.return_at", area=self.area(command.location))
+        if kind == "AnswerTrade" and (state is None or state.offer is None):
+            return None
+        return self._label(state, command)
+
     def items(self, names: object) -> str:
         return ", ".join(local_name("arkham", item, item) for item in names) or "—"
 
@@ -351,9 +363,10 @@ class ArkhamView(View):
                            ))
         name = self.area(area.id)
         label = name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
-        words = wrap(label.replace(" (Administration Building)", ""), 13)[:2]
+        words = wrap_lines(label.replace(" (Administration Building)", ""), 13, 3 if area.kind == "special" else 2)
+        lift = 18 if len(words) == 3 else 6 if len(words) == 2 else 0  # clear of the cost under the name
         for i, part in enumerate(words):
-            add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - (6 if len(words) > 1 else 0)),
+            add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - lift),
                                                  ("text-anchor", "middle"), ("font-size", "11")), again(part)))
         cost = svg("text", "cost", (("x", x), ("y", y + 14), ("text-anchor", "middle"), ("font-size", "15"),
                                     ("font-weight", "bold"), ("fill", "#8a5a00")))

@@ -13,7 +13,7 @@ legal steps and the buttons come from the game's own ``legal``.
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import View, pick_on_click, swatch, wrap
+from client.boards.svgkit import View, pick_on_click, swatch, wrap_lines
 from client.dom import add, clear, el, svg
 from client.i18n import again, lang, local_name, say, seat_initials, seat_name, t
 from events.games.echo.model import (
@@ -164,6 +164,12 @@ class EchoView(View):
             return t("echo.trade", item=self.name(command.item), to=seat_name(command.to))
         return command.TYPE
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        if isinstance(command, Move):
+            return t("play.move_to", place=self.name(command.to))
+        words = self.label(state, seat, command)
+        return None if words == command.TYPE else words
+
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, state: object, envelopes: list, seat: object, interactive: bool, on_pick: object) -> None:
@@ -209,7 +215,7 @@ class EchoView(View):
             title = svg("title", None, (), shown)
             add(group, title, svg("rect", "echo-box", (("x", x - BOX_W // 2), ("y", y - BOX_H // 2),
                                                        ("width", BOX_W), ("height", BOX_H), ("rx", 8))))
-            lines = _wrap(shown, 22)[:3]
+            lines = wrap_lines(shown, 22, 3) or [""]
             for i, line in enumerate(lines):
                 add(group, svg("text", "echo-ru", (("x", x), ("y", y + 4 - 6 * (len(lines) - 1) + i * 12)), again(line)))
             pick_on_click(self, group, place.id)
@@ -459,6 +465,3 @@ def _step_name(step: str) -> str:
 def _track(value: int) -> str:
     return f"{value} " + ("●" * max(0, min(value, 12)))
 
-
-def _wrap(text: str, width: int) -> list:
-    return wrap(text, width) or [""]

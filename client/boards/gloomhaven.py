@@ -198,6 +198,37 @@ class GloomhavenView(View):
                               action=word("gh.action_", action.kind), target=self.fig(target.id, state)))
         return "PlayCard", {"card": "", "half": "top"}, t("gh.pick_hex", hex=hex_name(hex))
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        """A logged command as this page's buttons and clicks word it (the dispute panel)."""
+        kind = command.TYPE
+        if kind == "SelectCards":
+            lead = rules._card(state, command.leading) if command.leading else None
+            return t("gh.play_pick", cards=self.cards(command.cards), leading=self.card(command.leading),
+                     initiative=lead.initiative if lead is not None else "?")
+        if kind == "PlayCard":
+            card, half = self.card(command.card), self.half_name(command.half)
+            if command.skip:
+                return t("gh.skip", card=card, half=half)
+            if command.targets:
+                action = self._action(state, command.card, command.half)
+                verb = word("gh.action_", action.kind) if action is not None else ""
+                return t("gh.pick_target", card=card, half=half, action=verb, target=self.figs(command.targets))
+            end = command.to if command.to else (command.path[-1] if command.path else None)
+            if end:
+                return t("gh.pick_move", card=card, half=half, hex=hex_name(tuple(end)))
+            return None
+        if kind == "ChooseOption" and state.pending is not None and command.index < len(state.pending.options):
+            return self._option_label(state, command.index)
+        if kind == "ChooseOrder":
+            return t("gh.order_button", order=" → ".join(self._orderable(state, item) for item in command.order))
+        if kind == "ShortRest":
+            return t("gh.short_rest") if command.rest else t("gh.no_short_rest")
+        if kind == "DeclareLongRest":
+            return t("gh.long_rest")
+        if kind == "RestLose":
+            return t("gh.rest_lose", card=self.card(command.card))
+        return None
+
     def _path_1(self, state: object, seat: object, card_id: str, half: str, hex: tuple) -> dict:
         """A one-click move under gloomhaven-1, whose PlayCard has no ``to`` (it refuses one, GH-3): the path
         its own rules offer to that hex (``legal``: one path per reachable hex), or the bare hex as a

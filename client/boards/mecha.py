@@ -11,7 +11,7 @@ links, labels) and each later ``draw`` only changes what differs: classes, stack
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import View, headed_table, pick_on_click, polygon_points, show_route, swatch, wrap
+from client.boards.svgkit import View, headed_table, pick_on_click, polygon_points, show_route, swatch, wrap_lines
 from client.dom import add, clear, el, markup, set_text, svg
 from client.i18n import again, local_name, seat_initials, seat_name, t
 from events.games.mecha.model import Move
@@ -99,6 +99,11 @@ class MechaView(View):
     def pick_command(self, state: object, seat: object, place: object) -> tuple:
         """A click on a Location sends ``Move`` to it (the rules decide); the label names the Location."""
         return "Move", {"to": place}, t("play.move_to", place=_where(place))
+
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        if command.TYPE == "Move":
+            return t("mecha.stay") if command.to is None else t("play.move_to", place=_where(command.to))
+        return t("mecha.pass") if command.TYPE == "Pass" else None
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -213,7 +218,7 @@ class MechaView(View):
         parts.append(f'<g class="loc" data-number="{number}"><title></title><polygon class="hex" '
                      f'points="{HEX_AT_ORIGIN}" transform="translate({x} {y})"></polygon><text class="loc-number" '
                      f'x="{x}" y="{y - SIZE * 0.38}">{number}</text>')
-        for i, line in enumerate(wrap(shown, 14)[:2]):
+        for i, line in enumerate(wrap_lines(shown, 14, 2)):
             parts.append(f'<text class="loc-name" x="{x}" y="{y - 2 + i * 11}">{markup(again(line))}</text>')
         mx, my = x + SIZE * 0.5, y - SIZE * 0.42
         if location.level not in levels:  # ``in``, not a missed ``get``: Brython raises a KeyError for that

@@ -178,6 +178,15 @@ class SkirmishView(View):
             return t(key, figure=who, door=self.door(command.door))
         return kind
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        if command.TYPE == "Move":
+            who = self.fig(command.figure)
+            if command.path:
+                return t("sk.move_along", figure=who, route=" → ".join(square_name(tuple(square)) for square in command.path))
+            return t("sk.move_figure", figure=who, to=square_name(tuple(command.to)))
+        words = self._label(state, command)
+        return None if words == command.TYPE else words
+
     @staticmethod
     def _open(state: object, door_id: str) -> bool:
         for item in state.doors:

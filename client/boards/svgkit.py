@@ -49,6 +49,11 @@ class View:
         self.set_clicks(interactive, on_pick)
         return True
 
+    def command_words(self, state: object, seat: object, command: object) -> str | None:
+        """A logged command in the reader's words, as its button or click says it (``state``: the state it
+        was decided on), for the dispute panel; None: this view has no words for it."""
+        return None
+
     def set_clicks(self, interactive: bool, on_pick: object) -> None:
         """What this draw's clicks do: nothing (``interactive`` false) or call ``on_pick``."""
         self.interactive = interactive
@@ -92,6 +97,16 @@ def wrap(text: str, width: int) -> list:
             lines[-1] += " " + word
         else:
             lines.append(word)
+    return lines
+
+
+def wrap_lines(text: str, width: int, count: int) -> list:
+    """At most ``count`` lines of ``wrap``; a name that needs more ends its last line with "…" (it was
+    cut without a sign: arkham's "Lost in Time and" on a phone; the whole name is in the tooltip)."""
+    lines = wrap(text, width)
+    if len(lines) > count:
+        lines = lines[:count]
+        lines[-1] += "…"
     return lines
 
 

@@ -198,6 +198,7 @@ class PlayPage:
             self.game = events.games.load(frame["rules"])
             self.view = renderer(self.game.name)(self.game, byid("board"), byid("info"))
             self.ui = BoardUI(byid("board"))
+            listen(byid("board"), "click", self.board_tapped)
             window.document.body.setAttribute("data-game", self.game.name)
             self.follower = Follower(self.game)
             mark("game-loaded")
@@ -360,10 +361,13 @@ class PlayPage:
         if state is not None:
             turn = self.game.turn(state)
             current = turn[0] if turn else None
-            interactive = self.seat is not None and not self.game.is_over(state)
+            # Only a seat whose turn it is gets places to tap: a waiting seat's board is drawn as a
+            # spectator's, the mover's options as the other seat's (not its own to take), and a tap
+            # on it says whom the game waits for instead of sending a move the rules refuse (MV-C3).
+            interactive = self.seat is not None and not self.game.is_over(state) and self.seat in self.game.turn(state)
             # the envelopes still in play (events/undo.py): a board's last move is never one taken back
             self.view.draw(state, follower.table.undos.effective, current, interactive, self.pick)
-            self.pickable = self.ui.drawn(self.game.name, interactive and self.seat in self.game.turn(state))
+            self.pickable = self.ui.drawn(self.game.name, interactive)
             self.draw_actions(state, current)
             draw_undo(self)  # issue 18: the Undo button, or the open request with yes/no (client/undo.py)
             if self.stale:
@@ -417,11 +421,15 @@ class PlayPage:
 
     def draw_actions(self, state: object, current: object) -> None:
         box = clear(byid("actions"))
-        if self.seat is None:
+        if self.seat is None:  # a spectator reads whose turn it is above the board too, and has no buttons
+            turn = [] if self.game.is_over(state) else self.game.turn(state)
+            waited = t("play.waiting", seat=", ".join([seat_name(seat) for seat in turn])) if turn else None
+            self.show_turn(waited, "watching")
             return
         mine = self.seat in self.game.turn(state)  # simultaneous turns (secret picks) have several seats
         if self.game.is_over(state):
             add(box, el("span", t("play.over"), "over"))
+            self.show_turn(None, "")
             return
         # A renderer may word the prompt for its game; ask it first (gloomhaven's learns there
         # which seat it draws its cards for, and actions() would tell it too early).
@@ -430,7 +438,9 @@ class PlayPage:
         buttons = self.view.actions(state, self.seat)
         if text is None:
             text = self.default_prompt(mine, current, buttons)
-        add(box, el("span", text, "prompt"))
+        # A waiting seat's line stands out (style.css ``.prompt.waiting``): it is not this seat's turn.
+        add(box, el("span", text, "prompt" if mine else "prompt waiting", (("data-turn", "mine" if mine else "waiting"),)))
+        self.show_turn(t("tableux.turn_mine") if mine else text, "mine" if mine else "waiting")
         for label, kind, data in buttons:
             button = el("button", label, "action", (("data-command", kind),))
             if not mine:
@@ -442,6 +452,24 @@ class PlayPage:
             button = el("button", label, "action local", (("data-path-action", key),))
             listen(button, "click", self.local_handler(key))
             add(box, button)
+
+    def show_turn(self, text: object, turn: str) -> None:
+        """``#turn`` in the bar above the board, where a phone shows it without scrolling: "Your turn", or
+        whom the game waits for (the prompt's words; a spectator's: the seats to play); nothing once the
+        game is over."""
+        node = byid("turn")
+        if node is None:
+            who = byid("who")
+            node = el("span", None, "turn-badge", (("id", "turn"), ("role", "status")))
+            who.parentNode.insertBefore(node, who.nextSibling)
+        if text is None:
+            node.setAttribute("hidden", "hidden")
+            return
+        node.removeAttribute("hidden")
+        if node.getAttribute("data-turn") != turn or node.textContent != text:
+            set_text(node, text)
+            node.setAttribute("data-turn", turn)
+            node.setAttribute("class", "turn-badge " + turn)
 
     def local_handler(self, key: str) -> object:
         def handler(event: object) -> None:
@@ -460,6 +488,16 @@ class PlayPage:
             game = self.game.name if self.game.name in PLACE_GAMES else "other"
             return t("play.your_turn_click." + game) + (t("play.or") if buttons else ".")
         return t("play.your_turn") if buttons else t("play.nothing_to_do")
+
+    def board_tapped(self, event: object) -> None:
+        """A seat's tap on the board while another seat plays: nothing is sent (the rules would refuse it,
+        MV-C3 and the like); the notice says whom the game waits for, the waiting line's own words."""
+        state = self.follower.state if self.follower is not None else None
+        if self.seat is None or state is None or self.stale or self.game.is_over(state) or self.seat in self.game.turn(state):
+            return
+        line = window.document.querySelector("#actions .prompt.waiting")
+        if line is not None:
+            self.notice(t("tableux.not_your_turn", waiting=line.textContent), "waiting")
 
     def action_handler(self, label: str, kind: str, data: dict) -> object:
         def handler(event: object) -> None:

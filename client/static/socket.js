@@ -1,8 +1,8 @@
 // Opens a live game's WebSocket and says hello before Brython has even started (issue 16).
 //
 // server/pages.py names this script first on the play and watch pages only. It computes the
-// socket's URL and the hello exactly as client/net.py would (the game id from the path, the seat's
-// token from the URL fragment, since 0, a snapshot join), sends the hello as soon as the socket
+// socket's URL, its subprotocols and the hello exactly as client/net.py would (the game id from the
+// path, the seat's token from the URL fragment, since 0, a snapshot join), sends the hello as soon as the socket
 // opens and keeps every frame that arrives. Then the server's welcome and snapshot travel while
 // the browser evaluates brython.js and the page's modules, instead of after them. When Python
 // starts, net.Connection.open() takes this socket over (checking the URL and the token against
@@ -29,7 +29,10 @@
   var scheme = location.protocol === "https:" ? "wss" : "ws";
   var url = scheme + "://" + location.host + "/ws/" + encodeURIComponent(game);
   var socket;
-  try { socket = new WebSocket(url); } catch (error) { return; }
+  // A seat's socket names its token at the upgrade too (as net.py's protocols()), so that past its
+  // address's bound on opens the server lets the seat in before any frame (docs/protocol.md).
+  var protocols = token && /^[A-Za-z0-9_-]+$/.test(token) ? ["chronicle", "chronicle.seat." + token] : [];
+  try { socket = new WebSocket(url, protocols); } catch (error) { return; }
   var marks = window.chronicle_marks = window.chronicle_marks || {};
   var early = {url: url, token: token, socket: socket, sent: false, frames: []};
   socket.onopen = function () {

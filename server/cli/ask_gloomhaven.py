@@ -32,10 +32,10 @@ import json
 from pathlib import Path
 
 from events.games.gloomhaven.board import load_position
-from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
+from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn, tied_orders
 from events.geometry.hexmap import HexMap
 from events.validate import ScenarioError
-from server import scenarios
+from server import logfile, scenarios
 from server.cli.ask_common import add_log, logged_state
 from server.cli.status import BAD_ARGS, BAD_INPUT, SUCCESS, CommandError
 
@@ -134,7 +134,35 @@ def field_of_position(game_map, figures: tuple) -> Field:
         bodies.append(Body(figure.id, figure.hex, team, places[key(figure)], shown))
     hexmap = HexMap(game_map.hexes, game_map.thin_walls, game_map.doors)  # every door closed (GH-C1)
     return Field(hexmap, frozenset(game_map.obstacles), frozenset(game_map.traps), frozenset(game_map.hazardous),
-                 frozenset(game_map.difficult), tuple(bodies))
+                 frozenset(game_map.difficult), tuple(bodies), _choosable(figures, initiative, tuple(bodies)))
+
+
+def _choosable(figures: tuple, initiative: object, bodies: tuple) -> tuple:
+    """Every acting order the players may choose, when shared places cannot say it (GH-C11, gloomhaven-5).
+
+    Characters on one initiative are ordered by the players, except where both give a ``secondary``
+    and they differ (GH-2). Shared places say that exactly unless one of them has a summon (it acts
+    just before its own summoner, so it ties with the other character) or only some of them give a
+    ``secondary`` (a character without one ties with both of two that do): then every order they
+    may choose is listed (``focus.tied_orders``).
+    """
+    characters = [figure for figure in figures if figure.side == "character"]
+    summoner = {figure.id: figure.summoner for figure in figures if figure.side == "summon"}
+    blocks, before = [], set()
+    for value in sorted({initiative(figure) for figure in characters}):
+        block = [figure for figure in characters if initiative(figure) == value]
+        if len(block) < 2:
+            continue
+        summoned = any(owner in {figure.id for figure in block} for owner in summoner.values())
+        given = {figure.secondary is None for figure in block}
+        if not summoned and len(given) == 1:
+            continue  # shared places (and the secondaries' order) say it exactly
+        blocks.append(tuple(figure.id for figure in block))
+        before |= {(a.id, b.id) for a in block for b in block
+                   if a.secondary is not None and b.secondary is not None and a.secondary < b.secondary}
+    if not blocks:
+        return ()
+    return tied_orders(bodies, tuple(blocks), summoner, frozenset(before))
 
 
 def logged_answer(path: str, seq: int | None, monster: str | None) -> dict:
@@ -143,7 +171,7 @@ def logged_answer(path: str, seq: int | None, monster: str | None) -> dict:
 
     state, seq = logged_state(path, seq, "gloomhaven")
     acting = monster or state.acting
-    plan, problem = monster_plan(state, acting)
+    plan, problem = monster_plan(state, acting, logfile.read(path)[0].rules_version)  # the game's own rules
     if problem == "not-a-monster":
         given = f"--monster {acting!r}" if monster else f"at seq {seq} no monster's turn is under way"
         raise CommandError(f"{given}: name a monster or summon of the game with --monster (figures: "

@@ -49,7 +49,7 @@ def test_gh_4_the_chosen_half_marks_its_legal_hexes_and_is_shown_chosen(server, 
     assert all(fill != DEST_FILL and stroke == "rgb(217, 164, 0)" for fill, stroke in rings), rings
     # Check: the tooltip names the hex and what a click does; the cell is reachable by keyboard.
     cell = page.locator(".gloomhaven-board g.cell:has(> .hex.reach)").first
-    assert "a legal hex for the chosen card half: click it" in cell.locator("title").text_content()
+    assert "a legal hex for the chosen card half: choose it" in cell.locator("title").text_content()
     assert cell.get_attribute("tabindex") == "0" and cell.get_attribute("role") == "button"
     assert page.problems == []
 
@@ -94,7 +94,7 @@ def test_sk_the_default_prompt_speaks_of_squares_not_locations(server, new_conte
     page = open_page(new_context(), f"{server.base_url}{created['seats'][seat]['link']}")
     prompt = page.text_content("#actions .prompt")
     assert "Location" not in prompt
-    assert prompt.startswith("Your turn: click a highlighted square")
+    assert prompt.startswith("Your turn: choose a highlighted square")
     assert page.locator(".skirmish-board g.sq.reach").count() > 0
     assert set(fill_of(page, ".skirmish-board g.sq.reach rect.sq-floor")) == {"rgb(255, 241, 168)"}
     assert page.problems == []

@@ -94,7 +94,7 @@ def test_deploy_a_page_left_open_stops_reading_says_so_and_takes_no_command(serv
 
 @pytest.mark.parametrize("locale, lang, words", [
     ("fr-FR", "fr", "La partie continue, mais cette page n’est plus à jour"),
-    ("ru-RU", "ru", "Игра продолжается, но эта страница устарела"),
+    ("ru-RU", "ru", "Партия продолжается, но эта страница устарела"),
 ])
 def test_deploy_a_stale_watch_page_says_so_in_the_readers_language(server, new_context, locale, lang, words):
     """Check a watch page whose first welcome names another build folds nothing and says so in its language."""

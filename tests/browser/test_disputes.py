@@ -57,7 +57,9 @@ def test_mv_6c_a_dispute_link_shows_clause_and_trace_audits_and_plays_what_if_br
     assert panel.get_attribute("data-seq") == str(drawn_at.seq)
 
     # Check: the command and its seat, each event with its clause, MV-6c's text and the draw's trace.
-    assert page.text_content("#dispute-command .command") == f"Move to={head.event.to}"
+    # The command in words, as the play page's click says it; the log's data stays in the tooltip (issue 18).
+    assert page.text_content("#dispute-command .command") == f"Move to Location {head.event.to}"
+    assert page.get_attribute("#dispute-command .command", "data-command") == f"Move to={head.event.to}"
     assert "red" in page.text_content("#dispute-command .label")
     rows = page.locator("#dispute-events li.event")
     assert rows.count() == len([e for e in envelopes if e.command_id == head.command_id])
@@ -117,11 +119,12 @@ def test_mv_6c_a_dispute_link_shows_clause_and_trace_audits_and_plays_what_if_br
     # Check: another legal command instead (the first offered), decided by the same rules.
     option = page.locator("#whatif-command option").first
     page.select_option("#whatif-command", option.get_attribute("value"))
-    chosen = option.text_content()
+    chosen, data = option.text_content(), option.get_attribute("data-command")
     page.click("#whatif-command-play")
     page.wait_for_selector("#hash[data-branch='1']")
     assert page.locator("#whatif-log li.event").first.get_attribute("data-type") in ("MechMoved", "MechStayed")
-    assert chosen.startswith("Move to=") and chosen != f"Move to={head.event.to}"
+    assert data.startswith("Move to=") and data != f"Move to={head.event.to}"  # the log's data, in data-command
+    assert chosen.startswith("Move") and "=" not in chosen  # in words: "Move to Location 4", "Move (no destination: stay)"
 
     # Check: a line of the replay's own log opens the panel in place, at its seq.
     page.click("#whatif-back")
@@ -168,6 +171,13 @@ def test_the_dispute_panel_and_a_branch_fit_a_phone_pass_axe_and_are_translated(
     page.wait_for_selector("body[data-branch='1']")
     wrong = check_sizes(page, "mecha-dispute" if lang == "en" else f"{lang}/mecha-dispute", lang)
     assert wrong == [], "\n".join(wrong)
+    # Check: the command is in words, in the reader's language, not the log's data ("Move to=8").
+    moved = page.get_attribute("#dispute-command .command", "data-command")
+    to = moved.split("=")[1]
+    words = {"en": f"Move to Location {to}", "fr": f"Déplacement : Lieu {to}", "ru": f"Переход: Локация {to}"}
+    assert page.text_content("#dispute-command .command").replace("\u2063", "") == words[lang]
+    options = page.eval_on_selector_all("#whatif-command option", "os => os.map(o => o.textContent)")
+    assert options and not any("=" in option for option in options), options
     assert page.problems == []
 
 
@@ -224,7 +234,9 @@ def test_gh_6_a_monster_turns_dispute_shows_its_focus_trace_and_a_secret_pick_st
     envelopes = [Envelope.from_dict(game, item) for item in public_log(server, game_id)]
     planned = next(e for e in envelopes if e.type == "MonsterTurnPlanned")
     page = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={planned.seq}")
-    assert page.text_content("#dispute-command .command").startswith("SelectCards cards=[\"ti-05\",\"ti-08\"]")
+    said = page.text_content("#dispute-command .command")  # in words: the cards by name, not their ids
+    assert said.startswith("Play ") and ", leading " in said and "ti-05" not in said, said
+    assert page.get_attribute("#dispute-command .command", "data-command").startswith("SelectCards cards=[\"ti-05\",\"ti-08\"]")
     focus = page.locator("#dispute-events li.event.focus")
     assert focus.get_attribute("data-type") == "MonsterTurnPlanned"
     assert focus.locator(".clause-text").text_content() == game.catalogue.get(planned.rule).text
@@ -257,4 +269,22 @@ def test_mv_6c_the_audit_of_a_tampered_game_names_the_seq_and_clause_where_it_di
         f"The log does NOT replay: it first diverges at seq {drawn_at.seq} (clause MV-6c).")
     assert f'"value":{raw["data"]["value"]}' in page.text_content("#audit-result code.logged")
     assert f'"value":{drawn_at.event.value}' in page.text_content("#audit-result code.produced")
+    assert page.problems == []
+
+
+def test_ec_2_a_move_that_drew_no_dice_says_so_not_zero_stand_in_values(server, new_context):
+    """EC-2: an investigator's step draws nothing; the dice field said "0 stand-in values, edit them
+    freely" (found playing echo on a phone, in Russian). It says the command drew no dice."""
+    created = seeded_game(server, "echo/first-case", SEED)
+    with ScriptedGame(server.ws_url, created) as script:
+        seat = script.current_seat()
+        move = next(c for c in script.legal_moves(seat) if c.TYPE == "Move")
+        data = move.to_data()
+        data.pop("type")
+        assert script.send(seat, "Move", data)["type"] == "ack"
+    game = events.games.load("echo")
+    moved = next(e for e in (Envelope.from_dict(game, item) for item in public_log(server, created["game"]))
+                 if e.type == "InvestigatorMoved")
+    page = open_page(new_context(locale="ru-RU"), f"{server.base_url}/replay/{created['game']}?seq={moved.seq}")
+    assert page.text_content("#whatif-dice-source").replace("\u2063", "").startswith("Эта команда не бросала кубиков")
     assert page.problems == []

@@ -24,6 +24,7 @@ def test_mv_1_click_on_a_highlighted_destination_moves_the_mecha_on_every_page(s
     red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     assert red.text_content("#who") == "You play red"
     assert watcher.text_content("#who") == "Spectating"
+    assert watcher.text_content("#turn") == "Waiting for red…" and watcher.get_attribute("#turn", "data-turn") == "watching"
     assert red.text_content("#hash") == watcher.text_content("#hash") == "hash ✓ seq 1"
 
     # Check the highlighted Locations are exactly the game's own legal destinations (MV-2: the
@@ -87,17 +88,31 @@ def test_mv_3_a_refused_move_is_shown_to_its_player_only_with_clause_and_reason(
     assert red.problems == [] and watcher.problems == []
 
 
-def test_mv_c3_a_move_out_of_turn_is_refused_with_the_turn_clause(server, new_context):
-    """MV-C3: blue clicks while it is red's turn; the refusal names whose turn it is."""
+def test_mv_c3_a_waiting_seat_sees_the_movers_options_as_the_other_seats_and_a_tap_sends_nothing(server, new_context):
+    """MV-C3: on red's turn blue's board marks no place as blue's to take (until now it drew red's
+    destinations as "allowed" and a tap came back refused with MV-C3); red's options are drawn as the
+    other seat's (``dest`` without ``clickable``: dashed, as a spectator sees them), the bar says whom
+    the game waits for, and a tap says so again instead of sending a move the rules refuse."""
     created = create_game(server.base_url)
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
     blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
     assert blue.is_disabled("button[data-command='Pass']")
-    blue.click("g.loc[data-number='3']")
-    rejected = blue.locator("#log li.rejected")
-    rejected.wait_for()
-    assert rejected.get_attribute("data-rule") == "MV-C3"
-    assert "it is red's turn, not blue's" in rejected.text_content()
-    assert blue.problems == []
+    # Check: red's destinations are shown on blue's board, none of them blue's to tap or to focus.
+    mover = sorted(red.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)"))
+    assert mover and sorted(blue.eval_on_selector_all("g.loc[data-dest='1']", "gs => gs.map(g => g.dataset.number)")) == mover
+    assert blue.locator("g.loc.clickable, [data-pickable]").count() == 0
+    assert red.locator("g.loc.dest.clickable").count() == len(mover)
+    # Check: the bar above the board says whose turn it is, on both pages.
+    assert blue.get_attribute("#turn", "data-turn") == "waiting" and blue.text_content("#turn") == "Waiting for red…"
+    assert blue.get_attribute("#actions .prompt", "data-turn") == "waiting"
+    assert red.get_attribute("#turn", "data-turn") == "mine" and red.text_content("#turn") == "Your turn"
+    # Check: a tap on one of red's destinations sends nothing and says whom the game waits for.
+    blue.click(f"g.loc[data-number='{mover[0]}']")
+    blue.wait_for_function("() => document.getElementById('notice').classList.contains('waiting')")
+    assert blue.text_content("#notice") == "Not your turn. Waiting for red…"
+    blue.wait_for_timeout(300)
+    assert blue.locator("#log li.rejected").count() == 0 and hash_seq(blue) == 1
+    assert blue.problems == [] and red.problems == []
 
 
 def test_the_page_catches_up_reconnects_and_keeps_folding(server, new_context):
@@ -165,8 +180,10 @@ def test_a_link_without_a_token_says_it_has_none_not_that_it_was_refused(server,
 @pytest.mark.parametrize("lang, locale", [("fr", "fr-FR"), ("ru", "ru-RU")])
 def test_mv_3_mv_c3_a_refused_move_reads_in_the_players_language(server, new_context, lang, locale):
     """Issue 17: the reasons of a refused move (MV-3: out of Range, a nested count of steps; MV-C3:
-    out of turn, seat names) are shown in French and in Russian, in the log and the notice, with no
-    English left on them (no ``lang="en"``)."""
+    out of turn, seat names) are in French and in Russian, shown in the log and the notice with no
+    English left on them (no ``lang="en"``). MV-C3's is worded by the catalogue; the page itself no
+    longer sends a waiting seat's tap (test_mv_c3_a_waiting_seat_...), and says in its language whom
+    the game waits for instead."""
     from client import i18n
     from events.rules import message_data
     from server.i18n import payload
@@ -186,15 +203,21 @@ def test_mv_3_mv_c3_a_refused_move_reads_in_the_players_language(server, new_con
     finally:
         i18n.install(payload("en"))
     assert expected[0] != far.reason and expected[1] != turn.reason  # said in the page's language, not English
-    for page, refusal, words in ((red, far, expected[0]), (blue, turn, expected[1])):
-        page.click(f"g.loc[data-number='{17 if page is red else 3}']")
-        row = page.locator(f"#log li.rejected[data-rule='{refusal.rule}']")
-        row.wait_for()
-        assert row.locator(".reason").text_content() == words
-        assert page.locator("#notice .reason").text_content() == words
-        assert page.locator("#log li.rejected [lang], #notice [lang]").count() == 0
-        assert page.problems == []
+    red.click("g.loc[data-number='17']")
+    row = red.locator(f"#log li.rejected[data-rule='{far.rule}']")
+    row.wait_for()
+    assert row.locator(".reason").text_content() == expected[0]
+    assert red.locator("#notice .reason").text_content() == expected[0]
+    assert red.locator("#log li.rejected [lang], #notice [lang]").count() == 0
     assert "Лагеря" in expected[0] if lang == "ru" else "Campement" in expected[0]
+    assert ("красный" if lang == "ru" else "rouge") in expected[1]
+    # Check: blue's tap out of turn is answered on its page, in its language, and nothing is refused.
+    blue.click("g.loc[data-number='3']")
+    blue.wait_for_function("() => document.getElementById('notice').classList.contains('waiting')")
+    waiting = {"fr": "Ce n’est pas à vous de jouer. En attente de rouge…", "ru": "Сейчас не ваш ход. Ждём: красный…"}
+    assert blue.text_content("#notice") == waiting[lang]
+    assert blue.locator("#notice [lang], #log li.rejected").count() == 0
+    assert red.problems == [] and blue.problems == []
 
 
 @pytest.mark.parametrize("name, scenario, lang, locale, selector", [

@@ -126,7 +126,7 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     assert troopers.locator("#info .planner button").count() == 0
     click_button(troopers, "Activate Trooper 1")
     troopers.wait_for_selector("#info .planner button.plan-start")
-    assert "click a highlighted square" in troopers.text_content("#actions .prompt")
+    assert "choose a highlighted square" in troopers.text_content("#actions .prompt")
     troopers.click("#info .planner button.plan-start")
     for square, cost in (("F1", "2"), ("E1", "3"), ("D1", "4")):
         troopers.click(f"g.sq[data-square='{square}']")

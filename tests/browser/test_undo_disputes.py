@@ -55,7 +55,8 @@ def test_core_4_the_dispute_of_an_undo_request_offers_no_dice_branch_but_another
     asked = next(line for line in lines if line["type"] == "UndoAsked")
     page = open_page(new_context(), f"{server.base_url}/replay/{game_id}?seq={asked['seq']}")
     assert page.get_attribute("#dispute", "data-seq") == str(asked["seq"])
-    assert page.text_content("#dispute-command .command").startswith("AskUndo")
+    assert page.text_content("#dispute-command .command") == f"Asks to take back everything from #{asked['data']['back_to']} on"
+    assert page.get_attribute("#dispute-command .command", "data-command").startswith("AskUndo")
     assert page.locator("#whatif-dice").count() == 0
     assert "AskUndo is the engine's own command" in page.text_content("#whatif-core")
     assert page.locator("#whatif-command-play").count() == 0  # red asked on blue's turn

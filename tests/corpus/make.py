@@ -14,8 +14,9 @@ replay and audit under it.
 
 ``python -m tests.corpus.make --crafted`` writes the games a bot playout of the newest rules cannot
 give (``CRAFTED``): one whose seats agreed to move it to a newer rules version (``agreed``,
-CORE-10/CORE-11), and the one arkham ending only arkham-2 reaches (``devoured``). Each is filed under
-the version it started with, which ``make`` never rewrites.
+CORE-10/CORE-11), the one arkham ending only arkham-2 reaches (``devoured``), and a gloomhaven-5 game
+whose archer's focus is a summon's tie with a character (``summon_tie``, GH-C11). Each is filed under
+the version it started with, and kept when ``make`` plays that version's bots' games again.
 
 Games played by the browser tests: run them with ``CHRONICLE_CORPUS_SAVE=1`` (e.g.
 ``CHRONICLE_CORPUS_SAVE=1 pytest tests/browser/test_bots.py``) and each test that plays a game to
@@ -216,7 +217,43 @@ def devoured() -> Table:
     return table
 
 
-CRAFTED = {AGREED: agreed, DEVOURED: devoured}
+SUMMON_TIE = "gloomhaven/gloomhaven-5/summon-tie-crafted-1.jsonl"
+
+
+def summon_tie() -> Table:
+    """GH-C11 (gloomhaven-5): red and blue tie on both cards in round 2 and red's Bot, summoned in round 1, is as
+    cheap and as near as blue for an archer that does not move: the plan offers the Bot or blue, cites GH-C11
+    and waits for red or blue (gloomhaven-4 focused the Bot). The seats pick blue; greedy bots play it out. Bots
+    alone never build this position (tests/games/gloomhaven/test_hard_cases.py plays the same opening)."""
+    from events.games.gloomhaven.model import ChooseOption, ChooseOrder, PlayCard, SelectCards, ShortRest
+    from tests.games.gloomhaven.helpers import mcard, monster_type, open_map, scenario
+    from tests.games.gloomhaven.test_rules import OTHER, TESTER
+
+    game = events.games.load("gloomhaven")
+    shooter = monster_type("Shooter", [mcard("s-5", 5, {"move": 0}, {"attack": 0})], hp=30, attack=1, range=3,
+                           elite_hp=30)
+    table = Table.create(game, "corpus-gloomhaven-summon-tie-crafted-1", scenario(
+        open_map(), [("red", "Tester", (0, 2)), ("blue", "Other", (6, -1))], [("Shooter", "normal", 1, (3, 1))],
+        classes=[TESTER, OTHER], types=[shooter]), 1)
+    opening = (("red", SelectCards(("t-50", "t-40"), "t-40")), ("blue", SelectCards(("o-30", "o-35"), "o-30")),
+               ("blue", PlayCard("o-30", "top", skip=True)), ("blue", PlayCard("o-35", "bottom", skip=True)),
+               ("red", PlayCard("t-50", "top", path=((0, 1),))), ("red", PlayCard("t-40", "bottom", skip=True)),
+               ("blue", ShortRest(False)), ("red", SelectCards(("t-10", "t-20"), "t-10")),
+               ("blue", SelectCards(("o-10", "o-20"), "o-10")), ("blue", ChooseOrder(("blue", "red"))))
+    for seat, command in opening:
+        outcome = table.submit(seat, command, f"bot-{table.seq + 1}")
+        if isinstance(outcome, Rejection):
+            raise SystemExit(f"{SUMMON_TIE}: {seat} {command!r} refused: {outcome.reason}")
+    pending = table.state.pending
+    if pending is None or pending.kind != "monster" or {o.focus for o in pending.options} != {"blue", "red-s1"}:
+        raise SystemExit(f"{SUMMON_TIE}: the archer's focus is not the players' choice of the Bot or blue")
+    table.submit("blue", ChooseOption(next(i for i, o in enumerate(pending.options) if o.focus == "blue")),
+                 f"bot-{table.seq + 1}")
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
+CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie}
 
 
 SAVE = "CHRONICLE_CORPUS_SAVE"  # set to 1: the browser tests save the games they finish (save_browser_game)
@@ -459,12 +496,13 @@ def main(argv: list | None = None) -> int:
             manifest[name] = entry(HERE / name, table.game, table.envelopes)
     else:
         newest = {f"{name}/{events.games.load(name).rules_version}/" for name in args.only or events.games.NAMES}
-        # The bots' games of the newest versions are played again; the browser tests' are kept.
+        # The bots' games of the newest versions are played again; the browser tests' and the crafted are kept.
         manifest = {name: item for name, item in json.loads(MANIFEST.read_text()).items()
-                    if not any(name.startswith(folder) for folder in newest) or _from_browser(name)}
+                    if not any(name.startswith(folder) for folder in newest) or _from_browser(name)
+                    or name in CRAFTED}
         for folder in newest:
             for old in (HERE / folder).glob("*.jsonl"):
-                if not _from_browser(old.name) and old.name != REFUSALS:
+                if not _from_browser(old.name) and old.name != REFUSALS and f"{folder}{old.name}" not in CRAFTED:
                     old.unlink()
         manifest.update(make(tuple(args.only)))
     MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")

@@ -29,7 +29,9 @@ events frame became an array (issue 16, branch ``bytes2``: ``[seq, hash, run, â€
 the hash's first 96 bits, the sender's ack inside its frame, ``welcome.seats``): every ``events``,
 ``welcome`` and live ``ack`` frame changed on purpose; every stored line stayed the same. And when the
 welcome gained ``build`` (a page of another build asks for a reload, docs/protocol.md), pinned as
-``"build":"<build>"`` (``_pinned``): every ``welcome`` frame changed on purpose, nothing else did.
+``"build":"<build>"`` (``_pinned``): every ``welcome`` frame changed on purpose, nothing else did. And when new
+gloomhaven games became gloomhaven-5 (a summon of a character tied on initiative ties with the others, GH-C11):
+the version name in the gloomhaven GameStarted (one frame, one stored line) is the only difference.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import released
-from events.games.gloomhaven import rules, v3, v4, words
+from events.games.gloomhaven import rules, v3, v4, v5, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
 from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
@@ -44,11 +44,20 @@ GAME_3 = GAME_2.revised(
 )
 #: gloomhaven-4 (issue 19): a scenario may choose Jaws of the Lion's rules ("variant": "jotl"); without one,
 #: gloomhaven-3's games exactly (the same events and hashes).
-GAME = GAME_3.revised(
+GAME_4 = GAME_3.revised(
     v4.RULES_VERSION,
     notes=(
         ("GH-V1", "a scenario may choose Jaws of the Lion's rules (\"variant\": \"jotl\"): focus ties skip proximity"),
         ("GH-V2", "under Jaws of the Lion's rules a jump's landing on difficult terrain costs 1, not 2"),
     ),
     start=v4.start_4, decide=v4.decide_4, evolve=v4.evolve_4,
+)
+#: gloomhaven-5 (the hard-case audit): the players' choice of acting order reaches summons; otherwise gloomhaven-4.
+GAME = GAME_4.revised(
+    v5.RULES_VERSION,
+    notes=(
+        ("GH-C11", "a summon of a character tied on initiative is tied with the other characters too: a monster's "
+                   "focus between them is the players' choice"),
+    ),
+    decide=v5.decide_5,
 )

@@ -12,7 +12,10 @@ and hazardous hexes count as obstacles unless no other path exists. The focus is
 the cheapest such path; ties go to proximity (counted around walls from where the monster
 stands), then to initiative order (summons just before their summoner, long rests at 99).
 Characters tied on initiative share one place in that order (GH-C11): a tie they leave is the
-players' choice, and every focus it allows is answered. Jaws of the Lion (GH-V1) skips proximity.
+players' choice, and every focus it allows is answered. Where one shared place cannot say it (a
+summon of a tied character acts just before its own summoner, so it ties with the others:
+gloomhaven-5), the field lists every acting order the players may choose and the turn is planned
+for each and joined (``Field.orders``, ``tied_orders``). Jaws of the Lion (GH-V1) skips proximity.
 A monster without an attack focuses as if it had a melee attack. No enemy reachable: no focus.
 
 **Destination (GH-C8).** Among the hexes it can reach this turn, entering no more negative hexes
@@ -57,18 +60,31 @@ class Body:
 
 
 class Field:
-    """The map and its figures for one monster turn. ``hexmap`` has closed doors marked closed."""
+    """The map and its figures for one monster turn. ``hexmap`` has closed doors marked closed.
 
-    __slots__ = ("hexmap", "obstacles", "negative", "difficult", "bodies", "by_hex")
+    ``orders`` (gloomhaven-5, GH-C11): when the players' choice of acting order cannot be written as
+    shared places in one order (a summon of a character tied on initiative acts just before its own
+    summoner, not before the character it ties with), every order they may choose, each a tuple of
+    (body id, order) pairs (``tied_orders``); empty, ``bodies``' own order is the only one.
+    """
+
+    __slots__ = ("hexmap", "obstacles", "negative", "difficult", "bodies", "by_hex", "orders")
 
     def __init__(self, hexmap: object, obstacles: frozenset, traps: frozenset, hazardous: frozenset,
-                 difficult: frozenset, bodies: tuple) -> None:
+                 difficult: frozenset, bodies: tuple, orders: tuple = ()) -> None:
         self.hexmap = hexmap
         self.obstacles = obstacles
         self.negative = traps | hazardous
         self.difficult = difficult
         self.bodies = bodies
         self.by_hex = {body.hex: body for body in bodies}
+        self.orders = orders
+
+    def ordered(self, order: tuple) -> Field:
+        """The same field with the bodies ranked by one acting order (``orders``' entry), no other."""
+        rank = dict(order)
+        bodies = tuple(Body(b.id, b.hex, b.team, rank.get(b.id, b.order), b.initiative) for b in self.bodies)
+        return Field(self.hexmap, self.obstacles, self.negative, frozenset(), self.difficult, bodies)
 
 
 class Attack:
@@ -146,14 +162,56 @@ STOP_STEPS = ("GH-C9 fewest negative hexes on the route", "GH-C9 least path left
 
 def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, mode: str = "walk",
                  muddled: bool = False, jotl: bool = False) -> Plan:
-    """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11)."""
+    """Focus, then every equally good (destination, path, targets) for this turn (GH-6…GH-7, GH-C4, GH-C8…GH-C11).
+
+    With ``field.orders`` (GH-C11, gloomhaven-5) the turn is planned for every acting order the players may
+    choose and the plans joined (``_joined``); the map's paths and sight are worked out once for all of them.
+    """
     actor = by_id(field.bodies, actor_id)
     reach_attack = attack or MELEE  # GH-C4: no attack, focus as if melee
-    enemies = tuple(sorted((body for body in field.bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
     walker = _Mover(field, actor, mode, jotl)
     reach = _Reach(field, reach_attack)
-    attack_hexes = {enemy.id: tuple(sorted(hex for hex in walker.ends if reach.attacks(hex, enemy.hex)))
-                    for enemy in enemies}
+    attack_hexes = {body.id: tuple(sorted(hex for hex in walker.ends if reach.attacks(hex, body.hex)))
+                    for body in field.bodies if body.team != actor.team}
+    if not field.orders:
+        return _plan(field, field.bodies, actor, walker, reach, attack_hexes, move, attack, muddled, jotl, {})
+    known: dict = {}  # one focus's options under the same ranks are the same in every order
+    plans = [_plan(field, field.ordered(order).bodies, actor, walker, reach, attack_hexes, move, attack, muddled, jotl,
+                   known) for order in _distinct_orders(field, actor, walker, attack_hexes, jotl)]
+    return _joined(field, plans)
+
+
+def _distinct_orders(field: Field, actor: Body, walker: _Mover, attack_hexes: dict, jotl: bool) -> list:
+    """``field.orders`` less those that plan alike: an order matters only where it ranks enemies tied on
+    every step before initiative (negative hexes, movement points, proximity; GH-V1 without proximity),
+    so one order per way of ranking each such tie is planned (the work stays bounded with four tied
+    characters and their summons)."""
+    ties: dict = {}
+    for body in field.bodies:
+        hexes = attack_hexes.get(body.id) if body.team != actor.team else None
+        if hexes:
+            negative, movement = min(walker.cost[hex] for hex in hexes)
+            proximity = field.hexmap.range_between(actor.hex, body.hex)
+            step = (negative, movement) if jotl else (negative, movement, FAR if proximity is None else proximity)
+            ties.setdefault(step, []).append(body.id)
+    groups = [tuple(sorted(ids)) for _step, ids in sorted(ties.items()) if len(ids) > 1]
+    out, seen = [], set()
+    for order in field.orders:
+        place = dict(order)
+        ranking = tuple(tuple(sorted(group, key=lambda figure: place[figure])) for group in groups)
+        if ranking not in seen:
+            seen.add(ranking)
+            out.append(order)
+    return out
+
+
+def _plan(field: Field, bodies: tuple, actor: Body, walker: _Mover, reach: _Reach, attack_hexes: dict, move: int,
+          attack: Attack | None, muddled: bool, jotl: bool, known: dict) -> Plan:
+    """The plan with ``bodies`` ranked in one initiative order (``Body.order``): focus, then options.
+
+    ``known`` remembers each focus's (options, destinations weighed) by the ranks its extra targets are
+    chosen by (none for an attack on one target), for the next order (``monster_turn``)."""
+    enemies = tuple(sorted((body for body in bodies if body.team != actor.team), key=lambda b: (b.order, b.id)))
     candidates = []
     for enemy in enemies:
         hexes = attack_hexes[enemy.id]
@@ -179,14 +237,95 @@ def monster_turn(field: Field, actor_id: str, move: int, attack: Attack | None, 
     foci = tuple(c.figure for c in ranked if key(c) == best_key)
     rank = {c.figure: key(c) for c in reachable}  # GH-C8 (3): extra targets ranked exactly as a focus is
     turn = _Turn(field, walker, actor, enemies, attack, reach, rank, move, muddled)
+    extras = attack is not None and (bool(attack.pattern) or attack.targets > 1)
+    ranks = tuple(sorted(rank.items())) if extras else ()
     options: list = []
     destinations: list = []
     for focus_id in foci:
-        focus = by_id(enemies, focus_id)
-        found, weighed = turn.options(focus, attack_hexes[focus_id])
+        found_weighed = known.get((focus_id, ranks))
+        if found_weighed is None:
+            found_weighed = turn.options(by_id(enemies, focus_id), attack_hexes[focus_id])
+            known[(focus_id, ranks)] = found_weighed
+        found, weighed = found_weighed
         options += found
         destinations += weighed
     return Plan(foci, tuple(candidates), _decided_by(ranked, key, jotl), tuple(options), tuple(destinations))
+
+
+#: ``decided_by`` of a focus the players choose between characters tied on initiative (GH-C11).
+TIED = "tied on initiative: the players choose (GH-C11)"
+
+
+def _joined(field: Field, plans: list) -> Plan:
+    """GH-C11 (gloomhaven-5): the plans of every acting order the players may choose, joined.
+
+    Each order gives its own focus and options; the answer is all of them (the players choose the
+    order, and so the focus). The trace keeps each candidate's place in the field's own order, and
+    every destination any order weighed.
+    """
+    foci: list = []
+    options: list = []
+    destinations: list = []
+    seen: set = set()
+    for plan in plans:
+        foci += [figure for figure in plan.focus if figure not in foci]
+        for part, items in ((options, plan.options), (destinations, plan.destinations)):
+            for item in items:
+                if item not in seen:  # records hash by their fields
+                    seen.add(item)
+                    part.append(item)
+    place = {body.id: body.order for body in field.bodies}
+    candidates = tuple(c.but(order=place[c.figure]) for c in plans[0].candidates)
+    decided_by = TIED if len(foci) > 1 else plans[0].decided_by
+    return Plan(tuple(foci), candidates, decided_by, tuple(options), tuple(destinations))
+
+
+def tied_orders(bodies: tuple, blocks: tuple, summoner: dict, before: frozenset = frozenset()) -> tuple:
+    """Every acting order the players may choose (GH-2, GH-6, GH-8, GH-C11), for ``Field.orders``.
+
+    ``bodies`` in their order (``Body.order``, ties by id); ``blocks`` the groups of character ids tied
+    on initiative, which the players order as they like, except that ``before`` pairs (a, b) put a
+    ahead of b (a lower non-leading card, GH-2); ``summoner`` maps a summon's id to its summoner's.
+    In every order a summon acts just before its own summoner, after any character tied with it
+    that the players put first. Returns a tuple of orders, each a tuple of (body id, place) pairs.
+    """
+    ranked = sorted(bodies, key=lambda body: (body.order, body.id))
+    block_of = {member: i for i, block in enumerate(blocks) for member in block}
+    choices = [[perm for perm in _orderings(tuple(sorted(block)))
+                if not any((b, a) in before for i, a in enumerate(perm) for b in perm[i + 1:])] for block in blocks]
+    out = []
+    for pick in _product(choices):
+        sequence: list = []
+        done: set = set()
+        for body in ranked:
+            owner = summoner.get(body.id, body.id)
+            if owner not in block_of:
+                sequence.append(body.id)
+                continue
+            block = block_of[owner]
+            if block in done:
+                continue
+            done.add(block)
+            for member in pick[block]:
+                sequence += [b.id for b in ranked if summoner.get(b.id) == member]
+                sequence.append(member)
+        out.append(tuple((figure, place) for place, figure in enumerate(sequence)))
+    return tuple(out)
+
+
+def _orderings(items: tuple) -> list:
+    """Every ordering of ``items`` (itertools costs an import in Brython)."""
+    if len(items) <= 1:
+        return [items]
+    return [(item,) + rest for i, item in enumerate(items) for rest in _orderings(items[:i] + items[i + 1:])]
+
+
+def _product(choices: list) -> list:
+    """One pick from each list, every way."""
+    out: list = [()]
+    for options in choices:
+        out = [done + (option,) for done in out for option in options]
+    return out
 
 
 def _decided_by(ranked: list, key: object, jotl: bool) -> str:
@@ -195,7 +334,7 @@ def _decided_by(ranked: list, key: object, jotl: bool) -> str:
         return "only enemy reachable"
     first, second = key(ranked[0]), key(ranked[1])  # type: ignore[operator]
     if first == second:
-        return "tied on initiative: the players choose (GH-C11)"
+        return TIED
     if first[0] != second[0]:
         return "negative hexes on the path (GH-C4)"
     if first[1] != second[1]:

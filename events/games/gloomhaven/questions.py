@@ -12,12 +12,13 @@ def monsters(state: object) -> list:
     return [item.id for item in state.figures if item.kind != "character"]
 
 
-def monster_plan(state: object, figure_id: object) -> tuple:
+def monster_plan(state: object, figure_id: object, rules_version: str = "") -> tuple:
     """(plan, problem) for the turn of ``figure_id`` on this state (GH-6, GH-7, GH-C8, GH-C9).
 
     ``problem`` is "" with a ``focus.Plan``; "not-a-monster" when no monster or summon has that id;
     "no-card" (GH-C3) when no ability card of its kind is drawn this round, so its turn cannot
-    be planned yet.
+    be planned yet. ``rules_version`` the game's (``gloomhaven-5`` and later plan a summon in a tie
+    between characters as tied, GH-C11); none given, as gloomhaven-2 to gloomhaven-4 do.
     """
     figure = by_id(state.figures, figure_id) if figure_id is not None else None
     if figure is None or figure.kind == "character":
@@ -25,4 +26,11 @@ def monster_plan(state: object, figure_id: object) -> tuple:
     drawn = [group.card for group in state.groups if group.name == figure.name]
     if figure.kind == "monster" and not (drawn and drawn[0]):
         return None, "no-card"
-    return plan_for(state, figure), ""
+    return plan_for(state, figure, edition=edition(rules_version)), ""
+
+
+def edition(rules_version: str) -> int:
+    """The ``edition`` a game of ``rules_version`` plays its monster turns under (``rules.plan_for``): 5 from
+    gloomhaven-5 on, else 2 (gloomhaven-2 to gloomhaven-4 plan alike; gloomhaven-1 has its own code)."""
+    number = rules_version.rsplit("-", 1)[-1]
+    return 5 if number.isdigit() and int(number) >= 5 else 2

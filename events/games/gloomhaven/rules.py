@@ -14,7 +14,7 @@ from __future__ import annotations
 from events.canonical import canonical_json
 from events.game import Flow, GameStarted, Guards, RulesVersionChanged, SecretRevealed
 from events.games.gloomhaven import board as boards
-from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn
+from events.games.gloomhaven.focus import Attack, Body, Field, monster_turn, tied_orders
 from events.games.gloomhaven.model import (
     AttackResolved,
     CardPlayed,
@@ -194,8 +194,11 @@ def turn(state: Any) -> tuple:
 # --- decide --------------------------------------------------------------------------------------------
 
 
-def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it."""
+def decide(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> list | Rejection:
+    """A command becomes events, or a Rejection citing the clause that forbids it.
+
+    ``edition`` the released rules version whose monster turns are played (``plan_for``): gloomhaven-2
+    (also 3 and 4) or 5, which lets the players' choice of acting order reach summons (GH-C11)."""
     hero = by_id(state.heroes, seat, "seat")  # a seat of a game under way, a command of ours: GUARDS ran first
     flow = Flow(state, evolve)  # every event folded once, here; the Table keeps the states
     if isinstance(command, (SelectCards, DeclareLongRest)):
@@ -212,7 +215,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
         refused = _decide_short_rest(flow, hero, command, rng)
     if refused is not None:
         return refused
-    _advance(flow, rng)
+    _advance(flow, rng, edition)
     return flow
 
 
@@ -829,12 +832,15 @@ def _abilities(state: State, figure: Figure) -> tuple:
     return move, jump, attack, value, heal
 
 
-def field_of(state: State) -> Field:
+def field_of(state: State, edition: int = 2) -> Field:
     """The map and figures as a monster's turn sees them; ``order`` ranks initiative order (GH-6, GH-C11).
 
     Characters tied on initiative and on their other card (GH-2) share one rank, and so do their
     summons: whatever order the players chose to act in, a focus tie between them is theirs to
-    break again (GH-C11), so the monster's turn offers each.
+    break again (GH-C11), so the monster's turn offers each. Up to gloomhaven-4 every summon of a
+    tied character ranks before all of them; from gloomhaven-5 (``edition`` 5) a summon acts just
+    before its own summoner, so it ties with the other characters of its summoner's tie: the field
+    then lists every order the players may choose (``Field.orders``, ``focus.tied_orders``).
     """
     index = {figure_id: i for i, (figure_id, _init) in enumerate(state.order)}
     initiative = dict(state.order)
@@ -862,18 +868,30 @@ def field_of(state: State) -> Field:
     place = {rank: position for position, rank in enumerate(ranks)}
     closed = tuple(hex for hex in state.map.doors if hex not in state.open_doors)
     bodies = tuple(Body(figure.id, figure.hex, _team(figure), place[rank], init) for rank, figure, init in raw)
+    orders = ()
+    if edition >= 5:
+        summoner = {figure.id: figure.seat for figure in state.figures if figure.kind == "summon"}
+        blocks = {}
+        for seat, first_place in tied.items():
+            blocks.setdefault(first_place, []).append(seat)
+        open_blocks = tuple(tuple(seats) for _place, seats in sorted(blocks.items())
+                            if len(seats) > 1 and any(owner in seats for owner in summoner.values()))
+        if open_blocks:
+            orders = tied_orders(bodies, open_blocks, summoner)
     return Field(HexMap(state.map.hexes, state.map.thin_walls, closed), frozenset(state.map.obstacles),
-                 frozenset(state.traps), frozenset(state.map.hazardous), frozenset(state.map.difficult), bodies)
+                 frozenset(state.traps), frozenset(state.map.hazardous), frozenset(state.map.difficult), bodies,
+                 orders)
 
 
-def plan_for(state: State, figure: Figure, jotl: bool | None = None) -> Any:
+def plan_for(state: State, figure: Figure, jotl: bool | None = None, edition: int = 2) -> Any:
     """The monster's plan under the game's rules: Jaws of the Lion's (GH-V1, GH-V2) in a game whose scenario
-    chose them (``jotl`` None), or under the rules ``jotl`` names (to show where the variant decided)."""
+    chose them (``jotl`` None), or under the rules ``jotl`` names (to show where the variant decided);
+    ``edition`` 5 for gloomhaven-5's acting orders (``field_of``)."""
     move, jump, attack, _value, _heal = _abilities(state, figure)
     mode = "fly" if figure.flying else ("jump" if jump else "walk")
     if jotl is None:
         jotl = state.variant == "jotl"
-    return monster_turn(field_of(state), figure.id, move or 0, attack, mode, jotl=jotl)
+    return monster_turn(field_of(state, edition), figure.id, move or 0, attack, mode, jotl=jotl)
 
 
 def landing_rule(state: State, path: tuple, mode: str, rule: str) -> str:
@@ -884,9 +902,9 @@ def landing_rule(state: State, path: tuple, mode: str, rule: str) -> str:
     return rule
 
 
-def _monster_turn(flow: Flow, figure: Figure, rng: Any) -> None:
+def _monster_turn(flow: Flow, figure: Figure, rng: Any, edition: int) -> None:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
-    plan = plan_for(flow.state, figure)
+    plan = plan_for(flow.state, figure, edition=edition)
     flow.emit(TurnStarted(figure.id),
               MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
                                  plan.destinations))
@@ -1016,15 +1034,15 @@ def _round_start_exhaustion(state: State) -> list:
             if len(hero.hand) < 2 and len(hero.discard) < 2]
 
 
-def _advance(flow: Flow, rng: Any) -> None:
+def _advance(flow: Flow, rng: Any, edition: int = 2) -> None:
     """Run everything that needs no player: reveals, monster turns, round ends, until someone must act."""
     for _guard in range(500):
-        if not _next_step(flow, rng):
+        if not _next_step(flow, rng, edition):
             return
     raise RuntimeError("gloomhaven: the round did not settle after 500 automatic steps")
 
 
-def _next_step(flow: Flow, rng: Any) -> bool:
+def _next_step(flow: Flow, rng: Any, edition: int) -> bool:
     """One automatic step, emitted; False when a player must act now (or the game is over)."""
     state = flow.state
     if state.phase == "over" or state.pending is not None:
@@ -1066,7 +1084,7 @@ def _next_step(flow: Flow, rng: Any) -> bool:
     if figure.kind == "character":
         flow.emit(TurnStarted(figure_id))
     else:
-        _monster_turn(flow, figure, rng)
+        _monster_turn(flow, figure, rng, edition)
     return True
 
 

@@ -25,9 +25,10 @@ RULES_VERSION = "gloomhaven-3"
 TIED = "tied on initiative: the players choose (GH-C11)"
 
 
-def decide_3(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
-    """gloomhaven-2's decision, each monster's plan citing the clause that decided it (``plan_rule``)."""
-    outcome = rules.decide(state, seat, command, rng)
+def decide_3(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> list | Any:
+    """gloomhaven-2's decision, each monster's plan citing the clause that decided it (``plan_rule``);
+    ``edition`` as ``rules.decide``'s (gloomhaven-5 passes 5)."""
+    outcome = rules.decide(state, seat, command, rng, edition)
     if not isinstance(outcome, list) or not any(isinstance(event, MonsterTurnPlanned) for event in outcome):
         return outcome
     states = outcome.states_from(state) if isinstance(outcome, Flow) else None

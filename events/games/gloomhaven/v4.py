@@ -48,10 +48,11 @@ def evolve_4(state: Any, event: Any) -> Any:
     return rules.evolve(state, event)
 
 
-def decide_4(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
+def decide_4(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> list | Any:
     """gloomhaven-3's decision (whose monster turns follow the state's variant, ``rules.plan_for``), each
-    plan of a variant game citing GH-V1 or GH-V2 where the variant decided differently (``plan_rule``)."""
-    outcome = v3.decide_3(state, seat, command, rng)
+    plan of a variant game citing GH-V1 or GH-V2 where the variant decided differently (``plan_rule``);
+    ``edition`` as ``rules.decide``'s (gloomhaven-5 passes 5)."""
+    outcome = v3.decide_3(state, seat, command, rng, edition)
     if not state.variant or not isinstance(outcome, list):
         return outcome
     if not any(isinstance(event, MonsterTurnPlanned) for event in outcome):
@@ -61,7 +62,7 @@ def decide_4(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
     before = state
     for event, after in zip(outcome, outcome.states):
         if isinstance(event, MonsterTurnPlanned):
-            event = event.but(rule=plan_rule(before, event))
+            event = event.but(rule=plan_rule(before, event, edition))
         # The citation is not folded: the state after each event is the one gloomhaven-3 reached.
         flow.append(event)
         flow.states.append(after)
@@ -69,12 +70,12 @@ def decide_4(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
     return flow
 
 
-def plan_rule(state: Any, plan: MonsterTurnPlanned) -> str:
+def plan_rule(state: Any, plan: MonsterTurnPlanned, edition: int = 2) -> str:
     """The plan's clause in a Jaws of the Lion game (``state`` the one it was made on): GH-V1 when the original
     rules would focus elsewhere, or (a monster that does not jump) offer other options; GH-V2 when a jumping
     monster's options differ; gloomhaven-3's citation when the original rules plan the same."""
     figure = by_id(state.figures, plan.figure)
-    original = rules.plan_for(state, figure, jotl=False)
+    original = rules.plan_for(state, figure, jotl=False, edition=edition)
     if tuple(original.focus) != tuple(plan.focus):
         return "GH-V1"
     if tuple(original.options) != tuple(plan.options):

@@ -46,3 +46,18 @@ def test_gh_c11_audit_under_gloomhaven_2_parts_at_the_first_plan_it_cites_otherw
     old, logged = logfile.read(CORPUS / "gloomhaven-2" / "barrow-random-1.jsonl")
     assert old.rules_version == "gloomhaven-2" and audit(old, logged) is None
     assert events.games.load("gloomhaven", "gloomhaven-3").evolve is old.evolve
+
+
+def test_gh_c11_gloomhaven_5_parts_from_gloomhaven_4_only_at_a_summon_tied_with_a_character():
+    """GH-C11, CORE-3: the crafted gloomhaven-5 corpus game (``make.summon_tie``) audits under its own version; its
+    round-2 plan offers red's Bot or blue and cites GH-C11, and an audit under gloomhaven-4 parts exactly there
+    (gloomhaven-4 focused the Bot, citing GH-6). A gloomhaven-5 game of the bots (no such tie) replays unchanged
+    under gloomhaven-4."""
+    game, envelopes = logfile.read(CORPUS / "gloomhaven-5" / "summon-tie-crafted-1.jsonl")
+    assert game.rules_version == "gloomhaven-5" and audit(game, envelopes) is None
+    tied = next(e for e in plans(envelopes) if e.rule == "GH-C11")
+    assert set(tied.event.focus) == {"blue", "red-s1"}
+    parted = audit_log(events.games.load("gloomhaven", "gloomhaven-4"), envelopes, follow=False).divergence
+    assert parted.seq == tied.seq and (parted.logged_rule, parted.produced_rule) == ("GH-C11", "GH-6")
+    _game, plain = logfile.read(CORPUS / "gloomhaven-5" / "tied-initiative-random-1.jsonl")
+    assert audit_log(events.games.load("gloomhaven", "gloomhaven-4"), plain, follow=False).divergence is None

@@ -70,7 +70,7 @@ def test_sk_c5_the_reason_a_game_ended_is_said_in_the_readers_words():
     english = ("has", "no", "figure", "left", "all", "rounds", "played", "both", "sides", "still", "stand", "blue",
                "the only")
     cases = ((GameEnded("red", "blue has no figure left"), "le camp bleu n’a plus aucune figurine",
-              "синий: не осталось ни одной фигуры"),
+              "синий: не осталось ни одной фигурки"),
              (GameEnded(None, "all 8 rounds are played and both sides still stand"), "les 8 manches sont jouées",
               "сыграны все 8 раундов"),
              (GameEnded(None, "all 1 rounds are played and both sides still stand"), "la seule manche est jouée",
