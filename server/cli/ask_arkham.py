@@ -22,6 +22,7 @@ import difflib
 from events.games.arkham import board as boards
 from events.games.arkham import rules
 from events.games.arkham.questions import cheapest_route, monsters_on, not_walkable
+from server import logfile
 from server.cli.ask_common import add_question, position, reply
 from server.cli.status import BAD_ARGS, CommandError
 
@@ -83,7 +84,9 @@ def run_reachable(args: argparse.Namespace) -> int:
         raise CommandError(f"--investigator: no investigator {args.investigator!r} (known: {known})", BAD_ARGS)
     inv = state.investigators[index]
     areas = []
-    for place, (cost, route, rule) in sorted(rules.reach(state, index).items(), key=lambda item: (item[1][0], item[0])):
+    version = logfile.read(args.log)[0].rules_version if origin else rules.RULES_VERSION  # the game's own walk
+    found = rules.reach(state, index, rules.edition(version))
+    for place, (cost, route, rule) in sorted(found.items(), key=lambda item: (item[1][0], item[0])):
         areas.append({
             "area": place, "name": boards.area(state.board, place).name, "cost": cost,
             "route": [inv.where] + list(route) if rule == "AH-2" else _unique([inv.where, place]),

@@ -181,17 +181,26 @@ def threshold(inv: Any) -> int:
     return 4 if inv.blessed else 6 if inv.cursed else 5
 
 
-def destinations(state: Any) -> dict:
-    """Where the active seat may Move now -> the cheapest route (AH-2, AH-3, AH-7)."""
+def edition(rules_version: str) -> int:
+    """The edition (1 to 4) a game of ``rules_version`` is decided under (``_Flow``): its number for
+    arkham-1 … arkham-4, the newest for anything else (a scenario asked about with no game)."""
+    number = str(rules_version).rsplit("-", 1)[-1]
+    return int(number) if number.isdigit() and 1 <= int(number) <= 4 else 4
+
+
+def destinations(state: Any, edition: int = 4) -> dict:
+    """Where the active seat may Move now -> the route a Move there without a path walks under the
+    game's ``edition`` (AH-2, AH-3, AH-7; arkham-4 goes round monsters when that fits, ``_within``)."""
     if state is None or phase(state) != "move" or state.points <= 0 or undealt(state):
         return {}
-    return _within(state.board, active(state).where, halts(state), state.points)
+    return _within(state.board, active(state).where, halts(state), state.points, edition)
 
 
-def _within(board: Any, here: str, stops: tuple, points: int) -> dict:
-    """Every area a Move without a path can be aimed at within ``points`` -> the route it walks
-    (``boards.walk_route``: one meeting no monster before its end if one fits, else the cheapest)."""
-    clear = boards.clear_routes(board, here, stops)
+def _within(board: Any, here: str, stops: tuple, points: int, edition: int = 4) -> dict:
+    """Every area a Move without a path can be aimed at within ``points`` -> the route it walks:
+    arkham-4's (``boards.walk_route``: one meeting no monster before its end if one fits, else the
+    cheapest), or up to arkham-3 the cheapest (``boards.route``)."""
+    clear = boards.clear_routes(board, here, stops) if edition > 3 else {}
     out = {}
     for place, path in boards.routes(board, here, stops).items():
         way = clear.get(place)
@@ -202,11 +211,12 @@ def _within(board: Any, here: str, stops: tuple, points: int) -> dict:
     return out
 
 
-def reach(state: State, index: int) -> dict:
+def reach(state: State, index: int, edition: int = 4) -> dict:
     """Every area seat ``index`` can end in during its next movement -> (cost, route, clause).
 
-    Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by its
-    cheapest route (AH-3), staying put included; delayed, only where it is (AH-C7); in an Other
+    Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by the
+    route a Move there without a path walks under the game's ``edition`` (``destinations``: the
+    cheapest up to arkham-3, round monsters when that fits from arkham-4, AH-3, AH-7), staying put included; delayed, only where it is (AH-C7); in an Other
     World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
     Time and Space (AH-12); Lost, any Street or Location (AH-C5). While its own movement is under
     way, with the points left (none after a combat, AH-8, or a return, AH-9).
@@ -234,7 +244,7 @@ def reach(state: State, index: int) -> dict:
     if index == state.active and state.step == "move" and not state.over:  # its movement is under way
         points = state.points
         out = {here.id: (0, (), state.halt or "AH-2")}
-    for place, path in _within(state.board, here.id, halts(state), points).items():
+    for place, path in _within(state.board, here.id, halts(state), points, edition).items():
         out[place] = (len(path), path, "AH-2")
     return out
 
