@@ -157,9 +157,9 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 #: What no other seat's turn can change for a Mecha that is not moving: the kind of place named and
 #: where this Mecha stands (MV-1, MV-2, MV-4), and the routes of the board from there, face-down
-#: Locations and other Mechas aside (MV-2, MV-3, MV-C1). An occupied Location (MV-1) or a face-down
-#: one on the way (MV-6) may change before this seat's turn, so they wait for it.
-FIXED = ("MV-1", "MV-2", "MV-3", "MV-4", "MV-C1")
+#: Locations and other Mechas aside (MV-1 for no route: no Range reaches it, MV-2, MV-3). An occupied
+#: Location (MV-1) or a face-down one on the way (MV-6) may change before this seat's turn, so they wait for it.
+FIXED = ("MV-1", "MV-2", "MV-3", "MV-4")
 
 
 def _forbidden_anyway(state: State, index: int, command: Any) -> Rejection | None:
@@ -202,7 +202,7 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
 
     The checks run from the kind of place named to the route: not a Location at all (MV-4 for a
     card space, MV-2 for the Camp, MV-1 otherwise), where the Mecha already is (MV-3), occupied
-    (MV-1), unreachable except through the Camp (MV-2) or at all (MV-C1), out of Range by the
+    (MV-1), unreachable except through the Camp (MV-2) or at all (MV-1: no Range reaches it), out of Range by the
     shortest route (MV-3), and last blocked by face-down Locations (MV-6), which is the only
     restriction left once the others pass.
     """
@@ -234,7 +234,7 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
         if to in graph_within(_with_camp(table, camp_exits), here, len(table) + 1):
             return refuse("MV-2", "reject.mecha.through_camp", "every route from {here} to Location {to} passes "
                           "through the Camp, and no route passes through the Camp", here=_place(here), to=to)
-        return refuse("MV-C1", "reject.mecha.no_route", "no route on this board links {here} to Location {to}",
+        return refuse("MV-1", "reject.mecha.no_route", "no route on this board links {here} to Location {to}",
                       here=_place(here), to=to)
     route = unrestricted[to]
     if len(route) > seat.range_max or len(route) < seat.range_min:
