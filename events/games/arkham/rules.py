@@ -216,8 +216,8 @@ def reach(state: State, index: int, edition: int = 4) -> dict:
 
     Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by the
     route a Move there without a path walks under the game's ``edition`` (``destinations``: the
-    cheapest up to arkham-3, round monsters when that fits from arkham-4, AH-3, AH-7), staying put included; delayed, only where it is (AH-C7); in an Other
-    World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
+    cheapest up to arkham-3, round monsters when that fits from arkham-4, AH-3, AH-7), staying put
+    included; delayed, only where it is (AH-C7); in an Other World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
     Time and Space (AH-12); Lost, any Street or Location (AH-C5). While its own movement is under
     way, with the points left (none after a combat, AH-8, or a return, AH-9).
     """
