@@ -267,7 +267,25 @@ is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:
-    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only)."""
+    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only; arkham-4)."""
+    return _legal(state, seat, 4)
+
+
+def legal_3(state: Any, seat: str) -> list:
+    """``legal`` up to arkham-3: no Evade or Fight against a gate's monsters set aside (AH-C9)."""
+    return _legal(state, seat, 3)
+
+
+def set_aside(state: State) -> tuple:
+    """The monsters of the gate's Location the active investigator returned through this phase and has
+    neither evaded nor fought since (AH-C9): MonstersIgnored put each in ``dealt`` once, a passed Evade
+    puts it there again (so it counts twice), a Fight ends the movement (halt AH-8)."""
+    if state.halt != "AH-9":
+        return ()
+    return tuple(item for item in monsters_in(state, active(state).where) if state.dealt.count(item.id) == 1)
+
+
+def _legal(state: Any, seat: str, edition: int) -> list:
     if seat not in turn(state):
         return []
     now = phase(state)
@@ -292,7 +310,9 @@ def legal(state: Any, seat: str) -> list:
     for item in facing:
         out += [Evade(item.id), Fight(item.id)]
     if not facing:
-        out += [Move(place) for place in sorted(destinations(state))] + [Stop()]
+        for item in set_aside(state) if edition > 3 else ():  # AH-C9: it need not, but may
+            out += [Evade(item.id), Fight(item.id)]
+        out += [Move(place) for place in sorted(destinations(state, edition))] + [Stop()]
     return out + _trade_offers(state)
 
 
@@ -706,8 +726,12 @@ def _take_clues(flow: _Flow, command: TakeClues, rng: Any) -> Rejection | None:
 # --- monsters, checks and combat -------------------------------------------------------------------
 
 
-def _facing(state: State, monster_id: object) -> Any:
-    """The monster of the mover's area it may still face, or a Rejection saying why not."""
+def _facing(state: State, monster_id: object, edition: int = 4) -> Any:
+    """The monster of the mover's area it may still face, or a Rejection saying why not.
+
+    Back through a gate (AH-C9) the investigator "need not" face the monsters there: from arkham-4
+    that is a choice, and it may still evade or fight one it has not yet (``set_aside``); up to
+    arkham-3 they are refused as set aside."""
     inv = active(state)
     found = by_id(state.monsters, monster_id)
     if found is None:
@@ -717,7 +741,9 @@ def _facing(state: State, monster_id: object) -> Any:
                       "{name}", monster=named(found.name, found.name), area=_area(state, found.area),
                       here=_area(state, inv.where), name=inv.name)
     if found.id in state.dealt:
-        if state.halt == "AH-9":
+        if edition > 3 and found in set_aside(state):
+            return found
+        if state.halt == "AH-9" and edition < 4:
             return refuse("AH-C9", "reject.arkham.through_gate", "{name} came back through the gate: {monster} need "
                           "not be faced", name=inv.name, monster=found.name)
         return refuse("AH-C8", "reject.arkham.got_past", "{name} already got past {monster} in this movement",
@@ -726,7 +752,7 @@ def _facing(state: State, monster_id: object) -> Any:
 
 
 def _evade(flow: _Flow, command: Evade, rng: Any) -> Rejection | None:
-    found = _facing(flow.state, command.monster)
+    found = _facing(flow.state, command.monster, flow.edition)
     if isinstance(found, Rejection):
         return found
     seat = active(flow.state).seat
@@ -752,7 +778,7 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
         if passed is not None:
             _after_check(flow, "combat", fought, passed, rng)
         return None
-    found = _facing(state, command.monster)
+    found = _facing(state, command.monster, flow.edition)
     if isinstance(found, Rejection):
         return found
     flow.emit(CombatBegan(active(state).seat, found.id, "fight", state.points))

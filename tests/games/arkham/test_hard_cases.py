@@ -211,13 +211,23 @@ def test_ah_c6_ambush_refuses_fleeing_before_any_roll_but_not_evading_before_com
 
 def test_ah_c9_back_through_a_gate_among_monsters_the_movement_may_end_at_once():
     """AH-11, AH-C9: back from the Abyss's second area to the Black Cave's gate, where a Zombie stands:
-    the investigator need not fight or evade it, and Stop is accepted; an Explored marker is under it."""
-    tab = table(scenario([inv("red", "abyss_2"), inv("blue", "northside")], [mon("zombie", "black_cave")],
-                         gates=(("black_cave", "abyss"),)))
+    the investigator "need not" fight or evade it, a permission (arkham-4): Stop is accepted, and so are
+    Evade and Fight against it, which ``legal`` offers; an Explored marker is under it."""
+    gate = scenario([inv("red", "abyss_2"), inv("blue", "northside")], [mon("zombie", "black_cave")],
+                    gates=(("black_cave", "abyss"),))
+    tab = table(gate)
     act(tab, "red", model.Return("black_cave"))
     assert investigator(tab, "red").explored == "black_cave"
-    rejected(act(tab, "red", model.Evade("zombie")), "AH-C9", "need not be faced")
+    assert GAME.legal(tab.state, "red") == [model.Evade("zombie"), model.Fight("zombie"), model.Stop()]
     assert types(act(tab, "red", model.Stop()))[0] == "MovementEnded"
+    tab = table(gate)
+    act(tab, "red", model.Return("black_cave"))
+    assert types(act(tab, "red", model.Evade("zombie"), dice=(6, 6)))[-1] == "MonsterEvaded"
+    assert GAME.legal(tab.state, "red") == [model.Stop()]  # got past it: not evaded twice (AH-C8)
+    rejected(act(tab, "red", model.Evade("zombie")), "AH-C8", "already got past")
+    tab = table(gate)
+    act(tab, "red", model.Return("black_cave"))
+    assert types(act(tab, "red", model.Fight("zombie"), dice=(6, 6, 6)))[0] == "CombatBegan"
 
 
 def test_ah_c7_placed_from_lost_in_time_among_monsters_it_must_still_face_them():
