@@ -93,6 +93,11 @@ class ArkhamView(View):
             return {command.location: None for command in self.game.legal(state, seat)}
         return {}
 
+    def tied(self, state: object, place: str) -> bool:
+        """A Move to ``place`` without a path is refused: its cheapest ways meet different monsters
+        (``rules.ways_apart``, arkham-4, AH-7); its hint says to move to the monster chosen."""
+        return bool(rules.ways_apart(state, place, rules.edition(self.in_force.rules_version)))
+
     def destinations(self, state: object) -> dict:
         """``rules.destinations`` under the rules version in force (``in_force``, which the page sets
         from its Table): an arkham-3 game's hints are the routes its own Move walks (AH-7)."""
@@ -298,7 +303,8 @@ class ArkhamView(View):
             if place.cost.textContent != shown:
                 set_text(place.cost, shown)
             place.group.setAttribute("data-cost", shown)
-            text = place.label + (" · " + t("arkham.reachable", n=cost) if dest and cost is not None else "")
+            said = "arkham.way_choice" if dest and not planning and hints and self.tied(state, area_id) else "arkham.reachable"
+            text = place.label + (" · " + t(said, n=cost) if dest and cost is not None else "")
             set_text(place.title, text)
         self._draw_pieces(state)
         if planning:

@@ -29,7 +29,8 @@ GAME_3 = GAME_2.revised(
 GAME = GAME_3.revised(
     rules.RULES_VERSION,
     notes=(("AH-7", "a Move to an area without a chosen path goes round monsters when a way round fits in the "
-                    "points left, instead of stopping at the first monster on the cheapest way"),
+                    "points left, instead of stopping at the first monster on the cheapest way; when no way round "
+                    "fits and the cheapest ways stop at different monsters, the player chooses by moving to one"),
            ("AH-C9", "back through a gate, the investigator may still evade or fight the monsters there: it "
                      "need not, but it may"),),
     decide=rules.decide,

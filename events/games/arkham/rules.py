@@ -211,6 +211,54 @@ def _within(board: Any, here: str, stops: tuple, points: int, edition: int = 4) 
     return out
 
 
+def ways_apart(state: State, goal: str, edition: int = 4) -> tuple:
+    """arkham-4: the areas where the cheapest ways to ``goal`` stop at a monster (AH-7), when a Move
+    there without a path would walk one of them (no way round fits in the points left) and they stop
+    at different areas, so at different monsters: the rules leave that choice to the player, who
+    chooses by moving to that area (AH-3). () when the way is not the player's choice (one stop, a way round, out of reach)."""
+    if edition < 4:
+        return ()
+    here = active(state).where
+    stops = halts(state)
+    clear = boards.clear_routes(state.board, here, stops).get(goal)
+    path = boards.route(state.board, here, goal, stops)
+    if path is None or len(path) > state.points or (clear is not None and len(clear) <= state.points):
+        return ()
+    near = boards.neighbours(state.board)
+    to_goal = _distances(near, goal)
+    found: set = set()
+    frontier = [here]
+    seen = {here}
+    for cost in range(len(path)):  # along the cheapest ways only: each step one point nearer the goal
+        following = []
+        for place in frontier:
+            for step in near.get(place, ()):
+                if step in seen or to_goal.get(step) != len(path) - cost - 1:
+                    continue
+                seen.add(step)
+                if step != goal and monsters_in(state, step):
+                    found.add(step)  # AH-7: the walk stops here
+                elif step != goal:
+                    following.append(step)
+        frontier = following
+    return tuple(sorted(found)) if len(found) > 1 else ()
+
+
+def _distances(near: dict, start: str) -> dict:
+    """Area -> the fewest yellow lines from ``start`` (AH-3: one movement point each)."""
+    out = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for place in frontier:
+            for step in near.get(place, ()):
+                if step not in out:
+                    out[step] = out[place] + 1
+                    following.append(step)
+        frontier = following
+    return out
+
+
 def reach(state: State, index: int, edition: int = 4) -> dict:
     """Every area seat ``index`` can end in during its next movement -> (cost, route, clause).
 
@@ -312,7 +360,8 @@ def _legal(state: Any, seat: str, edition: int) -> list:
     if not facing:
         for item in set_aside(state) if edition > 3 else ():  # AH-C9: it need not, but may
             out += [Evade(item.id), Fight(item.id)]
-        out += [Move(place) for place in sorted(destinations(state, edition))] + [Stop()]
+        out += [Move(place) for place in sorted(destinations(state, edition)) if not ways_apart(state, place, edition)]
+        out += [Stop()]
     return out + _trade_offers(state)
 
 
@@ -595,6 +644,14 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
             "one": "{area} is {cost} points away; {n} movement point is left of Speed {speed}",
             "other": "{area} is {cost} points away; {n} movement points are left of Speed {speed}"},
             area=named(target.id, target.name), cost=len(path), n=state.points, speed=inv.speed)
+    apart = ways_apart(state, to, flow.edition)
+    if apart:  # AH-7, AH-3: which monster the walk meets is the player's choice
+        ways = tuple(phrase("reject.arkham.way", "{monsters} in {area}", monsters=_monster_list(monsters_in(state, place)),
+                            area=_area(state, place)) for place in apart)
+        return refuse("AH-7", "reject.arkham.choose_way", "the ways of cost {cost} to {area} stop at different "
+                      "monsters, {ways}: move to the one of those areas you choose",
+                      cost=len(path), area=named(target.id, target.name),
+                      ways=phrase("reject.arkham.ways_or", "{some} or {last}", some=ways[:-1], last=ways[-1]))
     walked = []
     for place in path:  # AH-7: monsters in an area on the way stop the walk there
         walked.append(place)

@@ -321,9 +321,37 @@ def test_ah_7_a_move_arrives_wherever_some_monster_free_walk_within_speed_does_a
         near = boards.neighbours(tab.state.board)
         clear = _brute_walks(near, start, lairs, speed)
         for area in sorted(rules.destinations(tab.state)):
-            moved = GAME.decide(tab.state, "red", model.Move(area), LoadedRng(()))[0]
+            answer = GAME.decide(tab.state, "red", model.Move(area), LoadedRng(()))
+            if not isinstance(answer, list):  # its cheapest ways meet different monsters: the player names one
+                assert answer.key == "reject.arkham.choose_way" and area not in clear, (start, speed, lairs, area)
+                assert len(set(rules.ways_apart(tab.state, area)) & lairs) > 1
+                continue
+            moved = answer[0]
             if area in clear:
                 assert moved.to == area and len(moved.path) == clear[area], (start, speed, lairs, area, moved)
             else:
                 assert moved.to in lairs and moved.to != area, (start, speed, lairs, area, moved)
         assert set(rules.destinations(tab.state)) >= set(clear)
+
+
+def test_ah_7_cheapest_ways_that_meet_different_monsters_need_a_path():
+    """AH-7, AH-3 (arkham-4): red in Merchant District, Speed 2, to Easttown: both ways of cost 2 stop
+    at a monster, a Maniac in Downtown or a Zombie in Rivertown, and no way round fits: which monster
+    it meets is the player's choice, so a Move there is refused naming both ways, ``legal`` offers
+    no such Move, and the player chooses by moving to the monster's area. arkham-3 still picks one (its logs)."""
+    from events.games import load
+    from events.log import Table
+
+    tied = scenario([inv("red", "merchant_district", speed=2)],
+                    [mon("maniac", "downtown", awareness=1), mon("zombie", "rivertown", awareness=-3)])
+    tab = table(tied)
+    assert rules.ways_apart(tab.state, "easttown") == ("downtown", "rivertown")
+    rejected(act(tab, "red", model.Move("easttown")), "AH-7",
+             "the ways of cost 2 to Easttown stop at different monsters, Maniac in Downtown or Zombie in Rivertown: "
+             "move to the one of those areas you choose")
+    assert model.Move("easttown") not in GAME.legal(tab.state, "red")
+    rejected(act(tab, "red", model.Move("easttown", ("rivertown", "easttown"))), "AH-7", "the walk stops there")
+    assert act(tab, "red", model.Move("rivertown"))[0].to == "rivertown"  # the player's choice
+    arkham_3 = Table.create(load("arkham").version("arkham-3"), "g-t", tied, 1)
+    assert rules.ways_apart(arkham_3.state, "easttown", 3) == ()
+    assert act(arkham_3, "red", model.Move("easttown"))[0].to == "downtown"
