@@ -248,11 +248,34 @@ def current_seat(state: State) -> str:
 
 
 def turn(state: Any) -> tuple:
-    """The seat that may act now: the prompt's actor during a fight, else the moving seat (EC-C3)."""
+    """The seats that may act now: the prompt's actor during a fight, else the moving seat (EC-C3);
+    while investigators strike (EC-7, EC-9), every seat whose strike is waiting (echo-3: the text
+    sets no order among those who strike at the same time)."""
+    return _turn(state, 3)
+
+
+def turn_2(state: Any) -> tuple:
+    """``turn`` up to echo-2: the strikes too one seat at a time, in seat order."""
+    return _turn(state, 2)
+
+
+def strikers(state: State) -> tuple:
+    """The seats of the strike prompts at the head of the queue (EC-7, EC-9), in seat order."""
+    out = []
+    for kind, _actor, seat, _enemy in state.combat.queue if state.combat is not None else ():
+        if kind != "strike":
+            break
+        out.append(seat)
+    return tuple(out)
+
+
+def _turn(state: Any, edition: int) -> tuple:
     if state is None or state.over:
         return ()
     waiting = prompt(state)
     if waiting is not None:
+        if edition > 2 and waiting[0] == "strike":
+            return strikers(state)
         return (waiting[1],)
     return (current_seat(state),)
 
@@ -266,8 +289,17 @@ is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:
-    """The commands ``decide`` accepts from ``seat`` now (Trade and Exchange only on its own turn here)."""
-    if seat not in turn(state):
+    """The commands ``decide`` accepts from ``seat`` now (Trade and Exchange only on its own turn here; echo-3)."""
+    return _legal(state, seat, 3)
+
+
+def legal_2(state: Any, seat: str) -> list:
+    """``legal`` up to echo-2: only the first striker in seat order may strike."""
+    return _legal(state, seat, 2)
+
+
+def _legal(state: Any, seat: str, edition: int) -> list:
+    if seat not in _turn(state, edition):
         return []
     waiting = prompt(state)
     if waiting is not None:
@@ -554,6 +586,8 @@ def _no_roll_waits(state: State) -> Rejection:
 
 def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     kind, actor, fighter, eid = prompt(state)
+    if edition > 2 and kind == "strike" and seat != actor and seat in strikers(state):
+        actor = fighter = seat  # echo-3: those who strike at the same time strike in any order (EC-9)
     refused = _forbidden_in_fight(state, seat, command)
     if refused is not None:  # a rule forbids it whoever's command the fight waits for: cite that rule
         return refused
@@ -865,6 +899,18 @@ def _pop(combat: Combat, kind: str, seat: str) -> tuple:
     return queue
 
 
+def _pop_strike(combat: Combat, seat: str) -> tuple:
+    """The queue without this seat's strike prompt among those at its head (echo-3: any of them may
+    strike first; up to echo-2 it was always the head's, so old logs fold as before)."""
+    queue = combat.queue
+    for index, (kind, _actor, owner, _enemy) in enumerate(queue):
+        if kind != "strike":
+            break
+        if owner == seat:
+            return queue[:index] + queue[index + 1:]
+    return queue
+
+
 def _leave(combat: Combat | None, seat: str) -> Combat | None:
     """The fight without this investigator and the prompts about it (its left neighbour still rolls for others)."""
     if combat is None or seat not in combat.seats:
@@ -917,7 +963,7 @@ def evolve(state: Any, event: Any) -> State:
                                 first=combat.first + (seat,) if first else combat.first, forced=forced)
             return s.but(combat=combat)
         case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
-            return s.but(combat=s.combat.but(queue=_pop(s.combat, "strike", seat)))
+            return s.but(combat=s.combat.but(queue=_pop_strike(s.combat, seat)))
         case PowerPaid(seat, _spell, _price, sanity):
             return s.but(investigators=_with(s, seat, sanity=sanity))
         case EnemyDamaged(eid, _by, _sl, _hl, sanity, health, _rule):

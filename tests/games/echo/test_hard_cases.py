@@ -314,3 +314,33 @@ def test_ec_16_echo_2_still_cites_the_group_rule_there():
 
     began, attacked = evaded_one_of_two(load("echo").version("echo-2"))
     assert began.rule == "EC-16" and [event.rule for event in attacked] == ["EC-16"]
+
+
+def test_ec_9_those_who_strike_first_strike_in_any_order():
+    """EC-7, EC-9 (echo-3): red and blue both pass the strike-order check, so both strike first; the text
+    sets no order between them, so blue's strike (here a Pass) is taken before red's, and ``turn`` and
+    ``legal`` offer both. echo-2 still takes them in seat order (its logs)."""
+    from events.games import load
+    from events.games.echo import rules
+    from events.log import Table
+    from tests.games.tables import rejected
+
+    def both_first(tab):
+        act(tab, "red", model.Fight())
+        act(tab, "red", model.CheckOrder("attention"), (6, 1))
+        act(tab, "blue", model.CheckOrder("attention"), (6, 1))
+
+    tab = one_on_one(enemy_card("foe", health=2), seats=(("red", "old-city"), ("blue", "old-city")))
+    both_first(tab)
+    assert rules.turn(tab.state) == ("red", "blue") and model.Pass() in tab.game.legal(tab.state, "blue")
+    assert types(act(tab, "blue", model.Pass())) == ["StrikePassed"]
+    assert prompt(tab.state)[:3] == ("strike", "red", "red") and rules.turn(tab.state) == ("red",)
+    foe_card = enemy_card("foe", health=2)
+    data = cards(investigators=(investigator_card("red-t", items=["dagger"]), investigator_card("blue-t")),
+                 enemies=(foe_card,))
+    old = Table.create(load("echo").version("echo-2"), "g-t", scenario(
+        [("red", "red-t", "old-city"), ("blue", "blue-t", "old-city")], [("e1", foe_card["id"], "old-city")],
+        card_data=data), 1)
+    both_first(old)
+    assert old.game.turn(old.state) == ("red",) and old.game.legal(old.state, "blue") == []
+    rejected(act(old, "blue", model.Pass()), "EC-C3", "red must strike, not blue")
