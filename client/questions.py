@@ -70,6 +70,13 @@ class Questions:
         branch = getattr(self.page.dispute, "branch", None)
         return branch.state if branch is not None else self.page.states[self.page.seq - 1]
 
+    def rules_version(self) -> str:
+        """The rules version of the position shown (the what-if branch's, else the replay's at its
+        seq): a game's answers are its own version's (README "Rules versions")."""
+        branch = getattr(self.page.dispute, "branch", None)
+        game = branch.game if branch is not None else self.page.versions[self.page.seq - 1]
+        return game.rules_version
+
     def reset(self) -> None:
         """No question: the board as the renderer drew it, the box empty."""
         self.kind = None
@@ -293,7 +300,7 @@ class Questions:
     def answer_arkham(self, state: object) -> list:
         from events.games.arkham import board as boards
         from events.games.arkham.questions import cheapest_route, monsters_on, not_walkable
-        from events.games.arkham.rules import reach, seat_index
+        from events.games.arkham.rules import edition, reach, seat_index
 
         view = self.page.view
 
@@ -314,7 +321,7 @@ class Questions:
                 return [t("ask.no_investigator", area=view.area(pick))]
             inv = state.investigators[index]
             self.mark(node(inv.where), "ask-pick")
-            found = reach(state, index)
+            found = reach(state, index, edition(self.rules_version()))
             for place, (cost, _route, _rule) in found.items():
                 self.mark(node(place), "ask-reach", cost)
                 if boards.area(state.board, place) is not None:
@@ -356,7 +363,7 @@ class Questions:
 
         view = self.page.view
         acting = self.picks[0]
-        plan, problem = monster_plan(state, acting)
+        plan, problem = monster_plan(state, acting, self.rules_version())  # the game's own rules (GH-C11)
         if problem:
             self.picks = []
             return [t("ask.gh_" + problem.replace("-", "_"), figure=view.fig(acting, state))]

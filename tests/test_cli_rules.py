@@ -102,9 +102,9 @@ def test_core_3_rules_check_lists_every_stored_game_and_whether_it_replays_uncha
     assert status == DIVERGED
     # Newest first; the echo-1 fight parts at seq 15 on EC-15, the others replay unchanged.
     assert out.out.splitlines() == [
-        f"{fresh}  echo-2  echo-2  unchanged",
+        f"{fresh}  echo-2  echo-3  unchanged",
         f"{doors}  skirmish-1  skirmish-2  unchanged",
-        f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)",
+        f"{fight}  echo-1  echo-3  diverges at seq 15 (EC-15)",
     ]
 
 
@@ -148,11 +148,11 @@ def test_core_3_upgrade_refuses_a_game_that_diverges_naming_the_first_divergence
     status, out = run(capsys, "upgrade", "--db", db, fight)
     assert status == DIVERGED
     lines = out.out.splitlines()
-    assert lines[0] == f"{fight} stays under echo-1: its log does not replay unchanged under echo-2"
+    assert lines[0] == f"{fight} stays under echo-1: its log does not replay unchanged under echo-3"
     assert lines[1] == "diverges at seq 15 (EC-15)" and lines[4] == "  clause: logged EC-15, produced EC-15"
-    assert lines[-1] == "only its seats may move it now: one proposes echo-2 and every other says yes (CORE-10, CORE-11)"
+    assert lines[-1] == "only its seats may move it now: one proposes echo-3 and every other says yes (CORE-10, CORE-11)"
     # Check the game stays where it is: rules-check still finds it under echo-1.
-    assert f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)" in run(capsys, "rules-check", "--db", db)[1].out
+    assert f"{fight}  echo-1  echo-3  diverges at seq 15 (EC-15)" in run(capsys, "rules-check", "--db", db)[1].out
 
 
 def test_rules_check_and_upgrade_refuse_a_missing_store_an_unknown_game_and_version(tmp_path, capsys):
@@ -172,7 +172,7 @@ def test_core_3_rules_check_and_upgrade_on_postgresql(postgres_database, capsys)
                                 ("skirmish", "skirmish-1", "skirmish/purge", 1, 10))
     status, out = run(capsys, "rules-check", "--db", url)
     assert status == DIVERGED and out.out.splitlines() == [
-        f"{doors}  skirmish-1  skirmish-2  unchanged", f"{fight}  echo-1  echo-2  diverges at seq 15 (EC-15)"]
+        f"{doors}  skirmish-1  skirmish-2  unchanged", f"{fight}  echo-1  echo-3  diverges at seq 15 (EC-15)"]
     assert run(capsys, "upgrade", "--db", url, fight)[0] == DIVERGED
     assert run(capsys, "upgrade", "--db", url, doors)[0] == SUCCESS
     assert run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-2  skirmish-2  unchanged"

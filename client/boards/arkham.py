@@ -4,7 +4,9 @@ in Time and Space box, gates, Clue tokens, monsters and investigators; the last 
 Positions come from the board data (``at`` of every area): pixels exist only here. Legal
 destinations and their costs come from the game's own ``rules.destinations``; what a click means
 (Move, Place after Lost in Time and Space, Return through a gate) from its ``phase``. One click
-on a destination walks the cheapest route; "Build a path" turns clicks into waypoints instead:
+on a destination sends a Move without a path, which walks the route the game's rules version
+gives (``rules.destinations`` under the version in force: the cheapest up to arkham-3, round
+monsters when that fits from arkham-4, AH-7); "Build a path" turns clicks into waypoints instead:
 an area joined to the path's end is its next step, a farther one adds the cheapest route to it
 (an area no line reaches is added as it is, for the server to refuse with its clause), each step
 shows its cost as the path grows, and "Confirm path" sends ``Move(to, path)`` (AH-3). The static
@@ -84,12 +86,22 @@ class ArkhamView(View):
             return {}
         now = rules.phase(state)
         if now == "move":
-            return {place: len(path) for place, path in rules.destinations(state).items()}
+            return {place: len(path) for place, path in self.destinations(state).items()}
         if now == "place":
             return {command.area: None for command in self.game.legal(state, seat)}
         if now == "return":
             return {command.location: None for command in self.game.legal(state, seat)}
         return {}
+
+    def tied(self, state: object, place: str) -> bool:
+        """A Move to ``place`` without a path is refused: its cheapest ways meet different monsters
+        (``rules.ways_apart``, arkham-4, AH-7); its hint says to move to the monster chosen."""
+        return bool(rules.ways_apart(state, place, rules.edition(self.in_force.rules_version)))
+
+    def destinations(self, state: object) -> dict:
+        """``rules.destinations`` under the rules version in force (``in_force``, which the page sets
+        from its Table): an arkham-3 game's hints are the routes its own Move walks (AH-7)."""
+        return rules.destinations(state, rules.edition(self.in_force.rules_version))
 
     def prompt_text(self, state: object, seat: object, current: object) -> str:
         """The line before the buttons: what this seat's click or buttons do now, or whom it waits for."""
@@ -103,7 +115,7 @@ class ArkhamView(View):
             if facing:  # AH-7: no step before every monster here is fought or evaded
                 names = ", ".join(self.monster_name(item.id) for item in facing)
                 return t("arkham.your_movement_monsters", monsters=names)
-            if not rules.destinations(state):
+            if not self.destinations(state):
                 return t("arkham.your_movement_no_points") if state.points <= 0 else t("arkham.your_movement_nowhere")
             return t("arkham.your_movement")
         if now in ("place", "return"):
@@ -291,7 +303,8 @@ class ArkhamView(View):
             if place.cost.textContent != shown:
                 set_text(place.cost, shown)
             place.group.setAttribute("data-cost", shown)
-            text = place.label + (" · " + t("arkham.reachable", n=cost) if dest and cost is not None else "")
+            said = "arkham.way_choice" if dest and not planning and hints and self.tied(state, area_id) else "arkham.reachable"
+            text = place.label + (" · " + t(said, n=cost) if dest and cost is not None else "")
             set_text(place.title, text)
         self._draw_pieces(state)
         if planning:

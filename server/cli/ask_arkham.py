@@ -8,9 +8,11 @@ Both print JSON, on the scenario as it starts or, with ``--log LOG --seq N``, on
 event N of a real game (its monsters where they stand then; during the investigator's own
 movement, with the points it has left). ``path`` answers on the scenario's board (its yellow lines, the unverified one
 included unless the scenario drops it): the cheapest route and its cost in movement points, one
-per line (AH-2, AH-3), preferring among equal routes the one that passes fewest monsters (AH-7).
-``reachable`` lists every area the investigator can end its next movement in, with the cost and
-the clause that decides it (AH-2 in Arkham, AH-C7 delayed, AH-10/AH-11/AH-12 in an Other World,
+per line (AH-2, AH-3), preferring among equal routes the one that passes fewest monsters (AH-7):
+the cheapest route, not always the way a Move without a path walks (from arkham-4 that Move goes
+round monsters when a way round fits, AH-7). ``reachable`` lists every area the investigator can
+end its next movement in, with the route a Move there walks under the game's rules version (the
+log's ``rules_version``, else the newest), its cost and the clause that decides it (AH-2 in Arkham, AH-C7 delayed, AH-10/AH-11/AH-12 in an Other World,
 AH-C5 after Lost in Time and Space), and the monsters it would have to face on the way.
 """
 
@@ -22,6 +24,7 @@ import difflib
 from events.games.arkham import board as boards
 from events.games.arkham import rules
 from events.games.arkham.questions import cheapest_route, monsters_on, not_walkable
+from server import logfile
 from server.cli.ask_common import add_question, position, reply
 from server.cli.status import BAD_ARGS, CommandError
 
@@ -83,7 +86,9 @@ def run_reachable(args: argparse.Namespace) -> int:
         raise CommandError(f"--investigator: no investigator {args.investigator!r} (known: {known})", BAD_ARGS)
     inv = state.investigators[index]
     areas = []
-    for place, (cost, route, rule) in sorted(rules.reach(state, index).items(), key=lambda item: (item[1][0], item[0])):
+    version = logfile.read(args.log)[0].rules_version if origin else rules.RULES_VERSION  # the game's own walk
+    found = rules.reach(state, index, rules.edition(version))
+    for place, (cost, route, rule) in sorted(found.items(), key=lambda item: (item[1][0], item[0])):
         areas.append({
             "area": place, "name": boards.area(state.board, place).name, "cost": cost,
             "route": [inv.where] + list(route) if rule == "AH-2" else _unique([inv.where, place]),

@@ -426,6 +426,7 @@ RECORDED = {
     "mecha": {
         "MV-C4": _recorded("MechMoved", "path"),  # "a move records the shortest legal path": MechMoved.path
         "MV-C2": _recorded("CorruptionDrawn", "value", "colour"),  # "each drawn token is written into the event"
+        "MV-C1": _recorded("GameStarted", "scenario"),  # "the board is a data file": the scenario GameStarted logs
     },
 }
 

@@ -92,14 +92,14 @@ def test_an_exempt_clause_is_its_game_s_gives_its_reason_and_is_exercised_by_not
 
 def test_mv_9_ah_4_mv_c2_mv_c4_the_corpus_plays_the_worked_examples_and_logs_the_records():
     """MV-9 (blue into empty Location 12 through red's Location), AH-4 (Graveyard to Administration for 4
-    points), MV-C4 (a move's path), MV-C2 (each drawn token) are cited by no event; the corpus games named
+    points), MV-C4 (a move's path), MV-C2 (each drawn token), MV-C1 (the board its scenario logs) are cited by no event; the corpus games named
     here play or log them, and a game that does not (a mecha game for AH-4, its first event alone) does not count."""
     def games(name: str, check) -> list:
         return [path for path, item in ENTRIES.items() if item["game"] == name and check(logfile.read(HERE / path)[1])]
 
     assert "mecha/mecha-2/sample-random-4.jsonl" in games("mecha", WORKED["mecha"]["MV-9"])
     assert "arkham/arkham-3/crossing-greedy-5.jsonl" in games("arkham", WORKED["arkham"]["AH-4"])
-    for clause in ("MV-C2", "MV-C4"):
+    for clause in ("MV-C1", "MV-C2", "MV-C4"):
         assert "mecha/mecha-2/sample-random-4.jsonl" in games("mecha", RECORDED["mecha"][clause])
     _game, mecha = logfile.read(HERE / "mecha/mecha-2/sample-random-4.jsonl")
     assert not WORKED["arkham"]["AH-4"](mecha) and not WORKED["mecha"]["MV-9"](mecha[:1])

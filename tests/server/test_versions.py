@@ -100,8 +100,9 @@ def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new
 
 
 def test_core_3_get_rules_says_whether_a_game_replays_unchanged_under_the_newest_version(shared_server):
-    """GET /api/games/{id}/rules: an echo-1 game whose fight ended parts at seq 15 on EC-15 under echo-2;
-    it is running, so the divergence names seqs and clauses only, and what echo-2 changed."""
+    """GET /api/games/{id}/rules: an echo-1 game whose fight ended parts at seq 15 on EC-15 under the newest
+    version (echo-2 changed EC-15); it is running, so the divergence names seqs and clauses only, and what
+    each newer version changed."""
     echo_1 = events.games.load("echo", "echo-1")
     created = seeded_game(shared_server, "echo/novice-duel", SEED, rules_version="echo-1")
     game_id = created["game"]
@@ -118,7 +119,7 @@ def test_core_3_get_rules_says_whether_a_game_replays_unchanged_under_the_newest
     status, answer = get_json(f"{shared_server.base_url}/api/games/{game_id}/rules")
     assert status == 200
     assert {k: answer[k] for k in ("game", "rules_version", "newest", "unchanged")} == {
-        "game": game_id, "rules_version": "echo-1", "newest": "echo-2", "unchanged": False}
+        "game": game_id, "rules_version": "echo-1", "newest": "echo-3", "unchanged": False}
     assert answer["divergence"] == {"seq": 15, "clause": "EC-15", "logged_rule": "EC-15", "produced_rule": "EC-15"}
     assert {"version": "echo-2", "clause": "EC-15",
             "text": "the combat round in which a fight ends costs its movement point too"} in answer["changes"]

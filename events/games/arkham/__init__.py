@@ -9,7 +9,8 @@ from events.games.arkham.model import COMMANDS, EVENTS
 from events.games.arkham.view import view
 
 #: arkham-1, as released (b9ad4cd … a5350b8): its logs are played, audited and replayed under it, indefinitely.
-GAME_1 = released("arkham", "arkham-1", rules, words, CATALOGUE, EVENTS, COMMANDS, view, decide=rules.decide_1)
+GAME_1 = released("arkham", "arkham-1", rules, words, CATALOGUE, EVENTS, COMMANDS, view, decide=rules.decide_1,
+                  legal=rules.legal_3)
 #: arkham-2 (f49ff79): what changed, as the pages show it to the players of an arkham-1 game.
 GAME_2 = GAME_1.revised(
     "arkham-2",
@@ -18,9 +19,20 @@ GAME_2 = GAME_1.revised(
     decide=rules.decide_2,
 )
 #: arkham-3 (issue 15): what changed, as the pages show it to the players of an arkham-2 game.
-GAME = GAME_2.revised(
-    rules.RULES_VERSION,
+GAME_3 = GAME_2.revised(
+    "arkham-3",
     notes=(("AH-C4", "a failed Evade that takes Stamina to 0 knocks the investigator out at once: no combat, "
                      "no Horror check"),),
+    decide=rules.decide_3,
+)
+#: arkham-4 (the rules audit): what changed, as the pages show it to the players of an arkham-3 game.
+GAME = GAME_3.revised(
+    rules.RULES_VERSION,
+    notes=(("AH-7", "a Move to an area without a chosen path goes round monsters when a way round fits in the "
+                    "points left, instead of stopping at the first monster on the cheapest way; when no way round "
+                    "fits and the cheapest ways stop at different monsters, the player chooses by moving to one"),
+           ("AH-C9", "back through a gate, the investigator may still evade or fight the monsters there: it "
+                     "need not, but it may"),),
     decide=rules.decide,
+    legal=rules.legal,
 )

@@ -346,6 +346,45 @@ def routes(board: Board, start: str, halts: tuple = ()) -> dict:
     return {place: path for place, (_cost, _stops, path) in best.items() if place != start}
 
 
+def clear_routes(board: Board, start: str, halts: tuple) -> dict:
+    """Every Street or Location reachable from ``start`` without leaving an area of ``halts`` on the
+    way -> its cheapest such route (start excluded; an area of ``halts`` may end a route, AH-7).
+
+    The way a Move asked to reach an area walks when it can (arkham-4): a route that meets no
+    monster before its end arrives where the player asked, whatever a cheaper one would cost.
+    Among equal routes the alphabetically first, as ``routes``.
+    """
+    table = neighbours(board)
+    stopping = set(halts)
+    best: dict = {start: ()}
+    frontier = [start]
+    while frontier:
+        following = []
+        for place in sorted(frontier):
+            if place != start and place in stopping:
+                continue  # AH-7: monsters here stop the walk; nothing beyond is reached this way
+            path = best[place]
+            for step in table.get(place, ()):
+                candidate = path + (step,)
+                if step not in best or (len(candidate) == len(best[step]) and candidate < best[step]):
+                    if step not in best:
+                        following.append(step)
+                    best[step] = candidate
+        frontier = following
+    del best[start]
+    return best
+
+
+def walk_route(board: Board, start: str, goal: str, halts: tuple, points: int) -> tuple | None:
+    """The route a Move without a path walks (arkham-4, AH-3, AH-7): the cheapest one that meets no
+    monster before ``goal`` if it fits in ``points``, else the cheapest route (which stops at the
+    first monster on the way), or None."""
+    clear = clear_routes(board, start, halts).get(goal)
+    if clear is not None and len(clear) <= points:
+        return clear
+    return route(board, start, goal, halts)
+
+
 def route(board: Board, start: str, goal: str, halts: tuple = ()) -> tuple | None:
     """The cheapest route from ``start`` to ``goal`` (start excluded), or None (AH-3, AH-4)."""
     if start == goal:

@@ -67,13 +67,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "arkham-3"
+RULES_VERSION = "arkham-4"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
 GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are played", keys="reject.arkham")
 # arkham-2: no Clue token is offered on a check rolled at 0 (AH-C4).
 # arkham-3: a failed Evade that takes Stamina to 0 knocks out at once, with no Horror check (AH-C4);
 # Move takes an optional path, recorded as walked (AH-3).
+# arkham-4: a Move without a path walks the cheapest route that meets no monster before its end when
+# one fits in the points left, not a cheaper one that stops at a monster on the way (AH-7, AH-3).
 
 HOSPITAL = boards.HOSPITAL
 ASYLUM = boards.ASYLUM
@@ -109,9 +111,9 @@ def initial_state(event: GameStarted) -> State:
 
 
 class _Flow(Flow):
-    """A Flow (events.game) that also knows the rules edition deciding: 1, 2 or 3 (arkham-1, -2, -3)."""
+    """A Flow (events.game) that also knows the rules edition deciding: 1 to 4 (arkham-1 … arkham-4)."""
 
-    def __init__(self, state: State | None, edition: int = 3) -> None:
+    def __init__(self, state: State | None, edition: int = 4) -> None:
         Flow.__init__(self, state, evolve)
         self.edition = edition
 
@@ -179,21 +181,91 @@ def threshold(inv: Any) -> int:
     return 4 if inv.blessed else 6 if inv.cursed else 5
 
 
-def destinations(state: Any) -> dict:
-    """Where the active seat may Move now -> the cheapest route (AH-2, AH-3, AH-7)."""
+def edition(rules_version: str) -> int:
+    """The edition (1 to 4) a game of ``rules_version`` is decided under (``_Flow``): its number for
+    arkham-1 … arkham-4, the newest for anything else (a scenario asked about with no game)."""
+    number = str(rules_version).rsplit("-", 1)[-1]
+    return int(number) if number.isdigit() and 1 <= int(number) <= 4 else 4
+
+
+def destinations(state: Any, edition: int = 4) -> dict:
+    """Where the active seat may Move now -> the route a Move there without a path walks under the
+    game's ``edition`` (AH-2, AH-3, AH-7; arkham-4 goes round monsters when that fits, ``_within``)."""
     if state is None or phase(state) != "move" or state.points <= 0 or undealt(state):
         return {}
+    return _within(state.board, active(state).where, halts(state), state.points, edition)
+
+
+def _within(board: Any, here: str, stops: tuple, points: int, edition: int = 4) -> dict:
+    """Every area a Move without a path can be aimed at within ``points`` -> the route it walks:
+    arkham-4's (``boards.walk_route``: one meeting no monster before its end if one fits, else the
+    cheapest), or up to arkham-3 the cheapest (``boards.route``)."""
+    clear = boards.clear_routes(board, here, stops) if edition > 3 else {}
+    out = {}
+    for place, path in boards.routes(board, here, stops).items():
+        way = clear.get(place)
+        if way is not None and len(way) <= points:
+            out[place] = way
+        elif len(path) <= points:
+            out[place] = path
+    return out
+
+
+def ways_apart(state: State, goal: str, edition: int = 4) -> tuple:
+    """arkham-4: the areas where the cheapest ways to ``goal`` stop at a monster (AH-7), when a Move
+    there without a path would walk one of them (no way round fits in the points left) and they stop
+    at different areas, so at different monsters: the rules leave that choice to the player, who
+    chooses by moving to that area (AH-3). () when the way is not the player's choice (one stop, a way round, out of reach)."""
+    if edition < 4:
+        return ()
     here = active(state).where
-    reach = boards.routes(state.board, here, halts(state))
-    return {place: path for place, path in reach.items() if len(path) <= state.points}
+    stops = halts(state)
+    clear = boards.clear_routes(state.board, here, stops).get(goal)
+    path = boards.route(state.board, here, goal, stops)
+    if path is None or len(path) > state.points or (clear is not None and len(clear) <= state.points):
+        return ()
+    near = boards.neighbours(state.board)
+    to_goal = _distances(near, goal)
+    found: set = set()
+    frontier = [here]
+    seen = {here}
+    for cost in range(len(path)):  # along the cheapest ways only: each step one point nearer the goal
+        following = []
+        for place in frontier:
+            for step in near.get(place, ()):
+                if step in seen or to_goal.get(step) != len(path) - cost - 1:
+                    continue
+                seen.add(step)
+                if step != goal and monsters_in(state, step):
+                    found.add(step)  # AH-7: the walk stops here
+                elif step != goal:
+                    following.append(step)
+        frontier = following
+    return tuple(sorted(found)) if len(found) > 1 else ()
 
 
-def reach(state: State, index: int) -> dict:
+def _distances(near: dict, start: str) -> dict:
+    """Area -> the fewest yellow lines from ``start`` (AH-3: one movement point each)."""
+    out = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for place in frontier:
+            for step in near.get(place, ()):
+                if step not in out:
+                    out[step] = out[place] + 1
+                    following.append(step)
+        frontier = following
+    return out
+
+
+def reach(state: State, index: int, edition: int = 4) -> dict:
     """Every area seat ``index`` can end in during its next movement -> (cost, route, clause).
 
-    Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by its
-    cheapest route (AH-3), staying put included; delayed, only where it is (AH-C7); in an Other
-    World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
+    Answers ``chronicle ask arkham reachable``: in Arkham every area within Speed (AH-2) by the
+    route a Move there without a path walks under the game's ``edition`` (``destinations``: the
+    cheapest up to arkham-3, round monsters when that fits from arkham-4, AH-3, AH-7), staying put
+    included; delayed, only where it is (AH-C7); in an Other World's first area its second (AH-10), in the second each gate's Location (AH-11) or Lost in
     Time and Space (AH-12); Lost, any Street or Location (AH-C5). While its own movement is under
     way, with the points left (none after a combat, AH-8, or a return, AH-9).
     """
@@ -220,9 +292,8 @@ def reach(state: State, index: int) -> dict:
     if index == state.active and state.step == "move" and not state.over:  # its movement is under way
         points = state.points
         out = {here.id: (0, (), state.halt or "AH-2")}
-    for place, path in boards.routes(state.board, here.id, halts(state)).items():
-        if len(path) <= points:
-            out[place] = (len(path), path, "AH-2")
+    for place, path in _within(state.board, here.id, halts(state), points, edition).items():
+        out[place] = (len(path), path, "AH-2")
     return out
 
 
@@ -244,7 +315,25 @@ is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:
-    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only)."""
+    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only; arkham-4)."""
+    return _legal(state, seat, 4)
+
+
+def legal_3(state: Any, seat: str) -> list:
+    """``legal`` up to arkham-3: no Evade or Fight against a gate's monsters set aside (AH-C9)."""
+    return _legal(state, seat, 3)
+
+
+def set_aside(state: State) -> tuple:
+    """The monsters of the gate's Location the active investigator returned through this phase and has
+    neither evaded nor fought since (AH-C9): MonstersIgnored put each in ``dealt`` once, a passed Evade
+    puts it there again (so it counts twice), a Fight ends the movement (halt AH-8)."""
+    if state.halt != "AH-9":
+        return ()
+    return tuple(item for item in monsters_in(state, active(state).where) if state.dealt.count(item.id) == 1)
+
+
+def _legal(state: Any, seat: str, edition: int) -> list:
     if seat not in turn(state):
         return []
     now = phase(state)
@@ -269,7 +358,10 @@ def legal(state: Any, seat: str) -> list:
     for item in facing:
         out += [Evade(item.id), Fight(item.id)]
     if not facing:
-        out += [Move(place) for place in sorted(destinations(state))] + [Stop()]
+        for item in set_aside(state) if edition > 3 else ():  # AH-C9: it need not, but may
+            out += [Evade(item.id), Fight(item.id)]
+        out += [Move(place) for place in sorted(destinations(state, edition)) if not ways_apart(state, place, edition)]
+        out += [Stop()]
     return out + _trade_offers(state)
 
 
@@ -291,7 +383,13 @@ def _trade_offers(state: State) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-3)."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-4)."""
+    return _decide(state, seat, command, rng, 4)
+
+
+def decide_3(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """arkham-3 as released: a Move without a path walks the cheapest route even when it stops at a
+    monster on the way and a dearer route within the points left would meet none."""
     return _decide(state, seat, command, rng, 3)
 
 
@@ -357,10 +455,56 @@ def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
             return _no_area(command.to)
         if target.kind in ("other_world", "special"):
             return _unreachable(target)
+        fixed = _fixed_move_refusal(state, inv, command, target)
+        if fixed is not None:
+            return fixed
     if isinstance(command, (OfferTrade, AnswerTrade)) and state.combat:
         return _no_trading(active(state).name, by_id(state.monsters, state.combat).name)
     return refuse("AH-1", "reject.arkham.turn", "it is {seat}'s movement, not {other_seat}'s", seat=active(state).seat,
                   other_seat=inv.seat)
+
+
+def _fixed_move_refusal(state: State, inv: Any, command: Move, target: Any) -> Rejection | None:
+    """What refuses a waiting investigator's Move whatever happens before its movement begins (the
+    rules audit; issue 15's order): nothing moves it or changes its Speed or the yellow lines before
+    then, so the area where it stands (AH-3), a delay (AH-C7: no movement points), no route (AH-3), a
+    route or chosen path beyond its Speed (AH-2) or a chosen step with no yellow line (AH-3) hold
+    already. Monsters (AH-7) may be gone by then, so they are not asked here."""
+    if command.to == inv.where:
+        return refuse("AH-3", "reject.arkham.already_there", "{name} is already in {area}", name=inv.name,
+                      area=named(target.id, target.name))
+    if inv.delayed:
+        return refuse("AH-C7", "reject.arkham.delayed", "{name} was delayed: it only stands up this phase (no "
+                      "movement points)", name=inv.name)
+    if command.path == ():
+        path = boards.route(state.board, inv.where, command.to)
+        if path is None:
+            return refuse("AH-3", "reject.arkham.no_route", "no yellow line route joins {start} to {area}",
+                          start=_area(state, inv.where), area=named(target.id, target.name))
+        if len(path) > inv.speed:
+            return refuse("AH-2", "reject.arkham.too_far", "{area} is {cost} points away; Speed is {speed}",
+                          area=named(target.id, target.name), cost=len(path), speed=inv.speed)
+        return None
+    path = command.path
+    if len(path) > PATH_LIMIT:
+        return refuse("AH-2", "reject.arkham.path_too_long", "a path of {steps} steps is longer than any Speed (at "
+                      "most {limit})", steps=len(path), limit=PATH_LIMIT)
+    if path[-1] != command.to:
+        return refuse("AH-3", "reject.arkham.path_end", "the path ends in {end}, not in {area}",
+                      end=_area(state, path[-1]), area=_area(state, command.to))
+    near = boards.neighbours(state.board)
+    here = inv.where
+    for number, step in enumerate(path, 1):
+        area = by_id(state.board.areas, step)
+        if area is None:
+            return _no_area(step, number)
+        if step not in near.get(here, ()):
+            return _no_line(state, number, here, area)
+        if number > inv.speed:
+            return refuse("AH-2", "reject.arkham.step_point", STEP_POINT, number=number, start=_area(state, here),
+                          area=named(area.id, area.name), cost=len(path), n=inv.speed, speed=inv.speed)
+        here = step
+    return None
 
 
 def _no_area(area: str, number: int = 0) -> Rejection:
@@ -485,7 +629,10 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
         return _no_points(state)
     if command.path != ():
         return _walk(flow, command)
-    path = boards.route(state.board, inv.where, to, halts(state))
+    if flow.edition > 3:
+        path = boards.walk_route(state.board, inv.where, to, halts(state), state.points)
+    else:
+        path = boards.route(state.board, inv.where, to, halts(state))
     if path is None:
         return refuse("AH-3", "reject.arkham.no_route", "no yellow line route joins {start} to {area}",
                       start=_area(state, inv.where), area=named(target.id, target.name))
@@ -497,6 +644,14 @@ def _move(flow: _Flow, command: Move, rng: Any) -> Rejection | None:
             "one": "{area} is {cost} points away; {n} movement point is left of Speed {speed}",
             "other": "{area} is {cost} points away; {n} movement points are left of Speed {speed}"},
             area=named(target.id, target.name), cost=len(path), n=state.points, speed=inv.speed)
+    apart = ways_apart(state, to, flow.edition)
+    if apart:  # AH-7, AH-3: which monster the walk meets is the player's choice
+        ways = tuple(phrase("reject.arkham.way", "{monsters} in {area}", monsters=_monster_list(monsters_in(state, place)),
+                            area=_area(state, place)) for place in apart)
+        return refuse("AH-7", "reject.arkham.choose_way", "the ways of cost {cost} to {area} stop at different "
+                      "monsters, {ways}: move to the one of those areas you choose",
+                      cost=len(path), area=named(target.id, target.name),
+                      ways=phrase("reject.arkham.ways_or", "{some} or {last}", some=ways[:-1], last=ways[-1]))
     walked = []
     for place in path:  # AH-7: monsters in an area on the way stop the walk there
         walked.append(place)
@@ -628,8 +783,12 @@ def _take_clues(flow: _Flow, command: TakeClues, rng: Any) -> Rejection | None:
 # --- monsters, checks and combat -------------------------------------------------------------------
 
 
-def _facing(state: State, monster_id: object) -> Any:
-    """The monster of the mover's area it may still face, or a Rejection saying why not."""
+def _facing(state: State, monster_id: object, edition: int = 4) -> Any:
+    """The monster of the mover's area it may still face, or a Rejection saying why not.
+
+    Back through a gate (AH-C9) the investigator "need not" face the monsters there: from arkham-4
+    that is a choice, and it may still evade or fight one it has not yet (``set_aside``); up to
+    arkham-3 they are refused as set aside."""
     inv = active(state)
     found = by_id(state.monsters, monster_id)
     if found is None:
@@ -639,7 +798,9 @@ def _facing(state: State, monster_id: object) -> Any:
                       "{name}", monster=named(found.name, found.name), area=_area(state, found.area),
                       here=_area(state, inv.where), name=inv.name)
     if found.id in state.dealt:
-        if state.halt == "AH-9":
+        if edition > 3 and found in set_aside(state):
+            return found
+        if state.halt == "AH-9" and edition < 4:
             return refuse("AH-C9", "reject.arkham.through_gate", "{name} came back through the gate: {monster} need "
                           "not be faced", name=inv.name, monster=found.name)
         return refuse("AH-C8", "reject.arkham.got_past", "{name} already got past {monster} in this movement",
@@ -648,7 +809,7 @@ def _facing(state: State, monster_id: object) -> Any:
 
 
 def _evade(flow: _Flow, command: Evade, rng: Any) -> Rejection | None:
-    found = _facing(flow.state, command.monster)
+    found = _facing(flow.state, command.monster, flow.edition)
     if isinstance(found, Rejection):
         return found
     seat = active(flow.state).seat
@@ -674,7 +835,7 @@ def _fight(flow: _Flow, command: Fight, rng: Any) -> Rejection | None:
         if passed is not None:
             _after_check(flow, "combat", fought, passed, rng)
         return None
-    found = _facing(state, command.monster)
+    found = _facing(state, command.monster, flow.edition)
     if isinstance(found, Rejection):
         return found
     flow.emit(CombatBegan(active(state).seat, found.id, "fight", state.points))

@@ -67,10 +67,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "echo-2"
+RULES_VERSION = "echo-3"
 # echo-2: the round in which a fight ends costs 1 movement point too (EC-15); a failed evasion's EC-8 lasts
 # its whole round (StrikeOrderSet.holds); enemy attacks in a group fight cite EC-16's reading. An echo-1 log
 # still folds to the very states (and hashes) it logged: both new fields default to echo-1's meaning.
+# echo-3: an investigator that goes to the Dark Side (EC-19) where an enemy stands must still defeat or
+# escape it before its move is over (EC-15, EC-3), as anywhere else; echo-2 ended its turn at once. An
+# enemy every fighter has escaped makes no group fight (EC-16 only for several investigators or enemies fought).
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat (EC-C3), and a
 #: command of no Movement phase (EC-1).
@@ -245,11 +248,34 @@ def current_seat(state: State) -> str:
 
 
 def turn(state: Any) -> tuple:
-    """The seat that may act now: the prompt's actor during a fight, else the moving seat (EC-C3)."""
+    """The seats that may act now: the prompt's actor during a fight, else the moving seat (EC-C3);
+    while investigators strike (EC-7, EC-9), every seat whose strike is waiting (echo-3: the text
+    sets no order among those who strike at the same time)."""
+    return _turn(state, 3)
+
+
+def turn_2(state: Any) -> tuple:
+    """``turn`` up to echo-2: the strikes too one seat at a time, in seat order."""
+    return _turn(state, 2)
+
+
+def strikers(state: State) -> tuple:
+    """The seats of the strike prompts at the head of the queue (EC-7, EC-9), in seat order."""
+    out = []
+    for kind, _actor, seat, _enemy in state.combat.queue if state.combat is not None else ():
+        if kind != "strike":
+            break
+        out.append(seat)
+    return tuple(out)
+
+
+def _turn(state: Any, edition: int) -> tuple:
     if state is None or state.over:
         return ()
     waiting = prompt(state)
     if waiting is not None:
+        if edition > 2 and waiting[0] == "strike":
+            return strikers(state)
         return (waiting[1],)
     return (current_seat(state),)
 
@@ -263,8 +289,17 @@ is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:
-    """The commands ``decide`` accepts from ``seat`` now (Trade and Exchange only on its own turn here)."""
-    if seat not in turn(state):
+    """The commands ``decide`` accepts from ``seat`` now (Trade and Exchange only on its own turn here; echo-3)."""
+    return _legal(state, seat, 3)
+
+
+def legal_2(state: Any, seat: str) -> list:
+    """``legal`` up to echo-2: only the first striker in seat order may strike."""
+    return _legal(state, seat, 2)
+
+
+def _legal(state: Any, seat: str, edition: int) -> list:
+    if seat not in _turn(state, edition):
         return []
     waiting = prompt(state)
     if waiting is not None:
@@ -298,7 +333,12 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it (echo-2)."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (echo-3)."""
+    return _decide(state, seat, command, rng, 3)
+
+
+def decide_2(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """echo-2 as released: going to the Dark Side ends the turn at once, even with an enemy there."""
     return _decide(state, seat, command, rng, 2)
 
 
@@ -309,7 +349,7 @@ def decide_1(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
 
 
 def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
-    """``decide`` of rules edition 1 (echo-1) or 2 (echo-2): the editions differ only where ``edition`` is read."""
+    """``decide`` of rules edition 1 (echo-1) to 3 (echo-3): the editions differ only where ``edition`` is read."""
     if isinstance(command, Trade):
         outcome = _trade(state, seat, command)
     elif isinstance(command, Exchange):
@@ -319,7 +359,7 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
     elif state.combat is not None:
         outcome = _in_combat(state, seat, command, rng, edition)
     else:
-        outcome = _moving(state, seat, command, rng)
+        outcome = _moving(state, seat, command, rng, edition)
     if isinstance(outcome, Rejection):
         return outcome
     flow = Flow(state, evolve)
@@ -356,7 +396,11 @@ def _automatic(state: State, edition: int) -> list:
             return []
         return _next_step(state, edition)
     current = state.investigators[state.turn]
-    if not current.alive or current.seat in state.finished:
+    if not current.alive:
+        return _end_turn(state)
+    if current.seat in state.finished:
+        if edition > 2 and current.location == state.map.dark_side and unescaped(state, current.seat):
+            return []  # EC-19 ended the move, but EC-15: every enemy here is defeated or escaped first
         return _end_turn(state)
     return []
 
@@ -415,7 +459,7 @@ def _end_turn(state: State) -> list:
 # --- moving (no fight under way) -------------------------------------------------------------------
 
 
-def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection:
+def _moving(state: State, seat: str, command: Any, rng: Any, edition: int = 3) -> list | Rejection:
     """A command outside any fight. Its rules are checked first, for any seat; only a command that no
     rule forbids is refused for being out of turn (EC-C3), so a seat learns why it could never do it."""
     current = current_seat(state)
@@ -471,8 +515,8 @@ def _moving(state: State, seat: str, command: Any, rng: Any) -> list | Rejection
         rolled = _evasion(state, inv, command.enemy, rng, "EC-4")
         if rolled.success:
             return [rolled]
-        return [rolled, _begin_combat(state, seat, (seat,), "EC-4")]
-    return [_begin_combat(state, seat, (), "EC-3")]
+        return [rolled, _begin_combat(state, seat, (seat,), "EC-4", edition)]
+    return [_begin_combat(state, seat, (), "EC-3", edition)]
 
 
 def _move(state: State, inv: Any, to: Any, blocking: tuple) -> list | Rejection:
@@ -512,7 +556,7 @@ def _evasion(state: State, inv: Any, eid: str, rng: Any, rule: str) -> EvasionRo
     return EvasionRolled(inv.seat, eid, inv.stealth, penalty, dice, passed(dice), rule)
 
 
-def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBegan:
+def _begin_combat(state: State, seat: str, forced: tuple, rule: str, edition: int = 3) -> CombatBegan:
     """EC-16: every investigator here that has not escaped all enemies here fights, in seat order from ``seat``."""
     here = investigator(state, seat).location
     present = tuple(item.id for item in enemies_at(state, here))
@@ -523,7 +567,11 @@ def _begin_combat(state: State, seat: str, forced: tuple, rule: str) -> CombatBe
         other = investigator(state, name)
         if other.alive and other.location == here and not all(eid in other.escaped for eid in present):
             fighters.append(name)
-    if rule == "EC-3" and (len(fighters) > 1 or len(present) > 1):
+    # EC-16 for a group: several investigators, or several enemies fought (echo-3: an enemy every fighter
+    # has escaped fights nobody, so it makes no group; echo-2 counted every enemy present)
+    fought = present if edition < 3 else tuple(
+        eid for eid in present if any(eid not in investigator(state, name).escaped for name in fighters))
+    if rule == "EC-3" and (len(fighters) > 1 or len(fought) > 1):
         rule = "EC-16"
     return CombatBegan(here, tuple(fighters), present, forced, rule)
 
@@ -538,6 +586,8 @@ def _no_roll_waits(state: State) -> Rejection:
 
 def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
     kind, actor, fighter, eid = prompt(state)
+    if edition > 2 and kind == "strike" and seat != actor and seat in strikers(state):
+        actor = fighter = seat  # echo-3: those who strike at the same time strike in any order (EC-9)
     refused = _forbidden_in_fight(state, seat, command)
     if refused is not None:  # a rule forbids it whoever's command the fight waits for: cite that rule
         return refused
@@ -744,7 +794,12 @@ def _attack(state: State, roller: str, seat: str, eid: str, rng: Any, edition: i
     sanity = inv.sanity - hits(blue)
     health = inv.health - hits(red)
     # EC-16 Reading: in a group fight each enemy that strikes strikes each investigator of the fight once
-    group = len(state.combat.seats) > 1 or len(combat_enemies(state)) > 1
+    # (a group: several investigators, or several enemies fought; echo-3 leaves out the enemies escaped)
+    if edition < 3:
+        group = len(state.combat.seats) > 1 or len(combat_enemies(state)) > 1
+    else:
+        fought = {eid for name in state.combat.seats for eid in targets(state, name)}
+        group = len(state.combat.seats) > 1 or len(fought) > 1
     events: list = [EnemyAttacked(roller, seat, eid, blue, red, hits(blue), hits(red), sanity, health,
                                   "EC-16" if group and edition > 1 else "EC-13")]
     if card.fixed_sanity or card.fixed_health:
@@ -844,6 +899,18 @@ def _pop(combat: Combat, kind: str, seat: str) -> tuple:
     return queue
 
 
+def _pop_strike(combat: Combat, seat: str) -> tuple:
+    """The queue without this seat's strike prompt among those at its head (echo-3: any of them may
+    strike first; up to echo-2 it was always the head's, so old logs fold as before)."""
+    queue = combat.queue
+    for index, (kind, _actor, owner, _enemy) in enumerate(queue):
+        if kind != "strike":
+            break
+        if owner == seat:
+            return queue[:index] + queue[index + 1:]
+    return queue
+
+
 def _leave(combat: Combat | None, seat: str) -> Combat | None:
     """The fight without this investigator and the prompts about it (its left neighbour still rolls for others)."""
     if combat is None or seat not in combat.seats:
@@ -896,7 +963,7 @@ def evolve(state: Any, event: Any) -> State:
                                 first=combat.first + (seat,) if first else combat.first, forced=forced)
             return s.but(combat=combat)
         case ItemStruck(seat) | SpellCast(seat) | StrikePassed(seat):
-            return s.but(combat=s.combat.but(queue=_pop(s.combat, "strike", seat)))
+            return s.but(combat=s.combat.but(queue=_pop_strike(s.combat, seat)))
         case PowerPaid(seat, _spell, _price, sanity):
             return s.but(investigators=_with(s, seat, sanity=sanity))
         case EnemyDamaged(eid, _by, _sl, _hl, sanity, health, _rule):

@@ -140,12 +140,9 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     """A command becomes events, or a Rejection citing the clause that forbids it (after ``GUARDS``)."""
     index = seat_index(state, seat)
     if index != state.turn:
-        # A destination no Mecha could ever enter, or where this one stands, is refused under its own
-        # clause (MV-1, MV-2, MV-3, MV-4) before the turn: MV-C3 only for what the rules allow.
-        if isinstance(command, Move) and command.to is not None and (
-                isinstance(command.to, str) or by_id(state.board.locations, command.to, "number") is None
-                or command.to == state.positions[index]):
-            return _why_not(state, index, command.to)
+        refused = _forbidden_anyway(state, index, command)
+        if refused is not None:
+            return refused
         return refuse("MV-C3", "reject.mecha.turn", "it is {seat}'s turn, not {other_seat}'s",
                       seat=current_seat(state), other_seat=seat)
     outcome = _decide_move(state, index, command, rng) if isinstance(command, Move) else [TurnPassed(seat)]
@@ -156,6 +153,27 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     flow.emit(*outcome)
     flow.emit(*_end_turn(flow.state, index))
     return flow
+
+
+#: What no other seat's turn can change for a Mecha that is not moving: the kind of place named and
+#: where this Mecha stands (MV-1, MV-2, MV-4), and the routes of the board from there, face-down
+#: Locations and other Mechas aside (MV-1 for no route: no Range reaches it, MV-2, MV-3). An occupied
+#: Location (MV-1) or a face-down one on the way (MV-6) may change before this seat's turn, so they wait for it.
+FIXED = ("MV-1", "MV-2", "MV-3", "MV-4")
+
+
+def _forbidden_anyway(state: State, index: int, command: Any) -> Rejection | None:
+    """The rule that refuses a Move of a seat not on turn whatever happens before its turn, or None
+    (issue 15's order: the rule first, MV-C3 only for what the rules allow)."""
+    if not isinstance(command, Move) or command.to is None:
+        return None
+    to = command.to
+    if isinstance(to, str) or by_id(state.board.locations, to, "number") is None or to == state.positions[index]:
+        return _why_not(state, index, to)
+    if to in destinations(state, index) or any(position == to for position in state.positions):
+        return None
+    refused = _why_not(state, index, to)
+    return refused if refused.rule in FIXED else None
 
 
 def _decide_move(state: State, index: int, command: Move, rng: Any) -> list | Rejection:
@@ -184,7 +202,7 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
 
     The checks run from the kind of place named to the route: not a Location at all (MV-4 for a
     card space, MV-2 for the Camp, MV-1 otherwise), where the Mecha already is (MV-3), occupied
-    (MV-1), unreachable except through the Camp (MV-2) or at all (MV-C1), out of Range by the
+    (MV-1), unreachable except through the Camp (MV-2) or at all (MV-1: no Range reaches it), out of Range by the
     shortest route (MV-3), and last blocked by face-down Locations (MV-6), which is the only
     restriction left once the others pass.
     """
@@ -216,7 +234,7 @@ def _why_not(state: State, index: int, to: Any) -> Rejection:
         if to in graph_within(_with_camp(table, camp_exits), here, len(table) + 1):
             return refuse("MV-2", "reject.mecha.through_camp", "every route from {here} to Location {to} passes "
                           "through the Camp, and no route passes through the Camp", here=_place(here), to=to)
-        return refuse("MV-C1", "reject.mecha.no_route", "no route on this board links {here} to Location {to}",
+        return refuse("MV-1", "reject.mecha.no_route", "no route on this board links {here} to Location {to}",
                       here=_place(here), to=to)
     route = unrestricted[to]
     if len(route) > seat.range_max or len(route) < seat.range_min:

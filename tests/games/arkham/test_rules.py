@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from events.canonical import state_hash
+from events.games import load
 from events.games.arkham import board as boards
 from events.games.arkham import model, rules
+from events.log import Table
 from events.rng import LoadedDiceExhausted, LoadedRng
 from tests import english
 from tests.games.arkham.helpers import GAME, act, builtin, inv, investigator, mon, scenario, table, types
@@ -779,13 +781,23 @@ def test_ah_c8_a_failed_evade_fights_that_one_and_the_others_still_wait():
 
 
 def test_ah_c9_returning_through_a_gate_need_not_face_its_monsters():
-    """AH-C9: the Ghoul at the Graveyard's gate is set aside for this phase; the movement may end."""
+    """AH-C9: the Ghoul at the Graveyard's gate is set aside for this phase; the movement may end, or the
+    investigator may still choose to face it (arkham-4)."""
     tab = table(builtin("other-world"))
     events = act(tab, "red", model.Return("graveyard"))
     assert events[1] == model.MonstersIgnored("red", "graveyard", ("ghoul",))
-    assert GAME.legal(tab.state, "red") == [model.Stop()]
-    rejected(act(tab, "red", model.Evade("ghoul")), "AH-C9", "came back through the gate")
+    assert GAME.legal(tab.state, "red") == [model.Evade("ghoul"), model.Fight("ghoul"), model.Stop()]
     assert types(act(tab, "red", model.Stop()))[:2] == ["MovementEnded", "TurnEnded"]
+
+
+def test_ah_c9_arkham_3_refuses_facing_a_gates_monster_set_aside():
+    """AH-C9 as arkham-3 decided it (kept for its logs): the Ghoul set aside cannot be evaded or fought."""
+    arkham_3 = load("arkham").version("arkham-3")
+    tab = Table.create(arkham_3, "g-t", builtin("other-world"), 1)
+    act(tab, "red", model.Return("graveyard"))
+    assert arkham_3.legal(tab.state, "red") == [model.Stop()]
+    rejected(act(tab, "red", model.Evade("ghoul")), "AH-C9", "came back through the gate")
+    rejected(act(tab, "red", model.Fight("ghoul")), "AH-C9", "came back through the gate")
 
 
 def test_ah_c9_only_in_the_phase_it_returns():

@@ -103,12 +103,15 @@ def test_mv_2_a_board_whose_camp_touches_two_locations_is_refused():
     assert "exactly 3 Locations (MV-2), got 2" in str(caught.value)
 
 
-def test_mv_c1_a_location_no_route_reaches_is_refused():
-    """MV-C1: a board may leave a Location unlinked; no route, not even through the Camp, reaches it."""
+def test_mv_1_a_location_no_route_reaches_is_refused():
+    """MV-1: a board may leave a Location unlinked (MV-C1); no route, not even through the Camp, reaches
+    it, so it is within no Range: MV-1 ("another Location within Range") refuses it, in turn and out of it."""
     tab = table(scenario(line(4), chain(3), start={"red": 1}))
-    rejected(act(tab, "red", model.Move(4)), "MV-C1", "no route on this board links Location 1 to Location 4")
+    rejected(act(tab, "red", model.Move(4)), "MV-1", "no route on this board links Location 1 to Location 4")
     tab = table(scenario(line(4), chain(3)))
-    rejected(act(tab, "red", model.Move(4)), "MV-C1", "links the Camp to Location 4")
+    rejected(act(tab, "red", model.Move(4)), "MV-1", "links the Camp to Location 4")
+    tab = table(scenario(line(6), chain(4) + [(5, 6)], start={"red": 4, "blue": 1}))
+    rejected(act(tab, "blue", model.Move(6)), "MV-1", "no route on this board links Location 1 to Location 6")
 
 
 # --- MV-3 Range -------------------------------------------------------------------------------------
