@@ -485,26 +485,7 @@ def _fixed_move_refusal(state: State, inv: Any, command: Move, target: Any) -> R
             return refuse("AH-2", "reject.arkham.too_far", "{area} is {cost} points away; Speed is {speed}",
                           area=named(target.id, target.name), cost=len(path), speed=inv.speed)
         return None
-    path = command.path
-    if len(path) > PATH_LIMIT:
-        return refuse("AH-2", "reject.arkham.path_too_long", "a path of {steps} steps is longer than any Speed (at "
-                      "most {limit})", steps=len(path), limit=PATH_LIMIT)
-    if path[-1] != command.to:
-        return refuse("AH-3", "reject.arkham.path_end", "the path ends in {end}, not in {area}",
-                      end=_area(state, path[-1]), area=_area(state, command.to))
-    near = boards.neighbours(state.board)
-    here = inv.where
-    for number, step in enumerate(path, 1):
-        area = by_id(state.board.areas, step)
-        if area is None:
-            return _no_area(step, number)
-        if step not in near.get(here, ()):
-            return _no_line(state, number, here, area)
-        if number > inv.speed:
-            return refuse("AH-2", "reject.arkham.step_point", STEP_POINT, number=number, start=_area(state, here),
-                          area=named(area.id, area.name), cost=len(path), n=inv.speed, speed=inv.speed)
-        here = step
-    return None
+    return _path_refusal(state, inv, command, inv.speed, facing=False)
 
 
 def _no_area(area: str, number: int = 0) -> Rejection:
@@ -675,6 +656,20 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
     """The player's own route: every step checked in order, the first illegal one refused with its clause."""
     state = flow.state
     inv = active(state)
+    refusal = _path_refusal(state, inv, command, state.points, facing=True)
+    if refusal is not None:
+        return refusal
+    path = command.path
+    flow.emit(InvestigatorMoved(inv.seat, inv.where, command.to, command.to, path, state.points - len(path)))
+    return None
+
+
+def _path_refusal(state: State, inv: Any, command: Move, points: int, facing: bool) -> Rejection | None:
+    """A chosen path's first illegal step, in walking order, refused with its clause; None: every step holds.
+
+    ``points`` is what the walk may spend (the moving investigator's points left; a waiting one's Speed),
+    and with ``facing`` a step out of an area with monsters stops the walk (AH-7): asked only of the
+    investigator moving now, since monsters may be gone by a waiting one's movement."""
     path = command.path
     if len(path) > PATH_LIMIT:
         return refuse("AH-2", "reject.arkham.path_too_long", "a path of {steps} steps is longer than any Speed (at "
@@ -688,7 +683,7 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
         target = by_id(state.board.areas, step)
         if target is None:
             return _no_area(step, number)
-        there = monsters_in(state, here) if number > 1 else ()
+        there = monsters_in(state, here) if facing and number > 1 else ()
         if there:
             if len(there) == 1:
                 return refuse("AH-7", "reject.arkham.step_facing", "step {number}: {monsters} is in {area}: the walk "
@@ -699,11 +694,10 @@ def _walk(flow: _Flow, command: Move) -> Rejection | None:
                           monsters=_monster_list(there), area=_area(state, here))
         if step not in near.get(here, ()):
             return _no_line(state, number, here, target)
-        if number > state.points:
+        if number > points:
             return refuse("AH-2", "reject.arkham.step_point", STEP_POINT, number=number, start=_area(state, here),
-                          area=named(target.id, target.name), cost=len(path), n=state.points, speed=inv.speed)
+                          area=named(target.id, target.name), cost=len(path), n=points, speed=inv.speed)
         here = step
-    flow.emit(InvestigatorMoved(inv.seat, inv.where, command.to, command.to, path, state.points - len(path)))
     return None
 
 
