@@ -444,6 +444,7 @@ class BoardUI:
         listen_keys(board_node)
         listen(window, "resize", self.resized)
         self.interactive = False
+        self.found = 0  # places to tap at the last draw
         self.pending = False
         # A renderer may redraw on its own (gloomhaven marks hexes when a card half is clicked): a
         # change of class on the board marks the pickable places again, once per burst of changes.
@@ -476,6 +477,7 @@ class BoardUI:
     def remark(self) -> None:
         self.pending = False
         mark_pickable(self.node, self.interactive)
+        scrollable_tables(window.document.getElementById("info"))  # a panel the renderer redrew may be wider now
 
     def drawn(self, game_name: str, interactive: bool) -> int:
         """After every draw; returns how many places a click would act on."""
@@ -484,9 +486,10 @@ class BoardUI:
         scrollable_tables(window.document.getElementById("info"))
         self.interactive = interactive
         found = mark_pickable(self.node, interactive)
-        if self.zoom.fresh:
+        if self.zoom.fresh or (found and not self.found):  # a new board, or the seat's turn has come
             self.zoom.fresh = False
             self.scroll_to_taps()
+        self.found = found
         return found
 
 

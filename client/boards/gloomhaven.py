@@ -196,6 +196,8 @@ class GloomhavenView(View):
                     return ("PlayCard", {"card": card_id, "half": half, "targets": [target.id]},
                             t("gh.pick_target", card=self.card(card_id), half=self.half_name(half),
                               action=word("gh.action_", action.kind), target=self.fig(target.id, state)))
+        if state is not None and state.phase == "select":  # cards are picked in the panel: a hex means nothing yet
+            return None
         return "PlayCard", {"card": "", "half": "top"}, t("gh.pick_hex", hex=hex_name(hex))
 
     def command_words(self, state: object, seat: object, command: object) -> str | None:

@@ -73,8 +73,15 @@ def test_ec_2_a_tap_on_a_scaled_board_moves_and_the_waiting_seat_reads_it_is_not
         mover = open_page(mover_context, f"{server.base_url}{created['seats'][seat]['link']}")
         waiting = open_page(other_context, f"{server.base_url}{created['seats'][other]['link']}")
         assert waiting.locator("[data-pickable]").count() == 0
+        assert waiting.locator("#board .clickable").count() == 0  # nothing drawn as its own to take
         assert waiting.get_attribute("#turn", "data-turn") == "waiting"
         assert waiting.text_content("#turn").startswith("Ждём:")
+        # A tap on the waiting board sends nothing and says whom the game waits for.
+        held = hash_seq(waiting)
+        waiting.locator("#board g.echo-loc").first.tap()
+        waiting.wait_for_selector("#notice.waiting")
+        assert waiting.text_content("#notice").startswith("Сейчас не ваш ход"), waiting.text_content("#notice")
+        assert hash_seq(waiting) == held and waiting.locator("#log li.rejected").count() == 0
         target = mover.locator("g.echo-loc[data-pickable='1']").first
         assert target.is_visible()
         before = hash_seq(mover)
@@ -86,3 +93,54 @@ def test_ec_2_a_tap_on_a_scaled_board_moves_and_the_waiting_seat_reads_it_is_not
     finally:
         mover_context.close()
         other_context.close()
+
+
+VISIBLE_TAPS = """() => { const box = document.getElementById('board'); const o = box.getBoundingClientRect();
+  return [...box.querySelectorAll("[data-pickable='1']")].map(n => n.getBoundingClientRect())
+    .filter(r => r.right > o.left && r.left < o.right && r.bottom > o.top && r.top < o.bottom).length; }"""
+
+
+def test_ah_2_a_scaled_board_scrolls_to_the_seat_s_places_when_its_turn_comes(server, browser):
+    """AH-2 on a phone: the seat opened its page while waiting (arkham's board, scaled for fingers,
+    scrolled to its middle); when its turn comes the box scrolls to the areas its Move may reach, as a
+    page opened then would (client/boardui.py ``BoardUI.drawn``)."""
+    created = seeded_game(server, "arkham/crossing", 3)
+    context = browser.new_context(locale="fr-FR", **PHONE)
+    try:
+        with ScriptedGame(server.ws_url, created) as script:
+            mover = script.current_seat()
+            other = next(name for name in created["seats"] if name != mover)
+            page = open_page(context, f"{server.base_url}{created['seats'][other]['link']}")
+            assert page.locator("#board.tap-scaled").count() == 1
+            for _ in range(20):
+                if script.current_seat() == other:
+                    break
+                script.play(1)
+            wait_seq(page, script.table.seq)
+            page.wait_for_selector("#board [data-pickable='1']")
+            turned = page.evaluate(VISIBLE_TAPS)
+            fresh = open_page(context, f"{server.base_url}{created['seats'][other]['link']}")
+            assert turned == fresh.evaluate(VISIBLE_TAPS) > 0, (turned, fresh.evaluate(VISIBLE_TAPS))
+            assert page.problems == [] and fresh.problems == []
+    finally:
+        context.close()
+
+
+def test_gh_c2_a_tap_on_a_hex_while_cards_are_picked_sends_nothing_and_the_phone_page_passes_axe(server, browser):
+    """GH-C2 on a phone: while the seats pick their cards a hex means nothing yet, so a tap on one sends no
+    command the rules would refuse; and the seats table, wider than the panel, scrolls by keyboard too
+    (axe's scrollable-region-focusable)."""
+    from tests.browser import axe
+
+    created = seeded_game(server, "gloomhaven/barrow", 3)
+    context = browser.new_context(locale="ru-RU", **PHONE)
+    try:
+        page = open_page(context, f"{server.base_url}{created['seats']['blue']['link']}")
+        held = hash_seq(page)
+        page.locator("#board g.cell").nth(5).tap()
+        page.wait_for_timeout(500)
+        assert page.locator("#log li.rejected").count() == 0 and hash_seq(page) == held
+        assert axe.serious(page) == []
+        assert page.problems == []
+    finally:
+        context.close()
