@@ -28,6 +28,15 @@ def test_ah_c4_audit_of_an_arkham_2_failed_evade_to_stamina_0_under_arkham_3_nam
                     clause="logged AH-8, produced AH-C4", changed="AH-C4: a failed Evade that takes Stamina to 0")
 
 
+def test_sk_7_audit_of_a_skirmish_2_defeated_holder_under_skirmish_3_names_sk_7(capsys):
+    """SK-7: in this skirmish-2 game the trooper holding door1 falls at seq 55 and its door is released at
+    once (DoorReleased, SK-9); under skirmish-3 its holder only stops holding (DoorHolderDefeated, SK-7)."""
+    log = CORPUS / "skirmish" / "skirmish-2" / "hangar-greedy-3.jsonl"
+    assert_diverges(capsys, log, "skirmish-3", played="skirmish-2", at="seq 56 (SK-7)",
+                    logged='"type":"DoorReleased"', produced='"type":"DoorHolderDefeated"',
+                    clause="logged SK-9, produced SK-7", changed="SK-7: a door whose holder is defeated")
+
+
 def test_audit_under_a_version_the_log_replays_unchanged_under_says_so(capsys):
     status, out = audit(capsys, SKIRMISH_1, "--rules", "skirmish-2")
     assert status == SUCCESS

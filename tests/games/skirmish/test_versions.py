@@ -59,6 +59,6 @@ def test_sk_c5_a_random_skirmish_1_game_on_a_built_in_audits_under_skirmish_2(na
     table = Table.create(GAME_1, "g-1", builtin(name), 3)
     playout(table, {}, Rng(11), 150)
     assert table.envelopes[0].event.rules_version == "skirmish-1"
-    assert audit(GAME, table.envelopes) is None
+    assert audit(GAME_2, table.envelopes) is None
     assert Table.restore(GAME, "g-1", table.envelopes).state == table.state
     assert rules.RULES_VERSION == "skirmish-3" and GAME.previous.previous is GAME_1
