@@ -470,12 +470,12 @@ class SkirmishView(View):
     def _draw_door(self, state: object, item: object) -> None:
         group, title, leaf, (ax, ay, bx, by), shown = self.doors[item.id]
         holder = figure(state, item.holder) if item.holder else None
-        now = (item.open, item.holder)
+        standing = holder is not None and holder.at is not None  # a defeated holder holds nothing (skirmish-3)
+        now = (item.open, item.holder, standing)
         if shown[0] == now:
             return
         shown[0] = now
         group.setAttribute("data-open", "1" if item.open else "0")
-        standing = holder is not None and holder.at is not None  # a defeated holder holds nothing (skirmish-3)
         group.setAttribute("data-holder", item.holder if standing else "")
         if item.open:  # the leaf swung open: a dashed line square to the door at its first end
             span = 2 * (abs(bx - ax) + abs(by - ay)) * S // 3
