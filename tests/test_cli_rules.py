@@ -28,6 +28,15 @@ def test_ah_c4_audit_of_an_arkham_2_failed_evade_to_stamina_0_under_arkham_3_nam
                     clause="logged AH-8, produced AH-C4", changed="AH-C4: a failed Evade that takes Stamina to 0")
 
 
+def test_sk_7_audit_of_a_skirmish_2_defeated_holder_under_skirmish_3_names_sk_7(capsys):
+    """SK-7: in this skirmish-2 game the trooper holding door1 falls at seq 55 and its door is released at
+    once (DoorReleased, SK-9); under skirmish-3 its holder only stops holding (DoorHolderDefeated, SK-7)."""
+    log = CORPUS / "skirmish" / "skirmish-2" / "hangar-greedy-3.jsonl"
+    assert_diverges(capsys, log, "skirmish-3", played="skirmish-2", at="seq 56 (SK-7)",
+                    logged='"type":"DoorReleased"', produced='"type":"DoorHolderDefeated"',
+                    clause="logged SK-9, produced SK-7", changed="SK-7: a door whose holder is defeated")
+
+
 def test_audit_under_a_version_the_log_replays_unchanged_under_says_so(capsys):
     status, out = audit(capsys, SKIRMISH_1, "--rules", "skirmish-2")
     assert status == SUCCESS
@@ -48,7 +57,7 @@ def test_audit_under_an_older_version_names_what_the_newer_one_changed(capsys):
 def test_audit_under_an_unreleased_version_is_a_bad_argument_naming_the_released_ones(capsys):
     status, out = audit(capsys, SKIRMISH_1, "--rules", "skirmish-9")
     assert status == BAD_ARGS
-    assert "--rules: skirmish has no rules version 'skirmish-9' (released: skirmish-1, skirmish-2)" in out.err
+    assert "--rules: skirmish has no rules version 'skirmish-9' (released: skirmish-1, skirmish-2, skirmish-3)" in out.err
 
 
 # --- rules-check and upgrade, on a real SQLite store -------------------------------------------
@@ -103,7 +112,7 @@ def test_core_3_rules_check_lists_every_stored_game_and_whether_it_replays_uncha
     # Newest first; the echo-1 fight parts at seq 15 on EC-15, the others replay unchanged.
     assert out.out.splitlines() == [
         f"{fresh}  echo-2  echo-3  unchanged",
-        f"{doors}  skirmish-1  skirmish-2  unchanged",
+        f"{doors}  skirmish-1  skirmish-3  unchanged",
         f"{fight}  echo-1  echo-3  diverges at seq 15 (EC-15)",
     ]
 
@@ -119,7 +128,7 @@ def test_core_3_upgrade_moves_a_game_that_replays_unchanged_and_the_room_decides
     (doors,) = _store_games(db, ("skirmish", "skirmish-1", "skirmish/purge", 1, 10))
     status, out = run(capsys, "upgrade", "--db", db, doors)
     assert status == SUCCESS
-    assert out.out.startswith(f"{doors} moved from skirmish-1 to skirmish-2 at seq ")
+    assert out.out.startswith(f"{doors} moved from skirmish-1 to skirmish-3 at seq ")
 
     async def load():
         store = SqliteStore(db)
@@ -130,16 +139,16 @@ def test_core_3_upgrade_moves_a_game_that_replays_unchanged_and_the_room_decides
         finally:
             await store.close()
 
-    # Check the move is in the log (CORE-3) and the Room rebuilt from the store plays under skirmish-2.
+    # Check the move is in the log (CORE-3) and the Room rebuilt from the store plays under skirmish-3.
     version, last = asyncio.run(load())
-    assert version == "skirmish-2"
+    assert version == "skirmish-3"
     assert last.type == "RulesVersionChanged" and last.rule == "CORE-3"
-    assert (last.event.from_version, last.event.to_version, last.event.since_seq) == ("skirmish-1", "skirmish-2",
+    assert (last.event.from_version, last.event.to_version, last.event.since_seq) == ("skirmish-1", "skirmish-3",
                                                                                       last.seq + 1)
-    # Check rules-check now lists it under skirmish-2, and a second upgrade is refused.
-    assert run(capsys, "rules-check", "--db", db)[1].out == f"{doors}  skirmish-2  skirmish-2  unchanged\n"
+    # Check rules-check now lists it under skirmish-3, and a second upgrade is refused.
+    assert run(capsys, "rules-check", "--db", db)[1].out == f"{doors}  skirmish-3  skirmish-3  unchanged\n"
     status, out = run(capsys, "upgrade", "--db", db, doors)
-    assert status == BAD_INPUT and f"game {doors} is played under skirmish-2 already" in out.err
+    assert status == BAD_INPUT and f"game {doors} is played under skirmish-3 already" in out.err
 
 
 def test_core_3_upgrade_refuses_a_game_that_diverges_naming_the_first_divergence(tmp_path, capsys):
@@ -172,10 +181,10 @@ def test_core_3_rules_check_and_upgrade_on_postgresql(postgres_database, capsys)
                                 ("skirmish", "skirmish-1", "skirmish/purge", 1, 10))
     status, out = run(capsys, "rules-check", "--db", url)
     assert status == DIVERGED and out.out.splitlines() == [
-        f"{doors}  skirmish-1  skirmish-2  unchanged", f"{fight}  echo-1  echo-3  diverges at seq 15 (EC-15)"]
+        f"{doors}  skirmish-1  skirmish-3  unchanged", f"{fight}  echo-1  echo-3  diverges at seq 15 (EC-15)"]
     assert run(capsys, "upgrade", "--db", url, fight)[0] == DIVERGED
     assert run(capsys, "upgrade", "--db", url, doors)[0] == SUCCESS
-    assert run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-2  skirmish-2  unchanged"
+    assert run(capsys, "rules-check", "--db", url)[1].out.splitlines()[0] == f"{doors}  skirmish-3  skirmish-3  unchanged"
 
 
 def test_core_3_audit_follows_a_move_in_a_log_and_audit_rules_names_it(tmp_path, capsys):

@@ -470,12 +470,13 @@ class SkirmishView(View):
     def _draw_door(self, state: object, item: object) -> None:
         group, title, leaf, (ax, ay, bx, by), shown = self.doors[item.id]
         holder = figure(state, item.holder) if item.holder else None
-        now = (item.open, item.holder)
+        standing = holder is not None and holder.at is not None  # a defeated holder holds nothing (skirmish-3)
+        now = (item.open, item.holder, standing)
         if shown[0] == now:
             return
         shown[0] = now
         group.setAttribute("data-open", "1" if item.open else "0")
-        group.setAttribute("data-holder", item.holder or "")
+        group.setAttribute("data-holder", item.holder if standing else "")
         if item.open:  # the leaf swung open: a dashed line square to the door at its first end
             span = 2 * (abs(bx - ax) + abs(by - ay)) * S // 3
             leaf.setAttribute("x2", _pt(ax) + (span if ax == bx else 0))
@@ -567,6 +568,8 @@ class SkirmishView(View):
 
     def _door_text(self, item: object, holder: object) -> str:
         state = t("sk.open") if item.open else t("sk.closed")
+        if holder is not None and holder.at is None:  # skirmish-3: a defeated holder holds nothing (SK-7)
+            return t("sk.door_fallen", door=self.door(item.id), state=state, holder=self.name(holder))
         if holder is not None:
             return t("sk.door_held", door=self.door(item.id), state=state, holder=self.name(holder))
         return t("sk.door_free", door=self.door(item.id), state=state)

@@ -1,5 +1,6 @@
 """The skirmish pages against a real server and Chromium: a door contest between two seats, watched;
-a path planned by waypoints, refused at its illegal step, then walked.
+a path planned by waypoints, refused at its illegal step, then walked; a door whose holder falls
+(skirmish-3, SK-7).
 
 In skirmish/purge the zombies' seat moves Zombie 3 next to the safe room's south door by clicking a
 highlighted square, ends its activation and opens the door (SK-7); the survivors' seat activates Ben
@@ -9,13 +10,17 @@ lines and the contest with both rolls and both bonuses, and every page's hash ma
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from events.games import load
-from events.games.skirmish.model import Activate, ContestDoor, DecideDoor, EndActivation, Move
+from events.games.skirmish.model import Activate, Attack, ContestDoor, DecideDoor, EndActivation, Move
 from events.log import Table
 from server.scenarios import load as load_scenario
 from tests.browser.conftest import hash_seq, open_page, wait_seq
+from tests.server.client import Client, command_json
 from tests.server_fixture import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -167,3 +172,52 @@ def test_sk_1_a_path_built_by_waypoints_is_refused_at_its_illegal_step_then_walk
     troopers.wait_for_function("document.querySelector(\"g.fig[data-figure='tk1']\").dataset.at === 'G5'")
     assert troopers.get_attribute("polyline.route", "data-path") == "F2 F3 G4 G5"
     assert troopers.problems == []
+
+
+# A 4 × 3 room with door1 between B2 and C2; b's Attack 60 hits whatever its d20 shows, and its 10 damage
+# takes all of a's 10 hit points.
+FALLEN = {"game": "skirmish", "title": "A door held to the last", "sides": ["red", "blue"],
+          "map": {"name": "one door", "rows": ["+-+-+-+-+", "|. . . .|", "+ + + + +", "|. .D. .|", "+ + + + +",
+                                                "|. . . .|", "+-+-+-+-+"]},
+          "figures": [{"id": "a", "side": "red", "name": "Ada", "attack": 4, "defense": 12, "speed": 6, "hp": 10,
+                       "at": "B2"},
+                      {"id": "r", "side": "red", "name": "Rob", "attack": 4, "defense": 12, "speed": 6, "hp": 10,
+                       "at": "A1"},
+                      {"id": "b", "side": "blue", "name": "Bea", "attack": 60, "defense": 12, "speed": 6, "hp": 10,
+                       "at": "C2", "damage": 10}]}
+
+
+def test_sk_7_a_watcher_sees_a_defeated_holders_door_stay_open_and_held_by_nobody(server, new_context):
+    """SK-7 (skirmish-3): Ada opens door1 and holds it; Bea defeats her. The watch page's log says Ada no
+    longer holds door 1, which stays open, citing SK-7; the door is drawn open with no holder, and the
+    side panel says it is held by nobody, Ada being defeated. The page's hash matches the server's."""
+    created = seeded_game(server, FALLEN, SEED)
+    script = [("red", Activate("a")), ("red", EndActivation("a")), ("red", DecideDoor("a", "door1", True)),
+              ("blue", Activate("b")), ("blue", Attack("b", "a"))]
+
+    async def play() -> int:
+        seats = await Client.join_seats(server.ws_url, created)
+        last = 0
+        for number, (seat, command) in enumerate(script):
+            answer = await seats[seat].command(f"f-{number}", *command_json(command))
+            assert answer["type"] == "ack", answer
+            last = answer["last"]
+        for client in seats.values():
+            await client.close()
+        return last
+
+    # Playwright's sync API holds this thread's event loop: the seats play in a thread of their own.
+    with ThreadPoolExecutor(1) as thread:
+        last_seq = thread.submit(asyncio.run, play()).result()
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{created['game']}")
+    wait_seq(watcher, last_seq)
+    logged = watcher.locator("#log li[data-type='DoorHolderDefeated']")
+    assert logged.count() == 1
+    assert "Ada no longer holds door 1, which stays open" in logged.text_content()
+    assert "SK-7" in logged.text_content()
+    assert watcher.locator("#log li[data-type='DoorReleased']").count() == 0
+    assert watcher.get_attribute("g.door[data-door='door1']", "data-open") == "1"
+    assert watcher.get_attribute("g.door[data-door='door1']", "data-holder") == ""
+    assert watcher.text_content("li.door-state[data-door='door1']") == "door 1: open, held by nobody (Ada is defeated)"
+    assert watcher.text_content("#hash") == f"hash ✓ seq {last_seq}"
+    assert watcher.problems == []

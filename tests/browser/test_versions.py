@@ -34,7 +34,7 @@ window.test_result = json.dumps({"rules": table.game.rules_version, "seq": table
 """
 
 
-def test_core_3_the_page_follows_a_game_moved_from_skirmish_1_to_skirmish_2(server, new_context):
+def test_core_3_the_page_follows_a_game_moved_from_skirmish_1_to_the_newest_skirmish_3(server, new_context):
     created = seeded_game(server, "skirmish/purge", 1, rules_version="skirmish-1")
     game_id = created["game"]
     skirmish = events.games.load("skirmish")
@@ -55,14 +55,14 @@ def test_core_3_the_page_follows_a_game_moved_from_skirmish_1_to_skirmish_2(serv
     # Playwright's sync API holds this thread's event loop: the clients and the CLI run in threads of their own.
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, play(2, "a")).result()
-        # A watcher opened before the move sees skirmish-1 and what skirmish-2 changed (issue 19) ...
+        # A watcher opened before the move sees skirmish-1 and what skirmish-2 and skirmish-3 changed (issue 19) ...
         live = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
         assert live.get_attribute("#rules-version", "data-version") == "skirmish-1"
         assert live.locator("#rules-version li.rules-change").count() == len(skirmish.changes_since("skirmish-1"))
         assert thread.submit(main, ["upgrade", "--db", str(server.db_path), game_id]).result() == 0
         thread.submit(asyncio.run, play(2, "b")).result()
-    # ... and, once the RulesVersionChanged reaches it, skirmish-2 and no list.
-    live.wait_for_function("document.getElementById('rules-version').dataset.version === 'skirmish-2'")
+    # ... and, once the RulesVersionChanged reaches it, skirmish-3 and no list.
+    live.wait_for_function("document.getElementById('rules-version').dataset.version === 'skirmish-3'")
     assert live.locator("#rules-version .rules-changes").count() == 0
     assert live.problems == []
     with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
@@ -71,9 +71,9 @@ def test_core_3_the_page_follows_a_game_moved_from_skirmish_1_to_skirmish_2(serv
     # Check the watch page folds the whole log, the move included, and its hash matches the server's.
     page = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
     wait_seq(page, len(raws))
-    # Check events/ in Brython restores it from skirmish-1 and ends under skirmish-2.
+    # Check events/ in Brython restores it from skirmish-1 and ends under skirmish-3.
     page.evaluate("log => { window.test_log = log; }", json.dumps(raws))
     page.evaluate("source => __BRYTHON__.runPythonSource(source)", RESTORE)
     page.wait_for_function("window.test_result !== undefined")
-    assert json.loads(page.evaluate("window.test_result")) == {"rules": "skirmish-2", "seq": len(raws)}
+    assert json.loads(page.evaluate("window.test_result")) == {"rules": "skirmish-3", "seq": len(raws)}
     assert page.problems == []

@@ -65,7 +65,7 @@ def _commands(table: Table) -> list:
 
 def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new_version(shared_server, capsys):
     """The Room that has the game open re-reads it on its next append (a seq conflict), then decides
-    the command under skirmish-2; every client sees RulesVersionChanged first."""
+    the command under skirmish-3 (the newest); every client sees RulesVersionChanged first."""
     from server.cli.main import main
 
     created = seeded_game(shared_server, "skirmish/purge", 1, rules_version="skirmish-1")
@@ -77,9 +77,9 @@ def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new
         seats = await Client.join_seats(shared_server.ws_url, created)
         # The operator moves the game while both seats are connected (same SQLite file, WAL mode).
         assert await asyncio.to_thread(main, ["upgrade", "--db", str(shared_server.db_path), game_id]) == 0
-        assert f"moved from skirmish-1 to skirmish-2 at seq {expected.seq + 1}" in capsys.readouterr().out
-        # Check the next command is decided after the move, under skirmish-2 (same decide: it is accepted).
-        expected.move_to("skirmish-2")
+        assert f"moved from skirmish-1 to skirmish-3 at seq {expected.seq + 1}" in capsys.readouterr().out
+        # Check the next command is decided after the move, under skirmish-3 (no holder has fallen: it is accepted).
+        expected.move_to("skirmish-3")
         seat = expected.game.turn(expected.state)[0]
         command = bot(expected.game, "greedy").choose(expected.game, expected.state, seat, Rng(7))
         result = expected.submit(seat, command, "c-1")
@@ -96,7 +96,7 @@ def test_core_3_a_game_upgraded_while_the_server_runs_is_played_on_under_the_new
             {k: v for k, v in e.to_dict().items() if k != "at"} for e in expected.envelopes]
         moved = client.envelopes[1]
         assert moved["type"] == "RulesVersionChanged" and moved["rule"] == "CORE-3"
-        assert moved["data"] == {"from_version": "skirmish-1", "to_version": "skirmish-2", "since_seq": 3}
+        assert moved["data"] == {"from_version": "skirmish-1", "to_version": "skirmish-3", "since_seq": 3}
 
 
 def test_core_3_get_rules_says_whether_a_game_replays_unchanged_under_the_newest_version(shared_server):

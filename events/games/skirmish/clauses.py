@@ -25,16 +25,19 @@ CATALOGUE = Catalogue(
                "one holder; SK-7…SK-11 apply to the whole of it."),
         Clause("SK-7", "Opening", "A door nobody holds stays as it is until a figure ends its turn in contact with "
                "it; after all its actions that figure decides whether the door is open, and holds it. Reading: a "
-               "door whose holder left or fell is closed and unheld, and the next figure to end its turn in "
-               "contact with it decides it the same way."),
+               "door whose holder left is closed and unheld, and the next figure to end its turn in contact with "
+               "it decides it the same way. From skirmish-3 a door whose holder is defeated keeps its state (none "
+               "of SK-8…SK-11 happened to it), and the next figure to end its turn in contact decides it so too; "
+               "skirmish-1 and skirmish-2 close it at once (SK-9)."),
         Clause("SK-8", "Holder's choice", "The holder decides again, at the end of its next activation, to open or "
                "close the door. Reading: a figure that became holder by a contest during an activation decides "
                "(or lets the door close, SK-9) at the end of its following activation, not of the current one; "
                "until then the door keeps the state it won, even if the figure walks away (so SK-C4's contest "
                "without a roll can happen)."),
         Clause("SK-9", "Holder leaves", "If the holder is not in contact with the door at the end of its next "
-               "activation, the door closes and nobody holds it. Reading: a holder that is defeated is no "
-               "longer in contact, so the door closes at once."),
+               "activation, the door closes and nobody holds it. Reading, in skirmish-1 and skirmish-2 "
+               "only: a holder that is defeated is no longer in contact, so the door closes at once. From "
+               "skirmish-3 a defeated holder has no next activation: it only stops holding (SK-7)."),
         Clause("SK-10", "Enemy contest", "An enemy of the holder in contact with the door may contest it to open or "
                "close it: each rolls d20 + Attack, +2 per other figure of its side in contact with the door; the "
                "higher total wins, a critical beats any total, ties roll again; the winner sets the door and holds "
@@ -65,7 +68,8 @@ CATALOGUE = Catalogue(
                "double damage (reading, from Star Wars Miniatures). In a door contest a critical beats any total; "
                "two criticals, or equal totals without one, are a tie and both roll again. A contest resolves "
                "when declared; if the holder is no longer in contact, there is no roll and the contesting figure "
-               "sets the door and holds it."),
+               "sets the door and holds it. From skirmish-3 a defeated holder is one no longer in contact: the "
+               "next contest for its door has no roll."),
         Clause("SK-C5", "Activation", "Figures activate one at a time, the sides alternating (a side with no figure "
                "left to activate is skipped); an activation is moves and an attack, then the end-of-turn door "
                "decisions of SK-7…SK-9. A round ends when every standing figure has activated; the game ends when "

@@ -395,8 +395,8 @@ class DoorDecided(Record):
 
 
 class DoorReleased(Record):
-    """The holder is gone from the door (not in contact at the end of its activation, or
-    defeated): the door closes and nobody holds it (SK-9)."""
+    """The holder is gone from the door (not in contact at the end of its activation, or, under
+    skirmish-1 and skirmish-2, defeated): the door closes and nobody holds it (SK-9)."""
 
     __slots__ = ("door", "figure", "was_open")
     __match_args__ = __slots__
@@ -407,6 +407,22 @@ class DoorReleased(Record):
         self.door = door
         self.figure = figure
         self.was_open = was_open
+
+
+class DoorHolderDefeated(Record):
+    """skirmish-3: the holder of the door is defeated. It no longer holds it, and the door keeps its
+    state, ``open`` (SK-7: none of SK-8…SK-11 has happened to it). The next contest for it is taken
+    without a roll (SK-C4), and a figure ending its turn in contact decides it (SK-7)."""
+
+    __slots__ = ("door", "figure", "open")
+    __match_args__ = __slots__
+    TYPE = "DoorHolderDefeated"
+    RULE = "SK-7"
+
+    def __init__(self, door: str, figure: str, open: bool) -> None:
+        self.door = door
+        self.figure = figure
+        self.open = open
 
 
 class ActivationEnded(Record):
@@ -452,7 +468,7 @@ EVENTS = Registry(
     "event",
     (
         GameStarted, FigureActivated, FigureMoved, AttackRolled, FigureDefeated, DoorContested, DoorTaken,
-        DoorDecisionsDue, DoorDecided, DoorReleased, ActivationEnded, RoundEnded, GameEnded,
+        DoorDecisionsDue, DoorDecided, DoorReleased, ActivationEnded, RoundEnded, GameEnded, DoorHolderDefeated,
     ),
 )
 COMMANDS = Registry("command", (Activate, Move, Attack, ContestDoor, EndActivation, DecideDoor))

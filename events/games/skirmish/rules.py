@@ -23,6 +23,7 @@ from events.games.skirmish.model import (
     DoorContested,
     DoorDecided,
     DoorDecisionsDue,
+    DoorHolderDefeated,
     DoorReleased,
     DoorTaken,
     EndActivation,
@@ -63,7 +64,9 @@ if TYPE_CHECKING:
 #: one door, and labels name doors. A game started under skirmish-1 keeps its doors as that
 #: version read them (every ``D`` a door of its own), so its log replays
 #: to the same events and state hashes; paths and the refusal order add nothing to a log.
-RULES_VERSION = "skirmish-2"
+#: skirmish-3 (``decide_3``): a defeated holder only stops holding; its door keeps its state (SK-7).
+RULES_VERSION = "skirmish-3"
+RULES_VERSION_2 = "skirmish-2"
 RULES_VERSION_1 = "skirmish-1"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown side, not a command (SK-C5).
@@ -359,7 +362,20 @@ def legal(state: Any, seat: str) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it.
+    """``decide`` of skirmish-1 and skirmish-2: a defeated holder's door closes at once (SK-9, as they read it)."""
+    return _decide(state, seat, command, rng, 2)
+
+
+def decide_3(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """``decide`` of skirmish-3: a defeated holder only stops holding, and its door keeps its state
+    (SK-7); the next contest for it is taken without a roll (SK-C4), and a figure ending its turn
+    in contact with it decides it as a door nobody holds (SK-7)."""
+    return _decide(state, seat, command, rng, 3)
+
+
+def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
+    """A command becomes events, or a Rejection citing the clause that forbids it (``edition``: 2 for
+    skirmish-1 and skirmish-2, 3 for skirmish-3).
 
     Refusal order (issue 15): what the rules forbid comes before whose turn it is. A command of a
     figure that may not act now (another side's turn, another figure acting, none activated) is
@@ -399,10 +415,10 @@ def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
     if isinstance(command, Move):
         return _move(state, item, command.to, command.path)
     if isinstance(command, Attack):
-        return _attack_refusal(state, item, command.target) or _attack(state, item, command.target, rng)
+        return _attack_refusal(state, item, command.target) or _attack(state, item, command.target, rng, edition)
     if isinstance(command, ContestDoor):
         return _contest_refusal(state, item, command) or _contest(state, item, command, rng)
-    return _end_actions(state, item)
+    return _end_actions(state, item, edition)
 
 
 def _not_your_turn(state: State, seat: str) -> Rejection:
@@ -733,8 +749,14 @@ def _attack_refusal(state: State, item: Figure, target_id: Any) -> Rejection | N
     return _attack_problem(state, item, target)
 
 
-def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
-    """The attack roll of an attack ``_attack_refusal`` allows (SK-C2, SK-C3, SK-C4)."""
+def _attack(state: State, item: Figure, target_id: str, rng: Any, edition: int) -> list:
+    """The attack roll of an attack ``_attack_refusal`` allows (SK-C2, SK-C3, SK-C4).
+
+    A defeated holder's doors: under skirmish-1 and skirmish-2 each closes at once (``DoorReleased``,
+    SK-9 as they read it); under skirmish-3 the holder only stops holding and each door keeps its
+    state (``DoorHolderDefeated``, SK-7: nothing of SK-8…SK-11 happened to it). The door's record
+    keeps the fallen figure as its holder, which no longer stands: SK-C4 reads it as a holder no
+    longer in contact, and SK-7 lets a figure ending its turn in contact decide it (``_end_actions``)."""
     target = by_id(state.figures, target_id)
     _los, _edge, cover, corner, screens = sight(state, item.at, target.at)
     defense = target.defense + (COVER_BONUS if cover else 0)
@@ -748,7 +770,9 @@ def _attack(state: State, item: Figure, target_id: str, rng: Any) -> list:
     if hit and damage >= target.hp:
         events.append(FigureDefeated(target.id, target.at))
         for entry in state.doors:
-            if entry.holder == target.id:
+            if entry.holder == target.id and edition >= 3:
+                events.append(DoorHolderDefeated(entry.id, target.id, entry.open))
+            elif entry.holder == target.id:
                 events.append(DoorReleased(entry.id, target.id, entry.open))
         if not any(other.id != target.id for other in standing(state, target.side)):
             events.append(GameEnded(item.side, f"{target.side} has no figure left"))
@@ -787,6 +811,12 @@ def _contest_problem(state: State, item: Figure, entry: Door, want_open: bool) -
         return refuse("SK-10", "reject.skirmish.contested", "{name} has already contested door {door} this "
                       "activation", name=item.name, door=_door_label(entry.id))
     return None
+
+
+def _fallen(state: State, entry: Door) -> bool:
+    """The door's holder is defeated (skirmish-3 keeps it as the door's last holder, SK-7, SK-C4)."""
+    holder = by_id(state.figures, entry.holder) if entry.holder is not None else None
+    return holder is not None and holder.at is None
 
 
 def _side(state: State, figure_id: str) -> str | None:
@@ -838,8 +868,11 @@ def _contest(state: State, item: Figure, command: ContestDoor, rng: Any) -> list
                           "SK-11" if ally else "SK-10")]
 
 
-def _end_actions(state: State, item: Figure) -> list:
+def _end_actions(state: State, item: Figure, edition: int = 2) -> list:
     """SK-9 for the doors it holds and has left; then the decisions SK-7/SK-8 call for, if any.
+
+    Under skirmish-3 a door whose holder was defeated is held by nobody who stands: a figure ending
+    its turn in contact decides it as SK-7 decides a door nobody holds (no roll; it then holds it).
 
     A door the figure won (or took) by a contest during this activation is left as won: the
     holder's decision comes at the end of its next activation (SK-8), so a winner that walks away
@@ -853,7 +886,7 @@ def _end_actions(state: State, item: Figure) -> list:
         touching = in_contact(state, item, entry)
         if entry.holder == item.id and not touching:
             events.append(DoorReleased(entry.id, item.id, entry.open))
-        elif touching and entry.holder in (None, item.id):
+        elif touching and (entry.holder in (None, item.id) or (edition >= 3 and _fallen(state, entry))):
             due.append(entry.id)
     if due:
         return events + [DoorDecisionsDue(item.id, tuple(due))]
@@ -971,6 +1004,8 @@ def evolve(state: Any, event: Any) -> State:
                          active=s.active.but(pending=pending))
         case DoorReleased(door_id, _figure, _was_open):
             return s.but(doors=_with_door(s, door_id, open=False, holder=None))
+        case DoorHolderDefeated():
+            return s  # SK-7: the door keeps its state; its fallen holder no longer stands (FigureDefeated)
         case GameEnded(winner, _reason):
             return s.but(over=True, winner=winner)
         case SecretRevealed():

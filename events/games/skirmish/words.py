@@ -74,6 +74,8 @@ def describe(event: Any, state: Any = None) -> Msg | None:
         return Msg(key, figure=who, door=door(event.door))
     if kind == "DoorReleased":
         return Msg("sk.released", door=door(event.door), figure=who)
+    if kind == "DoorHolderDefeated":
+        return Msg("sk.holder_defeated", figure=who, door=door(event.door), state=_open(event.open))
     if kind == "ActivationEnded":
         return Msg("sk.activation_ended", figure=who, side=Seat(event.next_side))
     if kind == "RoundEnded":

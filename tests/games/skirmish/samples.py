@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 SAMPLES = {
-    "GameStarted": {"game": "skirmish", "rules_version": "skirmish-2", "commitment": "ab" * 32, "seats": ["red", "blue"],
+    "GameStarted": {"game": "skirmish", "rules_version": "skirmish-3", "commitment": "ab" * 32, "seats": ["red", "blue"],
                     "scenario": "{}"},
     "FigureActivated": {"figure": "ana", "side": "red", "round": 1},
     "FigureMoved": {"figure": "ana", "start": [0, 0], "to": [2, 1], "path": [[1, 0], [2, 1]], "cost": 3,
@@ -19,6 +19,7 @@ SAMPLES = {
     "DoorDecisionsDue": {"figure": "ana", "doors": ["door1"]},
     "DoorDecided": {"door": "door1", "figure": "ana", "open": False, "was_open": False, "rule": "SK-7"},
     "DoorReleased": {"door": "door1", "figure": "ana", "was_open": True},
+    "DoorHolderDefeated": {"door": "door1", "figure": "ana", "open": True},
     "ActivationEnded": {"figure": "ana", "next_side": "blue"},
     "RoundEnded": {"round": 1, "next_side": "blue"},
     "GameEnded": {"winner": None, "reason": "all 8 rounds are played"},

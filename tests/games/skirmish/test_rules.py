@@ -8,7 +8,8 @@ loaded (``events.rng.LoadedRng``): an attack takes one d20, a door contest two p
 from __future__ import annotations
 
 from events.canonical import state_hash
-from events.games.skirmish import model, rules
+from events.games.skirmish import GAME_2, model, rules
+from events.log import Table
 from events.rng import LoadedRng
 from tests.games.skirmish.helpers import (
     GAME,
@@ -259,9 +260,11 @@ def test_sk_9_a_holder_that_is_not_in_contact_at_the_end_of_its_activation_lets_
     assert (door_of(tab).open, door_of(tab).holder) == (False, None)
 
 
-def test_sk_9_a_defeated_holder_lets_the_door_close():
-    """SK-9 (reading): a holder that falls is no longer in contact; the door closes at once."""
-    tab = table(scenario(DOOR_ROOM, [fig("a", "red", "B2", hp=10), fig("b", "blue", "C2", damage=10)]))
+def test_sk_9_a_defeated_holder_lets_the_door_close_under_skirmish_2():
+    """SK-9 (the reading of skirmish-1 and skirmish-2): a holder that falls is no longer in contact; the
+    door closes at once. skirmish-3 keeps the door as it is (tests/games/skirmish/test_fallen_holder.py)."""
+    tab = Table.create(GAME_2, "g-test", scenario(DOOR_ROOM, [fig("a", "red", "B2", hp=10),
+                                                              fig("b", "blue", "C2", damage=10)]), 1)
     hold(tab, "a", True)
     activate(tab, "b")
     events = act(tab, "blue", model.Attack("b", "a"), dice=(18,))

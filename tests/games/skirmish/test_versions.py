@@ -7,7 +7,7 @@ import pytest
 
 from events.bots import playout
 from events.games import load
-from events.games.skirmish import GAME_1, rules
+from events.games.skirmish import GAME_1, GAME_2, rules
 from events.games.skirmish.model import Activate, DecideDoor, EndActivation, Move
 from events.log import Accepted, Table, audit
 from events.rng import Rng
@@ -22,7 +22,7 @@ ROWS = ["+-+-+-+", "|. .D.|", "+ + + +", "|. .D.|", "+-+-+-+"]
 def test_sk_6_skirmish_2_joins_the_d_edges_that_skirmish_1_kept_apart():
     """SK-6: the same scenario started under each version: one door of two edges, or two doors."""
     data = scenario(ROWS, [fig("a", "red", "A1"), fig("b", "blue", "C2")])
-    now = Table.create(GAME, "g-2", data, 1)
+    now = Table.create(GAME_2, "g-2", data, 1)
     then = Table.create(GAME_1, "g-1", data, 1)
     assert now.envelopes[0].event.rules_version == "skirmish-2"
     assert then.envelopes[0].event.rules_version == "skirmish-1"
@@ -59,6 +59,6 @@ def test_sk_c5_a_random_skirmish_1_game_on_a_built_in_audits_under_skirmish_2(na
     table = Table.create(GAME_1, "g-1", builtin(name), 3)
     playout(table, {}, Rng(11), 150)
     assert table.envelopes[0].event.rules_version == "skirmish-1"
-    assert audit(GAME, table.envelopes) is None
+    assert audit(GAME_2, table.envelopes) is None
     assert Table.restore(GAME, "g-1", table.envelopes).state == table.state
-    assert rules.RULES_VERSION == "skirmish-2" and GAME.previous is GAME_1
+    assert rules.RULES_VERSION == "skirmish-3" and GAME.previous.previous is GAME_1
