@@ -613,3 +613,44 @@ def test_gh_c4_proximity_is_counted_through_obstacles_not_round_them():
     A is nearer (2 before 3): A is the focus, though B's initiative (10) is better than A's (90)."""
     result = ask([monster((0, 0), range=4), hero("A", (2, 0), 90), hero("B", (-3, 0), 10)], room(obstacles=[[1, 0]]))
     assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"]
+
+
+# --- GH-C8 (3) with characters tied on initiative (gloomhaven-6) ---------------------------------------------
+
+
+def test_gh_c8_3_extra_targets_tied_on_initiative_are_the_tied_seats_choice():
+    """GH-C8 (3), GH-C11, GH-2 (gloomhaven-6): red and blue tie on both cards (10, 20), green leads 30. A brute
+    (initiative 5, melee, 2 targets, move 1) at (0, 0) has green adjacent at (1, 0): green costs no move, so it
+    is the focus (red and blue cost 1). From (1, -1) it hits green and red (1, -2); from (0, 1) green and blue
+    (-1, 2), its mirror image: red and blue rank alike but for their order, which their players choose (GH-2).
+    So the two hexes are the choice of that order, and of red's and blue's seats alone: the plan cites GH-C11
+    and waits for red or blue; green is refused under GH-C11. gloomhaven-5 gave red and blue one shared rank and
+    so offered the same two hexes, but to every player, citing GH-6."""
+    from events.games.gloomhaven.model import ChooseOption
+    from tests.games.gloomhaven.helpers import card, hero_class
+    from tests.games.tables import rejected
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}), card("h-40", 40, {"attack": 1}, {"move": 1}),
+                                    card("h-50", 50, {"attack": 1}, {"move": 1})])
+    brute = monster_type("Brute", [mcard("b-5", 5, {"move": 1}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                         elite_hp=30)
+
+    def play(version: str):
+        game = events.games.load("gloomhaven", version)
+        seats = [("red", "Tester", (1, -2)), ("blue", "Other", (-1, 2)), ("green", "Third", (1, 0))]
+        tab = Table.create(game, "g-test", scenario(room(), seats, [("Brute", "normal", 1, (0, 0))],
+                                                    classes=[TESTER, OTHER, third], types=[brute]), 1)
+        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        return tab, first(act(tab, "blue", ChooseOrder(("blue", "red"))), "MonsterTurnPlanned")
+
+    tab, planned = play("gloomhaven-6")
+    assert planned.focus == ("green",) and planned.rule == "GH-C11"
+    assert sorted((option.destination, option.attacks) for option in planned.options) == [
+        ((0, 1), ("green", "blue")), ((1, -1), ("green", "red"))]
+    assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "red"]
+    rejected(act(tab, "green", ChooseOption(0)), "GH-C11", "choose: red, blue, not green")
+    old, released = play("gloomhaven-5")
+    assert released.rule == "GH-6" and released.options == planned.options
+    assert sorted(old.state.pending.seats) == ["blue", "green", "red"]
