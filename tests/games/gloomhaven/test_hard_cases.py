@@ -654,3 +654,44 @@ def test_gh_c8_3_extra_targets_tied_on_initiative_are_the_tied_seats_choice():
     old, released = play("gloomhaven-5")
     assert released.rule == "GH-6" and released.options == planned.options
     assert sorted(old.state.pending.seats) == ["blue", "green", "red"]
+
+
+# --- GH-C3 with GH-6: a summon's focus between monster types tied on initiative ------------------------------
+
+
+def _types_tie_game(order: tuple):
+    """red's Bot (summoned at (0, 1) in round 1) and two monster types, Alpha at (0, -1) and Beta at (2, -1), both
+    drawing a card of initiative 70 every round (GH-C3: the players decide which type acts first)."""
+    alpha = monster_type("Alpha", [mcard("a-70", 70, {"move": 0})], hp=30, elite_hp=30)
+    beta = monster_type("Beta", [mcard("b-70", 70, {"move": 0})], hp=30, elite_hp=30)
+    game = events.games.load("gloomhaven")
+    tab = Table.create(game, "g-test", scenario(room(), [("red", "Tester", (0, 2)), ("blue", "Other", (6, -1))],
+                                                [("Alpha", "normal", 1, (0, -1)), ("Beta", "normal", 1, (2, -1))],
+                                                classes=[TESTER, OTHER], types=[alpha, beta]), 1)
+    act(tab, "red", SelectCards(("t-50", "t-40"), "t-40"))
+    offered = first(act(tab, "blue", SelectCards(("o-30", "o-35"), "o-30"), (70, 70)), "TieOffered")
+    act(tab, "red", ChooseOrder(order))
+    act(tab, "blue", PlayCard("o-30", "top", skip=True))
+    act(tab, "blue", PlayCard("o-35", "bottom", skip=True))
+    act(tab, "red", PlayCard("t-50", "top", path=((0, 1),)))
+    act(tab, "red", PlayCard("t-40", "bottom", skip=True))
+    act(tab, "blue", ShortRest(False))
+    act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+    again = first(act(tab, "blue", SelectCards(("o-10", "o-20"), "o-20"), (70, 70)), "TieOffered")
+    return tab, offered, again
+
+
+def test_gh_c3_a_summons_focus_between_tied_monster_types_follows_the_players_order():
+    """GH-C3, GH-6, GH-8: Alpha and Beta tie on initiative 70 each round, so the reveal asks the players (every living
+    seat, GH-C3: "the players decide") which type acts first. In round 2 red's Bot (move 2, melee) has both
+    monsters two hexes away, each attacked for 1 move from (0, 0) or (1, 0): path and proximity tie, so initiative
+    order decides (GH-6: "puis par l'ordre d'initiative"), and the initiative order between the two types is the
+    one the players chose for this round. Beta put first: the Bot focuses Beta; Alpha first: Alpha. The choice is
+    the players' and was asked, of the right seats (both), where the text puts it; the focus then has no tie left."""
+    for order, focus in ((("Beta", "Alpha"), "beta-1"), (("Alpha", "Beta"), "alpha-1")):
+        tab, offered, again = _types_tie_game(order)
+        for tie in (offered, again):
+            assert tie.kind == "monster-order" and tie.rule == "GH-C3" and sorted(tie.seats) == ["blue", "red"]
+        planned = first(act(tab, "blue", ChooseOrder(order)), "MonsterTurnPlanned")
+        assert planned.figure == "red-s1" and planned.focus == (focus,)
+        assert planned.decided_by == "initiative order (GH-6)" and len(planned.options) == 1
