@@ -695,3 +695,58 @@ def test_gh_c3_a_summons_focus_between_tied_monster_types_follows_the_players_or
         planned = first(act(tab, "blue", ChooseOrder(order)), "MonsterTurnPlanned")
         assert planned.figure == "red-s1" and planned.focus == (focus,)
         assert planned.decided_by == "initiative order (GH-6)" and len(planned.options) == 1
+
+
+# --- GH-C7 at a thin wall's ends (the hard cases left open by the audit) ------------------------------------
+# A = (0, 0) (centre (0, 0)) and B = (0, 1) (centre (0, 2)) share the edge (-1, 1)-(1, 1). At its east end (1, 1)
+# the third hex is C = (1, 0) (corners (2, 0), (1, 1), (2, 2), ...); at its west end (-1, 1), D = (-1, 1)
+# (corners (-2, 0), (-1, 1), (-2, 2), ...). A line round an end runs inside that third hex, from A's corner
+# beside the end to B's: (2, 0)-(2, 2) through C, (-2, 0)-(-2, 2) through D; it touches neither end point.
+
+A_HEX, B_HEX, C_HEX, D_HEX = (0, 0), (0, 1), (1, 0), (-1, 1)
+AB, BC = ((0, 0), (0, 1)), ((0, 1), (1, 0))
+
+
+def test_gh_c7_a_one_edge_wall_is_seen_round_either_end_and_round_one_when_the_other_is_a_wall_hex():
+    """GH-C7: the wall A|B alone. "Adjacent hexes see each other unless the edge between them is a wall and
+    neither neighbouring edge offers a way around": round the east end, the line (2, 0)-(2, 2) runs inside C
+    and touches no wall: seen. With C a wall hex ("a wall hex blocks a line that crosses it or merely touches
+    it, its corners included") that way is shut, (2, 0) and (2, 2) being C's corners, but the west end through D
+    is open: still seen. With D a wall hex too, every line from A to B must cross the wall or touch C or D:
+    unseen; and they are not adjacent (GH-C1: across a wall line)."""
+    assert HexMap(DISC, thin_walls=[AB]).line_of_sight(A_HEX, B_HEX)
+    no_c = [hex for hex in DISC if hex != C_HEX]
+    assert HexMap(no_c, thin_walls=[AB]).line_of_sight(A_HEX, B_HEX)
+    shut = HexMap([hex for hex in no_c if hex != D_HEX], thin_walls=[AB])
+    assert not shut.line_of_sight(A_HEX, B_HEX) and not shut.line_of_sight(B_HEX, A_HEX)
+    assert not shut.are_adjacent(A_HEX, B_HEX)
+
+
+def test_gh_c7_two_wall_edges_meeting_at_a_corner_shut_that_end_only():
+    """GH-C7: walls A|B and B|C meet at (1, 1), the corner A, B and C share. Round that end the line from A's
+    (2, 0) ends on B's (2, 2), a point of the wall B|C ("a corner that lies on a wall is never the end of a sight
+    line"), and every other line round it crosses B|C ((2, 0)-(1, 3) meets it at (1.5, 1.5)): shut. The west end,
+    through D, is free: A and B see each other. With D a wall hex: unseen. B and C (walled too) see each other
+    round the free end of B|C, (2, 2), through (1, 1) ((1, 3)-(4, 2) passes (2, 2) at height 2.67), never round
+    (1, 1), where A|B blocks the way through A."""
+    bent = HexMap(DISC, thin_walls=[AB, BC])
+    assert bent.line_of_sight(A_HEX, B_HEX) and bent.line_of_sight(B_HEX, C_HEX)
+    closed = HexMap([hex for hex in DISC if hex != D_HEX], thin_walls=[AB, BC])
+    assert not closed.line_of_sight(A_HEX, B_HEX) and closed.line_of_sight(B_HEX, C_HEX)
+    boxed = HexMap([hex for hex in DISC if hex not in (D_HEX, (1, 1))], thin_walls=[AB, BC])
+    assert not boxed.line_of_sight(B_HEX, C_HEX)
+
+
+def test_gh_c7_a_wall_touching_an_obstacle_is_seen_round_through_the_obstacle():
+    """GH-C7, GH-C1: the wall A|B with D a wall hex, and an obstacle on C. "Figures, obstacles, traps and
+    difficult terrain never block sight": the line (2, 0)-(2, 2) inside C still counts, so an archer (range 2,
+    no move) on A shoots B on the other side of the wall: range counts round the wall through C (2; an
+    obstacle blocks movement, not range), and across a wall line they are not adjacent, so no disadvantage.
+    C a wall hex instead: no sight from A, so it cannot attack this turn; B is still its focus (found with
+    unlimited movement, GH-C4), and it stays where it is (no move)."""
+    walled = {"walls": [list(D_HEX)], "thin_walls": [[list(A_HEX), list(B_HEX)]]}
+    shoots = ask([monster(A_HEX, range=2), hero("B", B_HEX, 20)], room(obstacles=[list(C_HEX)], **walled))
+    assert plays(shoots) == {(A_HEX, ("B",))} and not shoots["options"][0]["disadvantage"]
+    blind = ask([monster(A_HEX, range=2), hero("B", B_HEX, 20)],
+                room(**dict(walled, walls=[list(D_HEX), list(C_HEX)])))
+    assert blind["focus"] == ["B"] and plays(blind) == {(A_HEX, ())}
