@@ -355,3 +355,66 @@ def test_ah_7_cheapest_ways_that_meet_different_monsters_need_a_path():
     arkham_3 = Table.create(load("arkham").version("arkham-3"), "g-t", tied, 1)
     assert rules.ways_apart(arkham_3.state, "easttown", 3) == ()
     assert act(arkham_3, "red", model.Move("easttown"))[0].to == "downtown"
+
+
+# --- AH-C10: who may trade, and when (arkham-5) --------------------------------------------------------------
+
+
+def three_in_rivertown(version: str = "arkham-5", monsters: tuple = ()) -> Table:
+    """red (moving first), blue and green all in Rivertown, each with one item."""
+    data = scenario([inv("red", "rivertown", items=["Lantern"]), inv("blue", "rivertown", items=["Camera"]),
+                     inv("green", "rivertown", items=["Tome"])], monsters)
+    return Table.create(load("arkham", version), "g-test", data, 1)
+
+
+def test_ah_c10_a_waiting_investigator_may_offer_a_trade_while_another_moves():
+    """AH-C10: "Investigators in the same area may trade items before, during or after movement, but not during
+    combat": any investigators, not the mover alone. red moves; blue, waiting in the same area, offers green its
+    Camera for the Tome, before blue's own movement. green, the partner, is asked (``turn``), red must wait for the
+    answer, the items change hands, and red's movement goes on with its points. blue may offer red too. legal
+    gives the waiting seats their offers. arkham-4, as released, refused blue as out of turn (AH-1)."""
+    tab = three_in_rivertown()
+    assert model.OfferTrade("green", ("Camera",), ()) in tab.game.legal(tab.state, "blue")
+    assert act(tab, "blue", model.OfferTrade("green", ("Camera",), ("Tome",))) == [
+        model.TradeOffered("blue", "green", ("Camera",), ("Tome",))]
+    assert tab.game.turn(tab.state) == ("green",)
+    rejected(act(tab, "red", model.Move("graveyard")), "AH-C10", "green must first answer blue's trade offer")
+    act(tab, "green", model.AnswerTrade(True))
+    assert investigator(tab, "blue").items == ("Tome",) and investigator(tab, "green").items == ("Camera",)
+    assert tab.game.turn(tab.state) == ("red",) and tab.state.points == 4
+    assert types(act(tab, "blue", model.OfferTrade("red", (), ("Lantern",)))) == ["TradeOffered"]
+    assert tab.game.turn(tab.state) == ("red",)  # red, the partner, answers
+    act(tab, "red", model.AnswerTrade(False))
+    assert types(act(tab, "red", model.Move("graveyard")))[0] == "InvestigatorMoved"
+    rejected(act(tab, "blue", model.OfferTrade("red", ("Tome",), ())), "AH-C10", "not in Rivertown with Blue")
+    old = three_in_rivertown("arkham-4")
+    assert old.game.legal(old.state, "blue") == []
+    rejected(act(old, "blue", model.OfferTrade("green", ("Camera",), ())), "AH-1", "it is red's movement, not blue's")
+
+
+def test_ah_c10_no_one_trades_during_combat():
+    """AH-C10: red fights the zombie in Rivertown and the fight goes on: "not during combat", so blue's offer
+    (blue and green both wait in Rivertown) is refused as red's own would be, and legal offers blue none."""
+    tab = three_in_rivertown(monsters=(mon("zombie", "rivertown"),))
+    act(tab, "red", model.Fight("zombie"), dice=(5, 5, 5))
+    rejected(act(tab, "blue", model.OfferTrade("green", ("Camera",), ())), "AH-C10", "no trading during combat")
+    assert tab.game.legal(tab.state, "blue") == []
+
+
+def test_ah_c10_after_movement_the_mover_and_the_others_may_trade_before_taking_clues():
+    """AH-C10 ("after movement"), AH-5: red ends its movement on Rivertown's 2 Clue tokens and is asked how many it
+    takes; meanwhile red may offer blue a trade (arkham-4 refused it: take the tokens first, AH-5), and blue may
+    offer red. The Clue question waits: once the offer is answered red takes its tokens."""
+    data = scenario([inv("red", "rivertown", items=["Lantern"]), inv("blue", "rivertown", items=["Camera"])],
+                    clues={"rivertown": 2})
+    tab = Table.create(load("arkham"), "g-test", data, 1)
+    act(tab, "red", model.Stop())
+    assert model.OfferTrade("blue", ("Lantern",), ()) in tab.game.legal(tab.state, "red")
+    act(tab, "red", model.OfferTrade("blue", ("Lantern",), ()))
+    act(tab, "blue", model.AnswerTrade(True))
+    act(tab, "blue", model.OfferTrade("red", (), ("Lantern",)))
+    act(tab, "red", model.AnswerTrade(False))
+    assert act(tab, "red", model.TakeClues(2))[0] == model.CluesTaken("red", "rivertown", 2, 0)
+    old = Table.create(load("arkham", "arkham-4"), "g-test", data, 1)
+    act(old, "red", model.Stop())
+    rejected(act(old, "red", model.OfferTrade("blue", ("Lantern",), ())), "AH-5", "take 0 to 2")
