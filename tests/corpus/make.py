@@ -16,7 +16,8 @@ replay and audit under it.
 give (``CRAFTED``): one whose seats agreed to move it to a newer rules version (``agreed``,
 CORE-10/CORE-11), the one arkham ending only arkham-2 reaches (``devoured``), and a gloomhaven-5 game
 whose archer's focus is a summon's tie with a character (``summon_tie``, GH-C11), and a gloomhaven-6 game whose
-brute's extra target is the tied seats' choice (``order_tie``, GH-C8 (3), GH-C11). Each is filed under
+brute's extra target is the tied seats' choice (``order_tie``, GH-C8 (3), GH-C11), and an arkham-5 game where a
+waiting investigator offers a trade (``waiting_trade``, AH-C10). Each is filed under
 the version it started with, and kept when ``make`` plays that version's bots' games again.
 
 Games played by the browser tests: run them with ``CHRONICLE_CORPUS_SAVE=1`` (e.g.
@@ -292,7 +293,33 @@ def order_tie() -> Table:
     return table
 
 
-CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie, ORDER_TIE: order_tie}
+WAITING_TRADE = "arkham/arkham-5/waiting-trade-crafted-1.jsonl"
+
+
+def waiting_trade() -> Table:
+    """AH-C10 (arkham-5): on crossing, both investigators in the Graveyard; while red moves, blue (waiting) offers red
+    its Old Journal, red accepts; greedy bots then play it out. Bots offer trades only on their own turn, so no bot
+    playout logs a waiting investigator's offer."""
+    from events.games.arkham.model import AnswerTrade, OfferTrade
+
+    game = events.games.load("arkham", "arkham-5")
+    scenario = copy.deepcopy(scenarios.load("arkham/crossing")[1])
+    for investigator in scenario["investigators"]:
+        investigator["at"] = scenario["investigators"][0]["at"]
+    table = Table.create(game, "corpus-arkham-waiting-trade-crafted-1", scenario, 1)
+    mover, waiting = (item["seat"] for item in scenario["investigators"])
+    for seat, command in ((waiting, OfferTrade(mover, ("Old Journal",), ())), (mover, AnswerTrade(True))):
+        outcome = table.submit(seat, command, f"bot-{table.seq + 1}")
+        if isinstance(outcome, Rejection):
+            raise SystemExit(f"{WAITING_TRADE}: {seat} {command!r} refused: {outcome.reason}")
+    if game.turn(table.state) != (mover,):
+        raise SystemExit(f"{WAITING_TRADE}: the trade did not leave {mover} moving")
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
+CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie, ORDER_TIE: order_tie,
+           WAITING_TRADE: waiting_trade}
 
 
 SAVE = "CHRONICLE_CORPUS_SAVE"  # set to 1: the browser tests save the games they finish (save_browser_game)

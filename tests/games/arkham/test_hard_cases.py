@@ -418,3 +418,36 @@ def test_ah_c10_after_movement_the_mover_and_the_others_may_trade_before_taking_
     old = Table.create(load("arkham", "arkham-4"), "g-test", data, 1)
     act(old, "red", model.Stop())
     rejected(act(old, "red", model.OfferTrade("blue", ("Lantern",), ())), "AH-5", "take 0 to 2")
+
+
+def test_ah_c10_nobody_trades_from_lost_in_time_and_space():
+    """AH-C10, AH-C5: red and blue are both Lost in Time and Space, no area of the board: red, asked where it comes
+    back (AH-C5), cannot trade there first, nor can blue, waiting; legal offers neither a trade."""
+    data = scenario([inv("red", model.LOST, items=["Lantern"]), inv("blue", model.LOST, items=["Camera"])])
+    tab = Table.create(load("arkham"), "g-test", data, 1)
+    for seat, partner in (("red", "blue"), ("blue", "red")):
+        rejected(act(tab, seat, model.OfferTrade(partner, (), ())), "AH-C10", "is Lost in Time and Space: it trades "
+                 "with nobody there")
+        assert not any(isinstance(c, model.OfferTrade) for c in tab.game.legal(tab.state, seat))
+
+
+def test_ah_c10_arkham_5_parts_from_arkham_4_only_at_a_waiting_investigators_offer():
+    """AH-C10, CORE-3: the crafted arkham-5 corpus game (``make.waiting_trade``: blue, waiting, offers red a trade)
+    audits under its own version, and an audit under arkham-4 parts exactly at blue's offer (arkham-4 refused it
+    under AH-1). Every arkham-5 game of the bots replays unchanged under arkham-4."""
+    from pathlib import Path
+
+    from events.log import audit, audit_log
+    from server import logfile
+
+    folder = Path(__file__).resolve().parents[2] / "corpus" / "arkham" / "arkham-5"
+    game, envelopes = logfile.read(folder / "waiting-trade-crafted-1.jsonl")
+    assert game.rules_version == "arkham-5" and audit(game, envelopes) is None
+    offered = next(e for e in envelopes if e.type == "TradeOffered")
+    assert offered.seat == "blue" and offered.event.partner == "red"
+    released = load("arkham", "arkham-4")
+    parted = audit_log(released, envelopes, follow=False).divergence
+    assert parted.seq == offered.seq and (parted.logged_rule, parted.produced_rule) == ("AH-C10", "AH-1")
+    for path in sorted(folder.glob("*-[0-9].jsonl")):
+        if "crafted" not in path.name:
+            assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
