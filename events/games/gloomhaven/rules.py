@@ -911,8 +911,10 @@ def landing_rule(state: State, path: tuple, mode: str, rule: str) -> str:
 def _monster_turn(flow: Flow, figure: Figure, rng: Any, edition: int) -> None:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
     plan = plan_for(flow.state, figure, edition=edition)
-    # gloomhaven-6: options that only the tied characters' order tells apart are theirs to choose (GH-C11).
-    rule = "GH-C11" if edition >= 6 and plan.order_tie else "GH-6"
+    # gloomhaven-6: options that only the tied characters' order tells apart are theirs to choose (GH-C11), where
+    # the options attack them (a monster out of reach, GH-C9, heads for hexes: every player chooses, as before).
+    tied = edition >= 6 and plan.order_tie and _order_choosers(flow.state, plan.options)
+    rule = "GH-C11" if tied else "GH-6"
     flow.emit(TurnStarted(figure.id),
               MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, rule,
                                  plan.destinations))

@@ -451,3 +451,15 @@ def test_ah_c10_arkham_5_parts_from_arkham_4_only_at_a_waiting_investigators_off
     for path in sorted(folder.glob("*-[0-9].jsonl")):
         if "crafted" not in path.name:
             assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
+
+
+def test_ah_c10_a_devoured_investigator_trades_no_more():
+    """AH-C4 before AH-C10: blue, devoured, is out of the game: its offer is refused as everything it sends, and
+    legal offers it nothing (arkham-5 lets waiting investigators trade, not those out of the game)."""
+    from events.games.arkham.model import Devoured
+
+    tab = three_in_rivertown()
+    state = tab.game.evolve(tab.state, Devoured("blue", "rivertown"))
+    rejected(tab.game.decide(state, "blue", model.OfferTrade("green", ("Camera",), ()), None), "AH-C4",
+             "was devoured: it is out of the game")
+    assert tab.game.legal(state, "blue") == []
