@@ -96,14 +96,15 @@ def answer(data: dict, monster: str | None = None, rules: str = "gloomhaven") ->
     actor = next((figure for figure in figures if figure.id == acting), None)
     if actor is None:
         raise CommandError(f"--monster: no figure {acting!r} (figures: {', '.join(f.id for f in figures)})", BAD_ARGS)
-    field = field_of_position(game_map, figures)
     attack = None if actor.attack is None else Attack(*actor.attack)
+    extras = attack is not None and (bool(attack.pattern) or attack.targets > 1)
+    field = field_of_position(game_map, figures, extras)
     mode = "fly" if actor.flying else ("jump" if actor.jump else "walk")
     plan = monster_turn(field, actor.id, actor.move, attack, mode, actor.muddled, rules == "jotl")
     return {"monster": actor.id, "rules": rules, **plan.to_data()}
 
 
-def field_of_position(game_map, figures: tuple) -> Field:
+def field_of_position(game_map, figures: tuple, extras: bool = False) -> Field:
     """Teams and initiative order of a position (GH-2, GH-6, GH-C3, GH-C4, GH-C11).
 
     Characters and summons are one team, monsters the other. Order: initiative (99 for a long
@@ -111,7 +112,8 @@ def field_of_position(game_map, figures: tuple) -> Field:
     compare their ``secondary`` card, and still tied (or without one) share a place: the players
     choose between them (GH-C11), so the answer gives every focus the tie allows. A summon goes
     just before its summoner (sharing its summoner's place in a tie); monsters elite first, then by
-    number; the file's order never breaks a tie.
+    number; the file's order never breaks a tie. ``extras``: the acting monster's attack has extra
+    targets, which the players' order of tied characters ranks (GH-C8 (3), gloomhaven-6).
     """
     by_id = {figure.id: figure for figure in figures}
 
@@ -134,17 +136,18 @@ def field_of_position(game_map, figures: tuple) -> Field:
         bodies.append(Body(figure.id, figure.hex, team, places[key(figure)], shown))
     hexmap = HexMap(game_map.hexes, game_map.thin_walls, game_map.doors)  # every door closed (GH-C1)
     return Field(hexmap, frozenset(game_map.obstacles), frozenset(game_map.traps), frozenset(game_map.hazardous),
-                 frozenset(game_map.difficult), tuple(bodies), _choosable(figures, initiative, tuple(bodies)))
+                 frozenset(game_map.difficult), tuple(bodies), _choosable(figures, initiative, tuple(bodies), extras))
 
 
-def _choosable(figures: tuple, initiative: object, bodies: tuple) -> tuple:
+def _choosable(figures: tuple, initiative: object, bodies: tuple, extras: bool = False) -> tuple:
     """Every acting order the players may choose, when shared places cannot say it (GH-C11, gloomhaven-5).
 
     Characters on one initiative are ordered by the players, except where both give a ``secondary``
     and they differ (GH-2). Shared places say that exactly unless one of them has a summon (it acts
     just before its own summoner, so it ties with the other character) or only some of them give a
     ``secondary`` (a character without one ties with both of two that do): then every order they
-    may choose is listed (``focus.tied_orders``).
+    may choose is listed (``focus.tied_orders``). So it is for an attack with extra targets (``extras``,
+    gloomhaven-6): the players' order ranks the tied characters as extra targets (GH-C8 (3)).
     """
     characters = [figure for figure in figures if figure.side == "character"]
     summoner = {figure.id: figure.summoner for figure in figures if figure.side == "summon"}
@@ -155,7 +158,7 @@ def _choosable(figures: tuple, initiative: object, bodies: tuple) -> tuple:
             continue
         summoned = any(owner in {figure.id for figure in block} for owner in summoner.values())
         given = {figure.secondary is None for figure in block}
-        if not summoned and len(given) == 1:
+        if not summoned and len(given) == 1 and not extras:
             continue  # shared places (and the secondaries' order) say it exactly
         blocks.append(tuple(figure.id for figure in block))
         before |= {(a.id, b.id) for a in block for b in block

@@ -15,7 +15,9 @@ replay and audit under it.
 ``python -m tests.corpus.make --crafted`` writes the games a bot playout of the newest rules cannot
 give (``CRAFTED``): one whose seats agreed to move it to a newer rules version (``agreed``,
 CORE-10/CORE-11), the one arkham ending only arkham-2 reaches (``devoured``), and a gloomhaven-5 game
-whose archer's focus is a summon's tie with a character (``summon_tie``, GH-C11). Each is filed under
+whose archer's focus is a summon's tie with a character (``summon_tie``, GH-C11), and a gloomhaven-6 game whose
+brute's extra target is the tied seats' choice (``order_tie``, GH-C8 (3), GH-C11), and an arkham-5 game where a
+waiting investigator offers a trade (``waiting_trade``, AH-C10). Each is filed under
 the version it started with, and kept when ``make`` plays that version's bots' games again.
 
 Games played by the browser tests: run them with ``CHRONICLE_CORPUS_SAVE=1`` (e.g.
@@ -229,7 +231,7 @@ def summon_tie() -> Table:
     from tests.games.gloomhaven.helpers import mcard, monster_type, open_map, scenario
     from tests.games.gloomhaven.test_rules import OTHER, TESTER
 
-    game = events.games.load("gloomhaven")
+    game = events.games.load("gloomhaven", "gloomhaven-5")  # the version it was crafted under, kept so
     shooter = monster_type("Shooter", [mcard("s-5", 5, {"move": 0}, {"attack": 0})], hp=30, attack=1, range=3,
                            elite_hp=30)
     table = Table.create(game, "corpus-gloomhaven-summon-tie-crafted-1", scenario(
@@ -253,7 +255,71 @@ def summon_tie() -> Table:
     return table
 
 
-CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie}
+ORDER_TIE = "gloomhaven/gloomhaven-6/order-tie-crafted-1.jsonl"
+
+
+def order_tie() -> Table:
+    """GH-C8 (3), GH-C11 (gloomhaven-6): red and blue tie on both cards (10, 20); a brute (melee, 2 targets) has
+    green adjacent as its focus, and can add red from one hex or blue from its mirror image: only the players'
+    order of red and blue tells the two apart, so the plan cites GH-C11 and waits for red or blue alone
+    (gloomhaven-5 asked every player). red picks the hex with red; greedy bots play it out
+    (tests/games/gloomhaven/test_hard_cases.py plays the same opening)."""
+    from events.games.gloomhaven.model import ChooseOption, ChooseOrder, SelectCards
+    from tests.games.gloomhaven.helpers import card, hero_class, mcard, monster_type, scenario
+    from tests.games.gloomhaven.test_rules import OTHER, TESTER
+
+    game = events.games.load("gloomhaven", "gloomhaven-6")
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
+                                    card("h-40", 40, {"attack": 1}, {"move": 1}),
+                                    card("h-50", 50, {"attack": 1}, {"move": 1})])
+    brute = monster_type("Brute", [mcard("b-5", 5, {"move": 1}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                         elite_hp=30)
+    room = {"name": "room", "hexes": [[q, r] for q in range(-3, 10) for r in range(-6, 5)]}
+    table = Table.create(game, "corpus-gloomhaven-order-tie-crafted-1", scenario(
+        room, [("red", "Tester", (1, -2)), ("blue", "Other", (-1, 2)), ("green", "Third", (1, 0))],
+        [("Brute", "normal", 1, (0, 0))], classes=[TESTER, OTHER, third], types=[brute]), 1)
+    opening = (("red", SelectCards(("t-10", "t-20"), "t-10")), ("blue", SelectCards(("o-10", "o-20"), "o-10")),
+               ("green", SelectCards(("h-30", "h-40"), "h-30")), ("blue", ChooseOrder(("blue", "red"))))
+    for seat, command in opening:
+        outcome = table.submit(seat, command, f"bot-{table.seq + 1}")
+        if isinstance(outcome, Rejection):
+            raise SystemExit(f"{ORDER_TIE}: {seat} {command!r} refused: {outcome.reason}")
+    pending = table.state.pending
+    if pending is None or pending.kind != "monster" or sorted(pending.seats) != ["blue", "red"]:
+        raise SystemExit(f"{ORDER_TIE}: the brute's options are not red's and blue's choice")
+    table.submit("red", ChooseOption(next(i for i, o in enumerate(pending.options) if "red" in o.attacks)),
+                 f"bot-{table.seq + 1}")
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
+WAITING_TRADE = "arkham/arkham-5/waiting-trade-crafted-1.jsonl"
+
+
+def waiting_trade() -> Table:
+    """AH-C10 (arkham-5): on crossing, both investigators in the Graveyard; while red moves, blue (waiting) offers red
+    its Old Journal, red accepts; greedy bots then play it out. Bots offer trades only on their own turn, so no bot
+    playout logs a waiting investigator's offer."""
+    from events.games.arkham.model import AnswerTrade, OfferTrade
+
+    game = events.games.load("arkham", "arkham-5")
+    scenario = copy.deepcopy(scenarios.load("arkham/crossing")[1])
+    for investigator in scenario["investigators"]:
+        investigator["at"] = scenario["investigators"][0]["at"]
+    table = Table.create(game, "corpus-arkham-waiting-trade-crafted-1", scenario, 1)
+    mover, waiting = (item["seat"] for item in scenario["investigators"])
+    for seat, command in ((waiting, OfferTrade(mover, ("Old Journal",), ())), (mover, AnswerTrade(True))):
+        outcome = table.submit(seat, command, f"bot-{table.seq + 1}")
+        if isinstance(outcome, Rejection):
+            raise SystemExit(f"{WAITING_TRADE}: {seat} {command!r} refused: {outcome.reason}")
+    if game.turn(table.state) != (mover,):
+        raise SystemExit(f"{WAITING_TRADE}: the trade did not leave {mover} moving")
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
+CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie, ORDER_TIE: order_tie,
+           WAITING_TRADE: waiting_trade}
 
 
 SAVE = "CHRONICLE_CORPUS_SAVE"  # set to 1: the browser tests save the games they finish (save_browser_game)

@@ -31,7 +31,9 @@ the hash's first 96 bits, the sender's ack inside its frame, ``welcome.seats``):
 welcome gained ``build`` (a page of another build asks for a reload, docs/protocol.md), pinned as
 ``"build":"<build>"`` (``_pinned``): every ``welcome`` frame changed on purpose, nothing else did. And when new
 gloomhaven games became gloomhaven-5 (a summon of a character tied on initiative ties with the others, GH-C11):
-the version name in the gloomhaven GameStarted (one frame, one stored line) is the only difference.
+the version name in the gloomhaven GameStarted (one frame, one stored line) is the only difference. And when new
+gloomhaven games became gloomhaven-6 (tied characters rank among extra targets as their players order them,
+GH-C8 (3)): again the version name in that frame and that stored line only.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.

@@ -26,13 +26,21 @@ GAME_3 = GAME_2.revised(
     decide=rules.decide_3,
 )
 #: arkham-4 (the rules audit): what changed, as the pages show it to the players of an arkham-3 game.
-GAME = GAME_3.revised(
-    rules.RULES_VERSION,
+GAME_4 = GAME_3.revised(
+    "arkham-4",
     notes=(("AH-7", "a Move to an area without a chosen path goes round monsters when a way round fits in the "
                     "points left, instead of stopping at the first monster on the cheapest way; when no way round "
                     "fits and the cheapest ways stop at different monsters, the player chooses by moving to one"),
            ("AH-C9", "back through a gate, the investigator may still evade or fight the monsters there: it "
                      "need not, but it may"),),
+    decide=rules.decide_4,
+    legal=rules.legal_4,
+)
+#: arkham-5 (the hard cases left open): a waiting investigator may offer a trade too (AH-C10).
+GAME = GAME_4.revised(
+    rules.RULES_VERSION,
+    notes=(("AH-C10", "any investigator may offer a trade to another in its area while the mover moves, not only "
+                      "the moving investigator; the partner answers"),),
     decide=rules.decide,
     legal=rules.legal,
 )

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "arkham-4"
+RULES_VERSION = "arkham-5"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
 GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are played", keys="reject.arkham")
@@ -76,6 +76,8 @@ GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are
 # Move takes an optional path, recorded as walked (AH-3).
 # arkham-4: a Move without a path walks the cheapest route that meets no monster before its end when
 # one fits in the points left, not a cheaper one that stops at a monster on the way (AH-7, AH-3).
+# arkham-5: any investigator may offer a trade to another in its area while the mover moves, not only
+# the mover (AH-C10: "investigators in the same area may trade ... before, during or after movement").
 
 HOSPITAL = boards.HOSPITAL
 ASYLUM = boards.ASYLUM
@@ -111,9 +113,9 @@ def initial_state(event: GameStarted) -> State:
 
 
 class _Flow(Flow):
-    """A Flow (events.game) that also knows the rules edition deciding: 1 to 4 (arkham-1 … arkham-4)."""
+    """A Flow (events.game) that also knows the rules edition deciding: 1 to 5 (arkham-1 … arkham-5)."""
 
-    def __init__(self, state: State | None, edition: int = 4) -> None:
+    def __init__(self, state: State | None, edition: int = 5) -> None:
         Flow.__init__(self, state, evolve)
         self.edition = edition
 
@@ -182,10 +184,10 @@ def threshold(inv: Any) -> int:
 
 
 def edition(rules_version: str) -> int:
-    """The edition (1 to 4) a game of ``rules_version`` is decided under (``_Flow``): its number for
-    arkham-1 … arkham-4, the newest for anything else (a scenario asked about with no game)."""
+    """The edition (1 to 5) a game of ``rules_version`` is decided under (``_Flow``): its number for
+    arkham-1 … arkham-5, the newest for anything else (a scenario asked about with no game)."""
     number = str(rules_version).rsplit("-", 1)[-1]
-    return int(number) if number.isdigit() and 1 <= int(number) <= 4 else 4
+    return int(number) if number.isdigit() and 1 <= int(number) <= 5 else 5
 
 
 def destinations(state: Any, edition: int = 4) -> dict:
@@ -315,7 +317,13 @@ is_over = over_flag
 
 
 def legal(state: Any, seat: str) -> list:
-    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only; arkham-4)."""
+    """The commands ``decide`` accepts from ``seat`` now (trades: the one-item offers only; arkham-5: a
+    waiting investigator's offers to those in its area while the mover moves, AH-C10)."""
+    return _legal(state, seat, 5)
+
+
+def legal_4(state: Any, seat: str) -> list:
+    """``legal`` of arkham-4: only the moving investigator offers trades (AH-C10)."""
     return _legal(state, seat, 4)
 
 
@@ -334,9 +342,20 @@ def set_aside(state: State) -> tuple:
 
 
 def _legal(state: Any, seat: str, edition: int) -> list:
-    if seat not in turn(state):
+    if state is None or state.over:
         return []
     now = phase(state)
+    if seat not in turn(state):
+        if edition > 4 and now in TRADE_STEPS and seat in seats(state):
+            return _trade_offers(state, seat_index(state, seat))  # AH-C10: any investigator in the same area
+        return []
+    if edition > 4 and now in TRADE_STEPS and now != "move":
+        return _legal_step(state, now) + _trade_offers(state)  # AH-C10: after movement too
+    return _legal_step(state, now, edition)
+
+
+def _legal_step(state: Any, now: str, edition: int = 5) -> list:
+    """The mover's commands for the step ``now`` (trades included in the move step)."""
     if now == "trade":
         return [AnswerTrade(True), AnswerTrade(False)]
     if now == "spend":
@@ -365,9 +384,12 @@ def _legal(state: Any, seat: str, edition: int) -> list:
     return out + _trade_offers(state)
 
 
-def _trade_offers(state: State) -> list:
-    """One-item offers to every investigator in the mover's area (AH-C10)."""
-    mover = active(state)
+def _trade_offers(state: State, offerer: int | None = None) -> list:
+    """One-item offers to every investigator in the offerer's area (AH-C10); the offerer is the mover
+    unless ``offerer`` names another investigator's index (arkham-5)."""
+    mover = active(state) if offerer is None else state.investigators[offerer]
+    if mover.devoured or mover.where == LOST:
+        return []
     out = []
     for partner in state.investigators:
         if partner.seat == mover.seat or partner.devoured or partner.where != mover.where:
@@ -383,7 +405,13 @@ def _trade_offers(state: State) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-4)."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-5)."""
+    return _decide(state, seat, command, rng, 5)
+
+
+def decide_4(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """arkham-4 as released: only the moving investigator may offer a trade; another seat's offer is
+    refused as out of turn (AH-1), though AH-C10 lets any investigators in the same area trade."""
     return _decide(state, seat, command, rng, 4)
 
 
@@ -416,6 +444,8 @@ def _decide(state: Any, seat: str, command: Any, rng: Any, edition: int) -> list
             return refuse("AH-C10", "reject.arkham.asked", "{asked_seat} is asked about {seat}'s trade offer: accept or "
                           "decline", asked_seat=seat, seat=state.offer.seat)
         return _answer_trade(state, command)
+    if edition > 4 and isinstance(command, OfferTrade):
+        return _any_offer(state, index, command, edition)
     if index != state.active:
         return _out_of_turn(state, index, command)
     flow = _Flow(state, edition)
@@ -462,6 +492,29 @@ def _out_of_turn(state: State, index: int, command: Any) -> Rejection:
         return _no_trading(active(state).name, by_id(state.monsters, state.combat).name)
     return refuse("AH-1", "reject.arkham.turn", "it is {seat}'s movement, not {other_seat}'s", seat=active(state).seat,
                   other_seat=inv.seat)
+
+
+#: The steps of the phase in which arkham-5 takes a trade offer from any investigator (AH-C10): all but a
+#: combat (refused, AH-C10) and a failed roll waiting for a Clue token (AH-C1: a check is under way).
+TRADE_STEPS = ("move", "clues", "return", "place")
+
+
+def _any_offer(state: State, index: int, command: OfferTrade, edition: int) -> list | Rejection:
+    """arkham-5: an investigator, moving or waiting, offers a trade to another in its area (AH-C10: "investigators
+    in the same area may trade items before, during or after movement, but not during combat"). Lost in Time and
+    Space is no area of the board: nobody there trades."""
+    inv = state.investigators[index]
+    if inv.devoured:
+        return refuse("AH-C4", "reject.arkham.devoured", "{name} was devoured: it is out of the game", name=inv.name)
+    now = phase(state)
+    if now not in TRADE_STEPS:
+        return _not_now(state, command, now)
+    if inv.where == LOST:
+        return refuse("AH-C10", "reject.arkham.lost_trades", "{name} is Lost in Time and Space: it trades with "
+                      "nobody there", name=inv.name)
+    flow = _Flow(state, edition)
+    refused = _offer_trade(flow, command, None, index)
+    return flow if refused is None else refused
 
 
 def _fixed_move_refusal(state: State, inv: Any, command: Move, target: Any) -> Rejection | None:
@@ -1010,11 +1063,13 @@ def _place(flow: _Flow, command: Place, rng: Any) -> Rejection | None:
 # --- trading ----------------------------------------------------------------------------------------
 
 
-def _offer_trade(flow: _Flow, command: OfferTrade, rng: Any) -> Rejection | None:
+def _offer_trade(flow: _Flow, command: OfferTrade, rng: Any, offerer: int | None = None) -> Rejection | None:
+    """The offer of the mover, or (arkham-5) of the investigator at index ``offerer`` (AH-C10)."""
     state = flow.state
-    mover = active(state)
+    own = state.active if offerer is None else offerer
+    mover = state.investigators[own]
     index = seat_index(state, command.partner)
-    if index < 0 or index == state.active:
+    if index < 0 or index == own:
         return refuse("AH-C10", "reject.arkham.trade_partner", "a trade needs another investigator's seat, got "
                       "'{partner_seat}'", partner_seat=command.partner)
     partner = state.investigators[index]

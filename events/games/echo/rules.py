@@ -173,12 +173,16 @@ def _enemies(state: State, ids: tuple) -> tuple:
     return tuple(_enemy(state, eid) if by_id(state.enemies, eid) is not None else eid for eid in ids)
 
 
-def _awaited(state: State) -> Phrase:
-    """What the fight waits for (``_waiting``), as a message."""
+def _awaited(state: State, edition: int = 2) -> Phrase:
+    """What the fight waits for (``_waiting``), as a message. From echo-3 (``edition`` 3) several
+    investigators may strike at the same time, in any order (EC-9): the message names them all."""
     kind, actor, fighter, eid = prompt(state)
     if kind == "order":
         return phrase("reject.echo.waits_order", "{seat} must make the strike-order check", seat=actor)
     if kind == "strike":
+        several = strikers(state) if edition > 2 else ()
+        if len(several) > 1:
+            return phrase("reject.echo.waits_strikers", "{seats} may strike now, in any order", seats=several)
         return phrase("reject.echo.waits_strike", "{seat} must strike", seat=actor)
     if kind == "attack":
         return phrase("reject.echo.waits_attack", "{seat} must roll the dice of {enemy} against {fighter_seat}'s "
@@ -579,9 +583,9 @@ def _begin_combat(state: State, seat: str, forced: tuple, rule: str, edition: in
 # --- a fight under way -----------------------------------------------------------------------------
 
 
-def _no_roll_waits(state: State) -> Rejection:
+def _no_roll_waits(state: State, edition: int = 2) -> Rejection:
     return refuse("EC-13", "reject.echo.no_roll_waits", "no enemy attack is waiting to be rolled: {waits}",
-                  waits=_awaited(state))
+                  waits=_awaited(state, edition))
 
 
 def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) -> list | Rejection:
@@ -597,15 +601,15 @@ def _in_combat(state: State, seat: str, command: Any, rng: Any, edition: int) ->
                 return refuse("EC-13", "reject.echo.left_rolls", "the dice of {enemy} against {fighter_seat}'s "
                               "investigator are rolled by {actor_seat}, the seat to {fighter_seat}'s left, not by "
                               "{seat}", enemy=_enemy(state, eid), fighter_seat=fighter, actor_seat=actor, seat=seat)
-            return _no_roll_waits(state)
-        return refuse("EC-C3", "reject.echo.awaited", "{waits}, not {seat}", waits=_awaited(state), seat=seat)
+            return _no_roll_waits(state, edition)
+        return refuse("EC-C3", "reject.echo.awaited", "{waits}, not {seat}", waits=_awaited(state, edition), seat=seat)
     if kind == "attack":
         if not isinstance(command, RollAttack):
             return refuse("EC-13", "reject.echo.only_roll", "{waits}: only rolling the enemy's dice answers it",
                           waits=_awaited(state))
         return _attack(state, actor, fighter, eid, rng, edition)
     if isinstance(command, RollAttack):
-        return _no_roll_waits(state)
+        return _no_roll_waits(state, edition)
     # The fighter's own prompt, answered by a command of its kind (_forbidden_in_fight refused the rest).
     if kind == "order":
         return _check_order(state, seat, command.skill, rng)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import released
-from events.games.gloomhaven import rules, v3, v4, v5, words
+from events.games.gloomhaven import rules, v3, v4, v5, v6, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
 from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
@@ -53,11 +53,20 @@ GAME_4 = GAME_3.revised(
     start=v4.start_4, decide=v4.decide_4, evolve=v4.evolve_4,
 )
 #: gloomhaven-5 (the hard-case audit): the players' choice of acting order reaches summons; otherwise gloomhaven-4.
-GAME = GAME_4.revised(
+GAME_5 = GAME_4.revised(
     v5.RULES_VERSION,
     notes=(
         ("GH-C11", "a summon of a character tied on initiative is tied with the other characters too: a monster's "
                    "focus between them is the players' choice"),
     ),
     decide=v5.decide_5,
+)
+#: gloomhaven-6 (the hard cases left open): the players' order of tied characters ranks extra targets (GH-C8 (3)).
+GAME = GAME_5.revised(
+    v6.RULES_VERSION,
+    notes=(
+        ("GH-C8", "characters tied on initiative rank as the players order them among a monster's extra targets: "
+                  "a group holding either may be best, and their seats choose"),
+    ),
+    decide=v6.decide_6,
 )

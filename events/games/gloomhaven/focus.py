@@ -108,17 +108,23 @@ MELEE = Attack(0, 1, ())
 
 
 class Plan:
-    """What a monster's turn comes to: focus ids, the trace of every candidate and destination, the options."""
+    """What a monster's turn comes to: focus ids, the trace of every candidate and destination, the options.
 
-    __slots__ = ("focus", "candidates", "decided_by", "options", "destinations")
+    ``order_tie`` (GH-C11): one focus, several options, and each acting order the players may choose
+    (``Field.orders``) gives exactly one of them: the options are the choice of that order, and so the
+    tied characters' (gloomhaven-6 asks their seats, ``rules._choosers``).
+    """
+
+    __slots__ = ("focus", "candidates", "decided_by", "options", "destinations", "order_tie")
 
     def __init__(self, focus: tuple, candidates: tuple, decided_by: str, options: tuple,
-                 destinations: tuple = ()) -> None:
+                 destinations: tuple = (), order_tie: bool = False) -> None:
         self.focus = focus
         self.candidates = candidates
         self.decided_by = decided_by
         self.options = options
         self.destinations = destinations
+        self.order_tie = order_tie
 
     def to_data(self) -> dict:
         return {
@@ -277,7 +283,8 @@ def _joined(field: Field, plans: list) -> Plan:
     place = {body.id: body.order for body in field.bodies}
     candidates = tuple(c.but(order=place[c.figure]) for c in plans[0].candidates)
     decided_by = TIED if len(foci) > 1 else plans[0].decided_by
-    return Plan(tuple(foci), candidates, decided_by, tuple(options), tuple(destinations))
+    order_tie = len(foci) == 1 and len(options) > 1 and all(len(plan.options) == 1 for plan in plans)
+    return Plan(tuple(foci), candidates, decided_by, tuple(options), tuple(destinations), order_tie)
 
 
 def tied_orders(bodies: tuple, blocks: tuple, summoner: dict, before: frozenset = frozenset()) -> tuple:

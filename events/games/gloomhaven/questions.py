@@ -30,7 +30,7 @@ def monster_plan(state: object, figure_id: object, rules_version: str = "") -> t
 
 
 def edition(rules_version: str) -> int:
-    """The ``edition`` a game of ``rules_version`` plays its monster turns under (``rules.plan_for``): 5 from
-    gloomhaven-5 on, else 2 (gloomhaven-2 to gloomhaven-4 plan alike; gloomhaven-1 has its own code)."""
+    """The ``edition`` a game of ``rules_version`` plays its monster turns under (``rules.plan_for``): 5 for
+    gloomhaven-5, 6 from gloomhaven-6 on, else 2 (gloomhaven-2 to gloomhaven-4 plan alike; gloomhaven-1 has its own code)."""
     number = rules_version.rsplit("-", 1)[-1]
-    return 5 if number.isdigit() and int(number) >= 5 else 2
+    return int(number) if number.isdigit() and int(number) >= 5 else 2

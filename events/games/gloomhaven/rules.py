@@ -832,7 +832,7 @@ def _abilities(state: State, figure: Figure) -> tuple:
     return move, jump, attack, value, heal
 
 
-def field_of(state: State, edition: int = 2) -> Field:
+def field_of(state: State, edition: int = 2, extras: bool = False) -> Field:
     """The map and figures as a monster's turn sees them; ``order`` ranks initiative order (GH-6, GH-C11).
 
     Characters tied on initiative and on their other card (GH-2) share one rank, and so do their
@@ -840,7 +840,11 @@ def field_of(state: State, edition: int = 2) -> Field:
     break again (GH-C11), so the monster's turn offers each. Up to gloomhaven-4 every summon of a
     tied character ranks before all of them; from gloomhaven-5 (``edition`` 5) a summon acts just
     before its own summoner, so it ties with the other characters of its summoner's tie: the field
-    then lists every order the players may choose (``Field.orders``, ``focus.tied_orders``).
+    then lists every order the players may choose (``Field.orders``, ``focus.tied_orders``). From
+    gloomhaven-6 (``edition`` 6) it lists them too for an attack with extra targets (``extras``): the
+    players' order of the tied characters ranks the extra targets (GH-C8 (3), GH-C11), which one shared
+    place cannot say (A first, a group holding A beats one holding B and a better third; B first, the
+    other way round).
     """
     index = {figure_id: i for i, (figure_id, _init) in enumerate(state.order)}
     initiative = dict(state.order)
@@ -875,7 +879,8 @@ def field_of(state: State, edition: int = 2) -> Field:
         for seat, first_place in tied.items():
             blocks.setdefault(first_place, []).append(seat)
         open_blocks = tuple(tuple(seats) for _place, seats in sorted(blocks.items())
-                            if len(seats) > 1 and any(owner in seats for owner in summoner.values()))
+                            if len(seats) > 1 and ((edition >= 6 and extras)
+                                                   or any(owner in seats for owner in summoner.values())))
         if open_blocks:
             orders = tied_orders(bodies, open_blocks, summoner)
     return Field(HexMap(state.map.hexes, state.map.thin_walls, closed), frozenset(state.map.obstacles),
@@ -886,12 +891,13 @@ def field_of(state: State, edition: int = 2) -> Field:
 def plan_for(state: State, figure: Figure, jotl: bool | None = None, edition: int = 2) -> Any:
     """The monster's plan under the game's rules: Jaws of the Lion's (GH-V1, GH-V2) in a game whose scenario
     chose them (``jotl`` None), or under the rules ``jotl`` names (to show where the variant decided);
-    ``edition`` 5 for gloomhaven-5's acting orders (``field_of``)."""
+    ``edition`` 5 for gloomhaven-5's acting orders (``field_of``), 6 for gloomhaven-6's (extra targets too)."""
     move, jump, attack, _value, _heal = _abilities(state, figure)
     mode = "fly" if figure.flying else ("jump" if jump else "walk")
     if jotl is None:
         jotl = state.variant == "jotl"
-    return monster_turn(field_of(state, edition), figure.id, move or 0, attack, mode, jotl=jotl)
+    extras = attack is not None and (bool(attack.pattern) or attack.targets > 1)
+    return monster_turn(field_of(state, edition, extras), figure.id, move or 0, attack, mode, jotl=jotl)
 
 
 def landing_rule(state: State, path: tuple, mode: str, rule: str) -> str:
@@ -905,8 +911,12 @@ def landing_rule(state: State, path: tuple, mode: str, rule: str) -> str:
 def _monster_turn(flow: Flow, figure: Figure, rng: Any, edition: int) -> None:
     """TurnStarted, the plan with its trace, and the act itself unless the players must choose."""
     plan = plan_for(flow.state, figure, edition=edition)
+    # gloomhaven-6: options that only the tied characters' order tells apart are theirs to choose (GH-C11), where
+    # the options attack them (a monster out of reach, GH-C9, heads for hexes: every player chooses, as before).
+    tied = edition >= 6 and plan.order_tie and _order_choosers(flow.state, plan.options)
+    rule = "GH-C11" if tied else "GH-6"
     flow.emit(TurnStarted(figure.id),
-              MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, "GH-6",
+              MonsterTurnPlanned(figure.id, plan.focus, plan.candidates, plan.decided_by, plan.options, rule,
                                  plan.destinations))
     if len(plan.options) > 1:
         return  # evolve sets the pending choice: ties go to the players (GH-C4)
@@ -945,13 +955,17 @@ def _execute(flow: Flow, figure: Figure, option: Any, rng: Any) -> None:
     flow.emit(TurnEnded(figure.id))
 
 
-def _choosers(state: State, focus: tuple) -> tuple:
+def _choosers(state: State, focus: tuple, rule: str = "GH-6", options: tuple = ()) -> tuple:
     """Who chooses among a monster's tied options (GH-C4, GH-C11).
 
     A focus tie between characters (tied on initiative, GH-C11) is the tied characters' to settle,
-    as GH-2 asks the tied seats; any other tie is every living character's.
+    as GH-2 asks the tied seats; so are options of one focus that only their order tells apart (a
+    gloomhaven-6 plan citing GH-C11 with one focus: the extra targets, GH-C8 (3)); any other tie is
+    every living character's.
     """
     living = tuple(h.seat for h in _living_heroes(state))
+    if rule == "GH-C11" and len(focus) == 1:
+        return _order_choosers(state, options) or living
     if len(focus) > 1:
         seats = set()
         for figure_id in focus:
@@ -963,6 +977,21 @@ def _choosers(state: State, focus: tuple) -> tuple:
         if tied:
             return tied
     return living
+
+
+def _order_choosers(state: State, options: tuple) -> tuple:
+    """The living seats whose characters (or summons) the options attack and who tie on initiative with
+    another of them (GH-2, GH-C11): the players whose acting order decides between the options."""
+    heroes = {h.seat: h for h in _living_heroes(state)}
+    owners = set()
+    for option in options:
+        for figure_id in option.attacks:
+            figure = by_id(state.figures, figure_id)
+            if figure is not None and figure.kind != "monster" and figure.seat in heroes:
+                owners.add(figure.seat)
+    key = {seat: (heroes[seat].initiative, heroes[seat].secondary) for seat in owners}
+    return tuple(seat for seat in heroes if seat in owners
+                 and any(other != seat and key[other] == key[seat] for other in owners))
 
 
 def _decide_option(flow: Flow, seat: str, command: ChooseOption, rng: Any) -> Rejection | None:
@@ -1189,9 +1218,9 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(figures=_replace_figure(s, figure, hp=hp))
         case FigureSummoned(_seat, figure):
             return s.but(figures=s.figures + (figure,))
-        case MonsterTurnPlanned(figure, focus, _candidates, _decided, options, _rule):
+        case MonsterTurnPlanned(figure, focus, _candidates, _decided, options, rule):
             if len(options) > 1:
-                return s.but(pending=Pending("monster", _choosers(s, focus), (figure,), options))
+                return s.but(pending=Pending("monster", _choosers(s, focus, rule, options), (figure,), options))
             return s
         case OptionChosen():
             return s.but(pending=None)

@@ -52,7 +52,7 @@ def decide_3(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) ->
 def plan_rule(state: Any, plan: MonsterTurnPlanned) -> str:
     """GH-C11 for a focus its seats choose between characters tied on initiative; GH-C10 for a monster
     whose attack is an area pattern (``state`` the one the plan was made on); GH-6 otherwise."""
-    if plan.decided_by == TIED:
+    if plan.decided_by == TIED or plan.rule == "GH-C11":  # gloomhaven-6: options the tied seats' order decides
         return "GH-C11"
     figure = by_id(state.figures, plan.figure)
     if figure is not None:

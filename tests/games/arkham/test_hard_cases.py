@@ -355,3 +355,111 @@ def test_ah_7_cheapest_ways_that_meet_different_monsters_need_a_path():
     arkham_3 = Table.create(load("arkham").version("arkham-3"), "g-t", tied, 1)
     assert rules.ways_apart(arkham_3.state, "easttown", 3) == ()
     assert act(arkham_3, "red", model.Move("easttown"))[0].to == "downtown"
+
+
+# --- AH-C10: who may trade, and when (arkham-5) --------------------------------------------------------------
+
+
+def three_in_rivertown(version: str = "arkham-5", monsters: tuple = ()) -> Table:
+    """red (moving first), blue and green all in Rivertown, each with one item."""
+    data = scenario([inv("red", "rivertown", items=["Lantern"]), inv("blue", "rivertown", items=["Camera"]),
+                     inv("green", "rivertown", items=["Tome"])], monsters)
+    return Table.create(load("arkham", version), "g-test", data, 1)
+
+
+def test_ah_c10_a_waiting_investigator_may_offer_a_trade_while_another_moves():
+    """AH-C10: "Investigators in the same area may trade items before, during or after movement, but not during
+    combat": any investigators, not the mover alone. red moves; blue, waiting in the same area, offers green its
+    Camera for the Tome, before blue's own movement. green, the partner, is asked (``turn``), red must wait for the
+    answer, the items change hands, and red's movement goes on with its points. blue may offer red too. legal
+    gives the waiting seats their offers. arkham-4, as released, refused blue as out of turn (AH-1)."""
+    tab = three_in_rivertown()
+    assert model.OfferTrade("green", ("Camera",), ()) in tab.game.legal(tab.state, "blue")
+    assert act(tab, "blue", model.OfferTrade("green", ("Camera",), ("Tome",))) == [
+        model.TradeOffered("blue", "green", ("Camera",), ("Tome",))]
+    assert tab.game.turn(tab.state) == ("green",)
+    rejected(act(tab, "red", model.Move("graveyard")), "AH-C10", "green must first answer blue's trade offer")
+    act(tab, "green", model.AnswerTrade(True))
+    assert investigator(tab, "blue").items == ("Tome",) and investigator(tab, "green").items == ("Camera",)
+    assert tab.game.turn(tab.state) == ("red",) and tab.state.points == 4
+    assert types(act(tab, "blue", model.OfferTrade("red", (), ("Lantern",)))) == ["TradeOffered"]
+    assert tab.game.turn(tab.state) == ("red",)  # red, the partner, answers
+    act(tab, "red", model.AnswerTrade(False))
+    assert types(act(tab, "red", model.Move("graveyard")))[0] == "InvestigatorMoved"
+    rejected(act(tab, "blue", model.OfferTrade("red", ("Tome",), ())), "AH-C10", "not in Rivertown with Blue")
+    old = three_in_rivertown("arkham-4")
+    assert old.game.legal(old.state, "blue") == []
+    rejected(act(old, "blue", model.OfferTrade("green", ("Camera",), ())), "AH-1", "it is red's movement, not blue's")
+
+
+def test_ah_c10_no_one_trades_during_combat():
+    """AH-C10: red fights the zombie in Rivertown and the fight goes on: "not during combat", so blue's offer
+    (blue and green both wait in Rivertown) is refused as red's own would be, and legal offers blue none."""
+    tab = three_in_rivertown(monsters=(mon("zombie", "rivertown"),))
+    act(tab, "red", model.Fight("zombie"), dice=(5, 5, 5))
+    rejected(act(tab, "blue", model.OfferTrade("green", ("Camera",), ())), "AH-C10", "no trading during combat")
+    assert tab.game.legal(tab.state, "blue") == []
+
+
+def test_ah_c10_after_movement_the_mover_and_the_others_may_trade_before_taking_clues():
+    """AH-C10 ("after movement"), AH-5: red ends its movement on Rivertown's 2 Clue tokens and is asked how many it
+    takes; meanwhile red may offer blue a trade (arkham-4 refused it: take the tokens first, AH-5), and blue may
+    offer red. The Clue question waits: once the offer is answered red takes its tokens."""
+    data = scenario([inv("red", "rivertown", items=["Lantern"]), inv("blue", "rivertown", items=["Camera"])],
+                    clues={"rivertown": 2})
+    tab = Table.create(load("arkham"), "g-test", data, 1)
+    act(tab, "red", model.Stop())
+    assert model.OfferTrade("blue", ("Lantern",), ()) in tab.game.legal(tab.state, "red")
+    act(tab, "red", model.OfferTrade("blue", ("Lantern",), ()))
+    act(tab, "blue", model.AnswerTrade(True))
+    act(tab, "blue", model.OfferTrade("red", (), ("Lantern",)))
+    act(tab, "red", model.AnswerTrade(False))
+    assert act(tab, "red", model.TakeClues(2))[0] == model.CluesTaken("red", "rivertown", 2, 0)
+    old = Table.create(load("arkham", "arkham-4"), "g-test", data, 1)
+    act(old, "red", model.Stop())
+    rejected(act(old, "red", model.OfferTrade("blue", ("Lantern",), ())), "AH-5", "take 0 to 2")
+
+
+def test_ah_c10_nobody_trades_from_lost_in_time_and_space():
+    """AH-C10, AH-C5: red and blue are both Lost in Time and Space, no area of the board: red, asked where it comes
+    back (AH-C5), cannot trade there first, nor can blue, waiting; legal offers neither a trade."""
+    data = scenario([inv("red", model.LOST, items=["Lantern"]), inv("blue", model.LOST, items=["Camera"])])
+    tab = Table.create(load("arkham"), "g-test", data, 1)
+    for seat, partner in (("red", "blue"), ("blue", "red")):
+        rejected(act(tab, seat, model.OfferTrade(partner, (), ())), "AH-C10", "is Lost in Time and Space: it trades "
+                 "with nobody there")
+        assert not any(isinstance(c, model.OfferTrade) for c in tab.game.legal(tab.state, seat))
+
+
+def test_ah_c10_arkham_5_parts_from_arkham_4_only_at_a_waiting_investigators_offer():
+    """AH-C10, CORE-3: the crafted arkham-5 corpus game (``make.waiting_trade``: blue, waiting, offers red a trade)
+    audits under its own version, and an audit under arkham-4 parts exactly at blue's offer (arkham-4 refused it
+    under AH-1). Every arkham-5 game of the bots replays unchanged under arkham-4."""
+    from pathlib import Path
+
+    from events.log import audit, audit_log
+    from server import logfile
+
+    folder = Path(__file__).resolve().parents[2] / "corpus" / "arkham" / "arkham-5"
+    game, envelopes = logfile.read(folder / "waiting-trade-crafted-1.jsonl")
+    assert game.rules_version == "arkham-5" and audit(game, envelopes) is None
+    offered = next(e for e in envelopes if e.type == "TradeOffered")
+    assert offered.seat == "blue" and offered.event.partner == "red"
+    released = load("arkham", "arkham-4")
+    parted = audit_log(released, envelopes, follow=False).divergence
+    assert parted.seq == offered.seq and (parted.logged_rule, parted.produced_rule) == ("AH-C10", "AH-1")
+    for path in sorted(folder.glob("*-[0-9].jsonl")):
+        if "crafted" not in path.name:
+            assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
+
+
+def test_ah_c10_a_devoured_investigator_trades_no_more():
+    """AH-C4 before AH-C10: blue, devoured, is out of the game: its offer is refused as everything it sends, and
+    legal offers it nothing (arkham-5 lets waiting investigators trade, not those out of the game)."""
+    from events.games.arkham.model import Devoured
+
+    tab = three_in_rivertown()
+    state = tab.game.evolve(tab.state, Devoured("blue", "rivertown"))
+    rejected(tab.game.decide(state, "blue", model.OfferTrade("green", ("Camera",), ()), None), "AH-C4",
+             "was devoured: it is out of the game")
+    assert tab.game.legal(state, "blue") == []

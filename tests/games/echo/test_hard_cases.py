@@ -344,3 +344,26 @@ def test_ec_9_those_who_strike_first_strike_in_any_order():
     both_first(old)
     assert old.game.turn(old.state) == ("red",) and old.game.legal(old.state, "blue") == []
     rejected(act(old, "blue", model.Pass()), "EC-C3", "red must strike, not blue")
+
+
+def test_ec_9_a_seat_not_striking_is_told_every_striker():
+    """EC-9, EC-C3 (echo-3): red and blue both pass the strike-order check, green (in the same place, not
+    fighting) is not among them. green's Pass is refused naming both red and blue, who may strike in any
+    order, in the reader's language (the catalogue's ``reject.echo.waits_strikers``); blue, the second of
+    them in seat order, is not refused. After blue's strike only red's is waiting: the refusal names red alone."""
+    from tests.games.tables import rejected, said
+
+    seats = (("red", "old-city"), ("blue", "old-city"), ("green", "house-by-the-bridge"))
+    tab = one_on_one(enemy_card("foe", health=2), seats=seats)
+    act(tab, "red", model.Fight())
+    act(tab, "red", model.CheckOrder("attention"), (6, 1))
+    act(tab, "blue", model.CheckOrder("attention"), (6, 1))
+    refused = act(tab, "green", model.Pass())
+    rejected(refused, "EC-C3", "red, blue may strike now, in any order, not green")
+    assert said("echo", "fr", refused) == ("rouge, bleu peuvent frapper maintenant, dans l’ordre de leur choix, "
+                                           "pas vert")
+    assert "красный, синий могут ударить сейчас, в любом порядке" in said("echo", "ru", refused)
+    rolled = act(tab, "green", model.RollAttack())
+    rejected(rolled, "EC-13", "no enemy attack is waiting to be rolled: red, blue may strike now, in any order")
+    assert types(act(tab, "blue", model.Pass())) == ["StrikePassed"]
+    rejected(act(tab, "green", model.Pass()), "EC-C3", "red must strike, not green")

@@ -613,3 +613,140 @@ def test_gh_c4_proximity_is_counted_through_obstacles_not_round_them():
     A is nearer (2 before 3): A is the focus, though B's initiative (10) is better than A's (90)."""
     result = ask([monster((0, 0), range=4), hero("A", (2, 0), 90), hero("B", (-3, 0), 10)], room(obstacles=[[1, 0]]))
     assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"]
+
+
+# --- GH-C8 (3) with characters tied on initiative (gloomhaven-6) ---------------------------------------------
+
+
+def test_gh_c8_3_extra_targets_tied_on_initiative_are_the_tied_seats_choice():
+    """GH-C8 (3), GH-C11, GH-2 (gloomhaven-6): red and blue tie on both cards (10, 20), green leads 30. A brute
+    (initiative 5, melee, 2 targets, move 1) at (0, 0) has green adjacent at (1, 0): green costs no move, so it
+    is the focus (red and blue cost 1). From (1, -1) it hits green and red (1, -2); from (0, 1) green and blue
+    (-1, 2), its mirror image: red and blue rank alike but for their order, which their players choose (GH-2).
+    So the two hexes are the choice of that order, and of red's and blue's seats alone: the plan cites GH-C11
+    and waits for red or blue; green is refused under GH-C11. gloomhaven-5 gave red and blue one shared rank and
+    so offered the same two hexes, but to every player, citing GH-6."""
+    from events.games.gloomhaven.model import ChooseOption
+    from tests.games.gloomhaven.helpers import card, hero_class
+    from tests.games.tables import rejected
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}), card("h-40", 40, {"attack": 1}, {"move": 1}),
+                                    card("h-50", 50, {"attack": 1}, {"move": 1})])
+    brute = monster_type("Brute", [mcard("b-5", 5, {"move": 1}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                         elite_hp=30)
+
+    def play(version: str):
+        game = events.games.load("gloomhaven", version)
+        seats = [("red", "Tester", (1, -2)), ("blue", "Other", (-1, 2)), ("green", "Third", (1, 0))]
+        tab = Table.create(game, "g-test", scenario(room(), seats, [("Brute", "normal", 1, (0, 0))],
+                                                    classes=[TESTER, OTHER, third], types=[brute]), 1)
+        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        return tab, first(act(tab, "blue", ChooseOrder(("blue", "red"))), "MonsterTurnPlanned")
+
+    tab, planned = play("gloomhaven-6")
+    assert planned.focus == ("green",) and planned.rule == "GH-C11"
+    assert sorted((option.destination, option.attacks) for option in planned.options) == [
+        ((0, 1), ("green", "blue")), ((1, -1), ("green", "red"))]
+    assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "red"]
+    rejected(act(tab, "green", ChooseOption(0)), "GH-C11", "choose: red, blue, not green")
+    old, released = play("gloomhaven-5")
+    assert released.rule == "GH-6" and released.options == planned.options
+    assert sorted(old.state.pending.seats) == ["blue", "green", "red"]
+
+
+# --- GH-C3 with GH-6: a summon's focus between monster types tied on initiative ------------------------------
+
+
+def _types_tie_game(order: tuple):
+    """red's Bot (summoned at (0, 1) in round 1) and two monster types, Alpha at (0, -1) and Beta at (2, -1), both
+    drawing a card of initiative 70 every round (GH-C3: the players decide which type acts first)."""
+    alpha = monster_type("Alpha", [mcard("a-70", 70, {"move": 0})], hp=30, elite_hp=30)
+    beta = monster_type("Beta", [mcard("b-70", 70, {"move": 0})], hp=30, elite_hp=30)
+    game = events.games.load("gloomhaven")
+    tab = Table.create(game, "g-test", scenario(room(), [("red", "Tester", (0, 2)), ("blue", "Other", (6, -1))],
+                                                [("Alpha", "normal", 1, (0, -1)), ("Beta", "normal", 1, (2, -1))],
+                                                classes=[TESTER, OTHER], types=[alpha, beta]), 1)
+    act(tab, "red", SelectCards(("t-50", "t-40"), "t-40"))
+    offered = first(act(tab, "blue", SelectCards(("o-30", "o-35"), "o-30"), (70, 70)), "TieOffered")
+    act(tab, "red", ChooseOrder(order))
+    act(tab, "blue", PlayCard("o-30", "top", skip=True))
+    act(tab, "blue", PlayCard("o-35", "bottom", skip=True))
+    act(tab, "red", PlayCard("t-50", "top", path=((0, 1),)))
+    act(tab, "red", PlayCard("t-40", "bottom", skip=True))
+    act(tab, "blue", ShortRest(False))
+    act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+    again = first(act(tab, "blue", SelectCards(("o-10", "o-20"), "o-20"), (70, 70)), "TieOffered")
+    return tab, offered, again
+
+
+def test_gh_c3_a_summons_focus_between_tied_monster_types_follows_the_players_order():
+    """GH-C3, GH-6, GH-8: Alpha and Beta tie on initiative 70 each round, so the reveal asks the players (every living
+    seat, GH-C3: "the players decide") which type acts first. In round 2 red's Bot (move 2, melee) has both
+    monsters two hexes away, each attacked for 1 move from (0, 0) or (1, 0): path and proximity tie, so initiative
+    order decides (GH-6: "puis par l'ordre d'initiative"), and the initiative order between the two types is the
+    one the players chose for this round. Beta put first: the Bot focuses Beta; Alpha first: Alpha. The choice is
+    the players' and was asked, of the right seats (both), where the text puts it; the focus then has no tie left."""
+    for order, focus in ((("Beta", "Alpha"), "beta-1"), (("Alpha", "Beta"), "alpha-1")):
+        tab, offered, again = _types_tie_game(order)
+        for tie in (offered, again):
+            assert tie.kind == "monster-order" and tie.rule == "GH-C3" and sorted(tie.seats) == ["blue", "red"]
+        planned = first(act(tab, "blue", ChooseOrder(order)), "MonsterTurnPlanned")
+        assert planned.figure == "red-s1" and planned.focus == (focus,)
+        assert planned.decided_by == "initiative order (GH-6)" and len(planned.options) == 1
+
+
+# --- GH-C7 at a thin wall's ends (the hard cases left open by the audit) ------------------------------------
+# A = (0, 0) (centre (0, 0)) and B = (0, 1) (centre (0, 2)) share the edge (-1, 1)-(1, 1). At its east end (1, 1)
+# the third hex is C = (1, 0) (corners (2, 0), (1, 1), (2, 2), ...); at its west end (-1, 1), D = (-1, 1)
+# (corners (-2, 0), (-1, 1), (-2, 2), ...). A line round an end runs inside that third hex, from A's corner
+# beside the end to B's: (2, 0)-(2, 2) through C, (-2, 0)-(-2, 2) through D; it touches neither end point.
+
+A_HEX, B_HEX, C_HEX, D_HEX = (0, 0), (0, 1), (1, 0), (-1, 1)
+AB, BC = ((0, 0), (0, 1)), ((0, 1), (1, 0))
+
+
+def test_gh_c7_a_one_edge_wall_is_seen_round_either_end_and_round_one_when_the_other_is_a_wall_hex():
+    """GH-C7: the wall A|B alone. "Adjacent hexes see each other unless the edge between them is a wall and
+    neither neighbouring edge offers a way around": round the east end, the line (2, 0)-(2, 2) runs inside C
+    and touches no wall: seen. With C a wall hex ("a wall hex blocks a line that crosses it or merely touches
+    it, its corners included") that way is shut, (2, 0) and (2, 2) being C's corners, but the west end through D
+    is open: still seen. With D a wall hex too, every line from A to B must cross the wall or touch C or D:
+    unseen; and they are not adjacent (GH-C1: across a wall line)."""
+    assert HexMap(DISC, thin_walls=[AB]).line_of_sight(A_HEX, B_HEX)
+    no_c = [hex for hex in DISC if hex != C_HEX]
+    assert HexMap(no_c, thin_walls=[AB]).line_of_sight(A_HEX, B_HEX)
+    shut = HexMap([hex for hex in no_c if hex != D_HEX], thin_walls=[AB])
+    assert not shut.line_of_sight(A_HEX, B_HEX) and not shut.line_of_sight(B_HEX, A_HEX)
+    assert not shut.are_adjacent(A_HEX, B_HEX)
+
+
+def test_gh_c7_two_wall_edges_meeting_at_a_corner_shut_that_end_only():
+    """GH-C7: walls A|B and B|C meet at (1, 1), the corner A, B and C share. Round that end the line from A's
+    (2, 0) ends on B's (2, 2), a point of the wall B|C ("a corner that lies on a wall is never the end of a sight
+    line"), and every other line round it crosses B|C ((2, 0)-(1, 3) meets it at (1.5, 1.5)): shut. The west end,
+    through D, is free: A and B see each other. With D a wall hex: unseen. B and C (walled too) see each other
+    round the free end of B|C, (2, 2), through (1, 1) ((1, 3)-(4, 2) passes (2, 2) at height 2.67), never round
+    (1, 1), where A|B blocks the way through A."""
+    bent = HexMap(DISC, thin_walls=[AB, BC])
+    assert bent.line_of_sight(A_HEX, B_HEX) and bent.line_of_sight(B_HEX, C_HEX)
+    closed = HexMap([hex for hex in DISC if hex != D_HEX], thin_walls=[AB, BC])
+    assert not closed.line_of_sight(A_HEX, B_HEX) and closed.line_of_sight(B_HEX, C_HEX)
+    boxed = HexMap([hex for hex in DISC if hex not in (D_HEX, (1, 1))], thin_walls=[AB, BC])
+    assert not boxed.line_of_sight(B_HEX, C_HEX)
+
+
+def test_gh_c7_a_wall_touching_an_obstacle_is_seen_round_through_the_obstacle():
+    """GH-C7, GH-C1: the wall A|B with D a wall hex, and an obstacle on C. "Figures, obstacles, traps and
+    difficult terrain never block sight": the line (2, 0)-(2, 2) inside C still counts, so an archer (range 2,
+    no move) on A shoots B on the other side of the wall: range counts round the wall through C (2; an
+    obstacle blocks movement, not range), and across a wall line they are not adjacent, so no disadvantage.
+    C a wall hex instead: no sight from A, so it cannot attack this turn; B is still its focus (found with
+    unlimited movement, GH-C4), and it stays where it is (no move)."""
+    walled = {"walls": [list(D_HEX)], "thin_walls": [[list(A_HEX), list(B_HEX)]]}
+    shoots = ask([monster(A_HEX, range=2), hero("B", B_HEX, 20)], room(obstacles=[list(C_HEX)], **walled))
+    assert plays(shoots) == {(A_HEX, ("B",))} and not shoots["options"][0]["disadvantage"]
+    blind = ask([monster(A_HEX, range=2), hero("B", B_HEX, 20)],
+                room(**dict(walled, walls=[list(D_HEX), list(C_HEX)])))
+    assert blind["focus"] == ["B"] and plays(blind) == {(A_HEX, ())}

@@ -61,3 +61,20 @@ def test_gh_c11_gloomhaven_5_parts_from_gloomhaven_4_only_at_a_summon_tied_with_
     assert parted.seq == tied.seq and (parted.logged_rule, parted.produced_rule) == ("GH-C11", "GH-6")
     _game, plain = logfile.read(CORPUS / "gloomhaven-5" / "tied-initiative-random-1.jsonl")
     assert audit_log(events.games.load("gloomhaven", "gloomhaven-4"), plain, follow=False).divergence is None
+
+
+def test_gh_c8_gloomhaven_6_parts_from_gloomhaven_5_only_where_tied_seats_order_extra_targets():
+    """GH-C8 (3), GH-C11, CORE-3: the crafted gloomhaven-6 corpus game (``make.order_tie``) audits under its own
+    version; its first plan offers the brute's two hexes to red and blue alone and cites GH-C11, and an audit under
+    gloomhaven-5 parts exactly there (GH-6: gloomhaven-5 offered the same hexes to every seat). Every gloomhaven-6
+    game of the bots, the tied-initiative ones included, replays unchanged under gloomhaven-5."""
+    game, envelopes = logfile.read(CORPUS / "gloomhaven-6" / "order-tie-crafted-1.jsonl")
+    assert game.rules_version == "gloomhaven-6" and audit(game, envelopes) is None
+    tied = next(e for e in plans(envelopes) if e.rule == "GH-C11")
+    assert tied.event.focus == ("green",) and len(tied.event.options) == 2
+    released = events.games.load("gloomhaven", "gloomhaven-5")
+    parted = audit_log(released, envelopes, follow=False).divergence
+    assert parted.seq == tied.seq and (parted.logged_rule, parted.produced_rule) == ("GH-C11", "GH-6")
+    for path in sorted((CORPUS / "gloomhaven-6").glob("*-[0-9].jsonl")):
+        if "crafted" not in path.name:
+            assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
