@@ -19,7 +19,7 @@ from __future__ import annotations
 from client.boards import svgkit
 from client.boards.svgkit import Place, View, headed_table, last_event, pick_on_click, show_route, swatch, wrap_lines
 from client.dom import add, clear, el, set_text, svg
-from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
+from client.i18n import MARK, again, command_name, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
 from events.games.arkham import rules
 
@@ -260,7 +260,7 @@ class ArkhamView(View):
             offer = state.offer
             key = "arkham.accept_trade" if command.accept else "arkham.decline_trade"
             return t(key, seat=seat_name(offer.seat))
-        return kind
+        return command_name(self.game.name, kind)
 
     def command_words(self, state: object, seat: object, command: object) -> str | None:
         kind = command.TYPE

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from client.boards.svgkit import View, headed_table, last_event, show_route
 from client.dom import add, clear, el, listen, set_text, svg
-from client.i18n import MARK, local_name, seat_name, t
+from client.i18n import MARK, command_name, local_name, seat_name, t
 from events.games.skirmish.model import Move
 from events.games.skirmish.rules import (
     destinations,
@@ -176,7 +176,7 @@ class SkirmishView(View):
                 return t("sk.decide_open", figure=who, door=self.door(command.door))
             key = "sk.decide_close" if self._open(state, command.door) else "sk.decide_keep_closed"
             return t(key, figure=who, door=self.door(command.door))
-        return kind
+        return command_name(self.game.name, kind)
 
     def command_words(self, state: object, seat: object, command: object) -> str | None:
         if command.TYPE == "Move":

@@ -183,6 +183,8 @@ def _named_value(game: str, name: str, value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
+        if name == "command":  # a command's type (reject.undo.not_own): its words
+            return _command_name(game, value)
         if "seat" in name:
             found = _state["messages"].get("seat." + value)
             if isinstance(found, str):
@@ -198,6 +200,20 @@ def seat_name(seat: object) -> str:
         return ""
     found = _state["messages"].get("seat." + str(seat))
     return _state["mark"] + (found if isinstance(found, str) else str(seat))
+
+
+def command_name(game: str, kind: object) -> str:
+    """A command's type in the reader's words (``tablefix.cmd.<game>.<Type>``, the engine's own under
+    ``core``): what a command no board words is called on the dispute panel, in an undo's refusal and in
+    the what-if, never its English type name (``tests/test_i18n.py`` checks every type has them)."""
+    return _state["mark"] + _command_name(game, kind)
+
+
+def _command_name(game: str, kind: object) -> str:
+    for key in ("tablefix.cmd." + str(game) + "." + str(kind), "tablefix.cmd.core." + str(kind)):
+        if key in _state["messages"]:
+            return render(_state["messages"], _state["lang"], key, {})
+    return str(kind)
 
 
 def word(prefix: str, code: object) -> str:
