@@ -232,3 +232,25 @@ def seat_initials(seat: object, count: int = 1) -> str:
     """A seat's token label: the first letters of its name in the reader's language (red: R, rouge:
     R, красный: К), unmarked (a token is an abbreviation; its tooltip names the seat)."""
     return seat_name(seat).replace(MARK, "")[:count].upper()
+
+
+def scenario_titles(scenario: object) -> dict:
+    """The ``titles`` object of a GameStarted's scenario (canonical JSON: no spaces, a top-level key no
+    other object of a scenario has), without decoding the whole scenario (a board of hundreds of areas)."""
+    if not isinstance(scenario, str):
+        return {}
+    start = scenario.find('"titles":{')
+    if start < 0:
+        return {}
+    import json  # already loaded by the page: every game's ``initial_state`` decodes its scenario with it
+
+    begin = start + len('"titles":')
+    end = scenario.find("}", begin)
+    while end > 0:  # a "}" inside a title is not the object's end: the first that decodes is
+        try:
+            found = json.loads(scenario[begin:end + 1])
+        except Exception:  # Brython's decoder errors are not all ValueErrors
+            end = scenario.find("}", end + 1)
+            continue
+        return found if isinstance(found, dict) else {}
+    return {}
