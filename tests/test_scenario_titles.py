@@ -69,3 +69,22 @@ def test_a_title_holding_a_brace_is_read_whole():
     data = dict(data, titles={"en": "Camp {north}", "fr": "Le camp } du nord", "ru": "Лагерь"})
     assert scenario_titles(canonical_json(data)) == data["titles"]
     assert scenario_titles(None) == {} and scenario_titles('{"title":"x"}') == {}
+
+
+def test_a_page_shows_the_title_in_its_language_unless_the_title_was_changed_without_them():
+    """``client.i18n.scenario_title``: ``titles`` translate ``title`` (echo's holds both languages and its
+    English); a copy whose ``title`` was changed and whose ``titles`` were not shows its own ``title``."""
+    from client import i18n
+    from client.i18n import scenario_title
+
+    _game, echo = scenarios.load("echo/first-case")
+    try:
+        i18n.install({"lang": "fr", "messages": {}})
+        assert scenario_title(echo["titles"], echo["title"]) == "La première affaire"
+        assert scenario_title(echo["titles"], "My own table") == "My own table"
+        assert scenario_title(None, "My own table") == "My own table"
+        assert scenario_title({"ru": "Своя партия"}, "My own table") == "My own table"  # no French given
+        i18n.install({"lang": "ru", "messages": {}})
+        assert scenario_title({"ru": "Своя партия"}, "My own table") == "Своя партия"
+    finally:
+        i18n.install({})

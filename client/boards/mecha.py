@@ -142,7 +142,7 @@ class MechaView(View):
         self._draw_mechs(state)
         self._draw_route(envelopes)
         clear(self.info_node)
-        add(self.info_node, *self._info(state))
+        add(self.info_node, *self._info(state, envelopes))
 
     def _build(self, state: object) -> None:
         """The parts that never change during a game: hexes, links, labels, card spaces, the Camp.
@@ -274,8 +274,8 @@ class MechaView(View):
         points += [self.centres[place] for place in moved.path if place in self.centres]
         show_route(self.route, points, [str(place) for place in moved.path])
 
-    def _info(self, state: object) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]  # the scenario's own title
+    def _info(self, state: object, envelopes: list) -> list:
+        nodes = [self.title_node(state, envelopes)]  # the scenario's own title
         if state.over:
             nodes.append(el("p", t("mecha.over", n=state.rounds), "turn over"))
         else:

@@ -575,7 +575,7 @@ class SkirmishView(View):
         return t("sk.door_free", door=self.door(item.id), state=state)
 
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
+        nodes = [self.title_node(state, envelopes)]
         if state.over:
             text = t("sk.over_won", side=seat_name(state.winner)) if state.winner else t("sk.over_drawn")
             nodes.append(el("p", text, "turn over"))

@@ -234,6 +234,19 @@ def seat_initials(seat: object, count: int = 1) -> str:
     return seat_name(seat).replace(MARK, "")[:count].upper()
 
 
+def scenario_title(titles: object, title: str) -> str:
+    """A scenario's title in the page's language: ``titles[lang]`` (docs/<game>-format.md), else ``title``.
+    ``titles`` translate ``title``: one whose English is not in ``title`` (a copied file whose ``title`` was
+    changed, "My own table") is stale, and ``title`` is shown as written."""
+    if not isinstance(titles, dict):
+        return title
+    english = titles.get("en")
+    if isinstance(english, str) and isinstance(title, str) and english not in title:
+        return title
+    found = titles.get(_state["lang"])
+    return found if isinstance(found, str) and found else title
+
+
 def scenario_titles(scenario: object) -> dict:
     """The ``titles`` object of a GameStarted's scenario (canonical JSON: no spaces, a top-level key no
     other object of a scenario has), without decoding the whole scenario (a board of hundreds of areas)."""
