@@ -116,3 +116,10 @@ def test_a_clause_says_round_where_the_digest_does_in_the_catalogue_s_word(game,
     if language == "fr" and game != "gloomhaven":
         wrong.update({cid: ("no 'round'", text) for cid, text in local.items() if re.search(r"\brounds?\b", text, re.I)})
     assert wrong == {}
+
+
+def test_fr_a_seat_is_a_place_never_a_siege():
+    """The French catalogue calls a seat "place" ("Chaque lien de place", "la place à la gauche de…"); the
+    rules-version consent said "sièges" (consent.how, consent.log_agreed, CORE-3, CORE-10, CORE-11)."""
+    found = {key: text for key, text in texts("fr").items() if re.search(r"si[èe]ges?\b", text)}
+    assert found == {}

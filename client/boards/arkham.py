@@ -644,8 +644,10 @@ class ArkhamView(View):
             return t("arkham.prompt_trade", partner=seat_name(state.offer.partner), seat=seat_name(state.offer.seat))
         if now == "spend":
             return t("arkham.prompt_spend", seat=seat)
-        if now == "combat":
-            return t("arkham.prompt_combat", seat=seat, monster=self.monster_name(state.combat))
+        if now == "combat":  # an Ambush monster is fought to the end (AH-C3): no "or flee" then
+            fought = rules.monster(state, state.combat)
+            key = "tablefix.prompt_combat_ambush" if fought is not None and fought.ambush else "arkham.prompt_combat"
+            return t(key, seat=seat, monster=self.monster_name(state.combat))
         if now == "clues":
             return t("arkham.prompt_clues", seat=seat, n=rules.clues_at(state, mover.where))
         if now == "return":
@@ -702,7 +704,7 @@ class ArkhamView(View):
             add(dice, die)
         add(box, dice)
         verdict = t("arkham.passed") if passed else t("arkham.failed")
-        summary = t("arkham.no_dice") if not rolls else t("arkham.summary", n=successes, face=face,
+        summary = t("arkham.no_dice") if not rolls else t("tablefix.summary", n=successes, face=face,
                                                            difficulty=difficulty, verdict=verdict)
         add(box, el("span", summary, "dice-summary", (("data-passed", "1" if passed else "0"),
                                                       ("data-successes", successes))))

@@ -221,3 +221,32 @@ def test_core_11_a_waiting_seat_on_a_phone_answers_a_rules_version_and_both_boar
     finally:
         desktop.close()
         phone.close()
+
+
+OVERLAPS = """() => { const boxes = sel => [...document.querySelectorAll(sel)].map(n => [n, n.getBoundingClientRect()]);
+  const names = boxes('.mecha-board text.loc-name'), pieces = boxes('.mecha-board g.token circle, .mecha-board g.mech circle');
+  const out = [];
+  for (const [name, a] of names) for (const [piece, b] of pieces)
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+      out.push([name.textContent, piece.parentNode.getAttribute('class')]);
+  return out; }"""
+
+
+def test_mv_6c_no_corruption_token_nor_mecha_covers_a_location_s_name_on_a_phone(server, browser):
+    """MV-6c, MV-C3 on a phone, a few moves in: the Corruption stack and the Mecha were drawn over the second
+    line of a Location's name ("Champ de Météorites" under "4 1" and a Mecha); they now sit in a row of
+    their own below the level."""
+    from tests.browser.driver import ScriptedGame
+
+    created = seeded_game(server, "mecha/sample", 5)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(4)
+        seat = script.current_seat()
+    context = browser.new_context(locale="fr-FR", **PHONE)
+    try:
+        page = seat_page(context, server, created, seat)
+        assert page.locator(".mecha-board g.token").count() >= 3  # stacks drawn on revealed Locations
+        assert page.evaluate(OVERLAPS) == []
+        assert page.problems == []
+    finally:
+        context.close()
