@@ -206,7 +206,8 @@ class ArkhamView(View):
     def _ways_list(self, state: object) -> object:
         goal, ways, _key = self.choosing
         box = el("div", None, "ways", (("id", "ways"), ("data-goal", goal)))
-        add(box, el("p", t("tablefix.ways_intro", area=self.area(goal), n=len(ways[0][1]) if ways else 0)))
+        cost = len(self.destinations(state).get(goal) or ())  # the goal's, not a way's end's
+        add(box, el("p", t("tablefix.ways_intro", area=self.area(goal), n=cost), "ways-intro", (("data-cost", cost),)))
         listed = el("ol", None, "ways-list")
         for number, (stop, path) in enumerate(ways, 1):
             add(listed, el("li", self._way_words(state, number, stop, path), "way-words",
@@ -220,6 +221,10 @@ class ArkhamView(View):
         if not self.choosing:
             return
         start = rules.active(state).where
+        gx, gy = self.centres[self.choosing[0]]  # the goal the ways lead toward, ringed
+        add(layer, svg("circle", "way-goal", (("cx", gx), ("cy", gy), ("r", "46"), ("fill", "none"), ("stroke", WAYS[0]),
+                                              ("stroke-width", "3"), ("stroke-dasharray", "8 5"),
+                                              ("data-goal", self.choosing[0]))))
         for number, (stop, path) in enumerate(self.choosing[1], 1):
             colour = WAYS[(number - 1) % len(WAYS)]
             points = " ".join(f"{x},{y}" for x, y in [self.centres[start]] + [self.centres[p] for p in path])

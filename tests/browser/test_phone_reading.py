@@ -139,6 +139,7 @@ def test_ah_7_tied_ways_are_drawn_and_the_one_tapped_is_walked(server, browser, 
         assert sorted(ways) == [["downtown", "downtown"], ["rivertown", "rivertown"]], ways
         words = page.eval_on_selector_all("#ways li.way-words", "ns => ns.map(n => n.textContent)")
         assert len(words) == 2 and all("(AH-7)" not in text for text in words)
+        assert page.get_attribute("#ways .ways-intro", "data-cost") == "2"  # Easttown's cost, not a way's end's
         names = {"fr-FR": ("Centre-ville", "Quartier du Fleuve"), "ru-RU": ("Деловой центр", "Речной город")}[locale]
         assert any(names[0] in text for text in words) and any(names[1] in text for text in words), words
         # Only the ways' ends take a tap now, each at its cost; the goal and the rest are not destinations.
