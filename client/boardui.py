@@ -478,9 +478,13 @@ class BoardUI:
         self.zoom.refit()
 
     def scroll_to_taps(self) -> None:
-        """A board scaled for fingers opens scrolled to the places a tap acts on (else its middle)."""
+        """A board scaled for fingers opens scrolled to the places a tap acts on, else to the piece of the
+        seat to play (``data-mover="1"``: arkham's investigator fighting in the Graveyard was off screen
+        while the box showed Rivertown), else its middle."""
         box = self.node
         rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-pickable='1']")]
+        if not rects:
+            rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-mover='1']")]
         outer = box.getBoundingClientRect()
         if rects:
             x = (min([r.left for r in rects]) + max([r.right for r in rects])) / 2 - outer.left + box.scrollLeft

@@ -556,7 +556,9 @@ class ArkhamView(View):
             if inv.devoured:
                 continue
             x, y = slot(inv.where)
-            node = svg("g", "investigator", (("data-seat", inv.seat), ("data-at", inv.where)))
+            mover = index == state.active and not state.over  # the piece a phone's scaled board opens on
+            node = svg("g", "investigator", (("data-seat", inv.seat), ("data-at", inv.where),
+                                             ("data-mover", "1" if mover else "0")))
             ring = "#000" if index == state.active and not state.over else "#fff"
             add(node, svg("circle", None, (("cx", x), ("cy", y), ("r", "11"), ("fill", seat_colour(state, inv.seat)),
                                            ("stroke", ring), ("stroke-width", "2.5"))),

@@ -139,7 +139,7 @@ class MechaView(View):
             stack = stacks.get(number, ())
             if stack != place.stack:
                 self._tokens(place, stack)
-        self._draw_mechs(state)
+        self._draw_mechs(state, seat)
         self._draw_route(envelopes)
         clear(self.info_node)
         add(self.info_node, *self._info(state, envelopes))
@@ -247,7 +247,7 @@ class MechaView(View):
             add(place.tokens, token)
         place.stack = stack
 
-    def _draw_mechs(self, state: object) -> None:
+    def _draw_mechs(self, state: object, current: object) -> None:
         in_camp = 0
         for index, seat in enumerate(state.seats):
             position = state.positions[index]
@@ -260,6 +260,9 @@ class MechaView(View):
                 x += SIZE * 0.54  # lower right: the stack's row, clear of the name and the level
                 y += SIZE * 0.5
             node, title, shown = self.mechs[seat.seat]
+            mover = "1" if seat.seat == current else "0"  # the piece a phone's scaled board opens on
+            if node.getAttribute("data-mover") != mover:
+                node.setAttribute("data-mover", mover)
             if shown[0] != (x, y):
                 node.setAttribute("transform", f"translate({round(x, 1)} {round(y, 1)})")
                 node.setAttribute("data-at", "camp" if position is None else position)

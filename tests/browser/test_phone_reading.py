@@ -251,3 +251,28 @@ def test_mv_6c_no_corruption_token_nor_mecha_covers_a_location_s_name_on_a_phone
         assert page.problems == []
     finally:
         context.close()
+
+
+VISIBLE = """sel => { const box = document.getElementById('board').getBoundingClientRect();
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom; }"""
+
+
+def test_ah_c3_a_scaled_board_with_nothing_to_tap_opens_on_the_seat_to_play(server, browser):
+    """AH-C3 on a phone: red fights a Ghoul in the Graveyard (its buttons, no area to tap); the scaled board
+    opened on its middle (Rivertown) with red's investigator off screen: it opens on the mover's piece."""
+    from tests.browser.driver import ScriptedGame
+
+    created = seeded_game(server, "arkham/other-world", 5)
+    with ScriptedGame(server.ws_url, created) as script:
+        script.play(2)
+        seat = script.current_seat()
+    context = browser.new_context(locale="ru-RU", **PHONE)
+    try:
+        page = seat_page(context, server, created, seat)
+        assert page.locator("#board [data-pickable='1']").count() == 0
+        assert page.locator("#actions button[data-command='Fight']").count() == 1  # in combat
+        assert page.evaluate(VISIBLE, f"g.investigator[data-seat='{seat}']")
+        assert page.problems == []
+    finally:
+        context.close()
