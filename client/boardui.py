@@ -478,13 +478,14 @@ class BoardUI:
         self.zoom.refit()
 
     def scroll_to_taps(self) -> None:
-        """A board scaled for fingers opens scrolled to the places a tap acts on, else to the piece of the
-        seat to play (``data-mover="1"``: arkham's investigator fighting in the Graveyard was off screen
-        while the box showed Rivertown), else its middle."""
+        """A board scaled for fingers opens scrolled to the piece of the seat to play where its renderer marks
+        it (``data-mover="1"``: arkham's investigator, mecha's Mecha, whose nearest destinations are around
+        it; the middle of all of arkham's showed the Sky, and an investigator fighting in the Graveyard was
+        off screen), else to the places a tap acts on, else to its middle."""
         box = self.node
-        rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-pickable='1']")]
+        rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-mover='1']")]
         if not rects:
-            rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-mover='1']")]
+            rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-pickable='1']")]
         outer = box.getBoundingClientRect()
         if rects:
             x = (min([r.left for r in rects]) + max([r.right for r in rects])) / 2 - outer.left + box.scrollLeft
