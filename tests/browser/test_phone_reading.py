@@ -258,9 +258,10 @@ VISIBLE = """sel => { const box = document.getElementById('board').getBoundingCl
   return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom; }"""
 
 
-def test_ah_c3_a_scaled_board_with_nothing_to_tap_opens_on_the_seat_to_play(server, browser):
-    """AH-C3 on a phone: red fights a Ghoul in the Graveyard (its buttons, no area to tap); the scaled board
-    opened on its middle (Rivertown) with red's investigator off screen: it opens on the mover's piece."""
+def test_ah_c3_ah_2_a_scaled_board_opens_on_the_piece_of_the_seat_to_play(server, browser):
+    """AH-C3, AH-2 on a phone: red fights a Ghoul in the Graveyard (its buttons, no area to tap); the scaled
+    board opened on its middle (Rivertown) with red's investigator off screen, and with areas to tap it
+    opened on the middle of them all: it opens on the mover's piece (``data-mover``)."""
     from tests.browser.driver import ScriptedGame
 
     created = seeded_game(server, "arkham/other-world", 5)
@@ -273,6 +274,12 @@ def test_ah_c3_a_scaled_board_with_nothing_to_tap_opens_on_the_seat_to_play(serv
         assert page.locator("#board [data-pickable='1']").count() == 0
         assert page.locator("#actions button[data-command='Fight']").count() == 1  # in combat
         assert page.evaluate(VISIBLE, f"g.investigator[data-seat='{seat}']")
-        assert page.problems == []
+        # Check: with areas to tap all over the board (Speed 4 from the Graveyard), it opens on the mover too,
+        # not on the middle of them all (the Sky).
+        crossing = create_game(server.base_url, "arkham/crossing")
+        mover = seat_page(context, server, crossing, "red")
+        assert mover.locator("#board [data-pickable='1']").count() > 10
+        assert mover.evaluate(VISIBLE, "g.investigator[data-seat='red']")
+        assert page.problems == [] and mover.problems == []
     finally:
         context.close()
