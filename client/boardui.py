@@ -31,6 +31,10 @@ TOUCH = "(pointer: coarse)"  # a finger, not a mouse
 PLACES = (".mecha-board g.loc, svg.arkham g.area, svg.echo-map g.echo-loc, .skirmish-board g.sq,"
           " .gloomhaven-board g.cell")
 TAP_PX = 44
+# Every text of a board is drawn at least READ_PX CSS pixels high on a phone in its default view (mecha's
+# hex names were ~6 px fitted to 375 px, echo's 9.7, skirmish's hit points 8.6): "show the whole board"
+# fits it to the screen, where text may be smaller.
+READ_PX = 11
 DRAG_PX = 6  # a pointer that moves less than this is a click, not a drag
 
 # Inline SVG icons (font glyphs such as ⏮ draw as empty boxes with Debian's fonts): 24 × 24 paths.
@@ -223,6 +227,19 @@ def listen_keys(board_node: object) -> None:
 # --- zoom and pan -----------------------------------------------------------------------------------
 
 
+def _smallest_text(root: object) -> float:
+    """The smallest font size of the board's texts, in board units (their computed ``font-size``: the
+    board's stylesheet or the renderer's attribute); 0 for a board without text."""
+    smallest = 0.0
+    style = window.getComputedStyle
+    for node in root.querySelectorAll("text"):
+        size = str(style(node).fontSize)
+        value = float(size[:-2]) if size.endswith("px") else 0.0
+        if value > 0 and (smallest == 0 or value < smallest):
+            smallest = value
+    return smallest
+
+
 class Zoom:
     """Zoom and pan of the board's SVG through its ``viewBox`` (the renderer's box is the whole board)."""
 
@@ -270,8 +287,9 @@ class Zoom:
 
     def fit_taps(self) -> None:
         """On a phone (narrow, or a finger), a board whose smallest place would be drawn under TAP_PX
-        CSS pixels across is drawn larger (the SVG's ``width``/``height``), and scrolls inside its box:
-        arkham's 54 areas were 10-15 px at 375 px wide, echo's 19, skirmish's 35, gloomhaven's 39."""
+        CSS pixels across, or whose smallest text would be under READ_PX high, is drawn larger (the SVG's
+        ``width``/``height``), and scrolls inside its box: arkham's 54 areas were 10-15 px at 375 px wide,
+        echo's 19, skirmish's 35, gloomhaven's 39; mecha's hexes were 53 px but their names 6 px."""
         root = self.root
         self.width = window.innerWidth
         self.scaled = False
@@ -290,6 +308,9 @@ class Zoom:
         if not smallest or not shown:
             return
         need = TAP_PX / smallest  # CSS px per board unit for the smallest place to be TAP_PX
+        letters = _smallest_text(root)
+        if letters and READ_PX / letters > need:  # and for its smallest text to be READ_PX high
+            need = READ_PX / letters
         if need * self.base[2] <= shown + 0.5:
             return
         root.setAttribute("width", str(int(need * self.base[2]) + 1))
@@ -457,9 +478,14 @@ class BoardUI:
         self.zoom.refit()
 
     def scroll_to_taps(self) -> None:
-        """A board scaled for fingers opens scrolled to the places a tap acts on (else its middle)."""
+        """A board scaled for fingers opens scrolled to the piece of the seat to play where its renderer marks
+        it (``data-mover="1"``: arkham's investigator, mecha's Mecha, whose nearest destinations are around
+        it; the middle of all of arkham's showed the Sky, and an investigator fighting in the Graveyard was
+        off screen), else to the places a tap acts on, else to its middle."""
         box = self.node
-        rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-pickable='1']")]
+        rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-mover='1']")]
+        if not rects:
+            rects = [node.getBoundingClientRect() for node in box.querySelectorAll("[data-pickable='1']")]
         outer = box.getBoundingClientRect()
         if rects:
             x = (min([r.left for r in rects]) + max([r.right for r in rects])) / 2 - outer.left + box.scrollLeft

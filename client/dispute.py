@@ -25,7 +25,7 @@ from browser import ajax, window
 from client.dom import add, byid, clear, el, listen, set_text
 from client.eventlog import clause_words, event_row
 from client.faults import fault_words
-from client.i18n import has, message, seat_name, t
+from client.i18n import command_name, has, message, seat_name, t
 from client.pages.errors import ERRORS, error_text
 from client.undo import in_play
 from events.canonical import record_json, state_hash
@@ -71,7 +71,7 @@ def command_words(view: object, state: object, seat: object, command: object) ->
             words = view.command_words(state, seat, command)
         except Exception:  # a command an older rules version took that this renderer cannot word: its type
             words = None
-    return words if words else t("tableux.cmd_other", type=kind)
+    return words if words else command_name(view.game.name if view is not None else "", kind)
 
 
 class DisputePanel:
@@ -263,7 +263,7 @@ class DisputePanel:
         if core is not None and head.command.TYPE in core:
             # An undo or a rules-version answer is the engine's own (CORE-4 to CORE-11): it draws no
             # dice, and the game's rules cannot decide it, so no branch replays it with other dice.
-            add(box, el("p", t("offundo.whatif_core", command=head.command.TYPE), "muted", (("id", "whatif-core"),)))
+            add(box, el("p", t("offundo.whatif_core", command=command_name(game.name, head.command.TYPE)), "muted", (("id", "whatif-core"),)))
             return self.other_part(box, game, before, head)
         values, source = self.logged_dice(game, before, head)
         dice = el("div", None, "whatif-dice")

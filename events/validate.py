@@ -131,6 +131,19 @@ def text(value: Any, path: str, choices: tuple = (), limit: int = TEXT_LIMIT) ->
     return value
 
 
+#: The languages a scenario's ``titles`` may give its title in (the pages' own: client/i18n).
+TITLE_LANGUAGES = ("en", "fr", "ru")
+
+
+def titles(value: Any, path: str) -> dict:
+    """A scenario's optional ``titles``: its title in the readers' languages, ``{"en": …, "fr": …, "ru": …}``
+    (any of the three, each a text), which a page shows in its reader's language instead of ``title``."""
+    data = obj(value, path, (), TITLE_LANGUAGES)
+    if not data:
+        raise ScenarioError(path, f"expected a title in at least one of {', '.join(TITLE_LANGUAGES)}, got an empty object")
+    return {lang: text(data[lang], f"{path}.{lang}") for lang in TITLE_LANGUAGES if lang in data}
+
+
 def boolean(value: Any, path: str) -> bool:
     if not isinstance(value, bool):
         raise ScenarioError(path, f"expected true or false, got {found(value)}")

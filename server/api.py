@@ -194,6 +194,7 @@ async def list_scenarios(request: Request) -> Response:
                 log.error("built-in scenario %s cannot be read: %s", name, error)
                 continue
             listing.append({"name": name, "game": game, "title": str(data.get("title", name)),
+                            "titles": dict(data.get("titles") or {}),  # the title in each reader's language
                             "seats": list(_seats_of(game, data))})
         _scenario_list = listing
     return json_response(_scenario_list)

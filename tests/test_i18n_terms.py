@@ -78,3 +78,48 @@ def test_fr_gh_a_round_is_a_round_and_a_turn_a_tour():
     found = {key: text for key, text in texts("fr").items()
              if key.startswith("gh.") and re.search(r"\b[Tt]our \{round\}", text) or key == "gh.col_round" and "tour" in text}
     assert found == {}
+
+
+def clause_texts(game: str, language: str) -> dict:
+    """A game's clause ID -> its title and text in ``language`` ("en": the digest in clauses.py), as the
+    log's clause badges and the dispute panel show them."""
+    module = __import__(f"events.games.{game}.clauses", fromlist=["CATALOGUE"])
+    if language == "en" or (game == "echo" and language == "ru"):  # echo's Russian is its clauses.py's own
+        catalogue = {"en": module.ENGLISH, "ru": module.RUSSIAN}[language] if game == "echo" else module.CATALOGUE
+        return {clause.id: f"{clause.title} | {clause.text}" for clause in catalogue.by_id.values()}
+    data = json.loads((CATALOGUES / "clauses" / f"{game}.{language}.json").read_text(encoding="utf-8"))
+    return {cid: " | ".join(pair) for cid, pair in data.items()}
+
+
+ROUND_WORDS = {("fr", "gloomhaven"): r"\brounds?\b", ("fr", "other"): r"\bmanches?\b", ("ru", "any"): r"раунд"}
+
+
+@pytest.mark.parametrize("game", ["mecha", "arkham", "echo", "skirmish", "gloomhaven"])
+@pytest.mark.parametrize("language", ["fr", "ru"])
+def test_a_clause_says_round_where_the_digest_does_in_the_catalogue_s_word(game, language):
+    """Gloomhaven's French clauses said "au début d'un tour", "le tour se termine" for a round (GH-1, GH-8,
+    GH-C2, GH-C5, GH-C6) where its messages say "round" and "tour" is a figure's turn; arkham's and echo's
+    said "round" (AH-C3, EC-5, EC-6, EC-15, EC-C3) where their messages say "manche". Each clause names a
+    round as often as the English digest does, in the word of that language's catalogue for that game."""
+    if language == "fr":
+        pattern = ROUND_WORDS[("fr", "gloomhaven" if game == "gloomhaven" else "other")]
+    else:
+        pattern = ROUND_WORDS[("ru", "any")]
+    english = clause_texts(game, "en")
+    local = clause_texts(game, language)
+    wrong = {}
+    for cid, text in english.items():
+        expected = len(re.findall(r"\brounds?\b(?! down)", text, re.IGNORECASE))
+        found = len(re.findall(pattern, local.get(cid, ""), re.IGNORECASE))
+        if found != expected:
+            wrong[cid] = (expected, found, local.get(cid, ""))
+    if language == "fr" and game != "gloomhaven":
+        wrong.update({cid: ("no 'round'", text) for cid, text in local.items() if re.search(r"\brounds?\b", text, re.I)})
+    assert wrong == {}
+
+
+def test_fr_a_seat_is_a_place_never_a_siege():
+    """The French catalogue calls a seat "place" ("Chaque lien de place", "la place à la gauche de…"); the
+    rules-version consent said "sièges" (consent.how, consent.log_agreed, CORE-3, CORE-10, CORE-11)."""
+    found = {key: text for key, text in texts("fr").items() if re.search(r"si[èe]ges?\b", text)}
+    assert found == {}

@@ -9,7 +9,10 @@ gives (``rules.destinations`` under the version in force: the cheapest up to ark
 monsters when that fits from arkham-4, AH-7); "Build a path" turns clicks into waypoints instead:
 an area joined to the path's end is its next step, a farther one adds the cheapest route to it
 (an area no line reaches is added as it is, for the server to refuse with its clause), each step
-shows its cost as the path grows, and "Confirm path" sends ``Move(to, path)`` (AH-3). The static
+shows its cost as the path grows, and "Confirm path" sends ``Move(to, path)`` (AH-3). A destination
+whose cheapest ways stop at different monsters (arkham-4, AH-7: ``rules.ways_apart``) is not moved to at
+a tap, which the rules would refuse: the tap draws each way to the monster it meets, lists them in words
+with a button each, and a tap on a way's end (or its button) sends ``Move(to, path)`` along it. The static
 board is built once per game; each ``draw`` rebuilds only the pieces layer and the side panel.
 Colours are SVG presentation attributes (no style attributes: the page's CSP forbids them).
 """
@@ -17,9 +20,9 @@ Colours are SVG presentation attributes (no style attributes: the page's CSP for
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import Place, View, headed_table, last_event, pick_on_click, show_route, swatch, wrap_lines
+from client.boards.svgkit import Place, View, headed_table, last_event, pick_on_click, show_route, swatch, wrap
 from client.dom import add, clear, el, set_text, svg
-from client.i18n import MARK, again, local_name, seat_initials, seat_name, t, word
+from client.i18n import MARK, again, command_name, local_name, seat_initials, seat_name, t, word
 from events.games.arkham import board as boards
 from events.games.arkham import rules
 
@@ -27,6 +30,7 @@ PALETTE = ("#d63c3c", "#3c6fd6", "#2f9e44", "#e0b000", "#8a4fd0", "#e8730c", "#e
 FILL = {"street": "#e9dfc6", "location": "#f7f1e1", "other_world": "#d9d2ef", "special": "#dde3ea"}
 LINE = "#e3b300"
 DEST = "#ffe066"
+WAYS = ("#1f5fbf", "#b0308a", "#0f7f5f", "#8a4b00")  # one colour per tied way (AH-7), numbered on the board
 STATS = ("speed", "sneak", "fight", "will", "stamina", "sanity")
 # Where the n-th piece in an area sits, relative to the area's centre.
 SLOTS = ((-22, 20), (0, 24), (22, 20), (-30, 0), (30, 0), (-22, -22), (22, -22), (0, -28))
@@ -77,6 +81,8 @@ class ArkhamView(View):
         self.building = False  # "Build a path": clicks are waypoints, not moves
         self.steps: list = []  # the path built so far (areas entered, start excluded)
         self.building_from = None  # (seat, area, points) the path starts from; it ends when they change
+        self.choosing = None  # (goal, ways, (seat, area, points)) while the mover picks one of a goal's tied ways
+        self.ways_layer = None
 
     # --- what the page asks -----------------------------------------------------------------------
 
@@ -110,6 +116,8 @@ class ArkhamView(View):
         now = rules.phase(state)
         if now == "move" and self._planning(state, seat):
             return t("arkham.path_prompt")
+        if now == "move" and self._choosing(state, seat):
+            return t("tablefix.ways_prompt", area=self.area(self.choosing[0]))
         if now == "move":
             facing = rules.undealt(state)
             if facing:  # AH-7: no step before every monster here is fought or evaded
@@ -129,6 +137,17 @@ class ArkhamView(View):
         if self._planning(state, seat):
             self._add_waypoint(state, place)
             return None
+        if self._choosing(state, seat):
+            for stop, path in self.choosing[1]:
+                if stop == place:
+                    return self._take_way(path)
+            self.choosing = None  # another area: the choice is dropped, the tap acts as it would
+        if now == "move" and self.tied(state, place):
+            ways = self._ways(state, place)
+            if ways:  # AH-7: which monster the walk meets is the player's: show the ways, send nothing yet
+                inv = rules.active(state)
+                self.choosing = (place, ways, (inv.seat, inv.where, state.points))
+                return None
         name = self.area(place)
         if now == "place":
             return "Place", {"area": place}, t("arkham.place_in", area=name)
@@ -146,6 +165,79 @@ class ArkhamView(View):
         """Area and monster names in the reader's language (client/i18n/names/arkham.<lang>.json)."""
         self.names = {area.id: local_name("arkham", area.id, area.name) for area in state.board.areas}
         self.monster_names = {m.id: local_name("arkham", m.name, m.name) for m in state.monsters}
+
+    # --- tied ways (arkham-4, AH-7: the cheapest ways to a goal stop at different monsters) ---------
+
+    def _ways(self, state: object, goal: str) -> list:
+        """(stop, path) for each area where one of the cheapest ways to ``goal`` stops at a monster
+        (``rules.ways_apart``), the path the cheapest route there that passes no other monster."""
+        here = rules.active(state).where
+        stops = rules.halts(state)
+        out = []
+        for stop in rules.ways_apart(state, goal, rules.edition(self.in_force.rules_version)):
+            path = boards.route(state.board, here, stop, stops)
+            if path:
+                out.append((stop, tuple(path)))
+        return out
+
+    def _choosing(self, state: object, seat: object) -> bool:
+        """True while this seat picks one of a goal's tied ways from where it stands; dropped when the
+        mover, its area or its points change (a command was made)."""
+        if self.choosing is None:
+            return False
+        inv = rules.active(state) if state is not None and not state.over else None
+        if not self._may_walk(state, seat) or (inv.seat, inv.where, state.points) != self.choosing[2]:
+            self.choosing = None
+            return False
+        return True
+
+    def _take_way(self, path: tuple) -> tuple:
+        self.choosing = None
+        steps = list(path)
+        label = t("path.move_along", route=" → ".join(self.area(place) for place in steps))
+        return "Move", {"to": steps[-1], "path": steps}, label
+
+    def _way_words(self, state: object, number: int, stop: str, path: tuple) -> str:
+        start = rules.active(state).where
+        monsters = ", ".join(self.monster_name(item.id) for item in rules.monsters_in(state, stop))
+        route = " → ".join(self.area(place) for place in (start,) + tuple(path))
+        return t("tablefix.way_line", number=number, route=route, monsters=monsters, stop=self.area(stop), n=len(path))
+
+    def _ways_list(self, state: object) -> object:
+        goal, ways, _key = self.choosing
+        box = el("div", None, "ways", (("id", "ways"), ("data-goal", goal)))
+        cost = len(self.destinations(state).get(goal) or ())  # the goal's, not a way's end's
+        add(box, el("p", t("tablefix.ways_intro", area=self.area(goal), n=cost), "ways-intro", (("data-cost", cost),)))
+        listed = el("ol", None, "ways-list")
+        for number, (stop, path) in enumerate(ways, 1):
+            add(listed, el("li", self._way_words(state, number, stop, path), "way-words",
+                           (("data-way", stop), ("data-path", " ".join(path)))))
+        add(box, listed)
+        return box
+
+    def _draw_ways(self, state: object) -> None:
+        """Each tied way as a line from the mover to the monster that stops it, numbered at its end."""
+        layer = clear(self.ways_layer)
+        if not self.choosing:
+            return
+        start = rules.active(state).where
+        gx, gy = self.centres[self.choosing[0]]  # the goal the ways lead toward, ringed
+        add(layer, svg("circle", "way-goal", (("cx", gx), ("cy", gy), ("r", "46"), ("fill", "none"), ("stroke", WAYS[0]),
+                                              ("stroke-width", "3"), ("stroke-dasharray", "8 5"),
+                                              ("data-goal", self.choosing[0]))))
+        for number, (stop, path) in enumerate(self.choosing[1], 1):
+            colour = WAYS[(number - 1) % len(WAYS)]
+            points = " ".join(f"{x},{y}" for x, y in [self.centres[start]] + [self.centres[p] for p in path])
+            x, y = self.centres[stop]
+            way = svg("g", "way", (("data-way", stop), ("data-path", " ".join(path))))
+            add(way, svg("polyline", None, (("points", points), ("fill", "none"), ("stroke", colour),
+                                            ("stroke-width", "6"), ("stroke-linecap", "round"),
+                                            ("stroke-linejoin", "round"), ("stroke-opacity", "0.85"))),
+                svg("circle", None, (("cx", x + 30), ("cy", y - 30), ("r", "13"), ("fill", colour), ("stroke", "#fff"),
+                                     ("stroke-width", "2"))),
+                svg("text", None, (("x", x + 30), ("y", y - 25), ("text-anchor", "middle"), ("font-size", "14"),
+                                   ("font-weight", "bold"), ("fill", "#fff")), number))
+            add(layer, way)
 
     # --- building a path (AH-3: "I went this way") ------------------------------------------------
 
@@ -181,6 +273,10 @@ class ArkhamView(View):
         """Buttons the page handles itself, (label, key): start, confirm, undo or cancel a path."""
         if not self._may_walk(state, seat):
             return []
+        if self._choosing(state, seat):
+            out = [(t("tablefix.way_take", number=number, stop=self.area(stop)), "way:" + stop)
+                   for number, (stop, _path) in enumerate(self.choosing[1], 1)]
+            return out + [(t("tablefix.way_cancel"), "way-cancel")]
         if not self._planning(state, seat):
             return [(t("path.build"), "start")]
         out = []
@@ -193,7 +289,14 @@ class ArkhamView(View):
 
     def path_action(self, state: object, seat: object, key: str) -> tuple | None:
         """A path button: None, or the command to send (kind, data, label) once the path is confirmed."""
+        if key.startswith("way") and self._choosing(state, seat):
+            for stop, path in self.choosing[1]:
+                if key == "way:" + stop:
+                    return self._take_way(path)
+            self.choosing = None  # "way-cancel"
+            return None
         if key == "start" and self._may_walk(state, seat):
+            self.choosing = None
             inv = rules.active(state)
             self.building, self.steps, self.building_from = True, [], (inv.seat, inv.where, state.points)
         elif key == "undo" and self.steps:
@@ -260,7 +363,7 @@ class ArkhamView(View):
             offer = state.offer
             key = "arkham.accept_trade" if command.accept else "arkham.decline_trade"
             return t(key, seat=seat_name(offer.seat))
-        return kind
+        return command_name(self.game.name, kind)
 
     def command_words(self, state: object, seat: object, command: object) -> str | None:
         kind = command.TYPE
@@ -283,7 +386,13 @@ class ArkhamView(View):
         if not self.begin_draw(state, interactive, on_pick):
             return
         planning = self._planning(state, seat)
-        hints = self._path_hints(state) if planning else self.hints(state, seat)
+        choosing = not planning and self._choosing(state, seat)
+        if planning:
+            hints = self._path_hints(state)
+        elif choosing:  # only the ends of the tied ways take a tap, each at its cost
+            hints = {stop: len(path) for stop, path in self.choosing[1]}
+        else:
+            hints = self.hints(state, seat)
         numbered = self._numbered() if planning else {}
         for area_id, place in self.areas.items():
             step = numbered.get(area_id)
@@ -303,10 +412,11 @@ class ArkhamView(View):
             if place.cost.textContent != shown:
                 set_text(place.cost, shown)
             place.group.setAttribute("data-cost", shown)
-            said = "arkham.way_choice" if dest and not planning and hints and self.tied(state, area_id) else "arkham.reachable"
+            said = "arkham.way_choice" if dest and not planning and not choosing and self.tied(state, area_id) else "arkham.reachable"
             text = place.label + (" · " + t(said, n=cost) if dest and cost is not None else "")
             set_text(place.title, text)
         self._draw_pieces(state)
+        self._draw_ways(state)
         if planning:
             self._draw_plan(state)
         else:
@@ -350,6 +460,8 @@ class ArkhamView(View):
         self.route = svg("polyline", "route", (("points", ""), ("fill", "none"), ("stroke", "#c0392b"),
                                                ("stroke-width", "3"), ("stroke-dasharray", "6 4")))
         add(root, self.route)
+        self.ways_layer = svg("g", "ways-layer", (("pointer-events", "none"),))
+        add(root, self.ways_layer)
         self.pieces = svg("g", "pieces")
         add(root, self.pieces)
         clear(self.board_node)
@@ -376,8 +488,10 @@ class ArkhamView(View):
                            ))
         name = self.area(area.id)
         label = name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
-        words = wrap_lines(label.replace(" (Administration Building)", ""), 13, 3 if area.kind == "special" else 2)
-        lift = 18 if len(words) == 3 else 6 if len(words) == 2 else 0  # clear of the cost under the name
+        # The whole name, on as many lines as it needs (a phone cannot hover a tooltip: "Loge du
+        # Crépuscule d'Argent" ended in "…"), lifted clear of the cost under it.
+        words = wrap(label.replace(" (Administration Building)", ""), 13)
+        lift = 6 + (len(words) - 2) * 12 if len(words) > 1 else 0
         for i, part in enumerate(words):
             add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - lift),
                                                  ("text-anchor", "middle"), ("font-size", "11")), again(part)))
@@ -385,7 +499,9 @@ class ArkhamView(View):
                                     ("font-weight", "bold"), ("fill", "#8a5a00")))
         add(group, cost)
         kind = "" if area.kind == "special" else word("arkham.kind_", area.kind)
-        text = name + (f" ({kind})" if kind else "") + (" · " + t("arkham.unstable") if area.unstable else "")
+        # One " · " between the parts: a name holding its own brackets ("L'Abîme (première zone)") read
+        # "(première zone) (zone d'un Autre Monde)" with the kind in brackets after it.
+        text = " · ".join([name] + ([kind] if kind else []) + ([t("arkham.unstable")] if area.unstable else []))
         pick_on_click(self, group, area.id)
         self.areas[area.id] = _Area(group, shape, title, cost, text)
         return group
@@ -434,13 +550,15 @@ class ArkhamView(View):
                                          horror=_signed(monster.horror_rating), horror_damage=monster.horror_damage,
                                          combat=_signed(monster.combat_rating), combat_damage=monster.combat_damage,
                                          toughness=monster.toughness)
-                    + (f" ({', '.join(flags)})" if flags else "")))
+                    + (" · " + ", ".join(flags) if flags else "")))
             add(layer, node)
         for index, inv in enumerate(state.investigators):
             if inv.devoured:
                 continue
             x, y = slot(inv.where)
-            node = svg("g", "investigator", (("data-seat", inv.seat), ("data-at", inv.where)))
+            mover = index == state.active and not state.over  # the piece a phone's scaled board opens on
+            node = svg("g", "investigator", (("data-seat", inv.seat), ("data-at", inv.where),
+                                             ("data-mover", "1" if mover else "0")))
             ring = "#000" if index == state.active and not state.over else "#fff"
             add(node, svg("circle", None, (("cx", x), ("cy", y), ("r", "11"), ("fill", seat_colour(state, inv.seat)),
                                            ("stroke", ring), ("stroke-width", "2.5"))),
@@ -487,7 +605,7 @@ class ArkhamView(View):
             show_route(self.route, [self.centres[moved.start]] + [self.centres[place] for place in moved.path], moved.path)
 
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
+        nodes = [self.title_node(state, envelopes)]
         if state.over:
             nodes.append(el("p", t("arkham.over"), "turn over"))
         else:
@@ -501,6 +619,8 @@ class ArkhamView(View):
             nodes.append(el("p", self._prompt(state), "prompt", (("data-phase", rules.phase(state)),)))
             if self.building:
                 nodes.append(self._plan_line(state))
+            if self.choosing:
+                nodes.append(self._ways_list(state))
         nodes.append(self._dice(state, envelopes))
         table = headed_table("seats", "arkham.col_", ("seat", "investigator", "in", "speed", "sneak", "fight", "will",
                                                       "stamina", "sanity", "clues", "items", "trophies"))
@@ -531,8 +651,10 @@ class ArkhamView(View):
             return t("arkham.prompt_trade", partner=seat_name(state.offer.partner), seat=seat_name(state.offer.seat))
         if now == "spend":
             return t("arkham.prompt_spend", seat=seat)
-        if now == "combat":
-            return t("arkham.prompt_combat", seat=seat, monster=self.monster_name(state.combat))
+        if now == "combat":  # an Ambush monster is fought to the end (AH-C3): no "or flee" then
+            fought = rules.monster(state, state.combat)
+            key = "tablefix.prompt_combat_ambush" if fought is not None and fought.ambush else "arkham.prompt_combat"
+            return t(key, seat=seat, monster=self.monster_name(state.combat))
         if now == "clues":
             return t("arkham.prompt_clues", seat=seat, n=rules.clues_at(state, mover.where))
         if now == "return":
@@ -589,7 +711,7 @@ class ArkhamView(View):
             add(dice, die)
         add(box, dice)
         verdict = t("arkham.passed") if passed else t("arkham.failed")
-        summary = t("arkham.no_dice") if not rolls else t("arkham.summary", n=successes, face=face,
+        summary = t("arkham.no_dice") if not rolls else t("tablefix.summary", n=successes, face=face,
                                                            difficulty=difficulty, verdict=verdict)
         add(box, el("span", summary, "dice-summary", (("data-passed", "1" if passed else "0"),
                                                       ("data-successes", successes))))

@@ -277,7 +277,7 @@ class EchoView(View):
     # --- the side panel ----------------------------------------------------------------------------
 
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
+        nodes = [self.title_node(state, envelopes)]
         line = el("p", None, "turn")
         if state.over:
             add(line, el("b", t("echo.over"), "over"))

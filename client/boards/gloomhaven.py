@@ -517,7 +517,7 @@ class GloomhavenView(View):
         return f"{initials}{figure.number}" if figure.kind == "monster" else f"{initials.lower()[:1]}{figure.number}"
 
     def _info(self, state: object, envelopes: list, on_pick: object) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
+        nodes = [self.title_node(state, envelopes)]
         status = t("gh.status", round=state.round, rounds=state.rounds, phase=word("gh.phase_", state.phase))
         if state.outcome:
             status = t("gh.status_over", outcome=word("gh.outcome_", state.outcome), round=state.round)

@@ -139,10 +139,10 @@ class MechaView(View):
             stack = stacks.get(number, ())
             if stack != place.stack:
                 self._tokens(place, stack)
-        self._draw_mechs(state)
+        self._draw_mechs(state, seat)
         self._draw_route(envelopes)
         clear(self.info_node)
-        add(self.info_node, *self._info(state))
+        add(self.info_node, *self._info(state, envelopes))
 
     def _build(self, state: object) -> None:
         """The parts that never change during a game: hexes, links, labels, card spaces, the Camp.
@@ -217,14 +217,16 @@ class MechaView(View):
         shown = local_name("mecha", location.name, location.name)
         parts.append(f'<g class="loc" data-number="{number}"><title></title><polygon class="hex" '
                      f'points="{HEX_AT_ORIGIN}" transform="translate({x} {y})"></polygon><text class="loc-number" '
-                     f'x="{x}" y="{y - SIZE * 0.38}">{number}</text>')
+                     f'x="{x}" y="{y - SIZE * 0.54}">{number}</text>')
         for i, line in enumerate(wrap_lines(shown, 14, 2)):
-            parts.append(f'<text class="loc-name" x="{x}" y="{y - 2 + i * 11}">{markup(again(line))}</text>')
-        mx, my = x + SIZE * 0.5, y - SIZE * 0.42
+            parts.append(f'<text class="loc-name" x="{x}" y="{y - 12 + i * 11}">{markup(again(line))}</text>')
+        # Top to bottom: the number (the map token beside it), the name, the level, then one row of the
+        # Corruption stack and the Mecha: on a phone the stack and the Mecha covered the name's second line.
+        mx, my = x + SIZE * 0.44, y - SIZE * 0.58
         if location.level not in levels:  # ``in``, not a missed ``get``: Brython raises a KeyError for that
             levels[location.level] = markup(t("mecha.level", level=location.level))
         level = levels[location.level]
-        parts.append(f'<text class="loc-level" x="{x}" y="{y + SIZE * 0.5}">'
+        parts.append(f'<text class="loc-level" x="{x}" y="{y + SIZE * 0.22}">'
                      f'{level}</text><rect class="map-token" x="{mx - 6}" '
                      f'y="{my - 6}" width="12" height="12" transform="rotate(45 {mx} {my})" visibility="hidden"></rect>'
                      f'<g class="stack" data-location="{number}"></g></g>')
@@ -236,8 +238,8 @@ class MechaView(View):
         number = int(place.group.getAttribute("data-number"))
         x, y = self.centres[number]
         for i, (value, colour) in enumerate(stack):
-            tx = x - SIZE * 0.55 + i * 13
-            ty = y + SIZE * 0.22
+            tx = x - SIZE * 0.56 + i * 12
+            ty = y + SIZE * 0.5
             token = svg("g", f"token token-{colour}", (("data-value", value),))
             add(token, svg("circle", None, (("cx", tx), ("cy", ty), ("r", "6.5"),
                                             ("fill", TOKEN_COLOURS.get(colour, "#999999")))),
@@ -245,7 +247,7 @@ class MechaView(View):
             add(place.tokens, token)
         place.stack = stack
 
-    def _draw_mechs(self, state: object) -> None:
+    def _draw_mechs(self, state: object, current: object) -> None:
         in_camp = 0
         for index, seat in enumerate(state.seats):
             position = state.positions[index]
@@ -255,9 +257,12 @@ class MechaView(View):
                 in_camp += 1
             else:
                 x, y = self.centres[position]
-                x += SIZE * 0.56  # lower right: clear of the name, the level and the stack
-                y += SIZE * 0.3
+                x += SIZE * 0.54  # lower right: the stack's row, clear of the name and the level
+                y += SIZE * 0.5
             node, title, shown = self.mechs[seat.seat]
+            mover = "1" if seat.seat == current else "0"  # the piece a phone's scaled board opens on
+            if node.getAttribute("data-mover") != mover:
+                node.setAttribute("data-mover", mover)
             if shown[0] != (x, y):
                 node.setAttribute("transform", f"translate({round(x, 1)} {round(y, 1)})")
                 node.setAttribute("data-at", "camp" if position is None else position)
@@ -274,8 +279,8 @@ class MechaView(View):
         points += [self.centres[place] for place in moved.path if place in self.centres]
         show_route(self.route, points, [str(place) for place in moved.path])
 
-    def _info(self, state: object) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]  # the scenario's own title
+    def _info(self, state: object, envelopes: list) -> list:
+        nodes = [self.title_node(state, envelopes)]  # the scenario's own title
         if state.over:
             nodes.append(el("p", t("mecha.over", n=state.rounds), "turn over"))
         else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from client.boards.svgkit import View, headed_table, last_event, show_route
 from client.dom import add, clear, el, listen, set_text, svg
-from client.i18n import MARK, local_name, seat_name, t
+from client.i18n import MARK, command_name, local_name, seat_name, t
 from events.games.skirmish.model import Move
 from events.games.skirmish.rules import (
     destinations,
@@ -176,7 +176,7 @@ class SkirmishView(View):
                 return t("sk.decide_open", figure=who, door=self.door(command.door))
             key = "sk.decide_close" if self._open(state, command.door) else "sk.decide_keep_closed"
             return t(key, figure=who, door=self.door(command.door))
-        return kind
+        return command_name(self.game.name, kind)
 
     def command_words(self, state: object, seat: object, command: object) -> str | None:
         if command.TYPE == "Move":
@@ -575,7 +575,7 @@ class SkirmishView(View):
         return t("sk.door_free", door=self.door(item.id), state=state)
 
     def _info(self, state: object, envelopes: list) -> list:
-        nodes = [el("h2", state.title, "game-title", (("translate", "no"),))]
+        nodes = [self.title_node(state, envelopes)]
         if state.over:
             text = t("sk.over_won", side=seat_name(state.winner)) if state.winner else t("sk.over_drawn")
             nodes.append(el("p", text, "turn over"))

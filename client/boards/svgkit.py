@@ -10,7 +10,7 @@ Brython, imports are the cost).
 from __future__ import annotations
 
 from client.dom import add, el, listen, svg
-from client.i18n import t
+from client.i18n import scenario_title, scenario_titles, t
 
 SEAT_COLOURS = {
     "red": "#d63c3c", "blue": "#3c6fd6", "green": "#2f9e44", "yellow": "#e0b000", "purple": "#8a4fd0",
@@ -35,6 +35,8 @@ class View:
         self.interactive = False
         self.on_pick = None
         self.built = None  # the state's ``BUILT_FROM`` the SVG was last built from
+        self.titled = None  # the GameStarted whose scenario ``titles`` were last read, and the title found
+        self.title_found = None
 
     def begin_draw(self, state: object, interactive: bool, on_pick: object) -> bool:
         """The opening of a ``draw``: nothing to draw (False) without a state; the SVG built anew (the
@@ -58,6 +60,17 @@ class View:
         """What this draw's clicks do: nothing (``interactive`` false) or call ``on_pick``."""
         self.interactive = interactive
         self.on_pick = on_pick
+
+
+    def title_node(self, state: object, envelopes: list) -> object:
+        """The side panel's heading: the scenario's title in the reader's language (its ``titles``,
+        docs/<game>-format.md), else its ``title`` as the data gives it (echo's "Первое дело · The first
+        case" on a French page); read once per game from the GameStarted's scenario."""
+        started = envelopes[0].event if envelopes else None
+        if started is not self.titled:
+            self.titled = started
+            self.title_found = scenario_title(scenario_titles(getattr(started, "scenario", None)), state.title)
+        return el("h2", self.title_found or state.title, "game-title", (("translate", "no"),))
 
 
 class Place:

@@ -183,6 +183,8 @@ def _named_value(game: str, name: str, value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
+        if name == "command":  # a command's type (reject.undo.not_own): its words
+            return _command_name(game, value)
         if "seat" in name:
             found = _state["messages"].get("seat." + value)
             if isinstance(found, str):
@@ -198,6 +200,20 @@ def seat_name(seat: object) -> str:
         return ""
     found = _state["messages"].get("seat." + str(seat))
     return _state["mark"] + (found if isinstance(found, str) else str(seat))
+
+
+def command_name(game: str, kind: object) -> str:
+    """A command's type in the reader's words (``tablefix.cmd.<game>.<Type>``, the engine's own under
+    ``core``): what a command no board words is called on the dispute panel, in an undo's refusal and in
+    the what-if, never its English type name (``tests/test_i18n.py`` checks every type has them)."""
+    return _state["mark"] + _command_name(game, kind)
+
+
+def _command_name(game: str, kind: object) -> str:
+    for key in ("tablefix.cmd." + str(game) + "." + str(kind), "tablefix.cmd.core." + str(kind)):
+        if key in _state["messages"]:
+            return render(_state["messages"], _state["lang"], key, {})
+    return str(kind)
 
 
 def word(prefix: str, code: object) -> str:
@@ -216,3 +232,38 @@ def seat_initials(seat: object, count: int = 1) -> str:
     """A seat's token label: the first letters of its name in the reader's language (red: R, rouge:
     R, красный: К), unmarked (a token is an abbreviation; its tooltip names the seat)."""
     return seat_name(seat).replace(MARK, "")[:count].upper()
+
+
+def scenario_title(titles: object, title: str) -> str:
+    """A scenario's title in the page's language: ``titles[lang]`` (docs/<game>-format.md), else ``title``.
+    ``titles`` translate ``title``: one whose English is not in ``title`` (a copied file whose ``title`` was
+    changed, "My own table") is stale, and ``title`` is shown as written."""
+    if not isinstance(titles, dict):
+        return title
+    english = titles.get("en")
+    if isinstance(english, str) and isinstance(title, str) and english not in title:
+        return title
+    found = titles.get(_state["lang"])
+    return found if isinstance(found, str) and found else title
+
+
+def scenario_titles(scenario: object) -> dict:
+    """The ``titles`` object of a GameStarted's scenario (canonical JSON: no spaces, a top-level key no
+    other object of a scenario has), without decoding the whole scenario (a board of hundreds of areas)."""
+    if not isinstance(scenario, str):
+        return {}
+    start = scenario.find('"titles":{')
+    if start < 0:
+        return {}
+    import json  # already loaded by the page: every game's ``initial_state`` decodes its scenario with it
+
+    begin = start + len('"titles":')
+    end = scenario.find("}", begin)
+    while end > 0:  # a "}" inside a title is not the object's end: the first that decodes is
+        try:
+            found = json.loads(scenario[begin:end + 1])
+        except Exception:  # Brython's decoder errors are not all ValueErrors
+            end = scenario.find("}", end + 1)
+            continue
+        return found if isinstance(found, dict) else {}
+    return {}

@@ -17,7 +17,7 @@ from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
 from client.faults import add_detail, fault_words
-from client.i18n import lang, seat_name, t
+from client.i18n import lang, scenario_title, seat_name, t
 from client.pages.errors import ERRORS, error_text
 
 PAGE = 50  # games per request to GET /api/games (the server allows 1 to 200)
@@ -26,6 +26,7 @@ MY_GAMES = "chronicle.my-games"
 MY_GAMES_KEPT = 50  # the newest games kept; older ones drop off
 MAX_FILE_BYTES = 256 * 1024  # the API's body limit (server/api.py MAX_BODY_BYTES)
 MAX_LOG_BYTES = 1024 * 1024  # an exported game's log (.jsonl): server/importlog.py MAX_IMPORT_BYTES
+
 
 
 def readable_date(text: str) -> str:
@@ -76,7 +77,8 @@ class Lobby:
 
     def __init__(self) -> None:
         self.done: set = set()
-        self.titles: dict = {}  # built-in scenario name -> title
+        self.titles: dict = {}  # built-in scenario name -> its title in the reader's language
+        self.local_titles: dict = {}  # a built-in scenario's ``title`` -> its title in the reader's language
 
     def start(self) -> None:
         self.last = None
@@ -104,12 +106,18 @@ class Lobby:
             self.message(t("lobby.no_scenarios", status=request.status), "error")
             return
         for item in json.loads(request.text):
-            self.titles[item["name"]] = item["title"]
-            label = f"{item['title']} ({item['name']})"  # the scenario's own title: data, not a message
+            shown = scenario_title(item.get("titles"), item["title"])
+            self.titles[item["name"]] = shown
+            self.local_titles[item["title"]] = shown
+            label = f"{shown} ({item['name']})"  # the scenario's own title: data, not a message
             add(select, el("option", label, None, (("value", item["name"]), ("translate", "no"))))
             self.seats[item["name"]] = item.get("seats") or []
         self.seat_choices(None)
         byid("create-button").removeAttribute("disabled")
+        for cell in window.document.querySelectorAll("#games td.title"):  # listed before the scenarios came
+            shown = self.local_titles.get(cell.getAttribute("data-title"))
+            if shown is not None:
+                set_text(cell, shown)
         self.ready("scenarios")
 
     def seat_choices(self, event: object) -> None:
@@ -158,7 +166,9 @@ class Lobby:
             # A date Intl wrote in the page's language: no catalogue text, and nothing to translate.
             when = el("time", readable_date(created), None, (("datetime", created), ("title", created),
                                                                ("translate", "no")))
-            add(row, el("td", item.get("title") or "", "title", data), el("td", item.get("rules") or "", "rules", data),
+            stored = item.get("title") or ""  # a built-in scenario's in the reader's language (its ``titles``)
+            add(row, el("td", self.local_titles.get(stored, stored), "title", data + (("data-title", stored),)),
+                el("td", item.get("rules") or "", "rules", data),
                 el("td", ", ".join([seat_name(seat) for seat in item.get("seats") or []]), "seats"),
                 el("td", t("lobby.events", n=item.get("head") or 0, state=state), "head"),
                 add(el("td", None, "created"), when), links)
@@ -219,7 +229,7 @@ class Lobby:
             self.faults(name, [("$", t("lobby.not_object", found=type(scenario).__name__))])
             return
         title = scenario.get("title") if isinstance(scenario.get("title"), str) else name
-        self.post({"scenario": scenario}, title, name)
+        self.post({"scenario": scenario}, scenario_title(scenario.get("titles"), title), name)
 
     def import_log(self, text: str) -> None:
         """A finished game's log to ``POST /api/games/import``, which audits it (issue 18)."""

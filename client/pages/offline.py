@@ -34,7 +34,7 @@ from client.boardui import BoardUI
 from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
 from client.eventlog import accepted, event_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
-from client.i18n import seat_name, t
+from client.i18n import scenario_title, seat_name, t
 from client.undo import panel as undo_panel
 from client.undo import pending as undo_pending
 from client.undo import strike
@@ -100,7 +100,7 @@ class OfflinePage:
             return
         for item in json.loads(request.text):
             self.scenarios[item["name"]] = item
-            label = f"{item['title']} ({item['name']})"  # the scenario's own title: data, not a message
+            label = f"{scenario_title(item.get('titles'), item['title'])} ({item['name']})"  # the scenario's own title: data, not a message
             add(select, el("option", label, None, (("value", item["name"]), ("translate", "no"))))
         byid("offline-start").removeAttribute("disabled")
         self.set_ready()

@@ -69,6 +69,7 @@ class PlayPage:
         self.ui = None  # zoom, legend and keyboard access of the board
         self.refused_token = False  # the server said the link's token matches no seat
         self.pickable = 0  # how many places a click acts on now
+        self.asked = None  # the question this seat's answer was last asked for (scrolled into view once)
         self.stale = False  # the server serves another build: no command is sent (client/net.py)
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
         self.chat = ChatPanel(self.connection.send_chat)  # table talk beside the log (issue 18)
@@ -370,6 +371,7 @@ class PlayPage:
             self.pickable = self.ui.drawn(self.game.name, interactive)
             self.draw_actions(state, current)
             draw_undo(self)  # issue 18: the Undo button, or the open request with yes/no (client/undo.py)
+            self.show_question()
             if self.stale:
                 self.disable_input()
         if follower.table is not None:
@@ -452,6 +454,30 @@ class PlayPage:
             button = el("button", label, "action local", (("data-path-action", key),))
             listen(button, "click", self.local_handler(key))
             add(box, button)
+
+    def show_question(self) -> None:
+        """A question waiting for this seat's answer, whoever's turn it is (an undo request, CORE-5; a
+        rules version proposed, CORE-11): the bar above the board says so, and the page brings its yes
+        and no into view once. On a phone both were below the fold while the bar said "Waiting for red…"."""
+        table = self.follower.table
+        seat = self.seat
+        if seat is None or table is None or table.state is None or table.revealed or self.game.is_over(table.state):
+            return
+        request = table.undos.open
+        proposal = table.proposal
+        if request is not None and seat in request.needs and seat not in request.agreed:
+            text = t("tablefix.answer_undo", seat=seat_name(request.seat))
+            node, key = byid("undo"), "undo " + str(request.seq)
+        elif (proposal is not None and seat != proposal.seat and seat not in proposal.yes
+              and seat in table.game.seats(table.state)):
+            text = t("tablefix.answer_rules", seat=seat_name(proposal.seat), version=proposal.to_version)
+            node, key = byid("rules-consent"), "rules " + str(proposal.seq)
+        else:
+            return
+        self.show_turn(text, "answer")
+        if node is not None and key != self.asked:
+            self.asked = key
+            node.scrollIntoView(window.JSON.parse('{"block": "nearest"}'))
 
     def show_turn(self, text: object, turn: str) -> None:
         """``#turn`` in the bar above the board, where a phone shows it without scrolling: "Your turn", or

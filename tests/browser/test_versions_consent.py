@@ -52,7 +52,7 @@ def test_core_11_two_seats_agree_in_the_browser_and_the_game_moves_to_the_newest
         assert page.locator("#rules-consent button").count() == 0
         assert page.locator("#log li.event[data-type='RulesVersionChanged']").count() == 1
     moved = answerer.text_content("#log li.event[data-type='RulesVersionChanged'] .what")
-    assert "tous les sièges ont accepté" in moved and "echo-3" in moved
+    assert "toutes les places ont accepté" in moved and "echo-3" in moved
     assert untranslated(answerer, "fr") == {"lang": "fr", "bad": []}
     with urllib.request.urlopen(f"{server.base_url}/api/games/{game_id}/log", timeout=10) as response:
         raws = [json.loads(line) for line in response.read().decode().splitlines()]

@@ -19,6 +19,8 @@ def test_scenarios_are_listed(shared_server):
     assert status == 200
     sample = next(item for item in listing if item["name"] == "mecha/sample")
     assert sample == {"name": "mecha/sample", "game": "mecha", "title": "Into the Tunguska: two Mechas",
+                      "titles": {"en": "Into the Tunguska: two Mechas", "fr": "Vers la Toungouska : deux Mechas",
+                                 "ru": "В Тунгуску: две Мехи"},
                       "seats": ["red", "blue"]}
 
 

@@ -11,6 +11,7 @@ from events.games.arkham.model import LOST, Area, Board, Investigator, Monster, 
 from events.lookup import by_id
 from events.record import worked_out
 from events.validate import ScenarioError, array, boolean, check_shape, integer, listed_once, obj, pair, seat_name, text
+from events.validate import titles as scenario_titles
 
 MAX_INVESTIGATORS = 8
 
@@ -195,7 +196,9 @@ def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario (AH-C6): board, 1–8 investigators, monsters, open gates, clue tokens, rounds."""
     check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "board", "investigators", "rounds"),
-               ("monsters", "gates", "clues", "use_unverified_lines", "options", "notes"))
+               ("monsters", "gates", "clues", "use_unverified_lines", "options", "notes", "titles"))
+    if "titles" in data:  # the title in the readers' languages (docs/arkham-format.md)
+        scenario_titles(data["titles"], f"{path}.titles")
     if data["game"] != "arkham":
         raise ScenarioError(f"{path}.game", f"expected 'arkham', got {data['game']!r}")
     use_unverified = boolean(data.get("use_unverified_lines", True), f"{path}.use_unverified_lines")

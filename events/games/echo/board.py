@@ -21,6 +21,7 @@ from events.validate import (
     seat_name,
     text,
 )
+from events.validate import titles as scenario_titles
 
 ENEMY_KINDS = ("person", "undead", "artifact")  # EC-C4
 SPELL_KINDS = ("obvious", "true")  # EC-10
@@ -229,7 +230,9 @@ def _refs(raw: object, path: str, known: set, what: str) -> tuple:
 def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario: map, cards, 1–8 seats with their investigators, enemies, rounds."""
     check_shape(raw, path)
-    data = obj(raw, path, ("game", "title", "map", "cards", "seats", "enemies", "rounds"), ("notes",))
+    data = obj(raw, path, ("game", "title", "map", "cards", "seats", "enemies", "rounds"), ("notes", "titles"))
+    if "titles" in data:  # the title in the readers' languages (docs/echo-format.md)
+        scenario_titles(data["titles"], f"{path}.titles")
     if data["game"] != "echo":
         raise ScenarioError(f"{path}.game", f"expected 'echo', got {found(data['game'])}")
     board = load_map(data["map"], f"{path}.map")

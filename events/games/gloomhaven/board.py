@@ -33,6 +33,7 @@ from events.validate import (
     seat_name,
     text,
 )
+from events.validate import titles as scenario_titles
 
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "doors")
 #: How far from [0, 0] an area pattern's hexes may lie (GH-C10): wider than any printed card.
@@ -309,7 +310,9 @@ def load_scenario(raw: object, path: str = "$", variants: bool = False) -> Setup
     """
     check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "map", "cards", "monsters", "characters", "figures"),
-               ("level", "rounds", "notes") + (("variant",) if variants else ()))
+               ("level", "rounds", "notes", "titles") + (("variant",) if variants else ()))
+    if "titles" in data:  # the title in the readers' languages (docs/gloomhaven-format.md)
+        scenario_titles(data["titles"], f"{path}.titles")
     if data["game"] != "gloomhaven":
         raise ScenarioError(f"{path}.game", f"expected 'gloomhaven', got {data['game']!r}")
     game_map = load_map(data["map"], f"{path}.map")

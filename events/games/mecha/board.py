@@ -23,6 +23,7 @@ from events.validate import (
     seat_name,
     text,
 )
+from events.validate import titles as scenario_titles
 
 COLOURS = ("orange", "turquoise")
 
@@ -191,7 +192,9 @@ def load_bag(raw: object, path: str = "$") -> tuple:
 def load_scenario(raw: object, path: str = "$") -> Setup:
     """A whole scenario: board, bag, 1–5 seats with their Mechas, rounds, optional start positions."""
     check_shape(raw, path)
-    data = obj(raw, path, ("game", "title", "board", "bag", "seats", "rounds"), ("start", "notes"))
+    data = obj(raw, path, ("game", "title", "board", "bag", "seats", "rounds"), ("start", "notes", "titles"))
+    if "titles" in data:  # the title in the readers' languages (docs/mecha-format.md)
+        scenario_titles(data["titles"], f"{path}.titles")
     if data["game"] != "mecha":
         raise ScenarioError(f"{path}.game", f"expected 'mecha', got {data['game']!r}")
     board = load_board(data["board"], f"{path}.board")

@@ -29,6 +29,7 @@ from events.validate import (
     obj,
     text,
 )
+from events.validate import titles as scenario_titles
 
 #: What a square's character means.
 SQUARE_CHARS = {".": "floor", " ": "floor", "=": "low", "~": "difficult", "O": "pit"}
@@ -195,7 +196,9 @@ def load_scenario(raw: object, path: str = "$", wide_doors: bool = True) -> Setu
     ``wide_doors`` as in ``load_map``."""
     check_shape(raw, path)
     data = obj(raw, path, ("game", "title", "map", "sides", "figures"),
-               ("rounds", "first", "diagonal_cost", "notes"))
+               ("rounds", "first", "diagonal_cost", "notes", "titles"))
+    if "titles" in data:  # the title in the readers' languages (docs/skirmish-format.md)
+        scenario_titles(data["titles"], f"{path}.titles")
     if data["game"] != "skirmish":
         raise ScenarioError(f"{path}.game", f"expected 'skirmish', got {found(data['game'])}")
     diagonal_cost = integer(data.get("diagonal_cost", 2), f"{path}.diagonal_cost", 1, 2)
