@@ -617,20 +617,25 @@ class Audit:
     """What an audit established: the first divergence (None: none), and exactly what it checked.
 
     ``events`` were folded and their hashes checked; ``redecided`` commands were decided again and
-    gave the logged events (``with_dice`` of them drew, from the revealed secret or loaded dice);
-    ``sealed`` commands draw and wait for the secret's reveal (their events folded and hashed,
-    their outcomes not re-derived); ``withheld`` commands are not in this copy of the log (a
-    sealed pick a spectator may not see). ``revealed``: the log holds SecretRevealed and its
-    secret matched the commitment; ``over``: the game is over.
+    gave the logged events (``with_dice`` of them drew from the game's secret, or its open seed);
+    ``loaded`` are the seqs of the commands that took outcomes from their envelope's ``dice``:
+    values chosen by whoever made the log (``chronicle play --dice``), not drawn from the secret
+    (CORE-1), so the log proves nothing about them; ``sealed`` commands draw and wait for the
+    secret's reveal (their events folded and hashed, their outcomes not re-derived); ``withheld``
+    commands are not in this copy of the log (a sealed pick a spectator may not see).
+    ``revealed``: the log holds SecretRevealed and its secret matched the commitment; ``over``:
+    the game is over.
     """
 
-    __slots__ = ("divergence", "events", "redecided", "with_dice", "sealed", "withheld", "revealed", "over")
+    __slots__ = ("divergence", "events", "redecided", "with_dice", "loaded", "sealed", "withheld", "revealed",
+                 "over")
 
     def __init__(self) -> None:
         self.divergence: Divergence | None = None
         self.events = 0
         self.redecided = 0
         self.with_dice = 0
+        self.loaded: list = []
         self.sealed = 0
         self.withheld = 0
         self.revealed = False
@@ -638,8 +643,8 @@ class Audit:
 
     @property
     def complete(self) -> bool:
-        """Nothing diverged and nothing is left unchecked."""
-        return self.divergence is None and not self.sealed and not self.withheld
+        """Nothing diverged, nothing is left unchecked, and every outcome came from the secret."""
+        return self.divergence is None and not self.sealed and not self.withheld and not self.loaded
 
 
 def audit(game: Game, envelopes: list, secret: str | None = None) -> Divergence | None:
@@ -672,8 +677,11 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None, follow: bo
             continue
         opened = _opens(candidate, table.game_id, committed)
         if opened is not None:
-            seq = where.seq if where is not None else 1
-            report.divergence = Divergence(seq, "a secret that opens the commitment", f"one that {opened}", "CORE-2")
+            if where is not None:  # the log's own SecretRevealed: what it holds against what CORE-2 requires
+                report.divergence = Divergence(where.seq, f"a secret that {opened}",
+                                               "one that opens the commitment", "CORE-2")
+            else:  # the caller's secret: the log's commitment against what that secret gives
+                report.divergence = Divergence(1, "a commitment", f"a given secret that {opened}", "CORE-2")
             return report
         report.revealed = report.revealed or where is not None
         secret = candidate
@@ -745,8 +753,11 @@ def _redecide(
     if isinstance(produced, Rejection):
         return Divergence(head.seq, f"{head.command.TYPE} accepted", f"rejection {produced}", head.rule, produced.rule)
     divergence = _compare(group, produced, report)
-    if divergence is None and (base.state != untouched or (head.dice is not None and rng.used)):
-        report.with_dice += 1
+    if divergence is None:
+        if base.state != untouched:
+            report.with_dice += 1
+        if head.dice is not None and rng.used:
+            report.loaded.append(head.seq)
     return divergence
 
 

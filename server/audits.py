@@ -123,6 +123,7 @@ def answer_of(game_id: str, over: bool, game: Any, texts: list) -> dict:
         "events": report.events,
         "redecided": report.redecided,
         "with_dice": report.with_dice,
+        "loaded": report.loaded,
         "sealed": report.sealed,
         "withheld": report.withheld,
         "divergence": divergence,

@@ -22,7 +22,9 @@ checked everything (issue 18), in this order, each fault answered with its own c
    with its ``seq`` and ``clause`` (a secret that does not open the commitment is one, at the
    SecretRevealed's seq, CORE-2); a game that is not over, or whose secret is not in its log, is
    422 ``game-not-over`` (only finished games are imported: a running game's dice would be
-   foreseeable by whoever holds the log);
+   foreseeable by whoever holds the log); an envelope with loaded dice (``chronicle play --dice``:
+   outcomes chosen, not drawn from the secret, CORE-1) is 422 ``loaded-dice`` with its ``seq`` and
+   ``$[i].dice``, as its line is read (step 1), before any audit;
 5. storing: the game keeps **its own id**, because the commitment binds that id to the secret
    (``events.dice.commitment``) and every envelope names it: another id would leave the log's
    commitment unopenable. A game of that id already stored is 409 ``game-exists`` (importing twice
@@ -239,6 +241,10 @@ def _envelope(game: Any, raw: dict, index: int, game_id: str) -> Envelope:
     if envelope.game != game_id:
         raise ImportProblem(400, "bad-game-id", f"$[{index}].game: every line is of game {game_id}, "
                             f"got {envelope.game[:40]!r}")
+    if envelope.dice is not None:  # outcomes chosen by whoever made the log (``play --dice``), not drawn (CORE-1)
+        raise ImportProblem(422, "loaded-dice", f"$[{index}].dice: seq {envelope.seq} took loaded dice, chosen by "
+                            "whoever made the log and not drawn from the game's secret (CORE-1); only a game whose "
+                            "every outcome comes from its secret is imported", envelope.seq, "CORE-1")
     return envelope
 
 

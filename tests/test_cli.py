@@ -15,7 +15,7 @@ from events.dice import commitment, local_secret
 from events.games.mecha import GAME
 from server.cli import COMMANDS, CommandInfo
 from server.cli.main import main
-from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, SUCCESS, UNAVAILABLE, UNREVEALED
+from server.cli.status import BAD_ARGS, BAD_INPUT, DIVERGED, LOADED, SUCCESS, UNAVAILABLE, UNREVEALED
 
 REPO = Path(__file__).resolve().parents[1]
 BOARDS = REPO / "events" / "games" / "mecha" / "boards"
@@ -207,7 +207,8 @@ def test_audit_reports_an_event_todays_rules_cannot_fold(chronicle, tmp_path):
 
 
 def test_dice_loaded_values_are_the_drawn_tokens_and_the_log_still_audits(chronicle, tmp_path):
-    """MV-6c: entering face-down Location 8 (level 3) draws until the sum reaches 3."""
+    """MV-6c: entering face-down Location 8 (level 3) draws until the sum reaches 3. The log replays,
+    and its audit says that seq 2's outcomes were loaded, not drawn from the secret (CORE-1): exit 7."""
     table = scenario(tmp_path, start={"red": 3})
     move = commands(tmp_path, {"seat": "red", "type": "Move", "data": {"to": 8}})
     result = chronicle("play", table, "--commands", move, "--dice", "1,2", "--log", "g.jsonl")
@@ -218,7 +219,12 @@ def test_dice_loaded_values_are_the_drawn_tokens_and_the_log_still_audits(chroni
     assert [(draw["value"], draw["total"]) for draw in draws] == [(1, 1), (2, 3)]
     log = read_log(tmp_path / "g.jsonl")
     assert log[1]["dice"] == [1, 2]
-    assert chronicle("audit", "g.jsonl").returncode == SUCCESS
+    audited = chronicle("audit", "g.jsonl")
+    assert audited.returncode == LOADED, audited.stdout
+    out = audited.stdout.splitlines()
+    assert out[0].endswith("NOT fully verified:") and "verified" not in out[0].split(";")[0]
+    assert out[1] == ("  1 command took loaded dice, chosen by whoever made the log and not drawn from the game's "
+                      f"secret (CORE-1): seq {log[1]['seq']}")
 
 
 def test_dice_queue_is_shared_across_commands(chronicle, tmp_path):
@@ -235,7 +241,10 @@ def test_dice_queue_is_shared_across_commands(chronicle, tmp_path):
     assert [e["data"]["value"] for e in blue if e["type"] == "CorruptionDrawn"] == [1, 2]
     assert [entry["dice"] for entry in read_log(tmp_path / "g.jsonl") if entry["dice"]] == [[2], [1, 2]]
     assert result.stderr.strip() == "chronicle: note: 1 loaded dice value(s) were not used: 4"
-    assert chronicle("audit", "g.jsonl").returncode == SUCCESS
+    audited = chronicle("audit", "g.jsonl")
+    seqs = [entry["seq"] for entry in read_log(tmp_path / "g.jsonl") if entry["dice"]]
+    assert audited.returncode == LOADED
+    assert audited.stdout.splitlines()[1].endswith(f"(CORE-1): seq {seqs[0]}, {seqs[1]}")
 
 
 def test_dice_value_no_token_has_is_a_one_line_error(chronicle, tmp_path):
@@ -482,8 +491,8 @@ def test_core_2_a_tampered_secret_is_a_divergence(chronicle, tmp_path):
     write_log(tmp_path / "t.jsonl", log)
     result = chronicle("audit", "t.jsonl")
     assert result.returncode == DIVERGED
-    assert result.stdout.startswith(f"seq {len(log)}: logged a secret that opens the commitment, produced one that "
-                                    "does not match the commitment")
+    assert result.stdout.startswith(f"seq {len(log)}: logged a secret that does not match the commitment ")
+    assert result.stdout.rstrip().endswith("of GameStarted, produced one that opens the commitment")
 
 
 def test_core_1_continue_takes_the_local_seed_or_says_what_is_missing(chronicle, tmp_path):

@@ -11,7 +11,10 @@ the same. Exit statuses:
   not open the commitment, a wrong hash);
 - 6, a log verified as far as it can be without the secret (a running game): every event folded
   and hashed, every command that draws nothing re-decided, and the output says how many commands
-  drew random outcomes that wait for the reveal (and how many this copy of the log withholds).
+  drew random outcomes that wait for the reveal (and how many this copy of the log withholds);
+- 7, a log that replays, but whose envelopes carry loaded dice (``chronicle play --dice``): those
+  commands' outcomes were chosen by whoever made the log, not drawn from the secret (CORE-1), and
+  the output names their seqs. It is 7 even when something waits for the reveal as well.
 
 A log played under another rules version is named as such either way: a divergence then may be a
 rules change, not a forgery.
@@ -30,7 +33,7 @@ import argparse
 from events.game import RulesVersionChanged
 from events.log import audit_log
 from server import logfile
-from server.cli.status import BAD_ARGS, DIVERGED, SUCCESS, UNREVEALED, CommandError
+from server.cli.status import BAD_ARGS, DIVERGED, LOADED, SUCCESS, UNREVEALED, CommandError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,7 +55,14 @@ def run(args: argparse.Namespace) -> int:
         return DIVERGED
     for line in lines(report):
         print(line)
-    return SUCCESS if report.complete else UNREVEALED
+    return status(report)
+
+
+def status(report) -> int:
+    """The exit status of an audit that found no divergence (the module docstring's 0, 6 or 7)."""
+    if report.complete:
+        return SUCCESS
+    return LOADED if report.loaded else UNREVEALED
 
 
 def _under(game, envelopes: list, rules_version: str) -> int:
@@ -71,7 +81,7 @@ def _under(game, envelopes: list, rules_version: str) -> int:
         print(f"replays unchanged under {other.rules_version}")
         for line in lines(report):
             print(line)
-        return SUCCESS if report.complete else UNREVEALED
+        return status(report)
     for line in divergence_lines(divergence, other, played):
         print(line)
     return DIVERGED
@@ -103,12 +113,20 @@ def lines(report) -> list[str]:
     if report.sealed:
         out.append(f"  {_count(report.sealed, 'command')} drew random outcomes that wait for the game's secret, "
                    "revealed when the game ends (CORE-2): audit the log again then")
+    if report.loaded:
+        shown = ", ".join(str(seq) for seq in report.loaded[:LOADED_SHOWN])
+        more = f" and {len(report.loaded) - LOADED_SHOWN} more" if len(report.loaded) > LOADED_SHOWN else ""
+        out.append(f"  {_count(len(report.loaded), 'command')} took loaded dice, chosen by whoever made the log "
+                   f"and not drawn from the game's secret (CORE-1): seq {shown}{more}")
     if report.withheld:
         out.append(f"  {_count(report.withheld, 'command')} withheld from this copy of the log (hidden "
                    "information): the whole log is public once the game is over")
     if report.over and not report.revealed:
         out.append("  the game is over but the log holds no SecretRevealed: it was cut short or tampered with")
     return out
+
+
+LOADED_SHOWN = 10  # seqs of commands with loaded dice named in the output; the rest are counted
 
 
 def _count(number: int, what: str) -> str:

@@ -14,6 +14,7 @@ DIVERGED = 3  # a log does not reproduce: a logged hash or an audited event diff
 BAD_INPUT = 4  # a file cannot be read or is not valid: scenario, log, commands
 UNAVAILABLE = 5  # the command is registered but cannot be loaded (e.g. ``serve`` not installed)
 UNREVEALED = 6  # an audit checked all it could, but random outcomes wait for the game's secret (CORE-2)
+LOADED = 7  # a log replays, but some of its outcomes were loaded (``play --dice``), not drawn from its secret (CORE-1)
 INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT (128 + 2)
 BROKEN_PIPE = 141  # stdout was closed early (`| head`), as shells report SIGPIPE (128 + 13)
 

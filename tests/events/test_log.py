@@ -376,8 +376,40 @@ def test_core_1_a_table_without_the_secret_draws_nothing():
 
 def test_core_2_audit_of_a_finished_game_re_derives_every_die():
     report = audit_log(TOY, finished().envelopes)
-    assert report.divergence is None and report.complete and report.revealed and report.over
-    assert (report.events, report.redecided, report.with_dice, report.sealed, report.withheld) == (7, 4, 2, 0, 0)
+    # Check: the secret's draws re-derived (Roll(2)); the loaded Roll(1) replays from its envelope's
+    # dice, which the log chose: named apart, and the audit is not complete (CORE-1).
+    assert report.divergence is None and report.revealed and report.over
+    assert (report.events, report.redecided, report.with_dice, report.sealed, report.withheld) == (7, 4, 1, 0, 0)
+    assert report.loaded == [played().by_command["c-3"][0].seq] and not report.complete
+    # Check: the same game without the loaded command is verified in full.
+    table = toy_table()
+    table.submit("a", Add(2), "c-1")
+    table.submit("a", Roll(2), "c-2")
+    table.submit("a", Add(GOAL), "c-4")
+    clean = audit_log(TOY, table.envelopes)
+    assert clean.complete and clean.revealed and clean.loaded == [] and clean.with_dice == 1
+
+
+def test_core_1_loaded_dice_are_named_even_when_their_command_also_draws_from_the_secret():
+    """CORE-1: a loaded command that runs out of loaded values draws the rest from the secret: both counts."""
+    table = toy_table()
+    table.submit("a", Roll(2), "c-1", rng=LoadedRng((3,), fallback=table.rng()))
+    table.submit("a", Add(GOAL), "c-2")
+    report = audit_log(TOY, table.envelopes)
+    assert report.divergence is None and report.loaded == [2] and report.with_dice == 1 and not report.complete
+
+
+def test_core_2_a_swapped_secret_is_told_as_logged_against_required():
+    """CORE-2: the divergence says what the log holds (a secret that does not open the commitment) and what it
+    must hold, in that order; a caller's secret that does not open it is told against the log's commitment."""
+    envelopes = finished().envelopes
+    forged = envelopes[:-1] + [_with(envelopes[-1], event=SecretRevealed(local_secret(6)))]
+    divergence = audit(TOY, forged)
+    assert divergence.logged.startswith("a secret that does not match the commitment ")
+    assert divergence.produced == "one that opens the commitment"
+    given = audit_log(TOY, envelopes[:-1], secret=local_secret(6)).divergence
+    assert (given.seq, given.logged) == (1, "a commitment")
+    assert given.produced.startswith("a given secret that does not match the commitment ")
 
 
 def test_core_2_audit_catches_a_tampered_die_whose_hash_was_recomputed():
@@ -401,7 +433,7 @@ def test_core_2_audit_catches_a_tampered_secret():
     envelopes = finished().envelopes
     forged = envelopes[:-1] + [_with(envelopes[-1], event=SecretRevealed(local_secret(6)))]
     divergence = audit(TOY, forged)
-    assert divergence.seq == 7 and "does not match the commitment" in divergence.produced
+    assert divergence.seq == 7 and "does not match the commitment" in divergence.logged
     assert audit(TOY, envelopes[:-1] + [_with(envelopes[-1], event=SecretRevealed("1234"))]).seq == 7
 
 
@@ -410,7 +442,8 @@ def test_core_1_audit_of_a_running_game_counts_what_waits_for_the_reveal():
     # Check: every event folded, the Add re-decided, the loaded Roll(1) re-decided from its dice,
     # the Roll(2) drew from the secret: it waits, it is not called a divergence.
     assert report.divergence is None and not report.complete and not report.revealed
-    assert (report.events, report.redecided, report.with_dice, report.sealed) == (5, 2, 1, 1)
+    assert (report.events, report.redecided, report.with_dice, report.sealed) == (5, 2, 0, 1)
+    assert report.loaded == [played().by_command["c-3"][0].seq]
     # Check: a log of commands that drew nothing is verified in full without any secret.
     table = toy_table()
     table.submit("a", Add(2), "c-1")

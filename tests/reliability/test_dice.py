@@ -377,7 +377,7 @@ def test_core_2_a_tampered_die_or_secret_is_caught_by_audit(played, tmp_path):
         other = [dict(envelope) for envelope in log]
         other[-1] = dict(other[-1], data={"secret": check_secret(hashlib.sha256(b"another").hexdigest())})
         status, out = _audit(_write(tmp_path / f"{name}-secret.jsonl", other))
-        held += status == DIVERGED and out.startswith(f"seq {len(log)}: logged a secret that opens the commitment")
+        held += status == DIVERGED and out.startswith(f"seq {len(log)}: logged a secret that does not match the commitment")
     assert held == cases
     report.record("audit", "a finished game's public log with one die changed (an integer of an event of a command "
                   "that drew, every later hash recomputed) or its revealed secret changed, in each of the five games",

@@ -47,7 +47,7 @@ def test_core_2_a_finished_game_audits_complete_with_every_die_from_the_revealed
     assert status == 200
     commands = len({e.command_id for e in table.envelopes if e.command_id is not None})
     assert answer == {"game": game_id, "complete": True, "over": True, "revealed": True, "events": len(table.envelopes),
-                      "redecided": commands, "with_dice": answer["with_dice"], "sealed": 0, "withheld": 0,
+                      "redecided": commands, "with_dice": answer["with_dice"], "loaded": [], "sealed": 0, "withheld": 0,
                       "divergence": None}
     assert answer["with_dice"] > 0
 

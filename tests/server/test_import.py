@@ -9,7 +9,7 @@ import events.games
 from events.bots import RandomBot
 from events.dice import local_secret
 from events.log import Table, encode_envelope
-from events.rng import Rng
+from events.rng import LoadedRng, Rng
 from server import importlog
 from server.scenarios import load
 from server.tokens import new_game_id
@@ -19,8 +19,10 @@ from tests.server_fixture import ServerProcess, get_json
 JSONL = "application/x-ndjson"
 
 
-def finished_log(scenario: str = "mecha/sample", seed: int = 7, stop_before_end: bool = False) -> list[dict]:
-    """A game played to its end in process, as the offline page plays it: its envelopes as dicts."""
+def finished_log(scenario: str = "mecha/sample", seed: int = 7, stop_before_end: bool = False,
+                 loaded: tuple = ()) -> list[dict]:
+    """A game played to its end in process, as the offline page plays it: its envelopes as dicts.
+    ``loaded``: values the first command that draws takes instead of the secret's (``play --dice``)."""
     name, data = load(scenario)
     game = events.games.load(name)
     table = Table.create(game, new_game_id(), data, local_secret(seed), at="2026-12-01T12:00:00.000Z")
@@ -30,7 +32,10 @@ def finished_log(scenario: str = "mecha/sample", seed: int = 7, stop_before_end:
         command = bot.choose(game, game.view(table.state, seat), seat, chooser)
         if stop_before_end and count >= 4:
             break
-        result = table.submit(seat, command, f"c-{count}", at="2026-12-01T12:00:01.000Z")
+        rng = LoadedRng(loaded, fallback=table.rng()) if loaded else None
+        result = table.submit(seat, command, f"c-{count}", at="2026-12-01T12:00:01.000Z", rng=rng)
+        if rng is not None and rng.used:
+            loaded = ()
         assert hasattr(result, "envelopes"), result
         count += 1
     return [json.loads(encode_envelope(envelope)) for envelope in table.envelopes]
@@ -149,6 +154,23 @@ def test_core_2_a_secret_that_does_not_open_the_commitment_is_refused_at_its_seq
     assert status == 422 and answer["code"] == "log-diverges", answer
     assert answer["seq"] == len(lines) and answer["clause"] == "CORE-2"
     assert "does not match the commitment" in answer["message"]
+
+
+def test_core_1_a_log_with_loaded_dice_is_refused_before_any_audit(shared_server):
+    """CORE-1: a finished game that replays, hash for hash, but one of whose commands took loaded dice
+    (``chronicle play --dice``: outcomes chosen by whoever made the log, not drawn from its secret)."""
+    lines = finished_log(seed=16, loaded=(1, 1, 1))
+    index = next(i for i, line in enumerate(lines) if line["dice"])
+    status, answer = post(shared_server, body_of(lines))
+    assert (status, answer["code"], answer["seq"], answer["clause"]) == (422, "loaded-dice", lines[index]["seq"],
+                                                                         "CORE-1"), answer
+    assert answer["message"].startswith(f"$[{index}].dice: seq {lines[index]['seq']} took loaded dice")
+    assert get_json(f"{shared_server.base_url}/api/games/{lines[0]['game']}/log")[0] == 404
+    # Check: it is refused as its line is read, before the audit: a later line that would diverge changes nothing.
+    broken = lines[:-1] + [dict(lines[-1], hash="0" * 64)]
+    assert post(shared_server, body_of(broken))[1]["code"] == "loaded-dice"
+    # Check: the same game with its dice drawn from the secret is imported.
+    assert post(shared_server, body_of(finished_log(seed=16)))[0] == 201
 
 
 def test_core_2_an_unfinished_game_is_refused(shared_server):
