@@ -324,6 +324,19 @@ class ArkhamView(View):
             out.append((self._label(state, command), kind, data))
         return out
 
+    def off_turn_actions(self, state: object, seat: object) -> list:
+        """A waiting investigator's trade offers, as buttons it may press while another moves: arkham-5 lets
+        any investigator in the area trade during the movement (AH-C10); the version in force decides."""
+        if state is None or seat is None or seat in rules.turn(state):
+            return []
+        out = []
+        for command in self.in_force.legal(state, seat):
+            if command.TYPE == "OfferTrade":
+                data = command.to_data()
+                data.pop("type")
+                out.append((self._label(state, command), command.TYPE, data))
+        return out
+
     def _label(self, state: object, command: object) -> str:
         kind = command.TYPE
         if kind in ("Evade", "Fight"):

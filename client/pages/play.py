@@ -449,6 +449,11 @@ class PlayPage:
                 button.setAttribute("disabled", "disabled")
             listen(button, "click", self.action_handler(label, kind, data))
             add(box, button)
+        off_turn = getattr(self.view, "off_turn_actions", None)  # what a waiting seat may still send
+        for label, kind, data in (off_turn(state, self.seat) if off_turn is not None and not mine else ()):
+            button = el("button", label, "action", (("data-command", kind), ("data-off-turn", "1")))
+            listen(button, "click", self.action_handler(label, kind, data))
+            add(box, button)
         local = getattr(self.view, "local_actions", None)  # buttons the renderer handles (a path being built)
         for label, key in (local(state, self.seat) if local is not None else ()):
             button = el("button", label, "action local", (("data-path-action", key),))

@@ -247,3 +247,49 @@ def test_ah_3_a_tap_on_the_last_moves_route_reaches_the_area_under_it(server, ne
         }); }""")
     assert len(under) >= 2 and "route" not in under, under
     assert red.problems == []
+
+
+def test_ah_c10_a_waiting_investigator_offers_a_trade_from_its_page_and_the_mover_answers(server, new_context):
+    """AH-C10 (arkham-5): 'investigators in the same area may trade items before, during or after movement'.
+    With red and blue both in the Graveyard, blue's page (red is moving) offers blue's Old Journal to red with a
+    button it may press; red's page then asks red to answer; the watcher's log shows the offer and the answer."""
+    _name, data = scenarios.load("arkham/crossing")
+    data = json.loads(json.dumps(data))
+    for investigator in data["investigators"]:
+        investigator["at"] = "graveyard"
+    created = create_game(server.base_url, scenario=data)
+    game_id = created["game"]
+    watcher = open_page(new_context(), f"{server.base_url}/watch/{game_id}")
+    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    assert blue.get_attribute("#actions .prompt", "data-turn") == "waiting"
+    offers = blue.locator("#actions button[data-command='OfferTrade'][data-off-turn='1']")
+    assert offers.count() >= 1
+    assert all(offers.nth(i).get_attribute("disabled") is None for i in range(offers.count()))
+    assert red.locator("#actions button[data-off-turn='1']").count() == 0  # the mover's own buttons are its turn's
+    blue.locator("#actions button[data-command='OfferTrade'][data-off-turn='1']:has-text('Old Journal')").first.click()
+    wait_seq(watcher, 2)
+    assert watcher.locator("#log li[data-type='TradeOffered']").count() == 1
+    red.wait_for_selector("#actions button[data-command='AnswerTrade']")
+    red.locator("#actions button[data-command='AnswerTrade']").first.click()
+    watcher.wait_for_function("() => document.querySelectorAll(\"#log li[data-type='TradeAnswered']\").length === 1")
+    assert "AH-C10" in watcher.locator("#log li[data-type='TradeOffered']").text_content()
+    wait_seq(red, hash_seq(watcher))
+    wait_seq(blue, hash_seq(watcher))
+    assert red.get_attribute("#hash", "data-hash") == blue.get_attribute("#hash", "data-hash") == \
+        watcher.get_attribute("#hash", "data-hash")
+    assert red.problems == [] and blue.problems == [] and watcher.problems == []
+
+
+def test_ah_c10_under_arkham_4_a_waiting_investigator_is_offered_no_trade(server, new_context):
+    """AH-C10 as arkham-4 built it: only the moving investigator offers trades, so a waiting seat's page shows
+    no trade button for a game played under arkham-4 (the version in force decides, not the newest)."""
+    _name, data = scenarios.load("arkham/crossing")
+    data = json.loads(json.dumps(data))
+    for investigator in data["investigators"]:
+        investigator["at"] = "graveyard"
+    created = seeded_game(server, data, 1, rules_version="arkham-4")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    assert blue.get_attribute("#actions .prompt", "data-turn") == "waiting"
+    assert blue.locator("#actions button[data-off-turn='1']").count() == 0
+    assert blue.problems == []
