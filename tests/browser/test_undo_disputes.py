@@ -58,7 +58,7 @@ def test_core_4_the_dispute_of_an_undo_request_offers_no_dice_branch_but_another
     assert page.text_content("#dispute-command .command") == f"Asks to take back everything from #{asked['data']['back_to']} on"
     assert page.get_attribute("#dispute-command .command", "data-command").startswith("AskUndo")
     assert page.locator("#whatif-dice").count() == 0
-    assert "AskUndo is the engine's own command" in page.text_content("#whatif-core")
+    assert "Ask to undo is the engine's own command" in page.text_content("#whatif-core")
     assert page.locator("#whatif-command-play").count() == 0  # red asked on blue's turn
     page.click("#whatif-ask")
     page.wait_for_selector("body[data-branch='1']")
