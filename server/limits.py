@@ -57,10 +57,11 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   ``too-many-open-games`` with ``Retry-After``;
 - ``chat_per_minute``, ``chat_burst`` — chat messages one socket may send (a token bucket refilled at
   ``chat_per_minute`` a minute, holding ``chat_burst``); one more gets ``chat-rate-limited`` and is not kept;
-- ``chat_game_per_minute`` — chat messages one game may take a minute from all its sockets in this
-  process (a bucket holding as many); one more gets ``chat-game-rate-limited``;
+- ``chat_game_per_minute`` — chat messages one channel of a game (the seats', the spectators') may take a
+  minute from all its sockets in this process (a bucket holding as many, one per channel, so spectators
+  never spend the seats'); one more gets ``chat-game-rate-limited``;
 - ``chat_history``         — chat messages of its channel a socket gets after its hello (the newest);
-- ``chat_per_game``        — chat messages a game keeps; one more gets ``chat-full``.
+- ``chat_per_game``        — chat messages a game keeps in each of its channels; one more gets ``chat-full``.
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.

@@ -145,7 +145,8 @@ class Room:
         self.closed = False  # dropped from memory (Rooms._drop, evict_room): its bots stop
         self.lingering: asyncio.TimerHandle | None = None  # nobody connected: Rooms._drop is due (room_linger)
         self.chat_lock = asyncio.Lock()  # chat messages go out in the order of their n
-        self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
+        # Each channel's game bucket, made with its first message: spectators never spend the seats' (gamebounds).
+        self.chat_rates: dict[str, chat.ChatRate] = {}
         self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first
         self._chat_tasks: set[asyncio.Task] = set()
         self._history_tasks: set[asyncio.Task] = set()  # history frames going out after snapshot joins
@@ -381,7 +382,8 @@ class Room:
     # --- chat (never folded: server/chat.py) ----------------------------------------------------------
 
     async def chat(self, connection: Connection, frame: Chat, rate: chat.ChatRate, limits: Limits) -> str | None:
-        """Its own guard ladder: greeted, token, text, the socket's rate, the game's rate, the game's cap;
+        """Its own guard ladder: greeted, token, text, the socket's rate, the game's rate in the socket's
+        channel, that channel's cap (each channel its own: nothing a spectator sends refuses a seat's line);
         then kept, then sent to the channel's sockets (the sender's copy is its acknowledgement). The code
         of the error the socket got, else None."""
         if connection.state is not ConnectionState.GREETED:
@@ -400,15 +402,17 @@ class Room:
                 "chat-rate-limited", f"more than {rate.per_minute} chat messages a minute (bursts of {rate.burst}) "
                 f"on one connection: this one was not kept; try again in {rate.wait()} s"))
             return "chat-rate-limited"
-        if self.chat_rate is None:
-            self.chat_rate = chat.ChatRate(limits.chat_game_per_minute, limits.chat_game_per_minute)
-        if not self.chat_rate.allow():
+        channel = chat.channel_of(connection.seat)
+        game_rate = self.chat_rates.get(channel)
+        if game_rate is None:
+            game_rate = self.chat_rates[channel] = chat.ChatRate(limits.chat_game_per_minute,
+                                                                 limits.chat_game_per_minute)
+        if not game_rate.allow():
             connection.send(frames.error_frame(
                 "chat-game-rate-limited", f"game {self.meta.game_id} took {limits.chat_game_per_minute} chat messages "
-                f"in the last minute, the limit of this server: this one was not kept; try again in "
-                f"{self.chat_rate.wait()} s"))
+                f"in its {channel}' channel in the last minute, the limit of this server: this one was not kept; "
+                f"try again in {game_rate.wait()} s"))
             return "chat-game-rate-limited"
-        channel = chat.channel_of(connection.seat)
         async with self.chat_lock:
             try:
                 line = await self.store.add_chat(self.meta.game_id, channel, chat.author_of(connection.seat), text,
@@ -419,8 +423,8 @@ class Room:
                 return "store-unavailable"
             if line is None:
                 connection.send(frames.error_frame(
-                    "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages, the most this "
-                    "server keeps for one game: this one was not kept"))
+                    "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages in its {channel}' "
+                    "channel, the most this server keeps for one channel of a game: this one was not kept"))
                 return "chat-full"
             self._send_chat(line)
         return None

@@ -187,8 +187,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
                        cap: int) -> ChatLine | None:
-        """Keep one chat message under the game's next number; None (nothing kept) if the game already
-        has ``cap`` messages. Raises UnknownGame. Safe against other processes adding at once."""
+        """Keep one chat message under the game's next number; None (nothing kept) if its channel
+        already holds ``cap`` messages of the game (each channel has its own cap, so the spectators
+        never fill the seats'). Raises UnknownGame. Safe against other processes adding at once."""
 
     @abc.abstractmethod
     async def read_chat(self, game_id: str, channel: str, limit: int) -> list[ChatLine]:

@@ -121,7 +121,7 @@ SELECT batch.game,
 FROM batch
 """
 
-# One statement: the next n of the game, if it exists and has fewer than cap messages, and a
+# One statement: the next n of the game, if it exists and its channel has fewer than cap messages, and a
 # notification "chat <game> <n>" to the other processes when it commits (server/rooms.py). Two
 # processes adding at once may pick the same n: the primary key refuses the second, which retries.
 _ADD_CHAT = f"""
@@ -130,7 +130,7 @@ WITH added AS (
     SELECT games.id, coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) + 1,
            %(channel)s, %(author)s, %(text)s, %(at)s
     FROM games WHERE games.id = %(game)s
-      AND coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) < %(cap)s
+      AND (SELECT count(*) FROM chat WHERE game = %(game)s AND channel = %(channel)s) < %(cap)s
     RETURNING n
 ), told AS (
     SELECT pg_notify('{CHANNEL}', 'chat ' || %(game)s::text || ' ' || added.n::text) FROM added

@@ -412,9 +412,12 @@ class SqliteStore(Store):
             with _transaction(db):
                 if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                     raise UnknownGame(game_id)
-                last = db.execute("SELECT coalesce(max(n), 0) FROM chat WHERE game = ?", (game_id,)).fetchone()[0]
-                if last >= cap:
+                # The cap is the channel's (one index range, chat_channel): spectators never fill the seats'.
+                kept = db.execute("SELECT count(*) FROM chat WHERE game = ? AND channel = ?",
+                                  (game_id, channel)).fetchone()[0]
+                if kept >= cap:
                     return None
+                last = db.execute("SELECT coalesce(max(n), 0) FROM chat WHERE game = ?", (game_id,)).fetchone()[0]
                 db.execute("INSERT INTO chat (game, n, channel, author, text, at) VALUES (?, ?, ?, ?, ?, ?)",
                            (game_id, last + 1, channel, author, text, at))
             return ChatLine(game_id, last + 1, channel, author, text, at)

@@ -323,16 +323,23 @@ class StoreContract:
 
         self.using(tmp_path, body)
 
-    def test_chat_keeps_at_most_cap_lines_per_game(self, tmp_path):
+    def test_chat_keeps_at_most_cap_lines_per_game_and_channel(self, tmp_path):
+        """The cap is each channel's: spectators filling theirs never refuse a seat's line (gamebounds)."""
+
         async def body(store: Store):
             await store.create_game(meta(), events(1, 1, None))
             at = "2026-12-01T12:00:00Z"
             for n in range(1, 4):
+                assert (await store.add_chat("g-0000000001", "spectators", "spectator", f"s{n}", at, cap=3)).n == n
+            # Check the spectators' cap-th line was their last: the next one is not kept (None).
+            assert await store.add_chat("g-0000000001", "spectators", "spectator", "s4", at, cap=3) is None
+            # Check the seats' channel still takes its own cap, numbered on after the spectators'.
+            for n in range(4, 7):
                 assert (await store.add_chat("g-0000000001", "seats", "red", f"m{n}", at, cap=3)).n == n
-            # Check the cap-th line was the last: the next one is not kept (None), nothing changed.
-            assert await store.add_chat("g-0000000001", "spectators", "spectator", "m4", at, cap=3) is None
-            assert [line.text for line in await store.read_chat("g-0000000001", "seats", 10)] == ["m1", "m2", "m3"]
-            assert await store.read_chat("g-0000000001", "spectators", 10) == []
+            assert await store.add_chat("g-0000000001", "seats", "blue", "m7", at, cap=3) is None
+            assert [line.text for line in await store.read_chat("g-0000000001", "seats", 10)] == ["m4", "m5", "m6"]
+            assert [line.text for line in await store.read_chat("g-0000000001", "spectators", 10)] == [
+                "s1", "s2", "s3"]
 
         self.using(tmp_path, body)
 
