@@ -61,7 +61,9 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   minute from all its sockets in this process (a bucket holding as many, one per channel, so spectators
   never spend the seats'); one more gets ``chat-game-rate-limited``;
 - ``chat_history``         — chat messages of its channel a socket gets after its hello (the newest);
-- ``chat_per_game``        — chat messages a game keeps in each of its channels; one more gets ``chat-full``.
+- ``chat_per_game``        — chat messages a game keeps in each of its channels; one more gets ``chat-full``;
+- ``undos_per_seat``       — undo requests (``AskUndo``, CORE-4) one seat may make in one game, counted from
+  its log; one more gets ``too-many-undos`` (docs/bounds.md, "Undos").
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.
@@ -149,6 +151,11 @@ DEFAULT_CHAT_BURST = 5
 DEFAULT_CHAT_GAME_PER_MINUTE = 120  # a lively table of eight and its spectators
 DEFAULT_CHAT_HISTORY = 50
 DEFAULT_CHAT_PER_GAME = 10_000  # ~5 MB of text at most per game
+# Undo requests (AskUndo, CORE-4) one seat may make in one game: a take-back is for a misclick, and the
+# longest games played here are a few hundred commands a seat, so even a seat taking back every other
+# command stays under; a seat looping Move and its own free undo (3 envelopes a cycle, the rounds never
+# advancing) grows its log by at most ~600 envelopes plus what 200 undos may take back (16 commands each).
+DEFAULT_UNDOS_PER_SEAT = 200
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -184,6 +191,7 @@ SETTINGS = (
      "chat messages per minute in one game"),
     ("chat_history", "CHRONICLE_CHAT_HISTORY", "--chat-history", "chat messages sent to a socket after its hello"),
     ("chat_per_game", "CHRONICLE_CHAT_PER_GAME", "--chat-per-game", "chat messages kept per game"),
+    ("undos_per_seat", "CHRONICLE_UNDOS_PER_SEAT", "--undos-per-seat", "undo requests one seat may make in one game"),
 )
 
 
@@ -212,6 +220,7 @@ class Limits:
         open_games: int = DEFAULT_OPEN_GAMES, chat_per_minute: int = DEFAULT_CHAT_PER_MINUTE,
         chat_burst: int = DEFAULT_CHAT_BURST, chat_game_per_minute: int = DEFAULT_CHAT_GAME_PER_MINUTE,
         chat_history: int = DEFAULT_CHAT_HISTORY, chat_per_game: int = DEFAULT_CHAT_PER_GAME,
+        undos_per_seat: int = DEFAULT_UNDOS_PER_SEAT,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
@@ -234,6 +243,7 @@ class Limits:
         self.chat_game_per_minute = chat_game_per_minute
         self.chat_history = chat_history
         self.chat_per_game = chat_per_game
+        self.undos_per_seat = undos_per_seat
         for name, *_ in SETTINGS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -60,11 +60,11 @@ from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection, message_data
-from events.undo import AnswerUndo, is_undo_event
+from events.undo import AnswerUndo, AskUndo, is_undo_event
 from server import bundle, chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Chat, Command, FrameError, Hello
-from server.limits import Limits
+from server.limits import DEFAULT_UNDOS_PER_SEAT, Limits
 from server.metrics import Metrics
 from server.store import GameMeta, SeqConflict, Store, Stored, StoreError
 from server.tokens import seat_for_token
@@ -123,6 +123,7 @@ class Room:
 
     metrics = Metrics()  # replaced by Rooms with the app's own
     join_from = snapshots.SNAPSHOT_EVERY  # a game this long is joined from a snapshot (a shorter one folds in a blink)
+    undos_per_seat = DEFAULT_UNDOS_PER_SEAT  # Limits.undos_per_seat, set by Rooms
 
     def __init__(self, store: Store, meta: GameMeta, table: Table, stored: list[Stored]) -> None:
         self.store = store
@@ -373,11 +374,25 @@ class Room:
                 "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
             return "spectator"
         async with self.lock:
+            # 3b. the seat's undo requests (Limits.undos_per_seat): one identity test for any other command
+            if type(command) is AskUndo and frame.id not in self.table.by_command:
+                asked = self.undos_asked(connection.seat)
+                if asked >= self.undos_per_seat:
+                    self._refused("too-many-undos")
+                    connection.send(frames.error_frame(
+                        "too-many-undos", f"{connection.seat} asked {asked} undos in this game, the most this "
+                        "server takes from one seat: play on (nothing was asked)", frame.id))
+                    return "too-many-undos"
             reply, code = await self.answer(connection.seat, command, frame.id, received, connection)
         if reply is not None:  # None: the ack went in the events frame (wire.ACK_MARK)
             connection.send(reply)
         self.wake_bots()
         return code
+
+    def undos_asked(self, seat: str) -> int:
+        """The undo requests ``seat`` made in this game, read from its log (so a restart or another
+        process counts the same): each is logged as an UndoAsked, whatever became of it (CORE-4, CORE-6)."""
+        return sum(1 for request in self.table.undos.requests.values() if request.seat == seat)
 
     # --- chat (never folded: server/chat.py) ----------------------------------------------------------
 
