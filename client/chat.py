@@ -18,6 +18,9 @@ MAX_LINES = 200  # lines kept on the page; older ones are dropped from the page 
 # The server's chat error codes with words of their own (docs/protocol.md).
 ERRORS = ("chat-empty", "chat-too-long", "chat-control-character", "chat-rate-limited", "chat-game-rate-limited",
           "chat-full")
+# The bounds each channel has for itself (its game bucket, its cap): a spectator's page names the
+# spectators' channel, so a watcher never reads that the players' table is full (gamebounds).
+CHANNEL_ERRORS = ("chat-game-rate-limited", "chat-full")
 
 
 class ChatPanel:
@@ -28,10 +31,12 @@ class ChatPanel:
         self.box = None
         self.lines = None
         self.shown: list = []  # the n of each line on the page, in order
+        self.channel = "seats"
 
     def open(self, seat: object) -> None:
         """Build the panel after the log, once the hello said which channel this page reads."""
         channel = "spectators" if seat is None else "seats"
+        self.channel = channel
         if self.box is not None:
             self.box.setAttribute("data-channel", channel)
             return
@@ -73,7 +78,9 @@ class ChatPanel:
 
     def refused(self, code: str, message: object) -> None:
         """A chat error frame: in the reader's words when the code has them, else the server's."""
-        if code in ERRORS:
+        if code in CHANNEL_ERRORS and self.channel == "spectators":
+            self.status(t("chat.bounds.spectators." + code), code)
+        elif code in ERRORS:
             self.status(t("chat.error." + code), code)
         else:
             self.status(t("error.other", code=code, message=message), code)

@@ -36,7 +36,8 @@ MAX_BODY_BYTES = 256 * 1024  # an inline scenario with its board is a few KB
 MAX_SEQ_DIGITS = 10  # a seq is below 2**31 in every store
 PAGE_SIZE = 50  # GET /api/games without ?limit=
 MAX_PAGE_SIZE = 200
-OPEN_GAMES_RETRY_AFTER = 60  # seconds: games end (or are abandoned) on the scale of minutes
+# Seconds: games end on the scale of minutes; one nobody moves stops counting after idle_hours.
+OPEN_GAMES_RETRY_AFTER = 60
 GAME_ID = re.compile(r"g-[A-Za-z0-9_-]{10}")
 SEQ = re.compile(rf"[0-9]{{1,{MAX_SEQ_DIGITS}}}")
 JSON_TYPES = ("application/json",)
@@ -236,16 +237,25 @@ async def create_game(request: Request) -> Response:
     The game's secret (CORE-1) is drawn here from ``secrets`` and goes to the store only; the
     answer, like every other, shows nothing of it. A ``seed`` is refused (``seed-not-allowed``).
 
-    Bounded per client address (``games_per_minute``: 429 ``too-many-creations``) and in total
-    (``open_games`` not over in the store: 503 ``too-many-open-games``), each with ``Retry-After``.
+    Bounded per client address (``games_per_minute``: 429 ``too-many-creations``; ``open_games_per_address``
+    of its games not over: 429 ``too-many-open-games-per-address``) and in total (``open_games`` not over
+    in the store: 503 ``too-many-open-games``), each with ``Retry-After``. A game nobody moved for
+    ``idle_hours`` counts in neither (``Store.count_open_games``), and the creator's address is kept.
     """
     body = await json_body(request)
     limits = _limits(request)
-    wait = _creations(request).take(_address(request))
+    address = _address(request)
+    wait = _creations(request).take(address)
     if wait:
         raise HTTPProblem(429, "too-many-creations", _creations(request).refusal(wait), {"Retry-After": str(wait)})
     store = _store(request)
-    if await store.count_open_games() >= limits.open_games:
+    since = int(store.clock()) - limits.idle_hours * 3600
+    if await store.count_open_games(moved_since=since, creator=address) >= limits.open_games_per_address:
+        raise HTTPProblem(429, "too-many-open-games-per-address", f"this address created "
+                          f"{limits.open_games_per_address} games that are not over, the most this server keeps for "
+                          f"one: play them to their end, or try again once one has been left alone for "
+                          f"{limits.idle_hours} hours", {"Retry-After": str(OPEN_GAMES_RETRY_AFTER)})
+    if await store.count_open_games(moved_since=since) >= limits.open_games:
         raise HTTPProblem(503, "too-many-open-games", f"this server holds {limits.open_games} games that are not "
                           f"over, its limit: try again later", {"Retry-After": str(OPEN_GAMES_RETRY_AFTER)})
     try:
@@ -272,7 +282,8 @@ async def create_game(request: Request) -> Response:
         meta = GameMeta(game_id, game.name, title, seats, {seat: token_hash(t) for seat, t in tokens.items()}, now())
         first = [Stored(e.seq, e.command_id, frames.encode_envelope(e)) for e in table.envelopes]
         try:
-            await store.create_game(meta, first, over=bool(game.is_over(table.state)), secret=secret, bots=bots)
+            await store.create_game(meta, first, over=bool(game.is_over(table.state)), secret=secret, bots=bots,
+                                    creator=address)
         except GameExists:
             continue  # 60 random bits collided: draw another id
         return json_response({

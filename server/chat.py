@@ -14,10 +14,13 @@ theirs (docs/protocol.md, "Chat").
 Bounds, each with its own error code (docs/protocol.md, docs/bounds.md): the text is normalised
 (NFC, then surrounding white space dropped) and must then hold 1 to ``MAX_CHARS`` characters
 (``chat-empty``, ``chat-too-long``), none of them a control character, a surrogate or a bidi
-override (``chat-control-character``, with the ``$.text[i]`` position); a socket and a game each
-have a token bucket (``chat-rate-limited``, ``chat-game-rate-limited``); a game keeps at most
-``chat_per_game`` messages (``chat-full``); a socket joining gets the last ``chat_history``
-messages of its channel.
+override (``chat-control-character``, with the ``$.text[i]`` position); a socket and each channel
+of a game have a token bucket (``chat-rate-limited``, ``chat-game-rate-limited``); each channel of a
+game keeps at most ``chat_per_game`` messages (``chat-full``); a socket joining gets the last
+``chat_history`` messages of its channel. The game's bucket and cap are the channel's, never shared:
+until 2026-12-02 they covered both channels, so 40 spectators, each within its own socket's rate,
+left the seats' lines ``chat-game-rate-limited``, and ten of them filling the cap made every later
+seat's line ``chat-full`` for good.
 """
 
 from __future__ import annotations

@@ -55,12 +55,20 @@ Each bound is a number in ``Limits`` (``create_app(limits=...)``, ``CHRONICLE_*`
   as many); one more is HTTP 429 ``too-many-creations`` with ``Retry-After``;
 - ``open_games``           — games in the store that are not over; creating one more is HTTP 503
   ``too-many-open-games`` with ``Retry-After``;
+- ``open_games_per_address`` — of those, games created by one client address (an IPv6 one by its /64);
+  creating one more from it is HTTP 429 ``too-many-open-games-per-address`` with ``Retry-After``;
+- ``idle_hours``           — a game nobody moved (no command appended, nor its creation) for that many
+  hours does not count in either: nothing of it changes, it can still be joined and played, and it
+  counts again when it moves (docs/bounds.md, "Open games");
 - ``chat_per_minute``, ``chat_burst`` — chat messages one socket may send (a token bucket refilled at
   ``chat_per_minute`` a minute, holding ``chat_burst``); one more gets ``chat-rate-limited`` and is not kept;
-- ``chat_game_per_minute`` — chat messages one game may take a minute from all its sockets in this
-  process (a bucket holding as many); one more gets ``chat-game-rate-limited``;
+- ``chat_game_per_minute`` — chat messages one channel of a game (the seats', the spectators') may take a
+  minute from all its sockets in this process (a bucket holding as many, one per channel, so spectators
+  never spend the seats'); one more gets ``chat-game-rate-limited``;
 - ``chat_history``         — chat messages of its channel a socket gets after its hello (the newest);
-- ``chat_per_game``        — chat messages a game keeps; one more gets ``chat-full``.
+- ``chat_per_game``        — chat messages a game keeps in each of its channels; one more gets ``chat-full``;
+- ``undos_per_seat``       — undo requests (``AskUndo``, CORE-4) one seat may make in one game, counted from
+  its log; one more gets ``too-many-undos`` (docs/bounds.md, "Undos").
 
 The defaults are far above what a table of people does (a person clicks a few times a second) and
 low enough that one client cannot take a server down.
@@ -142,12 +150,23 @@ CATCH_UP_ENVELOPES_PER_OPEN = 1000  # a catch-up sent costs one more per this ma
 SEAT_OPENS_SHARE = 10
 DEFAULT_GAMES_PER_MINUTE = 30  # a person creates a game or two; a test suite a few dozen
 DEFAULT_OPEN_GAMES = 100_000
+# Open games one client address may hold (gamebounds): a class of 30 behind one address, each with a game
+# or two, fits; one stranger fills a thousandth of open_games, and needs 1,000 addresses (IPv6: /64s) for all.
+DEFAULT_OPEN_GAMES_PER_ADDRESS = 100
+# Hours after which a game nobody moved stops counting as open (its log untouched: it counts again when it
+# moves). An evening's game left for the night still counts the next morning; one abandoned frees its place.
+DEFAULT_IDLE_HOURS = 12
 # Chat (server/chat.py): a person types a line every few seconds at most.
 DEFAULT_CHAT_PER_MINUTE = 30
 DEFAULT_CHAT_BURST = 5
 DEFAULT_CHAT_GAME_PER_MINUTE = 120  # a lively table of eight and its spectators
 DEFAULT_CHAT_HISTORY = 50
 DEFAULT_CHAT_PER_GAME = 10_000  # ~5 MB of text at most per game
+# Undo requests (AskUndo, CORE-4) one seat may make in one game: a take-back is for a misclick, and the
+# longest games played here are a few hundred commands a seat, so even a seat taking back every other
+# command stays under; a seat looping Move and its own free undo (3 envelopes a cycle, the rounds never
+# advancing) grows its log by at most ~600 envelopes plus what 200 undos may take back (16 commands each).
+DEFAULT_UNDOS_PER_SEAT = 200
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -177,12 +196,17 @@ SETTINGS = (
      "sockets one client address may open a minute (a load of a long game counts as more)"),
     ("games_per_minute", "CHRONICLE_GAMES_PER_MINUTE", "--games-per-minute", "games one client address may create per minute"),
     ("open_games", "CHRONICLE_OPEN_GAMES", "--open-games", "games not over in the store"),
+    ("open_games_per_address", "CHRONICLE_OPEN_GAMES_PER_ADDRESS", "--open-games-per-address",
+     "games not over in the store created by one client address"),
+    ("idle_hours", "CHRONICLE_IDLE_HOURS", "--idle-hours",
+     "hours after which a game nobody moved stops counting as open"),
     ("chat_per_minute", "CHRONICLE_CHAT_PER_MINUTE", "--chat-per-minute", "chat messages per minute from one socket"),
     ("chat_burst", "CHRONICLE_CHAT_BURST", "--chat-burst", "chat messages one socket may send at once"),
     ("chat_game_per_minute", "CHRONICLE_CHAT_GAME_PER_MINUTE", "--chat-game-per-minute",
      "chat messages per minute in one game"),
     ("chat_history", "CHRONICLE_CHAT_HISTORY", "--chat-history", "chat messages sent to a socket after its hello"),
     ("chat_per_game", "CHRONICLE_CHAT_PER_GAME", "--chat-per-game", "chat messages kept per game"),
+    ("undos_per_seat", "CHRONICLE_UNDOS_PER_SEAT", "--undos-per-seat", "undo requests one seat may make in one game"),
 )
 
 
@@ -211,6 +235,8 @@ class Limits:
         open_games: int = DEFAULT_OPEN_GAMES, chat_per_minute: int = DEFAULT_CHAT_PER_MINUTE,
         chat_burst: int = DEFAULT_CHAT_BURST, chat_game_per_minute: int = DEFAULT_CHAT_GAME_PER_MINUTE,
         chat_history: int = DEFAULT_CHAT_HISTORY, chat_per_game: int = DEFAULT_CHAT_PER_GAME,
+        undos_per_seat: int = DEFAULT_UNDOS_PER_SEAT, open_games_per_address: int = DEFAULT_OPEN_GAMES_PER_ADDRESS,
+        idle_hours: int = DEFAULT_IDLE_HOURS,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
@@ -233,6 +259,9 @@ class Limits:
         self.chat_game_per_minute = chat_game_per_minute
         self.chat_history = chat_history
         self.chat_per_game = chat_per_game
+        self.undos_per_seat = undos_per_seat
+        self.open_games_per_address = open_games_per_address
+        self.idle_hours = idle_hours
         for name, *_ in SETTINGS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

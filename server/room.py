@@ -60,11 +60,11 @@ from events.bots import RandomBot, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection, message_data
-from events.undo import AnswerUndo, is_undo_event
+from events.undo import AnswerUndo, AskUndo, is_undo_event
 from server import bundle, chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Chat, Command, FrameError, Hello
-from server.limits import Limits
+from server.limits import DEFAULT_UNDOS_PER_SEAT, Limits
 from server.metrics import Metrics
 from server.store import GameMeta, SeqConflict, Store, Stored, StoreError
 from server.tokens import seat_for_token
@@ -123,6 +123,7 @@ class Room:
 
     metrics = Metrics()  # replaced by Rooms with the app's own
     join_from = snapshots.SNAPSHOT_EVERY  # a game this long is joined from a snapshot (a shorter one folds in a blink)
+    undos_per_seat = DEFAULT_UNDOS_PER_SEAT  # Limits.undos_per_seat, set by Rooms
 
     def __init__(self, store: Store, meta: GameMeta, table: Table, stored: list[Stored]) -> None:
         self.store = store
@@ -145,7 +146,8 @@ class Room:
         self.closed = False  # dropped from memory (Rooms._drop, evict_room): its bots stop
         self.lingering: asyncio.TimerHandle | None = None  # nobody connected: Rooms._drop is due (room_linger)
         self.chat_lock = asyncio.Lock()  # chat messages go out in the order of their n
-        self.chat_rate: chat.ChatRate | None = None  # the game's chat bucket, made with the first message
+        # Each channel's game bucket, made with its first message: spectators never spend the seats' (gamebounds).
+        self.chat_rates: dict[str, chat.ChatRate] = {}
         self._chat_sent: dict[int, None] = {}  # the n this Room sent out lately (its own, or heard of), oldest first
         self._chat_tasks: set[asyncio.Task] = set()
         self._history_tasks: set[asyncio.Task] = set()  # history frames going out after snapshot joins
@@ -372,16 +374,31 @@ class Room:
                 "spectator", "spectators can only read: say hello with a seat's token to play", frame.id))
             return "spectator"
         async with self.lock:
+            # 3b. the seat's undo requests (Limits.undos_per_seat): one identity test for any other command
+            if type(command) is AskUndo and frame.id not in self.table.by_command:
+                asked = self.undos_asked(connection.seat)
+                if asked >= self.undos_per_seat:
+                    self._refused("too-many-undos")
+                    connection.send(frames.error_frame(
+                        "too-many-undos", f"{connection.seat} asked {asked} undos in this game, the most this "
+                        "server takes from one seat: play on (nothing was asked)", frame.id))
+                    return "too-many-undos"
             reply, code = await self.answer(connection.seat, command, frame.id, received, connection)
         if reply is not None:  # None: the ack went in the events frame (wire.ACK_MARK)
             connection.send(reply)
         self.wake_bots()
         return code
 
+    def undos_asked(self, seat: str) -> int:
+        """The undo requests ``seat`` made in this game, read from its log (so a restart or another
+        process counts the same): each is logged as an UndoAsked, whatever became of it (CORE-4, CORE-6)."""
+        return sum(1 for request in self.table.undos.requests.values() if request.seat == seat)
+
     # --- chat (never folded: server/chat.py) ----------------------------------------------------------
 
     async def chat(self, connection: Connection, frame: Chat, rate: chat.ChatRate, limits: Limits) -> str | None:
-        """Its own guard ladder: greeted, token, text, the socket's rate, the game's rate, the game's cap;
+        """Its own guard ladder: greeted, token, text, the socket's rate, the game's rate in the socket's
+        channel, that channel's cap (each channel its own: nothing a spectator sends refuses a seat's line);
         then kept, then sent to the channel's sockets (the sender's copy is its acknowledgement). The code
         of the error the socket got, else None."""
         if connection.state is not ConnectionState.GREETED:
@@ -400,15 +417,17 @@ class Room:
                 "chat-rate-limited", f"more than {rate.per_minute} chat messages a minute (bursts of {rate.burst}) "
                 f"on one connection: this one was not kept; try again in {rate.wait()} s"))
             return "chat-rate-limited"
-        if self.chat_rate is None:
-            self.chat_rate = chat.ChatRate(limits.chat_game_per_minute, limits.chat_game_per_minute)
-        if not self.chat_rate.allow():
+        channel = chat.channel_of(connection.seat)
+        game_rate = self.chat_rates.get(channel)
+        if game_rate is None:
+            game_rate = self.chat_rates[channel] = chat.ChatRate(limits.chat_game_per_minute,
+                                                                 limits.chat_game_per_minute)
+        if not game_rate.allow():
             connection.send(frames.error_frame(
                 "chat-game-rate-limited", f"game {self.meta.game_id} took {limits.chat_game_per_minute} chat messages "
-                f"in the last minute, the limit of this server: this one was not kept; try again in "
-                f"{self.chat_rate.wait()} s"))
+                f"in its {channel}' channel in the last minute, the limit of this server: this one was not kept; "
+                f"try again in {game_rate.wait()} s"))
             return "chat-game-rate-limited"
-        channel = chat.channel_of(connection.seat)
         async with self.chat_lock:
             try:
                 line = await self.store.add_chat(self.meta.game_id, channel, chat.author_of(connection.seat), text,
@@ -419,8 +438,8 @@ class Room:
                 return "store-unavailable"
             if line is None:
                 connection.send(frames.error_frame(
-                    "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages, the most this "
-                    "server keeps for one game: this one was not kept"))
+                    "chat-full", f"game {self.meta.game_id} has {limits.chat_per_game} chat messages in its {channel}' "
+                    "channel, the most this server keeps for one channel of a game: this one was not kept"))
                 return "chat-full"
             self._send_chat(line)
         return None

@@ -169,6 +169,7 @@ class Rooms:
             self._heard.pop(game_id, None)
             raise
         room.metrics = self.metrics
+        room.undos_per_seat = self.limits.undos_per_seat
         self.metrics.loads.inc()
         self.rooms[game_id] = room
         if game_id in self._heard:  # announced after the load had read the log: read the rest now

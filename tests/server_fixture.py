@@ -31,9 +31,9 @@ API::
 ``via_cli=True`` runs ``python -m server.cli.main serve --host 127.0.0.1 --port P --db PATH``
 instead of ``python -m uvicorn --factory server.app:app_from_env``; both serve the same app.
 ``env`` adds environment variables (e.g. ``{"CHRONICLE_SEND_QUEUE": "8"}``). Test servers create
-games and open sockets from one address far faster than a person does, so ``CHRONICLE_GAMES_PER_MINUTE``
-and ``CHRONICLE_OPENS_PER_MINUTE`` default to ``TEST_GAMES_PER_MINUTE`` and ``TEST_OPENS_PER_MINUTE``
-here (a test of either bound sets its own).
+games and open sockets from one address far faster than a person does, so ``CHRONICLE_GAMES_PER_MINUTE``,
+``CHRONICLE_OPENS_PER_MINUTE`` and ``CHRONICLE_OPEN_GAMES_PER_ADDRESS`` default to ``TEST_GAMES_PER_MINUTE``,
+``TEST_OPENS_PER_MINUTE`` and ``TEST_OPEN_GAMES_PER_ADDRESS`` here (a test of a bound sets its own).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TEST_GAMES_PER_MINUTE = "1000000"
 TEST_OPENS_PER_MINUTE = "1000000"
+TEST_OPEN_GAMES_PER_ADDRESS = "1000000"  # a session's tests create hundreds of games from 127.0.0.1
 
 
 def free_port() -> int:
@@ -335,7 +336,8 @@ class ServerProcess:
         if self.process is not None and self.process.poll() is None:
             raise RuntimeError(f"the server on port {self.port} is already running (pid {self.pid})")
         env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT),
-                   CHRONICLE_GAMES_PER_MINUTE=TEST_GAMES_PER_MINUTE, CHRONICLE_OPENS_PER_MINUTE=TEST_OPENS_PER_MINUTE)
+                   CHRONICLE_GAMES_PER_MINUTE=TEST_GAMES_PER_MINUTE, CHRONICLE_OPENS_PER_MINUTE=TEST_OPENS_PER_MINUTE,
+                   CHRONICLE_OPEN_GAMES_PER_ADDRESS=TEST_OPEN_GAMES_PER_ADDRESS)
         env.update(self.env)
         self.process = spawn_logged(self._command(), self.log_path, cwd=ROOT, env=env)
         self._wait_ready(timeout)

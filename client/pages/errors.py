@@ -13,7 +13,8 @@ ERRORS = {"bad-token", "no-such-game", "rate-limited", "too-many-connections", "
           "store-unavailable", "game-unavailable", "not-connected", "frame-too-large", "internal-error",
           "hello-timeout", "evicted", "replaced", "bad-seq", "too-many-creations", "too-many-open-games",
           "unsupported-media-type", "body-too-large", "bad-limit", "bad-cursor", "method-not-allowed",
-          "too-many-faults", "too-busy", "worker-lost", "too-many-opens", "too-many-reads", "no-person-seat"}
+          "too-many-faults", "too-busy", "worker-lost", "too-many-opens", "too-many-reads", "no-person-seat",
+          "too-many-undos", "too-many-open-games-per-address"}
 
 
 def error_text(code: object, message: object, game: str = "") -> str:

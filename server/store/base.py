@@ -14,6 +14,7 @@ other writer got there first it raises ``SeqConflict`` and writes nothing, on ev
 from __future__ import annotations
 
 import abc
+import time
 from collections.abc import Sequence
 
 
@@ -114,6 +115,10 @@ class ChatLine(Row):
 class Store(abc.ABC):
     """The methods every back end implements; all are coroutines (SQLite runs them in a thread)."""
 
+    # The clock of a game's ``moved`` time (whole seconds, read by the store at creation and at each
+    # append): ``count_open_games(moved_since=...)`` leaves out games nobody moved since. A test sets its own.
+    clock = staticmethod(time.time)
+
     @abc.abstractmethod
     async def open(self) -> None:
         """Connect and create the schema if missing; called once by the app's lifespan."""
@@ -125,9 +130,12 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def create_game(
         self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None,
-        bots: dict | None = None,
+        bots: dict | None = None, creator: str | None = None,
     ) -> None:
         """Record a new game and its first events (seq 1..n) in one transaction; raises GameExists.
+
+        ``creator`` is the creating client's address key (``open_games_per_address``), None when
+        not known; the game's ``moved`` time is the store's clock now, as after each append.
 
         ``secret`` is the game's secret (CORE-1), kept in a table of its own in the same
         transaction and handed back only by ``secret``: no listing or read of events shows it.
@@ -168,8 +176,11 @@ class Store(abc.ABC):
         """``(seq, state)`` of the snapshot with the highest seq ``<= upto_seq``, or None."""
 
     @abc.abstractmethod
-    async def count_open_games(self) -> int:
-        """How many games are not over (the ``open_games`` bound on creation)."""
+    async def count_open_games(self, *, moved_since: int = 0, creator: str | None = None) -> int:
+        """How many games are not over and were created or appended to at or after ``moved_since``
+        (the store's clock, whole seconds), of ``creator`` alone if given (the ``open_games`` and
+        ``open_games_per_address`` bounds on creation: a game nobody moved for ``idle_hours`` is
+        left out, and counts again when it moves)."""
 
     @abc.abstractmethod
     async def secret(self, game_id: str) -> str | None:
@@ -187,8 +198,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def add_chat(self, game_id: str, channel: str, author: str, text: str, at: str, *,
                        cap: int) -> ChatLine | None:
-        """Keep one chat message under the game's next number; None (nothing kept) if the game already
-        has ``cap`` messages. Raises UnknownGame. Safe against other processes adding at once."""
+        """Keep one chat message under the game's next number; None (nothing kept) if its channel
+        already holds ``cap`` messages of the game (each channel has its own cap, so the spectators
+        never fill the seats'). Raises UnknownGame. Safe against other processes adding at once."""
 
     @abc.abstractmethod
     async def read_chat(self, game_id: str, channel: str, limit: int) -> list[ChatLine]:

@@ -64,7 +64,9 @@ CREATE TABLE IF NOT EXISTS games (
     token_hashes TEXT NOT NULL,   -- JSON object: seat -> sha256 hex of its token
     created TEXT NOT NULL,
     head INTEGER NOT NULL,
-    over {boolean} NOT NULL DEFAULT {false}
+    over {boolean} NOT NULL DEFAULT {false},
+    creator TEXT,                 -- the creating client's address key (IPv6 by /64); NULL: not known (an import)
+    moved BIGINT                  -- the store's clock (whole seconds) at its creation or last append
 );
 CREATE TABLE IF NOT EXISTS events (
     game TEXT NOT NULL REFERENCES games(id),
@@ -104,6 +106,10 @@ CREATE INDEX IF NOT EXISTS chat_channel ON chat (game, channel, n);
 
 
 META_COLUMNS = "id, rules, title, seats, token_hashes, created, head, over"
+# Added to games after it was first released (gamebounds): a store older than them gets them at open
+# (``MIGRATE_COLUMNS``; the games it already holds are given the time of that open, so none is idle at once).
+ACTIVITY_COLUMNS = (("creator", "TEXT"), ("moved", "BIGINT"))
+ACTIVITY_INDEX = "CREATE INDEX IF NOT EXISTS games_creator ON games (creator)"
 
 
 def meta_row(meta: GameMeta, head: int, over: Any) -> tuple:

@@ -49,6 +49,8 @@ from server.store.base import (
     check_batch,
 )
 from server.store.common import (
+    ACTIVITY_COLUMNS,
+    ACTIVITY_INDEX,
     MAX_GROUP,
     META_COLUMNS,
     CommitCounts,
@@ -73,7 +75,7 @@ _INSERT_EVENTS = (
 
 _APPEND = f"""
 WITH moved AS (
-    UPDATE games SET head = %(last)s, over = over OR %(over)s
+    UPDATE games SET head = %(last)s, over = over OR %(over)s, moved = %(moved)s
     WHERE id = %(game)s AND head = %(expected)s
     RETURNING id
 ), inserted AS (
@@ -99,7 +101,7 @@ WITH batch AS (
 ), locked AS (
     SELECT games.id FROM games JOIN batch ON batch.game = games.id ORDER BY games.id FOR UPDATE OF games
 ), moved AS (
-    UPDATE games SET head = batch.last, over = games.over OR batch.over
+    UPDATE games SET head = batch.last, over = games.over OR batch.over, moved = %(moved)s
     FROM locked JOIN batch ON batch.game = locked.id
     WHERE games.id = locked.id AND games.head = batch.expected
     RETURNING games.id, batch.last
@@ -121,7 +123,7 @@ SELECT batch.game,
 FROM batch
 """
 
-# One statement: the next n of the game, if it exists and has fewer than cap messages, and a
+# One statement: the next n of the game, if it exists and its channel has fewer than cap messages, and a
 # notification "chat <game> <n>" to the other processes when it commits (server/rooms.py). Two
 # processes adding at once may pick the same n: the primary key refuses the second, which retries.
 _ADD_CHAT = f"""
@@ -130,7 +132,7 @@ WITH added AS (
     SELECT games.id, coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) + 1,
            %(channel)s, %(author)s, %(text)s, %(at)s
     FROM games WHERE games.id = %(game)s
-      AND coalesce((SELECT max(n) FROM chat WHERE game = %(game)s), 0) < %(cap)s
+      AND (SELECT count(*) FROM chat WHERE game = %(game)s AND channel = %(channel)s) < %(cap)s
     RETURNING n
 ), told AS (
     SELECT pg_notify('{CHANNEL}', 'chat ' || %(game)s::text || ' ' || added.n::text) FROM added
@@ -216,6 +218,11 @@ class PostgresStore(Store):
             async with first.transaction():
                 await first.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
                 await first.execute(SCHEMA)
+                # A database made before games had its activity columns gets them, its games moved now.
+                for name, kind in ACTIVITY_COLUMNS:
+                    await first.execute(f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind}")
+                await first.execute("UPDATE games SET moved = %s WHERE moved IS NULL", (int(self.clock()),))
+                await first.execute(ACTIVITY_INDEX)
         except psycopg.Error as error:
             await first.close()
             self._all.discard(first)
@@ -254,15 +261,16 @@ class PostgresStore(Store):
 
     async def create_game(
         self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None,
-        bots: dict | None = None,
+        bots: dict | None = None, creator: str | None = None,
     ) -> None:
         check_batch(0, first)
         async with self._connection() as db:
             try:
                 async with db.transaction():
                     await db.execute(
-                        f"INSERT INTO games ({META_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                        meta_row(meta, len(first), over),
+                        f"INSERT INTO games ({META_COLUMNS}, creator, moved)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        (*meta_row(meta, len(first), over), creator, int(self.clock())),
                     )
                     await db.execute(_INSERT_EVENTS, _rows(meta.game_id, first))
                     await _keep_secret(db, meta.game_id, secret)
@@ -286,7 +294,8 @@ class PostgresStore(Store):
     async def _append_alone(self, game_id: str, expected_seq: int, events: Sequence[Stored], over: bool) -> None:
         """One append, one statement, one transaction (group commit off, or a group replayed)."""
         params = _rows(game_id, events)
-        params.update(last=events[-1].seq, over=over, expected=expected_seq, payload=f"{game_id} {events[-1].seq}")
+        params.update(last=events[-1].seq, over=over, expected=expected_seq, payload=f"{game_id} {events[-1].seq}",
+                      moved=int(self.clock()))
         # Appends to one game from this store go in the order they were asked for (as on SQLite),
         # whichever pooled connection each one gets; other processes race them, and the head decides.
         entry = self._writing.setdefault(game_id, [asyncio.Lock(), 0])
@@ -336,8 +345,9 @@ class PostgresStore(Store):
 
     async def _commit_group(self, group: list[_Append]) -> list[StoreError | None]:
         """One statement for the whole group; the outcome of each append (None: stored)."""
-        params: dict[str, list] = {"games": [], "expected": [], "last": [], "over": [],
-                                   "event_games": [], "seqs": [], "ids": [], "envelopes": []}
+        params: dict[str, Any] = {"games": [], "expected": [], "last": [], "over": [],
+                                  "event_games": [], "seqs": [], "ids": [], "envelopes": [],
+                                  "moved": int(self.clock())}
         for one in group:
             params["games"].append(one.game_id)
             params["expected"].append(one.expected)
@@ -417,9 +427,13 @@ class PostgresStore(Store):
             row = await cursor.fetchone()
         return None if row is None else (row[0], row[1])
 
-    async def count_open_games(self) -> int:
+    async def count_open_games(self, *, moved_since: int = 0, creator: str | None = None) -> int:
         async with self._connection() as db:
-            cursor = await db.execute("SELECT count(*) FROM games WHERE NOT over")
+            if creator is None:
+                cursor = await db.execute("SELECT count(*) FROM games WHERE NOT over AND moved >= %s", (moved_since,))
+            else:
+                cursor = await db.execute("SELECT count(*) FROM games WHERE creator = %s AND NOT over AND moved >= %s",
+                                          (creator, moved_since))
             return (await cursor.fetchone())[0]
 
 

@@ -56,6 +56,8 @@ from server.store.base import (
     check_batch,
 )
 from server.store.common import (
+    ACTIVITY_COLUMNS,
+    ACTIVITY_INDEX,
     MAX_GROUP,
     META_COLUMNS,
     CommitCounts,
@@ -233,9 +235,25 @@ class SqliteStore(Store):
         db.execute(f"PRAGMA synchronous={self.synchronous}")
         db.execute("PRAGMA foreign_keys=ON")
         db.executescript(SCHEMA)
+        self._migrate(db)
         if self.write_on_loop:
             db.execute("PRAGMA busy_timeout=0")  # on the loop's thread, a held lock fails at once (``_write``)
         return db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """A file made before ``games`` had its activity columns gets them, its games moved now (gamebounds).
+
+        Checked again inside the write lock, so two processes opening one old file add them once."""
+        if {name for _cid, name, *_ in db.execute("PRAGMA table_info(games)")} >= {n for n, _ in ACTIVITY_COLUMNS}:
+            db.execute(ACTIVITY_INDEX)
+            return
+        with _transaction(db):
+            known = {name for _cid, name, *_ in db.execute("PRAGMA table_info(games)")}
+            for name, kind in ACTIVITY_COLUMNS:
+                if name not in known:
+                    db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+            db.execute("UPDATE games SET moved = ? WHERE moved IS NULL", (int(self.clock()),))
+            db.execute(ACTIVITY_INDEX)
 
     def _connect_reader(self) -> sqlite3.Connection:
         """After ``_connect``: the file exists, in WAL mode (kept in the file), with its schema."""
@@ -262,16 +280,17 @@ class SqliteStore(Store):
 
     async def create_game(
         self, meta: GameMeta, first: Sequence[Stored], *, over: bool = False, secret: str | None = None,
-        bots: dict | None = None,
+        bots: dict | None = None, creator: str | None = None,
     ) -> None:
         check_batch(0, first)
+        moved = int(self.clock())
 
         def work(db: sqlite3.Connection) -> None:
             with _transaction(db):
                 try:
                     db.execute(
-                        f"INSERT INTO games ({META_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        meta_row(meta, len(first), int(over)),
+                        f"INSERT INTO games ({META_COLUMNS}, creator, moved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (*meta_row(meta, len(first), int(over)), creator, moved),
                     )
                 except sqlite3.IntegrityError as error:
                     raise GameExists(f"game {meta.game_id!r} already exists") from error
@@ -285,7 +304,7 @@ class SqliteStore(Store):
         check_batch(expected_seq, events)
         if self._thread is None or self._db is None:
             raise StoreError(f"{self!r} is not open")
-        one = (game_id, expected_seq, list(events), over)
+        one = (game_id, expected_seq, list(events), over, int(self.clock()))
         if not self.group_commit:
             self.commits.add(1)
             outcome = (await self._run(lambda db: _commit_appends(db, [one])))[0]
@@ -380,8 +399,13 @@ class SqliteStore(Store):
 
         return await self._read(work)
 
-    async def count_open_games(self) -> int:
-        return await self._read(lambda db: db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0])
+    async def count_open_games(self, *, moved_since: int = 0, creator: str | None = None) -> int:
+        if creator is None:
+            query, params = "SELECT count(*) FROM games WHERE over = 0 AND moved >= ?", (moved_since,)
+        else:
+            query = "SELECT count(*) FROM games WHERE creator = ? AND over = 0 AND moved >= ?"
+            params = (creator, moved_since)
+        return await self._read(lambda db: db.execute(query, params).fetchone()[0])
 
 
     async def secret(self, game_id: str) -> str | None:
@@ -412,9 +436,12 @@ class SqliteStore(Store):
             with _transaction(db):
                 if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                     raise UnknownGame(game_id)
-                last = db.execute("SELECT coalesce(max(n), 0) FROM chat WHERE game = ?", (game_id,)).fetchone()[0]
-                if last >= cap:
+                # The cap is the channel's (one index range, chat_channel): spectators never fill the seats'.
+                kept = db.execute("SELECT count(*) FROM chat WHERE game = ? AND channel = ?",
+                                  (game_id, channel)).fetchone()[0]
+                if kept >= cap:
                     return None
+                last = db.execute("SELECT coalesce(max(n), 0) FROM chat WHERE game = ?", (game_id,)).fetchone()[0]
                 db.execute("INSERT INTO chat (game, n, channel, author, text, at) VALUES (?, ?, ?, ?, ?, ?)",
                            (game_id, last + 1, channel, author, text, at))
             return ChatLine(game_id, last + 1, channel, author, text, at)
@@ -478,10 +505,10 @@ def _commit_appends(db: sqlite3.Connection, batch: list) -> list:
     the whole transaction is rolled back: nothing of the batch is kept."""
     outcomes: list = []
     with _transaction(db):
-        for game_id, expected_seq, events, over, *_done in batch:
+        for game_id, expected_seq, events, over, moved, *_done in batch:
             db.execute("SAVEPOINT one_append")
             try:
-                _append_one(db, game_id, expected_seq, events, over)
+                _append_one(db, game_id, expected_seq, events, over, moved)
             except (StoreError, sqlite3.IntegrityError) as error:
                 db.execute("ROLLBACK TO one_append")
                 if isinstance(error, sqlite3.IntegrityError):
@@ -499,14 +526,16 @@ def _failed(path: str, error: Exception) -> StoreError:
     return failure
 
 
-def _append_one(db: sqlite3.Connection, game_id: str, expected_seq: int, events: list, over: bool) -> None:
+def _append_one(db: sqlite3.Connection, game_id: str, expected_seq: int, events: list, over: bool,
+                moved: int) -> None:
     row = db.execute("SELECT head FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise UnknownGame(game_id)
     if row[0] != expected_seq:
         raise SeqConflict(game_id, expected_seq, row[0])
     _insert(db, game_id, events)
-    db.execute("UPDATE games SET head = ?, over = over OR ? WHERE id = ?", (events[-1].seq, int(over), game_id))
+    db.execute("UPDATE games SET head = ?, over = over OR ?, moved = ? WHERE id = ?",
+               (events[-1].seq, int(over), moved, game_id))
 
 
 def _insert(db: sqlite3.Connection, game_id: str, events: Sequence[Stored]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import open_page, wait_ready
-from tests.server_fixture import create_game
+from tests.server_fixture import create_game, server_fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -84,4 +84,28 @@ def test_chat_seats_and_spectators_talk_apart_and_the_game_is_untouched(server, 
     assert [line[0] for line in lines(blue)] == [1, 3]
     assert board_state(blue) == before[1]
     for page in pages:
+        assert page.problems == [], page.problems
+
+
+# Each channel's game bucket holds 2 here, so a spectator's third line meets it (gamebounds).
+channel_server = server_fixture("chat-channels", {"CHRONICLE_CHAT_GAME_PER_MINUTE": "2"})
+
+
+def test_chat_spectators_past_their_channels_rate_read_so_and_a_seat_still_talks(channel_server, new_context):
+    created = create_game(channel_server.base_url)
+    red = open_page(new_context(), f"{channel_server.base_url}{created['seats']['red']['link']}")
+    watcher = open_page(new_context(), f"{channel_server.base_url}/watch/{created['game']}")
+    # Check the spectators' channel takes its 2, then the page says the spectators write too fast.
+    for n, text in ((1, "go red"), (2, "go blue")):
+        say(watcher, text)
+        wait_line(watcher, n)
+    say(watcher, "one more")
+    watcher.wait_for_selector("#chat-status[data-code='chat-game-rate-limited']", timeout=10_000)
+    assert watcher.text_content("#chat-status") == "The spectators are writing too fast: wait a few seconds."
+    # Check a seat's line still goes out: its channel's bucket is its own.
+    say(red, "good luck")
+    wait_line(red, 3)
+    assert lines(red) == [[3, "seats", "red", "good luck"]]
+    assert red.get_attribute("#chat-status", "data-code") in (None, "")
+    for page in (red, watcher):
         assert page.problems == [], page.problems

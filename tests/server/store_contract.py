@@ -268,6 +268,38 @@ class StoreContract:
 
         self.using(tmp_path, body)
 
+    def test_count_open_games_leaves_out_the_idle_and_counts_one_creator(self, tmp_path):
+        """gamebounds (/tmp probe opengames): a game nobody moved since ``moved_since`` (the store's
+        clock, in seconds) does not count as open; ``creator`` counts one client address's games.
+        Nothing of the game changes: an idle game counts again when it moves."""
+
+        async def body(store: Store):
+            clock = [1_000_000]
+            store.clock = lambda: clock[0]
+            await store.create_game(meta("g-0000000001"), events(1, 1, None), creator="198.51.100.7")
+            clock[0] += 100
+            await store.create_game(meta("g-0000000002"), events(1, 1, None), creator="2001:db8::/64")
+            await store.create_game(meta("g-0000000003"), events(1, 1, None))  # no creator known (an old game)
+            await store.create_game(meta("g-0000000004"), events(1, 1, None), over=True, creator="198.51.100.7")
+            # Check every game not over counts when nothing is idle, and one creator's alone.
+            assert await store.count_open_games() == 3
+            assert await store.count_open_games(creator="198.51.100.7") == 1
+            assert await store.count_open_games(creator="2001:db8::/64") == 1
+            assert await store.count_open_games(creator="203.0.113.9") == 0
+            # Check a game created before moved_since is idle: left out, whoever counts.
+            assert await store.count_open_games(moved_since=1_000_050) == 2
+            assert await store.count_open_games(moved_since=1_000_050, creator="198.51.100.7") == 0
+            assert await store.count_open_games(moved_since=1_000_100) == 2  # moved at the second itself: open
+            # Check an append moves it: it counts again, and its log is what was appended.
+            clock[0] += 100
+            await store.append("g-0000000001", 1, events(2, 3))
+            assert await store.count_open_games(moved_since=1_000_150) == 1
+            assert await store.count_open_games(moved_since=1_000_150, creator="198.51.100.7") == 1
+            assert await store.read("g-0000000001") == events(1, 1, None) + events(2, 3)
+            assert (await store.get_game("g-0000000001")).head == 3
+
+        self.using(tmp_path, body)
+
     def test_snapshots_newest_at_or_before_a_seq(self, tmp_path):
         """Issue 12, finding 5: the store keeps snapshots beside the log, the newest at or before a seq."""
 
@@ -323,16 +355,23 @@ class StoreContract:
 
         self.using(tmp_path, body)
 
-    def test_chat_keeps_at_most_cap_lines_per_game(self, tmp_path):
+    def test_chat_keeps_at_most_cap_lines_per_game_and_channel(self, tmp_path):
+        """The cap is each channel's: spectators filling theirs never refuse a seat's line (gamebounds)."""
+
         async def body(store: Store):
             await store.create_game(meta(), events(1, 1, None))
             at = "2026-12-01T12:00:00Z"
             for n in range(1, 4):
+                assert (await store.add_chat("g-0000000001", "spectators", "spectator", f"s{n}", at, cap=3)).n == n
+            # Check the spectators' cap-th line was their last: the next one is not kept (None).
+            assert await store.add_chat("g-0000000001", "spectators", "spectator", "s4", at, cap=3) is None
+            # Check the seats' channel still takes its own cap, numbered on after the spectators'.
+            for n in range(4, 7):
                 assert (await store.add_chat("g-0000000001", "seats", "red", f"m{n}", at, cap=3)).n == n
-            # Check the cap-th line was the last: the next one is not kept (None), nothing changed.
-            assert await store.add_chat("g-0000000001", "spectators", "spectator", "m4", at, cap=3) is None
-            assert [line.text for line in await store.read_chat("g-0000000001", "seats", 10)] == ["m1", "m2", "m3"]
-            assert await store.read_chat("g-0000000001", "spectators", 10) == []
+            assert await store.add_chat("g-0000000001", "seats", "blue", "m7", at, cap=3) is None
+            assert [line.text for line in await store.read_chat("g-0000000001", "seats", 10)] == ["m4", "m5", "m6"]
+            assert [line.text for line in await store.read_chat("g-0000000001", "spectators", 10)] == [
+                "s1", "s2", "s3"]
 
         self.using(tmp_path, body)
 

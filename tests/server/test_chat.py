@@ -240,6 +240,65 @@ def test_chat_game_rate_bounds_many_sockets_together(chat_server):
     run(main())
 
 
+def test_chat_spectators_never_take_the_seats_game_rate(chat_server):
+    """gamebounds, /tmp probe chatlock: one game bucket per channel. Spectators (each within its own
+    socket's rate) spending the whole game rate of theirs leave the seats' channel its own."""
+
+    async def main():
+        game = create_game(chat_server.base_url)
+        red = await Client.join(chat_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        blue = await Client.join(chat_server.ws_url, game["game"], game["seats"]["blue"]["token"])
+        watchers = [await Client.join(chat_server.ws_url, game["game"]) for _ in range(3)]
+        # Check 3 spectators x 3 lines: their channel's 8 a minute take 8, the 9th is chat-game-rate-limited.
+        codes = []
+        for number in range(9):
+            sender = watchers[number // 3]
+            frame = await said(sender, f"w{number}")
+            codes.append(frame.get("code", "chat"))
+        assert codes == ["chat"] * 8 + ["chat-game-rate-limited"]
+        # Check the seats still have their channel's 8 (four sockets, each within its burst), then theirs is spent.
+        seats = (red, blue, await Client.join(chat_server.ws_url, game["game"], game["seats"]["red"]["token"]),
+                 await Client.join(chat_server.ws_url, game["game"], game["seats"]["blue"]["token"]))
+        for number in range(8):
+            frame = await said(seats[number % 4], f"s{number}")
+            assert frame["type"] == "chat" and frame["channel"] == "seats", frame
+        refused = await said(seats[0], "s8")
+        assert refused["code"] == "chat-game-rate-limited" and "seats' channel" in refused["message"], refused
+
+    run(main())
+
+
+def test_chat_spectators_filling_their_cap_leave_the_seats_channel_open(chat_server):
+    """gamebounds, /tmp probe chatfull: chat_per_game is each channel's cap."""
+    game = create_game(chat_server.base_url)
+
+    async def fill() -> None:  # 12 (chat_per_game) spectators' lines kept beside the running server
+        store = SqliteStore(chat_server.db_path)
+        await store.open()
+        try:
+            for n in range(12):
+                await store.add_chat(game["game"], "spectators", "spectator", f"spam {n}", "2026-12-01T00:00:00Z",
+                                     cap=12)
+        finally:
+            await store.close()
+
+    _run_apart(fill)
+
+    async def main():
+        red = await Client.join(chat_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        watcher = await Client.join(chat_server.ws_url, game["game"])
+        assert len((await next_chat(watcher))["messages"]) == 4  # the spectators' history
+        # Check a spectator's next line is chat-full, naming the spectators' channel.
+        await say(watcher, "one more")
+        answer = await next_chat(watcher)
+        assert answer["code"] == "chat-full" and "spectators' channel" in answer["message"], answer
+        # Check red's line is kept, numbered after the spectators'.
+        line = await said(red, "good luck, blue")
+        assert (line["type"], line["n"], line["channel"]) == ("chat", 13, "seats"), line
+
+    run(main())
+
+
 def test_chat_history_on_join_is_the_newest_of_ones_channel(chat_server):
     async def main():
         game, red, blue, spectator = await table(chat_server)
@@ -281,7 +340,7 @@ def test_chat_full_game_keeps_no_more(chat_server):
         assert len((await next_chat(red))["messages"]) == 4  # the history
         await say(red, "one more")
         answer = await next_chat(red)
-        assert answer["code"] == "chat-full" and "has 12 chat messages" in answer["message"], answer
+        assert answer["code"] == "chat-full" and "12 chat messages in its seats' channel" in answer["message"], answer
 
     run(main())
 

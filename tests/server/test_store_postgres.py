@@ -133,3 +133,33 @@ async def _until(check, timeout: float = 10.0) -> None:
 async def _create(url: str) -> None:
     async with opened_with(PostgresStore(url)):
         pass
+
+
+def test_postgres_a_database_made_before_the_activity_columns_gets_them_its_games_open(postgres_database):  # noqa: F811
+    """gamebounds: as on SQLite, a games table without ``creator`` and ``moved`` gets them at open."""
+    url = postgres_database()
+
+    async def make() -> None:
+        store = PostgresStore(url)
+        await store.open()
+        await store.create_game(meta(), events(1, 1, None), creator="198.51.100.7")
+        await store.close()
+
+    run(make())
+    with psycopg.connect(url) as db:  # as the older schema had it
+        db.execute("DROP INDEX games_creator")
+        db.execute("ALTER TABLE games DROP COLUMN creator, DROP COLUMN moved")
+
+    async def reopen() -> None:
+        store = PostgresStore(url)
+        store.clock = lambda: 5_000_000
+        async with opened_with(store, "g-0000000002"):  # a new game too: open, moved now
+            assert await store.count_open_games(moved_since=5_000_000) == 2
+            assert await store.count_open_games(moved_since=5_000_001) == 0
+            assert await store.count_open_games() == 2
+            assert await store.count_open_games(creator="198.51.100.7") == 0
+            assert await store.read("g-0000000001") == events(1, 1, None)
+        async with opened_with(PostgresStore(url), "g-0000000003") as again:
+            assert await again.count_open_games() == 3
+
+    run(reopen())

@@ -446,3 +446,37 @@ def test_a_command_refuses_a_bad_sqlite_setting_in_one_line(tmp_path, command, v
                            str(tmp_path / "x.db")], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), variable: value})
     assert done.returncode == 4 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_sqlite_a_file_made_before_the_activity_columns_gets_them_its_games_open(tmp_path):
+    """gamebounds: a games table without ``creator`` and ``moved`` (a file of an older server) gets them
+    at open, every game it holds moved at that time, so none is idle at once; its rows are unchanged."""
+    path = tmp_path / "old.db"
+
+    async def make() -> None:
+        store = SqliteStore(path)
+        await store.open()
+        await store.create_game(meta(), events(1, 1, None), creator="198.51.100.7")
+        await store.close()
+
+    run(make())
+    db = sqlite3.connect(path)  # as the older schema had it
+    db.execute("DROP INDEX games_creator")
+    db.execute("ALTER TABLE games DROP COLUMN creator")
+    db.execute("ALTER TABLE games DROP COLUMN moved")
+    db.commit()
+    db.close()
+
+    async def reopen() -> None:
+        store = SqliteStore(path)
+        store.clock = lambda: 5_000_000
+        async with opened_with(store, "g-0000000002"):  # a new game too: open, moved now
+            assert await store.count_open_games(moved_since=5_000_000) == 2
+            assert await store.count_open_games(moved_since=5_000_001) == 0
+            assert await store.count_open_games() == 2
+            assert await store.count_open_games(creator="198.51.100.7") == 0  # not known any more: global only
+            assert await store.read("g-0000000001") == events(1, 1, None)
+        async with opened_with(SqliteStore(path), "g-0000000003") as again:  # opened again: nothing to add
+            assert await again.count_open_games() == 3
+
+    run(reopen())

@@ -10,7 +10,7 @@ from events.log import Envelope, Table
 from events.wire import hash_matches
 from server import frames, scenarios
 from tests.server.client import Client, run
-from tests.server_fixture import create_game, get_json, post_json, seeded_game
+from tests.server_fixture import create_game, get_json, post_json, seeded_game, server_fixture
 
 MOVE_FACE_UP = ("Move", {"to": 2})  # red opens to Location 2, face up: no draw
 BLUE_FACE_UP = ("Move", {"to": 3})
@@ -190,5 +190,41 @@ def test_core_6_a_bot_says_yes_to_an_undo_across_its_move(shared_server):
         answered, applied = red.envelopes[asked["first"]:asked["first"] + 2]
         assert answered["type"] == "UndoAnswered" and answered["seat"] == "blue" and answered["data"]["yes"]
         assert applied["type"] == "UndoApplied" and red.state == start  # red's turn again: the bot waits
+
+    run(main())
+
+
+# gamebounds (/tmp probe undogrow): a seat looping Move then its own free AskUndo grew its live log by
+# 11,401 envelopes in 30 s, the rounds never advancing. The server bounds the undo requests of a seat
+# in a game (undos_per_seat); 3 here, so the bound is met in a few commands.
+undo_server = server_fixture("undos", {"CHRONICLE_UNDOS_PER_SEAT": "3"})
+
+
+def test_core_4_a_seats_undo_requests_are_bounded_per_game_and_the_game_goes_on(undo_server):
+    async def main():
+        game = seeded_game(undo_server, "mecha/sample", 11)
+        red, blue = await seats(undo_server, game)
+        # Check: red's first 3 requests are its own free undos (CORE-5), each applied.
+        for number in range(3):
+            moved = await red.command(f"m-{number}", *MOVE_FACE_UP)
+            assert (await ask(red, f"u-{number}", moved["first"]))["type"] == "ack"
+        kept = (await red.command("m-3", *MOVE_FACE_UP))["first"]
+        head = red.head
+        # Check: the 4th is refused with its own code and the fact, and nothing is appended.
+        refused = await ask(red, "u-3", kept)
+        assert refused["type"] == "error" and refused["code"] == "too-many-undos", refused
+        assert refused["id"] == "u-3"
+        assert "red asked 3 undos in this game, the most this server takes from one seat" in refused["message"]
+        assert (await red.command("m-4", "Pass"))["type"] == "rejected"  # still blue's turn: nothing undone
+        assert red.head == head and [e["type"] for e in red.envelopes[-2:]] != ["UndoAsked", "UndoApplied"]
+        # Check: the bound is red's: blue still asks its own, and the game goes on.
+        await blue.events_until(head)
+        moved = await blue.command("b-1", *BLUE_FACE_UP)
+        assert (await ask(blue, "bu-1", moved["first"]))["type"] == "ack"
+        # Check: it is counted from the log, so a restarted server holds red to it too.
+        undo_server.restart()
+        again = await UndoClient.join(undo_server.ws_url, game["game"], game["seats"]["red"]["token"])
+        refused = await ask(again, "u-5", kept)
+        assert refused["code"] == "too-many-undos", refused
 
     run(main())
