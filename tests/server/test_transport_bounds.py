@@ -16,7 +16,7 @@ import time
 import pytest
 
 from server.limits import DEFAULT_WS_FRAMES_PER_SECOND, WS_FRAME_BURST_SECONDS
-from tests.server_fixture import create_game, get_json, server_fixture
+from tests.server_fixture import cpu_ns, create_game, get_json, server_fixture
 
 pytestmark = pytest.mark.server
 
@@ -114,6 +114,26 @@ def test_transport_ping_flood_closed_1008_past_the_frame_rate(server):
     assert BURST <= sum(opcode == 0xA for opcode, _ in frames) < BURST + 1000
     assert cut(server, "too-many-frames") == before + 1
     assert get_json(f"{server.base_url}/healthz")[0] == 200
+
+
+def test_transport_one_byte_fragments_stop_early_in_one_read(server):
+    """One message of 200,000 one-byte fragments, sent at once, is closed 1008 after the burst's frames,
+    without parsing the rest: on main it cost ~3 µs a fragment, then ``frame-too-large``."""
+    game_id = create_game(server.base_url)["game"]
+    fragment = masked(0x00, b"a")
+    message = masked(0x01, b"a") + fragment * 200_000 + masked(0x80, b"a")
+    connection = upgraded(server.port, game_id)
+    spent = cpu_ns(server.pid)
+    with connection:
+        try:
+            connection.sendall(message)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # closed before the whole message went out
+        frames = frames_until_closed(connection)
+    spent = cpu_ns(server.pid) - spent
+    code, reason = close_of(frames)
+    assert code == 1008 and reason.startswith("too-many-frames"), (code, reason)
+    assert spent < 300_000_000, f"{spent / 1e6:.0f} ms of server CPU for one socket's fragments"
 
 
 def test_transport_frames_below_the_rate_are_served(server):
