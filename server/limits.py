@@ -114,7 +114,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 
 DEFAULT_MAX_FRAME_BYTES = 8 * 1024  # a command is ~100 bytes; anything near this is a mistake or abuse
-WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009) without reading the frame
+# Above this uvicorn closes the socket (1009) without reading the frame, and websockets stops inflating a
+# compressed one there (a 1 KB frame inflating to 1 MiB cost 2.2-2.6 ms of CPU at 1 MiB): 8 times the largest
+# client frame (max_frame_bytes); scenarios and imported logs go over HTTP (1 MiB bodies), never the socket.
+WS_MAX_BYTES = 64 * 1024
 # A person clicks a few times a second; a bot or a bench on loopback may send ~150 per second on
 # one socket (one command in flight per game). 200 keeps both working while one connection can
 # take only a fraction of a core.

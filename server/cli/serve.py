@@ -13,10 +13,10 @@ import os
 import socket
 
 from server.cli.status import BAD_INPUT, SUCCESS, UNAVAILABLE, CommandError
+from server.limits import WS_MAX_BYTES  # above it uvicorn closes the socket (1009); below, frames.py answers
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009); below, frames.py answers with an error
 
 
 def deflate_from_env(environ: dict | None = None) -> bool:

@@ -171,3 +171,48 @@ def test_transport_never_reading_ping_flood_aborted_past_the_write_buffer(unread
     assert aborted, "the server kept a never-reading ping flood open for 15 s"
     assert grown < 40 * 1024, f"the server grew {grown} KiB"
     assert cut(unread, "write-buffer") == before + 1
+
+
+def deflate_upgraded(port: int, game_id: str) -> socket.socket:
+    """A raw socket upgraded with permessage-deflate negotiated (``client_no_context_takeover``)."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=20)
+    key = base64.b64encode(os.urandom(16)).decode()
+    connection.sendall((f"GET /ws/{game_id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                        "Sec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += connection.recv(1)
+    assert head.startswith(b"HTTP/1.1 101") and b"permessage-deflate" in head, head
+    return connection
+
+
+def test_transport_deflate_bomb_stops_inflating_at_64_kib(chronicle_server_factory):
+    """``chronicle serve`` runs uvicorn with ``ws_max_size`` 64 KiB (``WS_MAX_BYTES``): a 1 KB compressed
+    frame inflating to 1 MiB is closed 1009 once 64 KiB are inflated (websockets' ``max_length``); at
+    1 MiB it was inflated whole (2.2-2.6 ms of CPU) and answered ``frame-too-large``. A plain frame
+    between the client bound (8 KiB) and 64 KiB is still answered ``frame-too-large``, the socket open."""
+    import zlib
+
+    from server.limits import DEFAULT_MAX_FRAME_BYTES, WS_MAX_BYTES
+
+    assert WS_MAX_BYTES == 64 * 1024 and WS_MAX_BYTES >= 8 * DEFAULT_MAX_FRAME_BYTES
+    server = chronicle_server_factory(via_cli=True)
+    game_id = create_game(server.base_url)["game"]
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -15)
+    bomb = (deflater.compress(b"a" * (2**20 - 64)) + deflater.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    assert len(bomb) < 2048
+    with deflate_upgraded(server.port, game_id) as connection:
+        connection.sendall(masked(0xC1, bomb))  # FIN, RSV1 (compressed), text
+        code, reason = close_of(frames_until_closed(connection))
+    assert code == 1009, (code, reason)
+    with upgraded(server.port, game_id) as connection:
+        connection.sendall(masked(0x81, b"a" * 60_000))
+        data, deadline = b"", time.monotonic() + 10
+        while b"frame-too-large" not in data and time.monotonic() < deadline:
+            data += connection.recv(65536)
+        assert b"frame-too-large" in data
+        connection.sendall(masked(0x81, b'{"type":"hello","since":0,"token":null}'))
+        while b'"welcome"' not in data and time.monotonic() < deadline:
+            data += connection.recv(65536)
+        assert b'"welcome"' in data  # the socket stayed up
