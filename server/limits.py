@@ -151,17 +151,13 @@ DEFAULT_CHAT_BURST = 5
 DEFAULT_CHAT_GAME_PER_MINUTE = 120  # a lively table of eight and its spectators
 DEFAULT_CHAT_HISTORY = 50
 DEFAULT_CHAT_PER_GAME = 10_000  # ~5 MB of text at most per game
-# Below the application (server/wsprotocol.py, server/httpprotocol.py; docs/bounds.md, "Below the application").
+# Below the application (server/wsprotocol.py; docs/bounds.md, "Below the application").
 # A page sends a few frames a second and never a ping; a bench's seat on loopback ~150-1,500 commands a second.
 DEFAULT_WS_FRAMES_PER_SECOND = 2000  # frames of any kind one socket may send a second, bursts of twice as many
 WS_FRAME_BURST_SECONDS = 2
 # What the server wrote on a socket's behalf (pongs, close replies) and the socket did not read, while its
 # transport's buffer was over the high-water mark: the server's own frames wait for the socket, these did not.
 DEFAULT_WS_WRITE_BUFFER_BYTES = 1024 * 1024
-DEFAULT_HEAD_TIMEOUT = 5  # seconds from a connection's first byte (or its open) to its request head's end
-# TCP connections one client address holds open, HTTP and WebSocket: a browser opens at most 6 per host for
-# HTTP/1.1 and a socket per tab; a class of 30 behind one address loading pages at once, ~210.
-DEFAULT_TCP_CONNECTIONS_PER_ADDRESS = 512
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -197,14 +193,11 @@ SETTINGS = (
      "chat messages per minute in one game"),
     ("chat_history", "CHRONICLE_CHAT_HISTORY", "--chat-history", "chat messages sent to a socket after its hello"),
     ("chat_per_game", "CHRONICLE_CHAT_PER_GAME", "--chat-per-game", "chat messages kept per game"),
-    # below the application: uvicorn's protocols (server/wsprotocol.py, server/httpprotocol.py)
+    # below the application: uvicorn's protocols (server/wsprotocol.py)
     ("ws_frames_per_second", "CHRONICLE_WS_FRAMES_PER_SECOND", "--ws-frames-per-second",
      "WebSocket frames (pings, continuations, data) one socket may send a second, bursts of twice as many"),
     ("ws_write_buffer_bytes", "CHRONICLE_WS_WRITE_BUFFER_BYTES", "--ws-write-buffer-bytes",
      "bytes of replies to a socket's own frames (pongs) left unread past the transport's high-water mark"),
-    ("head_timeout", "CHRONICLE_HEAD_TIMEOUT", "--head-timeout", "seconds a connection may take to send a request head"),
-    ("tcp_connections_per_address", "CHRONICLE_TCP_CONNECTIONS_PER_ADDRESS", "--tcp-connections-per-address",
-     "TCP connections (HTTP and WebSocket) one client address may hold open"),
 )
 
 
@@ -234,8 +227,7 @@ class Limits:
         chat_burst: int = DEFAULT_CHAT_BURST, chat_game_per_minute: int = DEFAULT_CHAT_GAME_PER_MINUTE,
         chat_history: int = DEFAULT_CHAT_HISTORY, chat_per_game: int = DEFAULT_CHAT_PER_GAME,
         ws_frames_per_second: int = DEFAULT_WS_FRAMES_PER_SECOND,
-        ws_write_buffer_bytes: int = DEFAULT_WS_WRITE_BUFFER_BYTES, head_timeout: int = DEFAULT_HEAD_TIMEOUT,
-        tcp_connections_per_address: int = DEFAULT_TCP_CONNECTIONS_PER_ADDRESS,
+        ws_write_buffer_bytes: int = DEFAULT_WS_WRITE_BUFFER_BYTES,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
@@ -260,8 +252,6 @@ class Limits:
         self.chat_per_game = chat_per_game
         self.ws_frames_per_second = ws_frames_per_second
         self.ws_write_buffer_bytes = ws_write_buffer_bytes
-        self.head_timeout = head_timeout
-        self.tcp_connections_per_address = tcp_connections_per_address
         for name, *_ in SETTINGS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -554,7 +544,7 @@ _from_env: list = []  # the Limits of CHRONICLE_* variables, read once (uvicorn'
 
 def limits_from_env_once() -> Limits:
     """``Limits.from_env()``, read at its first call and kept: the bounds of uvicorn's protocols
-    (server/wsprotocol.py, server/httpprotocol.py) when uvicorn's command line runs them, which gives
+    (server/wsprotocol.py) when uvicorn's command line runs them, which gives
     them no ``Limits`` (``chronicle serve`` gives its own, ``FrameProtocol.with_limits``)."""
     if not _from_env:
         _from_env.append(Limits.from_env())
