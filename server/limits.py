@@ -122,7 +122,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 
 DEFAULT_MAX_FRAME_BYTES = 8 * 1024  # a command is ~100 bytes; anything near this is a mistake or abuse
-WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009) without reading the frame
+# Above this uvicorn closes the socket (1009) without reading the frame, and websockets stops inflating a
+# compressed one there (a 1 KB frame inflating to 1 MiB cost 2.2-2.6 ms of CPU at 1 MiB): 8 times the largest
+# client frame (max_frame_bytes); scenarios and imported logs go over HTTP (1 MiB bodies), never the socket.
+WS_MAX_BYTES = 64 * 1024
 # A person clicks a few times a second; a bot or a bench on loopback may send ~150 per second on
 # one socket (one command in flight per game). 200 keeps both working while one connection can
 # take only a fraction of a core.
@@ -167,6 +170,13 @@ DEFAULT_CHAT_PER_GAME = 10_000  # ~5 MB of text at most per game
 # command stays under; a seat looping Move and its own free undo (3 envelopes a cycle, the rounds never
 # advancing) grows its log by at most ~600 envelopes plus what 200 undos may take back (16 commands each).
 DEFAULT_UNDOS_PER_SEAT = 200
+# Below the application (server/wsprotocol.py; docs/bounds.md, "Below the application").
+# A page sends a few frames a second and never a ping; a bench's seat on loopback ~150-1,500 commands a second.
+DEFAULT_WS_FRAMES_PER_SECOND = 2000  # frames of any kind one socket may send a second, bursts of twice as many
+WS_FRAME_BURST_SECONDS = 2
+# What the server wrote on a socket's behalf (pongs, close replies) and the socket did not read, while its
+# transport's buffer was over the high-water mark: the server's own frames wait for the socket, these did not.
+DEFAULT_WS_WRITE_BUFFER_BYTES = 1024 * 1024
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -207,6 +217,11 @@ SETTINGS = (
     ("chat_history", "CHRONICLE_CHAT_HISTORY", "--chat-history", "chat messages sent to a socket after its hello"),
     ("chat_per_game", "CHRONICLE_CHAT_PER_GAME", "--chat-per-game", "chat messages kept per game"),
     ("undos_per_seat", "CHRONICLE_UNDOS_PER_SEAT", "--undos-per-seat", "undo requests one seat may make in one game"),
+    # below the application: uvicorn's protocols (server/wsprotocol.py)
+    ("ws_frames_per_second", "CHRONICLE_WS_FRAMES_PER_SECOND", "--ws-frames-per-second",
+     "WebSocket frames (pings, continuations, data) one socket may send a second, bursts of twice as many"),
+    ("ws_write_buffer_bytes", "CHRONICLE_WS_WRITE_BUFFER_BYTES", "--ws-write-buffer-bytes",
+     "bytes of replies to a socket's own frames (pongs) left unread past the transport's high-water mark"),
 )
 
 
@@ -237,6 +252,8 @@ class Limits:
         chat_history: int = DEFAULT_CHAT_HISTORY, chat_per_game: int = DEFAULT_CHAT_PER_GAME,
         undos_per_seat: int = DEFAULT_UNDOS_PER_SEAT, open_games_per_address: int = DEFAULT_OPEN_GAMES_PER_ADDRESS,
         idle_hours: int = DEFAULT_IDLE_HOURS,
+        ws_frames_per_second: int = DEFAULT_WS_FRAMES_PER_SECOND,
+        ws_write_buffer_bytes: int = DEFAULT_WS_WRITE_BUFFER_BYTES,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
@@ -262,6 +279,8 @@ class Limits:
         self.undos_per_seat = undos_per_seat
         self.open_games_per_address = open_games_per_address
         self.idle_hours = idle_hours
+        self.ws_frames_per_second = ws_frames_per_second
+        self.ws_write_buffer_bytes = ws_write_buffer_bytes
         for name, *_ in SETTINGS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -547,3 +566,15 @@ class Admission:
             self.by_address[address] -= 1
             if not self.by_address[address]:
                 del self.by_address[address]
+
+
+_from_env: list = []  # the Limits of CHRONICLE_* variables, read once (uvicorn's protocols, run without chronicle serve)
+
+
+def limits_from_env_once() -> Limits:
+    """``Limits.from_env()``, read at its first call and kept: the bounds of uvicorn's protocols
+    (server/wsprotocol.py) when uvicorn's command line runs them, which gives
+    them no ``Limits`` (``chronicle serve`` gives its own, ``FrameProtocol.with_limits``)."""
+    if not _from_env:
+        _from_env.append(Limits.from_env())
+    return _from_env[0]

@@ -13,6 +13,27 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 # Command-to-broadcast: from the command frame's arrival to its events queued for every
 # connection of this process. Buckets from a lone SQLite commit (~0.2 ms) to a long stall.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+# Connections cut below the application, by reason, in this process: uvicorn's protocols count them
+# (server/wsprotocol.py), which know no app; every app's /metrics shows them.
+TRANSPORT_CUTS: dict[str, int] = {}
+
+
+def transport_cut(reason: str) -> None:
+    TRANSPORT_CUTS[reason] = TRANSPORT_CUTS.get(reason, 0) + 1
+
+
+class TransportCuts:
+    """``chronicle_transport_cut_total{reason}``, read from ``TRANSPORT_CUTS`` when /metrics is asked."""
+
+    def collect(self):
+        from prometheus_client.core import CounterMetricFamily
+
+        family = CounterMetricFamily("chronicle_transport_cut", "Connections cut below the application, by reason: "
+                                     "'too-many-frames', 'write-buffer' (server/wsprotocol.py); "
+                                     "docs/bounds.md.", labels=["reason"])
+        for reason, count in sorted(TRANSPORT_CUTS.items()):
+            family.add_metric([reason], count)
+        yield family
 
 
 class Metrics:
@@ -59,6 +80,7 @@ class Metrics:
         self.latency = Histogram("chronicle_command_broadcast_seconds",
                                  "From a command's arrival to its events queued for every connection of this process.",
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.registry.register(TransportCuts())
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -27,8 +27,23 @@ packet sent anyway: a live command's frame (~85-250 bytes) costs no zlib, while 
 and long monster turns (2 KB and more, 80-90 % saved) stay compressed with the socket's context. Both send
 paths agree: the shortcut writes the same plain bytes to a deflate socket that uvicorn's ``send`` would.
 
-``chronicle serve`` runs uvicorn with it (``server/cli/serve.py``); the uvicorn command line takes
-``--ws server.wsprotocol:FrameProtocol``. Under any other protocol the extension is absent,
+**What one socket may make the server spend below the application** (docs/bounds.md, "Below the
+application"). uvicorn answers every ping with a pong written at once and never pauses reading while
+writing is paused, and websockets parses every frame a read brings before anyone looks: a socket
+sending pings and never reading grew the server by ~30 MiB a second, and one read of 1,000,000 one-byte
+continuation frames held the loop for 3 s (a hostile probe of main, 2026-12-02). So every frame a socket
+sends, pings, pongs, continuations and data alike, is counted as websockets parses it
+(``BoundedServerProtocol.recv_frame``: a generic cell rate, a few integer operations a frame), at most
+``ws_frames_per_second`` a second in bursts of ``WS_FRAME_BURST_SECONDS`` times as many; the first frame
+past it stops the parse there, the rest of the read is discarded, and the socket is closed 1008
+``too-many-frames``. And what the server writes on the socket's own behalf (pongs) while the transport's
+buffer is over its high-water mark is counted (``owed``, zeroed when the buffer drains): past
+``ws_write_buffer_bytes`` the socket is not reading, no close could reach it, and the transport is
+aborted. Both count in ``chronicle_transport_cut_total{reason}`` (server/metrics.py).
+
+``chronicle serve`` runs uvicorn with it (``server/cli/serve.py``, with its own ``Limits``:
+``FrameProtocol.with_limits``); the uvicorn command line takes ``--ws server.wsprotocol:FrameProtocol``,
+whose bounds are then the ``CHRONICLE_*`` variables' (``limits_from_env_once``). Under any other protocol the extension is absent,
 ``server/connection.py`` sends every frame the ordinary way, and permessage-deflate compresses every
 frame (websockets' default).
 """
@@ -36,12 +51,18 @@ frame (websockets' default).
 from __future__ import annotations
 
 from http import HTTPStatus
+from time import monotonic_ns
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import ProtocolError
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN
+from websockets.server import ServerProtocol
+
+from server.limits import WS_FRAME_BURST_SECONDS, Limits, limits_from_env_once
+from server.metrics import transport_cut
 
 EXTENSION = "chronicle.frame"
 PROTOCOL = "server.wsprotocol:FrameProtocol"  # what uvicorn's --ws (or Config(ws=...)) is given
@@ -54,6 +75,9 @@ NEGOTIATED_BYTES = 4096
 BUILT_LIMIT = 64  # texts whose frame bytes are remembered (a broadcast sends a few texts to many sockets)
 BUILT_LARGEST = 16384  # characters: a longer text (a catch-up) is built for each socket, not remembered
 DEFLATE_MIN_BYTES = 1024  # a whole text message's UTF-8 payload below this goes uncompressed under permessage-deflate
+
+CLOSE_POLICY_VIOLATION = 1008  # too many frames (server/connection.py names the same code for its own closes)
+CLOSE_GRACE_S = 1  # a socket told 1008 that has not taken its close within this is aborted
 
 _built: dict[str, bytes] = {}  # text -> its whole frame's bytes, the newest last
 
@@ -154,16 +178,112 @@ class FrameWriter:
         return True
 
 
+class FrameFlood(ProtocolError):
+    """The frame past a socket's rate: raised in websockets' parser, which stops there and fails the
+    connection (``BoundedServerProtocol.fail`` makes that a 1008 saying why)."""
+
+
+class BoundedServerProtocol(ServerProtocol):
+    """websockets' server protocol, each frame it parses counted before it is handled: a frame is due
+    ``frame_interval`` ns after the one before (or now, if that is past), and one due more than
+    ``frame_limit`` ns ahead (the burst) is refused (a generic cell rate: integers, one clock read).
+    FrameProtocol sets the four attributes when it takes uvicorn's instance into this class."""
+
+    frame_interval: int
+    frame_limit: int
+    frame_due: int
+    flood: str | None
+
+    def recv_frame(self, frame: Frame) -> None:
+        now = monotonic_ns()
+        due = self.frame_due
+        due = (due if due > now else now) + self.frame_interval
+        if due - now > self.frame_limit:
+            per_second = 10**9 // self.frame_interval
+            self.flood = (f"too-many-frames: more than {per_second} a second (bursts of "
+                          f"{per_second * WS_FRAME_BURST_SECONDS}) on one socket")
+            raise FrameFlood(self.flood)
+        self.frame_due = due
+        super().recv_frame(frame)
+
+    def fail(self, code: int, reason: str = "") -> None:
+        if self.flood is not None:  # the parser fails the connection for the FrameFlood it caught
+            code, reason = CLOSE_POLICY_VIOLATION, self.flood
+        super().fail(code, reason)
+
+
 class FrameProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol with the ``chronicle.frame`` scope extension, and small text
-    frames uncompressed when permessage-deflate is negotiated (``PlainBelowDeflate``)."""
+    """uvicorn's sans-I/O WebSocket protocol with the ``chronicle.frame`` scope extension, small text
+    frames uncompressed when permessage-deflate is negotiated (``PlainBelowDeflate``), and a socket's
+    frames and unread replies bounded (``BoundedServerProtocol``, ``owed``)."""
+
+    limits: Limits | None = None  # None: the CHRONICLE_* variables' (``with_limits`` gives others)
+
+    @classmethod
+    def with_limits(cls, limits: Limits) -> type[FrameProtocol]:
+        """This protocol with ``limits``' bounds: what ``chronicle serve`` gives uvicorn as ``ws``."""
+        return type(cls.__name__, (cls,), {"limits": limits})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        limits = self.limits or limits_from_env_once()
         conn = self.conn  # uvicorn's factory (its window bits and memLevel) in websockets' own class, or none
         conn.available_extensions = [
             PlainBelowDeflateFactory.like(factory) if type(factory) is ServerPerMessageDeflateFactory else factory
             for factory in conn.available_extensions or ()]
+        conn.__class__ = BoundedServerProtocol  # adds behaviour and the four attributes below
+        conn.frame_interval = 10**9 // limits.ws_frames_per_second
+        conn.frame_limit = conn.frame_interval * limits.ws_frames_per_second * WS_FRAME_BURST_SECONDS
+        conn.frame_due = 0
+        conn.flood = None
+        self.owed = 0  # bytes written for the socket's own frames while the buffer was over its high-water mark
+        self.owed_bound = limits.ws_write_buffer_bytes
+
+    def data_received(self, data: bytes) -> None:
+        """uvicorn's (websockets parses, then the events are handled), with the two bounds: a flood of
+        frames stops the parse and closes 1008; replies piling up unread abort the transport."""
+        paused = not self.writable.is_set()
+        if paused:
+            before = self.transport.get_write_buffer_size()
+        conn = self.conn
+        conn.receive_data(data)
+        if conn.flood is not None:
+            self._cut_flood()
+            return
+        if conn.parser_exc is not None:
+            self.handle_parser_exception()
+            return
+        self.handle_events()
+        if paused and not self.disconnected:
+            self.owed += max(0, self.transport.get_write_buffer_size() - before)
+            if self.owed > self.owed_bound:
+                transport_cut("write-buffer")
+                self.close_sent = True
+                self.transport.abort()  # nothing written now would be read: uvicorn's connection_lost follows
+
+    def resume_writing(self) -> None:
+        self.owed = 0
+        super().resume_writing()
+
+    def _cut_flood(self) -> None:
+        """The socket sent frames past its rate: its close (1008, why) written if the handshake is done
+        (the pongs parsed before it go first), then the transport closed, or aborted if it is not draining."""
+        transport_cut("too-many-frames")
+        conn = self.conn
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_POLICY_VIOLATION, "reason": conn.flood})
+        output = b"".join(conn.data_to_send())
+        if conn.close_sent is not None and not self.transport.is_closing():
+            self.transport.write(output)
+        self.close_sent = True
+        if not self.writable.is_set():
+            self.transport.abort()
+            return
+        self.transport.close()
+        self.loop.call_later(CLOSE_GRACE_S, self._abort_if_open)
+
+    def _abort_if_open(self) -> None:
+        if not self.disconnected:
+            self.transport.abort()
 
     def handle_connect(self, event: Any) -> None:
         listed = sum(len(value) for key, value in event.headers.raw_items() if key.lower() in NEGOTIATED)

@@ -330,7 +330,7 @@ class ServerProcess:
                     "--port", str(self.port), "--db", str(self.db_path)]
         return [sys.executable, "-m", "uvicorn", "--factory", "server.app:app_from_env", "--host", "127.0.0.1",
                 "--port", str(self.port), "--log-level", "warning", "--no-access-log",
-                "--ws-max-size", str(1024 * 1024), *ws_protocol(ROOT)]
+                "--ws-max-size", str(64 * 1024), *ws_protocol(ROOT)]  # as chronicle serve (server/limits.py WS_MAX_BYTES)
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
         if self.process is not None and self.process.poll() is None:

@@ -13,10 +13,10 @@ import os
 import socket
 
 from server.cli.status import BAD_INPUT, SUCCESS, UNAVAILABLE, CommandError
+from server.limits import WS_MAX_BYTES  # above it uvicorn closes the socket (1009); below, frames.py answers
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-WS_MAX_BYTES = 1024 * 1024  # above this uvicorn closes the socket (1009); below, frames.py answers with an error
 
 
 def deflate_from_env(environ: dict | None = None) -> bool:
@@ -100,11 +100,12 @@ def run(args: argparse.Namespace) -> int:
     from server.store.postgres import safe_url
 
     print(f"chronicle: serving http://{host}:{port}/ with store {safe_url(db)}", flush=True)
-    from server.wsprotocol import PROTOCOL
+    from server.wsprotocol import FrameProtocol
 
-    # uvicorn's sans-I/O WebSocket protocol, with a broadcast's frames built once for all their sockets
+    # uvicorn's sans-I/O WebSocket protocol, with a broadcast's frames built once for all their sockets and
+    # a socket's frames and unread pongs bounded by these limits (docs/bounds.md, "Below the application")
     config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, lifespan="on",
-                            ws_per_message_deflate=deflate, ws=PROTOCOL)
+                            ws_per_message_deflate=deflate, ws=FrameProtocol.with_limits(limits))
     try:
         uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn shut down cleanly, then re-raised the Ctrl-C: a normal end

@@ -35,7 +35,8 @@ def test_serve_busy_port_is_one_line_and_a_status(tmp_path):
 
 def test_serve_runs_uvicorn_with_the_frame_protocol(monkeypatch, tmp_path, capsys):
     """``chronicle serve`` gives uvicorn server/wsprotocol.py's protocol (the broadcast's frame bytes
-    built once), which uvicorn loads as its WebSocket protocol class."""
+    built once, a socket's frames bounded by serve's limits), which uvicorn loads as its WebSocket
+    protocol class."""
     import argparse
 
     import uvicorn
@@ -60,5 +61,7 @@ def test_serve_runs_uvicorn_with_the_frame_protocol(monkeypatch, tmp_path, capsy
         assert serve.run(parser.parse_args(["--port", "0", "--db", str(tmp_path / "w.db")])) == 0
     finally:
         gcpolicy.uninstall()
-    assert seen["class"] is FrameProtocol
+    # FrameProtocol with serve's own Limits (the frame and unread-reply bounds, docs/bounds.md)
+    assert issubclass(seen["class"], FrameProtocol) and seen["class"].limits is not None
+    assert seen["class"].limits.ws_frames_per_second == 2000
     assert "chronicle: serving http://127.0.0.1:" in capsys.readouterr().out
