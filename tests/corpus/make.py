@@ -318,8 +318,37 @@ def waiting_trade() -> Table:
     return table
 
 
+UNDO_CORE_7 = "mecha/mecha-2/undo-core-7-crafted-1.jsonl"
+
+
+def _undo_opening(table: Table) -> None:
+    """red's Move 7 draws (a face-down Location, MV-6c); red asks to take it back, blue says yes (CORE-5:
+    a draw needs every seat), and red moves to Location 8, which draws too."""
+    from events.undo import AnswerUndo, AskUndo
+
+    Move = table.game.commands.by_type["Move"]
+    for seat, command in (("red", Move(7)), ("red", AskUndo(2)), ("blue", None), ("red", Move(8))):
+        if command is None:  # the answer to the request just asked
+            command = AnswerUndo(table.undos.open.seq, True)
+        outcome = table.submit(seat, command, f"bot-{table.seq + 1}")
+        if isinstance(outcome, Rejection):
+            raise SystemExit(f"{seat} {command!r} refused: {outcome.reason}")
+
+
+def undo_core_7() -> Table:
+    """CORE-7 (a log whose GameStarted names no dice key, as every game made before CORE-12): red's drawing
+    Move 7 taken back with blue's yes, then Move 8 at the same position of the effective history, whose dice
+    are those Move 7 had (the steering CORE-12 ends). Made by the code before CORE-12 and kept as it was:
+    the old keying must go on replaying and auditing exactly. Greedy bots play it out."""
+    game = events.games.load("mecha", "mecha-2")
+    table = Table.create(game, "corpus-mecha-undo-core-7-crafted-1", scenarios.load("mecha/sample")[1], 1)
+    _undo_opening(table)
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
 CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie, ORDER_TIE: order_tie,
-           WAITING_TRADE: waiting_trade}
+           WAITING_TRADE: waiting_trade, UNDO_CORE_7: undo_core_7}
 
 
 SAVE = "CHRONICLE_CORPUS_SAVE"  # set to 1: the browser tests save the games they finish (save_browser_game)
