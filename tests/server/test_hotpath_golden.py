@@ -33,7 +33,9 @@ welcome gained ``build`` (a page of another build asks for a reload, docs/protoc
 gloomhaven games became gloomhaven-5 (a summon of a character tied on initiative ties with the others, GH-C11):
 the version name in the gloomhaven GameStarted (one frame, one stored line) is the only difference. And when new
 gloomhaven games became gloomhaven-6 (tied characters rank among extra targets as their players order them,
-GH-C8 (3)): again the version name in that frame and that stored line only.
+GH-C8 (3)): again the version name in that frame and that stored line only. And when new games' GameStarted
+began to name their dice key (``"dice_key":"CORE-12"``, branch ``dicekey``): the GameStarted of each game (its
+frame and its stored line, two of each) is the only difference.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.
