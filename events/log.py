@@ -729,7 +729,9 @@ def _redecide(
         divergence = _compare(group, produced, report)
         if divergence is not None:
             if divergence.seq == head.seq and isinstance(head.event, UndoAsked):
-                divergence.produced_rule = "CORE-5"  # the same request, waiting for other seats: whose yes it needs
+                # the same request: whose yes it needs (CORE-5), or only whether it says it draws anew (CORE-12)
+                alike = isinstance(produced[0], UndoAsked) and produced[0].but(redraw=head.event.redraw) == head.event
+                divergence.produced_rule = "CORE-12" if alike else "CORE-5"
             divergence.produced += f" (the undo rules, {divergence.clause})"  # printed by ``chronicle audit``
         return divergence
     base: Rng
