@@ -312,7 +312,7 @@ class DisputePanel:
             return list(self.group[0].dice), "dispute.whatif_dice_loaded"
         secret = next((e.event.secret for e in self.page.envelopes if isinstance(e.event, SecretRevealed)), None)
         try:
-            if secret is not None:  # keyed by its place in the effective history, not its seq, after an undo (CORE-7)
+            if secret is not None:  # keyed by its seq (CORE-12), or by its place in the effective history (CORE-7)
                 position = self.page.undos.position_of(first_seq(self.group))
                 return (drawn(game, before, head.seat, head.command, command_rng(secret, position)),
                         "dispute.whatif_dice_revealed")

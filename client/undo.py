@@ -1,4 +1,5 @@
-"""Undo on the pages (issue 18; CORE-4 to CORE-7): the play page's Undo control and pending request,
+"""Undo on the pages (issue 18; CORE-4 to CORE-7, CORE-12): the play page's Undo control and pending request
+(which says when what it takes back will be drawn anew, CORE-12),
 the words of the undo events in the log, and the rows of what was taken back, struck through.
 
 Everything comes from the page's ``Table`` (``follower.table.undos``, ``events/undo.py``): the
@@ -69,6 +70,8 @@ def pending(box: object, request: object) -> list:
     waiting = [needed for needed in request.needs if needed not in request.agreed]
     add(box, el("span", t("undo.pending", seat=seat_name(request.seat), seq=request.back_to,
                           needs=_seats(waiting)), "undo-pending", (("data-request", str(request.seq)),)))
+    if request.redraw:  # CORE-12: what it takes back is drawn anew, and every seat answers knowing it
+        add(box, el("strong", t("undo.redraw"), "undo-redraw", (("data-request", str(request.seq)),)))
     return waiting
 
 

@@ -10,6 +10,11 @@ A bot may be handed a seat's view rather than the whole state (the server folds 
 may see: ``server/room.py``); a greedy lookahead that needs what the view hides rates that command
 as the position unchanged.
 
+A bot answers an undo that waits for its yes (``answer_undo``): yes, unless what it takes back holds a
+draw or a reveal, which would be drawn anew (CORE-12): then no, for a seat alone against bots could
+otherwise re-roll any die it dislikes. A person alone against bots can still take back moves that drew
+nothing.
+
 Bots are pure like the rest of the core: no clock, no I/O; their choices come from the
 ``chooser`` generator they are handed, so a bot game replays exactly from its seed. Their work is
 bounded: at most ``MAX_OPTIONS`` commands are looked at per choice.
@@ -20,7 +25,8 @@ from __future__ import annotations
 from events.game import Flow
 from events.log import fold
 from events.rng import Rng
-from events.rules import Rejection
+from events.rules import Rejection, refuse
+from events.undo import AnswerUndo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -147,3 +153,23 @@ def playout(table: Any, bots: dict, chooser: Rng, limit: int, prefix: str = "bot
         if isinstance(result, Rejection):  # pragma: no cover - bots choose among legal commands
             raise ValueError(f"{game.name}: a bot's legal command was refused: {result}")
     return made
+
+
+def answer_undo(table: Any, seat: str) -> tuple | None:
+    """A bot's answer, as ``seat``, to the open undo request of ``table`` (an ``events.log.Table``) if it
+    waits for ``seat``'s yes, else None: ``(AnswerUndo, why)``, ``why`` None for a yes, else the
+    Rejection its no stands for (CORE-12).
+
+    No when what it takes back holds a draw or a reveal (or whether it does is not known here): in a
+    CORE-12 game that stretch is drawn anew once taken back (a re-roll); in a CORE-7 game its outcome
+    is public and the asker chooses which command gets it. Yes otherwise, as a bot always said (CORE-6).
+    """
+    undos = table.undos
+    request = undos.open
+    if request is None or seat not in request.needs or seat in request.agreed:
+        return None
+    if request.redraw or undos.crosses_chance(table, request):
+        why = refuse("CORE-12", "reject.bots.no_redraw", "{seat} is a bot: it says no to an undo that takes "
+                     "back a draw or a reveal (taken back, it is drawn anew)", seat=seat)
+        return AnswerUndo(request.seq, False), why
+    return AnswerUndo(request.seq, True), None

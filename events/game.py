@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+#: The dice keys a GameStarted may name (``GameStarted.dice_key``): CORE-12, each command keyed by its seq
+#: in the whole log. A game that names none keys them as CORE-7 says (its position in the effective history).
+DICE_KEYS = ("CORE-12",)
+
+
 class GameStarted(Record):
     """The first event of every game: everything it started from, so a log alone replays it.
 
@@ -32,28 +37,39 @@ class GameStarted(Record):
     (so their dice could be foreseen) and still replay and audit exactly, their dice re-derived
     from it (``events.dice.legacy_rng``). Each spelling keeps only its own field, so a log read
     and written again is the same bytes.
+
+    ``dice_key`` names the clause that keys the game's dice: ``"CORE-12"`` (each command's dice keyed
+    by the seq of its first event in the whole log, ``events.undo``) in every game made since CORE-12
+    (``events.log.Table.create`` writes it); None, and absent from the data, in every game made before,
+    whose dice CORE-7 keys (the command's position in the effective history).
     """
 
-    __slots__ = ("game", "rules_version", "commitment", "seats", "scenario", "seed")
+    __slots__ = ("game", "rules_version", "commitment", "seats", "scenario", "seed", "dice_key")
     __match_args__ = __slots__
     TYPE = "GameStarted"
-    DEFAULTS = {"commitment": "", "seed": None}
+    DEFAULTS = {"commitment": "", "seed": None, "dice_key": None}
 
     def __init__(
-        self, game: str, rules_version: str, commitment: str, seats: tuple, scenario: str, seed: int | None = None
+        self, game: str, rules_version: str, commitment: str, seats: tuple, scenario: str, seed: int | None = None,
+        dice_key: str | None = None,
     ) -> None:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise TypeError(f"seed must be an integer or null, got {seed!r}")
+        if dice_key is not None and dice_key not in DICE_KEYS:
+            raise TypeError(f"dice_key must be {' or '.join(DICE_KEYS)} or absent, got {dice_key!r}")
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "rules_version", rules_version)
         object.__setattr__(self, "commitment", commitment)
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "scenario", scenario)
         object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "dice_key", dice_key)
 
     def to_data(self) -> dict:
         data = Record.to_data(self)
         del data["commitment" if self.seed is not None else "seed"]
+        if self.dice_key is None:  # a game made before CORE-12: spelt as it was logged
+            del data["dice_key"]
         return data
 
 
@@ -130,8 +146,9 @@ def core_words(event: Any) -> Msg | None:
     if kind == "RulesVersionAnswered":
         return Msg("consent.log_yes" if event.yes else "consent.log_no", seat=Seat(event.seat), proposal=event.proposal)
     if kind == "UndoAsked":
-        if event.needs:
-            return Msg("undo.asked", seat=Seat(event.seat), seq=event.back_to, needs=_seats(event.needs))
+        if event.needs:  # CORE-12: a request that draws anew says so
+            return Msg("undo.asked_redraw" if event.redraw else "undo.asked", seat=Seat(event.seat), seq=event.back_to,
+                       needs=_seats(event.needs))
         return Msg("undo.asked_free", seat=Seat(event.seat), seq=event.back_to)
     if kind == "UndoAnswered":
         return Msg("undo.answered_yes" if event.yes else "undo.answered_no", seat=Seat(event.seat),

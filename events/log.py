@@ -10,7 +10,9 @@ after the event; ``at`` is informative and never read here. ``encode_envelope`` 
 ``Table`` is one game in memory with its log: the shell (CLI or server Room) hands it commands
 and stores what it returns, and ``Table.absorb`` is the one fold-and-verify step of every reader
 (restore, audit, the Room, the browser). The dice of each command come from the game's secret
-(CORE-1, ``events.dice``); the command that ends the game is followed by SecretRevealed (CORE-2).
+(CORE-1, ``events.dice``), keyed by its seq in the whole log (CORE-12: a game made now) or by its
+position in the effective history (CORE-7: a game whose GameStarted names no dice key); the command
+that ends the game is followed by SecretRevealed (CORE-2).
 It never does I/O.
 """
 
@@ -21,7 +23,7 @@ import json
 from events import upgrade
 from events.canonical import state_hash
 from events.dice import SealedRng, SecretNeeded, check_secret, command_rng, commitment, legacy_rng, local_secret
-from events.game import Flow, GameStarted, RulesVersionChanged, SecretRevealed, rule_of
+from events.game import DICE_KEYS, Flow, GameStarted, RulesVersionChanged, SecretRevealed, rule_of
 from events.record import DecodeError, Record
 from events.rng import LoadedRng, Rng
 from events.rules import Rejection
@@ -257,11 +259,14 @@ class Table:
         return len(self.envelopes)
 
     @classmethod
-    def create(cls, game: Game, game_id: str, scenario: dict, secret: str | int, at: str | None = None) -> Table:
+    def create(cls, game: Game, game_id: str, scenario: dict, secret: str | int, at: str | None = None,
+               dice_key: str | None = DICE_KEYS[-1]) -> Table:
         """A new game from a scenario (a dict already read by the shell); raises ScenarioError.
 
         ``secret`` is the game's secret (64 hex digits, drawn by the shell from ``secrets``), or a
         local game's integer seed, turned into its secret by ``local_secret`` (``chronicle play``).
+        Its GameStarted names ``dice_key`` (CORE-12); None makes a game keyed as every game made before
+        CORE-12 was (CORE-7), which only tests of those games' logs want.
         """
         if isinstance(secret, int) and not isinstance(secret, bool):
             secret = local_secret(secret)
@@ -269,6 +274,8 @@ class Table:
         table.secret = check_secret(secret)
         started = game.start(scenario, commitment(secret, game_id))
         states = started.states_from(None) if isinstance(started, Flow) else None
+        if dice_key is not None:  # the engine's marker, not the game's: ``start`` makes the same events as before
+            started = [started[0].but(dice_key=dice_key)] + list(started[1:])
         for index, event in enumerate(started):
             table._append(event, None, None, None, None, at, None if states is None else states[index])
         table._reveal_if_over(at)
@@ -315,6 +322,7 @@ class Table:
         table = cls(game, game_id)
         table.game = started_under(game, [started])
         table.commitment, table.legacy_seed = started.event.commitment, started.event.seed
+        table.undos.by_log = started.event.dice_key is not None  # CORE-12
         table.envelopes = [started] + [ELIDED] * (seq - 1)
         table.undos.effective = list(table.envelopes)
         table.undos.after = [None] * (seq - 1) + [state]
@@ -423,6 +431,7 @@ class Table:
         self.proposal = proposal
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
+            self.undos.by_log = event.dice_key is not None  # CORE-12: dice keyed by seq in the whole log
             self.game = game
         elif isinstance(event, SecretRevealed):
             self.secret, self.revealed = event.secret, True
@@ -525,8 +534,9 @@ class Table:
     def rng(self) -> Rng:
         """The generator of the next command (CORE-1): derived from the secret, or sealed without it.
 
-        Keyed by the command's position in the effective history (CORE-7): its seq, unless undos were logged."""
-        position = self.undos.position()
+        Keyed by the seq its first event gets (CORE-12), or in a game that names no dice key by its
+        position in the effective history (CORE-7): with no undo logged, both are that seq."""
+        position = self.undos.key(self.seq + 1)
         if self.legacy_seed is not None:  # a game from before commitments: its dice were always public
             return legacy_rng(self.legacy_seed, position)
         return command_rng(self.secret, position) if self.secret is not None else SealedRng()
@@ -551,6 +561,7 @@ class Table:
             self.state = self.game.evolve(self.state, event) if state is None else state
         if isinstance(event, GameStarted):
             self.commitment, self.legacy_seed = event.commitment, event.seed
+            self.undos.by_log = event.dice_key is not None  # CORE-12: dice keyed by seq in the whole log
         elif isinstance(event, SecretRevealed):
             self.revealed = True
         self.proposal = upgrade.track(self.proposal, self.seq + 1, event)
@@ -657,7 +668,7 @@ def audit_log(game: Game, envelopes: list, secret: str | None = None, follow: bo
 
     The dice of a command come from the game's secret (CORE-1): once the log holds SecretRevealed
     (CORE-2), its secret must open GameStarted's commitment and every command is re-decided with
-    ``command_rng(secret, seq)`` (and its loaded dice). Before the reveal a command is decided
+    ``command_rng(secret, key)`` (and its loaded dice), ``key`` as CORE-12 or CORE-7 says (``Undos.key``). Before the reveal a command is decided
     with a ``SealedRng``: one that draws nothing is re-decided all the same, one that draws is
     counted in ``sealed`` and its logged events are folded and hashed, never guessed at.
 
@@ -726,11 +737,13 @@ def _redecide(
         divergence = _compare(group, produced, report)
         if divergence is not None:
             if divergence.seq == head.seq and isinstance(head.event, UndoAsked):
-                divergence.produced_rule = "CORE-5"  # the same request, waiting for other seats: whose yes it needs
+                # the same request: whose yes it needs (CORE-5), or only whether it says it draws anew (CORE-12)
+                alike = isinstance(produced[0], UndoAsked) and produced[0].but(redraw=head.event.redraw) == head.event
+                divergence.produced_rule = "CORE-12" if alike else "CORE-5"
             divergence.produced += f" (the undo rules, {divergence.clause})"  # printed by ``chronicle audit``
         return divergence
     base: Rng
-    position = table.undos.position()  # CORE-7: the command's seq in the effective history
+    position = table.undos.key(head.seq)  # CORE-12: its seq; CORE-7: its position in the effective history
     if legacy is not None:
         base = legacy_rng(legacy, position)
     else:

@@ -238,5 +238,12 @@ CORE_CLAUSES = (
     Clause("CORE-7", "No re-roll by undo", "A command's dice are derived from its position in the game as played: "
            "its sequence number in the log without the undo events and without what was taken back. A command made "
            "again at the same point of the game gets the same random outcomes."),
+    Clause("CORE-12", "Dice keyed by the whole log", "In a game whose GameStarted names the dice key CORE-12, a "
+           "command's dice are derived from the secret and the sequence number of its first event in the whole "
+           "log, undo events and what was taken back included, so no key is ever drawn from twice: an outcome "
+           "an undo showed is never given to another command, and nobody can foresee a roll. Taking back a "
+           "random outcome or a reveal therefore draws it anew: the request needs every seat's yes and says so "
+           "in the question each seat answers, and a bot says no to it. A game whose GameStarted names no dice "
+           "key keeps CORE-7."),
 )
 CORE = Catalogue(CORE_CLAUSES)

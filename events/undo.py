@@ -1,4 +1,4 @@
-"""Undo with consent, in the log (issue 18; clauses CORE-4 to CORE-7 of ``events.rules.CORE``).
+"""Undo with consent, in the log (issue 18; clauses CORE-4 to CORE-7 and CORE-12 of ``events.rules.CORE``).
 
 A seat asks to take back its own last command(s) with the core command ``AskUndo(back_to)``:
 ``back_to`` is the seq of the first event of one of its own commands still in play, and every
@@ -6,11 +6,13 @@ command from there to the end of the game so far is taken back. Another seat ans
 ``AnswerUndo(request, yes)``. Both are commands like any other (the Room's guard ladder, command
 ids, rate limits), decided here rather than by the game, and their events are the engine's own:
 
-- ``UndoAsked(seat, back_to, needs)`` (CORE-4): ``needs`` are the seats whose yes it waits for
+- ``UndoAsked(seat, back_to, needs, redraw)`` (CORE-4): ``needs`` are the seats whose yes it waits for
   (CORE-5): none when the stretch holds only the asker's own commands; each other seat with a
   command in it; every other seat when it holds a random outcome (a command that drew) or a
   reveal of hidden information (an event whose type ends in ``Revealed``, or whose class says
-  ``REVEALS = True``). The asker's request is its own yes;
+  ``REVEALS = True``). ``redraw`` (CORE-12 games only; else False and absent from the data) says
+  that the stretch holds such an outcome, which is drawn anew if it is taken back: the words every
+  seat answers by say so. The asker's request is its own yes;
 - ``UndoAnswered(seat, request, yes)`` (CORE-6): a ``no`` refuses the request; a new command
   by anyone while it is open withdraws it (no event: the command's own envelope says so), and a
   seat refused may not ask for the same ``back_to`` again until some command is made;
@@ -18,9 +20,19 @@ ids, rate limits), decided here rather than by the game, and their events are th
   request needing nobody or the last yes: the state becomes the state before ``back_to``.
 
 The undone events stay in the log (struck through on pages); the *effective history* is the log
-without the undo events and without what was taken back. A command's dice are keyed by its
-position there (CORE-7, ``Undos.position``): with no undo that is its seq, so every old log keeps
-its dice and hashes, and a command made again at the same point rolls the same.
+without the undo events and without what was taken back. Which key a command's dice have
+(``Undos.key``) is what its GameStarted names (``dice_key``):
+
+- CORE-12 (every game made since): the seq of the command's first event in the whole log, undo
+  events and what was taken back included. No key is ever drawn from twice, so no outcome an undo
+  showed can be handed to another command, and an undo across a draw draws that stretch anew: a
+  re-roll, which is why it needs every seat's yes, asked in words that say so (``redraw``), and why
+  a bot says no to it (``events.bots.answer_undo``);
+- CORE-7 (a game whose GameStarted names no key: every game made before CORE-12): the command's
+  position in the effective history. With no undo both are its seq, so every log keeps its dice and
+  hashes. After an undo across a draw, the outcome at that position is known to all, and the asker
+  chooses which command gets it, or spends the position on a free command and draws afresh
+  (docs/protocol.md, "Dice"): kept only so that those games replay and audit exactly.
 
 Nothing can be taken back once the game is over (its SecretRevealed logged), across a rules
 version move (RulesVersionChanged) or more than ``MOST_UNDONE`` commands back.
@@ -84,17 +96,28 @@ class AnswerUndo(Record):
 
 
 class UndoAsked(Record):
-    """``seat`` asked to take back everything from seq ``back_to``; it waits for ``needs``' yes (CORE-4, CORE-5)."""
+    """``seat`` asked to take back everything from seq ``back_to``; it waits for ``needs``' yes (CORE-4, CORE-5);
+    with ``redraw``, what it takes back holds a draw or a reveal, drawn anew once taken back (CORE-12)."""
 
-    __slots__ = ("seat", "back_to", "needs")
+    __slots__ = ("seat", "back_to", "needs", "redraw")
     __match_args__ = __slots__
     TYPE = "UndoAsked"
     RULE = "CORE-4"
+    DEFAULTS = {"redraw": False}
 
-    def __init__(self, seat: str, back_to: int, needs: tuple) -> None:
+    def __init__(self, seat: str, back_to: int, needs: tuple, redraw: bool = False) -> None:
+        if type(redraw) is not bool:
+            raise TypeError(f"redraw must be true or false, got {redraw!r}")
         self.seat = seat
         self.back_to = back_to
         self.needs = needs
+        self.redraw = redraw
+
+    def to_data(self) -> dict:
+        data = Record.to_data(self)
+        if not self.redraw:  # a CORE-7 game's request, or one that draws nothing anew: spelt as before CORE-12
+            del data["redraw"]
+        return data
 
 
 class UndoAnswered(Record):
@@ -158,13 +181,14 @@ class UndoError(ValueError):
 class Request:
     """One undo request as the book follows it: who asked, from where, whose yes it needs, and how it ended."""
 
-    __slots__ = ("seq", "seat", "back_to", "needs", "agreed", "outcome", "closed_at")
+    __slots__ = ("seq", "seat", "back_to", "needs", "redraw", "agreed", "outcome", "closed_at")
 
-    def __init__(self, seq: int, seat: str, back_to: int, needs: tuple) -> None:
+    def __init__(self, seq: int, seat: str, back_to: int, needs: tuple, redraw: bool = False) -> None:
         self.seq = seq
         self.seat = seat
         self.back_to = back_to
         self.needs = needs
+        self.redraw = redraw  # CORE-12: what it takes back is drawn anew (the words of the question say so)
         self.agreed: list = []
         self.outcome = "open"  # "open", "applied", "refused" (a no) or "withdrawn" (a command came first)
         self.closed_at = 0  # the seq that closed it
@@ -177,7 +201,7 @@ class Undos:
     """A Table's book of undos: the effective history and the state after each of its envelopes,
     the requests and what was taken back (``undone``: seq -> the Request that took it back)."""
 
-    __slots__ = ("effective", "after", "requests", "undone", "open", "refused", "positions")
+    __slots__ = ("effective", "after", "requests", "undone", "open", "refused", "positions", "by_log")
 
     def __init__(self) -> None:
         self.effective: list = []  # the envelopes in play, in order (no undo event, nothing taken back)
@@ -187,15 +211,17 @@ class Undos:
         self.open: Request | None = None
         self.refused: list = []  # (seat, back_to) refused since the last command (CORE-6)
         self.positions: dict = {}  # seq -> its position in the effective history, where that is not its seq
+        self.by_log = False  # CORE-12: the GameStarted names dice_key "CORE-12" (``events.log.Table`` sets it)
 
-    def position(self) -> int:
-        """The key of the next command's dice (CORE-7): the seq it would have without undos."""
-        return len(self.effective) + 1
+    def key(self, seq: int) -> int:
+        """The key of the dice of the next command, whose first event gets ``seq``: ``seq`` itself (CORE-12),
+        or in a game that names no dice key its position in the effective history (CORE-7)."""
+        return seq if self.by_log else len(self.effective) + 1
 
     def position_of(self, seq: int) -> int:
-        """The key the dice of the command whose first event is at ``seq`` had (CORE-7): the position
-        it took in the effective history, in play or taken back since (a what-if rebuilds its dice)."""
-        return self.positions.get(seq, seq)
+        """The key the dice of the command whose first event is at ``seq`` had, in play or taken back since
+        (a what-if rebuilds its dice): ``seq`` (CORE-12), or the position it took in the effective history (CORE-7)."""
+        return seq if self.by_log else self.positions.get(seq, seq)
 
     # --- deciding the two commands ------------------------------------------------------------------
 
@@ -219,10 +245,12 @@ class Undos:
         if (seat, back_to) in self.refused:
             return refuse("CORE-6", "reject.undo.refused_again", "an undo back to seq {back_to} was refused: make a "
                           "command before asking again", back_to=back_to)
-        needs, exact = self.needs(table, seat, found)
+        needs, exact, chance = self.weigh(table, seat, found)
         if not exact:  # whether some command drew is not known here: ask everyone (CORE-5)
             needs = tuple(sorted(other for other in table.game.seats(table.state) if other != seat))
-        asked = UndoAsked(seat, back_to, needs)
+        # CORE-12: a draw or a reveal taken back is drawn anew, and the question says so (when unknown
+        # here, it says so too: a seat is told too much rather than too little).
+        asked = UndoAsked(seat, back_to, needs, self.by_log and (chance or not exact))
         return [asked] if needs else [asked, UndoApplied(table.seq + 1, back_to, ())]
 
     def _answer(self, seat: str, command: AnswerUndo) -> list | Rejection:
@@ -298,8 +326,23 @@ class Undos:
             return low
         return None
 
+    def crosses_chance(self, table: Any, request: Request) -> bool:
+        """Whether the stretch the open ``request`` takes back holds a random outcome or a reveal, or
+        whether it does is not known here (what a bot says no to, ``events.bots.answer_undo``)."""
+        index = self._index(request.back_to)
+        if index is None:
+            return True
+        _needs, exact, chance = self.weigh(table, request.seat, index)
+        return chance or not exact
+
     def needs(self, table: Any, seat: str, index: int) -> tuple:
-        """(the seats whose yes an undo of ``effective[index:]`` by ``seat`` needs, whether that is exact) (CORE-5).
+        """(the seats whose yes an undo of ``effective[index:]`` by ``seat`` needs, whether that is exact) (CORE-5)."""
+        needs, exact, _chance = self.weigh(table, seat, index)
+        return needs, exact
+
+    def weigh(self, table: Any, seat: str, index: int) -> tuple:
+        """(the seats whose yes an undo of ``effective[index:]`` by ``seat`` needs, whether that is exact,
+        whether the stretch holds a random outcome or a reveal) (CORE-5, CORE-12).
 
         Not exact when a command of the stretch is withheld from this copy of the log (a sealed
         pick a spectator may not see): then whether it drew is not known here.
@@ -322,7 +365,7 @@ class Undos:
             others = set(table.game.seats(table.state))
         others.discard(seat)
         others.discard(None)
-        return tuple(sorted(others)), exact
+        return tuple(sorted(others)), exact, chance
 
     def _drew(self, table: Any, place: int) -> bool | None:
         """Whether the command whose first event is ``effective[place]`` drew (None: withheld here)."""
@@ -384,9 +427,17 @@ class Undos:
         if isinstance(event, UndoAsked) and produced != event:
             index = self._index(event.back_to)
             least, exact = self.needs(table, event.seat, index)
+            # CORE-12: the words the seats answered say whether it draws anew; a copy that cannot tell
+            # (a withheld command in the stretch) takes the log's word, a CORE-7 game never says so.
+            if event.redraw != produced.redraw and (exact or not self.by_log):
+                said = "draws anew" if event.redraw else "draws nothing anew"
+                raise UndoError("CORE-12", f"{where}: the undo says it {said}, the rules say "
+                                           f"{'it does' if produced.redraw else 'it does not'}")
+            produced = produced.but(redraw=event.redraw)
             everyone = set(table.game.seats(table.state)) - {event.seat}
-            if exact or event.seat != produced.seat or event.back_to != produced.back_to or \
-                    not set(least) <= set(event.needs) <= everyone or list(event.needs) != sorted(event.needs):
+            if produced != event and (exact or event.seat != produced.seat or event.back_to != produced.back_to or
+                                      not set(least) <= set(event.needs) <= everyone or
+                                      list(event.needs) != sorted(event.needs)):
                 raise UndoError("CORE-5", f"{where}: the undo waits for {', '.join(event.needs) or 'nobody'}, "
                                           f"the rules say {', '.join(produced.needs) or 'nobody'}")
         elif produced != event:
@@ -402,7 +453,8 @@ class Undos:
         """Follow one logged envelope (checked already); ``state`` is the state after it, if kept."""
         event = envelope.event
         if isinstance(event, UndoAsked):
-            self.open = self.requests[envelope.seq] = Request(envelope.seq, event.seat, event.back_to, event.needs)
+            self.open = self.requests[envelope.seq] = Request(envelope.seq, event.seat, event.back_to, event.needs,
+                                                              event.redraw)
         elif isinstance(event, UndoAnswered):
             request = self.open
             if event.yes:

@@ -260,6 +260,8 @@ def _check_start(game: Any, game_id: str, envelopes: list) -> None:
         if not isinstance(scenario, dict):
             raise ScenarioError(f"$: a scenario is an object, got {type(scenario).__name__}")
         expected = list(rules.start(scenario, started.commitment))
+        if expected and started.dice_key is not None:  # the engine's marker (CORE-12), not the scenario's
+            expected[0] = expected[0].but(dice_key=started.dice_key)
     except ValueError as error:  # ScenarioError is one, and so is JSON that does not parse
         code = getattr(error, "code", "bad-scenario")  # scenario-out-of-bounds past a documented bound
         raise ImportProblem(422, code, f"$[0].data.scenario: {str(error)[:500]}", 1, None) from None

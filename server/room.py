@@ -37,7 +37,7 @@ Undo (issue 18, CORE-4 to CORE-7): ``AskUndo`` and ``AnswerUndo`` are commands l
 this ladder, decided by the Table's book of undos (``events/undo.py``). A game whose log holds an
 undo is loaded with ``Table.restoring`` (the whole log folded, in steps: an UndoApplied needs the
 states before it) and takes no snapshots; a bot's view is refolded from what is still in play, and a bot
-says yes to every undo that waits for it (``_bot_yes``).
+answers every undo that waits for it (``_bot_yes``): yes, or no across a draw or a reveal (CORE-12).
 
 The sockets a Room feeds are ``server/connection.py``'s; which sockets and games get in is
 ``server/rooms.py``'s; one socket's life, from its upgrade to its close, is
@@ -56,11 +56,11 @@ from typing import Any
 
 import events.games
 from events import wire
-from events.bots import RandomBot, bot
+from events.bots import RandomBot, answer_undo, bot
 from events.log import Envelope, LogError, Table, rules_in_force
 from events.rng import Rng
 from events.rules import Rejection, message_data
-from events.undo import AnswerUndo, AskUndo, is_undo_event
+from events.undo import AskUndo, is_undo_event
 from server import bundle, chat, frames, snapshots
 from server.connection import CLOSE_TRY_AGAIN_LATER, Connection, ConnectionState
 from server.frames import Chat, Command, FrameError, Hello
@@ -599,11 +599,11 @@ class Room:
                     if self.closed or self.game.is_over(self.table.state):
                         return
                     agreeing = self._bot_yes()
-                    if agreeing is not None:  # CORE-6: a bot says yes to every undo that waits for it
+                    if agreeing is not None:  # CORE-6, CORE-12: a bot answers an undo that waits for it
                         seat, command = agreeing
                         reply = await self.submit(seat, command, f"{BOT_PREFIX}{self.table.seq + 1}", time.perf_counter())
                         if json.loads(reply).get("type") != "ack":
-                            log.error("game %s: bot %s's yes was not taken: %s", self.meta.game_id, seat, reply)
+                            log.error("game %s: bot %s's answer was not taken: %s", self.meta.game_id, seat, reply)
                             return
                         continue
                     movers = [(seat, self.bot_view(seat)) for seat in self.game.turn(self.table.state)
@@ -624,16 +624,23 @@ class Room:
             log.exception("game %s: the bots stopped", self.meta.game_id)
 
     def _bot_yes(self) -> tuple | None:
-        """(bot seat, AnswerUndo yes) for the open undo request if it waits for a bot's yes, else None.
+        """(bot seat, its AnswerUndo) for the open undo request if it waits for a bot's answer, else None.
 
-        A bot agrees to every undo: nothing is re-rolled by one (CORE-7), and a person playing alone
-        against bots can take a move back across theirs."""
+        A bot says yes to an undo of moves that drew nothing, so a person playing alone against bots can
+        take a move back across theirs, and no to one across a draw or a reveal, which would be drawn
+        anew (CORE-12, ``events.bots.answer_undo``)."""
         request = self.table.undos.open
         if request is None:
             return None
         for seat in request.needs:
-            if seat in self.bots and seat not in request.agreed:
-                return seat, AnswerUndo(request.seq, True)
+            if seat in self.bots:
+                answer = answer_undo(self.table, seat)
+                if answer is not None:
+                    command, why = answer
+                    if why is not None:
+                        log.info("game %s: bot %s says no to the undo asked at seq %s (%s: %s)", self.meta.game_id,
+                                 seat, request.seq, why.rule, why.reason)
+                    return seat, command
         return None
 
     async def _choose(self, seat: str, view: Any) -> Any:

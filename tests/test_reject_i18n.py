@@ -199,7 +199,8 @@ def test_each_games_guards_are_messages_of_the_catalogue(name):
 
 #: The engine's own commands (undo with consent, CORE-4…CORE-7; a rules-version move, CORE-10/11):
 #: their refusals are ``reject.undo.*`` / ``reject.consent.*`` messages, or a core guard's (``reject.core.*``).
-CORE_MODULES = {"undo": ROOT / "events" / "undo.py", "consent": ROOT / "events" / "upgrade.py"}
+CORE_MODULES = {"undo": ROOT / "events" / "undo.py", "consent": ROOT / "events" / "upgrade.py",
+                "bots": ROOT / "events" / "bots.py"}  # a bot's no to an undo that draws anew (CORE-12)
 
 
 def test_no_module_of_events_builds_a_rejection_without_a_message():

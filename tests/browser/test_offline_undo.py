@@ -77,11 +77,12 @@ def test_core_5_core_7_offline_undo_across_a_draw_asks_the_other_seat_then_impor
     assert struck == list(range(2, moved_hash_seq + 1))
     assert "blue" in page.text_content("#log li.event.undone .undone-by")
 
-    # Check: the same move made again draws the same (CORE-7): no re-roll by undo.
+    # Check: the same move made again draws anew (CORE-12: keyed by its own seq, never the one shown).
     again = seq_of(page)
     page.click(f"g.loc[data-number='{destinations[-1]}']")
     after(page, again)
-    assert drawn(saved_lines(page), again + 1) == first_try
+    assert any(kind == "CorruptionDrawn" for kind, _data in drawn(saved_lines(page), again + 1))
+    assert saved_lines(page)[0]["data"]["dice_key"] == "CORE-12"
 
     # Check: blue takes back its own pass freely (CORE-5: only its own command), no one asked.
     passed = seq_of(page)

@@ -86,7 +86,9 @@ def test_core_5_core_7_undo_free_with_a_yes_and_across_a_draw_then_struck_throug
     red.wait_for_function("() => document.querySelector('button.undo-ask') !== null")
     again = int(red.get_attribute("button.undo-ask", "data-back-to"))
     log = log_of(server, game_id)
-    assert again > first and drawn_after(log, first) and drawn_after(log, again) == drawn_after(log, first)
+    # CORE-12: the move made again draws anew, keyed by its own seq, never the one whose outcome was shown
+    assert again > first and drawn_after(log, first) and drawn_after(log, again)
+    assert log[0]["data"]["dice_key"] == "CORE-12"
 
     # Check: the replay shows every undone event struck through, with who asked and who agreed.
     undone = [e["seq"] for e in log if e["seq"] < again and e["command_id"] and e["type"] not in

@@ -12,12 +12,13 @@ excepted; ``--only GAME ...`` plays and rewrites those games' alone, e.g. after 
 game); the folders of older versions are kept as they are: they prove that games played under a released version still
 replay and audit under it.
 
-``python -m tests.corpus.make --crafted`` writes the games a bot playout of the newest rules cannot
-give (``CRAFTED``): one whose seats agreed to move it to a newer rules version (``agreed``,
+``python -m tests.corpus.make --crafted [FILE ...]`` writes the games a bot playout of the newest rules cannot
+give (``CRAFTED``; only those named, if any): one whose seats agreed to move it to a newer rules version (``agreed``,
 CORE-10/CORE-11), the one arkham ending only arkham-2 reaches (``devoured``), and a gloomhaven-5 game
 whose archer's focus is a summon's tie with a character (``summon_tie``, GH-C11), and a gloomhaven-6 game whose
 brute's extra target is the tied seats' choice (``order_tie``, GH-C8 (3), GH-C11), and an arkham-5 game where a
-waiting investigator offers a trade (``waiting_trade``, AH-C10). Each is filed under
+waiting investigator offers a trade (``waiting_trade``, AH-C10), and a mecha-2 undo across a draw kept under each dice
+key: CORE-7's (``undo_core_7``, made by the code before CORE-12) and CORE-12's (``undo_core_12``). Each is filed under
 the version it started with, and kept when ``make`` plays that version's bots' games again.
 
 Games played by the browser tests: run them with ``CHRONICLE_CORPUS_SAVE=1`` (e.g.
@@ -318,8 +319,54 @@ def waiting_trade() -> Table:
     return table
 
 
+UNDO_CORE_7 = "mecha/mecha-2/undo-core-7-crafted-1.jsonl"
+
+
+def _undo_opening(table: Table) -> None:
+    """red's Move 7 draws (a face-down Location, MV-6c); red asks to take it back, blue says yes (CORE-5:
+    a draw needs every seat), and red moves to Location 8, which draws too."""
+    from events.undo import AnswerUndo, AskUndo
+
+    Move = table.game.commands.by_type["Move"]
+    for seat, command in (("red", Move(7)), ("red", AskUndo(2)), ("blue", None), ("red", Move(8))):
+        if command is None:  # the answer to the request just asked
+            command = AnswerUndo(table.undos.open.seq, True)
+        outcome = table.submit(seat, command, f"bot-{table.seq + 1}")
+        if isinstance(outcome, Rejection):
+            raise SystemExit(f"{seat} {command!r} refused: {outcome.reason}")
+
+
+def undo_core_7() -> Table:
+    """CORE-7 (a log whose GameStarted names no dice key, as every game made before CORE-12): red's drawing
+    Move 7 taken back with blue's yes, then Move 8 at the same position of the effective history, whose dice
+    are those Move 7 had (the steering CORE-12 ends). Made by the code before CORE-12 and kept as it was:
+    the old keying must go on replaying and auditing exactly. Greedy bots play it out."""
+    game = events.games.load("mecha", "mecha-2")
+    table = Table.create(game, "corpus-mecha-undo-core-7-crafted-1", scenarios.load("mecha/sample")[1], 1,
+                         dice_key=None)  # no dice key: CORE-7's, as it was made
+    _undo_opening(table)
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
+UNDO_CORE_12 = "mecha/mecha-2/undo-core-12-crafted-1.jsonl"
+
+
+def undo_core_12() -> Table:
+    """CORE-12 (GameStarted names dice_key CORE-12, as every game made since): the same opening as
+    ``undo_core_7``, where blue's yes answers a request that says the draw is drawn anew (UndoAsked.redraw),
+    and Move 8 draws with the key of its own seq in the whole log, never one whose outcome was shown. Greedy
+    bots play it out; it audits with every die re-derived from the revealed secret."""
+    game = events.games.load("mecha", "mecha-2")
+    table = Table.create(game, "corpus-mecha-undo-core-12-crafted-1", scenarios.load("mecha/sample")[1], 1)
+    _undo_opening(table)
+    playout(table, {seat: bot(game, "greedy") for seat in game.seats(table.state)}, Rng(1001), LIMIT)
+    return table
+
+
 CRAFTED = {AGREED: agreed, DEVOURED: devoured, SUMMON_TIE: summon_tie, ORDER_TIE: order_tie,
-           WAITING_TRADE: waiting_trade}
+           WAITING_TRADE: waiting_trade, UNDO_CORE_7: undo_core_7,
+           UNDO_CORE_12: undo_core_12}
 
 
 SAVE = "CHRONICLE_CORPUS_SAVE"  # set to 1: the browser tests save the games they finish (save_browser_game)
@@ -539,7 +586,8 @@ def exercised_not(manifest: dict) -> dict:
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", metavar="FILE", type=Path, help="enter one log in the manifest instead")
-    parser.add_argument("--crafted", action="store_true", help="write the crafted games (CRAFTED) instead")
+    parser.add_argument("--crafted", nargs="*", metavar="FILE", help="write the crafted games (CRAFTED, or only "
+                        "those named by their corpus file) instead")
     parser.add_argument("--refusals", nargs="*", metavar="GAME", help="find refusals for unexercised clauses instead")
     parser.add_argument("--positions", type=int, default=40, help="with --refusals: commands per game tried")
     parser.add_argument("--only", nargs="+", metavar="GAME", default=(), choices=events.games.NAMES,
@@ -551,9 +599,14 @@ def main(argv: list | None = None) -> int:
     elif args.refusals is not None:
         manifest = json.loads(MANIFEST.read_text())
         write_refusals(find_refusals(tuple(args.refusals or events.games.NAMES), args.positions))
-    elif args.crafted:
+    elif args.crafted is not None:
         manifest = json.loads(MANIFEST.read_text())
+        unknown = sorted(set(args.crafted) - set(CRAFTED))
+        if unknown:
+            raise SystemExit(f"--crafted {unknown[0]}: no such crafted game (known: {', '.join(CRAFTED)})")
         for name, craft in CRAFTED.items():
+            if args.crafted and name not in args.crafted:
+                continue
             table = craft()
             started = events.games.load(table.game.name, table.envelopes[0].event.rules_version)
             if not table.game.is_over(table.state) or audit(started, table.envelopes) is not None:

@@ -51,7 +51,7 @@ def test_create_logs_game_started_first():
     committed = commitment(local_secret(5), "g-1")
     assert table.seq == 1 and table.secret == local_secret(5) and table.commitment == committed
     head = table.envelopes[0]
-    assert head.event == GameStarted("toy", "toy-1", committed, ("a",), "{}")
+    assert head.event == GameStarted("toy", "toy-1", committed, ("a",), "{}", dice_key="CORE-12")  # CORE-12
     assert (head.seq, head.seat, head.command_id, head.command, head.dice, head.rule) == (1, None, None, None, None, None)
     assert head.hash == state_hash(Count(0, ("a",), committed))
     assert head.at == "2026-01-01T00:00:00Z"

@@ -67,7 +67,7 @@ def test_core_5_crossing_a_random_outcome_waits_for_every_seat():
     table = table3()
     first = played(table, "a", Roll(1), "a-1")
     asked = played(table, "a", AskUndo(first), "u-1")
-    assert logged(table, asked) == [UndoAsked("a", first, ("b", "c"))]
+    assert logged(table, asked) == [UndoAsked("a", first, ("b", "c"), True)]  # drawn anew (CORE-12)
     played(table, "c", AnswerUndo(asked, True), "u-2")
     assert table.undos.open is not None  # b's yes is still missing
     played(table, "b", AnswerUndo(asked, True), "u-3")
@@ -89,7 +89,8 @@ def test_core_5_a_reveal_of_hidden_information_counts_as_chance():
 
 
 def test_core_7_the_same_command_made_again_rolls_the_same():
-    table = table3()
+    """CORE-7, in a game whose GameStarted names no dice key (every game made before CORE-12)."""
+    table = Table.create(TOY, "g-undo", SEATS, SECRET, dice_key=None)
     played(table, "a", Add(1), "a-1")
     first = played(table, "a", Roll(3), "a-2")
     rolled = [event.value for event in logged(table, first)]

@@ -36,6 +36,9 @@ gloomhaven games became gloomhaven-6 (tied characters rank among extra targets a
 GH-C8 (3)): again the version name in that frame and that stored line only. And when the bundled scenarios
 gained ``titles`` in en, fr and ru (branch ``tablefix``): the scenario text inside both GameStarted events (two
 frames, two stored lines) is the only difference; no hash changed.
+And when new games' GameStarted
+began to name their dice key (``"dice_key":"CORE-12"``, branch ``dicekey``): the GameStarted of each game (its
+frame and its stored line, two of each) is the only difference.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from events.canonical import state_hash
+from events.dice import command_rng, local_secret
 from events.log import Envelope, Table
 from events.wire import hash_matches
 from server import frames, scenarios
@@ -142,16 +143,27 @@ def test_core_5_to_core_7_the_story_free_with_a_yes_and_across_dice(chronicle_se
         assert (await answer(blue, "u-3", 10, True))["last"] == 12
         await red.events_until(12)
         assert red.state == start and red.envelopes[-1]["data"]["agreed"] == ["blue"]
-        # Check: across red's own die draw it waits for every other seat, and the same move draws the same.
+        # Check: across red's own die draw it waits for every other seat and says the draw is drawn anew
+        # (CORE-12); the same move made again draws with the key of its own seq, never the one shown.
         drew = await red.command("c-4", *MOVE_FACE_DOWN)
         drawn = [e["data"] for e in red.envelopes[drew["first"] - 1:] if e["type"] == "CorruptionDrawn"]
         assert drawn, "Location 7 is face down: its Corruption is drawn"
         asked = await ask(red, "u-4", drew["first"])
-        assert red.envelopes[-1]["data"]["needs"] == ["blue"]
+        assert red.envelopes[-1]["data"]["needs"] == ["blue"] and red.envelopes[-1]["data"]["redraw"] is True
         await blue.events_until(asked["last"])
         await answer(blue, "u-5", asked["first"], True)
+        await red.events_until(asked["last"] + 2)
+        before = red.state
         again = await red.command("c-5", *MOVE_FACE_DOWN)
-        assert [e["data"] for e in red.envelopes[again["first"] - 1:] if e["type"] == "CorruptionDrawn"] == drawn
+        game_rules = red.table.game
+        keyed = game_rules.decide(before, "red", game_rules.commands.build({"type": "Move", "to": 7}),
+                                  command_rng(local_secret(11), again["first"]))
+        redrawn = [e["data"] for e in red.envelopes[again["first"] - 1:] if e["type"] == "CorruptionDrawn"]
+        assert redrawn == [{k: v for k, v in event.to_data().items() if k != "type"}
+                           for event in keyed if event.TYPE == "CorruptionDrawn"]
+        shown = game_rules.decide(before, "red", game_rules.commands.build({"type": "Move", "to": 7}),
+                                  command_rng(local_secret(11), drew["first"]))
+        assert [e for e in keyed if e.TYPE == "CorruptionDrawn"] != [e for e in shown if e.TYPE == "CorruptionDrawn"]
         # Check: a server restarted mid-game folds the undos from its log (no snapshot) and plays on.
         chronicle_server.restart()
         await asyncio.sleep(0)
@@ -175,7 +187,9 @@ def test_undo_frames_are_commands_of_every_game():
         assert frames.build_command(game, frame).TYPE == "AskUndo"
 
 
-def test_core_6_a_bot_says_yes_to_an_undo_across_its_move(shared_server):
+def test_core_12_a_bot_says_yes_to_an_undo_across_its_move_unless_it_drew(shared_server):
+    """CORE-6, CORE-12: the bot's random move may draw (a face-down Location): its answer is yes when the
+    stretch drew nothing, no when it did (drawn anew, it would be a re-roll)."""
     async def main():
         status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/sample",
                                                                          "bots": {"blue": "random"}})
@@ -185,11 +199,18 @@ def test_core_6_a_bot_says_yes_to_an_undo_across_its_move(shared_server):
         assert (await red.command("c-1", *MOVE_FACE_UP))["first"] == 2
         await red.events_until(5)  # the bot's move
         assert red.envelopes[3]["command_id"] == "bot-4"
+        drew = any(e["type"] in ("CorruptionDrawn", "LocationRevealed") for e in red.envelopes[3:])
         asked = await ask(red, "u-1", 2)
-        await red.events_until(asked["first"] + 2)
-        answered, applied = red.envelopes[asked["first"]:asked["first"] + 2]
-        assert answered["type"] == "UndoAnswered" and answered["seat"] == "blue" and answered["data"]["yes"]
-        assert applied["type"] == "UndoApplied" and red.state == start  # red's turn again: the bot waits
+        await red.events_until(asked["first"])
+        assert red.envelopes[asked["first"] - 1]["data"].get("redraw", False) is drew
+        await red.events_until(asked["first"] + 1)
+        answered = red.envelopes[asked["first"]]
+        assert answered["type"] == "UndoAnswered" and answered["seat"] == "blue"
+        assert answered["data"]["yes"] is not drew
+        if not drew:
+            await red.events_until(asked["first"] + 2)
+            applied = red.envelopes[asked["first"] + 1]
+            assert applied["type"] == "UndoApplied" and red.state == start  # red's turn again: the bot waits
 
     run(main())
 

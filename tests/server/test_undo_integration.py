@@ -75,7 +75,7 @@ def test_core_4_wire_a_reconnect_catches_up_across_an_undo_one_frame_per_command
         await blue.events_until(answers[-1]["last"])
         answers.append(await ask(red, "u-1", 2))  # free: UndoAsked and UndoApplied, one command
         await blue.events_until(answers[-1]["last"])
-        answers.append(await red.command("c-2", *MOVE_FACE_DOWN))  # draws, at position 2 (CORE-7)
+        answers.append(await red.command("c-2", *MOVE_FACE_DOWN))  # draws, keyed by its seq 6 (CORE-12)
         await blue.events_until(answers[-1]["last"])
         answers.append(await ask(red, "u-2", answers[-1]["first"]))  # across a draw: waits for blue
         answers.append(await answer(blue, "u-3", answers[-1]["first"], True))
@@ -94,11 +94,10 @@ def test_core_4_wire_a_reconnect_catches_up_across_an_undo_one_frame_per_command
         # Check: a page from nothing folds every frame through its Table (undos checked), to red's state.
         fresh = await UndoClient.join(shared_server.ws_url, game["game"])
         assert fresh.state == red.state and len(fresh.table.undos.undone) > 0
-        # Check: the same draw again (CORE-7): the events of c-2 and c-3 are the same.
-        def drawn(command_id):
-            return [(e["type"], e["data"]) for e in log if e["command_id"] == command_id]
-
-        assert drawn("c-2") == drawn("c-3") and any(kind == "CorruptionDrawn" for kind, _ in drawn("c-2"))
+        # Check: the undo across c-2's draw told blue it would be drawn anew (CORE-12), and c-3 drew.
+        asked = log[answers[3]["first"] - 1]
+        assert asked["type"] == "UndoAsked" and asked["data"]["redraw"] is True
+        assert any(e["type"] == "CorruptionDrawn" for e in log if e["command_id"] == "c-3")
 
     run(main())
 
@@ -147,9 +146,9 @@ def test_core_4_an_imported_game_with_undos_audits_replays_and_takes_spectator_c
 
 
 def test_core_6_a_bot_seat_is_not_held_by_an_open_request_it_is_not_asked(shared_server):
-    """Red asks to take back its move across the bot's draw-free move: the bot's yes comes at once;
-    and red's free undo of its own last move while the bot is to move leaves the bot waiting, then
-    playing its turn after red's next command."""
+    """Red asks to take back its drawing move and the bot's move after it: the bot's no comes at once
+    (CORE-12: taken back, the draw would be drawn anew), red's draw stands, and the bot plays its turn
+    after red's next command."""
     async def main():
         status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/sample",
                                                                          "bots": {"blue": "random"}})
@@ -159,27 +158,29 @@ def test_core_6_a_bot_seat_is_not_held_by_an_open_request_it_is_not_asked(shared
         await red.events_until(red.head + 1)
         while red.envelopes[-1]["command_id"] is None or not red.envelopes[-1]["command_id"].startswith("bot-"):
             await red.events_until(red.head + 1)
-        # The bot has moved: it is red's turn. Red's undo back to its draw needs the bot's yes (CORE-5).
+        # The bot has moved: it is red's turn. Red's undo back to its draw needs the bot's yes (CORE-5)
+        # and says the draw would be drawn anew (CORE-12): the bot says no at once.
+        before = red.state
         asked = await ask(red, "u-1", 2)
         assert asked["type"] == "ack", asked
-        await red.events_until(asked["first"] + 2)
-        answered, applied = red.envelopes[asked["first"]:asked["first"] + 2]
-        assert answered["seat"] == "blue" and answered["data"]["yes"] and applied["type"] == "UndoApplied"
-        # The same move again draws the same (CORE-7), and the bot plays its turn after it.
-        again = await red.command("c-2", *MOVE_FACE_DOWN)
+        await red.events_until(asked["first"] + 1)
+        request, answered = red.envelopes[asked["first"] - 1:asked["first"] + 1]
+        assert request["data"]["needs"] == ["blue"] and request["data"]["redraw"] is True
+        assert (answered["type"], answered["seat"], answered["data"]["yes"]) == ("UndoAnswered", "blue", False)
+        assert red.table.undos.open is None and red.state == before  # refused: the draw stands
+        # Red plays on (a Pass), and the bot plays its turn after it.
+        again = await red.command("c-2", "Pass", {})
         assert again["type"] == "ack", again
-        log = log_of(shared_server, game["game"])
-        first = [(e["type"], e["data"]) for e in log if e["command_id"] == "c-1"]
-        assert [(e["type"], e["data"]) for e in log if e["command_id"] == "c-2"] == first
         await red.events_until(again["last"] + 1)
         assert red.envelopes[again["last"]]["command_id"].startswith("bot-")
 
     run(main())
 
 
-def test_core_6_a_bots_yes_leaves_the_request_open_for_the_person_it_still_waits_for(shared_server):
-    """Three seats, green a bot: red's undo across its draw waits for blue and green (CORE-5); green's
-    yes comes at once, and nothing the bot does withdraws the request before blue answers (CORE-6)."""
+def test_core_12_a_bots_no_refuses_a_drawing_undo_the_person_it_also_waits_for_cannot_answer(shared_server):
+    """Three seats, green a bot: red's undo across its draw waits for blue and green (CORE-5) and says
+    it is drawn anew (CORE-12); green's no comes at once, which refuses it (CORE-6): blue's answer finds
+    the request closed, and red's draw stands."""
     async def main():
         status, game = post_json(f"{shared_server.base_url}/api/games", {"scenario": "mecha/three-mechs",
                                                                          "bots": {"green": "random"}})
@@ -192,19 +193,16 @@ def test_core_6_a_bots_yes_leaves_the_request_open_for_the_person_it_still_waits
         asked = await ask(red, "u-1", 2)  # blue to move: it is asked, and the bot green
         assert asked["type"] == "ack", asked
         await blue.events_until(asked["first"] + 1)
-        request, yes = blue.envelopes[asked["first"] - 1:asked["first"] + 1]
-        assert request["data"]["needs"] == ["blue", "green"]
-        assert (yes["type"], yes["seat"], yes["command_id"]) == ("UndoAnswered", "green", f"bot-{yes['seq']}")
-        assert blue.table.undos.open is not None and blue.table.undos.open.agreed == ["green"]
+        request, no = blue.envelopes[asked["first"] - 1:asked["first"] + 1]
+        assert request["data"]["needs"] == ["blue", "green"] and request["data"]["redraw"] is True
+        assert (no["type"], no["seat"], no["command_id"], no["data"]["yes"]) == \
+            ("UndoAnswered", "green", f"bot-{no['seq']}", False)
+        assert blue.table.undos.open is None
         answered = await answer(blue, "u-2", request["seq"], True)
-        assert answered["type"] == "ack" and answered["last"] == answered["first"] + 1, answered
-        assert blue.envelopes[-1]["type"] == "UndoApplied" and blue.envelopes[-1]["data"]["agreed"] == ["blue", "green"]
-        # Red's move again draws the same (CORE-7); blue moves; then the bot plays its turn.
-        again = await red.command("c-2", *MOVE_FACE_DOWN)
+        assert (answered["type"], answered.get("rule")) == ("rejected", "CORE-6"), answered
+        # Red's draw stands; blue moves; then the bot plays its turn.
         log = log_of(shared_server, game["game"])
-        assert [(e["type"], e["data"]) for e in log if e["command_id"] == "c-2"] == \
-            [(e["type"], e["data"]) for e in log if e["command_id"] == "c-1"]
-        await blue.events_until(again["last"])
+        assert not any(e["type"] == "UndoApplied" for e in log)
         assert (await blue.command("c-3", *BLUE_FACE_UP))["type"] == "ack"
         await blue.events_until(blue.head + 1)
         while not (blue.envelopes[-1]["command_id"] or "").startswith("bot-"):
