@@ -464,4 +464,4 @@ def test_core_1_game_started_carries_no_secret(played):
             assert all(secret not in json.dumps(envelope) for envelope in log[:-1]), name
             assert isinstance(log[0], dict) and "seed" not in log[0]["data"] and "commitment" in log[0]["data"]
             # ``seed`` is read only from logs made before commitments; a new game never holds one
-            assert GameStarted.__slots__ == ("game", "rules_version", "commitment", "seats", "scenario", "seed")
+            assert GameStarted.__slots__ == ("game", "rules_version", "commitment", "seats", "scenario", "seed", "dice_key")

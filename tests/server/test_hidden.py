@@ -22,7 +22,7 @@ def test_gh_c2_a_card_pick_reaches_only_its_seat(shared_server):
         # Check everyone gets the same GameStarted, with the commitment and no secret (CORE-1).
         for client in (red, blue, spectator):
             assert client.envelopes[0] == spectator.envelopes[0]
-            assert set(client.envelopes[0]["data"]) == {"game", "rules_version", "commitment", "seats", "scenario"}
+            assert set(client.envelopes[0]["data"]) == {"game", "rules_version", "commitment", "seats", "scenario", "dice_key"}
         # Check red's pick: red sees its cards; blue and the spectator see it sealed, with the same hash.
         type_, data = command_json(red.legal("red")[0])
         answer = await red.command("r-1", type_, data)
