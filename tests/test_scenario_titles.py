@@ -88,3 +88,68 @@ def test_a_page_shows_the_title_in_its_language_unless_the_title_was_changed_wit
         assert scenario_title({"ru": "Своя партия"}, "My own table") == "Своя партия"
     finally:
         i18n.install({})
+
+
+# A hostile scenario's nested "titles" (the pages review): canonical JSON sorts "notes" (and "board") before
+# "titles", so the first '"titles":{' of the text was the attacker's, unchecked, and headed the page.
+PWNED = {"en": "The first case", "fr": "Partie piégée", "ru": "Ловушка", "de": "unchecked"}
+
+
+def with_notes(name: str, notes: object, titles: object = "keep") -> dict:
+    _game, data = scenarios.load(name)
+    data = dict(data, notes=notes)
+    if titles != "keep":
+        data.pop("titles")
+        if titles is not None:
+            data["titles"] = titles
+    return data
+
+
+@pytest.mark.parametrize("notes", [
+    {"titles": PWNED},
+    [{"titles": PWNED}, {"a": {"titles": {"fr": "x"}}}],
+    {"a": [1, [2, {"titles": PWNED}]], "b": '"titles":{"fr":"in a string"}'},
+    'a } " \\" ] [ { "titles":{"fr":"in the notes text"}',
+])
+def test_titles_inside_notes_never_head_the_page(notes):
+    """Only the scenario's own ``titles`` count, the ones the game checked (``events.validate.titles``)."""
+    for name in ("echo/first-case", "arkham/crossing"):
+        data = with_notes(name, notes)
+        table = started(name, data)  # the game accepts notes holding anything
+        assert scenario_titles(table.envelopes[0].event.scenario) == data["titles"], name
+        without = with_notes(name, notes, titles=None)
+        assert scenario_titles(started(name, without).envelopes[0].event.scenario) == {}, name
+
+
+def test_titles_nested_in_the_board_or_after_never_count():
+    _game, data = scenarios.load("mecha/sample")
+    data = dict(data, board=dict(data["board"], notes={"titles": PWNED}))
+    data.pop("titles")
+    data["zz"] = {"titles": PWNED}
+    assert scenario_titles(canonical_json(data)) == {}
+
+
+@pytest.mark.parametrize("titles", [{"de": "Der erste Fall"}, {"fr": 7}, {"fr": ""}, {"ru": "д" * 201}, {},
+                                    "Первое дело", ["fr"], {"fr": {"titles": "x"}}])
+def test_top_level_titles_the_games_refuse_give_nothing(titles):
+    """A GameStarted written by hand (a log file offered to the offline page) is not checked by a game first."""
+    _game, data = scenarios.load("echo/first-case")
+    assert scenario_titles(canonical_json(dict(data, titles=titles))) == {}
+
+
+@pytest.mark.parametrize("depth", [17, 100, 200_000])
+def test_nesting_past_shape_s_depth_gives_nothing_without_recursing(depth):
+    text = '{"notes":' + "[" * depth + "]" * depth + ',"titles":{"fr":"Bien"}}'
+    assert scenario_titles(text) == {}
+    assert scenario_titles('{"notes":' + "[" * 15 + "]" * 15 + ',"titles":{"fr":"Bien"}}') == {"fr": "Bien"}
+
+
+@pytest.mark.parametrize("text", ['{"notes":{"titles":{"fr":"x"}', '{"notes":"never closed', "", "[]", "{", '{"a"',
+                                  '{"a":1 "titles":{"fr":"x"}}', '{"titles":{"fr":"x"'])
+def test_texts_that_are_not_json_give_nothing(text):
+    assert scenario_titles(text) == {}
+
+
+def test_spaced_or_escaped_json_reads_as_json_does():
+    text = ' { "notes" : { "titles" : { "fr" : "x" } } , "n" : -1.5e3 , "t" : true ,\n "\\u0074itles" : { "fr" : "Le \\"vrai\\" titre \\\\" } } '
+    assert scenario_titles(text) == {"fr": 'Le "vrai" titre \\'}

@@ -104,3 +104,20 @@ def test_a_page_of_another_origin_cannot_open_a_game_socket(server, new_context)
     assert elsewhere.evaluate(_OPEN_SOCKET, url) == "closed 1006"  # refused before the upgrade
     own = open_page(context, f"{server.base_url}/")
     assert own.evaluate(_OPEN_SOCKET, url) == "open"
+
+
+def test_a_titles_key_nested_in_a_scenario_s_notes_never_heads_its_page(server, new_context):
+    """The pages review: the board's heading took the first ``"titles"`` of the GameStarted's scenario text,
+    and canonical JSON puts ``notes`` (which may hold anything) before ``titles``, so a hostile scenario
+    headed every page with a title no game checked. The seat's, the spectator's and the replay page now
+    show the scenario's own, in the reader's language."""
+    _, scenario = scenarios.load("echo/first-case")
+    scenario["notes"] = {"titles": {"en": scenario["titles"]["en"], "fr": "Titre piégé", "ru": "Ловушка"}}
+    status, created = post_json(f"{server.base_url}/api/games", {"scenario": scenario})
+    assert status == 201, created
+    context = new_context(locale="fr-FR")
+    for url in (created["seats"][sorted(created["seats"])[0]]["link"], created["spectate"], created["replay"]):
+        page = open_page(context, f"{server.base_url}{url}")
+        assert page.text_content("h2.game-title") == "La première affaire", url
+        assert page.problems == [], (url, page.problems)
+        page.close()
