@@ -81,6 +81,16 @@ def listen(node: object, kind: str, handler: object) -> object:
     return node
 
 
+def into_view(nodes: list) -> None:
+    """Scroll the page as little as it takes to show ``nodes`` (a choice's buttons, in order): the last, then
+    the first, each ``block: nearest``, so a group shorter than the screen shows whole, its start kept."""
+    if not nodes:
+        return
+    nearest = window.JSON.parse('{"block": "nearest"}')
+    nodes[-1].scrollIntoView(nearest)
+    nodes[0].scrollIntoView(nearest)
+
+
 def byid(name: str) -> object:
     return _document.getElementById(name)
 

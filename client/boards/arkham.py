@@ -83,6 +83,8 @@ class ArkhamView(View):
         self.building_from = None  # (seat, area, points) the path starts from; it ends when they change
         self.choosing = None  # (goal, ways, (seat, area, points)) while the mover picks one of a goal's tied ways
         self.ways_layer = None
+        self.ways_under = None
+        self.name_tops: dict = {}  # area id -> the top of its name's first line (a tied way's number sits above)
 
     # --- what the page asks -----------------------------------------------------------------------
 
@@ -180,6 +182,14 @@ class ArkhamView(View):
                 out.append((stop, tuple(path)))
         return out
 
+    def asking(self, state: object, seat: object) -> object:
+        """What this seat is asked to choose now (a key, new for each choice), or None: while it picks one of
+        a goal's tied ways, the page brings their buttons into view once (on a phone they were below the
+        fold, under the board the tap was on)."""
+        if not self._choosing(state, seat):
+            return None
+        return "ways " + self.choosing[0] + " " + " ".join(stop for stop, _path in self.choosing[1])
+
     def _choosing(self, state: object, seat: object) -> bool:
         """True while this seat picks one of a goal's tied ways from where it stands; dropped when the
         mover, its area or its points change (a command was made)."""
@@ -216,8 +226,11 @@ class ArkhamView(View):
         return box
 
     def _draw_ways(self, state: object) -> None:
-        """Each tied way as a line from the mover to the monster that stops it, numbered at its end."""
+        """Each tied way as a line from the mover to the monster that stops it, numbered at its end. The
+        lines run beneath the areas (``ways_under``: a line through an area's centre crossed its name, on
+        a phone "Quartier du Fleuve" under a thick stroke), their numbers and the goal's ring above."""
         layer = clear(self.ways_layer)
+        under = clear(self.ways_under)
         if not self.choosing:
             return
         start = rules.active(state).where
@@ -229,13 +242,16 @@ class ArkhamView(View):
             colour = WAYS[(number - 1) % len(WAYS)]
             points = " ".join(f"{x},{y}" for x, y in [self.centres[start]] + [self.centres[p] for p in path])
             x, y = self.centres[stop]
+            line = svg("g", "way-line", (("data-way", stop),))
+            add(line, svg("polyline", None, (("points", points), ("fill", "none"), ("stroke", colour),
+                                             ("stroke-width", "9"), ("stroke-linecap", "round"),
+                                             ("stroke-linejoin", "round"))))
+            add(under, line)
             way = svg("g", "way", (("data-way", stop), ("data-path", " ".join(path))))
-            add(way, svg("polyline", None, (("points", points), ("fill", "none"), ("stroke", colour),
-                                            ("stroke-width", "6"), ("stroke-linecap", "round"),
-                                            ("stroke-linejoin", "round"), ("stroke-opacity", "0.85"))),
-                svg("circle", None, (("cx", x + 30), ("cy", y - 30), ("r", "13"), ("fill", colour), ("stroke", "#fff"),
-                                     ("stroke-width", "2"))),
-                svg("text", None, (("x", x + 30), ("y", y - 25), ("text-anchor", "middle"), ("font-size", "14"),
+            badge = min(y - 30, self.name_tops.get(stop, y) - 15)  # over the stop's name, never on its first line
+            add(way, svg("circle", None, (("cx", x + 30), ("cy", badge), ("r", "13"), ("fill", colour), ("stroke", "#fff"),
+                                          ("stroke-width", "2"))),
+                svg("text", None, (("x", x + 30), ("y", badge + 5), ("text-anchor", "middle"), ("font-size", "14"),
                                    ("font-weight", "bold"), ("fill", "#fff")), number))
             add(layer, way)
 
@@ -459,6 +475,8 @@ class ArkhamView(View):
                 add(line, svg("title", None, (), t("arkham.unverified")))
             add(lines, line)
         add(root, lines)
+        self.ways_under = svg("g", "ways-under", (("pointer-events", "none"),))  # tied ways' lines: over the yellow, under the areas
+        add(root, self.ways_under)
         for world in board.worlds:
             (x1, y1), (x2, y2) = self.centres[world.areas[0]], self.centres[world.areas[1]]
             card = svg("g", "world-card", (("data-world", world.id),))
@@ -495,20 +513,29 @@ class ArkhamView(View):
             shape = svg("circle", "shape", (("cx", x), ("cy", y), ("r", "34" if area.kind == "location" else "22"),
                                             ("fill", fill)))
         add(group, title, shape)
-        if area.unstable:
-            add(group, svg("polygon", "unstable", (("points", f"{x},{y - 44} {x + 8},{y - 34} {x},{y - 24} "
-                                                              f"{x - 8},{y - 34}"), ("fill", "#7a2bb5")),
-                           ))
         name = self.area(area.id)
         label = name if area.kind != "other_world" else ("1" if area.order == 1 else "2")
         # The whole name, on as many lines as it needs (a phone cannot hover a tooltip: "Loge du
         # Crépuscule d'Argent" ended in "…"), lifted clear of the cost under it.
+        # Each line has a backing in the area's colour (its stroke, painted under its letters): a yellow line
+        # or a tied way passing under a name wider than its circle does not cross the letters.
         words = wrap(label.replace(" (Administration Building)", ""), 13)
         lift = 6 + (len(words) - 2) * 12 if len(words) > 1 else 0
+        self.name_tops[area.id] = y - 4 - lift - 12
+        if area.unstable:  # its mark above the name (a three-line name's first line covered it)
+            top = min(y - 44, self.name_tops[area.id] - 21)
+            add(group, svg("polygon", "unstable", (("points", f"{x},{top} {x + 8},{top + 10} {x},{top + 20} "
+                                                              f"{x - 8},{top + 10}"), ("fill", "#7a2bb5")),
+                           ))
+        last = y - 4
         for i, part in enumerate(words):
-            add(group, svg("text", "area-name", (("x", x), ("y", y - 4 + i * 12 - lift),
-                                                 ("text-anchor", "middle"), ("font-size", "11")), again(part)))
-        cost = svg("text", "cost", (("x", x), ("y", y + 14), ("text-anchor", "middle"), ("font-size", "15"),
+            last = y - 4 + i * 12 - lift
+            add(group, svg("text", "area-name", (("x", x), ("y", last), ("text-anchor", "middle"), ("font-size", "11"),
+                                                 ("stroke", fill), ("stroke-width", "3"), ("stroke-linejoin", "round"),
+                                                 ("paint-order", "stroke")), again(part)))
+        # The cost 18 units under the name's last line (its 13 px letters' box ends 3 under the line, the 15 px
+        # digit's starts 14 over its own): clear of a wrapped name, whose second line it overlapped.
+        cost = svg("text", "cost", (("x", x), ("y", last + 18), ("text-anchor", "middle"), ("font-size", "15"),
                                     ("font-weight", "bold"), ("fill", "#8a5a00")))
         add(group, cost)
         kind = "" if area.kind == "special" else word("arkham.kind_", area.kind)

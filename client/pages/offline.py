@@ -31,7 +31,7 @@ from browser import ajax, window
 import events.games
 from client.boards import renderer
 from client.boardui import BoardUI
-from client.dom import add, byid, clear, el, listen, mark, mark_ready, set_text
+from client.dom import add, byid, clear, el, into_view, listen, mark, mark_ready, set_text
 from client.eventlog import accepted, event_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
 from client.i18n import scenario_title, seat_name, t
@@ -82,6 +82,7 @@ class OfflinePage:
         self.export_url = None
         self.ready = False
         self.pickable = 0  # how many places a click acts on now
+        self.choosing = None  # the choice the board asked for last (its buttons scrolled into view once)
 
     def start(self) -> None:
         listen(byid("offline-new"), "submit", self.new_game)
@@ -216,6 +217,12 @@ class OfflinePage:
             button = el("button", label, "action local", (("data-path-action", key),))
             listen(button, "click", self.local_handler(key))
             add(box, button)
+        asking = getattr(self.view, "asking", None)  # a choice the board asks for (arkham's tied ways, AH-7)
+        key = asking(state, seat) if asking is not None else None
+        if key is not None and key != self.choosing:  # once per choice: its buttons were below a phone's fold
+            found = box.querySelectorAll("button.local")
+            into_view([found.item(index) for index in range(found.length)])
+        self.choosing = key
 
     def action_handler(self, kind: str, data: dict, label: str) -> object:
         def handler(event: object) -> None:

@@ -16,7 +16,19 @@ import events.games
 from client.boards import renderer
 from client.boardui import BoardUI
 from client.chat import ChatPanel
-from client.dom import add, byid, clear, el, fragment_params, listen, mark, mark_ready, path_game_id, set_text
+from client.dom import (
+    add,
+    byid,
+    clear,
+    el,
+    fragment_params,
+    into_view,
+    listen,
+    mark,
+    mark_ready,
+    path_game_id,
+    set_text,
+)
 from client.eventlog import accepted, event_row, notice_row, reason_span, rejection_row
 from client.faults import add_detail, fault_words
 from client.follow import Follower, Gap
@@ -69,6 +81,7 @@ class PlayPage:
         self.ui = None  # zoom, legend and keyboard access of the board
         self.refused_token = False  # the server said the link's token matches no seat
         self.pickable = 0  # how many places a click acts on now
+        self.choosing = None  # the choice the board asked for last (its buttons scrolled into view once)
         self.asked = None  # the question this seat's answer was last asked for (scrolled into view once)
         self.stale = False  # the server serves another build: no command is sent (client/net.py)
         self.connection = Connection(game_id, token, self.held, self.on_frame, self.on_connection)
@@ -459,6 +472,12 @@ class PlayPage:
             button = el("button", label, "action local", (("data-path-action", key),))
             listen(button, "click", self.local_handler(key))
             add(box, button)
+        asking = getattr(self.view, "asking", None)  # a choice the board asks for (arkham's tied ways, AH-7)
+        key = asking(state, self.seat) if asking is not None else None
+        if key is not None and key != self.choosing:  # once per choice: its buttons were below a phone's fold
+            found = box.querySelectorAll("button.local")
+            into_view([found.item(index) for index in range(found.length)])
+        self.choosing = key
 
     def show_question(self) -> None:
         """A question waiting for this seat's answer, whoever's turn it is (an undo request, CORE-5; a

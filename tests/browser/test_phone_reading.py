@@ -159,6 +159,48 @@ def test_ah_7_tied_ways_are_drawn_and_the_one_tapped_is_walked(server, browser, 
         context.close()
 
 
+# What covers a place's name on arkham's board: a cost digit, a tied way's number, an unstable mark whose box
+# meets the name's; a tied way's line painted over the name (sampled on the name's box, in board units).
+COVERED = """() => { const box = n => n.getBoundingClientRect(), out = [];
+  const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const root = document.querySelector('svg.arkham'), names = [...root.querySelectorAll('text.area-name')];
+  const marks = [...root.querySelectorAll('text.cost')].filter(n => n.textContent.trim())
+    .concat([...root.querySelectorAll('g.way circle, polygon.unstable')]);
+  for (const name of names) for (const m of marks) if (hit(box(name), box(m)))
+    out.push([name.textContent, m.getAttribute('class') || 'way number', m.textContent]);
+  for (const line of root.querySelectorAll('g.way polyline, g.way-line polyline')) for (const name of names) {
+    if (!(name.compareDocumentPosition(line) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;  // painted beneath it
+    const b = name.getBBox(), p = root.createSVGPoint();
+    search: for (let i = 0; i <= 10; i++) for (let j = 0; j <= 4; j++) {
+      p.x = b.x + b.width * i / 10; p.y = b.y + b.height * j / 4;
+      if (line.isPointInStroke(p)) { out.push([name.textContent, 'way line']); break search; } } }
+  return out; }"""
+IN_VIEWPORT = """sel => [...document.querySelectorAll(sel)].map(n => { const r = n.getBoundingClientRect();
+  return [n.textContent, r.top >= 0 && r.bottom <= window.innerHeight + 1]; })"""  # the page scrolls by whole px: a bottom at 667.14
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "ru-RU"])
+def test_ah_7_tied_ways_cross_no_place_name_and_their_buttons_are_in_view(server, browser, locale):
+    """AH-7 on a phone (the pages review): a tied way's line crossed "Quartier du Fleuve", the cost digit sat on
+    the second line of a wrapped name, and the ways' buttons were below the fold. Now no cost, way number or
+    line covers a name, before the tap (every destination's cost) and after it, and the buttons are in view."""
+    created = create_game(server.base_url, TIED)
+    context = browser.new_context(locale=locale, **PHONE)
+    try:
+        page = seat_page(context, server, created, "red")
+        assert page.locator("svg.arkham text.cost:not(:empty)").count() >= 3
+        assert page.evaluate(COVERED) == []
+        page.locator("g.area[data-area='easttown']").tap()
+        page.wait_for_selector("#ways li.way-words")
+        assert page.locator("g.way").count() == 2
+        assert page.evaluate(COVERED) == []
+        buttons = page.evaluate(IN_VIEWPORT, "#actions button[data-path-action^='way']")
+        assert len(buttons) == 3 and all(shown for _text, shown in buttons), buttons
+        assert page.problems == []
+    finally:
+        context.close()
+
+
 def test_core_5_a_waiting_seat_on_a_phone_is_asked_for_its_yes_and_both_boards_agree(server, browser):
     """CORE-5: red (Russian) moves, blue (French, on a phone) moves, red asks to undo across blue's move. Blue's
     bar said "En attente de rouge…" with the yes and no below the fold; it now says red asks, the box is in
