@@ -325,3 +325,64 @@ def test_ah_c3_ah_2_a_scaled_board_opens_on_the_piece_of_the_seat_to_play(server
         assert page.problems == [] and mover.problems == []
     finally:
         context.close()
+
+
+# Each button's words: how many lines they take, and whether they fit its box (nothing cut or spilling out).
+BUTTON_LINES = """sel => [...document.querySelectorAll(sel)].map(b => { const r = document.createRange(); r.selectNodeContents(b);
+  const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+  const box = b.getBoundingClientRect(), words = r.getBoundingClientRect();
+  return [b.textContent.replace(/\\u2063/g, ''), tops.size, b.scrollWidth <= b.clientWidth + 1 && b.scrollHeight <= b.clientHeight + 1
+    && words.left >= box.left - 0.5 && words.right <= box.right + 0.5 && words.top >= box.top - 0.5 && words.bottom <= box.bottom + 0.5]; })"""
+
+
+def trading_scenario(items: list | None = None) -> dict:
+    """arkham/crossing with both investigators in the Graveyard: each may offer the other a trade (AH-C10)."""
+    from server import scenarios
+
+    _name, data = scenarios.load("arkham/crossing")
+    for investigator in data["investigators"]:
+        investigator["at"] = "graveyard"
+    if items is not None:
+        data["investigators"][1]["items"] = items
+    return data
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "ru-RU"])
+def test_ah_c10_trade_buttons_read_on_one_line_on_a_phone(server, browser, locale):
+    """AH-C10 on a phone (the pages review): Russian "Попросить у игрока красный: Револьвер .38" wrapped, ".38" alone
+    on the second line. Every trade button of the mover (red) and of the waiting investigator (blue) is one line
+    now, and every action button's words fit its box."""
+    created = create_game(server.base_url, trading_scenario())
+    context = browser.new_context(locale=locale, **PHONE)
+    try:
+        for seat in ("red", "blue"):
+            page = seat_page(context, server, created, seat)
+            trades = page.evaluate(BUTTON_LINES, "#actions button[data-command='OfferTrade']")
+            assert len(trades) == 3, (seat, trades)
+            assert [row for row in trades if row[1] != 1 or not row[2]] == [], (seat, trades)
+            buttons = page.evaluate(BUTTON_LINES, "#actions button")
+            assert all(fits for _text, _lines, fits in buttons), (seat, buttons)
+            assert page.problems == []
+            page.close()
+    finally:
+        context.close()
+
+
+def test_ah_c10_a_trade_button_naming_a_200_character_item_grows_and_keeps_its_words_in(server, browser):
+    """Hostile data: an item's name is the scenario's (at most 200 characters, one word here). Its trade buttons
+    wrap inside the screen's width, taller, every word inside the box; the page never scrolls sideways."""
+    long_name = "Ж" * 200
+    created = create_game(server.base_url, trading_scenario([long_name]))
+    context = browser.new_context(locale="ru-RU", **PHONE)
+    try:
+        for seat in ("red", "blue"):
+            page = seat_page(context, server, created, seat)
+            buttons = page.evaluate(BUTTON_LINES, "#actions button")
+            named = [row for row in buttons if long_name in row[0]]
+            assert named and all(lines > 1 for _text, lines, _fits in named), (seat, buttons)
+            assert all(fits for _text, _lines, fits in buttons), (seat, buttons)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375, seat
+            assert page.problems == []
+            page.close()
+    finally:
+        context.close()
