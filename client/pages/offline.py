@@ -12,7 +12,9 @@ stopped. The page is the shell a server would be (docs/offline.md):
   ``command_rng`` (CORE-1; ``hmac`` is imported then, not at page load), and the command that ends
   the game is followed by SecretRevealed (CORE-2);
 - the seat to move plays on the board and its buttons; all seats share the device, so the page
-  says whose turn it is and each seat passes the device on;
+  says whose turn it is and each seat passes the device on; what a waiting seat may send meanwhile (a
+  renderer's ``off_turn_actions``: arkham-5's trade offers, AH-C10) has its own buttons, named for that
+  seat and made as it, into the same log;
 - any seat may take back its own last command(s) with the same core commands as on the play page
   (``AskUndo``, ``AnswerUndo``: CORE-4 to CORE-7, ``events/undo.py``): the ``#undo`` panel has an
   Undo button for each seat with a command in play, and while a request is open it names the seat
@@ -185,6 +187,7 @@ class OfflinePage:
         status.setAttribute("class", "hash ok")
         status.setAttribute("data-seq", str(table.seq))
         status.setAttribute("data-hash", table.envelopes[-1].hash)
+        self.view.in_force = table.game  # the version in force decides what a seat may send (AH-C10's offers)
         # the envelopes still in play (events/undo.py): a board's last move is never one taken back
         self.view.draw(state, table.undos.effective, seat, not over, self.pick)
         self.pickable = self.ui.drawn(self.game.name, not over)
@@ -212,6 +215,18 @@ class OfflinePage:
             button = el("button", label, "action", (("data-command", kind),))
             listen(button, "click", self.action_handler(kind, data, label))
             add(box, button)
+        # What a waiting seat may send while another plays (a renderer's ``off_turn_actions``: arkham-5's trade
+        # offers, AH-C10), as on the play page: each seat's own, named, made as that seat (it holds the device).
+        off_turn = getattr(self.view, "off_turn_actions", None)
+        turn = self.game.turn(state)
+        for other in (self.game.seats(state) if off_turn is not None else ()):
+            if other in turn:
+                continue
+            for label, kind, data in off_turn(state, other):
+                button = el("button", t("offline.off_turn_as", seat=seat_name(other), action=label), "action",
+                            (("data-command", kind), ("data-off-turn", "1"), ("data-seat", other)))
+                listen(button, "click", self.command_handler(other, kind, data, label))
+                add(box, button)
         local = getattr(self.view, "local_actions", None)  # buttons the renderer handles (a path being built)
         for label, key in (local(state, seat) if local is not None else ()):
             button = el("button", label, "action local", (("data-path-action", key),))

@@ -254,3 +254,49 @@ def test_core_1_a_reload_mid_game_resumes_with_the_same_secret_and_the_export_hi
     heads = [line for line in lines if line["command_id"] is not None]
     assert {line["command_id"] for line in heads} == {"offline-2", f"offline-{seq + 1}"}
     assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_ah_c10_pass_and_play_offers_the_waiting_investigator_s_trade_and_the_mover_answers(server, new_context, lang):
+    """AH-C10 (arkham-5) on one device: 'investigators in the same area may trade items before, during or after
+    movement'. The pass-and-play page showed only the mover's buttons. Red walks into Rivertown, where blue
+    stands: blue's offers appear (``data-off-turn``, named for blue, as the play page's ``off_turn_actions``),
+    blue's "give the Old Journal" is logged as blue's, red answers with its own button, and the item changes
+    hands; no text bypassed the catalogue."""
+    from tests.browser.test_i18n import CHECK, LOCALES, untranslated
+
+    context = new_context(locale=LOCALES[lang])
+    context.add_init_script(CHECK)
+    page = open_page(context, f"{server.base_url}/offline")
+    page.select_option("#offline-scenario", "arkham/crossing")
+    page.click("#offline-start")
+    page.wait_for_selector("#offline-export")
+    assert page.locator("#actions button[data-off-turn='1']").count() == 0  # red in the Graveyard, blue elsewhere
+    page.click("g.area[data-area='rivertown']")
+    page.wait_for_selector("g.investigator[data-seat='red'][data-at='rivertown']")
+    assert page.get_attribute("#who", "data-seat") == "red"  # still red's movement
+    offers = page.locator("#actions button[data-command='OfferTrade'][data-off-turn='1']")
+    assert offers.count() == 3, offers.all_text_contents()  # blue gives its Old Journal, or asks for either item
+    assert {offers.nth(i).get_attribute("data-seat") for i in range(3)} == {"blue"}
+    blue = "синий" if lang == "ru" else "blue"
+    assert all(text.replace("\u2063", "").startswith(blue) for text in offers.all_text_contents())
+    assert untranslated(page, lang) == {"lang": lang, "bad": []}
+    journal = "Старый дневник" if lang == "ru" else "Old Journal"
+    before = seq_of(page)
+    offers.filter(has_text=journal).first.click()
+    page.wait_for_function("s => Number(document.getElementById('hash').dataset.seq) > s", arg=before)
+    lines = [json.loads(line) for line in
+             json.loads(page.evaluate("localStorage.getItem('chronicle-offline')"))["lines"].splitlines()]
+    offered = [line for line in lines if line["type"] == "TradeOffered"]
+    assert len(offered) == 1 and offered[0]["data"]["seat"] == "blue", offered
+    answer = page.locator("#actions button[data-command='AnswerTrade']")
+    assert answer.count() == 2 and page.locator("#actions button[data-off-turn='1']").count() == 0
+    before = seq_of(page)
+    answer.first.click()  # accept
+    page.wait_for_function("s => Number(document.getElementById('hash').dataset.seq) > s", arg=before)
+    lines = [json.loads(line) for line in
+             json.loads(page.evaluate("localStorage.getItem('chronicle-offline')"))["lines"].splitlines()]
+    answered = [line for line in lines if line["type"] == "TradeAnswered"]
+    assert len(answered) == 1 and answered[0]["data"]["accepted"] is True, answered
+    assert answered[0]["data"]["give"] == ["Old Journal"] and answered[0]["data"]["partner"] == "red", answered
+    assert page.problems == []
