@@ -477,6 +477,11 @@ class ArkhamView(View):
         add(root, lines)
         self.ways_under = svg("g", "ways-under", (("pointer-events", "none"),))  # tied ways' lines: over the yellow, under the areas
         add(root, self.ways_under)
+        # The last move's route runs through the centres of the areas it crossed: beneath them, as the tied ways, it
+        # crossed their names ("Кладбище" under the dashed line on a phone).
+        self.route = svg("polyline", "route", (("points", ""), ("fill", "none"), ("stroke", "#c0392b"),
+                                               ("stroke-width", "3"), ("stroke-dasharray", "6 4")))
+        add(root, self.route)
         for world in board.worlds:
             (x1, y1), (x2, y2) = self.centres[world.areas[0]], self.centres[world.areas[1]]
             card = svg("g", "world-card", (("data-world", world.id),))
@@ -488,9 +493,6 @@ class ArkhamView(View):
         self.areas = {}
         for area in board.areas:
             add(root, self._build_area(area))
-        self.route = svg("polyline", "route", (("points", ""), ("fill", "none"), ("stroke", "#c0392b"),
-                                               ("stroke-width", "3"), ("stroke-dasharray", "6 4")))
-        add(root, self.route)
         self.ways_layer = svg("g", "ways-layer", (("pointer-events", "none"),))
         add(root, self.ways_layer)
         self.pieces = svg("g", "pieces")

@@ -168,7 +168,7 @@ COVERED = """() => { const box = n => n.getBoundingClientRect(), out = [];
     .concat([...root.querySelectorAll('g.way circle, polygon.unstable')]);
   for (const name of names) for (const m of marks) if (hit(box(name), box(m)))
     out.push([name.textContent, m.getAttribute('class') || 'way number', m.textContent]);
-  for (const line of root.querySelectorAll('g.way polyline, g.way-line polyline')) for (const name of names) {
+  for (const line of root.querySelectorAll('g.way polyline, g.way-line polyline, polyline.route')) for (const name of names) {
     if (!(name.compareDocumentPosition(line) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;  // painted beneath it
     const b = name.getBBox(), p = root.createSVGPoint();
     search: for (let i = 0; i <= 10; i++) for (let j = 0; j <= 4; j++) {
@@ -183,7 +183,8 @@ IN_VIEWPORT = """sel => [...document.querySelectorAll(sel)].map(n => { const r =
 def test_ah_7_tied_ways_cross_no_place_name_and_their_buttons_are_in_view(server, browser, locale):
     """AH-7 on a phone (the pages review): a tied way's line crossed "Quartier du Fleuve", the cost digit sat on
     the second line of a wrapped name, and the ways' buttons were below the fold. Now no cost, way number or
-    line covers a name, before the tap (every destination's cost) and after it, and the buttons are in view."""
+    line covers a name, before the tap (every destination's cost) and after it, the buttons are in view, and
+    the last move's dashed route, once a way is walked, crosses no name either."""
     created = create_game(server.base_url, TIED)
     context = browser.new_context(locale=locale, **PHONE)
     try:
@@ -196,6 +197,11 @@ def test_ah_7_tied_ways_cross_no_place_name_and_their_buttons_are_in_view(server
         assert page.evaluate(COVERED) == []
         buttons = page.evaluate(IN_VIEWPORT, "#actions button[data-path-action^='way']")
         assert len(buttons) == 3 and all(shown for _text, shown in buttons), buttons
+        # The walk along the way through Downtown: its dashed route (AH-3) crosses no name either.
+        page.locator("#actions button[data-path-action='way:downtown']").tap()
+        page.wait_for_selector("g.investigator[data-seat='red'][data-at='downtown']")
+        page.wait_for_selector("svg.arkham polyline.route[visibility='visible']", state="attached")
+        assert page.evaluate(COVERED) == []
         assert page.problems == []
     finally:
         context.close()
