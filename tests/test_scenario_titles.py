@@ -137,10 +137,9 @@ def test_top_level_titles_the_games_refuse_give_nothing(titles):
     assert scenario_titles(canonical_json(dict(data, titles=titles))) == {}
 
 
-@pytest.mark.parametrize("depth", [17, 100, 200_000])
-def test_nesting_past_shape_s_depth_gives_nothing_without_recursing(depth):
-    text = '{"notes":' + "[" * depth + "]" * depth + ',"titles":{"fr":"Bien"}}'
-    assert scenario_titles(text) == {}
+def test_nesting_the_decoder_refuses_gives_nothing_without_raising():
+    deep = 200_000
+    assert scenario_titles('{"notes":' + "[" * deep + "]" * deep + ',"titles":{"fr":"Bien"}}') == {}
     assert scenario_titles('{"notes":' + "[" * 15 + "]" * 15 + ',"titles":{"fr":"Bien"}}') == {"fr": "Bien"}
 
 
