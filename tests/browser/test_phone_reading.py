@@ -432,3 +432,27 @@ def test_every_control_of_the_pages_is_at_least_24_px_on_a_small_phone(server, b
             page.close()
     finally:
         context.close()
+
+
+# A link's or button's words that wrap: the distance between their lines' tops (CSS px), each text's largest.
+LINE_GAPS = """sel => [...document.querySelectorAll(sel)].filter(n => n.getClientRects().length > 0).map(n => {
+  const r = document.createRange(); r.selectNodeContents(n);
+  const tops = [...new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)))].sort((a, b) => a - b);
+  let gap = 0; for (let i = 1; i < tops.length; i++) gap = Math.max(gap, tops[i] - tops[i - 1]);
+  return [n.textContent.replace(/\\u2063/g, ''), tops.length, gap, Math.round(n.getBoundingClientRect().height)]; })"""
+
+
+def test_a_wrapped_link_keeps_the_text_s_line_spacing_and_its_40_px_on_a_small_phone(server, browser):
+    """The lobby's pass-and-play link in Russian at 375 px wraps on three lines; it was made 40 px high with a
+    40 px line height, so its lines stood 40 px apart. Now its lines are the body's (under 1.5 lines of 14 px
+    apart) and the link still 40 px high at the least."""
+    context = browser.new_context(locale="ru-RU", **PHONE)
+    try:
+        page = open_page(context, f"{server.base_url}/")
+        rows = page.evaluate(LINE_GAPS, ".offline-link a, .game-list td.links a, .my-games a")
+        wrapped = [row for row in rows if row[1] > 1]
+        assert wrapped and all(gap <= 21 for _text, _lines, gap, _height in wrapped), rows
+        assert all(height >= 40 for _text, _lines, _gap, height in rows), rows
+        assert page.problems == []
+    finally:
+        context.close()
