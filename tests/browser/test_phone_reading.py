@@ -456,3 +456,24 @@ def test_a_wrapped_link_keeps_the_text_s_line_spacing_and_its_40_px_on_a_small_p
         assert page.problems == []
     finally:
         context.close()
+
+
+CENTRED = """sel => { const n = document.querySelector(sel), r = document.createRange(); r.selectNodeContents(n.firstElementChild);
+  const box = n.getBoundingClientRect(), words = r.getBoundingClientRect();
+  return [Math.round(words.top - box.top), Math.round(box.bottom - words.bottom), getComputedStyle(n).color]; }"""
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "ru-RU"])
+def test_the_lobby_s_file_button_reads_as_a_button_its_words_centred(server, browser, locale):
+    """The lobby's "choose a file" (a label over the hidden native input, in the reader's language) had its words
+    at the top of its 40 px and in the muted grey of the form's labels, beside buttons in ink: it looked
+    disabled. Its words are centred now, in the buttons' colour."""
+    context = browser.new_context(locale=locale, **PHONE)
+    try:
+        page = open_page(context, f"{server.base_url}/")
+        above, below, colour = page.evaluate(CENTRED, ".lobby .file-pick")
+        assert abs(above - below) <= 2, (above, below)
+        assert colour == page.evaluate("getComputedStyle(document.querySelector('.lobby button')).color")
+        assert page.problems == []
+    finally:
+        context.close()
