@@ -11,13 +11,14 @@ links, labels) and each later ``draw`` only changes what differs: classes, stack
 from __future__ import annotations
 
 from client.boards import svgkit
-from client.boards.svgkit import View, headed_table, pick_on_click, polygon_points, show_route, swatch, wrap_lines
+from client.boards.svgkit import View, headed_table, pick_on_click, polygon_points, show_route, swatch, wrap, wrap_lines
 from client.dom import add, clear, el, markup, set_text, svg
-from client.i18n import again, local_name, seat_initials, seat_name, t
+from client.i18n import MARK, again, local_name, seat_initials, seat_name, t
 from events.games.mecha.model import Move
 from events.games.mecha.rules import destinations, seat_index, turn
 
 SIZE = 50  # hex radius in SVG units
+NAME_ROOM = 74  # SVG units a line of a Location's name may take: its hex is 78 wide where the name sits
 SQRT3 = 1.7320508075688772
 # Pointy-top corner offsets for a unit hex, from -30 degrees clockwise.
 CORNERS = ((0.866, -0.5), (0.866, 0.5), (0.0, 1.0), (-0.866, 0.5), (-0.866, -0.5), (0.0, -1.0))
@@ -203,12 +204,38 @@ class MechaView(View):
             pick_on_click(self, group, location.number)
             self.places[location.number] = _Place(group, group.firstElementChild, tokens,
                                                   tokens.previousElementSibling, labels[index])
+        self._fit_names(groups, board)
         self.route = root.querySelector("polyline.route")
         self.mechs = {}
         mechs = root.querySelectorAll("g.mech")
         for index, seat in enumerate(state.seats):
             mech = mechs.item(index)
             self.mechs[seat.seat] = (mech, mech.firstElementChild, [None])
+
+    def _fit_names(self, groups: object, board: object) -> None:
+        """Wrap again, narrower, a Location's name with a line wider than its hex (Russian "Шепчущие сосны" took 87
+        of its 78 units, over the next hexes; wrapping counts characters, and Cyrillic letters are wider): every
+        line measured once per board (``getComputedTextLength``, one layout), read before any is changed; a name
+        is wrapped again only where two lines of the narrower width hold it (else the tooltip has it whole)."""
+        wide = []
+        for index, location in enumerate(board.locations):
+            lines = groups.item(index).querySelectorAll("text.loc-name")
+            widths = [lines.item(i).getComputedTextLength() for i in range(lines.length)]
+            if widths and max(widths) > NAME_ROOM:
+                wide.append((groups.item(index), location, lines, widths))
+        for group, location, lines, widths in wide:
+            per_letter = max(width / max(1, len(lines.item(i).textContent.replace(MARK, "")))
+                             for i, width in enumerate(widths))
+            room = int(NAME_ROOM / per_letter)
+            fitted = wrap(local_name("mecha", location.name, location.name).replace(MARK, ""), room)
+            if len(fitted) > 2 or any(len(line) > room for line in fitted):
+                continue
+            x, y = self.centres[location.number]
+            level = group.querySelector("text.loc-level")
+            for i in range(lines.length):
+                group.removeChild(lines.item(i))
+            for i, line in enumerate(fitted):
+                group.insertBefore(svg("text", "loc-name", (("x", x), ("y", y - 12 + i * 11)), again(line)), level)
 
     def _location_markup(self, location: object, parts: list, levels: dict) -> str:
         """A Location's group as SVG text, appended to ``parts``; returns its label (its words for a reader)."""

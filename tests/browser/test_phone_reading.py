@@ -477,3 +477,27 @@ def test_the_lobby_s_file_button_reads_as_a_button_its_words_centred(server, bro
         assert page.problems == []
     finally:
         context.close()
+
+
+# Each line of a Location's name wider than its hex leaves (SVG units): [line, its width, the hex's].
+NAME_PAST_HEX = """() => [...document.querySelectorAll('.mecha-board g.loc')].flatMap(g => {
+  const hex = g.querySelector('polygon.hex').getBBox().width;
+  return [...g.querySelectorAll('text.loc-name')].map(n => [n.textContent.replace(/\\u2063/g, ''), Math.round(n.getBBox().width), hex])
+    .filter(([_text, width]) => width > hex - 2); })"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "ru-RU"])
+def test_mv_1_every_location_s_name_stays_inside_its_hex(server, browser, locale):
+    """MV-1's board on a phone (the pages review): names were wrapped at 14 characters, and Russian letters are
+    wider, so "Шепчущие сосны", "Берёзовая роща", "Рухнувший мост", "Хижина шамана" ran 4-9 units past their
+    78-unit hexes into the next ones. Every line of every name is inside its hex now."""
+    created = create_game(server.base_url, "mecha/sample")
+    context = browser.new_context(locale=locale, **PHONE)
+    context.add_init_script(CHECK)
+    try:
+        page = seat_page(context, server, created, "red")
+        assert page.evaluate(NAME_PAST_HEX) == []
+        assert untranslated(page, locale[:2]) == {"lang": locale[:2], "bad": []}
+        assert page.problems == []
+    finally:
+        context.close()
