@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import select
+import shutil
 import socket
 import time
 import urllib.request
@@ -20,9 +21,10 @@ import urllib.request
 import pytest
 import websockets
 
+from server.httpprotocol import FILES_KEPT
 from tests.server.client import Client, command_json, run
 from tests.server.test_transport_bounds import cut
-from tests.server_fixture import create_game, server_fixture
+from tests.server_fixture import ServerProcess, create_game, server_fixture
 
 pytestmark = pytest.mark.server
 
@@ -218,3 +220,30 @@ def test_tcp_websockets_count_until_they_close(capped):
                 await connection.close()
 
     run(body())
+
+
+class FewFiles(ServerProcess):
+    """A server whose file limit is 320 (soft and hard, ``prlimit``): its connections' budget is 64
+    (``files_budget``: the soft limit less ``FILES_KEPT``, 256)."""
+
+    def _command(self) -> list[str]:
+        return ["prlimit", f"--nofile={FILES_KEPT + 64}:{FILES_KEPT + 64}", "--", *super()._command()]
+
+
+@pytest.mark.skipif(shutil.which("prlimit") is None, reason="needs util-linux's prlimit")
+def test_tcp_past_the_file_budget_503_too_many_connections(tmp_path):
+    """Past the process's budget of connections (its file limit less what the store and logs keep), from
+    any address, one more reads 503 ``too-many-connections`` before it takes the files the store needs;
+    once they close, requests are served."""
+    with FewFiles(tmp_path / "few.db", env={"CHRONICLE_HEAD_TIMEOUT": "60"}).start() as server:
+        before = cut(server, "too-many-connections")
+        held = [opened(server.port) for _ in range(64)]
+        try:
+            with opened(server.port) as one_more:
+                said, closed = read_to_end(one_more, 5)
+            assert closed and said.startswith(b"HTTP/1.1 503 ") and b"too-many-connections:" in said, said
+        finally:
+            for connection in held:
+                connection.close()
+        assert answered(server, 10)
+        assert cut(server, "too-many-connections") >= before + 1
