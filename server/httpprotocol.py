@@ -29,9 +29,11 @@ uvicorn's command line, ``--http server.httpprotocol:HeadBoundProtocol``, the ``
   fit: it answers 503 only once a request head has arrived (an idle connection is never refused), skips
   WebSocket upgrades, and counts running tasks with connections.
 
-A refused connection is not counted; its answer is written, its side shut (FIN), what it sends is
-discarded, and it is closed at its end of stream or after ``REFUSED_LINGER_S``, whichever is first (closing
-at once with its request unread would reset the connection, and a client could lose the answer).
+A refused connection is not counted in its address's number; its answer is written, its side shut (FIN),
+what it sends is discarded, and it is closed at its end of stream or after ``REFUSED_LINGER_S``, whichever
+is first (closing at once with its request unread would reset the connection, and a client could lose the
+answer). It holds a file meanwhile, so at most ``REFUSED_LINGERING`` linger at once (within ``FILES_KEPT``,
+not counted against players); one more is closed right after its answer.
 An IPv6 address counts by its /64 (``client_key``), as the application's per-address bounds.
 """
 
@@ -47,11 +49,15 @@ from server.limits import Limits, client_key, limits_from_env_once
 from server.metrics import transport_cut
 
 PROTOCOL = "server.httpprotocol:HeadBoundProtocol"  # what uvicorn's --http (or Config(http=...)) is given
-FILES_KEPT = 256  # file descriptors kept from the connections' budget: SQLite's files, logs, the worker's pipes
+# file descriptors kept from the connections' budget: SQLite's files, logs, the worker's pipes, and the
+# refused connections lingering (at most REFUSED_LINGERING)
+FILES_KEPT = 256
 REFUSED_LINGER_S = 1.0  # a refused connection is closed at its end of stream or after this, whichever is first
+REFUSED_LINGERING = 64  # refused connections lingering so at once; one more is closed right after its answer
 RETRY_AFTER_S = 10
 
 OPEN: dict[str, int] = {}  # client_key -> TCP connections open in this process (HTTP and upgraded alike)
+LINGERING = [0]  # refused connections lingering (``_refuse``), at most REFUSED_LINGERING, within FILES_KEPT
 TOTAL = [0]  # all of them (a unix socket's too, which have no address and no cap of their own)
 _files: list[int] = []  # files_budget(), computed once
 
@@ -101,6 +107,7 @@ class HeadBoundProtocol(HttpToolsProtocol):
         self.per_address = limits.tcp_connections_per_address
         self.address: str | None = None  # counted in OPEN until the connection (or its WebSocket) is lost
         self.refused = False
+        self.lingering = False  # a refused connection counted in TOTAL while it lingers
         self.head_timer: TimerHandle | None = None
         self.head_bytes = 0  # bytes received since the head timer was started
 
@@ -122,9 +129,16 @@ class HeadBoundProtocol(HttpToolsProtocol):
         self._start_head_timer()
 
     def _refuse(self, code: str, status: int, why: str) -> None:
+        """Answer ``status`` and close: lingering (FIN sent, what comes discarded, closed at the client's end
+        of stream or after ``REFUSED_LINGER_S``) while fewer than ``REFUSED_LINGERING`` do, else at once."""
         transport_cut(code)
         self.refused = True
         self.transport.write(answer(status, f"{code}: {why}", retry=True))
+        if LINGERING[0] >= REFUSED_LINGERING:
+            self.transport.close()
+            return
+        LINGERING[0] += 1
+        self.lingering = True
         self.transport.write_eof()
         self.loop.call_later(REFUSED_LINGER_S, self.transport.close)
 
@@ -156,6 +170,9 @@ class HeadBoundProtocol(HttpToolsProtocol):
         self._stop_head_timer()
         address, self.address = self.address, None
         release(address)
+        if self.lingering:
+            self.lingering = False
+            LINGERING[0] -= 1
         super().connection_lost(exc)
 
     def _start_head_timer(self) -> None:

@@ -39,8 +39,11 @@ capped = server_fixture("tcp-capped", env={"CHRONICLE_TCP_CONNECTIONS_PER_ADDRES
                                            "CHRONICLE_HEAD_TIMEOUT": "60", "CHRONICLE_HELLO_TIMEOUT": "60"})
 
 
-def opened(port: int) -> socket.socket:
-    return socket.create_connection(("127.0.0.1", port), timeout=10)
+STRANGER = "127.0.0.2"  # a loopback address of its own (the players' is 127.0.0.1)
+
+
+def opened(port: int, source: str = "127.0.0.1") -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
 
 
 def read_to_end(connection: socket.socket, seconds: float) -> tuple[bytes, bool]:
@@ -159,25 +162,33 @@ def test_tcp_honest_websocket_game_outlives_the_head_timeout(timed):
 
 
 def test_tcp_past_the_per_address_cap_429_then_players_get_in(capped):
-    """A stranger holds ``CAP`` idle connections: the next one (and a player's request from the same
-    address) reads 429 ``too-many-connections-per-address`` and is closed, without reaching the app;
-    once the stranger's connections close, a player's HTTP request and WebSocket game work."""
+    """A stranger holds ``CAP`` idle connections: the next one (and a request sent at once from the same
+    address) reads 429 ``too-many-connections-per-address`` and is closed, without reaching the app,
+    while players at other addresses are served; once the stranger's connections close, a player's HTTP
+    request and WebSocket game work from the stranger's address too."""
     before = cut(capped, "too-many-connections-per-address")
-    held = [opened(capped.port) for _ in range(CAP)]
+    held = [opened(capped.port, STRANGER) for _ in range(CAP)]
     try:
-        with opened(capped.port) as one_more:
+        with opened(capped.port, STRANGER) as one_more:
             said, closed = read_to_end(one_more, 5)
         assert closed and said.startswith(b"HTTP/1.1 429 "), said
         assert b"too-many-connections-per-address" in said and b"retry-after: 10" in said.lower()
-        with opened(capped.port) as player:  # a request sent at once: the 429 is still read, not a reset
+        assert answered(capped, 5)  # from 127.0.0.1
+        with opened(capped.port, STRANGER) as player:  # a request sent at once: the 429 is still read, not a reset
             player.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\n\r\n{}")
             said, closed = read_to_end(player, 5)
         assert closed and said.startswith(b"HTTP/1.1 429 "), said
     finally:
         for connection in held:
             connection.close()
-    assert answered(capped, 10)
     assert cut(capped, "too-many-connections-per-address") == before + 2
+    deadline = time.monotonic() + 10
+    while True:  # the server sees the stranger's connections closed within moments
+        with opened(capped.port, STRANGER) as again:
+            if request(again).startswith(b"HTTP/1.1 200"):
+                break
+        assert time.monotonic() < deadline, "the stranger's address was still refused 10 s after its connections closed"
+        time.sleep(0.1)
     created = create_game(capped.base_url)
 
     async def body() -> None:
