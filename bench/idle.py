@@ -56,6 +56,16 @@ def player(base_url: str, ws_url: str) -> str:
     return f"GET /api/games {lobby}; game socket {socket_said}"
 
 
+def cuts(base_url: str) -> str:
+    """The server's ``chronicle_transport_cut_total`` lines on /metrics, by reason."""
+    try:
+        text = urllib.request.urlopen(f"{base_url}/metrics", timeout=5).read().decode()
+    except OSError as error:
+        return f"/metrics failed: {error!r}"
+    found = [line.split("{", 1)[1] for line in text.splitlines() if line.startswith("chronicle_transport_cut_total{")]
+    return ", ".join(found) or "none"
+
+
 def census(connections: list) -> dict:
     """How many of the idle connections the server closed or answered (429, 503), and how many it holds."""
     counts = {"held": 0, "closed": 0, "429": 0, "503": 0, "408": 0}
@@ -108,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(args.head_timeout + 2)
         print(f"  {args.head_timeout + 3} s after: {census(connections)}; "
               f"player: {player(server.base_url, server.ws_url)}")
+        print(f"  cuts: {cuts(server.base_url)}")
         print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for connection in connections:
             connection.close()
