@@ -134,7 +134,7 @@ class HeadBoundProtocol(HttpToolsProtocol):
         transport_cut(code)
         self.refused = True
         self.transport.write(answer(status, f"{code}: {why}", retry=True))
-        if LINGERING[0] >= REFUSED_LINGERING:
+        if LINGERING[0] >= REFUSED_LINGERING or not self.transport.can_write_eof():  # (TLS cannot half-close)
             self.transport.close()
             return
         LINGERING[0] += 1

@@ -92,6 +92,25 @@ def request(connection: socket.socket, path: str = "/api/games") -> bytes:
     return head
 
 
+def test_tcp_bounds_settings_zero_is_no_cap_only_for_the_cap(tmp_path):
+    """``tcp_connections_per_address`` takes 0 (no cap, behind a reverse proxy); a zero head timeout is
+    refused, as every other bound's zero; ``chronicle serve`` takes both options."""
+    import argparse
+
+    from server.cli import serve
+    from server.limits import Limits
+
+    assert Limits(tcp_connections_per_address=0).tcp_connections_per_address == 0
+    assert Limits.from_env({"CHRONICLE_TCP_CONNECTIONS_PER_ADDRESS": "0"}).tcp_connections_per_address == 0
+    for bad in ({"head_timeout": 0}, {"tcp_connections_per_address": -1}, {"connections_per_address": 0}):
+        with pytest.raises(ValueError):
+            Limits(**bad)
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    args = parser.parse_args(["--head-timeout", "3", "--tcp-connections-per-address", "0"])
+    assert (args.head_timeout, args.tcp_connections_per_address) == (3, 0)
+
+
 def test_tcp_idle_connection_closed_at_the_head_timeout(timed):
     """A connection that sends nothing is closed, silently, once ``head_timeout`` passed (main held it for ever)."""
     before = cut(timed, "head-timeout")
