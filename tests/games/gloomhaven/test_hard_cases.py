@@ -656,6 +656,53 @@ def test_gh_c8_3_extra_targets_tied_on_initiative_are_the_tied_seats_choice():
     assert sorted(old.state.pending.seats) == ["blue", "green", "red"]
 
 
+def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_chooses():
+    """GH-C8 (3), GH-C11, GH-C4 (gloomhaven-6): red and blue tie on both cards (10, 20), green leads 30. An archer
+    (initiative 5, range 2, 2 targets, move 2) at (0, 0) has green adjacent at (-1, 0): green is the focus, and the
+    archer steps away so as not to shoot it with disadvantage (GH-C8 (1)). red (-3, 1) and blue (1, 2) rank alike as
+    extra targets (both 3 hexes away, both in reach) but for their order, which their players choose (GH-2).
+    Red first, the group holding red wins: one hex, (-2, 2), hits green and red. Blue first: (0, 1) and (1, 0) both hit
+    green and blue for the same 1 move, a tie of hexes GH-C8 leaves to the players (GH-C4). So the answer is the
+    options of each order (GH-C11), all three; they differ not only by the tied characters' order (two of them by
+    nothing but the hex), so the choice is not the tied seats' alone: the plan cites GH-6 and every living seat,
+    green too, may choose. gloomhaven-5 gave red and blue one shared rank and dropped red's hex."""
+    from events.games.gloomhaven.model import ChooseOption
+    from tests.games.gloomhaven.helpers import card, hero_class
+
+    figures = [monster((0, 0), move=2, range=2, targets=2), hero("green", (-1, 0), 30)]
+    red_first = ask(figures + [hero("red", (-3, 1), 10), hero("blue", (1, 2), 11)])
+    blue_first = ask(figures + [hero("red", (-3, 1), 11), hero("blue", (1, 2), 10)])
+    assert plays(red_first) == {((-2, 2), ("green", "red"))}
+    assert plays(blue_first) == {((0, 1), ("green", "blue")), ((1, 0), ("green", "blue"))}
+    tied = ask(figures + [hero("red", (-3, 1), 10), hero("blue", (1, 2), 10)])
+    assert tied["focus"] == ["green"] and plays(tied) == plays(red_first) | plays(blue_first)
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
+                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
+    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                          elite_hp=30, range=2, move=2)
+
+    def play(version: str):
+        game = events.games.load("gloomhaven", version)
+        seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
+        tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
+                                                    classes=[TESTER, OTHER, third], types=[archer]), 1)
+        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        return tab, first(act(tab, "blue", ChooseOrder(("blue", "red"))), "MonsterTurnPlanned")
+
+    tab, planned = play("gloomhaven-6")
+    assert planned.focus == ("green",) and planned.rule == "GH-6"
+    assert {(option.destination, option.attacks) for option in planned.options} == plays(tied)
+    assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "green", "red"]
+    index = next(i for i, o in enumerate(planned.options) if o.destination == (1, 0))
+    chosen = first(act(tab, "green", ChooseOption(index), (0, 0)), "OptionChosen")
+    assert chosen.seat == "green" and chosen.option.attacks == ("green", "blue")
+    old, released = play("gloomhaven-5")
+    assert {(option.destination, option.attacks) for option in released.options} == plays(blue_first)
+
+
 # --- GH-C3 with GH-6: a summon's focus between monster types tied on initiative ------------------------------
 
 
