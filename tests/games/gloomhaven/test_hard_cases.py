@@ -615,6 +615,48 @@ def test_gh_c4_proximity_is_counted_through_obstacles_not_round_them():
     assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"]
 
 
+def test_gh_6_the_same_map_gives_a_melee_and_a_ranged_monster_different_foci():
+    """GH-6, GH-C4, GH-C7: focus is the enemy the monster can perform its *current* attack against with the least
+    movement. M (0, 0), move 2, a wall hex at (-1, 0); B (-2, 0) just behind it (initiative 10), A (4, 0) four hexes
+    down the open row (initiative 90). Melee: B is attacked from (-2, 1) or (-1, -1), two moves round the wall, A
+    from (3, 0), three moves: B, by path length. Range 4: A is in range and in sight from where M stands (0 moves);
+    B is hidden by the wall hex (no sight from (0, 0)) and needs a move to (-1, 1): A, by path length, though B is
+    nearer (3 against 4) and acts first."""
+    game_map = room(walls=[[-1, 0]])
+    assert not HexMap([h for h in ROOM if h != (-1, 0)]).line_of_sight((0, 0), (-2, 0))
+    figures = [hero("A", (4, 0), 90), hero("B", (-2, 0), 10)]
+    melee = ask([monster((0, 0), move=2)] + figures, game_map)
+    assert melee["focus"] == ["B"] and "path length" in melee["trace"]["decided_by"]
+    assert plays(melee) == {((-2, 1), ("B",)), ((-1, -1), ("B",))}
+    ranged = ask([monster((0, 0), move=2, range=4)] + figures, game_map)
+    assert ranged["focus"] == ["A"] and "path length" in ranged["trace"]["decided_by"]
+    assert plays(ranged) == {((0, 0), ("A",))}
+    movement = {c["figure"]: c["movement"] for c in ranged["trace"]["candidates"]}
+    assert movement == {"A": 0, "B": 1}
+
+
+def test_gh_c1_gh_c7_a_closed_door_blocks_a_ranged_monsters_sight_not_only_its_way():
+    """GH-C1, GH-C7, GH-C4: a wall column at q = 2 (wall hexes) with a door at (2, 0) and a gap at (2, -2). An archer
+    (range 6) at (0, 0); A (4, 0) beyond the column, 4 hexes off through the door, 6 round through the gap
+    (range counts round walls, and for a monster the closed door is one); B (-3, -3) on the archer's side, 6 off,
+    A's initiative (10) better than B's (90). Closed, the door is a wall for sight too: A is within range 6 round
+    the gap but no line from (0, 0) reaches it (the only way is through the door hex; the gap is far off the
+    line), so the archer would have to move 2 to (2, -2) to shoot A, while B is shot from where it stands: B, by
+    path length. Were the closed door no wall for sight, A (0 moves, 6 hexes) would tie B and win by
+    initiative. Open (no door left: an open door has no effect): A is 4 hexes through it and seen: A, by
+    proximity."""
+    walls = [[2, r] for r in range(-6, 5) if r not in (0, -2)]
+    figures = [monster((0, 0), range=6), hero("A", (4, 0), 10), hero("B", (-3, -3), 90)]
+    closed = ask(figures, room(walls=walls, doors=[[2, 0]]))
+    assert closed["focus"] == ["B"] and "path length" in closed["trace"]["decided_by"]
+    assert plays(closed) == {((0, 0), ("B",))}
+    a = next(c for c in closed["trace"]["candidates"] if c["figure"] == "A")
+    assert (a["movement"], a["proximity"], tuple(a["attack_hex"])) == (2, 6, (2, -2))
+    opened = ask(figures, room(walls=walls))
+    assert opened["focus"] == ["A"] and "proximity" in opened["trace"]["decided_by"]
+    assert plays(opened) == {((0, 0), ("A",))}
+
+
 # --- GH-C8 (3) with characters tied on initiative (gloomhaven-6) ---------------------------------------------
 
 
