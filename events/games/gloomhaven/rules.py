@@ -1370,4 +1370,45 @@ def character_moves(state: State, me: Figure, action: Any) -> dict:
             spent += 1
         if spent <= action.value:
             out[hex] = hexmap_path_to(parent, hex)
+    if negative and not action.jump:
+        for hex, path in _walks_within(me.hex, action.value, through, step).items():
+            if hex not in out and hex not in others and hex not in state.map.obstacles:
+                out[hex] = path
+    return out
+
+
+def _walks_within(start: tuple, budget: int, through: Any, step: Any) -> dict:
+    """Hex -> a walk from ``start`` of at most ``budget`` movement points entering the fewest negative hexes,
+    then the fewest points (GH-4: a character may walk through a trap or hazardous terrain; it takes effect).
+
+    ``character_moves`` first takes the path that avoids negative hexes whatever it costs (the paths it has
+    always offered); where that path is beyond the move, one entering more negative hexes may still fit, and
+    this finds it. Points are few, so the walks are filled in order of points spent, one level per point;
+    among equal walks the first found in sorted order is kept, the same in every runtime."""
+    levels: list = [{} for _ in range(budget + 1)]  # points spent -> {hex: fewest negative hexes entered}
+    levels[0][start] = 0
+    parent: dict = {(start, 0): None}
+    chosen: dict = {}  # hex -> (negative hexes, points) of the best walk there
+    for spent in range(budget + 1):
+        for here in sorted(levels[spent]):
+            negative = levels[spent][here]
+            if here != start and (here not in chosen or (negative, spent) < chosen[here]):
+                chosen[here] = (negative, spent)
+            for there in through(here):
+                extra = step(here, there)
+                if extra is None or spent + extra[1] > budget:
+                    continue
+                level = levels[spent + extra[1]]
+                total = negative + extra[0]
+                if there not in level or total < level[there]:
+                    level[there] = total
+                    parent[(there, spent + extra[1])] = (here, spent)
+    out = {}
+    for hex, (_negative, spent) in chosen.items():
+        path = []
+        key = (hex, spent)
+        while parent[key] is not None:
+            path.append(key[0])
+            key = parent[key]
+        out[hex] = tuple(reversed(path))
     return out

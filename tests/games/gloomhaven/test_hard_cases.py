@@ -839,3 +839,32 @@ def test_gh_c7_a_wall_touching_an_obstacle_is_seen_round_through_the_obstacle():
     blind = ask([monster(A_HEX, range=2), hero("B", B_HEX, 20)],
                 room(**dict(walled, walls=[list(D_HEX), list(C_HEX)])))
     assert blind["focus"] == ["B"] and plays(blind) == {(A_HEX, ())}
+
+
+# --- GH-4: a character's own route -------------------------------------------------------------------------
+
+
+def test_gh_4_a_hex_reached_only_through_a_trap_within_the_move_is_offered_and_walked():
+    """GH-4, GH-C1: figures may not move through enemies or obstacles; traps and terrain only take effect on entry.
+    red at (0, 2), move 3, traps at (1, 2) and (0, 3), the two hexes between it and (1, 3): every walk of 2 points
+    to (1, 3) enters one trap; the trap-free walks round them cost 4 (via (1, 1), (2, 1), (2, 2), or via (-1, 3),
+    (-1, 4), (0, 4)). The move reaches (1, 3), through a trap: legal offers it (one path per reachable hex), and
+    a move naming the destination alone walks there and springs the trap (2 + level 1 = 3 damage), where it was
+    refused as "no legal path of at most 3 movement points", though the path through the trap is legal. Hexes
+    that a trap-free walk reaches within the move keep that walk."""
+    from events.games.gloomhaven import rules
+    from tests.games.gloomhaven.test_rules import pick, solo
+
+    tab = solo(game_map=open_map(traps=[[1, 2], [0, 3]]))
+    pick(tab)
+    me = rules.figure_of(tab.state, "red")
+    move = rules._card(tab.state, "t-10").bottom
+    moves = rules.character_moves(tab.state, me, move)
+    assert moves[(1, 3)] == ((0, 3), (1, 3))
+    assert moves[(2, 2)] == ((1, 1), (2, 1), (2, 2))  # trap-free in 3: as before
+    assert PlayCard("t-10", "bottom", path=((0, 3), (1, 3))) in tab.game.legal(tab.state, "red")
+    events = act(tab, "red", PlayCard("t-10", "bottom", to=(1, 3)))
+    assert first(events, "FigureMoved").path == ((0, 3), (1, 3))
+    sprung = first(events, "TrapSprung")
+    assert (sprung.hex, sprung.damage) == ((0, 3), 3)
+    assert rules.figure_of(tab.state, "red").hex == (1, 3)
