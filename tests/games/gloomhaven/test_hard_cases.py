@@ -841,6 +841,22 @@ def test_gh_c7_a_wall_touching_an_obstacle_is_seen_round_through_the_obstacle():
     assert blind["focus"] == ["B"] and plays(blind) == {(A_HEX, ())}
 
 
+def test_gh_c7_figures_traps_difficult_terrain_and_obstacles_in_the_line_never_block_sight():
+    """GH-C7 ("Figures, obstacles, traps and difficult terrain never block sight"), GH-6: an archer (range 3, no
+    move) at (0, 0), A (2, 0) two hexes down the row behind (1, 0), B (-3, 1) three hexes off in the open, B's
+    initiative (10) better than A's (90). With an allied monster, a trap, difficult terrain or an obstacle on
+    (1, 0), A is still seen from where the archer stands: both cost 0 moves and A is nearer: A, by proximity. A
+    wall hex on (1, 0) does hide A (the one thing in that list's place that blocks), and B is the focus."""
+    figures = [monster((0, 0), range=3), hero("A", (2, 0), 90), hero("B", (-3, 1), 10)]
+    for extra, game_map in (([ally("X", (1, 0))], room()), ([], room(traps=[[1, 0]])),
+                            ([], room(difficult=[[1, 0]])), ([], room(obstacles=[[1, 0]]))):
+        result = ask(figures + extra, game_map)
+        assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"], game_map
+        assert plays(result) == {((0, 0), ("A",))}
+    walled = ask(figures, room(walls=[[1, 0]]))
+    assert walled["focus"] == ["B"] and plays(walled) == {((0, 0), ("B",))}
+
+
 # --- GH-4: a character's own route -------------------------------------------------------------------------
 
 
