@@ -445,6 +445,22 @@ def test_gh_c10_a_line_pattern_in_any_of_six_rotations():
     assert plays(result) == {((0, 0), ("A", "B"))}
 
 
+def test_gh_6_gh_c10_focus_counts_the_reach_of_the_area_pattern_it_will_attack_with():
+    """GH-6 ("the enemy against which it can perform its current attack with the least movement"), GH-C10: M (0, 0),
+    move 2; A (1, 1) (initiative 10) and B (0, -2) (initiative 90), both two hexes off. With a single melee attack
+    each needs one move to an adjacent hex and A's initiative makes it the focus (from (0, 1) or (1, 0)). With a
+    melee line two deep (1, 0), (2, 0), turned to N it covers (0, -1) and (0, -2): B is attacked from where M
+    stands (0 moves), while (1, 1) lies on no straight line from (0, 0), so A still needs a move: B, by path."""
+    figures = [hero("A", (1, 1), 10), hero("B", (0, -2), 90)]
+    single = ask([monster((0, 0), move=2)] + figures)
+    assert single["focus"] == ["A"] and "initiative" in single["trace"]["decided_by"]
+    assert plays(single) == {((0, 1), ("A",)), ((1, 0), ("A",))}
+    line = ask([monster((0, 0), move=2, pattern=[[1, 0], [2, 0]])] + figures)
+    assert line["focus"] == ["B"] and "path length" in line["trace"]["decided_by"]
+    assert plays(line) == {((0, 0), ("B",))}
+    assert {c["figure"]: c["movement"] for c in line["trace"]["candidates"]} == {"A": 1, "B": 0}
+
+
 def test_gh_c10_a_melee_pattern_is_placed_next_to_the_monster_never_on_it():
     """GH-C10: a melee pattern is placed relative to the monster's hex, never including it: one hex, (1, 0), next to
     M in any rotation. A two hexes away (2, 0) is out of its reach from (0, 0); of the hexes one move away only
