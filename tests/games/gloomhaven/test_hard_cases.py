@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import events.games
 from events.games.gloomhaven.model import ChooseOrder, PlayCard, SelectCards, ShortRest
@@ -900,3 +902,61 @@ def test_gh_4_a_hex_reached_only_through_a_trap_within_the_move_is_offered_and_w
     sprung = first(events, "TrapSprung")
     assert (sprung.hex, sprung.damage) == ((0, 3), 3)
     assert rules.figure_of(tab.state, "red").hex == (1, 3)
+
+
+def _near_start() -> list:
+    """The hexes of ``open_map`` within 3 of (0, 2), where ``test_rules.solo`` puts red."""
+    from events.games.gloomhaven import rules
+    from events.geometry.hexgrid import hex_distance
+    from tests.games.gloomhaven.test_rules import solo
+
+    hexes = rules.hexmap_of(solo().state).hexes
+    return sorted(hex for hex in hexes if 0 < hex_distance(hex, (0, 2)) <= 3)
+
+
+NEAR = _near_start()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(NEAR), st.sampled_from(("traps", "hazardous", "difficult", "obstacles")),
+                       max_size=9))
+def test_gh_4_a_characters_move_reaches_every_hex_some_legal_walk_within_it_reaches(terrain):
+    """GH-4, GH-C1 against a brute search of every walk: red at (0, 2), move 3, terrain scattered near it. A hex is
+    offered (``character_moves``, what legal and the board show, and what a move naming it alone walks) exactly when
+    some walk of at most 3 points ends there (never through an obstacle or an enemy, difficult terrain costing 2,
+    never ending on a figure or an obstacle), and the walk offered enters as few traps and hazardous hexes as any
+    such walk, then spends as few points."""
+    from events.games.gloomhaven import rules
+    from events.geometry.hexgrid import hex_neighbors
+    from tests.games.gloomhaven.test_rules import pick, solo
+
+    kinds: dict = {}
+    for hex, kind in terrain.items():
+        kinds.setdefault(kind, []).append(list(hex))
+    tab = solo(game_map=open_map(**kinds))
+    pick(tab)
+    me = rules.figure_of(tab.state, "red")
+    move = rules._card(tab.state, "t-10").bottom
+    hexes = set(rules.hexmap_of(tab.state).hexes)
+    taken = {f.hex for f in tab.state.figures if f.id != "red"}
+    enemies = {f.hex for f in tab.state.figures if f.kind == "monster"}
+    negative = set(tab.state.traps) | set(tab.state.map.hazardous)
+    best: dict = {}
+
+    def walk(here: tuple, spent: int, hurt: int) -> None:
+        if here != me.hex and here not in taken and here not in tab.state.map.obstacles:
+            best[here] = min(best.get(here, (hurt, spent)), (hurt, spent))
+        for there in hex_neighbors(here):
+            cost = 2 if there in tab.state.map.difficult else 1
+            if there in hexes and there not in tab.state.map.obstacles and there not in enemies \
+                    and spent + cost <= move.value:
+                walk(there, spent + cost, hurt + (there in negative))
+
+    walk(me.hex, 0, 0)
+    offered = rules.character_moves(tab.state, me, move)
+    assert set(offered) == set(best)
+    for hex, path in offered.items():
+        assert path[-1] == hex and hex_neighbors(me.hex).count(path[0]) == 1
+        assert all(b in hex_neighbors(a) for a, b in zip(path, path[1:]))
+        spent = sum(2 if step in tab.state.map.difficult else 1 for step in path)
+        assert (sum(step in negative for step in path), spent) == best[hex], (hex, path)
