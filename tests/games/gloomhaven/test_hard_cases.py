@@ -880,28 +880,66 @@ def test_gh_c7_figures_traps_difficult_terrain_and_obstacles_in_the_line_never_b
 
 def test_gh_4_a_hex_reached_only_through_a_trap_within_the_move_is_offered_and_walked():
     """GH-4, GH-C1: figures may not move through enemies or obstacles; traps and terrain only take effect on entry.
-    red at (0, 2), move 3, traps at (1, 2) and (0, 3), the two hexes between it and (1, 3): every walk of 2 points
-    to (1, 3) enters one trap; the trap-free walks round them cost 4 (via (1, 1), (2, 1), (2, 2), or via (-1, 3),
-    (-1, 4), (0, 4)). The move reaches (1, 3), through a trap: legal offers it (one path per reachable hex), and
-    a move naming the destination alone walks there and springs the trap (2 + level 1 = 3 damage), where it was
-    refused as "no legal path of at most 3 movement points", though the path through the trap is legal. Hexes
-    that a trap-free walk reaches within the move keep that walk."""
+    red at (0, 2), move 3, a trap at (1, 2) and an obstacle at (0, 3), the two hexes between it and (1, 3): the only
+    walk of 2 points to (1, 3) enters the trap; the trap-free walks round cost 4 (via (1, 1), (2, 1), (2, 2), or
+    via (-1, 3), (-1, 4), (0, 4)). The move reaches (1, 3), through the trap: legal offers it (one path per
+    reachable hex), and a move naming the destination alone walks there and springs the trap (2 + level 1 = 3
+    damage), where it was refused as "no legal path of at most 3 movement points", though the path through the
+    trap is legal. Hexes that a trap-free walk reaches within the move keep that walk."""
     from events.games.gloomhaven import rules
     from tests.games.gloomhaven.test_rules import pick, solo
 
-    tab = solo(game_map=open_map(traps=[[1, 2], [0, 3]]))
+    tab = solo(game_map=open_map(traps=[[1, 2]], obstacles=[[0, 3]]))
     pick(tab)
     me = rules.figure_of(tab.state, "red")
     move = rules._card(tab.state, "t-10").bottom
     moves = rules.character_moves(tab.state, me, move)
-    assert moves[(1, 3)] == ((0, 3), (1, 3))
+    assert moves[(1, 3)] == ((1, 2), (1, 3))
     assert moves[(2, 2)] == ((1, 1), (2, 1), (2, 2))  # trap-free in 3: as before
-    assert PlayCard("t-10", "bottom", path=((0, 3), (1, 3))) in tab.game.legal(tab.state, "red")
+    assert PlayCard("t-10", "bottom", path=((1, 2), (1, 3))) in tab.game.legal(tab.state, "red")
     events = act(tab, "red", PlayCard("t-10", "bottom", to=(1, 3)))
-    assert first(events, "FigureMoved").path == ((0, 3), (1, 3))
+    assert first(events, "FigureMoved").path == ((1, 2), (1, 3))
     sprung = first(events, "TrapSprung")
-    assert (sprung.hex, sprung.damage) == ((0, 3), 3)
+    assert (sprung.hex, sprung.damage) == ((1, 2), 3)
     assert rules.figure_of(tab.state, "red").hex == (1, 3)
+
+
+def test_gh_4_gloomhaven_7_leaves_the_choice_between_cheapest_walks_that_do_different_things_to_the_player():
+    """GH-4 ("traps and terrain take effect when a figure enters their hex"), GH-C1 (a character entering a closed
+    door hex opens it), gloomhaven-7: red at (0, 2), move 3, goes to (1, 3) by its destination alone. Both cheapest
+    walks cost 2, one through (1, 2), one through (0, 3). With hazardous terrain on (1, 2) and a trap on (0, 3), one
+    hurts 1 and the other 3 and removes the trap; with a closed door on (1, 2), one opens it; with traps on both,
+    a different trap springs. Which is the player's to choose, so the move is refused (GH-4) naming what each walk
+    enters, and a path through either is walked. Where the cheapest walks do the same (nothing on either; the one
+    trap every cheapest walk enters, an obstacle on (0, 3); difficult terrain, which only costs) the move goes.
+    gloomhaven-6, as released, walked the first walk in sorted order, through (0, 3)."""
+    from events.games.gloomhaven import rules
+    from tests.games.gloomhaven.test_rules import FAR, IDLE, OTHER, pick
+    from tests.games.tables import rejected
+
+    def game(version: str, **terrain: list) -> Table:
+        tab = Table.create(events.games.load("gloomhaven", version), "g-test",
+                           scenario(open_map(**terrain), [("red", "Tester", (0, 2))], [("Dummy", "normal", 1, FAR)],
+                                    classes=[TESTER, OTHER], types=[IDLE]), 1)
+        pick(tab)
+        return tab
+
+    to = PlayCard("t-10", "bottom", to=(1, 3))
+    for terrain, ways in ((dict(hazardous=[[1, 2]], traps=[[0, 3]]), "through [0, 3], through [1, 2]"),
+                          (dict(doors=[[1, 2]]), "through none of them, through [1, 2]"),
+                          (dict(traps=[[1, 2], [0, 3]]), "through [0, 3], through [1, 2]")):
+        tab = game("gloomhaven-7", **terrain)
+        rejected(act(tab, "red", to), "GH-4", f"the cheapest walks to [1, 3] enter different traps, hazardous hexes "
+                 f"or doors ({ways}): the route is the player's")
+        assert first(act(tab, "red", PlayCard("t-10", "bottom", path=((1, 2), (1, 3)))), "FigureMoved").cost == 2
+        old = game("gloomhaven-6", **terrain)
+        assert first(act(old, "red", to), "FigureMoved").path == ((0, 3), (1, 3))
+    for terrain in ({}, dict(traps=[[1, 2]], obstacles=[[0, 3]]), dict(difficult=[[1, 2]])):
+        tab = game("gloomhaven-7", **terrain)
+        moved = first(act(tab, "red", to), "FigureMoved")
+        assert moved.path[-1] == (1, 3), terrain
+        me, move = rules.figure_of(tab.state, "red"), rules._card(tab.state, "t-10").bottom
+        assert rules.walks_apart(tab.state, me.but(hex=(0, 2)), move, (1, 3)) == ()
 
 
 def _near_start() -> list:
