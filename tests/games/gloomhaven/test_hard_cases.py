@@ -940,6 +940,12 @@ def test_gh_4_gloomhaven_7_leaves_the_choice_between_cheapest_walks_that_do_diff
         assert moved.path[-1] == (1, 3), terrain
         me, move = rules.figure_of(tab.state, "red"), rules._card(tab.state, "t-10").bottom
         assert rules.walks_apart(tab.state, me.but(hex=(0, 2)), move, (1, 3)) == ()
+    # Check: a jump enters its landing hex alone (GH-5), and a hex out of the move has no walks to tell apart
+    tab = game("gloomhaven-7", hazardous=[[1, 2]], traps=[[0, 3]])
+    me = rules.figure_of(tab.state, "red")
+    jump = rules._card(tab.state, "t-20").bottom
+    assert jump.jump and rules.walks_apart(tab.state, me, jump, (1, 3)) == ()
+    assert rules.walks_apart(tab.state, me, rules._card(tab.state, "t-10").bottom, (6, 2)) == ()
 
 
 def _near_start() -> list:
