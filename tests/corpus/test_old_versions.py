@@ -102,8 +102,9 @@ def test_gh_6_gloomhaven_1_is_released_again_and_frozen_apart_from_gloomhaven_2(
     newest = events.games.load("gloomhaven")
     first = events.games.load("gloomhaven", "gloomhaven-1")
     assert [g.rules_version for g in newest.versions()] == ["gloomhaven-1", "gloomhaven-2", "gloomhaven-3",
-                                                            "gloomhaven-4", "gloomhaven-5", "gloomhaven-6"]
-    assert first.successor is newest.previous.previous.previous.previous and first.guards is None and newest.guards is not None
+                                                            "gloomhaven-4", "gloomhaven-5", "gloomhaven-6",
+                                                            "gloomhaven-7"]
+    assert first.successor is newest.previous.previous.previous.previous.previous and first.guards is None and newest.guards is not None
     # Check gloomhaven-1's states hold the old Option (no ``toward``: it is hashed with the state).
     assert [cls.TYPE for cls in first.state_records] == ["Option"] and newest.state_records == ()
     assert "toward" not in first.state_records[0].__slots__
@@ -180,7 +181,7 @@ def test_gh_6_playing_gloomhaven_2_never_imports_gloomhaven_1_s_frozen_rules():
     import sys
 
     code = ("import sys, events.games; g = events.games.load('gloomhaven'); "
-            "assert [v.rules_version for v in g.versions()] == ['gloomhaven-1', 'gloomhaven-2', 'gloomhaven-3', 'gloomhaven-4', 'gloomhaven-5', 'gloomhaven-6']; "
+            "assert [v.rules_version for v in g.versions()] == ['gloomhaven-1', 'gloomhaven-2', 'gloomhaven-3', 'gloomhaven-4', 'gloomhaven-5', 'gloomhaven-6', 'gloomhaven-7']; "
             "print(sorted(m for m in sys.modules if '.v1.' in m))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=CORPUS.parent.parent).stdout

@@ -502,10 +502,13 @@ TRADE_STEPS = ("move", "clues", "return", "place")
 def _any_offer(state: State, index: int, command: OfferTrade, edition: int) -> list | Rejection:
     """arkham-5: an investigator, moving or waiting, offers a trade to another in its area (AH-C10: "investigators
     in the same area may trade items before, during or after movement, but not during combat"). Lost in Time and
-    Space is no area of the board: nobody there trades."""
+    Space is no area of the board: nobody there trades. A combat refuses every offer under AH-C10 whatever it waits
+    for, a failed roll's Clue token (AH-C1) included."""
     inv = state.investigators[index]
     if inv.devoured:
         return refuse("AH-C4", "reject.arkham.devoured", "{name} was devoured: it is out of the game", name=inv.name)
+    if state.combat:
+        return _no_trading(active(state).name, by_id(state.monsters, state.combat).name)
     now = phase(state)
     if now not in TRADE_STEPS:
         return _not_now(state, command, now)
@@ -569,6 +572,8 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
     kind = type(command).__name__
     inv = active(state)
     if now == "spend":
+        if kind == "OfferTrade" and state.combat:
+            return _no_trading(inv.name, by_id(state.monsters, state.combat).name)  # AH-C10 before AH-C1
         pending = state.pending
         return refuse("AH-C1", "reject.arkham.roll_waits", {
             "one": "the failed {check} check ({successes} of {n} success) waits: spend a Clue token or accept the roll",
