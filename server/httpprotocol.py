@@ -107,9 +107,10 @@ class HeadBoundProtocol(HttpToolsProtocol):
         self.per_address = limits.tcp_connections_per_address
         self.address: str | None = None  # counted in OPEN until the connection (or its WebSocket) is lost
         self.refused = False
-        self.lingering = False  # a refused connection counted in TOTAL while it lingers
+        self.lingering = False  # a refused connection counted in LINGERING while it lingers
         self.head_timer: TimerHandle | None = None
         self.head_bytes = 0  # bytes received since the head timer was started
+        self.body_timer: TimerHandle | None = None  # from a head to its body's end, reset by each piece of it
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -151,6 +152,17 @@ class HeadBoundProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._stop_head_timer()
         super().on_headers_complete()
+        if not self.parser.should_upgrade():  # its body, if it has one, may not stop coming (on_body)
+            self._start_body_timer()
+
+    def on_body(self, body: bytes) -> None:
+        super().on_body(body)
+        if self.body_timer is not None:
+            self._start_body_timer()
+
+    def on_message_complete(self) -> None:
+        self._stop_body_timer()
+        super().on_message_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -168,6 +180,7 @@ class HeadBoundProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
+        self._stop_body_timer()
         address, self.address = self.address, None
         release(address)
         if self.lingering:
@@ -184,6 +197,30 @@ class HeadBoundProtocol(HttpToolsProtocol):
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
+
+    def _start_body_timer(self) -> None:
+        self._stop_body_timer()
+        self.body_timer = self.loop.call_later(self.head_timeout, self._body_timed_out)
+
+    def _stop_body_timer(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+
+    def _body_timed_out(self) -> None:
+        """No piece of the body for ``head_timeout`` s. Not the client's doing while uvicorn paused reading (the
+        app has not taken what came): wait again. Else 408 ``body-timeout`` if no response began, and close."""
+        self.body_timer = None
+        if self.transport.is_closing():
+            return
+        if self.flow.read_paused:
+            self._start_body_timer()
+            return
+        transport_cut("body-timeout")
+        cycle = self.cycle
+        if cycle is None or not cycle.response_started:
+            self.transport.write(answer(408, f"body-timeout: no piece of the request's body within {self.head_timeout} s"))
+        self.transport.close()
 
     def _head_timed_out(self) -> None:
         self.head_timer = None

@@ -255,6 +255,9 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         if conn.parser_exc is not None:
             self.handle_parser_exception()
             return
+        if conn.handshake_exc is not None and not self.handshake_initiated:  # uvicorn's: an upgrade websockets
+            self.handle_handshake_exception()  # refused (a header line over 8 KiB, over 128 headers) is answered
+            return  # and closed; without it the connection waited for ever (review, 2026-12-02)
         self.handle_events()
         if paused and not self.disconnected:
             self.owed += max(0, self.transport.get_write_buffer_size() - before)
