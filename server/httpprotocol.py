@@ -45,6 +45,8 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
+from client.i18n import LANGUAGES
+from server import i18n
 from server.limits import Limits, client_key, limits_from_env_once
 from server.metrics import transport_cut
 
@@ -82,9 +84,15 @@ def release(address: str | None) -> None:
             del OPEN[address]
 
 
-def answer(status: int, text: str, retry: bool = False) -> bytes:
-    """A whole ``status`` response of ``text`` (one line), closing the connection."""
-    body = (text + "\n").encode()
+def answer(status: int, text: str, retry: bool = False, **params: object) -> bytes:
+    """A whole ``status`` response, closing the connection: ``text`` (its code, then why, in English) on
+    the first line, then the same in each language of the catalogue (``tcp.<code>``, with ``params``). It
+    is written before any request head is read, so the reader's language is not known: a browser shows
+    all three, a program reads the status and the code."""
+    code = text.split(":", 1)[0]
+    key = "tcp." + code.replace("-", "_")
+    lines = [text] + [i18n.t(language, key, **params) for language in LANGUAGES]
+    body = ("\n".join(lines) + "\n").encode()
     retry_after = b"retry-after: %d\r\n" % RETRY_AFTER_S if retry else b""
     return b"".join((STATUS_LINE[status], b"content-type: text/plain; charset=utf-8\r\n", retry_after,
                      b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body), body))
@@ -118,23 +126,24 @@ class HeadBoundProtocol(HttpToolsProtocol):
         held = OPEN.get(address, 0)
         if self.per_address and address and held >= self.per_address:
             self._refuse("too-many-connections-per-address", 429,
-                         f"this address holds {held} open connections to this server, at most {self.per_address}")
+                         f"this address holds {held} open connections to this server, at most {self.per_address}",
+                         held=held, most=self.per_address)
             return
         if TOTAL[0] >= files_budget():
             self._refuse("too-many-connections", 503, f"this server holds {files_budget()} open connections, "
-                                                      "as many as it takes; try again later")
+                                                      "as many as it takes; try again later", held=files_budget())
             return
         OPEN[address] = held + 1
         TOTAL[0] += 1
         self.address = address
         self._start_head_timer()
 
-    def _refuse(self, code: str, status: int, why: str) -> None:
+    def _refuse(self, code: str, status: int, why: str, **params: object) -> None:
         """Answer ``status`` and close: lingering (FIN sent, what comes discarded, closed at the client's end
         of stream or after ``REFUSED_LINGER_S``) while fewer than ``REFUSED_LINGERING`` do, else at once."""
         transport_cut(code)
         self.refused = True
-        self.transport.write(answer(status, f"{code}: {why}", retry=True))
+        self.transport.write(answer(status, f"{code}: {why}", retry=True, seconds=RETRY_AFTER_S, **params))
         if LINGERING[0] >= REFUSED_LINGERING or not self.transport.can_write_eof():  # (TLS cannot half-close)
             self.transport.close()
             return
@@ -219,7 +228,8 @@ class HeadBoundProtocol(HttpToolsProtocol):
         transport_cut("body-timeout")
         cycle = self.cycle
         if cycle is None or not cycle.response_started:
-            self.transport.write(answer(408, f"body-timeout: no piece of the request's body within {self.head_timeout} s"))
+            self.transport.write(answer(408, f"body-timeout: no piece of the request's body within {self.head_timeout} s",
+                                        seconds=self.head_timeout))
         self.transport.close()
 
     def _head_timed_out(self) -> None:
@@ -228,7 +238,8 @@ class HeadBoundProtocol(HttpToolsProtocol):
             return
         transport_cut("head-timeout")
         if self.head_bytes:
-            self.transport.write(answer(408, f"head-timeout: no complete request head within {self.head_timeout} s"))
+            self.transport.write(answer(408, f"head-timeout: no complete request head within {self.head_timeout} s",
+                                        seconds=self.head_timeout))
         self.transport.close()
 
 

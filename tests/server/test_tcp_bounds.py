@@ -234,6 +234,12 @@ def test_tcp_past_the_per_address_cap_429_then_players_get_in(capped):
             said, closed = read_to_end(one_more, 5)
         assert closed and said.startswith(b"HTTP/1.1 429 "), said
         assert b"too-many-connections-per-address" in said and b"retry-after: 10" in said.lower()
+        # Written before any head is read, so in every language of the catalogue: a browser shows them all.
+        text = said.decode("utf-8")
+        for words in (f"Open connections from this address to this server: {CAP}, at most {CAP}.",
+                      f"Connexions ouvertes par cette adresse avec ce serveur : {CAP}, {CAP} au plus.",
+                      f"Открытых соединений с этого адреса: {CAP}, допустимо не больше {CAP}."):
+            assert words in text, text
         assert answered(capped, 5)  # from 127.0.0.1
         with opened(capped.port, STRANGER) as player:  # a request sent at once: the 429 is still read, not a reset
             player.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\n\r\n{}")
