@@ -232,3 +232,29 @@ def test_ah_c6_every_bundled_scenario_starts_under_arkham_6():
     for name in ("crossing", "monster-street", "other-world"):
         _, data = load_scenario(f"arkham/{name}")
         assert rules.endless_battles(rules.boards.load_scenario(data), data) is None, name
+
+
+def test_ah_c6_the_arkham_6_corpus_parts_from_arkham_5_only_at_a_flee_from_an_elusive_monster():
+    """AH-C6, CORE-3: every arkham-6 bot game of the corpus audits under arkham-6; replayed under arkham-5 it
+    either stays the same to its end, or parts at its first Flee from the Elusive Nightgaunt: arkham-6 logged
+    MonsterEvaded (AH-C6) where arkham-5 rolls the Evade check (CheckRolled, AH-C1). At least one game flees so."""
+    from pathlib import Path
+
+    from events.log import audit_log
+    from server import logfile
+
+    folder = Path(__file__).resolve().parents[2] / "corpus" / "arkham" / "arkham-6"
+    released = load("arkham", "arkham-5")
+    parted = 0
+    for path in sorted(folder.glob("*-[0-9].jsonl")):
+        game, envelopes = logfile.read(path)
+        assert game.rules_version == "arkham-6" and audit(game, envelopes) is None, path.name
+        flees = [e.seq for e in envelopes if e.type == "MonsterEvaded" and e.event.rule == "AH-C6"
+                 and envelopes[e.seq].type == "CombatEnded" and envelopes[e.seq].event.outcome == "fled"]
+        divergence = audit_log(released, envelopes, follow=False).divergence
+        if not flees:
+            assert divergence is None, path.name
+            continue
+        parted += 1
+        assert (divergence.seq, divergence.logged_rule, divergence.produced_rule) == (flees[0], "AH-C6", "AH-C1")
+    assert parted >= 1
