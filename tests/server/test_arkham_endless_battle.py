@@ -36,3 +36,19 @@ def test_ah_c6_a_scenario_with_an_endless_battle_is_a_400_bad_scenario_with_its_
     with urllib.request.urlopen(f"{shared_server.base_url}/api/games/{game['game']}/log") as answer:
         first = json.loads(answer.read().decode("utf-8").splitlines()[0])
     assert first["data"]["rules_version"] == "arkham-6", first
+
+
+def test_ah_c6_an_imported_arkham_6_log_of_a_scenario_with_an_endless_battle_is_a_422_bad_scenario(shared_server):
+    """AH-C3, AH-C4, AH-C6: an arkham-6 game of other-world played to its end, its GameStarted's scenario then
+    edited so that the Nightgaunt is not Elusive: arkham-6's start refuses that scenario, so the import answers
+    422 ``bad-scenario`` with the monster's path (the import re-starts the game from its scenario)."""
+    from tests.server.test_import import body_of, finished_log, post
+
+    lines = finished_log("arkham/other-world", seed=6)
+    assert lines[0]["data"]["rules_version"] == "arkham-6"
+    scenario = json.loads(lines[0]["data"]["scenario"])
+    scenario["monsters"][1]["elusive"] = False
+    edited = dict(lines[0], data=dict(lines[0]["data"], scenario=json.dumps(scenario)))
+    status, answer = post(shared_server, body_of([edited] + lines[1:]))
+    assert (status, answer["code"]) == (422, "bad-scenario"), answer
+    assert "$.monsters[1]: Harvey Walters (red) could be locked for ever" in answer["message"], answer
