@@ -95,16 +95,20 @@ CHECK_NAMES = {"evade": "Evade", "flee": "Evade (flee)", "horror": "Horror", "co
 def start(scenario: dict, commitment: str) -> list:
     """arkham-6: as ``start_5``, and a scenario where an investigator could be locked in a battle that never
     ends (``endless_battles``) is refused (ScenarioError, ``bad-scenario``)."""
-    refused = endless_battles(boards.load_scenario(scenario), scenario)
+    setup = boards.load_scenario(scenario)
+    refused = endless_battles(setup, scenario)
     if refused is not None:
         raise refused
-    return start_5(scenario, commitment)
+    return _started(setup, scenario, commitment)
 
 
 def start_5(scenario: dict, commitment: str) -> list:
     """GameStarted (the scenario validated, raising ScenarioError, and recorded whole), then the first
     seat's movement begins (AH-1); up to arkham-5, whatever battles the scenario allows."""
-    setup = boards.load_scenario(scenario)
+    return _started(boards.load_scenario(scenario), scenario, commitment)
+
+
+def _started(setup: Any, scenario: dict, commitment: str) -> list:
     seats = tuple(inv.seat for inv in setup.investigators)
     first = GameStarted("arkham", RULES_VERSION, commitment, seats, canonical_json(scenario))
     flow = _Flow(None)

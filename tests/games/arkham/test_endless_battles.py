@@ -66,7 +66,7 @@ def test_ah_c6_ah_c3_fleeing_an_elusive_monster_ends_the_battle_without_a_roll()
 
 
 def test_ah_c6_arkham_5_keeps_rolling_the_flee_and_the_battle_never_ends():
-    """AH-C1, AH-C3 (arkham-5 as released): the flee is rolled with Sneak 1 - 2 = -1 dice, so it fails without a
+    """AH-C6, AH-C1, AH-C3 (arkham-5 as released, though AH-C6 evades an Elusive monster): the flee is rolled with Sneak 1 - 2 = -1 dice, so it fails without a
     roll, costs combat damage 0, and the battle goes on: 200 Flee and Fight commands later red is still in it and
     its only commands are still Fight and Flee (the probe's soft lock, kept so its logs replay)."""
     tab = in_battle("arkham-5")
@@ -171,7 +171,7 @@ def test_core_10_core_11_an_arkham_5_game_in_the_battle_moves_to_arkham_6_and_it
 
 
 def test_ah_c6_the_versions_list_ends_with_arkham_6_and_the_older_ones_start_as_released():
-    """The released versions, oldest first; arkham-6 is the default; an older version's game still starts (and
+    """AH-C6: the released versions, oldest first; arkham-6 (AH-C6's flee) is the default; an older version's game still starts (and
     records) under its own name; rules.edition reads 6."""
     assert [g.rules_version for g in load("arkham").versions()] == [f"arkham-{n}" for n in range(1, 7)]
     assert load("arkham").rules_version == rules.RULES_VERSION == "arkham-6" and rules.edition("arkham-6") == 6
