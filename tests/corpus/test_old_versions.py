@@ -34,11 +34,11 @@ GLOOMHAVEN_1 = CORPUS / "gloomhaven" / "gloomhaven-1" / "drake-den-random-1.json
 
 def test_ah_c4_arkham_1_is_released_again_before_arkham_2_arkham_3_and_arkham_4():
     assert [g.rules_version for g in events.games.load("arkham").versions()] == [
-        "arkham-1", "arkham-2", "arkham-3", "arkham-4", "arkham-5"]
+        "arkham-1", "arkham-2", "arkham-3", "arkham-4", "arkham-5", "arkham-6"]
     assert events.games.load("arkham", "arkham-1").successor is events.games.load("arkham", "arkham-2")
     assert [(v, c) for v, c, _ in events.games.load("arkham").changes_since("arkham-1")] == [
         ("arkham-2", "AH-C1"), ("arkham-3", "AH-C4"), ("arkham-4", "AH-7"), ("arkham-4", "AH-C9"),
-        ("arkham-5", "AH-C10")]
+        ("arkham-5", "AH-C10"), ("arkham-6", "AH-C6")]
 
 
 def test_ah_c1_an_arkham_1_log_made_by_the_old_code_keeps_its_old_shapes_and_audits_under_arkham_1(capsys):
