@@ -1,0 +1,126 @@
+"""Pass-and-play keeps each seat's secret from the next seat on the same device (GH-C2, CORE-2;
+client/pages/offline.py, docs/offline.md "Secrets on one device"). Real server, real Chromium, a phone
+(375 × 667, touch), French and Russian: what the page holds, not what it paints (``page.content()``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import events.games
+from events.games.gloomhaven import rules
+from events.log import Table
+from server.scenarios import load
+from tests.browser.conftest import READY_TIMEOUT_MS, open_page, wait_ready
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"viewport": {"width": 375, "height": 667}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+LOCALES = {"fr": "fr-FR", "ru": "ru-RU"}
+HIDDEN_WHILE_HANDING_OVER = ("#board", "#actions", "#info", "#log", "#offline-tools")
+
+
+def catalogue(lang: str) -> dict:
+    return json.loads((ROOT / "client" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def card_names(lang: str) -> dict:
+    """Every barrow card id -> its name as the page writes it in ``lang`` (client/i18n/names)."""
+    names = json.loads((ROOT / "client" / "i18n" / "names" / f"gloomhaven.{lang}.json").read_text(encoding="utf-8"))
+    state = Table.create(events.games.load("gloomhaven"), "g-AAAAAAAAAA", load("gloomhaven/barrow")[1], "0" * 64).state
+    found = {}
+    for hero in state.heroes:
+        for card_id in hero.hand:
+            name = rules._card(state, card_id).name
+            found[card_id] = names.get(name, name)
+    return found
+
+
+def start_barrow(page) -> None:
+    page.select_option("#offline-scenario", "gloomhaven/barrow")
+    page.tap("#offline-start")
+    page.wait_for_selector("#offline-export")
+
+
+def pick_two(page, seat: str) -> list:
+    """Tap the first two cards of the hand shown, confirm the first as leading; their ids."""
+    assert page.get_attribute("#who", "data-seat") == seat
+    cards = page.locator(".my-cards button.card")
+    ids = [cards.nth(index).get_attribute("data-card") for index in range(2)]
+    cards.nth(0).tap()
+    cards.nth(1).tap()
+    page.locator(".my-cards button.confirm-pick").first.tap()
+    return ids
+
+
+def wait_seat(page, seat: str) -> None:
+    page.wait_for_function("s => document.getElementById('who').dataset.seat === s", arg=seat,
+                           timeout=READY_TIMEOUT_MS)
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_gh_c2_offline_blue_never_holds_reds_pick_until_the_reveal(server, browser, lang):
+    """GH-C2: red picks two cards on the shared phone; the device goes to blue. Before, blue's first
+    screen had red's log row "rouge a choisi Piétinement, … (vous seul le voyez)". Now a hand-over
+    screen hides the board and the log until tapped, and neither it nor blue's own screen, nor the
+    page after blue reloads it, holds red's card names or the "only you" words; after the reveal
+    (CardsRevealed, in the step of blue's pick) red's picks are shown."""
+    words = catalogue(lang)
+    names = card_names(lang)
+    only_you = words["gh.chose"].rsplit("(", 1)[1].rstrip(")")  # "vous seul le voyez", "видите только вы"
+    blue = words["seat.blue"]
+    context = browser.new_context(locale=LOCALES[lang], **PHONE)
+    try:
+        page = open_page(context, f"{server.base_url}/offline")
+        start_barrow(page)
+        red_ids = pick_two(page, "red")
+        red_names = [names[card_id] for card_id in red_ids]
+        wait_seat(page, "blue")
+
+        # The hand-over screen: blue's name, in the page's language, and nothing else of the game.
+        handover = page.locator("#handover")
+        assert handover.is_visible()
+        expected = words["offline.handover"].replace("{seat}", blue)
+        assert expected in handover.inner_text()
+        assert words["offline.handover_ready"].replace("{seat}", blue) in page.inner_text("#handover-ready")
+        for selector in HIDDEN_WHILE_HANDING_OVER:
+            assert not page.locator(selector).is_visible(), selector
+        held = page.content()
+        assert [name for name in red_names if name in held] == []
+        assert only_you not in held
+
+        # Blue taps: its own screen, its own hand, and still nothing of red's pick.
+        page.tap("#handover-ready")
+        assert not handover.is_visible()
+        assert page.locator("#board").is_visible() and page.locator("#log").is_visible()
+        blue_cards = page.eval_on_selector_all(".my-cards button.card", "bs => bs.map(b => b.dataset.card)")
+        assert blue_cards and all(card_id.startswith("ti-") for card_id in blue_cards), blue_cards
+        assert page.locator(".my-cards button.confirm-pick").count() == 0  # red's two taps are not blue's
+        held = page.content()
+        assert [name for name in red_names if name in held] == []
+        assert only_you not in held
+        row = page.locator("#log li.event[data-type='CardsSelected']")
+        assert row.count() == 1
+        assert words["gh.has_chosen"].replace("{seat}", words["seat.red"]) in row.inner_text()
+
+        # A curious blue reloads the page: the game resumes on blue's screen, red's pick still sealed.
+        page.reload()
+        wait_ready(page)
+        page.wait_for_selector("#offline-export")
+        wait_seat(page, "blue")
+        held = page.content()
+        assert [name for name in red_names if name in held] == []
+        assert only_you not in held
+
+        # Blue picks: every pick is revealed at once, and red's are shown.
+        pick_two(page, "blue")
+        page.wait_for_selector("#log li.event[data-type='CardsRevealed']", timeout=READY_TIMEOUT_MS)
+        shown = page.inner_text("body")
+        assert [name for name in red_names if name not in shown] == []
+        assert not page.locator("#handover").is_visible()
+        assert page.problems == []
+    finally:
+        context.close()
