@@ -249,7 +249,7 @@ class OfflinePage:
 
     def draw_handover(self) -> None:
         """``#handover`` (after the bar): "Pass the device to blue: tap when blue holds it", and the
-        page's ``handing-over`` class, which hides the board, the actions, the tools and the log."""
+        page's ``handing-over`` class, which hides the board, the actions, the notice and the log."""
         main = window.document.querySelector("main.offline")
         box = byid("handover")
         if self.handover is None:
