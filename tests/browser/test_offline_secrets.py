@@ -13,6 +13,7 @@ import events.games
 from events.games.gloomhaven import rules
 from events.log import Table
 from server.scenarios import load
+from tests.browser.axe import serious
 from tests.browser.conftest import READY_TIMEOUT_MS, open_page, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -91,6 +92,12 @@ def test_gh_c2_offline_blue_never_holds_reds_pick_until_the_reveal(server, brows
         held = page.content()
         assert [name for name in red_names if name in held] == []
         assert only_you not in held
+        # The screen is for fingers and for every reader: its button has the focus and is a finger wide.
+        assert page.evaluate("document.activeElement.id") == "handover-ready"
+        box = page.locator("#handover-ready").bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, box
+        assert serious(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
         # Blue taps: its own screen, its own hand, and still nothing of red's pick.
         page.tap("#handover-ready")
