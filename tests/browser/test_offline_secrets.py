@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 import events.games
+from events.bots import RandomBot
+from events.dice import local_secret
 from events.games.gloomhaven import rules
-from events.log import Table
+from events.log import Table, encode_envelope
+from events.rng import Rng
 from server.scenarios import load
 from tests.browser.axe import serious
 from tests.browser.conftest import READY_TIMEOUT_MS, open_page, wait_ready
@@ -128,6 +131,74 @@ def test_gh_c2_offline_blue_never_holds_reds_pick_until_the_reveal(server, brows
         shown = page.inner_text("body")
         assert [name for name in red_names if name not in shown] == []
         assert not page.locator("#handover").is_visible()
+        assert page.problems == []
+    finally:
+        context.close()
+
+
+def barrow_saves(seed: int = 3) -> tuple:
+    """A barrow game played by random legal commands, as the page saves it (``chronicle-offline``):
+    at round 2 once red has picked and blue is to pick, and at its end; and red's round-2 cards."""
+    game = events.games.load("gloomhaven")
+    table = Table.create(game, "g-SecretSave", load("gloomhaven/barrow")[1], local_secret(seed),
+                         at="2026-12-02T12:00:00.000Z")
+    chooser, bot, middle, picked = Rng(seed), RandomBot(), None, ()
+    while not game.is_over(table.state):
+        state = table.state
+        if middle is None and state.round == 2 and state.phase == "select" and game.turn(state) == ("blue",):
+            middle = list(table.envelopes)
+            picked = rules.hero_of(state, "red").pick.content.cards
+        seat = game.turn(state)[0]
+        table.submit(seat, bot.choose(game, game.view(state, seat), seat, chooser), f"offline-{table.seq + 1}",
+                     at="2026-12-02T12:00:01.000Z")
+
+    def saved(envelopes: list) -> str:
+        lines = "".join(encode_envelope(envelope) + "\n" for envelope in envelopes)
+        return json.dumps({"format": 1, "secret": table.secret, "lines": lines})
+
+    assert middle is not None and table.revealed
+    return saved(middle), saved(table.envelopes), picked
+
+
+def resume(page, saved: str) -> None:
+    page.evaluate("s => localStorage.setItem('chronicle-offline', s)", saved)
+    page.reload()
+    wait_ready(page)
+    page.wait_for_selector("#offline-export")
+
+
+def test_gh_c2_a_resumed_offline_game_seals_reds_pick_and_once_over_shows_every_pick(server, browser):
+    """GH-C2, CORE-2: a game saved in round 2 after red's pick resumes on blue's screen with red's pick
+    sealed (before: "красный выбрал …, ведущая … (видите только вы)" in blue's log) and red's earlier
+    picks sealed too, blue's own words left to blue; the finished game shows every pick in full,
+    as the play page does once the secret is revealed."""
+    words = catalogue("ru")
+    names = card_names("ru")
+    only_you = words["gh.chose"].rsplit("(", 1)[1].rstrip(")")
+    red, blue = words["seat.red"], words["seat.blue"]
+    middle, finished, picked = barrow_saves()
+    context = browser.new_context(locale="ru-RU", **PHONE)
+    try:
+        page = open_page(context, f"{server.base_url}/offline")
+        resume(page, middle)
+        assert page.get_attribute("#who", "data-seat") == "blue"
+        assert not page.locator("#handover").is_visible()  # blue holds no secret of its own yet
+        held = page.content()
+        assert [names[card_id] for card_id in picked if names[card_id] in held] == []
+        rows = page.locator("#log li.event[data-type='CardsSelected'] .what").all_inner_texts()
+        reds = [row for row in rows if row.startswith(red)]
+        blues = [row for row in rows if row.startswith(blue)]
+        assert len(reds) == 2 and len(blues) == 1, rows  # red's picks of rounds 1 and 2, blue's of round 1
+        assert reds == [words["gh.has_chosen"].replace("{seat}", red)] * 2
+        assert only_you in blues[0]  # blue's own pick, on blue's own screen
+
+        resume(page, finished)
+        assert page.get_attribute("body", "data-over") == "1"
+        assert not page.locator("#handover").is_visible()
+        rows = page.locator("#log li.event[data-type='CardsSelected'] .what").all_inner_texts()
+        assert rows and all(words["gh.has_chosen"].replace("{seat}", "") not in row for row in rows), rows
+        assert any(row.startswith(red) for row in rows) and any(row.startswith(blue) for row in rows)
+        assert [names[card_id] for card_id in picked if names[card_id] not in page.inner_text("#log")] == []
         assert page.problems == []
     finally:
         context.close()
