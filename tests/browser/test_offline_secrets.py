@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"viewport": {"width": 375, "height": 667}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
 LOCALES = {"fr": "fr-FR", "ru": "ru-RU"}
-HIDDEN_WHILE_HANDING_OVER = ("#board", "#actions", "#undo", "#notice", "#info", "#log")
+HIDDEN_WHILE_HANDING_OVER = ("#board", ".zoom-bar", "#actions", "#undo", "#notice", "#info", "#log")
 
 
 def catalogue(lang: str) -> dict:
