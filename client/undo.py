@@ -99,10 +99,43 @@ def draw(page: object) -> None:
     back_to = undos.last_own(seat)
     if back_to is None:
         return
+    refused = refusal(table, seat, back_to)
+    if refused is not None:  # CORE-6: not the same back_to again before some command is made; say who and why
+        add(box, el("span", refused, "undo-refused", (("data-back-to", str(back_to)),)))
+        return
     button = el("button", t("undo.button"), "action undo-ask", (("data-back-to", str(back_to)),
                                                                 ("title", t("undo.button_title", seq=back_to))))
     listen(button, "click", _ask(page, back_to))
     add(box, button)
+
+
+def refusal(table: object, seat: str, back_to: int) -> str | None:
+    """The words of ``seat``'s undo back to ``back_to`` refused since the last command (who said no, and its
+    clause when the no cited one: CORE-12), or None when the seat may ask it (CORE-6: a refused request is
+    not asked again until some command is made, so the page offers no button that would be refused)."""
+    undos = table.undos
+    if (seat, back_to) not in undos.refused:
+        return None
+    for request in reversed(list(undos.requests.values())):
+        if request.seat == seat and request.back_to == back_to and request.outcome == "refused":
+            answer = _event_at(table, request.closed_at)
+            if answer is None:
+                break
+            key = "undo.refused_mine_redraw" if getattr(answer, "why", None) == "CORE-12" else "undo.refused_mine"
+            return t(key, seat=seat_name(answer.seat), seq=back_to)
+    return t("undo.refused_mine_unknown", seq=back_to)
+
+
+def _event_at(table: object, seq: int) -> object:
+    """The event logged at ``seq`` in the table's envelopes (a page joined from a snapshot holds only the
+    newer ones), or None."""
+    envelopes = table.envelopes
+    for place in range(len(envelopes) - 1, -1, -1):
+        if envelopes[place].seq == seq:
+            return envelopes[place].event
+        if envelopes[place].seq < seq:
+            break
+    return None
 
 
 def _ask(page: object, back_to: int) -> object:

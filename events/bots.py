@@ -171,5 +171,5 @@ def answer_undo(table: Any, seat: str) -> tuple | None:
     if request.redraw or undos.crosses_chance(table, request):
         why = refuse("CORE-12", "reject.bots.no_redraw", "{seat} is a bot: it says no to an undo that takes "
                      "back a draw or a reveal (taken back, it is drawn anew)", seat=seat)
-        return AnswerUndo(request.seq, False), why
+        return AnswerUndo(request.seq, False, "CORE-12" if request.redraw else None), why
     return AnswerUndo(request.seq, True), None

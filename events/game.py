@@ -151,6 +151,8 @@ def core_words(event: Any) -> Msg | None:
                        needs=_seats(event.needs))
         return Msg("undo.asked_free", seat=Seat(event.seat), seq=event.back_to)
     if kind == "UndoAnswered":
+        if getattr(event, "why", None) == "CORE-12":  # a no that cites its clause: the request draws anew
+            return Msg("undo.answered_no_redraw", seat=Seat(event.seat), request=event.request)
         return Msg("undo.answered_yes" if event.yes else "undo.answered_no", seat=Seat(event.seat),
                    request=event.request)
     if kind == "UndoApplied":

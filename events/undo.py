@@ -80,16 +80,23 @@ class AskUndo(Record):
 
 
 class AnswerUndo(Record):
-    """Yes or no to the open undo request asked at seq ``request`` (CORE-6)."""
+    """Yes or no to the open undo request asked at seq ``request`` (CORE-6); a no may say ``why``: the clause
+    it stands on, which the log then cites (``WHYS``: today CORE-12, a no to a request that draws anew,
+    which is what a bot says to one, ``events.bots.answer_undo``)."""
 
-    __slots__ = ("request", "yes")
+    __slots__ = ("request", "yes", "why")
     __match_args__ = __slots__
     TYPE = "AnswerUndo"
-    KINDS = {"request": "int", "yes": "bool"}
+    KINDS = {"request": "int", "yes": "bool", "why": "str | None"}
+    DEFAULTS = {"why": None}
 
-    def __init__(self, request: int, yes: bool) -> None:
+    def __init__(self, request: int, yes: bool, why: str | None = None) -> None:
         self.request = request
         self.yes = yes
+        self.why = why
+
+    def to_data(self) -> dict:
+        return _without_why(self)
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -121,17 +128,37 @@ class UndoAsked(Record):
 
 
 class UndoAnswered(Record):
-    """``seat`` said yes (or no) to the undo asked at seq ``request`` (CORE-6)."""
+    """``seat`` said yes (or no) to the undo asked at seq ``request`` (CORE-6); ``why``, the clause its no
+    stands on, when its command said one (``AnswerUndo.why``)."""
 
-    __slots__ = ("seat", "request", "yes")
+    __slots__ = ("seat", "request", "yes", "why")
     __match_args__ = __slots__
     TYPE = "UndoAnswered"
     RULE = "CORE-6"
+    DEFAULTS = {"why": None}
 
-    def __init__(self, seat: str, request: int, yes: bool) -> None:
+    def __init__(self, seat: str, request: int, yes: bool, why: str | None = None) -> None:
         self.seat = seat
         self.request = request
         self.yes = yes
+        self.why = why
+
+    def to_data(self) -> dict:
+        return _without_why(self)
+
+
+# The clauses a no may stand on (``AnswerUndo.why``): only what the request itself shows, so the log can
+# check it. CORE-12: the request draws anew what it takes back (its ``redraw``).
+WHYS = ("CORE-12",)
+
+
+def _without_why(record: Record) -> dict:
+    """A record's data with ``why`` left out when it is None: spelt as before answers could say why, so every
+    older log keeps its bytes."""
+    data = Record.to_data(record)
+    if record.why is None:
+        del data["why"]
+    return data
 
 
 class UndoApplied(Record):
@@ -275,7 +302,16 @@ class Undos:
         if seat in request.agreed:
             return refuse("CORE-6", "reject.undo.said_yes", "{seat} already said yes to the undo asked at seq {seq}",
                           seat=seat, seq=request.seq)
-        answered = UndoAnswered(seat, request.seq, command.yes)
+        if command.why is not None:
+            if command.why not in WHYS:
+                return refuse("CORE-6", "reject.undo.why_unknown", "an answer's why names a clause a no may stand on "
+                              "({whys}), not {why}", whys=", ".join(WHYS), why=command.why[:40])
+            if command.yes:
+                return refuse("CORE-6", "reject.undo.why_with_yes", "only a no says why")
+            if not request.redraw:
+                return refuse("CORE-12", "reject.undo.why_not_redraw", "the undo asked at seq {seq} draws nothing "
+                              "anew: a no to it cannot stand on CORE-12", seq=request.seq)
+        answered = UndoAnswered(seat, request.seq, command.yes, command.why)
         if command.yes and len(request.agreed) + 1 == len(request.needs):
             return [answered, UndoApplied(request.seq, request.back_to, tuple(sorted(request.agreed + [seat])))]
         return [answered]
@@ -417,7 +453,7 @@ class Undos:
                                       f"UndoApplied must follow it, not {envelope.type}")
         if envelope.seat is None or envelope.seat != getattr(event, "seat", None):
             raise UndoError(event.RULE, f"{where}: {envelope.type} must be logged as its seat's own command")
-        command = AskUndo(event.back_to) if isinstance(event, UndoAsked) else AnswerUndo(event.request, event.yes)
+        command = AskUndo(event.back_to) if isinstance(event, UndoAsked) else AnswerUndo(event.request, event.yes, event.why)
         if envelope.command is not None and envelope.command != command:
             raise UndoError(event.RULE, f"{where}: {envelope.type} does not follow from the logged command")
         decided = self.decide(table, envelope.seat, command)

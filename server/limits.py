@@ -170,13 +170,22 @@ DEFAULT_CHAT_PER_GAME = 10_000  # ~5 MB of text at most per game
 # command stays under; a seat looping Move and its own free undo (3 envelopes a cycle, the rounds never
 # advancing) grows its log by at most ~600 envelopes plus what 200 undos may take back (16 commands each).
 DEFAULT_UNDOS_PER_SEAT = 200
-# Below the application (server/wsprotocol.py; docs/bounds.md, "Below the application").
+# Below the application (server/wsprotocol.py, server/httpprotocol.py; docs/bounds.md, "Below the application").
 # A page sends a few frames a second and never a ping; a bench's seat on loopback ~150-1,500 commands a second.
 DEFAULT_WS_FRAMES_PER_SECOND = 2000  # frames of any kind one socket may send a second, bursts of twice as many
 WS_FRAME_BURST_SECONDS = 2
 # What the server wrote on a socket's behalf (pongs, close replies) and the socket did not read, while its
 # transport's buffer was over the high-water mark: the server's own frames wait for the socket, these did not.
 DEFAULT_WS_WRITE_BUFFER_BYTES = 1024 * 1024
+# A TCP connection's request head (server/httpprotocol.py): a browser sends its whole head at once, in
+# milliseconds; a slow phone link on a bad day in a second or two. Above uvicorn's keep-alive (5 s), which
+# still closes a connection idle between requests first.
+DEFAULT_HEAD_TIMEOUT = 10
+# TCP connections one client address holds open, HTTP and WebSocket alike: a browser opens at most 6 per
+# host over HTTP/1.1 and one socket per tab, so a class of 30 behind one address loading pages at once holds
+# ~210; twice that and more. 0: no cap (behind a reverse proxy, where every connection is the proxy's).
+DEFAULT_TCP_CONNECTIONS_PER_ADDRESS = 512
+ZERO_MEANS_NONE = frozenset({"tcp_connections_per_address"})  # settings for which 0 is allowed: no bound
 
 # name in Limits, environment variable, command-line option, what it bounds
 SETTINGS = (
@@ -222,6 +231,10 @@ SETTINGS = (
      "WebSocket frames (pings, continuations, data) one socket may send a second, bursts of twice as many"),
     ("ws_write_buffer_bytes", "CHRONICLE_WS_WRITE_BUFFER_BYTES", "--ws-write-buffer-bytes",
      "bytes of replies to a socket's own frames (pongs) left unread past the transport's high-water mark"),
+    ("head_timeout", "CHRONICLE_HEAD_TIMEOUT", "--head-timeout",
+     "seconds a TCP connection may take to send a complete request head (from its open or its last response)"),
+    ("tcp_connections_per_address", "CHRONICLE_TCP_CONNECTIONS_PER_ADDRESS", "--tcp-connections-per-address",
+     "TCP connections (HTTP and WebSocket) one client address may hold open (0: no cap, behind a reverse proxy)"),
 )
 
 
@@ -253,7 +266,8 @@ class Limits:
         undos_per_seat: int = DEFAULT_UNDOS_PER_SEAT, open_games_per_address: int = DEFAULT_OPEN_GAMES_PER_ADDRESS,
         idle_hours: int = DEFAULT_IDLE_HOURS,
         ws_frames_per_second: int = DEFAULT_WS_FRAMES_PER_SECOND,
-        ws_write_buffer_bytes: int = DEFAULT_WS_WRITE_BUFFER_BYTES,
+        ws_write_buffer_bytes: int = DEFAULT_WS_WRITE_BUFFER_BYTES, head_timeout: int = DEFAULT_HEAD_TIMEOUT,
+        tcp_connections_per_address: int = DEFAULT_TCP_CONNECTIONS_PER_ADDRESS,
     ) -> None:
         self.max_frame_bytes = max_frame_bytes
         self.commands_per_second = commands_per_second
@@ -281,10 +295,14 @@ class Limits:
         self.idle_hours = idle_hours
         self.ws_frames_per_second = ws_frames_per_second
         self.ws_write_buffer_bytes = ws_write_buffer_bytes
+        self.head_timeout = head_timeout
+        self.tcp_connections_per_address = tcp_connections_per_address
         for name, *_ in SETTINGS:
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+            least = 0 if name in ZERO_MEANS_NONE else 1
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                what = "a positive integer" + (" or 0 (none)" if least == 0 else "")
+                raise ValueError(f"{name}: expected {what}, got {value!r}")
         if max_frame_bytes > WS_MAX_BYTES:
             raise ValueError(f"max_frame_bytes: expected at most {WS_MAX_BYTES} (the WebSocket's own bound), "
                              f"got {max_frame_bytes}")
@@ -573,8 +591,8 @@ _from_env: list = []  # the Limits of CHRONICLE_* variables, read once (uvicorn'
 
 def limits_from_env_once() -> Limits:
     """``Limits.from_env()``, read at its first call and kept: the bounds of uvicorn's protocols
-    (server/wsprotocol.py) when uvicorn's command line runs them, which gives
-    them no ``Limits`` (``chronicle serve`` gives its own, ``FrameProtocol.with_limits``)."""
+    (server/wsprotocol.py, server/httpprotocol.py) when uvicorn's command line runs them, which gives them
+    no ``Limits`` (``chronicle serve`` gives its own, ``FrameProtocol.with_limits``, ``HeadBoundProtocol.with_limits``)."""
     if not _from_env:
         _from_env.append(Limits.from_env())
     return _from_env[0]

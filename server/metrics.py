@@ -14,7 +14,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 # connection of this process. Buckets from a lone SQLite commit (~0.2 ms) to a long stall.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 # Connections cut below the application, by reason, in this process: uvicorn's protocols count them
-# (server/wsprotocol.py), which know no app; every app's /metrics shows them.
+# (server/wsprotocol.py, server/httpprotocol.py), which know no app; every app's /metrics shows them.
 TRANSPORT_CUTS: dict[str, int] = {}
 
 
@@ -29,8 +29,9 @@ class TransportCuts:
         from prometheus_client.core import CounterMetricFamily
 
         family = CounterMetricFamily("chronicle_transport_cut", "Connections cut below the application, by reason: "
-                                     "'too-many-frames', 'write-buffer' (server/wsprotocol.py); "
-                                     "docs/bounds.md.", labels=["reason"])
+                                     "'too-many-frames', 'write-buffer' (server/wsprotocol.py), 'head-timeout', "
+                                     "'too-many-connections-per-address', 'too-many-connections' "
+                                     "(server/httpprotocol.py); docs/bounds.md.", labels=["reason"])
         for reason, count in sorted(TRANSPORT_CUTS.items()):
             family.add_metric([reason], count)
         yield family

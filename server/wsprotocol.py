@@ -61,6 +61,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN
 from websockets.server import ServerProtocol
 
+from server.httpprotocol import release
 from server.limits import WS_FRAME_BURST_SECONDS, Limits, limits_from_env_once
 from server.metrics import transport_cut
 
@@ -218,6 +219,7 @@ class FrameProtocol(WebSocketsSansIOProtocol):
     frames and unread replies bounded (``BoundedServerProtocol``, ``owed``)."""
 
     limits: Limits | None = None  # None: the CHRONICLE_* variables' (``with_limits`` gives others)
+    tcp_address: str | None = None  # the address counted for this connection (server/httpprotocol.py's hand_over)
 
     @classmethod
     def with_limits(cls, limits: Limits) -> type[FrameProtocol]:
@@ -253,6 +255,9 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         if conn.parser_exc is not None:
             self.handle_parser_exception()
             return
+        if conn.handshake_exc is not None and not self.handshake_initiated:  # uvicorn's: an upgrade websockets
+            self.handle_handshake_exception()  # refused (a header line over 8 KiB, over 128 headers) is answered
+            return  # and closed; without it the connection waited for ever (review, 2026-12-02)
         self.handle_events()
         if paused and not self.disconnected:
             self.owed += max(0, self.transport.get_write_buffer_size() - before)
@@ -311,7 +316,10 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         """uvicorn's, then the writer forgets the protocol: the protocol holds the scope, the scope the
         writer, so without this a closed socket (and with permessage-deflate its ~40 KB of zlib state,
         measured for uvicorn's window bits 12 and memLevel 5)
-        would wait for the cyclic GC instead of going with its last reference."""
+        would wait for the cyclic GC instead of going with its last reference. The connection's address
+        count (server/httpprotocol.py, handed over at the upgrade) drops here."""
+        address, self.tcp_address = self.tcp_address, None
+        release(address)
         super().connection_lost(exc)
         scope = getattr(self, "scope", None)
         writer = scope["extensions"].get(EXTENSION) if scope is not None else None

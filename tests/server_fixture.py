@@ -32,8 +32,9 @@ API::
 instead of ``python -m uvicorn --factory server.app:app_from_env``; both serve the same app.
 ``env`` adds environment variables (e.g. ``{"CHRONICLE_SEND_QUEUE": "8"}``). Test servers create
 games and open sockets from one address far faster than a person does, so ``CHRONICLE_GAMES_PER_MINUTE``,
-``CHRONICLE_OPENS_PER_MINUTE`` and ``CHRONICLE_OPEN_GAMES_PER_ADDRESS`` default to ``TEST_GAMES_PER_MINUTE``,
-``TEST_OPENS_PER_MINUTE`` and ``TEST_OPEN_GAMES_PER_ADDRESS`` here (a test of a bound sets its own).
+``CHRONICLE_OPENS_PER_MINUTE``, ``CHRONICLE_OPEN_GAMES_PER_ADDRESS`` and ``CHRONICLE_TCP_CONNECTIONS_PER_ADDRESS``
+default to ``TEST_GAMES_PER_MINUTE``, ``TEST_OPENS_PER_MINUTE``, ``TEST_OPEN_GAMES_PER_ADDRESS`` and
+``TEST_TCP_CONNECTIONS_PER_ADDRESS`` (no cap) here (a test of a bound sets its own).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEST_GAMES_PER_MINUTE = "1000000"
 TEST_OPENS_PER_MINUTE = "1000000"
 TEST_OPEN_GAMES_PER_ADDRESS = "1000000"  # a session's tests create hundreds of games from 127.0.0.1
+TEST_TCP_CONNECTIONS_PER_ADDRESS = "0"  # no cap: tests open thousands of sockets from 127.0.0.1
 
 
 def free_port() -> int:
@@ -65,11 +67,14 @@ def free_port() -> int:
 
 
 def ws_protocol(root: Path) -> list[str]:
-    """uvicorn's ``--ws`` for the checkout ``root``: its own protocol (``server/wsprotocol.py``, as
-    ``chronicle serve`` runs), or none for an older checkout that has no such module."""
+    """uvicorn's ``--ws`` and ``--http`` for the checkout ``root``: its own protocols (``server/wsprotocol.py``,
+    ``server/httpprotocol.py``, as ``chronicle serve`` runs), or none for an older checkout without them."""
+    chosen = []
     if (Path(root) / "server" / "wsprotocol.py").exists():
-        return ["--ws", "server.wsprotocol:FrameProtocol"]
-    return []
+        chosen += ["--ws", "server.wsprotocol:FrameProtocol"]
+    if (Path(root) / "server" / "httpprotocol.py").exists():
+        chosen += ["--http", "server.httpprotocol:HeadBoundProtocol"]
+    return chosen
 
 
 def _request(url: str, method: str = "GET", body: bytes | None = None, timeout: float = 10.0) -> tuple[int, bytes]:
@@ -337,7 +342,8 @@ class ServerProcess:
             raise RuntimeError(f"the server on port {self.port} is already running (pid {self.pid})")
         env = dict(os.environ, CHRONICLE_DB=str(self.db_path), PYTHONPATH=str(ROOT),
                    CHRONICLE_GAMES_PER_MINUTE=TEST_GAMES_PER_MINUTE, CHRONICLE_OPENS_PER_MINUTE=TEST_OPENS_PER_MINUTE,
-                   CHRONICLE_OPEN_GAMES_PER_ADDRESS=TEST_OPEN_GAMES_PER_ADDRESS)
+                   CHRONICLE_OPEN_GAMES_PER_ADDRESS=TEST_OPEN_GAMES_PER_ADDRESS,
+                   CHRONICLE_TCP_CONNECTIONS_PER_ADDRESS=TEST_TCP_CONNECTIONS_PER_ADDRESS)
         env.update(self.env)
         self.process = spawn_logged(self._command(), self.log_path, cwd=ROOT, env=env)
         self._wait_ready(timeout)

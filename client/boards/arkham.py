@@ -377,6 +377,8 @@ class ArkhamView(View):
             found = rules.monster(state, state.combat)
             if found is None:
                 return t("arkham.flee")
+            if found.elusive and rules.edition(self.in_force.rules_version) > 5:  # arkham-6: no roll (AH-C6)
+                return t("arkham.flee_elusive", monster=self.monster_name(found.id))
             dice = check_dice(state, "flee", found)
             return t("arkham.flee_dice", dice=dice)
         if kind == "SpendClue":

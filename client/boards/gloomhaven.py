@@ -128,7 +128,7 @@ class GloomhavenView(View):
 
     def prompt_text(self, state: object, seat: object, current: object) -> str:
         if seat != self.viewer:  # the page tells the seat here first: draw its cards now
-            self.viewer = seat
+            self._view_for(seat)
             self._redraw()
         if state is None or rules.is_over(state):
             return t("gh.over")
@@ -146,7 +146,7 @@ class GloomhavenView(View):
 
     def actions(self, state: object, seat: object) -> list:
         """Buttons for the choices that are not clicks on the map: ties, options, rests, skips."""
-        self.viewer = seat
+        self._view_for(seat)
         if state is None or seat is None or seat not in rules.turn(state):
             return []
         out = []
@@ -168,6 +168,22 @@ class GloomhavenView(View):
             elif kind == "PlayCard" and command.skip:
                 out.append((t("gh.skip", card=self.card(command.card), half=self.half_name(command.half)), kind, data))
         return out
+
+    def _view_for(self, seat: object) -> None:
+        """Draw for ``seat`` from now on. On a shared device (pass-and-play) the next seat does not
+        inherit the previous one's taps: two cards clicked for a pick name that seat's choice (GH-C2)."""
+        if seat != self.viewer:
+            self.chosen = []
+            self.half = None
+            self.building = None
+        self.viewer = seat
+
+    def holds_secret(self, state: object, seat: object) -> bool:
+        """Whether ``seat``'s screen shows what no other seat may see yet: its pick, sealed until the
+        reveal (GH-C2; the heroes table words it for its own seat). The offline page asks it to hand
+        the device over behind a screen."""
+        hero = rules.hero_of(state, seat) if state is not None and seat is not None else None
+        return hero is not None and hero.pick is not None
 
     def pick_command(self, state: object, seat: object, place: object) -> tuple:
         """A click: a panel command passes through; a hex means an option, a move, a summon or a target."""

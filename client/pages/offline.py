@@ -15,6 +15,10 @@ stopped. The page is the shell a server would be (docs/offline.md):
   says whose turn it is and each seat passes the device on; what a waiting seat may send meanwhile (a
   renderer's ``off_turn_actions``: arkham-5's trade offers, AH-C10) has its own buttons, named for that
   seat and made as it, into the same log;
+- the screen is the view of the seat holding the device: each log line is ``Game.visible`` of its
+  envelope for that seat (another seat's secret pick is sealed, GH-C2), and when the device goes from
+  one seat to another while a secret of either is on screen, a hand-over screen hides the board and
+  the log until the next seat taps; once the game is over (CORE-2) everything is shown;
 - any seat may take back its own last command(s) with the same core commands as on the play page
   (``AskUndo``, ``AnswerUndo``: CORE-4 to CORE-7, ``events/undo.py``): the ``#undo`` panel has an
   Undo button for each seat with a command in play, and while a request is open it names the seat
@@ -84,6 +88,12 @@ class OfflinePage:
         self.export_url = None
         self.ready = False
         self.pickable = 0  # how many places a click acts on now
+        # Secrets on one device (docs/offline.md): the screen is drawn for the seat holding it.
+        self.drawn_for = None  # the seat the screen was last drawn for (None: nobody yet, or nobody's turn)
+        self.handover = None  # the seat the hand-over screen waits for, or None
+        self.rows_for = None  # (seat, over) the secret log lines are worded for
+        self.secret_rows: list = []  # [envelope, state before, row, game] of each envelope some seat may not see
+        self.secret_refusals: list = []  # (seat, row) of each refused secret command (its cards named)
         self.choosing = None  # the choice the board asked for last (its buttons scrolled into view once)
 
     def start(self) -> None:
@@ -152,6 +162,10 @@ class OfflinePage:
         window.document.body.setAttribute("data-game", self.game.name)
         set_text(byid("game-id"), table.game_id)
         self.shadow = Table(self.game, table.game_id)  # the states before each event, which the log's words read
+        self.drawn_for = self.handover = self.rows_for = None
+        self.secret_rows = []
+        self.secret_refusals = []
+        self.settle()  # whom the lines are worded for (a resumed game: the seat whose turn it is)
         log = byid("log")
         for envelope in table.envelopes:
             add(log, self.row(envelope))
@@ -162,7 +176,110 @@ class OfflinePage:
         on no server until it is imported)."""
         game, before = self.shadow.game, self.shadow.state
         self.shadow.absorb(envelope, verify=False)
-        return event_row(game, envelope, before, False)
+        if not game.hides:
+            return event_row(game, envelope, before, False)
+        seat, over = self.rows_for or (None, False)
+        node = event_row(game, game.visible(envelope, seat, over), before, False)
+        if game.visibility(envelope.event) is not None:
+            self.secret_rows.append([envelope, before, node, game])
+        return node
+
+    # --- secrets on one device (GH-C2, CORE-2) ----------------------------------------------------
+
+    def holder(self) -> object:
+        """The seat holding the device: the one whose yes an open undo request waits for (the panel
+        hands it the device), else the seat to move; None once the game is over."""
+        table = self.table
+        if self.game_over(table):
+            return None
+        request = table.undos.open
+        if request is not None and not table.revealed:
+            waiting = [seat for seat in request.needs if seat not in request.agreed]
+            if waiting:
+                return waiting[0]
+        return self.seat()
+
+    def holds_secret(self, seat: object) -> bool:
+        """Whether ``seat``'s own view shows what another seat may not see yet. The board says (a
+        Gloomhaven pick, sealed until the reveal); a game that hides events and whose board does not
+        say: any envelope in play that only some seats, this one among them, see whole."""
+        if seat is None or not self.game.hides:
+            return False
+        said = getattr(self.view, "holds_secret", None)
+        if said is not None:
+            return bool(said(self.table.state, seat))
+        for envelope in self.table.undos.effective:
+            allowed = self.game.visibility(envelope.event)
+            if allowed is not None and seat in allowed:
+                return True
+        return False
+
+    def settle(self) -> None:
+        """Who the screen is for now: the holder, behind a hand-over screen when the device passes
+        from one seat to another while a secret of either would be on screen (or to a seat with a
+        secret, from nobody: a reload); the log's secret lines worded for whoever sees the screen."""
+        over = self.game_over(self.table) or bool(self.table.revealed)
+        holder = None if over else self.holder()
+        if holder != self.drawn_for:
+            previous = self.drawn_for
+            self.drawn_for = holder
+            if holder is not None and (self.holds_secret(holder) or self.holds_secret(previous)):
+                self.handover = holder
+            elif self.handover is not None:
+                self.handover = None
+        if over:
+            self.handover = None
+        self.word_rows(None if self.handover is not None else holder, over)
+
+    def word_rows(self, seat: object, over: bool) -> None:
+        """Word every secret log line as ``Game.visible`` gives it to ``seat`` (None: nobody's view,
+        while the device is handed over); a refused secret command of another seat leaves the log."""
+        if self.rows_for == (seat, over):
+            return
+        self.rows_for = (seat, over)
+        for item in self.secret_rows:
+            envelope, before, node, game = item
+            fresh = event_row(game, game.visible(envelope, seat, over), before, False)
+            node.parentNode.replaceChild(fresh, node)
+            item[2] = fresh
+        kept = []
+        for who, node in self.secret_refusals:
+            if who == seat:
+                kept.append((who, node))
+            elif node.parentNode is not None:
+                node.parentNode.removeChild(node)
+        self.secret_refusals = kept
+
+    def draw_handover(self) -> None:
+        """``#handover`` (after the bar): "Pass the device to blue: tap when blue holds it", and the
+        page's ``handing-over`` class, which hides the board, the actions, the notice and the log."""
+        main = window.document.querySelector("main.offline")
+        box = byid("handover")
+        if self.handover is None:
+            if box is not None:
+                box.parentNode.removeChild(box)
+            main.classList.remove("handing-over")
+            return
+        seat = self.handover
+        if box is None:
+            box = el("section", None, "handover", (("id", "handover"), ("role", "dialog"),
+                                                   ("aria-labelledby", "handover-text")))
+            bar = window.document.querySelector("main.offline .bar")
+            bar.parentNode.insertBefore(box, bar.nextSibling)
+        clear(box)
+        box.setAttribute("data-seat", seat)
+        button = el("button", t("offline.handover_ready", seat=seat_name(seat)), "action handover-ready",
+                    (("id", "handover-ready"), ("type", "button"), ("data-seat", seat)))
+        listen(button, "click", self.handed_over)
+        add(box, el("p", t("offline.handover", seat=seat_name(seat)), "handover-text", (("id", "handover-text"),)),
+            button)
+        main.classList.add("handing-over")
+        button.focus()
+
+    def handed_over(self, event: object) -> None:
+        """The next seat holds the device: its own view."""
+        self.handover = None
+        self.render()
 
     def game_over(self, table: object) -> bool:
         return bool(table.game.is_over(table.state))
@@ -176,23 +293,36 @@ class OfflinePage:
 
     def render(self) -> None:
         table = self.table
+        self.settle()
+        self.draw_handover()
         state = table.state
         over = bool(self.game.is_over(state))
-        seat = None if over else self.seat()
+        mover = None if over else self.seat()
+        # The board and the buttons are the mover's, unless the device is being handed over (then
+        # nobody's, hidden too) or held by another seat (an undo's answerer) while the mover has a secret.
+        seat = mover
+        if self.handover is not None or (mover != self.drawn_for and self.holds_secret(mover)):
+            seat = None
         who = byid("who")
-        set_text(who, t("offline.over") if over else t("offline.to_move", seat=seat_name(seat)))
-        who.setAttribute("data-seat", seat or "")
+        set_text(who, t("offline.over") if over else t("offline.to_move", seat=seat_name(mover)))
+        who.setAttribute("data-seat", mover or "")
         status = byid("hash")
         set_text(status, t("hash.ok", seq=table.seq))
         status.setAttribute("class", "hash ok")
         status.setAttribute("data-seq", str(table.seq))
         status.setAttribute("data-hash", table.envelopes[-1].hash)
         self.view.in_force = table.game  # the version in force decides what a seat may send (AH-C10's offers)
-        # the envelopes still in play (events/undo.py): a board's last move is never one taken back
-        self.view.draw(state, table.undos.effective, seat, not over, self.pick)
-        self.pickable = self.ui.drawn(self.game.name, not over)
+        # the envelopes still in play (events/undo.py): a board's last move is never one taken back;
+        # each as the seat the screen is for may see it, and the state as the game's view gives it
+        envelopes = table.undos.effective
+        viewer, revealed = self.rows_for
+        if self.game.hides and not revealed:
+            envelopes = [self.game.visible(envelope, viewer, False) for envelope in envelopes]
+        playing = not over and seat == mover
+        self.view.draw(self.game.view(state, viewer), envelopes, seat, playing, self.pick)
+        self.pickable = self.ui.drawn(self.game.name, playing)
         self.draw_actions(state, seat, over)
-        self.draw_undo(over)
+        self.draw_undo(over or self.handover is not None)
         strike(byid("log"), table.undos)  # what an undo took back, struck through (CORE-4)
         self.draw_tools(over)
         window.document.body.setAttribute("data-over", "1" if over else "0")
@@ -219,7 +349,7 @@ class OfflinePage:
         # offers, AH-C10), as on the play page: each seat's own, named, made as that seat (it holds the device).
         off_turn = getattr(self.view, "off_turn_actions", None)
         turn = self.game.turn(state)
-        for other in (self.game.seats(state) if off_turn is not None else ()):
+        for other in (self.game.seats(state) if off_turn is not None and seat is not None else ()):  # nobody's view: none
             if other in turn:
                 continue
             for label, kind, data in off_turn(state, other):
@@ -327,10 +457,14 @@ class OfflinePage:
             # As a rejected frame carries it: the message, said in the reader's language (issue 17).
             frame = {"rule": result.rule, "reason": result.reason, "key": result.key,
                      "params": {name: message_data(value) for name, value in result.params}}
-            add(byid("log"), rejection_row(self.game, frame, label))
+            row = rejection_row(self.game, frame, label)
+            if self.game.hides and self.game.redact(command) is not command:  # a secret command: its cards
+                self.secret_refusals.append((seat, row))  # leave the log when the device does (word_rows)
+            add(byid("log"), row)
             self.notice(t("play.rejected", rule=result.rule), "rejected")
             add(byid("notice"), reason_span(self.game, frame))
             return
+        self.settle()  # the device may pass on: the new lines are worded for whoever sees them next
         log = byid("log")
         for envelope in self.table.envelopes[before:]:
             add(log, self.row(envelope))

@@ -40,6 +40,27 @@ def group_commit_of(args: argparse.Namespace, environ: dict | None = None) -> bo
     return group_commit_from_env(environ) if chosen is None else chosen
 
 
+def raise_file_limit() -> str:
+    """The soft RLIMIT_NOFILE raised to the hard one (each open TCP connection holds a file descriptor,
+    and 1,024, a common soft default, is 1,024 idle connections: docs/bounds.md, "Below the application"),
+    and a line saying both and what the connections may hold (``server.httpprotocol.files_budget``)."""
+    import resource
+
+    from server.httpprotocol import files_budget
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    raised = soft
+    if soft != hard and hard != resource.RLIM_INFINITY:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            raised = hard
+        except (OSError, ValueError):
+            pass
+    shown = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    return (f"chronicle: open files: soft limit {soft} -> {raised} (hard limit {shown}); "
+            f"at most {files_budget()} TCP connections at once")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST})")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
@@ -100,12 +121,16 @@ def run(args: argparse.Namespace) -> int:
     from server.store.postgres import safe_url
 
     print(f"chronicle: serving http://{host}:{port}/ with store {safe_url(db)}", flush=True)
+    print(raise_file_limit(), flush=True)
+    from server.httpprotocol import HeadBoundProtocol
     from server.wsprotocol import FrameProtocol
 
     # uvicorn's sans-I/O WebSocket protocol, with a broadcast's frames built once for all their sockets and
-    # a socket's frames and unread pongs bounded by these limits (docs/bounds.md, "Below the application")
+    # a socket's frames and unread pongs bounded by these limits, and its httptools HTTP protocol with a
+    # request-head timeout and caps on open connections (docs/bounds.md, "Below the application")
     config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, lifespan="on",
-                            ws_per_message_deflate=deflate, ws=FrameProtocol.with_limits(limits))
+                            ws_per_message_deflate=deflate, ws=FrameProtocol.with_limits(limits),
+                            http=HeadBoundProtocol.with_limits(limits))
     try:
         uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn shut down cleanly, then re-raised the Ctrl-C: a normal end

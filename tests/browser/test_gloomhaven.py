@@ -213,7 +213,7 @@ def test_gh_3_a_one_click_move_in_a_gloomhaven_1_game_sends_the_path_its_rules_t
 
 
 def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(server, new_context):
-    """GH-V1, GH-V2 (issue 19): a game of ``gloomhaven/jotl-barrow`` (newest rules, gloomhaven-6, ``"variant": "jotl"``)
+    """GH-V1, GH-V2 (issue 19): a game of ``gloomhaven/jotl-barrow`` (newest rules, gloomhaven-7, ``"variant": "jotl"``)
     says on the play page and the watch page that Jaws of the Lion's rules are in force, with both clauses;
     red's jump built onto the difficult hex [1, 2] costs 1 (GH-V2, not GH-5's 2) and its move cites GH-V2;
     the pages fold every turn under the variant and every hash matches the server's."""
@@ -223,7 +223,7 @@ def test_gh_v1_gh_v2_a_variant_game_says_its_rules_and_the_page_folds_them(serve
     blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
     for page in (watcher, red):
         box = "#rules-version"
-        assert page.get_attribute(box, "data-version") == "gloomhaven-6"
+        assert page.get_attribute(box, "data-version") == "gloomhaven-7"
         assert page.get_attribute(box, "data-variant") == "jotl"
         line = page.text_content(f"{box} .rules-variant")
         assert "Rules variant: Jaws of the Lion" in line and "GH-V1" in line and "GH-V2" in line

@@ -34,11 +34,11 @@ GLOOMHAVEN_1 = CORPUS / "gloomhaven" / "gloomhaven-1" / "drake-den-random-1.json
 
 def test_ah_c4_arkham_1_is_released_again_before_arkham_2_arkham_3_and_arkham_4():
     assert [g.rules_version for g in events.games.load("arkham").versions()] == [
-        "arkham-1", "arkham-2", "arkham-3", "arkham-4", "arkham-5"]
+        "arkham-1", "arkham-2", "arkham-3", "arkham-4", "arkham-5", "arkham-6"]
     assert events.games.load("arkham", "arkham-1").successor is events.games.load("arkham", "arkham-2")
     assert [(v, c) for v, c, _ in events.games.load("arkham").changes_since("arkham-1")] == [
         ("arkham-2", "AH-C1"), ("arkham-3", "AH-C4"), ("arkham-4", "AH-7"), ("arkham-4", "AH-C9"),
-        ("arkham-5", "AH-C10")]
+        ("arkham-5", "AH-C10"), ("arkham-6", "AH-C6")]
 
 
 def test_ah_c1_an_arkham_1_log_made_by_the_old_code_keeps_its_old_shapes_and_audits_under_arkham_1(capsys):
@@ -102,8 +102,9 @@ def test_gh_6_gloomhaven_1_is_released_again_and_frozen_apart_from_gloomhaven_2(
     newest = events.games.load("gloomhaven")
     first = events.games.load("gloomhaven", "gloomhaven-1")
     assert [g.rules_version for g in newest.versions()] == ["gloomhaven-1", "gloomhaven-2", "gloomhaven-3",
-                                                            "gloomhaven-4", "gloomhaven-5", "gloomhaven-6"]
-    assert first.successor is newest.previous.previous.previous.previous and first.guards is None and newest.guards is not None
+                                                            "gloomhaven-4", "gloomhaven-5", "gloomhaven-6",
+                                                            "gloomhaven-7"]
+    assert first.successor is newest.previous.previous.previous.previous.previous and first.guards is None and newest.guards is not None
     # Check gloomhaven-1's states hold the old Option (no ``toward``: it is hashed with the state).
     assert [cls.TYPE for cls in first.state_records] == ["Option"] and newest.state_records == ()
     assert "toward" not in first.state_records[0].__slots__
@@ -180,7 +181,7 @@ def test_gh_6_playing_gloomhaven_2_never_imports_gloomhaven_1_s_frozen_rules():
     import sys
 
     code = ("import sys, events.games; g = events.games.load('gloomhaven'); "
-            "assert [v.rules_version for v in g.versions()] == ['gloomhaven-1', 'gloomhaven-2', 'gloomhaven-3', 'gloomhaven-4', 'gloomhaven-5', 'gloomhaven-6']; "
+            "assert [v.rules_version for v in g.versions()] == ['gloomhaven-1', 'gloomhaven-2', 'gloomhaven-3', 'gloomhaven-4', 'gloomhaven-5', 'gloomhaven-6', 'gloomhaven-7']; "
             "print(sorted(m for m in sys.modules if '.v1.' in m))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=CORPUS.parent.parent).stdout

@@ -20,7 +20,8 @@ from events.game import GameStarted, core_words
 from events.log import Envelope, LogError, Table, audit_log, decode_envelope, encode_envelope
 from events.record import DecodeError
 from events.rules import CORE, Rejection
-from events.undo import AnswerUndo, AskUndo, UndoAsked
+from events.undo import CORE_COMMANDS as UNDO_REGISTRY
+from events.undo import AnswerUndo, AskUndo, UndoAnswered, UndoAsked
 from events.whatif import drawn
 from server import scenarios
 from tests.events.toy import TOY, Add, Roll
@@ -162,9 +163,12 @@ def test_core_12_an_attack_taken_back_is_a_re_roll_asked_of_every_seat_in_words_
     assert words.key == "undo.asked_redraw"
     # Check: a bot answering it says no (CORE-12), and its no refuses the request: the roll stands.
     answer, why = answer_undo(table, others[0])
-    assert answer == AnswerUndo(asked.seq, False)
+    assert answer == AnswerUndo(asked.seq, False, "CORE-12")
     assert why.rule == "CORE-12" and "says no to an undo that takes back a draw" in why.reason
-    submit(table, others[0], answer, "bot-no")
+    said = submit(table, others[0], answer, "bot-no")
+    # Check: the log says why, in the event and in its words (not only in the server's own log).
+    assert [e.event for e in said] == [UndoAnswered(others[0], asked.seq, False, "CORE-12")]
+    assert '"why":"CORE-12"' in encode_envelope(said[0]) and core_words(said[0].event).key == "undo.answered_no_redraw"
     assert table.undos.open is None and [e.event.roll for e in table.envelopes if e.type == "AttackRolled"] == roll
     assert answer_undo(table, others[0]) is None  # nothing open: nothing to answer
 
@@ -183,7 +187,7 @@ def test_core_12_a_bot_says_yes_to_an_undo_that_drew_nothing_and_no_to_one_that_
     rolled = submit(table, "a", Roll(2), "a-1")[0].seq
     submit(table, "a", AskUndo(rolled), "u-1")
     assert table.undos.open.redraw and table.undos.open.needs == ("b", "c")
-    assert answer_undo(table, "c")[0] == AnswerUndo(table.undos.open.seq, False)
+    assert answer_undo(table, "c")[0] == AnswerUndo(table.undos.open.seq, False, "CORE-12")
 
 
 def test_core_12_in_a_core_7_game_a_bot_says_no_to_a_drawing_undo_too():
@@ -195,6 +199,7 @@ def test_core_12_in_a_core_7_game_a_bot_says_no_to_a_drawing_undo_too():
     assert table.envelopes[-1].event == UndoAsked("a", rolled, ("b",))  # redraw False: spelt as before
     answer, why = answer_undo(table, "b")
     assert answer.yes is False and why.rule == "CORE-12"
+    assert answer.why is None  # its request does not say it draws anew, so the no cannot cite that (spelt as before)
 
 
 # --- verified after the end: audit -------------------------------------------------------------------
@@ -305,3 +310,85 @@ def test_core_12_started_events_match_the_games_start_but_for_the_marker():
     started = game.start(json.loads(table.envelopes[0].event.scenario), table.commitment)[0]
     assert isinstance(started, GameStarted) and started.dice_key is None
     assert started.but(dice_key="CORE-12") == table.envelopes[0].event
+
+
+# --- a no that says why (AnswerUndo.why, UndoAnswered.why) -------------------------------------------
+
+
+def redraw_request(seats: tuple = ("a", "b", "c")) -> tuple:
+    """A toy CORE-12 game whose seat a asked to take back a roll: (table, the open request)."""
+    table = Table.create(TOY, "g-undo", {"seats": list(seats)}, "5e" * 32)
+    rolled = submit(table, "a", Roll(2), "a-1")[0].seq
+    submit(table, "a", AskUndo(rolled), "u-1")
+    assert table.undos.open.redraw
+    return table, table.undos.open
+
+
+def test_core_6_an_answer_without_why_is_spelt_as_before_why_existed():
+    """Every log made before a no could say why keeps its bytes: neither the command nor its event spells a
+    ``why`` that is None, and their older data (with no ``why``) reads back as a no without one."""
+    assert AnswerUndo(7, False).to_data() == {"type": "AnswerUndo", "request": 7, "yes": False}
+    assert UndoAnswered("b", 7, False).to_data() == {"type": "UndoAnswered", "seat": "b", "request": 7, "yes": False}
+    assert UNDO_REGISTRY.build({"type": "AnswerUndo", "request": 7, "yes": True}) == AnswerUndo(7, True, None)
+    assert AnswerUndo(7, False, "CORE-12").to_data()["why"] == "CORE-12"
+
+
+def test_core_12_a_person_may_say_no_citing_core_12_to_a_request_that_draws_anew():
+    table, request = redraw_request()
+    said = submit(table, "b", AnswerUndo(request.seq, False, "CORE-12"), "b-no")
+    assert said[0].event.why == "CORE-12" and table.undos.open is None
+    assert audit_log(TOY, table.envelopes).divergence is None
+
+
+@pytest.mark.parametrize("answer, rule, fact", [
+    (lambda seq: AnswerUndo(seq, True, "CORE-12"), "CORE-6", "only a no says why"),
+    (lambda seq: AnswerUndo(seq, False, "CORE-99"), "CORE-6", "not CORE-99"),
+    (lambda seq: AnswerUndo(seq, False, "x" * 100_000), "CORE-6", "not " + "x" * 40),
+])
+def test_core_6_a_why_that_is_not_a_clause_a_no_stands_on_is_refused(answer, rule, fact):
+    table, request = redraw_request()
+    refused = table.submit("b", answer(request.seq), "b-1")
+    assert isinstance(refused, Rejection) and refused.rule == rule and fact in refused.reason, refused
+    assert len(refused.reason) < 300  # a huge why is not echoed back whole
+    assert table.undos.open is request  # nothing logged, the request still waits
+
+
+def test_core_12_a_no_cannot_cite_core_12_to_a_request_that_draws_nothing_anew():
+    table = Table.create(TOY, "g-undo", {"seats": ["a", "b"]}, "5e" * 32)
+    first = submit(table, "a", Add(1), "a-1")[0].seq
+    submit(table, "b", Add(2), "b-1")
+    submit(table, "a", AskUndo(first), "u-1")
+    refused = table.submit("b", AnswerUndo(table.undos.open.seq, False, "CORE-12"), "b-no")
+    assert isinstance(refused, Rejection) and refused.rule == "CORE-12" and "draws nothing anew" in refused.reason
+
+
+def test_core_6_a_why_of_another_kind_is_refused_with_its_path():
+    with pytest.raises(DecodeError, match=r"why"):
+        UNDO_REGISTRY.build({"type": "AnswerUndo", "request": 7, "yes": False, "why": 12})
+
+
+def test_core_12_a_log_whose_no_claims_a_why_its_command_did_not_say_is_caught():
+    """A forger adds a why to a plain no (or takes it from a cited one): the event no longer follows from the
+    logged command, and the audit says where."""
+    table, request = redraw_request()
+    submit(table, "b", AnswerUndo(request.seq, False), "b-no")
+    at = len(table.envelopes)
+    envelopes = list(table.envelopes)
+    plain = envelopes[at - 1]
+    envelopes[at - 1] = Envelope(plain.game, plain.seq, plain.event.but(why="CORE-12"), plain.seat, plain.command_id,
+                                 plain.command, plain.dice, plain.rule, plain.hash, plain.at)
+    divergence = audit_log(TOY, envelopes).divergence  # the game's state is the same: its hashes still hold
+    assert divergence is not None and divergence.seq == plain.seq, divergence
+    assert '"why":"CORE-12"' in divergence.logged and '"why"' not in divergence.produced, str(divergence)
+    # Check: and a why the request cannot bear (a plain request's no citing CORE-12, command and event alike).
+    table = Table.create(TOY, "g-undo", {"seats": ["a", "b"]}, "5e" * 32)
+    first = submit(table, "a", Add(1), "a-1")[0].seq
+    submit(table, "b", Add(2), "b-1")
+    submit(table, "a", AskUndo(first), "u-1")
+    submit(table, "b", AnswerUndo(table.undos.open.seq, False), "b-no")
+    envelopes = list(table.envelopes)
+    plain = envelopes[-1]
+    envelopes[-1] = Envelope(plain.game, plain.seq, plain.event.but(why="CORE-12"), plain.seat, plain.command_id,
+                             plain.command.but(why="CORE-12"), plain.dice, plain.rule, plain.hash, plain.at)
+    divergence = audit_log(TOY, envelopes).divergence
+    assert divergence is not None and (divergence.seq, divergence.clause) == (plain.seq, "CORE-12"), divergence

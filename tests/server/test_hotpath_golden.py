@@ -38,7 +38,10 @@ gained ``titles`` in en, fr and ru (branch ``tablefix``): the scenario text insi
 frames, two stored lines) is the only difference; no hash changed.
 And when new games' GameStarted
 began to name their dice key (``"dice_key":"CORE-12"``, branch ``dicekey``): the GameStarted of each game (its
-frame and its stored line, two of each) is the only difference.
+frame and its stored line, two of each) is the only difference. And when new gloomhaven games became
+gloomhaven-7 (a move by destination alone between cheapest walks that enter different traps, hazards or doors is
+refused, GH-4; branch ``rulesfix3``): the version name in the gloomhaven GameStarted (one frame, one stored line)
+is the only difference.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.

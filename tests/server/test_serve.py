@@ -50,6 +50,7 @@ def test_serve_runs_uvicorn_with_the_frame_protocol(monkeypatch, tmp_path, capsy
     def run(self, sockets=None):
         self.config.load()
         seen["class"] = self.config.ws_protocol_class
+        seen["http"] = self.config.http_protocol_class
         for listener in sockets or ():
             listener.close()
 
@@ -64,4 +65,27 @@ def test_serve_runs_uvicorn_with_the_frame_protocol(monkeypatch, tmp_path, capsy
     # FrameProtocol with serve's own Limits (the frame and unread-reply bounds, docs/bounds.md)
     assert issubclass(seen["class"], FrameProtocol) and seen["class"].limits is not None
     assert seen["class"].limits.ws_frames_per_second == 2000
-    assert "chronicle: serving http://127.0.0.1:" in capsys.readouterr().out
+    # and server/httpprotocol.py's, with the same Limits (the request-head timeout, connections per address)
+    from server.httpprotocol import HeadBoundProtocol
+
+    assert issubclass(seen["http"], HeadBoundProtocol) and seen["http"].limits is seen["class"].limits
+    out = capsys.readouterr().out
+    assert "chronicle: serving http://127.0.0.1:" in out
+    assert "chronicle: open files: soft limit " in out and "TCP connections at once" in out
+
+
+def test_serve_raises_the_soft_file_limit_to_the_hard_one():
+    """Each open TCP connection holds a file descriptor: ``chronicle serve`` raises its soft RLIMIT_NOFILE
+    (often 1,024) to the hard limit and says both. Run in a child whose soft limit was lowered first."""
+    script = ("import resource\n"
+              "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+              "from server.cli.serve import raise_file_limit\n"
+              "print(raise_file_limit())\n"
+              "print(resource.getrlimit(resource.RLIMIT_NOFILE) == (hard, hard), hard)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said, raised = done.stdout.splitlines()
+    hard = raised.split()[1]
+    assert raised.startswith("True")
+    assert said.startswith(f"chronicle: open files: soft limit 256 -> {hard} (hard limit {hard}); at most ")

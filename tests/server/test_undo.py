@@ -207,6 +207,7 @@ def test_core_12_a_bot_says_yes_to_an_undo_across_its_move_unless_it_drew(shared
         answered = red.envelopes[asked["first"]]
         assert answered["type"] == "UndoAnswered" and answered["seat"] == "blue"
         assert answered["data"]["yes"] is not drew
+        assert answered["data"].get("why") == ("CORE-12" if drew else None)  # its no cites the clause, in the log
         if not drew:
             await red.events_until(asked["first"] + 2)
             applied = red.envelopes[asked["first"] + 1]

@@ -10,7 +10,7 @@ from events.games.arkham.view import view
 
 #: arkham-1, as released (b9ad4cd … a5350b8): its logs are played, audited and replayed under it, indefinitely.
 GAME_1 = released("arkham", "arkham-1", rules, words, CATALOGUE, EVENTS, COMMANDS, view, decide=rules.decide_1,
-                  legal=rules.legal_3)
+                  legal=rules.legal_3, start=rules.start_5)
 #: arkham-2 (f49ff79): what changed, as the pages show it to the players of an arkham-1 game.
 GAME_2 = GAME_1.revised(
     "arkham-2",
@@ -37,10 +37,19 @@ GAME_4 = GAME_3.revised(
     legal=rules.legal_4,
 )
 #: arkham-5 (the hard cases left open): a waiting investigator may offer a trade too (AH-C10).
-GAME = GAME_4.revised(
-    rules.RULES_VERSION,
+GAME_5 = GAME_4.revised(
+    "arkham-5",
     notes=(("AH-C10", "any investigator may offer a trade to another in its area while the mover moves, not only "
                       "the moving investigator; the partner answers"),),
-    decide=rules.decide,
+    decide=rules.decide_5,
     legal=rules.legal,
+)
+#: arkham-6 (a battle that never ended): fleeing an Elusive monster needs no roll (AH-C6, AH-C3).
+GAME = GAME_5.revised(
+    rules.RULES_VERSION,
+    notes=(("AH-C6", "fleeing an Elusive monster always works, with no roll: the battle ends as after a "
+                     "successful flee, so an investigator without the dice to flee or win is no longer stuck in "
+                     "it for ever; a new game refuses a scenario where a battle could still never end"),),
+    decide=rules.decide,
+    start=rules.start,
 )

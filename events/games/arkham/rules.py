@@ -61,13 +61,14 @@ from events.games.arkham.model import (
 from events.lookup import by_id
 from events.rules import Named, Phrase, Rejection, named, phrase, refuse
 from events.upgrade import RulesVersionAnswered, RulesVersionProposed
+from events.validate import ScenarioError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 #: Recorded in every GameStarted.
-RULES_VERSION = "arkham-5"
+RULES_VERSION = "arkham-6"
 
 #: The checks before every decide (events.game.Guards): not started, over, unknown seat, not a command (AH-1).
 GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are played", keys="reject.arkham")
@@ -78,6 +79,9 @@ GUARDS = Guards("AH-1", over="the game is over: all {rounds} Movement phases are
 # one fits in the points left, not a cheaper one that stops at a monster on the way (AH-7, AH-3).
 # arkham-5: any investigator may offer a trade to another in its area while the mover moves, not only
 # the mover (AH-C10: "investigators in the same area may trade ... before, during or after movement").
+# arkham-6: a flee is an Evade check (AH-C3), and an Elusive monster is evaded automatically (AH-C6): fleeing
+# one ends the battle without a roll; a new game refuses a scenario where a battle could never end
+# (``endless_battles``: no flee out, no Fight win, no Stamina loss).
 
 HOSPITAL = boards.HOSPITAL
 ASYLUM = boards.ASYLUM
@@ -89,9 +93,22 @@ CHECK_NAMES = {"evade": "Evade", "flee": "Evade (flee)", "horror": "Horror", "co
 
 
 def start(scenario: dict, commitment: str) -> list:
-    """GameStarted (the scenario validated, raising ScenarioError, and recorded whole), then the first
-    seat's movement begins (AH-1)."""
+    """arkham-6: as ``start_5``, and a scenario where an investigator could be locked in a battle that never
+    ends (``endless_battles``) is refused (ScenarioError, ``bad-scenario``)."""
     setup = boards.load_scenario(scenario)
+    refused = endless_battles(setup, scenario)
+    if refused is not None:
+        raise refused
+    return _started(setup, scenario, commitment)
+
+
+def start_5(scenario: dict, commitment: str) -> list:
+    """GameStarted (the scenario validated, raising ScenarioError, and recorded whole), then the first
+    seat's movement begins (AH-1); up to arkham-5, whatever battles the scenario allows."""
+    return _started(boards.load_scenario(scenario), scenario, commitment)
+
+
+def _started(setup: Any, scenario: dict, commitment: str) -> list:
     seats = tuple(inv.seat for inv in setup.investigators)
     first = GameStarted("arkham", RULES_VERSION, commitment, seats, canonical_json(scenario))
     flow = _Flow(None)
@@ -113,9 +130,9 @@ def initial_state(event: GameStarted) -> State:
 
 
 class _Flow(Flow):
-    """A Flow (events.game) that also knows the rules edition deciding: 1 to 5 (arkham-1 … arkham-5)."""
+    """A Flow (events.game) that also knows the rules edition deciding: 1 to 6 (arkham-1 … arkham-6)."""
 
-    def __init__(self, state: State | None, edition: int = 5) -> None:
+    def __init__(self, state: State | None, edition: int = 6) -> None:
         Flow.__init__(self, state, evolve)
         self.edition = edition
 
@@ -184,10 +201,10 @@ def threshold(inv: Any) -> int:
 
 
 def edition(rules_version: str) -> int:
-    """The edition (1 to 5) a game of ``rules_version`` is decided under (``_Flow``): its number for
-    arkham-1 … arkham-5, the newest for anything else (a scenario asked about with no game)."""
+    """The edition (1 to 6) a game of ``rules_version`` is decided under (``_Flow``): its number for
+    arkham-1 … arkham-6, the newest for anything else (a scenario asked about with no game)."""
     number = str(rules_version).rsplit("-", 1)[-1]
-    return int(number) if number.isdigit() and 1 <= int(number) <= 5 else 5
+    return int(number) if number.isdigit() and 1 <= int(number) <= 6 else 6
 
 
 def destinations(state: Any, edition: int = 4) -> dict:
@@ -405,7 +422,13 @@ def _trade_offers(state: State, offerer: int | None = None) -> list:
 
 
 def decide(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
-    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-5)."""
+    """A command becomes events, or a Rejection citing the clause that forbids it (arkham-6)."""
+    return _decide(state, seat, command, rng, 6)
+
+
+def decide_5(state: Any, seat: str, command: Any, rng: Any) -> list | Rejection:
+    """arkham-5 as released: a Flee from an Elusive monster is rolled as any Evade check (Sneak + Awareness),
+    though AH-C6 evades an Elusive monster automatically; with no die it always fails."""
     return _decide(state, seat, command, rng, 5)
 
 
@@ -502,10 +525,13 @@ TRADE_STEPS = ("move", "clues", "return", "place")
 def _any_offer(state: State, index: int, command: OfferTrade, edition: int) -> list | Rejection:
     """arkham-5: an investigator, moving or waiting, offers a trade to another in its area (AH-C10: "investigators
     in the same area may trade items before, during or after movement, but not during combat"). Lost in Time and
-    Space is no area of the board: nobody there trades."""
+    Space is no area of the board: nobody there trades. A combat refuses every offer under AH-C10 whatever it waits
+    for, a failed roll's Clue token (AH-C1) included."""
     inv = state.investigators[index]
     if inv.devoured:
         return refuse("AH-C4", "reject.arkham.devoured", "{name} was devoured: it is out of the game", name=inv.name)
+    if state.combat:
+        return _no_trading(active(state).name, by_id(state.monsters, state.combat).name)
     now = phase(state)
     if now not in TRADE_STEPS:
         return _not_now(state, command, now)
@@ -569,6 +595,8 @@ def _not_now(state: State, command: Any, now: str) -> Rejection:
     kind = type(command).__name__
     inv = active(state)
     if now == "spend":
+        if kind == "OfferTrade" and state.combat:
+            return _no_trading(inv.name, by_id(state.monsters, state.combat).name)  # AH-C10 before AH-C1
         pending = state.pending
         return refuse("AH-C1", "reject.arkham.roll_waits", {
             "one": "the failed {check} check ({successes} of {n} success) waits: spend a Clue token or accept the roll",
@@ -895,9 +923,45 @@ def _flee(flow: _Flow, command: Flee, rng: Any) -> Rejection | None:
     if fought.ambush:
         return refuse("AH-C6", "reject.arkham.ambush", "{monster} has Ambush: once combat began, no fleeing",
                       monster=fought.name)
+    if fought.elusive and flow.edition > 5:
+        # AH-C3: a flee is an Evade check; AH-C6: an Elusive monster is evaded automatically, so no roll: the
+        # battle ends as a passed flee ends it (arkham-6; up to arkham-5 it was rolled)
+        seat = active(flow.state).seat
+        flow.emit(MonsterEvaded(seat, fought.id, "AH-C6"), CombatEnded(seat, fought.id, "fled"))
+        return None
     passed = _check(flow, "flee", fought, rng)
     if passed is not None:
         _after_check(flow, "flee", fought, passed, rng)
+    return None
+
+
+def endless_battles(setup: Any, raw: dict, path: str = "$") -> ScenarioError | None:
+    """arkham-6: the first monster (in the scenario's order) that some investigator could be locked in a battle
+    with for ever, as a ScenarioError at its path (``bad-scenario``); None when every battle can end.
+
+    A battle ends when the investigator defeats the monster, flees it, or collapses (AH-C3, AH-C4); it goes on
+    for ever when all three are out of reach: no flee (Ambush, AH-C6; or an Evade check of no die, Sneak +
+    Awareness <= 0, AH-C1, against a monster that is not Elusive, AH-C6), fewer Combat dice (Fight + combat
+    rating) than the monster's toughness (Clue tokens are not counted: they run out, AH-C1), and combat damage 0
+    (a failed round costs no Stamina, so it is never knocked out, AH-C4). A failed Evade starts that battle
+    whether or not the investigator chose it (AH-C2), so every investigator is asked about every monster
+    that stands where investigators go (not the Sky or the Outskirts)."""
+    order = [item.get("id") if isinstance(item, dict) else None for item in raw.get("monsters", [])]
+    for fought in sorted(setup.monsters, key=lambda item: order.index(item.id)):
+        if fought.combat_damage > 0 or fought.area in boards.MONSTER_ONLY:
+            continue
+        for inv in setup.investigators:
+            dice = inv.fight + fought.combat_rating
+            evade = inv.sneak + fought.awareness
+            if dice >= fought.toughness or (not fought.ambush and (fought.elusive or evade > 0)):
+                continue
+            why = ("it has Ambush: no fleeing" if fought.ambush else
+                   f"a flee rolls Sneak {inv.sneak} {fought.awareness:+d} = {evade} dice and it is not Elusive")
+            return ScenarioError(f"{path}.monsters[{order.index(fought.id)}]", (
+                f"{inv.name} ({inv.seat}) could be locked for ever in a battle with {fought.name}: {why}; Fight "
+                f"{inv.fight} {fought.combat_rating:+d} = {dice} dice can never reach its toughness "
+                f"{fought.toughness}; and its combat damage 0 never knocks the investigator out (AH-C3, AH-C4, "
+                "AH-C6)"))
     return None
 
 
@@ -1206,6 +1270,8 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(investigators=_with_investigator(s, seat, where=area), step="move", points=0, halt="AH-C7",
                          dealt=())
         case MonsterEvaded(_seat, monster_id, _rule):
+            if s.combat == monster_id:
+                return s  # arkham-6's flee from an Elusive monster (AH-C6): its CombatEnded marks it got past
             return s.but(dealt=tuple(sorted(s.dealt + (monster_id,))))
         case CheckRolled():
             return s

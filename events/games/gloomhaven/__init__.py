@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.game import released
-from events.games.gloomhaven import rules, v3, v4, v5, v6, words
+from events.games.gloomhaven import rules, v3, v4, v5, v6, v7, words
 from events.games.gloomhaven.clauses import CATALOGUE
 from events.games.gloomhaven.model import COMMANDS, EVENTS
 from events.games.gloomhaven.v1 import RULES_VERSION as RULES_VERSION_1
@@ -62,11 +62,21 @@ GAME_5 = GAME_4.revised(
     decide=v5.decide_5,
 )
 #: gloomhaven-6 (the hard cases left open): the players' order of tied characters ranks extra targets (GH-C8 (3)).
-GAME = GAME_5.revised(
+GAME_6 = GAME_5.revised(
     v6.RULES_VERSION,
     notes=(
         ("GH-C8", "characters tied on initiative rank as the players order them among a monster's extra targets: "
                   "a group holding either may be best, and their seats choose"),
     ),
     decide=v6.decide_6,
+)
+#: gloomhaven-7 (the player's own route): a move by destination alone between walks that enter different traps,
+#: hazardous hexes or doors is refused; the player gives the path (GH-4, GH-C1).
+GAME = GAME_6.revised(
+    v7.RULES_VERSION,
+    notes=(
+        ("GH-4", "a move naming its destination alone is refused where the cheapest walks there enter different "
+                 "traps, hazardous hexes or doors: the player gives the path"),
+    ),
+    decide=v7.decide_7,
 )

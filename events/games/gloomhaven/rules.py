@@ -198,7 +198,9 @@ def decide(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> l
     """A command becomes events, or a Rejection citing the clause that forbids it.
 
     ``edition`` the released rules version whose monster turns are played (``plan_for``): gloomhaven-2
-    (also 3 and 4) or 5, which lets the players' choice of acting order reach summons (GH-C11)."""
+    (also 3 and 4) or 5, which lets the players' choice of acting order reach summons (GH-C11); from 7 a
+    move naming its destination alone is refused where equally cheap walks there do different things
+    (``walks_apart``, GH-4)."""
     hero = by_id(state.heroes, seat, "seat")  # a seat of a game under way, a command of ours: GUARDS ran first
     flow = Flow(state, evolve)  # every event folded once, here; the Table keeps the states
     if isinstance(command, (SelectCards, DeclareLongRest)):
@@ -206,7 +208,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> l
     elif isinstance(command, ChooseOrder):
         refused = _decide_order(flow, seat, command)
     elif isinstance(command, PlayCard):
-        refused = _decide_play(flow, hero, command, rng)
+        refused = _decide_play(flow, hero, command, rng, edition)
     elif isinstance(command, RestLose):
         refused = _decide_rest_lose(flow, hero, command)
     elif isinstance(command, ChooseOption):
@@ -439,7 +441,7 @@ def _not_your_turn(state: State, seat: str) -> Rejection:
                   other_seat=seat)
 
 
-def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejection | None:
+def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any, edition: int = 2) -> Rejection | None:
     state = flow.state
     if state.phase != "act" or state.acting != hero.seat or state.pending is not None:
         return _not_your_turn(state, hero.seat)
@@ -471,7 +473,7 @@ def _decide_play(flow: Flow, hero: Hero, command: PlayCard, rng: Any) -> Rejecti
     me = by_id(state.figures, hero.seat)
     flow.emit(CardPlayed(hero.seat, card.id, command.half, action.kind, bool(command.skip)))
     if not command.skip:
-        refused = _character_action(flow, me, action, command, rng)
+        refused = _character_action(flow, me, action, command, rng, edition)
         if refused is not None:
             return refused
     hero_now = by_id(flow.state.heroes, hero.seat, "seat")
@@ -489,12 +491,13 @@ def _discard(state: State, hero: Hero) -> CardsDiscarded:
     return CardsDiscarded(hero.seat, tuple(discarded), tuple(lost))
 
 
-def _character_action(flow: Flow, me: Figure, action: Any, command: PlayCard, rng: Any) -> Rejection | None:
+def _character_action(flow: Flow, me: Figure, action: Any, command: PlayCard, rng: Any,
+                      edition: int = 2) -> Rejection | None:
     state = flow.state
     if action.kind == "attack":
         return _character_attack(flow, me, action, command.targets, rng)
     if action.kind == "move":
-        effect = _character_move(state, me, action, command.path, command.to)
+        effect = _character_move(state, me, action, command.path, command.to, edition)
     elif action.kind == "heal":
         effect = _character_heal(state, me, action, command.targets)
     else:
@@ -509,7 +512,8 @@ def _character_action(flow: Flow, me: Figure, action: Any, command: PlayCard, rn
 PATH_LIMIT = 20
 
 
-def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any = None) -> list | Rejection:
+def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any = None,
+                    edition: int = 2) -> list | Rejection:
     """A character's move (GH-4; GH-5 with jump): along the hexes it names, or the cheapest way to ``to``.
 
     With a path every step is checked in order and the first illegal one is refused, naming the
@@ -519,7 +523,7 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     rule = "GH-5" if action.jump else "GH-4"
     if to is not None:  # hexes of two integers: PlayCard.KINDS (the edge refuses any other shape)
         if not path:
-            return _cheapest_move(state, me, action, to)
+            return _cheapest_move(state, me, action, to, edition)
         if path[-1] != to:
             return refuse(rule, "reject.gloomhaven.path_end", "the path ends at {end}, not at {hex}, where the move goes",
                           end=str(list(path[-1])), hex=str(list(to)))
@@ -585,8 +589,9 @@ def _character_move(state: State, me: Figure, action: Any, path: tuple, to: Any 
     return _movement_events(state, me, tuple(path), mode, spent, landing_rule(state, tuple(path), mode, rule))
 
 
-def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list | Rejection:
-    """GH-4, GH-5: no path given: the cheapest legal one to ``goal`` (fewest negative hexes, then points)."""
+def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple, edition: int = 2) -> list | Rejection:
+    """GH-4, GH-5: no path given: the cheapest legal one to ``goal`` (fewest negative hexes, then points); from
+    gloomhaven-7 (``edition`` 7) refused where equally cheap walks there do different things (``walks_apart``)."""
     rule = "GH-5" if action.jump else "GH-4"
     if goal == me.hex:
         return []
@@ -606,7 +611,60 @@ def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple) -> list |
             "one": "no legal path of at most {n} movement point leads from {start} to {hex}",
             "other": "no legal path of at most {n} movement points leads from {start} to {hex}"}, n=action.value,
             start=str(list(me.hex)), hex=str(list(goal)))
+    apart = walks_apart(state, me, action, goal) if edition >= 7 else ()
+    if apart:
+        ways = tuple(phrase("reject.gloomhaven.way_through", "through {hexes}", hexes=tuple(str(list(h)) for h in way))
+                     if way else phrase("reject.gloomhaven.way_clear", "through none of them") for way in apart)
+        return refuse("GH-4", "reject.gloomhaven.walks_apart", "the cheapest walks to {hex} enter different traps, "
+                      "hazardous hexes or doors ({ways}): the route is the player's; give the path you choose",
+                      hex=str(list(goal)), ways=ways)
     return _character_move(state, me, action, path)
+
+
+def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
+    """gloomhaven-7 (GH-4, GH-C1): the traps, hazardous hexes and closed doors entered by the cheapest walks to
+    ``goal`` (fewest negative hexes, then points, within the move), one sorted tuple of hexes per walk, when those
+    walks do not all enter the same ones; () when they do. Which trap springs, which hazard hurts or which door
+    opens is then the player's choice, not the engine's: a move naming its destination alone is refused and the
+    player gives the path. A jump enters its landing hex alone, so its walks never differ.
+
+    The walks are filled level by level of points spent, as in ``_walks_within``, each (hex, points) keeping its
+    fewest negative hexes and the hexes with an effect its best walks entered: two of those sets at most, enough
+    to know that they differ (a set stays apart from the other whatever the rest of the walk adds)."""
+    if action.jump:
+        return ()
+    hexmap = hexmap_of(state)
+    others = {f.hex: f for f in state.figures if f.id != me.id}
+    negative = set(state.traps) | set(state.map.hazardous)
+    marked = negative | {hex for hex in state.map.doors if hex not in state.open_doors}
+    if not marked:
+        return ()
+    levels: list = [{} for _ in range(action.value + 1)]  # points spent -> {hex: (negative hexes, effect sets)}
+    levels[0][me.hex] = (0, ((),))
+    for spent in range(action.value + 1):
+        for here in sorted(levels[spent]):
+            hurt, ways = levels[spent][here]
+            for there in hexmap.adjacent(here, through_closed=True):
+                other = others.get(there)
+                if there in state.map.obstacles or (other is not None and _team(other) != _team(me)):
+                    continue
+                cost = 2 if there in state.map.difficult else 1
+                if spent + cost > action.value:
+                    continue
+                total = hurt + (1 if there in negative else 0)
+                entered = tuple(tuple(sorted(set(way) | {there})) if there in marked else way for way in ways)
+                level = levels[spent + cost]
+                known = level.get(there)
+                if known is not None and known[0] < total:
+                    continue
+                pool = set(entered) if known is None or total < known[0] else set(known[1]) | set(entered)
+                level[there] = (total, tuple(sorted(pool))[:2])
+    reached = [(levels[spent][goal][0], spent) for spent in range(action.value + 1) if goal in levels[spent]]
+    if not reached:
+        return ()
+    _hurt, spent = min(reached)
+    ways = levels[spent][goal][1]
+    return ways if len(ways) > 1 else ()
 
 
 def _movement_events(state: State, mover: Figure, path: tuple, mode: str, cost: int, rule: str) -> list:
@@ -1370,4 +1428,45 @@ def character_moves(state: State, me: Figure, action: Any) -> dict:
             spent += 1
         if spent <= action.value:
             out[hex] = hexmap_path_to(parent, hex)
+    if negative and not action.jump:
+        for hex, path in _walks_within(me.hex, action.value, through, step).items():
+            if hex not in out and hex not in others and hex not in state.map.obstacles:
+                out[hex] = path
+    return out
+
+
+def _walks_within(start: tuple, budget: int, through: Any, step: Any) -> dict:
+    """Hex -> a walk from ``start`` of at most ``budget`` movement points entering the fewest negative hexes,
+    then the fewest points (GH-4: a character may walk through a trap or hazardous terrain; it takes effect).
+
+    ``character_moves`` first takes the path that avoids negative hexes whatever it costs (the paths it has
+    always offered); where that path is beyond the move, one entering more negative hexes may still fit, and
+    this finds it. Points are few, so the walks are filled in order of points spent, one level per point;
+    among equal walks the first found in sorted order is kept, the same in every runtime."""
+    levels: list = [{} for _ in range(budget + 1)]  # points spent -> {hex: fewest negative hexes entered}
+    levels[0][start] = 0
+    parent: dict = {(start, 0): None}
+    chosen: dict = {}  # hex -> (negative hexes, points) of the best walk there
+    for spent in range(budget + 1):
+        for here in sorted(levels[spent]):
+            negative = levels[spent][here]
+            if here != start and (here not in chosen or (negative, spent) < chosen[here]):
+                chosen[here] = (negative, spent)
+            for there in through(here):
+                extra = step(here, there)
+                if extra is None or spent + extra[1] > budget:
+                    continue
+                level = levels[spent + extra[1]]
+                total = negative + extra[0]
+                if there not in level or total < level[there]:
+                    level[there] = total
+                    parent[(there, spent + extra[1])] = (here, spent)
+    out = {}
+    for hex, (_negative, spent) in chosen.items():
+        path = []
+        key = (hex, spent)
+        while parent[key] is not None:
+            path.append(key[0])
+            key = parent[key]
+        out[hex] = tuple(reversed(path))
     return out

@@ -454,12 +454,43 @@ def test_ah_c10_arkham_5_parts_from_arkham_4_only_at_a_waiting_investigators_off
 
 
 def test_ah_c10_a_devoured_investigator_trades_no_more():
-    """AH-C4 before AH-C10: blue, devoured, is out of the game: its offer is refused as everything it sends, and
-    legal offers it nothing (arkham-5 lets waiting investigators trade, not those out of the game)."""
-    from events.games.arkham.model import Devoured
-
+    """AH-C4 before AH-C10: blue, devoured, is out of the game: its offer is refused as everything it sends, legal
+    offers it nothing, and green is offered no trade with it (arkham-5 lets waiting investigators trade, not those
+    out of the game). The state is red's move step with blue still marked in Rivertown, so that only the devouring
+    keeps the trade out: the same state without it lists blue's offer to green and green's to blue, and takes it."""
     tab = three_in_rivertown()
-    state = tab.game.evolve(tab.state, Devoured("blue", "rivertown"))
-    rejected(tab.game.decide(state, "blue", model.OfferTrade("green", ("Camera",), ()), None), "AH-C4",
-             "was devoured: it is out of the game")
-    assert tab.game.legal(state, "blue") == []
+    assert rules.phase(tab.state) == "move"
+    offer = model.OfferTrade("green", ("Camera",), ())
+    alive = tab.state
+    assert offer in tab.game.legal(alive, "blue")
+    assert model.OfferTrade("blue", ("Tome",), ()) in tab.game.legal(alive, "green")
+    assert types(tab.game.decide(alive, "blue", offer, None)) == ["TradeOffered"]
+    # Check: the devouring alone (same step, same area) takes all of that away
+    gone = alive.but(investigators=rules._with_investigator(alive, "blue", devoured=True))
+    assert rules.phase(gone) == "move" and investigator(tab, "blue").where == "rivertown"
+    assert [i.where for i in gone.investigators] == [i.where for i in alive.investigators]
+    rejected(tab.game.decide(gone, "blue", offer, None), "AH-C4", "was devoured: it is out of the game")
+    assert tab.game.legal(gone, "blue") == []
+    assert not any(isinstance(c, model.OfferTrade) and c.partner == "blue" for c in tab.game.legal(gone, "green"))
+    rejected(tab.game.decide(gone, "green", model.OfferTrade("blue", ("Tome",), ()), None), "AH-C10")
+
+
+def test_ah_c10_a_failed_roll_in_combat_waiting_for_a_clue_is_still_combat():
+    """AH-C10 before AH-C1: red fights the zombie in Rivertown (option spend_clues); its Combat check fails and waits
+    for a Clue token (AH-C1). The combat is not over, so "not during combat" refuses blue's offer (blue waits in
+    Rivertown) and red's own under AH-C10, not AH-C1's "spend a Clue token"; legal lists no offer for either seat.
+    arkham-4 refuses both under AH-C10 as well (blue's went to AH-C10 already, red's cited AH-C1)."""
+    for version in ("arkham-5", "arkham-4"):
+        data = scenario([inv("red", "rivertown", items=["Lantern"], clues=1), inv("blue", "rivertown", items=["Camera"]),
+                         inv("green", "rivertown", items=["Tome"])], [mon("zombie", "rivertown")],
+                        options={"spend_clues": True})
+        tab = Table.create(load("arkham", version), "g-test", data, 1)
+        act(tab, "red", model.Fight("zombie"), dice=(5, 1, 1))  # the Horror check passes
+        assert types(act(tab, "red", model.Fight("zombie"), dice=(1, 1, 1))) == ["CheckRolled", "ClueSpendOffered"]
+        assert rules.phase(tab.state) == "spend" and tab.state.combat == "zombie"
+        for seat, offer in (("blue", model.OfferTrade("green", ("Camera",), ())),
+                            ("red", model.OfferTrade("blue", ("Lantern",), ()))):
+            rejected(act(tab, seat, offer), "AH-C10", "no trading during combat (Red Investigator is fighting Zombie)")
+        for seat in ("red", "blue", "green"):
+            assert not any(isinstance(c, model.OfferTrade) for c in tab.game.legal(tab.state, seat)), (version, seat)
+        assert tab.game.legal(tab.state, "red") == [model.SpendClue(), model.AcceptRoll()]

@@ -35,8 +35,8 @@ def _walked(state, route: tuple) -> tuple:
 
 def test_ah_7_edition_is_the_rules_versions_number_else_the_newest():
     """AH-7: the walk a version's Move takes is chosen by its number (a scenario with no game: the newest)."""
-    assert [rules.edition(f"arkham-{n}") for n in (1, 2, 3, 4, 5)] == [1, 2, 3, 4, 5]
-    assert rules.edition(rules.RULES_VERSION) == 5 and rules.edition("") == 5 and rules.edition("arkham-9") == 5
+    assert [rules.edition(f"arkham-{n}") for n in (1, 2, 3, 4, 5, 6)] == [1, 2, 3, 4, 5, 6]
+    assert rules.edition(rules.RULES_VERSION) == 6 and rules.edition("") == 6 and rules.edition("arkham-9") == 6
 
 
 def test_ah_7_an_arkham_3_game_hints_and_reaches_by_the_route_its_own_move_walks():

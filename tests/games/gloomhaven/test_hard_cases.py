@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import events.games
 from events.games.gloomhaven.model import ChooseOrder, PlayCard, SelectCards, ShortRest
@@ -445,6 +447,22 @@ def test_gh_c10_a_line_pattern_in_any_of_six_rotations():
     assert plays(result) == {((0, 0), ("A", "B"))}
 
 
+def test_gh_6_gh_c10_focus_counts_the_reach_of_the_area_pattern_it_will_attack_with():
+    """GH-6 ("the enemy against which it can perform its current attack with the least movement"), GH-C10: M (0, 0),
+    move 2; A (1, 1) (initiative 10) and B (0, -2) (initiative 90), both two hexes off. With a single melee attack
+    each needs one move to an adjacent hex and A's initiative makes it the focus (from (0, 1) or (1, 0)). With a
+    melee line two deep (1, 0), (2, 0), turned to N it covers (0, -1) and (0, -2): B is attacked from where M
+    stands (0 moves), while (1, 1) lies on no straight line from (0, 0), so A still needs a move: B, by path."""
+    figures = [hero("A", (1, 1), 10), hero("B", (0, -2), 90)]
+    single = ask([monster((0, 0), move=2)] + figures)
+    assert single["focus"] == ["A"] and "initiative" in single["trace"]["decided_by"]
+    assert plays(single) == {((0, 1), ("A",)), ((1, 0), ("A",))}
+    line = ask([monster((0, 0), move=2, pattern=[[1, 0], [2, 0]])] + figures)
+    assert line["focus"] == ["B"] and "path length" in line["trace"]["decided_by"]
+    assert plays(line) == {((0, 0), ("B",))}
+    assert {c["figure"]: c["movement"] for c in line["trace"]["candidates"]} == {"A": 1, "B": 0}
+
+
 def test_gh_c10_a_melee_pattern_is_placed_next_to_the_monster_never_on_it():
     """GH-C10: a melee pattern is placed relative to the monster's hex, never including it: one hex, (1, 0), next to
     M in any rotation. A two hexes away (2, 0) is out of its reach from (0, 0); of the hexes one move away only
@@ -615,6 +633,48 @@ def test_gh_c4_proximity_is_counted_through_obstacles_not_round_them():
     assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"]
 
 
+def test_gh_6_the_same_map_gives_a_melee_and_a_ranged_monster_different_foci():
+    """GH-6, GH-C4, GH-C7: focus is the enemy the monster can perform its *current* attack against with the least
+    movement. M (0, 0), move 2, a wall hex at (-1, 0); B (-2, 0) just behind it (initiative 10), A (4, 0) four hexes
+    down the open row (initiative 90). Melee: B is attacked from (-2, 1) or (-1, -1), two moves round the wall, A
+    from (3, 0), three moves: B, by path length. Range 4: A is in range and in sight from where M stands (0 moves);
+    B is hidden by the wall hex (no sight from (0, 0)) and needs a move to (-1, 1): A, by path length, though B is
+    nearer (3 against 4) and acts first."""
+    game_map = room(walls=[[-1, 0]])
+    assert not HexMap([h for h in ROOM if h != (-1, 0)]).line_of_sight((0, 0), (-2, 0))
+    figures = [hero("A", (4, 0), 90), hero("B", (-2, 0), 10)]
+    melee = ask([monster((0, 0), move=2)] + figures, game_map)
+    assert melee["focus"] == ["B"] and "path length" in melee["trace"]["decided_by"]
+    assert plays(melee) == {((-2, 1), ("B",)), ((-1, -1), ("B",))}
+    ranged = ask([monster((0, 0), move=2, range=4)] + figures, game_map)
+    assert ranged["focus"] == ["A"] and "path length" in ranged["trace"]["decided_by"]
+    assert plays(ranged) == {((0, 0), ("A",))}
+    movement = {c["figure"]: c["movement"] for c in ranged["trace"]["candidates"]}
+    assert movement == {"A": 0, "B": 1}
+
+
+def test_gh_c1_gh_c7_a_closed_door_blocks_a_ranged_monsters_sight_not_only_its_way():
+    """GH-C1, GH-C7, GH-C4: a wall column at q = 2 (wall hexes) with a door at (2, 0) and a gap at (2, -2). An archer
+    (range 6) at (0, 0); A (4, 0) beyond the column, 4 hexes off through the door, 6 round through the gap
+    (range counts round walls, and for a monster the closed door is one); B (-3, -3) on the archer's side, 6 off,
+    A's initiative (10) better than B's (90). Closed, the door is a wall for sight too: A is within range 6 round
+    the gap but no line from (0, 0) reaches it (the only way is through the door hex; the gap is far off the
+    line), so the archer would have to move 2 to (2, -2) to shoot A, while B is shot from where it stands: B, by
+    path length. Were the closed door no wall for sight, A (0 moves, 6 hexes) would tie B and win by
+    initiative. Open (no door left: an open door has no effect): A is 4 hexes through it and seen: A, by
+    proximity."""
+    walls = [[2, r] for r in range(-6, 5) if r not in (0, -2)]
+    figures = [monster((0, 0), range=6), hero("A", (4, 0), 10), hero("B", (-3, -3), 90)]
+    closed = ask(figures, room(walls=walls, doors=[[2, 0]]))
+    assert closed["focus"] == ["B"] and "path length" in closed["trace"]["decided_by"]
+    assert plays(closed) == {((0, 0), ("B",))}
+    a = next(c for c in closed["trace"]["candidates"] if c["figure"] == "A")
+    assert (a["movement"], a["proximity"], tuple(a["attack_hex"])) == (2, 6, (2, -2))
+    opened = ask(figures, room(walls=walls))
+    assert opened["focus"] == ["A"] and "proximity" in opened["trace"]["decided_by"]
+    assert plays(opened) == {((0, 0), ("A",))}
+
+
 # --- GH-C8 (3) with characters tied on initiative (gloomhaven-6) ---------------------------------------------
 
 
@@ -654,6 +714,53 @@ def test_gh_c8_3_extra_targets_tied_on_initiative_are_the_tied_seats_choice():
     old, released = play("gloomhaven-5")
     assert released.rule == "GH-6" and released.options == planned.options
     assert sorted(old.state.pending.seats) == ["blue", "green", "red"]
+
+
+def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_chooses():
+    """GH-C8 (3), GH-C11, GH-C4 (gloomhaven-6): red and blue tie on both cards (10, 20), green leads 30. An archer
+    (initiative 5, range 2, 2 targets, move 2) at (0, 0) has green adjacent at (-1, 0): green is the focus, and the
+    archer steps away so as not to shoot it with disadvantage (GH-C8 (1)). red (-3, 1) and blue (1, 2) rank alike as
+    extra targets (both 3 hexes away, both in reach) but for their order, which their players choose (GH-2).
+    Red first, the group holding red wins: one hex, (-2, 2), hits green and red. Blue first: (0, 1) and (1, 0) both hit
+    green and blue for the same 1 move, a tie of hexes GH-C8 leaves to the players (GH-C4). So the answer is the
+    options of each order (GH-C11), all three; they differ not only by the tied characters' order (two of them by
+    nothing but the hex), so the choice is not the tied seats' alone: the plan cites GH-6 and every living seat,
+    green too, may choose. gloomhaven-5 gave red and blue one shared rank and dropped red's hex."""
+    from events.games.gloomhaven.model import ChooseOption
+    from tests.games.gloomhaven.helpers import card, hero_class
+
+    figures = [monster((0, 0), move=2, range=2, targets=2), hero("green", (-1, 0), 30)]
+    red_first = ask(figures + [hero("red", (-3, 1), 10), hero("blue", (1, 2), 11)])
+    blue_first = ask(figures + [hero("red", (-3, 1), 11), hero("blue", (1, 2), 10)])
+    assert plays(red_first) == {((-2, 2), ("green", "red"))}
+    assert plays(blue_first) == {((0, 1), ("green", "blue")), ((1, 0), ("green", "blue"))}
+    tied = ask(figures + [hero("red", (-3, 1), 10), hero("blue", (1, 2), 10)])
+    assert tied["focus"] == ["green"] and plays(tied) == plays(red_first) | plays(blue_first)
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
+                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
+    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                          elite_hp=30, range=2, move=2)
+
+    def play(version: str):
+        game = events.games.load("gloomhaven", version)
+        seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
+        tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
+                                                    classes=[TESTER, OTHER, third], types=[archer]), 1)
+        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        return tab, first(act(tab, "blue", ChooseOrder(("blue", "red"))), "MonsterTurnPlanned")
+
+    tab, planned = play("gloomhaven-6")
+    assert planned.focus == ("green",) and planned.rule == "GH-6"
+    assert {(option.destination, option.attacks) for option in planned.options} == plays(tied)
+    assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "green", "red"]
+    index = next(i for i, o in enumerate(planned.options) if o.destination == (1, 0))
+    chosen = first(act(tab, "green", ChooseOption(index), (0, 0)), "OptionChosen")
+    assert chosen.seat == "green" and chosen.option.attacks == ("green", "blue")
+    old, released = play("gloomhaven-5")
+    assert {(option.destination, option.attacks) for option in released.options} == plays(blue_first)
 
 
 # --- GH-C3 with GH-6: a summon's focus between monster types tied on initiative ------------------------------
@@ -750,3 +857,150 @@ def test_gh_c7_a_wall_touching_an_obstacle_is_seen_round_through_the_obstacle():
     blind = ask([monster(A_HEX, range=2), hero("B", B_HEX, 20)],
                 room(**dict(walled, walls=[list(D_HEX), list(C_HEX)])))
     assert blind["focus"] == ["B"] and plays(blind) == {(A_HEX, ())}
+
+
+def test_gh_c7_figures_traps_difficult_terrain_and_obstacles_in_the_line_never_block_sight():
+    """GH-C7 ("Figures, obstacles, traps and difficult terrain never block sight"), GH-6: an archer (range 3, no
+    move) at (0, 0), A (2, 0) two hexes down the row behind (1, 0), B (-3, 1) three hexes off in the open, B's
+    initiative (10) better than A's (90). With an allied monster, a trap, difficult terrain or an obstacle on
+    (1, 0), A is still seen from where the archer stands: both cost 0 moves and A is nearer: A, by proximity. A
+    wall hex on (1, 0) does hide A (the one thing in that list's place that blocks), and B is the focus."""
+    figures = [monster((0, 0), range=3), hero("A", (2, 0), 90), hero("B", (-3, 1), 10)]
+    for extra, game_map in (([ally("X", (1, 0))], room()), ([], room(traps=[[1, 0]])),
+                            ([], room(difficult=[[1, 0]])), ([], room(obstacles=[[1, 0]]))):
+        result = ask(figures + extra, game_map)
+        assert result["focus"] == ["A"] and "proximity" in result["trace"]["decided_by"], game_map
+        assert plays(result) == {((0, 0), ("A",))}
+    walled = ask(figures, room(walls=[[1, 0]]))
+    assert walled["focus"] == ["B"] and plays(walled) == {((0, 0), ("B",))}
+
+
+# --- GH-4: a character's own route -------------------------------------------------------------------------
+
+
+def test_gh_4_a_hex_reached_only_through_a_trap_within_the_move_is_offered_and_walked():
+    """GH-4, GH-C1: figures may not move through enemies or obstacles; traps and terrain only take effect on entry.
+    red at (0, 2), move 3, a trap at (1, 2) and an obstacle at (0, 3), the two hexes between it and (1, 3): the only
+    walk of 2 points to (1, 3) enters the trap; the trap-free walks round cost 4 (via (1, 1), (2, 1), (2, 2), or
+    via (-1, 3), (-1, 4), (0, 4)). The move reaches (1, 3), through the trap: legal offers it (one path per
+    reachable hex), and a move naming the destination alone walks there and springs the trap (2 + level 1 = 3
+    damage), where it was refused as "no legal path of at most 3 movement points", though the path through the
+    trap is legal. Hexes that a trap-free walk reaches within the move keep that walk."""
+    from events.games.gloomhaven import rules
+    from tests.games.gloomhaven.test_rules import pick, solo
+
+    tab = solo(game_map=open_map(traps=[[1, 2]], obstacles=[[0, 3]]))
+    pick(tab)
+    me = rules.figure_of(tab.state, "red")
+    move = rules._card(tab.state, "t-10").bottom
+    moves = rules.character_moves(tab.state, me, move)
+    assert moves[(1, 3)] == ((1, 2), (1, 3))
+    assert moves[(2, 2)] == ((1, 1), (2, 1), (2, 2))  # trap-free in 3: as before
+    assert PlayCard("t-10", "bottom", path=((1, 2), (1, 3))) in tab.game.legal(tab.state, "red")
+    events = act(tab, "red", PlayCard("t-10", "bottom", to=(1, 3)))
+    assert first(events, "FigureMoved").path == ((1, 2), (1, 3))
+    sprung = first(events, "TrapSprung")
+    assert (sprung.hex, sprung.damage) == ((1, 2), 3)
+    assert rules.figure_of(tab.state, "red").hex == (1, 3)
+
+
+def test_gh_4_gloomhaven_7_leaves_the_choice_between_cheapest_walks_that_do_different_things_to_the_player():
+    """GH-4 ("traps and terrain take effect when a figure enters their hex"), GH-C1 (a character entering a closed
+    door hex opens it), gloomhaven-7: red at (0, 2), move 3, goes to (1, 3) by its destination alone. Both cheapest
+    walks cost 2, one through (1, 2), one through (0, 3). With hazardous terrain on (1, 2) and a trap on (0, 3), one
+    hurts 1 and the other 3 and removes the trap; with a closed door on (1, 2), one opens it; with traps on both,
+    a different trap springs. Which is the player's to choose, so the move is refused (GH-4) naming what each walk
+    enters, and a path through either is walked. Where the cheapest walks do the same (nothing on either; the one
+    trap every cheapest walk enters, an obstacle on (0, 3); difficult terrain, which only costs) the move goes.
+    gloomhaven-6, as released, walked the first walk in sorted order, through (0, 3)."""
+    from events.games.gloomhaven import rules
+    from tests.games.gloomhaven.test_rules import FAR, IDLE, OTHER, pick
+    from tests.games.tables import rejected
+
+    def game(version: str, **terrain: list) -> Table:
+        tab = Table.create(events.games.load("gloomhaven", version), "g-test",
+                           scenario(open_map(**terrain), [("red", "Tester", (0, 2))], [("Dummy", "normal", 1, FAR)],
+                                    classes=[TESTER, OTHER], types=[IDLE]), 1)
+        pick(tab)
+        return tab
+
+    to = PlayCard("t-10", "bottom", to=(1, 3))
+    for terrain, ways in ((dict(hazardous=[[1, 2]], traps=[[0, 3]]), "through [0, 3], through [1, 2]"),
+                          (dict(doors=[[1, 2]]), "through none of them, through [1, 2]"),
+                          (dict(traps=[[1, 2], [0, 3]]), "through [0, 3], through [1, 2]")):
+        tab = game("gloomhaven-7", **terrain)
+        rejected(act(tab, "red", to), "GH-4", f"the cheapest walks to [1, 3] enter different traps, hazardous hexes "
+                 f"or doors ({ways}): the route is the player's")
+        assert first(act(tab, "red", PlayCard("t-10", "bottom", path=((1, 2), (1, 3)))), "FigureMoved").cost == 2
+        old = game("gloomhaven-6", **terrain)
+        assert first(act(old, "red", to), "FigureMoved").path == ((0, 3), (1, 3))
+    for terrain in ({}, dict(traps=[[1, 2]], obstacles=[[0, 3]]), dict(difficult=[[1, 2]])):
+        tab = game("gloomhaven-7", **terrain)
+        moved = first(act(tab, "red", to), "FigureMoved")
+        assert moved.path[-1] == (1, 3), terrain
+        me, move = rules.figure_of(tab.state, "red"), rules._card(tab.state, "t-10").bottom
+        assert rules.walks_apart(tab.state, me.but(hex=(0, 2)), move, (1, 3)) == ()
+    # Check: a jump enters its landing hex alone (GH-5), and a hex out of the move has no walks to tell apart
+    tab = game("gloomhaven-7", hazardous=[[1, 2]], traps=[[0, 3]])
+    me = rules.figure_of(tab.state, "red")
+    jump = rules._card(tab.state, "t-20").bottom
+    assert jump.jump and rules.walks_apart(tab.state, me, jump, (1, 3)) == ()
+    assert rules.walks_apart(tab.state, me, rules._card(tab.state, "t-10").bottom, (6, 2)) == ()
+
+
+def _near_start() -> list:
+    """The hexes of ``open_map`` within 3 of (0, 2), where ``test_rules.solo`` puts red."""
+    from events.games.gloomhaven import rules
+    from events.geometry.hexgrid import hex_distance
+    from tests.games.gloomhaven.test_rules import solo
+
+    hexes = rules.hexmap_of(solo().state).hexes
+    return sorted(hex for hex in hexes if 0 < hex_distance(hex, (0, 2)) <= 3)
+
+
+NEAR = _near_start()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(NEAR), st.sampled_from(("traps", "hazardous", "difficult", "obstacles")),
+                       max_size=9))
+def test_gh_4_a_characters_move_reaches_every_hex_some_legal_walk_within_it_reaches(terrain):
+    """GH-4, GH-C1 against a brute search of every walk: red at (0, 2), move 3, terrain scattered near it. A hex is
+    offered (``character_moves``, what legal and the board show, and what a move naming it alone walks) exactly when
+    some walk of at most 3 points ends there (never through an obstacle or an enemy, difficult terrain costing 2,
+    never ending on a figure or an obstacle), and the walk offered enters as few traps and hazardous hexes as any
+    such walk, then spends as few points."""
+    from events.games.gloomhaven import rules
+    from events.geometry.hexgrid import hex_neighbors
+    from tests.games.gloomhaven.test_rules import pick, solo
+
+    kinds: dict = {}
+    for hex, kind in terrain.items():
+        kinds.setdefault(kind, []).append(list(hex))
+    tab = solo(game_map=open_map(**kinds))
+    pick(tab)
+    me = rules.figure_of(tab.state, "red")
+    move = rules._card(tab.state, "t-10").bottom
+    hexes = set(rules.hexmap_of(tab.state).hexes)
+    taken = {f.hex for f in tab.state.figures if f.id != "red"}
+    enemies = {f.hex for f in tab.state.figures if f.kind == "monster"}
+    negative = set(tab.state.traps) | set(tab.state.map.hazardous)
+    best: dict = {}
+
+    def walk(here: tuple, spent: int, hurt: int) -> None:
+        if here != me.hex and here not in taken and here not in tab.state.map.obstacles:
+            best[here] = min(best.get(here, (hurt, spent)), (hurt, spent))
+        for there in hex_neighbors(here):
+            cost = 2 if there in tab.state.map.difficult else 1
+            if there in hexes and there not in tab.state.map.obstacles and there not in enemies \
+                    and spent + cost <= move.value:
+                walk(there, spent + cost, hurt + (there in negative))
+
+    walk(me.hex, 0, 0)
+    offered = rules.character_moves(tab.state, me, move)
+    assert set(offered) == set(best)
+    for hex, path in offered.items():
+        assert path[-1] == hex and hex_neighbors(me.hex).count(path[0]) == 1
+        assert all(b in hex_neighbors(a) for a, b in zip(path, path[1:]))
+        spent = sum(2 if step in tab.state.map.difficult else 1 for step in path)
+        assert (sum(step in negative for step in path), spent) == best[hex], (hex, path)

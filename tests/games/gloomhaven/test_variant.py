@@ -65,7 +65,7 @@ def test_gh_v1_gloomhaven_3_refuses_the_variant_key_as_released():
 
 def test_gh_v1_a_variant_scenario_is_refused_and_accepted_over_http(chronicle_server_factory):  # noqa: F811
     """GH-V1, GH-V2: POST /api/games answers a wrong variant with 400 and its ``$`` path, never a 500, and
-    starts the built-in ``gloomhaven/jotl-barrow`` under the newest version (gloomhaven-6 reads the variant as
+    starts the built-in ``gloomhaven/jotl-barrow`` under the newest version (gloomhaven-7 reads the variant as
     gloomhaven-4 does), its GameStarted recording the variant."""
     server = chronicle_server_factory()
     status, body = post_json(f"{server.base_url}/api/games", {"scenario": with_variant("lion")})
@@ -76,7 +76,7 @@ def test_gh_v1_a_variant_scenario_is_refused_and_accepted_over_http(chronicle_se
     assert status in (200, 201), body
     with urllib.request.urlopen(f"{server.base_url}/api/games/{body['game']}/log", timeout=10) as response:
         started = json.loads(response.read().decode().splitlines()[0])  # JSON Lines: GameStarted first
-    assert started["data"]["rules_version"] == "gloomhaven-6" and '"variant":"jotl"' in started["data"]["scenario"]
+    assert started["data"]["rules_version"] == "gloomhaven-7" and '"variant":"jotl"' in started["data"]["scenario"]
 
 
 # --- played games: the variant and the original rules in the same position ---------------------------------
@@ -105,7 +105,7 @@ def test_gh_v1_a_focus_tie_skips_proximity_in_a_variant_game():
     under Jaws of the Lion's rules the tie goes straight to initiative (red, 60 before 90), the plan cites
     GH-V1 (the original rules would focus elsewhere) and the archer shoots red."""
     original, events = _focus_game(None)
-    assert original.game.rules_version == "gloomhaven-6" and type(original.state) is State
+    assert original.game.rules_version == "gloomhaven-7" and type(original.state) is State
     planned = first(events, "MonsterTurnPlanned")
     assert planned.focus == ("blue",) and planned.rule == "GH-6" and "GH-6" in planned.decided_by
     assert first(events, "AttackResolved").target == "blue"

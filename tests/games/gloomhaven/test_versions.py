@@ -78,3 +78,27 @@ def test_gh_c8_gloomhaven_6_parts_from_gloomhaven_5_only_where_tied_seats_order_
     for path in sorted((CORPUS / "gloomhaven-6").glob("*-[0-9].jsonl")):
         if "crafted" not in path.name:
             assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
+
+
+def test_gh_4_gloomhaven_7_parts_from_gloomhaven_6_only_at_a_move_by_destination_between_walks_apart():
+    """GH-4, GH-C1, CORE-3: a gloomhaven-6 game whose red moves to (1, 3) by its destination alone, hazardous terrain
+    on one cheapest walk and a trap on the other, audits under its own version and parts under gloomhaven-7 exactly
+    at that move (refused there: the route is the player's). Every gloomhaven-7 corpus game of the bots (their
+    moves give paths) replays unchanged under gloomhaven-6."""
+    from events.games.gloomhaven.model import PlayCard
+    from events.log import Table
+    from tests.games.gloomhaven.helpers import open_map, scenario
+    from tests.games.gloomhaven.test_rules import FAR, IDLE, OTHER, TESTER, pick
+
+    data = scenario(open_map(hazardous=[[1, 2]], traps=[[0, 3]]), [("red", "Tester", (0, 2))],
+                    [("Dummy", "normal", 1, FAR)], classes=[TESTER, OTHER], types=[IDLE])
+    old = Table.create(events.games.load("gloomhaven", "gloomhaven-6"), "g-test", data, 1)
+    pick(old)
+    before = old.seq
+    old.submit("red", PlayCard("t-10", "bottom", to=(1, 3)), "c-move")
+    assert old.seq > before and audit(old.game, old.envelopes) is None
+    parted = audit_log(events.games.load("gloomhaven", "gloomhaven-7"), old.envelopes, follow=False).divergence
+    assert parted.seq == before + 1
+    released = events.games.load("gloomhaven", "gloomhaven-6")
+    for path in sorted((CORPUS / "gloomhaven-7").glob("*-[0-9].jsonl")):
+        assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name

@@ -257,6 +257,39 @@ def test_sk_6_a_closed_door_blocks_the_shot_and_the_open_one_does_not():
     assert isinstance(act(tab, "red", model.Attack("r2", "b1"), dice=(1,))[0], model.AttackRolled)
 
 
+def test_sk_c3_sk_6_sight_past_an_open_wide_door_passes_its_middle_point_but_never_grazes_its_walls_end():
+    """SK-C3, SK-6, SK-1: r2 at A1 ([0, 1] x [0, 1]) shoots across x = 2, where the wall B1|C1 covers y 0..1,
+    door1 y 1..3 (its two edges meet at (2, 2)) and the wall B4|C4 y 3..4. Closed, door1 is a wall: nothing on
+    the far side is seen. Open: D4 is seen (the line (1, 1) → (3, 3) crosses x = 2 at y = 2, the point where the
+    two open edges meet, which no wall touches); D2 too (the line (1, 1) → (3, 2) crosses at y = 1.5); but D1
+    never: every line from A1 to D1 meets x = 2 at y ≤ 1, so at best it touches the end (2, 1) of the wall B1|C1,
+    and a line that touches a wall is blocked (SK-C3). The shots go through decide, not a geometry helper."""
+    from events.rng import LoadedRng
+
+    tab = wide([fig("r1", "red", "B2"), fig("r2", "red", "A1"), fig("b1", "blue", "D4"), fig("b2", "blue", "D1"),
+                fig("b3", "blue", "D2")])
+
+    def shot(target: str):
+        return tab.game.decide(tab.state, "red", model.Attack("r2", target), LoadedRng((1,)))
+
+    activate(tab, "r2")
+    for target in ("b1", "b2", "b3"):
+        assert said(shot(target))[0] == "SK-C3", target
+    end(tab, "r2")
+    activate(tab, "b1")
+    end(tab, "b1")
+    hold_open(tab, "r1")
+    for figure_id in ("b2", "b3"):
+        activate(tab, figure_id)
+        end(tab, figure_id)
+    assert rules.door(tab.state, "door1").open
+    activate(tab, "r2")  # round 2
+    assert [type(e) for e in shot("b1")] == [model.AttackRolled]
+    assert [type(e) for e in shot("b3")] == [model.AttackRolled]
+    rule, reason = said(shot("b2"))
+    assert rule == "SK-C3" and "the wall B1|C1" in reason
+
+
 def test_sk_c5_a_move_into_a_pit_out_of_turn_cites_the_pit_first():
     """SK-C5, SK-5 (refusal order): on red's turn, blue asks its figure into a pit: the pit forbids it
     whoever's turn it is, so SK-5 is cited, not "not your turn"."""

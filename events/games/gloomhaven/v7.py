@@ -1,0 +1,30 @@
+"""gloomhaven-7: a move naming its destination alone leaves the route to the player where equally cheap walks
+there do different things (GH-4, GH-C1).
+
+GH-4: figures move hex by hex, and traps and terrain take effect when a figure enters their hex; GH-C1: a
+character entering a closed door hex opens it. The player chooses the walk. A ``PlayCard`` with ``to`` alone is
+the engine's shortcut for the cheapest walk there (fewest traps and hazardous hexes, then fewest points). Up to
+gloomhaven-6, where two such walks entered different traps, hazardous hexes or closed doors (a trap of 2 + level
+or a hazard of half that; a door opened or left shut), the engine walked the first in sorted order, choosing for
+the player. gloomhaven-7 refuses such a move (GH-4, naming what each walk enters, ``rules.walks_apart``), and the
+player gives the path; a path, and ``to`` where the cheapest walks all enter the same hexes, are decided as before.
+
+Nothing else changes: ``legal`` gives paths, never ``to`` alone, so the bots' games replay unchanged, and a
+gloomhaven-6 game replays unchanged under gloomhaven-7 unless it moved by ``to`` alone between such walks.
+"""
+
+from __future__ import annotations
+
+from events.games.gloomhaven import v4
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+RULES_VERSION = "gloomhaven-7"
+EDITION = 7
+
+
+def decide_7(state: Any, seat: str, command: Any, rng: Any) -> list | Any:
+    """gloomhaven-6's decision, refusing a move by destination alone between walks apart (``rules.walks_apart``)."""
+    return v4.decide_4(state, seat, command, rng, EDITION)
