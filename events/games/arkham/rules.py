@@ -943,7 +943,8 @@ def endless_battles(setup: Any, raw: dict, path: str = "$") -> ScenarioError | N
     for ever when all three are out of reach: no flee (Ambush, AH-C6; or an Evade check of no die, Sneak +
     Awareness <= 0, AH-C1, against a monster that is not Elusive, AH-C6), fewer Combat dice (Fight + combat
     rating) than the monster's toughness (Clue tokens are not counted: they run out, AH-C1), and combat damage 0
-    (a failed round costs no Stamina, so it is never knocked out, AH-C4). A failed Evade starts that battle
+    (a failed round costs no Stamina, so it is never knocked out, AH-C4), unless the battle's opening Horror
+    check surely drives it insane (``_horror_certainly_breaks``). A failed Evade starts that battle
     whether or not the investigator chose it (AH-C2), so every investigator is asked about every monster
     that stands where investigators go (not the Sky or the Outskirts)."""
     order = [item.get("id") if isinstance(item, dict) else None for item in raw.get("monsters", [])]
@@ -955,6 +956,8 @@ def endless_battles(setup: Any, raw: dict, path: str = "$") -> ScenarioError | N
             evade = inv.sneak + fought.awareness
             if dice >= fought.toughness or (not fought.ambush and (fought.elusive or evade > 0)):
                 continue
+            if _horror_certainly_breaks(inv, fought):  # the battle's opening Horror check ends it (AH-C4)
+                continue
             why = ("it has Ambush: no fleeing" if fought.ambush else
                    f"a flee rolls Sneak {inv.sneak} {fought.awareness:+d} = {evade} dice and it is not Elusive")
             return ScenarioError(f"{path}.monsters[{order.index(fought.id)}]", (
@@ -963,6 +966,16 @@ def endless_battles(setup: Any, raw: dict, path: str = "$") -> ScenarioError | N
                 f"{fought.toughness}; and its combat damage 0 never knocks the investigator out (AH-C3, AH-C4, "
                 "AH-C6)"))
     return None
+
+
+def _horror_certainly_breaks(inv: Any, fought: Any) -> bool:
+    """Whether the Horror check that opens every battle with ``fought`` (AH-C3) surely takes ``inv`` to 0
+    Sanity, so the battle ends there, the investigator driven insane (AH-C4): a check of no die fails without
+    a roll (AH-C1) and costs the horror damage; a pass still costs Nightmarish N (AH-C6). Its Sanity only falls
+    from the scenario's, so a loss that reaches the scenario's reaches any later one."""
+    dice = inv.will + fought.horror_rating
+    least = fought.horror_damage if dice <= 0 else min(fought.horror_damage, fought.nightmarish)
+    return least >= inv.sanity
 
 
 def _horror(flow: _Flow, fought: Any, rng: Any) -> None:

@@ -196,6 +196,11 @@ def _locking(**monster) -> dict:
     ({"ambush": True}, "it has Ambush: no fleeing"),
     ({"ambush": True, "elusive": True}, "it has Ambush: no fleeing"),
     ({}, "a flee rolls Sneak 1 -1 = 0 dice and it is not Elusive"),
+    # The Horror check of no die costs 4 Sanity of red's 5: red lives through it, and the battle goes on for ever.
+    ({"horror_rating": -3, "horror_damage": 4}, "a flee rolls Sneak 1 -1 = 0 dice and it is not Elusive"),
+    # 2 Horror dice may pass, and a pass costs only Nightmarish 4.
+    ({"horror_rating": -1, "horror_damage": 5, "nightmarish": 4}, "a flee rolls Sneak 1 -1 = 0 dice and it is not "
+                                                                  "Elusive"),
 ])
 def test_ah_c3_ah_c4_ah_c6_a_scenario_with_a_battle_that_could_never_end_is_refused_under_arkham_6(monster, why):
     """AH-C3, AH-C4, AH-C6: against the Gug (combat damage 0: a failed round costs no Stamina, never a knock-out),
@@ -219,6 +224,10 @@ def test_ah_c3_ah_c4_ah_c6_a_scenario_with_a_battle_that_could_never_end_is_refu
     {"awareness": 0},  # Sneak 1 + 0 = 1 die: a flee may pass (AH-C3)
     {"toughness": 1},  # Fight 1 + 0 = 1 die: a Combat check may pass
     {"at": "sky"},  # no investigator goes to the Sky
+    # Will 3 - 3 = 0 Horror dice fail without a roll (AH-C1) and cost 5 Sanity, all red has: every battle with
+    # the Gug ends at its Horror check, red driven insane (AH-C4); a review found it refused (a false alarm).
+    {"horror_rating": -3, "horror_damage": 5},
+    {"horror_rating": -1, "horror_damage": 5, "nightmarish": 5},  # a pass still costs Nightmarish 5 (AH-C6)
 ])
 def test_ah_c3_a_scenario_whose_every_battle_can_end_starts_under_arkham_6(monster):
     """AH-C3, AH-C4, AH-C6: change one thing of the Gug and every battle can end: the scenario is accepted."""
