@@ -40,6 +40,7 @@ class View:
         self.titled = None  # the GameStarted whose scenario ``titles`` were last read, and the title found
         self.title_found = None
         tell_on_tap(board_node)
+        _told[3] = self  # the page's view now (an offline game's new one): whose ``told_with`` adds facts
 
     def begin_draw(self, state: object, interactive: bool, on_pick: object) -> bool:
         """The opening of a ``draw``: nothing to draw (False) without a state; the SVG built anew (the
@@ -177,7 +178,7 @@ def headed_table(cls: str, keys: str, columns: tuple) -> object:
 # --- what a tap tells (no hover on a touch screen) ------------------------------------------------
 
 FACTS_ID = "piece-facts"
-_told = [None, None, None]  # the board node, the selector finding the tapped piece again, the piece
+_told = [None, None, None, None]  # the board node, the selector finding the tapped piece again, the piece, the view
 
 
 def tell_on_tap(board_node: object) -> object:
@@ -213,13 +214,23 @@ def _tapped(event: object) -> None:
     while node is not None and node is not board:
         if str(node.tagName).lower() == "svg":
             break
-        title = node.querySelector(":scope > title")
-        if title is not None and str(title.textContent).strip():
+        text = _facts(node)
+        if text:
             _told[0], _told[1], _told[2] = board, _key(node), node
-            _show(str(title.textContent))
+            _show(text)
             byid(FACTS_ID).scrollIntoView(window.JSON.parse('{"block": "nearest"}'))  # below a phone's fold
             return
         node = node.parentNode
+
+
+def _facts(node: object) -> str:
+    """A piece's own ``<title>``, and what its view adds (``told_with(node)``: a tooltip on a layer no pointer
+    reaches, skirmish's line of sight to a figure, SK-C3); "" for a node without a title."""
+    title = node.querySelector(":scope > title")
+    text = str(title.textContent).strip() if title is not None else ""
+    more = getattr(_told[3], "told_with", None)
+    extra = more(node) if text and more is not None else ""
+    return text + (" · " + extra if extra else "")
 
 
 def _show(text: object) -> None:
@@ -242,5 +253,4 @@ def _retell() -> None:
     if board is None:
         return
     found = board.querySelector(key) if key is not None else (node if node.isConnected else None)
-    title = found.querySelector(":scope > title") if found is not None else None
-    _show(str(title.textContent).strip() if title is not None else "")
+    _show(_facts(found) if found is not None else "")
