@@ -249,7 +249,7 @@ def _show(text: object) -> None:
 def _retell() -> None:
     """After a draw: the tapped piece's facts as the board now says them (a monster's new area, an
     area's cost); hidden once it is gone (a monster defeated, an investigator devoured)."""
-    board, key, node = _told
+    board, key, node = _told[0], _told[1], _told[2]
     if board is None:
         return
     found = board.querySelector(key) if key is not None else (node if node.isConnected else None)
