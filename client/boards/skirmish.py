@@ -526,6 +526,17 @@ class SkirmishView(View):
                               at=square_name(item.at), attack=item.attack, defense=item.defense, speed=item.speed,
                               hp=item.hp, max_hp=item.max_hp) + (t("sk.melee") if item.melee else ""))
 
+    def told_with(self, node: object) -> str:
+        """What a tap on a figure tells besides its own tooltip (svgkit.tell_on_tap): the tap selects it, and
+        its lines of sight to every other figure, with the screens giving cover (SK-C3), are told too (their
+        tooltips sit on the sight layer, which no pointer reaches)."""
+        if not str(node.getAttribute("class") or "").startswith("fig"):
+            return ""
+        if node.getAttribute("data-figure") != self.sight_layer.getAttribute("data-from"):
+            return ""
+        lines = self.sight_layer.querySelectorAll("line.sight-line > title")
+        return " · ".join([str(title.textContent).strip() for title in lines])
+
     def _draw_sight(self, state: object) -> None:
         """Lines of sight from the selected figure to every other standing figure (SK-C3)."""
         layer = clear(self.sight_layer)

@@ -1,6 +1,6 @@
 """What several board renderers draw the same way: the view they all start from, a place's nodes, seat colours,
-swatches, wrapped labels, polygon points, the last move and its route, a click that picks and the
-side panel's tables with their column heads.
+swatches, wrapped labels, polygon points, the last move and its route, a click that picks, the side
+panel's tables with their column heads, and what a tap on a piece tells (``tell_on_tap``).
 
 Kept small and free of imports beyond ``client.dom`` and ``client.i18n`` (which every page loads):
 it is part of the core script (not a game's), and a renderer pays for it once (docs/client.md: in
@@ -9,7 +9,9 @@ Brython, imports are the cost).
 
 from __future__ import annotations
 
-from client.dom import add, el, listen, svg
+from browser import timer, window
+
+from client.dom import add, byid, el, listen, set_text, svg
 from client.i18n import scenario_title, scenario_titles, t
 
 SEAT_COLOURS = {
@@ -37,6 +39,8 @@ class View:
         self.built = None  # the state's ``BUILT_FROM`` the SVG was last built from
         self.titled = None  # the GameStarted whose scenario ``titles`` were last read, and the title found
         self.title_found = None
+        tell_on_tap(board_node)
+        _told[3] = self  # the page's view now (an offline game's new one): whose ``told_with`` adds facts
 
     def begin_draw(self, state: object, interactive: bool, on_pick: object) -> bool:
         """The opening of a ``draw``: nothing to draw (False) without a state; the SVG built anew (the
@@ -49,6 +53,8 @@ class View:
             self.built = part
             self._build(state)
         self.set_clicks(interactive, on_pick)
+        if _told[0] is not None:  # once this draw is done: the tapped piece's facts as they are now
+            timer.set_timeout(_retell, 0)
         return True
 
     def command_words(self, state: object, seat: object, command: object) -> str | None:
@@ -167,3 +173,84 @@ def headed_table(cls: str, keys: str, columns: tuple) -> object:
     for column in columns:
         add(head, el("th", t(keys + column)))
     return add(el("table", None, cls), head)
+
+
+# --- what a tap tells (no hover on a touch screen) ------------------------------------------------
+
+FACTS_ID = "piece-facts"
+_told = [None, None, None, None]  # the board node, the selector finding the tapped piece again, the piece, the view
+
+
+def tell_on_tap(board_node: object) -> object:
+    """The panel under the board (``#piece-facts``) that shows, in visible text, the ``<title>`` of the
+    board piece a tap (or a click) lands on: a monster's stats, an investigator, a gate, a figure's hit
+    points, a square's cost (a phone never shows a tooltip: the arkham table probe). The tap still does
+    what it did (a destination is still moved to: its own listener runs first); the panel only tells.
+    Made once per page; a view built again on the same board (a new offline game) reuses it."""
+    panel = byid(FACTS_ID)
+    if panel is None and board_node is not None and board_node.parentNode is not None:
+        panel = el("p", None, "piece-facts", (("id", FACTS_ID), ("role", "status"), ("hidden", "")))
+        board_node.parentNode.insertBefore(panel, board_node.nextSibling)
+        listen(board_node, "click", _tapped)
+    return panel
+
+
+def _key(node: object) -> str | None:
+    """A selector finding ``node`` again once the board is redrawn: its tag, first class and first
+    ``data-`` attribute (a monster's ``g.monster[data-monster="ghoul"]``); None without one."""
+    names = [str(name) for name in node.getAttributeNames() if str(name).startswith("data-")]
+    if not names:
+        return None
+    classes = str(node.getAttribute("class") or "").split()
+    value = window.CSS.escape(str(node.getAttribute(names[0])))
+    return str(node.tagName) + ("." + window.CSS.escape(classes[0]) if classes else "") + f'[{names[0]}="{value}"]'
+
+
+def _tapped(event: object) -> None:
+    """The nearest piece around the tapped node that has a ``<title>`` of its own (the board's own, on
+    its ``<svg>``, names the board: not a piece) goes into the panel."""
+    board = event.currentTarget
+    node = event.target
+    while node is not None and node is not board:
+        if str(node.tagName).lower() == "svg":
+            break
+        text = _facts(node)
+        if text:
+            _told[0], _told[1], _told[2] = board, _key(node), node
+            _show(text)
+            byid(FACTS_ID).scrollIntoView(window.JSON.parse('{"block": "nearest"}'))  # below a phone's fold
+            return
+        node = node.parentNode
+
+
+def _facts(node: object) -> str:
+    """A piece's own ``<title>``, and what its view adds (``told_with(node)``: a tooltip on a layer no pointer
+    reaches, skirmish's line of sight to a figure, SK-C3); "" for a node without a title."""
+    title = node.querySelector(":scope > title")
+    text = str(title.textContent).strip() if title is not None else ""
+    more = getattr(_told[3], "told_with", None)
+    extra = more(node) if text and more is not None else ""
+    return text + (" · " + extra if extra else "")
+
+
+def _show(text: object) -> None:
+    panel = byid(FACTS_ID)
+    if panel is None:
+        return
+    if text:
+        set_text(panel, text)
+        panel.removeAttribute("hidden")
+    else:
+        _told[0] = _told[1] = _told[2] = None
+        set_text(panel, "")
+        panel.setAttribute("hidden", "")
+
+
+def _retell() -> None:
+    """After a draw: the tapped piece's facts as the board now says them (a monster's new area, an
+    area's cost); hidden once it is gone (a monster defeated, an investigator devoured)."""
+    board, key, node = _told[0], _told[1], _told[2]
+    if board is None:
+        return
+    found = board.querySelector(key) if key is not None else (node if node.isConnected else None)
+    _show(_facts(found) if found is not None else "")
