@@ -179,7 +179,7 @@ class OfflinePage:
         if not game.hides:
             return event_row(game, envelope, before, False)
         seat, over = self.rows_for or (None, False)
-        node = event_row(game, game.visible(envelope, seat, over), before, False)
+        node = event_row(game, game.visible(envelope, self.reader(envelope, seat, over), over), before, False)
         if game.visibility(envelope.event) is not None:
             self.secret_rows.append([envelope, before, node, game])
         return node
@@ -239,7 +239,7 @@ class OfflinePage:
         self.rows_for = (seat, over)
         for item in self.secret_rows:
             envelope, before, node, game = item
-            fresh = event_row(game, game.visible(envelope, seat, over), before, False)
+            fresh = event_row(game, game.visible(envelope, self.reader(envelope, seat, over), over), before, False)
             node.parentNode.replaceChild(fresh, node)
             item[2] = fresh
         kept = []
@@ -249,6 +249,13 @@ class OfflinePage:
             elif node.parentNode is not None:
                 node.parentNode.removeChild(node)
         self.secret_refusals = kept
+
+    def reader(self, envelope: object, seat: object, over: bool) -> object:
+        """Whom a secret line is worded for: ``seat``, but nobody for a secret taken back before its reveal,
+        which stays sealed for every seat, its own too (the owner knows what it picked, and the device may be
+        in another's hands when that seat's view is drawn again: a table probe saw blue read red's taken-back
+        pick)."""
+        return None if not over and envelope.seq in self.table.undos.undone else seat
 
     def draw_handover(self) -> None:
         """``#handover`` (after the bar): "Pass the device to blue: tap when blue holds it", and the

@@ -136,6 +136,42 @@ def test_gh_c2_offline_blue_never_holds_reds_pick_until_the_reveal(server, brows
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_gh_c2_core_4_a_pick_taken_back_from_blues_screen_stays_sealed(server, browser, lang):
+    """GH-C2, CORE-4: red picks; blue, holding the phone, takes red's pick back (red's own command, nobody's
+    yes needed). A table probe saw the page then draw red's screen with no hand-over, its struck-through row
+    "rouge a choisi Piétinement, … (vous seul le voyez) annulé par rouge" in blue's hands, and again after a
+    reload. A secret taken back before its reveal stays sealed for every seat, so nothing of it is in the page."""
+    words = catalogue(lang)
+    names = card_names(lang)
+    only_you = words["gh.chose"].rsplit("(", 1)[1].rstrip(")")
+    context = browser.new_context(locale=LOCALES[lang], **PHONE)
+    try:
+        page = open_page(context, f"{server.base_url}/offline")
+        start_barrow(page)
+        red_names = [names[card_id] for card_id in pick_two(page, "red")]
+        wait_seat(page, "blue")
+        page.tap("#handover-ready")
+        page.locator("#undo button.undo-ask[data-seat='red']").tap()
+        wait_seat(page, "red")  # taken back: red picks again
+        page.wait_for_selector("#log li.event.undone[data-type='CardsSelected']", timeout=READY_TIMEOUT_MS)
+        sealed = words["gh.has_chosen"].replace("{seat}", words["seat.red"])
+        for moment in ("after the undo", "after a reload"):
+            # Red's screen again (its whole hand, to pick anew: every seat's screen shows its hand), but no
+            # word of which two it had picked: the struck-through row is sealed, no card is marked picked.
+            row = page.locator("#log li.event.undone[data-type='CardsSelected'] .what").inner_text()
+            assert sealed in row and [name for name in red_names if name in row] == [], (moment, row)
+            assert only_you not in page.content(), moment
+            assert page.locator(".my-cards button.confirm-pick").count() == 0, moment
+            if moment == "after the undo":
+                page.reload()
+                wait_ready(page)
+                page.wait_for_selector("#offline-export")
+        assert page.problems == []
+    finally:
+        context.close()
+
+
 def barrow_saves(seed: int = 3) -> tuple:
     """A barrow game played by random legal commands, as the page saves it (``chronicle-offline``):
     at round 2 once red has picked and blue is to pick, and at its end; and red's round-2 cards."""
