@@ -44,7 +44,7 @@ from client.i18n import scenario_title, seat_name, t
 from client.undo import panel as undo_panel
 from client.undo import pending as undo_pending
 from client.undo import strike
-from events.log import LogError, Table, decode_envelope, encode_envelope
+from events.log import Table, decode_envelope, encode_envelope
 from events.record import DecodeError
 from events.rules import Rejection, message_data
 from events.validate import ScenarioError
@@ -98,7 +98,10 @@ class OfflinePage:
 
     def start(self) -> None:
         listen(byid("offline-new"), "submit", self.new_game)
-        saved = window.localStorage.getItem(STORAGE_KEY)
+        try:
+            saved = window.localStorage.getItem(STORAGE_KEY)
+        except Exception:  # storage switched off: nothing was kept (``save`` says so at the first command)
+            saved = None
         if saved:
             self.resume(str(saved))
         ajax.get("/api/scenarios/full", mode="text", oncomplete=self.got_scenarios)
@@ -144,7 +147,9 @@ class OfflinePage:
             game = events.games.load(name)
             envelopes = [decode_envelope(game, line, f"$[{index}]") for index, line in enumerate(lines)]
             table = Table.restore(game, envelopes[0].game, envelopes, True, kept["secret"])
-        except (ValueError, KeyError, TypeError, IndexError, DecodeError, LogError) as error:
+        except Exception as error:  # not JSON (Brython's decoder raises its own), too deep, or any other fault
+            # of what was kept: said, and the page still starts new games (a table probe found "not json{" and
+            # a save 100,000 levels deep each left the page never ready, its Start button disabled for good)
             self.notice(t("offline.bad_save", error=fault_words(error)), "error")
             add_detail(byid("notice"), error)
             return

@@ -300,3 +300,25 @@ def test_ah_c10_pass_and_play_offers_the_waiting_investigator_s_trade_and_the_mo
     assert len(answered) == 1 and answered[0]["data"]["accepted"] is True, answered
     assert answered[0]["data"]["give"] == ["Old Journal"] and answered[0]["data"]["partner"] == "red", answered
     assert page.problems == []
+
+
+@pytest.mark.parametrize("kept", ["not json{", "[" * 100_000 + "]" * 100_000,
+                                  json.dumps({"format": 1, "secret": 5, "lines": 7})])
+def test_a_save_that_does_not_restore_is_reported_and_the_page_still_starts_games(server, new_context, kept):
+    """docs/offline.md: "a save that does not restore is reported, and left alone". A table probe found a save
+    that is not JSON, or 100,000 levels deep, raised out of the page's start: never ready, Start disabled for
+    good (the save is left alone, so until the player cleared the site's data). Now it is said, in the
+    reader's language, and a new game starts."""
+    page = open_page(new_context(locale="ru-RU"), f"{server.base_url}/offline")
+    page.evaluate("v => localStorage.setItem('chronicle-offline', v)", kept)
+    page.problems.clear()
+    page.reload()
+    wait_ready(page)
+    words = json.loads((Path(__file__).resolve().parents[2] / "client" / "i18n" / "ru.json").read_text("utf-8"))
+    assert words["offline.bad_save"].split("{")[0].strip() in page.inner_text("#notice")
+    page.wait_for_function("() => !document.getElementById('offline-start').disabled", timeout=READY_TIMEOUT_MS)
+    page.select_option("#offline-scenario", "mecha/sample")
+    page.click("#offline-start")
+    page.wait_for_selector("#offline-export")
+    assert page.evaluate("localStorage.getItem('chronicle-offline')") != kept  # the new game is kept now
+    assert [problem for problem in page.problems if "uncaught" in problem] == []
