@@ -23,6 +23,10 @@ KINDS = (
     ("unknown field", "fault.kind.extra_field"),
     ("floats are not allowed", "fault.kind.float"),
     ("unknown", "fault.kind.unknown"),
+    # a scenario's faults, as the server words them (events/validate.py, each game's board.py and rules.py)
+    ("could be locked for ever in a battle", "fault.kind.endless_battle"),
+    ("at most", "fault.kind.too_large"),
+    ("<=", "fault.kind.too_large"),
     ("expected", "fault.kind.wrong_type"),
 )
 

@@ -16,7 +16,7 @@ import json
 from browser import ajax, window
 
 from client.dom import add, byid, clear, el, link, listen, mark_ready, set_text
-from client.faults import add_detail, fault_words
+from client.faults import add_detail, fault_kind, fault_words
 from client.i18n import lang, scenario_title, seat_name, t
 from client.pages.errors import ERRORS, error_text
 
@@ -271,7 +271,12 @@ class Lobby:
         if request.status not in (200, 201):
             code, message = api_error(request)
             if code in ("bad-scenario", "scenario-out-of-bounds") and file_name is not None:
-                self.faults(file_name, [scenario_fault(message)])
+                path, text = scenario_fault(message)
+                if lang() == "en":
+                    self.faults(file_name, [(path, text)])
+                else:  # in the reader's words, the server's English only as the mark's tooltip (docs/i18n.md)
+                    self.faults(file_name, [(path, fault_kind(text))])
+                    add_detail(byid("scenario-errors").lastChild, text)
             elif code in ERRORS:
                 self.message(t("lobby.not_created_because", reason=error_text(code, message)), "error")
             else:
