@@ -902,16 +902,22 @@ def field_of(state: State, edition: int = 2, extras: bool = False) -> Field:
     gloomhaven-6 (``edition`` 6) it lists them too for an attack with extra targets (``extras``): the
     players' order of the tied characters ranks the extra targets (GH-C8 (3), GH-C11), which one shared
     place cannot say (A first, a group holding A beats one holding B and a better third; B first, the
-    other way round).
+    other way round). From gloomhaven-7 (``edition`` 7) an order the tied seats chose this round (``OrderChosen``,
+    ``state.settled``) is their initiative order (GH-2: "the players decide"; GH-6: focus ties go by initiative
+    order): they rank as characters that never tied, by ``state.order``, for focus ties and extra targets alike,
+    and no option that only another order of them would give is offered.
     """
     index = {figure_id: i for i, (figure_id, _init) in enumerate(state.order)}
     initiative = dict(state.order)
+    chosen = tuple(frozenset(order) for order in state.settled) if edition >= 7 else ()
     tied: dict = {}  # seat -> the first acting position among the characters it ties with
     for hero in state.heroes:
         if hero.seat not in index or hero.exhausted:
             continue
         mates = [other.seat for other in state.heroes if other.seat in index and not other.exhausted
                  and (other.initiative, other.secondary) == (hero.initiative, hero.secondary)]
+        if len(mates) > 1 and any(set(mates) <= order for order in chosen):
+            continue  # gloomhaven-7: the players' order is the initiative order
         tied[hero.seat] = min(index[seat] for seat in mates)
     raw = []
     for figure in state.figures:

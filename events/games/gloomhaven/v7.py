@@ -9,8 +9,15 @@ or a hazard of half that; a door opened or left shut), the engine walked the fir
 the player. gloomhaven-7 refuses such a move (GH-4, naming what each walk enters, ``rules.walks_apart``), and the
 player gives the path; a path, and ``to`` where the cheapest walks all enter the same hexes, are decided as before.
 
-Nothing else changes: ``legal`` gives paths, never ``to`` alone, so the bots' games replay unchanged, and a
-gloomhaven-6 game replays unchanged under gloomhaven-7 unless it moved by ``to`` alone between such walks.
+GH-2, GH-6, GH-C11: once the characters tied on initiative have had their order chosen by their seats
+(``OrderChosen`` this round), that order is the initiative order by which monsters break focus ties and rank
+extra targets (GH-C8 (3)); up to gloomhaven-6 they shared one rank even then, and a monster offered the options
+of every order the players might have chosen (``rules.field_of``, ``edition`` 7).
+
+Nothing else changes: ``legal`` gives paths, never ``to`` alone, so the bots' games without a settled tie replay
+unchanged, and a
+gloomhaven-6 game replays unchanged under gloomhaven-7 unless it moved by ``to`` alone between such walks or
+a monster met a tie its seats had settled.
 """
 
 from __future__ import annotations

@@ -763,6 +763,48 @@ def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_c
     assert {(option.destination, option.attacks) for option in released.options} == plays(blue_first)
 
 
+@pytest.mark.parametrize("order", [("blue", "red"), ("red", "blue")])
+def test_gh_2_gh_6_gh_c11_gloomhaven_7_the_order_the_tied_seats_chose_is_the_initiative_order(order):
+    """GH-2, GH-6, GH-C8 (3), GH-C11 (gloomhaven-7): the archer's game above. red and blue tie on both cards and
+    their seats choose the order (GH-2: "ce sont les joueurs qui décident"); OrderChosen logs it, and that order is
+    the initiative order by which the monster breaks its ties (GH-6: "par l'ordre d'initiative"), for extra targets
+    too (GH-C8 (3)). Blue first: the group holding blue wins, (0, 1) and (1, 0) both hit green and blue, a plain tie
+    of hexes (GH-C4) every living seat chooses (GH-C11's "every other tie"); red's hex (-2, 2), which only red first
+    would give, is not offered. Red first: the one hex (-2, 2) hitting green and red, no choice left. gloomhaven-6
+    offered all three hexes whichever order was chosen (kept: a released version)."""
+    from tests.games.gloomhaven.helpers import card, hero_class
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
+                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
+    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                          elite_hp=30, range=2, move=2)
+
+    def play(version: str):
+        game = events.games.load("gloomhaven", version)
+        seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
+        tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
+                                                    classes=[TESTER, OTHER, third], types=[archer]), 1)
+        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        evs = act(tab, order[0], ChooseOrder(order))
+        assert first(evs, "OrderChosen").order == order
+        return tab, evs, first(evs, "MonsterTurnPlanned")
+
+    tab, evs, planned = play("gloomhaven-7")
+    offered = {(option.destination, option.attacks) for option in planned.options}
+    assert planned.focus == ("green",) and planned.rule == "GH-6"
+    if order == ("blue", "red"):
+        assert offered == {((0, 1), ("green", "blue")), ((1, 0), ("green", "blue"))}
+        assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "green", "red"]
+    else:
+        assert offered == {((-2, 2), ("green", "red"))}
+        assert first(evs, "OptionChosen").option.attacks == ("green", "red") and tab.state.pending is None
+    _old, _evs, released = play("gloomhaven-6")
+    assert {(option.destination, option.attacks) for option in released.options} == {
+        ((0, 1), ("green", "blue")), ((1, 0), ("green", "blue")), ((-2, 2), ("green", "red"))}
+
+
 # --- GH-C3 with GH-6: a summon's focus between monster types tied on initiative ------------------------------
 
 
