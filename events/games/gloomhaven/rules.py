@@ -613,18 +613,32 @@ def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple, edition: 
             start=str(list(me.hex)), hex=str(list(goal)))
     apart = walks_apart(state, me, action, goal) if edition >= 7 else ()
     if apart:
-        ways = tuple(phrase("reject.gloomhaven.way_through", "through {hexes}", hexes=tuple(str(list(h)) for h in way))
-                     if way else phrase("reject.gloomhaven.way_clear", "through none of them") for way in apart)
-        return refuse("GH-4", "reject.gloomhaven.walks_apart", "the cheapest walks to {hex} enter different traps, "
-                      "hazardous hexes or doors ({ways}): the route is the player's; give the path you choose",
-                      hex=str(list(goal)), ways=ways)
+        ways = tuple(phrase("reject.gloomhaven.way_through", "one enters {hexes}",
+                            hexes=tuple(_marked_hex(state, hex) for hex in way))
+                     if way else phrase("reject.gloomhaven.way_clear", "one enters no trap, hazardous terrain or "
+                                        "closed door") for way in apart)
+        return refuse("GH-4", "reject.gloomhaven.walks_apart", "several walks to {hex} fit in this move and do "
+                      "different things ({ways}): the route is yours to choose. Press “Build a path”, click the "
+                      "hexes of your route in order, then “Confirm path”", hex=str(list(goal)), ways=ways)
     return _character_move(state, me, action, path)
+
+
+def _marked_hex(state: State, hex: tuple) -> Any:
+    """A hex a walk enters that does something (``walks_apart``), named by what it holds (a trap, a closed door,
+    hazardous terrain) and where, for a refusal a player reads."""
+    where = str(list(hex))
+    if hex in state.traps:
+        return phrase("reject.gloomhaven.mark_trap", "the trap at {hex}", hex=where)
+    if hex in state.map.doors:
+        return phrase("reject.gloomhaven.mark_door", "the closed door at {hex}", hex=where)
+    return phrase("reject.gloomhaven.mark_hazardous", "the hazardous terrain at {hex}", hex=where)
 
 
 def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
     """gloomhaven-7 (GH-4, GH-C1): the traps, hazardous hexes and closed doors entered by the cheapest walks to
-    ``goal`` (fewest negative hexes, then points, within the move), one sorted tuple of hexes per walk, when those
-    walks do not all enter the same ones; () when they do. Which trap springs, which hazard hurts or which door
+    ``goal`` (fewest negative hexes, whatever their points within the move: points left at the end of a move are
+    worth nothing), one sorted tuple of hexes per walk, when those walks do not all enter the same ones; () when
+    they do. Which trap springs, which hazard hurts or which door
     opens is then the player's choice, not the engine's: a move naming its destination alone is refused and the
     player gives the path. A jump enters its landing hex alone, so its walks never differ.
 
@@ -659,11 +673,11 @@ def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
                     continue
                 pool = set(entered) if known is None or total < known[0] else set(known[1]) | set(entered)
                 level[there] = (total, tuple(sorted(pool))[:2])
-    reached = [(levels[spent][goal][0], spent) for spent in range(action.value + 1) if goal in levels[spent]]
+    reached = [levels[spent][goal] for spent in range(action.value + 1) if goal in levels[spent]]
     if not reached:
         return ()
-    _hurt, spent = min(reached)
-    ways = levels[spent][goal][1]
+    fewest = min(hurt for hurt, _ways in reached)
+    ways = tuple(sorted({way for hurt, found in reached if hurt == fewest for way in found}))
     return ways if len(ways) > 1 else ()
 
 
