@@ -43,6 +43,7 @@ from events.games.gloomhaven.model import (
     MonsterTurnPlanned,
     OptionChosen,
     OrderChosen,
+    OrderProposed,
     Pending,
     Pick,
     PlayCard,
@@ -206,7 +207,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> l
     if isinstance(command, (SelectCards, DeclareLongRest)):
         refused = _decide_pick(flow, hero, command)
     elif isinstance(command, ChooseOrder):
-        refused = _decide_order(flow, seat, command)
+        refused = _decide_order(flow, seat, command, edition)
     elif isinstance(command, PlayCard):
         refused = _decide_play(flow, hero, command, rng, edition)
     elif isinstance(command, RestLose):
@@ -368,7 +369,7 @@ def _order_or_tie(state: State) -> list:
     return [InitiativeSet(order, notes, "GH-2")]
 
 
-def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | None:
+def _decide_order(flow: Flow, seat: str, command: ChooseOrder, edition: int = 2) -> Rejection | None:
     pending = flow.state.pending
     if pending is None or pending.kind not in ("initiative", "monster-order"):
         return refuse("GH-2", "reject.gloomhaven.no_tie", "no initiative tie is waiting for the players")
@@ -380,9 +381,21 @@ def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | No
     if tuple(sorted(order)) != pending.about:
         return refuse(rule, "reject.gloomhaven.tie_order", "give an order of exactly {tied}, got {order}",
                       tied=pending.about, order=repr(order))
+    if edition >= 7 and pending.kind == "initiative" and _still_to_agree(pending, seat, order):
+        flow.emit(OrderProposed(seat, pending.about, order, rule))  # GH-2: the tied seats agree on an order
+        return None
     flow.emit(OrderChosen(seat, pending.about, order, rule))
     flow.emit(*_order_or_tie(flow.state))
     return None
+
+
+def _still_to_agree(pending: Pending, seat: str, order: tuple) -> tuple:
+    """gloomhaven-7 (GH-2): the tied seats that have not yet answered ``order`` once ``seat`` answers it: the
+    others who answered the order proposed so far (``pending.options``) keep their answer when it is the same,
+    and must answer again when ``seat`` proposes another."""
+    if pending.options == (order,):
+        return tuple(other for other in pending.seats if other != seat)
+    return tuple(other for other in pending.about if other != seat)
 
 
 # --- characters' turns (GH-3, GH-4, GH-5) -------------------------------------------------------------
@@ -1261,6 +1274,11 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(phase="order", pending=Pending(kind, seats_, group, ()))
         case OrderChosen(_seat, _group, order, _rule):
             return s.but(settled=s.settled + (order,), pending=None)
+        case OrderProposed(seat, _group, order, _rule):
+            pending = s.pending
+            if pending is None:
+                return s  # only ever logged while a tie waits (TieOffered); a stray one changes nothing
+            return s.but(pending=pending.but(seats=_still_to_agree(pending, seat, order), options=(order,)))
         case InitiativeSet(order, _notes, _rule):
             after = s.but(phase="act", order=order, current=0, acting=None, pending=None)
             return after.but(current=_next_alive(after, 0))

@@ -14,12 +14,13 @@ all enter the same hexes, are decided as before.
 GH-2, GH-6, GH-C11: once the characters tied on initiative have had their order chosen by their seats
 (``OrderChosen`` this round), that order is the initiative order by which monsters break focus ties and rank
 extra targets (GH-C8 (3)); up to gloomhaven-6 they shared one rank even then, and a monster offered the options
-of every order the players might have chosen (``rules.field_of``, ``edition`` 7).
+of every order the players might have chosen (``rules.field_of``, ``edition`` 7). And the tied seats agree on
+that order (GH-2): one seat's ``ChooseOrder`` is a proposal (``OrderProposed``) until every tied seat has
+answered the same order, then ``OrderChosen``; up to gloomhaven-6 the first answer settled it for all.
 
-Nothing else changes: ``legal`` gives paths, never ``to`` alone, so the bots' games without a settled tie replay
-unchanged, and a
-gloomhaven-6 game replays unchanged under gloomhaven-7 unless it moved by ``to`` alone between such walks or
-a monster met a tie its seats had settled.
+Nothing else changes: ``legal`` gives paths, never ``to`` alone, so the bots' games without a tie on both cards
+replay unchanged, and a gloomhaven-6 game replays unchanged under gloomhaven-7 unless it moved by ``to`` alone
+between such walks or had such a tie.
 """
 
 from __future__ import annotations

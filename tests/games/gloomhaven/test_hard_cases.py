@@ -788,6 +788,9 @@ def test_gh_2_gh_6_gh_c11_gloomhaven_7_the_order_the_tied_seats_chose_is_the_ini
         act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
         act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
         evs = act(tab, order[0], ChooseOrder(order))
+        if version == "gloomhaven-7":  # GH-2: the other tied seat agrees
+            assert first(evs, "OrderProposed").order == order
+            evs = act(tab, order[1], ChooseOrder(order))
         assert first(evs, "OrderChosen").order == order
         return tab, evs, first(evs, "MonsterTurnPlanned")
 

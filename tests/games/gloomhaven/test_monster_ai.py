@@ -301,7 +301,11 @@ def test_gh_c11_in_a_round_the_tied_characters_choose_the_monsters_focus(version
     act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
     act(tab, "green", SelectCards(("g-10", "g-40"), "g-10"))
     act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"), (5,))
-    events = act(tab, "blue", ChooseOrder(("blue", "red")), (0,) if version == "gloomhaven-7" else ())
+    if version == "gloomhaven-7":  # GH-2: both tied seats answer the order
+        act(tab, "blue", ChooseOrder(("blue", "red")))
+        events = act(tab, "red", ChooseOrder(("blue", "red")), (0,))
+    else:
+        events = act(tab, "blue", ChooseOrder(("blue", "red")))
     planned = first(events, "MonsterTurnPlanned")
     if version == "gloomhaven-7":
         assert planned.focus == ("blue",) and "initiative" in planned.decided_by

@@ -105,17 +105,14 @@ def test_gh_4_gloomhaven_7_parts_from_gloomhaven_6_only_at_a_move_by_destination
             assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
 
 
-def test_gh_2_gloomhaven_7_parts_from_gloomhaven_6_only_at_a_plan_after_the_tied_seats_chose_their_order():
-    """GH-2, GH-6, GH-C11, CORE-3: in gloomhaven-7 the order the tied seats chose is the initiative order of the
-    monsters' focus rules; gloomhaven-6 gave the tied characters one shared rank. Each gloomhaven-7 tied-initiative
-    corpus game of the bots parts from gloomhaven-6 at a monster's plan (its candidates ranked apart, ``order``)
-    in a round whose tie the seats settled (an OrderChosen since the round's start), not before."""
+def test_gh_2_gloomhaven_7_parts_from_gloomhaven_6_only_at_the_first_tied_seat_s_answer():
+    """GH-2, CORE-3: in gloomhaven-7 one tied seat's answer is a proposal the other tied seats agree to
+    (OrderProposed), where gloomhaven-6 settled the tie on it (OrderChosen). Each gloomhaven-7 tied-initiative corpus
+    game of the bots parts from gloomhaven-6 exactly at its first OrderProposed, after a TieOffered, not before."""
     released = events.games.load("gloomhaven", "gloomhaven-6")
     for path in sorted((CORPUS / "gloomhaven-7").glob("tied-initiative-*-[0-9].jsonl")):
         envelopes = logfile.read(path)[1]
         parted = audit_log(released, envelopes, follow=False).divergence
         assert parted is not None, path.name
-        before = [e.type for e in envelopes if e.seq <= parted.seq]
-        assert before[-1] == "MonsterTurnPlanned", path.name
-        since_round = before[len(before) - 1 - before[::-1].index("RoundStarted"):]
-        assert "OrderChosen" in since_round, path.name
+        proposed = next(e for e in envelopes if e.type == "OrderProposed")
+        assert parted.seq == proposed.seq and "TieOffered" in [e.type for e in envelopes if e.seq < parted.seq]
