@@ -41,7 +41,10 @@ began to name their dice key (``"dice_key":"CORE-12"``, branch ``dicekey``): the
 frame and its stored line, two of each) is the only difference. And when new gloomhaven games became
 gloomhaven-7 (a move by destination alone between cheapest walks that enter different traps, hazards or doors is
 refused, GH-4; branch ``rulesfix3``): the version name in the gloomhaven GameStarted (one frame, one stored line)
-is the only difference.
+is the only difference. And when gloomhaven gained ``OrderProposed`` (gloomhaven-7: the tied seats agree on an
+order, GH-2; branch ``gh7fix``), replaying the kept scripts (``record(ROOT, scratch, golden["scripts"])``, then
+``packed``): the wire schema sorts event types by name, so in the gloomhaven frames the index of every type after
+it moved by one (49 frames); every stored line, every mecha frame and the scripts stayed the same.
 
 A change that means to alter the frames or the stored spelling (a new wire format) re-records it
 the same way from its own checkout (``--root .``) and says so in its commit.

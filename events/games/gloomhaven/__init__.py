@@ -71,12 +71,15 @@ GAME_6 = GAME_5.revised(
     decide=v6.decide_6,
 )
 #: gloomhaven-7 (the player's own route): a move by destination alone between walks that enter different traps,
-#: hazardous hexes or doors is refused; the player gives the path (GH-4, GH-C1).
+#: hazardous hexes or doors is refused; the player gives the path (GH-4, GH-C1). The tied seats agree on their
+#: order, and that order is their initiative order for the monsters (GH-2, GH-6).
 GAME = GAME_6.revised(
     v7.RULES_VERSION,
     notes=(
-        ("GH-4", "a move naming its destination alone is refused where the cheapest walks there enter different "
-                 "traps, hazardous hexes or doors: the player gives the path"),
+        ("GH-2", "characters tied on both cards act in the order all their players agree on, and monsters break "
+                 "their ties by that order"),
+        ("GH-4", "a move naming its destination alone is refused where walks there within the move, as few traps "
+                 "and hazards entered, enter different traps, hazardous hexes or doors: the player gives the path"),
     ),
     decide=v7.decide_7,
 )

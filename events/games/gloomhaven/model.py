@@ -656,6 +656,22 @@ class OrderChosen(Record):
         self.rule = rule
 
 
+class OrderProposed(Record):
+    """gloomhaven-7 (GH-2: the tied seats agree on an order): ``seat`` answered a tie between characters with
+    ``order``, which the other tied seats have not all given yet; once every tied seat has answered the same order
+    the tie is settled (``OrderChosen``). A different order answered since starts the agreement again."""
+
+    __slots__ = ("seat", "group", "order", "rule")
+    __match_args__ = __slots__
+    TYPE = "OrderProposed"
+
+    def __init__(self, seat, group, order, rule) -> None:
+        self.seat = seat
+        self.group = group
+        self.order = order
+        self.rule = rule
+
+
 class TurnStarted(Record):
     """A figure's turn began, in initiative order (GH-C2)."""
 
@@ -983,6 +999,7 @@ EVENTS = _EventRegistry(
         InitiativeSet,
         TieOffered,
         OrderChosen,
+        OrderProposed,
         TurnStarted,
         CardPlayed,
         FigureMoved,

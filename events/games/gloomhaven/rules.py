@@ -43,6 +43,7 @@ from events.games.gloomhaven.model import (
     MonsterTurnPlanned,
     OptionChosen,
     OrderChosen,
+    OrderProposed,
     Pending,
     Pick,
     PlayCard,
@@ -206,7 +207,7 @@ def decide(state: Any, seat: str, command: Any, rng: Any, edition: int = 2) -> l
     if isinstance(command, (SelectCards, DeclareLongRest)):
         refused = _decide_pick(flow, hero, command)
     elif isinstance(command, ChooseOrder):
-        refused = _decide_order(flow, seat, command)
+        refused = _decide_order(flow, seat, command, edition)
     elif isinstance(command, PlayCard):
         refused = _decide_play(flow, hero, command, rng, edition)
     elif isinstance(command, RestLose):
@@ -368,7 +369,7 @@ def _order_or_tie(state: State) -> list:
     return [InitiativeSet(order, notes, "GH-2")]
 
 
-def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | None:
+def _decide_order(flow: Flow, seat: str, command: ChooseOrder, edition: int = 2) -> Rejection | None:
     pending = flow.state.pending
     if pending is None or pending.kind not in ("initiative", "monster-order"):
         return refuse("GH-2", "reject.gloomhaven.no_tie", "no initiative tie is waiting for the players")
@@ -380,9 +381,21 @@ def _decide_order(flow: Flow, seat: str, command: ChooseOrder) -> Rejection | No
     if tuple(sorted(order)) != pending.about:
         return refuse(rule, "reject.gloomhaven.tie_order", "give an order of exactly {tied}, got {order}",
                       tied=pending.about, order=repr(order))
+    if edition >= 7 and pending.kind == "initiative" and _still_to_agree(pending, seat, order):
+        flow.emit(OrderProposed(seat, pending.about, order, rule))  # GH-2: the tied seats agree on an order
+        return None
     flow.emit(OrderChosen(seat, pending.about, order, rule))
     flow.emit(*_order_or_tie(flow.state))
     return None
+
+
+def _still_to_agree(pending: Pending, seat: str, order: tuple) -> tuple:
+    """gloomhaven-7 (GH-2): the tied seats that have not yet answered ``order`` once ``seat`` answers it: the
+    others who answered the order proposed so far (``pending.options``) keep their answer when it is the same,
+    and must answer again when ``seat`` proposes another."""
+    if pending.options == (order,):
+        return tuple(other for other in pending.seats if other != seat)
+    return tuple(other for other in pending.about if other != seat)
 
 
 # --- characters' turns (GH-3, GH-4, GH-5) -------------------------------------------------------------
@@ -613,18 +626,32 @@ def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple, edition: 
             start=str(list(me.hex)), hex=str(list(goal)))
     apart = walks_apart(state, me, action, goal) if edition >= 7 else ()
     if apart:
-        ways = tuple(phrase("reject.gloomhaven.way_through", "through {hexes}", hexes=tuple(str(list(h)) for h in way))
-                     if way else phrase("reject.gloomhaven.way_clear", "through none of them") for way in apart)
-        return refuse("GH-4", "reject.gloomhaven.walks_apart", "the cheapest walks to {hex} enter different traps, "
-                      "hazardous hexes or doors ({ways}): the route is the player's; give the path you choose",
-                      hex=str(list(goal)), ways=ways)
+        ways = tuple(phrase("reject.gloomhaven.way_through", "one enters {hexes}",
+                            hexes=tuple(_marked_hex(state, hex) for hex in way))
+                     if way else phrase("reject.gloomhaven.way_clear", "one enters no trap, hazardous terrain or "
+                                        "closed door") for way in apart)
+        return refuse("GH-4", "reject.gloomhaven.walks_apart", "several walks to {hex} fit in this move and do "
+                      "different things ({ways}): the route is yours to choose. Press “Build a path”, click the "
+                      "hexes of your route in order, then “Confirm path”", hex=str(list(goal)), ways=ways)
     return _character_move(state, me, action, path)
+
+
+def _marked_hex(state: State, hex: tuple) -> Any:
+    """A hex a walk enters that does something (``walks_apart``), named by what it holds (a trap, a closed door,
+    hazardous terrain) and where, for a refusal a player reads."""
+    where = str(list(hex))
+    if hex in state.traps:
+        return phrase("reject.gloomhaven.mark_trap", "the trap at {hex}", hex=where)
+    if hex in state.map.doors:
+        return phrase("reject.gloomhaven.mark_door", "the closed door at {hex}", hex=where)
+    return phrase("reject.gloomhaven.mark_hazardous", "the hazardous terrain at {hex}", hex=where)
 
 
 def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
     """gloomhaven-7 (GH-4, GH-C1): the traps, hazardous hexes and closed doors entered by the cheapest walks to
-    ``goal`` (fewest negative hexes, then points, within the move), one sorted tuple of hexes per walk, when those
-    walks do not all enter the same ones; () when they do. Which trap springs, which hazard hurts or which door
+    ``goal`` (fewest negative hexes, whatever their points within the move: points left at the end of a move are
+    worth nothing), one sorted tuple of hexes per walk, when those walks do not all enter the same ones; () when
+    they do. Which trap springs, which hazard hurts or which door
     opens is then the player's choice, not the engine's: a move naming its destination alone is refused and the
     player gives the path. A jump enters its landing hex alone, so its walks never differ.
 
@@ -659,11 +686,11 @@ def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
                     continue
                 pool = set(entered) if known is None or total < known[0] else set(known[1]) | set(entered)
                 level[there] = (total, tuple(sorted(pool))[:2])
-    reached = [(levels[spent][goal][0], spent) for spent in range(action.value + 1) if goal in levels[spent]]
+    reached = [levels[spent][goal] for spent in range(action.value + 1) if goal in levels[spent]]
     if not reached:
         return ()
-    _hurt, spent = min(reached)
-    ways = levels[spent][goal][1]
+    fewest = min(hurt for hurt, _ways in reached)
+    ways = tuple(sorted({way for hurt, found in reached if hurt == fewest for way in found}))
     return ways if len(ways) > 1 else ()
 
 
@@ -902,16 +929,22 @@ def field_of(state: State, edition: int = 2, extras: bool = False) -> Field:
     gloomhaven-6 (``edition`` 6) it lists them too for an attack with extra targets (``extras``): the
     players' order of the tied characters ranks the extra targets (GH-C8 (3), GH-C11), which one shared
     place cannot say (A first, a group holding A beats one holding B and a better third; B first, the
-    other way round).
+    other way round). From gloomhaven-7 (``edition`` 7) an order the tied seats chose this round (``OrderChosen``,
+    ``state.settled``) is their initiative order (GH-2: "the players decide"; GH-6: focus ties go by initiative
+    order): they rank as characters that never tied, by ``state.order``, for focus ties and extra targets alike,
+    and no option that only another order of them would give is offered.
     """
     index = {figure_id: i for i, (figure_id, _init) in enumerate(state.order)}
     initiative = dict(state.order)
+    chosen = tuple(frozenset(order) for order in state.settled) if edition >= 7 else ()
     tied: dict = {}  # seat -> the first acting position among the characters it ties with
     for hero in state.heroes:
         if hero.seat not in index or hero.exhausted:
             continue
         mates = [other.seat for other in state.heroes if other.seat in index and not other.exhausted
                  and (other.initiative, other.secondary) == (hero.initiative, hero.secondary)]
+        if len(mates) > 1 and any(set(mates) <= order for order in chosen):
+            continue  # gloomhaven-7: the players' order is the initiative order
         tied[hero.seat] = min(index[seat] for seat in mates)
     raw = []
     for figure in state.figures:
@@ -1241,6 +1274,11 @@ def evolve(state: Any, event: Any) -> State:
             return s.but(phase="order", pending=Pending(kind, seats_, group, ()))
         case OrderChosen(_seat, _group, order, _rule):
             return s.but(settled=s.settled + (order,), pending=None)
+        case OrderProposed(seat, _group, order, _rule):
+            pending = s.pending
+            if pending is None:
+                return s  # only ever logged while a tie waits (TieOffered); a stray one changes nothing
+            return s.but(pending=pending.but(seats=_still_to_agree(pending, seat, order), options=(order,)))
         case InitiativeSet(order, _notes, _rule):
             after = s.but(phase="act", order=order, current=0, acting=None, pending=None)
             return after.but(current=_next_alive(after, 0))

@@ -155,6 +155,8 @@ def describe(event: Any, state: Any = None) -> Msg | None:
                    seats=Join(", ", [Seat(x) for x in event.seats]))
     if kind == "OrderChosen":
         return Msg("gh.order_chosen", seat=seat, order=Join(" → ", [named(s, item) for item in event.order]))
+    if kind == "OrderProposed":
+        return Msg("gh.order_proposed", seat=seat, order=Join(" → ", [named(s, item) for item in event.order]))
     if kind == "TurnStarted":
         return Msg("gh.turn_started", figure=figure)
     if kind == "CardPlayed":

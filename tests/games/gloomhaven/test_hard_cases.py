@@ -763,6 +763,51 @@ def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_c
     assert {(option.destination, option.attacks) for option in released.options} == plays(blue_first)
 
 
+@pytest.mark.parametrize("order", [("blue", "red"), ("red", "blue")])
+def test_gh_2_gh_6_gh_c11_gloomhaven_7_the_order_the_tied_seats_chose_is_the_initiative_order(order):
+    """GH-2, GH-6, GH-C8 (3), GH-C11 (gloomhaven-7): the archer's game above. red and blue tie on both cards and
+    their seats choose the order (GH-2: "ce sont les joueurs qui décident"); OrderChosen logs it, and that order is
+    the initiative order by which the monster breaks its ties (GH-6: "par l'ordre d'initiative"), for extra targets
+    too (GH-C8 (3)). Blue first: the group holding blue wins, (0, 1) and (1, 0) both hit green and blue, a plain tie
+    of hexes (GH-C4) every living seat chooses (GH-C11's "every other tie"); red's hex (-2, 2), which only red first
+    would give, is not offered. Red first: the one hex (-2, 2) hitting green and red, no choice left. gloomhaven-6
+    offered all three hexes whichever order was chosen (kept: a released version)."""
+    from tests.games.gloomhaven.helpers import card, hero_class
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
+                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
+    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                          elite_hp=30, range=2, move=2)
+
+    def play(version: str):
+        game = events.games.load("gloomhaven", version)
+        seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
+        tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
+                                                    classes=[TESTER, OTHER, third], types=[archer]), 1)
+        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        evs = act(tab, order[0], ChooseOrder(order))
+        if version == "gloomhaven-7":  # GH-2: the other tied seat agrees
+            assert first(evs, "OrderProposed").order == order
+            evs = act(tab, order[1], ChooseOrder(order))
+        assert first(evs, "OrderChosen").order == order
+        return tab, evs, first(evs, "MonsterTurnPlanned")
+
+    tab, evs, planned = play("gloomhaven-7")
+    offered = {(option.destination, option.attacks) for option in planned.options}
+    assert planned.focus == ("green",) and planned.rule == "GH-6"
+    if order == ("blue", "red"):
+        assert offered == {((0, 1), ("green", "blue")), ((1, 0), ("green", "blue"))}
+        assert tab.state.pending.kind == "monster" and sorted(tab.state.pending.seats) == ["blue", "green", "red"]
+    else:
+        assert offered == {((-2, 2), ("green", "red"))}
+        assert first(evs, "OptionChosen").option.attacks == ("green", "red") and tab.state.pending is None
+    _old, _evs, released = play("gloomhaven-6")
+    assert {(option.destination, option.attacks) for option in released.options} == {
+        ((0, 1), ("green", "blue")), ((1, 0), ("green", "blue")), ((-2, 2), ("green", "red"))}
+
+
 # --- GH-C3 with GH-6: a summon's focus between monster types tied on initiative ------------------------------
 
 
@@ -925,12 +970,13 @@ def test_gh_4_gloomhaven_7_leaves_the_choice_between_cheapest_walks_that_do_diff
         return tab
 
     to = PlayCard("t-10", "bottom", to=(1, 3))
-    for terrain, ways in ((dict(hazardous=[[1, 2]], traps=[[0, 3]]), "through [0, 3], through [1, 2]"),
-                          (dict(doors=[[1, 2]]), "through none of them, through [1, 2]"),
-                          (dict(traps=[[1, 2], [0, 3]]), "through [0, 3], through [1, 2]")):
+    for terrain, ways in ((dict(hazardous=[[1, 2]], traps=[[0, 3]]), "one enters the trap at [0, 3], one enters the hazardous terrain at [1, 2]"),
+                          (dict(doors=[[1, 2]]), "one enters no trap, hazardous terrain or closed door, one enters the "
+                           "closed door at [1, 2]"),
+                          (dict(traps=[[1, 2], [0, 3]]), "one enters the trap at [0, 3], one enters the trap at [1, 2]")):
         tab = game("gloomhaven-7", **terrain)
-        rejected(act(tab, "red", to), "GH-4", f"the cheapest walks to [1, 3] enter different traps, hazardous hexes "
-                 f"or doors ({ways}): the route is the player's")
+        rejected(act(tab, "red", to), "GH-4", f"several walks to [1, 3] fit in this move and do different things "
+                 f"({ways}): the route is yours to choose. Press “Build a path”")
         assert first(act(tab, "red", PlayCard("t-10", "bottom", path=((1, 2), (1, 3)))), "FigureMoved").cost == 2
         old = game("gloomhaven-6", **terrain)
         assert first(act(old, "red", to), "FigureMoved").path == ((0, 3), (1, 3))
@@ -946,6 +992,48 @@ def test_gh_4_gloomhaven_7_leaves_the_choice_between_cheapest_walks_that_do_diff
     jump = rules._card(tab.state, "t-20").bottom
     assert jump.jump and rules.walks_apart(tab.state, me, jump, (1, 3)) == ()
     assert rules.walks_apart(tab.state, me, rules._card(tab.state, "t-10").bottom, (6, 2)) == ()
+
+
+def test_gh_4_gh_c1_gloomhaven_7_compares_every_walk_in_the_move_with_the_fewest_negative_hexes_whatever_its_points():
+    """GH-4, GH-C1 (gloomhaven-7): points left at the end of a move are worth nothing, so the walks the player may
+    choose between are every walk within the move entering the fewest negative hexes, whatever its points. red at
+    (0, 2) plays t-40's move 4 to (1, 3) by its destination alone. (1) A trap on (1, 2), an obstacle on (0, 3), (0, 1)
+    and (1, 1) hazardous: the 2-point walk through the trap (3 damage, removed) and the 4-point walk through (1, 1),
+    (2, 1), (2, 2) (1 damage) each enter one negative hex. (2) A closed door on (1, 2), an obstacle on (0, 3): the
+    2-point walk opens the door, the 4-point walks round do not. Both are refused (GH-4) naming what each walk
+    enters, and the path the player gives is walked; gloomhaven-6 (kept, released) walked the trap and opened the
+    door. With move 3 (t-10) the hazard walk is out of reach and the move through the trap goes, as before."""
+    from events.games.gloomhaven import rules
+    from tests.games.gloomhaven.test_rules import FAR, IDLE, OTHER, pick
+    from tests.games.tables import rejected
+
+    def game(version: str, **terrain: list) -> Table:
+        tab = Table.create(events.games.load("gloomhaven", version), "g-test",
+                           scenario(open_map(**terrain), [("red", "Tester", (0, 2))], [("Dummy", "normal", 1, FAR)],
+                                    classes=[TESTER, OTHER], types=[IDLE]), 1)
+        pick(tab, cards=("t-40", "t-10"))
+        return tab
+
+    to = PlayCard("t-40", "bottom", to=(1, 3))
+    trap = dict(traps=[[1, 2]], obstacles=[[0, 3]], hazardous=[[0, 1], [1, 1]])
+    door = dict(doors=[[1, 2]], obstacles=[[0, 3]])
+    for terrain, ways, path, effect in (
+            (trap, "one enters the hazardous terrain at [1, 1], one enters the trap at [1, 2]",
+             ((1, 1), (2, 1), (2, 2), (1, 3)), "TrapSprung"),
+            (door, "one enters no trap, hazardous terrain or closed door, one enters the closed door at [1, 2]",
+             ((1, 1), (2, 1), (2, 2), (1, 3)), "DoorOpened")):
+        tab = game("gloomhaven-7", **terrain)
+        rejected(act(tab, "red", to), "GH-4", f"several walks to [1, 3] fit in this move and do different things "
+                 f"({ways}): the route is yours to choose")
+        walked = act(tab, "red", PlayCard("t-40", "bottom", path=path))
+        assert first(walked, "FigureMoved").path == path and effect not in [e.TYPE for e in walked]
+        assert rules.figure_of(tab.state, "red").hex == (1, 3)
+        old = game("gloomhaven-6", **terrain)
+        moved = act(old, "red", to)
+        assert first(moved, "FigureMoved").path == ((1, 2), (1, 3)) and effect in [e.TYPE for e in moved]
+    tab = game("gloomhaven-7", **trap)
+    sprung = first(act(tab, "red", PlayCard("t-10", "bottom", to=(1, 3))), "TrapSprung")
+    assert sprung.hex == (1, 2)
 
 
 def _near_start() -> list:

@@ -13,11 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import events.games as events_games
 from events.games.gloomhaven import rules
 from events.games.gloomhaven.focus import orientations
 from events.games.gloomhaven.model import ChooseOption, ChooseOrder, SelectCards
 from events.geometry.hexgrid import hex_distance, hex_neighbors
 from events.geometry.hexmap import HexMap
+from events.log import Table
 from events.rules import Rejection
 from events.validate import ScenarioError
 from server.cli.ask_gloomhaven import answer
@@ -280,23 +282,35 @@ def test_gh_c11_a_tie_between_extra_targets_offers_each_group():
     assert sorted(tuple(option["attacks"]) for option in result["options"]) == [("A", "B"), ("A", "C")]
 
 
-def test_gh_c11_in_a_round_the_tied_characters_choose_the_monsters_focus():
-    """GH-C11: in a game, red and blue tie on both cards (the players chose who acts first, GH-2); the Biter's
-    focus between them is theirs again: its turn offers an option on each and waits for red or blue (green, not
-    tied, is refused under GH-C11)."""
+@pytest.mark.parametrize("version", ["gloomhaven-6", "gloomhaven-7"])
+def test_gh_c11_in_a_round_the_tied_characters_choose_the_monsters_focus(version):
+    """GH-C11, GH-2, GH-6: in a game, red and blue tie on both cards and blue's seat puts blue first (GH-2). Up to
+    gloomhaven-6 the Biter's focus between them is theirs again: its turn offers an option on each and waits for
+    red or blue (green, not tied, is refused under GH-C11). From gloomhaven-7 the order they chose is the
+    initiative order that breaks the focus tie (GH-6: "par l'ordre d'initiative"): the Biter goes for blue, no
+    choice asked."""
     biter = monster_type("Biter", [mcard("b-1", 5, {"move": 1}, {"attack": 0})], hp=4, attack=2)
     classes = [hero_class(name, 10, [card(f"{tag}-10", 10, {"attack": 2}, {"move": 3}),
                                      card(f"{tag}-{second}", second, {"attack": 3}, {"move": 2})])
                for name, tag, second in (("Tester", "t", 20), ("Other", "o", 20), ("Third", "g", 40))]
     open_room = {"name": "room", "hexes": [[q, r] for q in range(-3, 10) for r in range(-6, 5)]}
-    tab = table(scenario(open_room, [("red", "Tester", (-2, 0)), ("blue", "Other", (2, 0)),
-                                     ("green", "Third", (8, 4))],
-                         [("Biter", "normal", 1, (0, 0))], classes=classes, types=[biter]))
+    tab = Table.create(events_games.load("gloomhaven", version), "g-test",
+                       scenario(open_room, [("red", "Tester", (-2, 0)), ("blue", "Other", (2, 0)),
+                                            ("green", "Third", (8, 4))],
+                                [("Biter", "normal", 1, (0, 0))], classes=classes, types=[biter]), 1)
     act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
     act(tab, "green", SelectCards(("g-10", "g-40"), "g-10"))
     act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"), (5,))
-    events = act(tab, "blue", ChooseOrder(("blue", "red")))
+    if version == "gloomhaven-7":  # GH-2: both tied seats answer the order
+        act(tab, "blue", ChooseOrder(("blue", "red")))
+        events = act(tab, "red", ChooseOrder(("blue", "red")), (0,))
+    else:
+        events = act(tab, "blue", ChooseOrder(("blue", "red")))
     planned = first(events, "MonsterTurnPlanned")
+    if version == "gloomhaven-7":
+        assert planned.focus == ("blue",) and "initiative" in planned.decided_by
+        assert first(events, "OptionChosen").option.focus == "blue"
+        return
     assert planned.focus == ("blue", "red") and {option.focus for option in planned.options} == {"blue", "red"}
     assert tab.state.pending.kind == "monster" and tab.state.pending.seats == ("red", "blue")
     refused = act(tab, "green", ChooseOption(0))

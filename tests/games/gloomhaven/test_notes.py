@@ -65,8 +65,9 @@ def test_gh_2_a_full_tie_the_players_settled_note_is_said_in_the_readers_words()
     tab = duo()
     act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
     pick(tab, cards=("t-10", "t-20"), leading="t-10")
+    act(tab, "blue", ChooseOrder(("blue", "red")))  # gloomhaven-7 (GH-2): red agrees
     before = tab.state
-    notes, said = notes_said(act(tab, "blue", ChooseOrder(("blue", "red"))), before)
+    notes, said = notes_said(act(tab, "red", ChooseOrder(("blue", "red"))), before)
     check(notes, said, "les joueurs placent bleu en premier", "игроки ставят первым: синий")
 
 

@@ -154,9 +154,48 @@ def test_gh_2_a_full_tie_is_decided_by_the_tied_seats():
     assert rules.turn(tab.state) == ("blue", "red")
     wrong = act(tab, "red", ChooseOrder(("red",)))
     assert isinstance(wrong, Rejection) and wrong.rule == "GH-2"
-    events = act(tab, "blue", ChooseOrder(("blue", "red")))
+    act(tab, "blue", ChooseOrder(("blue", "red")))  # gloomhaven-7: red agrees too (test_gh_2_the_tied_seats_agree...)
+    events = act(tab, "red", ChooseOrder(("blue", "red")))
     assert first(events, "OrderChosen").order == ("blue", "red")
     assert [figure for figure, _ in first(events, "InitiativeSet").order][:2] == ["blue", "red"]
+
+
+def test_gh_2_gloomhaven_7_the_tied_seats_agree_on_an_order_one_seat_alone_does_not_settle_it():
+    """GH-2 ("the engine asks the tied seats, who agree on an order"), gloomhaven-7: blue's answer alone is a
+    proposal (OrderProposed), not the order: the tie still waits, now for red alone; blue cannot answer twice nor
+    settle it by repeating itself. red answering another order starts the agreement again, waiting for blue; blue
+    giving red's order settles it (OrderChosen, then InitiativeSet, red first). gloomhaven-6 (kept, released):
+    blue's one answer settled it."""
+    from events import games
+    from events.log import Table
+
+    def tied(version: str):
+        tab = Table.create(games.load("gloomhaven", version), "g-test", _duo_data(), 1)
+        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+        pick(tab, cards=("t-10", "t-20"), leading="t-10")
+        return tab
+
+    tab = tied("gloomhaven-7")
+    events = act(tab, "blue", ChooseOrder(("blue", "red")))
+    assert types_of(events) == ["OrderProposed"] and first(events, "OrderProposed").rule == "GH-2"
+    assert tab.state.phase == "order" and rules.turn(tab.state) == ("red",)
+    again = act(tab, "blue", ChooseOrder(("blue", "red")))
+    assert isinstance(again, Rejection) and again.rule == "GH-2" and again.key == "reject.gloomhaven.tie_settled_by"
+    wrong = act(tab, "red", ChooseOrder(("red", "red")))
+    assert isinstance(wrong, Rejection) and wrong.rule == "GH-2"
+    events = act(tab, "red", ChooseOrder(("red", "blue")))
+    assert types_of(events) == ["OrderProposed"] and rules.turn(tab.state) == ("blue",)
+    events = act(tab, "blue", ChooseOrder(("red", "blue")))
+    assert first(events, "OrderChosen").order == ("red", "blue")
+    assert [figure for figure, _ in first(events, "InitiativeSet").order][:2] == ["red", "blue"]
+    old = tied("gloomhaven-6")
+    events = act(old, "blue", ChooseOrder(("blue", "red")))
+    assert first(events, "OrderChosen").order == ("blue", "red") and "InitiativeSet" in types_of(events)
+
+
+def _duo_data() -> dict:
+    return scenario(open_map(), [("red", "Tester", (0, 2)), ("blue", "Other", (0, 3))], [("Dummy", "normal", 1, FAR)],
+                    classes=[TESTER, OTHER], types=[IDLE, BITER, ARCHER])
 
 
 def test_gh_2_a_character_tied_with_a_monster_goes_first():

@@ -101,4 +101,18 @@ def test_gh_4_gloomhaven_7_parts_from_gloomhaven_6_only_at_a_move_by_destination
     assert parted.seq == before + 1
     released = events.games.load("gloomhaven", "gloomhaven-6")
     for path in sorted((CORPUS / "gloomhaven-7").glob("*-[0-9].jsonl")):
-        assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
+        if "tied" not in path.name:
+            assert audit_log(released, logfile.read(path)[1], follow=False).divergence is None, path.name
+
+
+def test_gh_2_gloomhaven_7_parts_from_gloomhaven_6_only_at_the_first_tied_seat_s_answer():
+    """GH-2, CORE-3: in gloomhaven-7 one tied seat's answer is a proposal the other tied seats agree to
+    (OrderProposed), where gloomhaven-6 settled the tie on it (OrderChosen). Each gloomhaven-7 tied-initiative corpus
+    game of the bots parts from gloomhaven-6 exactly at its first OrderProposed, after a TieOffered, not before."""
+    released = events.games.load("gloomhaven", "gloomhaven-6")
+    for path in sorted((CORPUS / "gloomhaven-7").glob("tied-initiative-*-[0-9].jsonl")):
+        envelopes = logfile.read(path)[1]
+        parted = audit_log(released, envelopes, follow=False).divergence
+        assert parted is not None, path.name
+        proposed = next(e for e in envelopes if e.type == "OrderProposed")
+        assert parted.seq == proposed.seq and "TieOffered" in [e.type for e in envelopes if e.seq < parted.seq]
