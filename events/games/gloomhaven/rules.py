@@ -653,7 +653,10 @@ def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
     worth nothing), one sorted tuple of hexes per walk, when those walks do not all enter the same ones; () when
     they do. Which trap springs, which hazard hurts or which door
     opens is then the player's choice, not the engine's: a move naming its destination alone is refused and the
-    player gives the path. A jump enters its landing hex alone, so its walks never differ.
+    player gives the path. But when the cheapest walks (fewest negative hexes, then fewest points: what a move by
+    its destination alone walks) enter nothing that acts, the move goes: a destination alone is not asked to open
+    a door that only a detour would open (the player who wants it gives that path). A jump enters its landing hex
+    alone, so its walks never differ.
 
     The walks are filled level by level of points spent, as in ``_walks_within``, each (hex, points) keeping its
     fewest negative hexes and the hexes with an effect its best walks entered: two of those sets at most, enough
@@ -690,6 +693,9 @@ def walks_apart(state: State, me: Figure, action: Any, goal: tuple) -> tuple:
     if not reached:
         return ()
     fewest = min(hurt for hurt, _ways in reached)
+    cheapest = next(found for hurt, found in reached if hurt == fewest)  # the walks a destination alone takes
+    if cheapest == ((),):  # they enter nothing that acts: a longer walk that would open a door is asked by its path
+        return ()
     ways = tuple(sorted({way for hurt, found in reached if hurt == fewest for way in found}))
     return ways if len(ways) > 1 else ()
 

@@ -1034,6 +1034,11 @@ def test_gh_4_gh_c1_gloomhaven_7_compares_every_walk_in_the_move_with_the_fewest
     tab = game("gloomhaven-7", **trap)
     sprung = first(act(tab, "red", PlayCard("t-10", "bottom", to=(1, 3))), "TrapSprung")
     assert sprung.hex == (1, 2)
+    # A plain 2-point walk with a closed door only on a 4-point detour: the move by destination goes the plain
+    # way, no door opened, nothing asked (the player who wants the door gives that path).
+    tab = game("gloomhaven-7", doors=[[2, 2]], obstacles=[[0, 3]])
+    moved = act(tab, "red", to)
+    assert first(moved, "FigureMoved").path == ((1, 2), (1, 3)) and "DoorOpened" not in [e.TYPE for e in moved]
 
 
 def _near_start() -> list:
