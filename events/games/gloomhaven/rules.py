@@ -631,7 +631,7 @@ def _cheapest_move(state: State, me: Figure, action: Any, goal: tuple, edition: 
                      if way else phrase("reject.gloomhaven.way_clear", "one enters no trap, hazardous terrain or "
                                         "closed door") for way in apart)
         return refuse("GH-4", "reject.gloomhaven.walks_apart", "several walks to {hex} fit in this move and do "
-                      "different things ({ways}): the route is yours to choose. Press “Build a path”, click the "
+                      "different things ({ways}): the route is yours to choose. Press “Build a path”, choose the "
                       "hexes of your route in order, then “Confirm path”", hex=str(list(goal)), ways=ways)
     return _character_move(state, me, action, path)
 
