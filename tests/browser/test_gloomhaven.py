@@ -45,6 +45,21 @@ def pick_in_panel(page, cards: tuple) -> None:
     page.click(f".my-cards button.confirm-pick[data-leading='{cards[0]}']")
 
 
+def red_holding_move_3(server, new_context, scenario, locale: str | None = None) -> tuple:
+    """A game of ``scenario`` (a barrow), seed 1, on red's and blue's pages (red's in ``locale``), both picked,
+    red first (15) with its move 3 (br-07's bottom half) chosen: (red's page, blue's page)."""
+    created = seeded_game(server, scenario, 1)  # red (15) acts first after these picks
+    options = {"locale": locale} if locale else {}
+    red = open_page(new_context(**options), f"{server.base_url}{created['seats']['red']['link']}")
+    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
+    pick_in_panel(red, ("br-08", "br-07"))
+    pick_in_panel(blue, ("ti-04", "ti-05"))
+    half = ".my-cards button.half[data-card='br-07'][data-half='bottom']"  # move 3
+    red.wait_for_selector(half)
+    red.click(half)
+    return red, blue
+
+
 def test_gh_c2_secret_picks_then_a_monster_turn_with_its_trace_and_the_players_choice(server, new_context):
     """GH-C2, GH-6, GH-C4: red's pick stays hidden on blue's and the spectator's pages; after the
     reveal a bandit's turn shows its focus trace; its tied options are offered and chosen by click."""
@@ -106,14 +121,7 @@ def test_gh_4_a_path_built_by_waypoints_with_its_cost_then_an_illegal_step_refus
     """GH-4 (issue 15): red builds a path by clicking waypoints, the cost growing as it goes; a path into the
     obstacle at [1, 3] is refused at that step with its clause; a costlier route than the cheapest is walked as
     built; a single click on a destination still takes the cheapest path."""
-    created = seeded_game(server, "gloomhaven/barrow", 1)  # red (15) acts first after these picks
-    red = open_page(new_context(), f"{server.base_url}{created['seats']['red']['link']}")
-    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
-    pick_in_panel(red, ("br-08", "br-07"))
-    pick_in_panel(blue, ("ti-04", "ti-05"))
-    half = ".my-cards button.half[data-card='br-07'][data-half='bottom']"  # move 3
-    red.wait_for_selector(half)
-    red.click(half)
+    red, blue = red_holding_move_3(server, new_context, "gloomhaven/barrow")
 
     # Check: waypoints: [0, 3] is one step (cost 1), then [1, 3], the obstacle, one more (cost 2): refused there.
     red.click("button.build-path")

@@ -8,9 +8,7 @@ import copy
 import pytest
 
 from server import scenarios
-from tests.browser.conftest import open_page
-from tests.browser.test_gloomhaven import pick_in_panel
-from tests.server_fixture import seeded_game
+from tests.browser.test_gloomhaven import red_holding_move_3
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -31,14 +29,7 @@ def test_gh_4_a_refused_move_by_destination_is_then_made_by_building_its_path(se
     [2, 1]) and the page's own buttons, in the reader's language, as the way to choose: red presses the
     "Build a path" button the refusal names, clicks [1, 1], [2, 1], [2, 2], presses the "Confirm path" button it
     names, and walks exactly that route, through the hazard and round the trap (which stays)."""
-    created = seeded_game(server, barrow_with_a_trap_at_1_2(), 1)  # red (15) acts first after these picks
-    red = open_page(new_context(locale=locale), f"{server.base_url}{created['seats']['red']['link']}")
-    blue = open_page(new_context(), f"{server.base_url}{created['seats']['blue']['link']}")
-    pick_in_panel(red, ("br-08", "br-07"))
-    pick_in_panel(blue, ("ti-04", "ti-05"))
-    half = ".my-cards button.half[data-card='br-07'][data-half='bottom']"  # move 3
-    red.wait_for_selector(half)
-    red.click(half)
+    red, blue = red_holding_move_3(server, new_context, barrow_with_a_trap_at_1_2(), locale)
 
     # Check: one click on [2, 2] is refused (GH-4), naming both walks' hexes and the two buttons as labelled here.
     red.click("g.cell[data-hex='2,2']")

@@ -716,6 +716,26 @@ def test_gh_c8_3_extra_targets_tied_on_initiative_are_the_tied_seats_choice():
     assert sorted(old.state.pending.seats) == ["blue", "green", "red"]
 
 
+def archer_table(version: str) -> Table:
+    """The archer's game of the two tests below, its cards picked: red (-3, 1) and blue (1, 2) tie on both cards
+    (10, 20), green (-1, 0) leads 30; an Archer (initiative 5, range 2, 2 targets, move 2) at (0, 0). What comes
+    next (who chooses the tied seats' order) is each test's."""
+    from tests.games.gloomhaven.helpers import card, hero_class
+
+    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
+                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
+    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
+                          elite_hp=30, range=2, move=2)
+    game = events.games.load("gloomhaven", version)
+    seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
+    tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
+                                                classes=[TESTER, OTHER, third], types=[archer]), 1)
+    act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
+    act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
+    act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+    return tab
+
+
 def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_chooses():
     """GH-C8 (3), GH-C11, GH-C4 (gloomhaven-6): red and blue tie on both cards (10, 20), green leads 30. An archer
     (initiative 5, range 2, 2 targets, move 2) at (0, 0) has green adjacent at (-1, 0): green is the focus, and the
@@ -727,7 +747,6 @@ def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_c
     nothing but the hex), so the choice is not the tied seats' alone: the plan cites GH-6 and every living seat,
     green too, may choose. gloomhaven-5 gave red and blue one shared rank and dropped red's hex."""
     from events.games.gloomhaven.model import ChooseOption
-    from tests.games.gloomhaven.helpers import card, hero_class
 
     figures = [monster((0, 0), move=2, range=2, targets=2), hero("green", (-1, 0), 30)]
     red_first = ask(figures + [hero("red", (-3, 1), 10), hero("blue", (1, 2), 11)])
@@ -737,19 +756,8 @@ def test_gh_c8_3_gh_c11_when_only_one_acting_order_ties_the_hexes_every_player_c
     tied = ask(figures + [hero("red", (-3, 1), 10), hero("blue", (1, 2), 10)])
     assert tied["focus"] == ["green"] and plays(tied) == plays(red_first) | plays(blue_first)
 
-    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
-                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
-    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
-                          elite_hp=30, range=2, move=2)
-
     def play(version: str):
-        game = events.games.load("gloomhaven", version)
-        seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
-        tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
-                                                    classes=[TESTER, OTHER, third], types=[archer]), 1)
-        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
-        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
-        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        tab = archer_table(version)
         return tab, first(act(tab, "blue", ChooseOrder(("blue", "red"))), "MonsterTurnPlanned")
 
     tab, planned = play("gloomhaven-6")
@@ -772,21 +780,9 @@ def test_gh_2_gh_6_gh_c11_gloomhaven_7_the_order_the_tied_seats_chose_is_the_ini
     of hexes (GH-C4) every living seat chooses (GH-C11's "every other tie"); red's hex (-2, 2), which only red first
     would give, is not offered. Red first: the one hex (-2, 2) hitting green and red, no choice left. gloomhaven-6
     offered all three hexes whichever order was chosen (kept: a released version)."""
-    from tests.games.gloomhaven.helpers import card, hero_class
-
-    third = hero_class("Third", 8, [card("h-30", 30, {"attack": 1}, {"move": 1}),
-                                    card("h-40", 40, {"attack": 1}, {"move": 1})])
-    archer = monster_type("Archer", [mcard("a-5", 5, {"move": 0}, {"attack": 0, "targets": 2})], hp=30, attack=1,
-                          elite_hp=30, range=2, move=2)
 
     def play(version: str):
-        game = events.games.load("gloomhaven", version)
-        seats = [("red", "Tester", (-3, 1)), ("blue", "Other", (1, 2)), ("green", "Third", (-1, 0))]
-        tab = Table.create(game, "g-test", scenario(room(), seats, [("Archer", "normal", 1, (0, 0))],
-                                                    classes=[TESTER, OTHER, third], types=[archer]), 1)
-        act(tab, "red", SelectCards(("t-10", "t-20"), "t-10"))
-        act(tab, "blue", SelectCards(("o-10", "o-20"), "o-10"))
-        act(tab, "green", SelectCards(("h-30", "h-40"), "h-30"), (5,))
+        tab = archer_table(version)
         evs = act(tab, order[0], ChooseOrder(order))
         if version == "gloomhaven-7":  # GH-2: the other tied seat agrees
             assert first(evs, "OrderProposed").order == order
